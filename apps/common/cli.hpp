@@ -1,0 +1,73 @@
+#pragma once
+// What the four executables share: the data flags, the common flags, turning errors
+// into one-line messages and exit codes, and where output goes. Each command body
+// is a function of (arguments, streams) so the tests run it in process.
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/model.hpp"
+#include "kestrel/io/read_options.hpp"
+
+namespace kestrel::cli {
+
+struct Io {
+    std::ostream& out;
+    std::ostream& err;
+    bool err_is_terminal = false;  // progress is only shown on a terminal
+};
+
+using Command = int (*)(const std::vector<std::string>& args, Io& io);
+
+// Runs a command body: parses nothing itself, catches every error and maps it to
+// its exit code with one line on io.err ("kestrel-train: file:line:col: message").
+int run_command(const std::string& program, Command body, const std::vector<std::string>& args, Io& io);
+// main() of every executable.
+int main_entry(const std::string& program, Command body, int argc, char** argv);
+
+// Flags every command has.
+struct CommonFlags {
+    std::uint64_t seed = 1;
+    int threads = 0;
+    bool quiet = false;
+    bool json = false;
+    void add_to(CLI::App& app);
+    Context context(Io& io) const;  // warnings to io.err unless --quiet/--json; progress on a terminal
+};
+
+// How to read data files.
+struct DataFlags {
+    std::string format = "auto";
+    bool no_header = false;
+    std::string label_col;
+    std::string delimiter;
+    std::string missing = "error";  // error | drop | mean
+    void add_to(CLI::App& app);
+    ReadOptions options(int threads) const;
+};
+
+// Model choice and parameters for train / cv / gridsearch.
+struct ModelFlags {
+    std::string model;
+    std::vector<std::string> params;  // "name=value"
+    std::string scale = "none";
+    std::string task = "auto";
+    void add_to(CLI::App& app, bool model_required);
+    // The ModelSpec (parameters parsed and validated against the model's spec now, so a
+    // bad value fails before any data is read). `missing` adds an imputation step.
+    ModelSpec spec(const DataFlags& data) const;
+};
+
+// Parses args with CLI11; a parse error becomes a UsageError, --help prints and
+// returns false (the caller then exits 0).
+bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io);
+
+// Reads a training file into a Dataset for the spec's task.
+Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads);
+
+// "3 rows" / "1 row".
+std::string plural(long long n, const std::string& word);
+
+}  // namespace kestrel::cli

@@ -1,0 +1,12 @@
+#pragma once
+// The four command bodies; apps/*.cpp are one-line mains around them.
+#include "common/cli.hpp"
+
+namespace kestrel::cli {
+
+int run_train(const std::vector<std::string>& args, Io& io);
+int run_predict(const std::vector<std::string>& args, Io& io);
+int run_cv(const std::vector<std::string>& args, Io& io);
+int run_gridsearch(const std::vector<std::string>& args, Io& io);
+
+}  // namespace kestrel::cli

@@ -1,0 +1,82 @@
+#include "common/commands.hpp"
+#include "common/prediction_table.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/io/atomic_file.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/metrics/classification.hpp"
+#include "kestrel/metrics/regression.hpp"
+
+namespace kestrel::cli {
+
+int run_predict(const std::vector<std::string>& args, Io& io) {
+    CLI::App app{"Predict with a saved model; optionally score the predictions.\n"
+                 "  kestrel-predict MODEL.json DATA_FILE [-o PRED.csv] [--proba | --decision] [--metrics]",
+                 "kestrel-predict"};
+    CommonFlags common;
+    DataFlags data;
+    std::string model_path, input, output;
+    bool proba = false, decision = false, metrics = false;
+    common.add_to(app);
+    data.add_to(app);
+    app.add_option("MODEL", model_path, "model file written by kestrel-train")->required();
+    app.add_option("DATA_FILE", input, "data to predict (.csv, .tsv, .libsvm; - for stdin)")->required();
+    app.add_option("-o,--output", output, "predictions CSV (default: stdout; with --json --metrics: not written)");
+    auto* p = app.add_flag("--proba", proba, "add class probability columns");
+    app.add_flag("--decision", decision, "add decision value columns")->excludes(p);
+    app.add_flag("--metrics", metrics, "score the predictions against the file's labels");
+    if (!parse(app, args, io)) return 0;
+
+    const Model model = Model::load(model_path);
+    if ((proba || decision) && model.task() != Task::classification)
+        throw UsageError(std::string(proba ? "--proba" : "--decision") + " needs a classifier; " + model.model_name() +
+                         " was trained for regression");
+    if (proba && !model.has_predict_proba())
+        throw UsageError("--proba: model " + model.model_name() + " does not give probabilities");
+    if (decision && !model.has_decision_function())
+        throw UsageError("--decision: model " + model.model_name() + " has no decision function");
+
+    Context ctx = common.context(io);
+    Table t = read_table(input, model.align_options(data.options(ctx.threads)));
+    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
+
+    PredictionColumns cols;
+    cols.predicted = model.predict(t.X);
+    const bool classify = model.task() == Task::classification;
+    // Scores are computed once and serve both the output columns and the metrics.
+    const bool want_proba = proba || (metrics && classify && model.has_predict_proba());
+    const bool want_decision = decision || (metrics && classify && !want_proba && model.has_decision_function());
+    Matrix proba_m = want_proba ? model.predict_proba(t.X) : Matrix();
+    Matrix decision_m = want_decision ? model.decision_function(t.X) : Matrix();
+    if (proba) cols.proba = proba_m;
+    if (decision) cols.decision = decision_m;
+
+    const bool write_predictions = !(common.json && metrics && output.empty());
+    if (write_predictions) write_file_atomically(output.empty() ? "-" : output, prediction_csv(model, cols));
+
+    if (metrics) {
+        if (!t.labels) throw DataError(t.source + ": --metrics needs a label column in the data file");
+        Predictions pr;
+        pr.task = model.task();
+        pr.y_pred = cols.predicted;
+        if (classify) {
+            pr.classes = model.classes();
+            pr.y_true = encode_with_classes(*t.labels, pr.classes);
+            pr.proba = proba_m;
+            pr.decision = decision_m;
+        } else {
+            pr.y_true = numeric_targets(*t.labels, t.source);
+        }
+        // Predictions on stdout keep stdout clean: the report then goes to stderr.
+        std::ostream& report_out = (write_predictions && output.empty()) ? io.err : io.out;
+        if (classify) {
+            const auto report = classification_report(pr);
+            report_out << (common.json ? report.to_json().dump(2) + "\n" : report.to_text());
+        } else {
+            const auto report = regression_report(pr);
+            report_out << (common.json ? report.to_json().dump(2) + "\n" : report.to_text());
+        }
+    }
+    return 0;
+}
+
+}  // namespace kestrel::cli

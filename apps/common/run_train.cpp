@@ -1,0 +1,94 @@
+#include <chrono>
+#include <ctime>
+#include <iostream>
+
+#include "common/commands.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/registry.hpp"
+
+namespace kestrel::cli {
+namespace {
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+void list_models(Io& io, bool json) {
+    const auto& r = registry();
+    if (json) {
+        Json j = Json::array();
+        for (const auto& n : r.names()) {
+            const auto& m = r.info(n);
+            Json tasks = Json::array();
+            for (Task t : m.tasks) tasks.push_back(to_string(t));
+            j.push_back({{"name", n}, {"summary", m.summary}, {"tasks", tasks}});
+        }
+        io.out << j.dump(2) << "\n";
+        return;
+    }
+    std::size_t w = 0;
+    for (const auto& n : r.names()) w = std::max(w, n.size());
+    for (const auto& n : r.names()) io.out << n << std::string(w - n.size() + 2, ' ') << r.info(n).summary << "\n";
+}
+
+}  // namespace
+
+int run_train(const std::vector<std::string>& args, Io& io) {
+    CLI::App app{"Train a model on a data file and save it as JSON.\n"
+                 "  kestrel-train -m MODEL [-p k=v]... [--scale standard|minmax] TRAIN_FILE -o MODEL.json",
+                 "kestrel-train"};
+    CommonFlags common;
+    DataFlags data;
+    ModelFlags model;
+    std::string input, output;
+    bool list = false, help_params = false;
+    common.add_to(app);
+    data.add_to(app);
+    model.add_to(app, false);
+    app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)");
+    app.add_option("-o,--output", output, "model file to write (- for stdout)");
+    app.add_flag("--list-models", list, "list the available models");
+    app.add_flag("--help-params", help_params, "describe the parameters of -m MODEL");
+    if (!parse(app, args, io)) return 0;
+
+    if (list) {
+        list_models(io, common.json);
+        return 0;
+    }
+    if (model.model.empty()) throw UsageError("-m MODEL is required (see --list-models)");
+    if (help_params) {
+        const auto& info = registry().info(model.model);
+        io.out << info.name << ": " << info.summary << "\n\nParameters (-p name=value):\n" << info.spec.help_text();
+        return 0;
+    }
+    if (input.empty()) throw UsageError("TRAIN_FILE is required");
+    if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
+
+    const ModelSpec spec = model.spec(data);
+    Context ctx = common.context(io);
+    const Dataset train = read_training_data(input, spec, data, ctx.threads);
+    const auto start = std::chrono::steady_clock::now();
+    Model m = Model::train(spec, train, ctx);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    m.provenance()["date"] = utc_now();
+    m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+    m.provenance()["seed"] = common.seed;
+    m.save(output);
+
+    if (common.json && output != "-") {
+        Json j = {{"model", spec.model}, {"task", to_string(train.task)}, {"rows", train.rows()},
+                  {"features", train.cols()}, {"classes", train.classes}, {"fit_seconds", seconds}, {"output", output}};
+        io.out << j.dump(2) << "\n";
+    } else if (!common.quiet && !common.json) {
+        io.err << "trained " << spec.model << " (" << to_string(train.task) << ") on " << plural(train.rows(), "row")
+               << " x " << plural(train.cols(), "feature");
+        if (train.task == Task::classification) io.err << ", " << plural(train.n_classes(), "class");
+        io.err << " in " << seconds << " s -> " << output << "\n";
+    }
+    return 0;
+}
+
+}  // namespace kestrel::cli

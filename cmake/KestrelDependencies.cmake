@@ -1,0 +1,9 @@
+# Every dependency is a Debian package installed by scripts/setup.sh.
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(FastFloat REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_path(LBFGSPP_INCLUDE_DIR LBFGS.h PATH_SUFFIXES include REQUIRED)  # liblbfgspp-dev, header-only
+add_library(kestrel_lbfgspp INTERFACE)
+target_include_directories(kestrel_lbfgspp SYSTEM INTERFACE ${LBFGSPP_INCLUDE_DIR})

@@ -1,0 +1,13 @@
+# Flags every kestrel target gets.
+add_library(kestrel_flags INTERFACE)
+target_compile_options(kestrel_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+if(KESTREL_WERROR)
+  target_compile_options(kestrel_flags INTERFACE -Werror)
+endif()
+if(KESTREL_NATIVE)
+  target_compile_options(kestrel_flags INTERFACE -march=native)
+endif()
+if(KESTREL_SANITIZE)
+  target_compile_options(kestrel_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(kestrel_flags INTERFACE -fsanitize=address,undefined)
+endif()

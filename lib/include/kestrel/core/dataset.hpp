@@ -1,0 +1,105 @@
+#pragma once
+// A dataset: features (dense or sparse, rows = samples), targets, optional sample
+// weights, feature names and, for classification, the class labels as the
+// original strings of the input file.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kestrel {
+
+using Index = Eigen::Index;
+using DenseMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+using Vector = Eigen::VectorXd;
+
+enum class Task { classification, regression };
+const char* to_string(Task t);
+Task task_from_string(const std::string& s);  // throws UsageError
+
+// The feature matrix: one of a dense or a sparse row-major matrix. Models that only
+// handle dense data call dense() (a sparse matrix is densified on the fly, so they
+// stay correct); models with a sparse path test is_sparse() first.
+class Features {
+public:
+    Features() = default;
+    Features(DenseMatrix m) : m_(std::move(m)) {}    // NOLINT(google-explicit-constructor)
+    Features(SparseMatrix m) : m_(std::move(m)) {}   // NOLINT(google-explicit-constructor)
+
+    Index rows() const;
+    Index cols() const;
+    bool is_sparse() const { return std::holds_alternative<SparseMatrix>(m_); }
+    const DenseMatrix& dense_ref() const { return std::get<DenseMatrix>(m_); }   // requires !is_sparse()
+    const SparseMatrix& sparse_ref() const { return std::get<SparseMatrix>(m_); } // requires is_sparse()
+    DenseMatrix& dense_mut() { return std::get<DenseMatrix>(m_); }
+    SparseMatrix& sparse_mut() { return std::get<SparseMatrix>(m_); }
+    DenseMatrix to_dense() const;   // a copy when sparse, a copy when dense too
+    // Dense view without a copy when already dense; `scratch` holds the densified copy otherwise.
+    const DenseMatrix& dense(DenseMatrix& scratch) const;
+
+    Features rows_subset(std::span<const Index> rows) const;
+    // Keep columns [0, n) and add zero columns up to n (used to align sparse files
+    // whose highest index is below the model's feature count).
+    Features with_cols(Index n) const;
+
+    // X * w for a weight vector of length cols().
+    Vector multiply(const Vector& w) const;
+    // X * W for a weight matrix cols() x k.
+    Eigen::MatrixXd multiply(const Eigen::MatrixXd& w) const;
+    // Xᵀ * v for a vector of length rows().
+    Vector transpose_multiply(const Vector& v) const;
+
+private:
+    std::variant<DenseMatrix, SparseMatrix> m_;
+};
+
+struct Dataset {
+    Features X;
+    // Regression: the target. Classification: the class index 0..k-1 into `classes`.
+    Vector y;
+    Vector weights;                           // empty = every weight 1
+    std::vector<std::string> feature_names;   // empty for files without a header
+    std::vector<std::string> classes;         // classification only; index = class id
+    Task task = Task::regression;
+    std::string source;                       // file the rows came from, for messages
+
+    Index rows() const { return X.rows(); }
+    Index cols() const { return X.cols(); }
+    Index n_classes() const { return static_cast<Index>(classes.size()); }
+    bool has_weights() const { return weights.size() > 0; }
+    double weight(Index i) const { return weights.size() ? weights[i] : 1.0; }
+
+    // The rows given, in the given order (folds, bootstrap samples).
+    Dataset subset(std::span<const Index> rows) const;
+};
+
+// The labels column exactly as read, before the task is known.
+struct RawLabels {
+    std::vector<std::string> text;   // as written in the file (quotes removed)
+    std::vector<double> numeric;     // parsed value, NaN when the text is not a number
+    std::vector<std::uint64_t> line; // 1-based line of each row in its file, for messages
+    std::string source;              // the file
+    bool all_numeric() const;
+    bool all_integer() const;        // all numeric and integral
+};
+
+// Builds the class list and class indices from raw labels. Classes are ordered
+// numerically when every label is a number (so "2" < "10"), else lexicographically;
+// the binary positive class is classes[1] (as scikit-learn's classes_[1]).
+// A label text is kept verbatim: "1" and "1.0" are different classes.
+void encode_classes(const RawLabels& labels, Dataset& out);
+
+// Maps labels to the given class list; labels not in it are appended to `classes`
+// (a test file may hold a class the model never saw: it can never be predicted
+// but counts in metrics).
+Vector encode_with_classes(const RawLabels& labels, std::vector<std::string>& classes);
+
+// Regression targets; throws DataError naming the first non-numeric label.
+Vector numeric_targets(const RawLabels& labels, const std::string& source);
+
+}  // namespace kestrel

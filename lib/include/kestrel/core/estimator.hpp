@@ -1,0 +1,80 @@
+#pragma once
+// The one interface every model implements. Hyperparameters (set_params) are not
+// learned state (save_state): that split keeps cv and gridsearch generic.
+//
+// The public calls are non-virtual: they check what every model needs checked
+// (fitted before predict, feature count, at least two classes, weights) and record
+// the fit's shape, then call the model's do_* hooks. A model only writes its maths.
+#include <memory>
+#include <string>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
+
+namespace kestrel {
+
+using Matrix = Eigen::MatrixXd;
+
+class Estimator {
+public:
+    virtual ~Estimator() = default;
+
+    // Identity and hyperparameters (resolved against the model's ParamSpec by the registry).
+    const std::string& name() const { return name_; }
+    const Params& params() const { return params_; }
+    void set_identity(std::string name, Params resolved) { name_ = std::move(name); params_ = std::move(resolved); }
+
+    // Learning. Dense-only models receive sparse data densified (supports_sparse()).
+    void fit(const Dataset& data, const Context& ctx);
+
+    // Classification: class index 0..k-1 (as double); regression: the prediction.
+    Vector predict(const Features& X) const;
+    // Binary: n x 1, positive means classes[1]. Multiclass: n x k, larger is more likely.
+    Matrix decision_function(const Features& X) const;
+    // n x k class probabilities, rows summing to 1.
+    Matrix predict_proba(const Features& X) const;
+
+    virtual bool has_decision_function() const { return false; }
+    virtual bool has_predict_proba() const { return false; }
+    virtual bool supports_sparse() const { return false; }
+    virtual bool supports_sample_weights() const { return false; }
+
+    // Learned state only, versioned by state_version(); load_state validates.
+    Json save_state() const;
+    void load_state(const Json& state);
+    virtual int state_version() const { return 1; }
+
+    bool fitted() const { return fitted_; }
+    Task task() const { return task_; }
+    Index n_features() const { return n_features_; }
+    Index n_classes() const { return n_classes_; }
+
+    // A fresh, unfitted estimator with the same name and hyperparameters.
+    std::unique_ptr<Estimator> clone_unfitted() const;
+
+protected:
+    virtual void do_fit(const Dataset& data, const Context& ctx) = 0;
+    // Default: argmax of predict_proba, else sign/argmax of decision_function.
+    virtual Vector do_predict(const Features& X) const;
+    virtual Matrix do_decision_function(const Features& X) const;
+    virtual Matrix do_predict_proba(const Features& X) const;
+    virtual Json do_save_state() const = 0;
+    virtual void do_load_state(const Json& state) = 0;
+
+private:
+    void check_features(const Features& X) const;
+
+    std::string name_;
+    Params params_;
+    bool fitted_ = false;
+    Task task_ = Task::regression;
+    Index n_features_ = 0;
+    Index n_classes_ = 0;
+};
+
+// Converts class scores to class indices: sign for one column, argmax otherwise
+// (ties go to the lowest class index).
+Vector scores_to_classes(const Matrix& scores);
+
+}  // namespace kestrel

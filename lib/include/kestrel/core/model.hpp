@@ -1,0 +1,83 @@
+#pragma once
+// A trained model as the user knows it: preprocessing steps + an estimator + what it
+// was trained on (task, feature names, class labels) + provenance. It is what
+// kestrel-train writes, kestrel-predict reads, and what cv/gridsearch fit per fold,
+// so preprocessing is always fitted on training rows only.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/io/read_options.hpp"
+#include "kestrel/preprocess/transformer.hpp"
+
+namespace kestrel {
+
+inline constexpr const char* kModelFormat = "kestrel-model";
+inline constexpr int kModelFormatVersion = 1;
+const char* kestrel_version();
+
+// What to train: a model name, its parameters as given (resolved at fit time), and
+// the preprocessing steps to fit first.
+struct ModelSpec {
+    std::string model;
+    Params params = Params::object();
+    std::vector<std::string> preprocessing;  // step kinds in order, e.g. {"impute_mean", "standard"}
+    std::optional<Task> task;                // forced task; else the model's choice for the labels
+};
+
+// The task a model learns from these labels: forced, or the model's only task, or
+// classification unless every label is a number and some are not integers.
+Task choose_task(const ModelSpec& spec, const RawLabels& labels);
+
+// Builds a Dataset from a read Table for training under `task`.
+Dataset make_dataset(Table table, Task task);
+
+class Model {
+public:
+    // Fits preprocessing then the estimator on `data` (the dataset's task is used).
+    static Model train(const ModelSpec& spec, const Dataset& data, const Context& ctx);
+
+    // Prediction on raw features (the preprocessing is applied here).
+    Vector predict(const Features& X) const;               // class index or value
+    Matrix decision_function(const Features& X) const;
+    Matrix predict_proba(const Features& X) const;
+    bool has_decision_function() const { return estimator_->has_decision_function(); }
+    bool has_predict_proba() const { return estimator_->has_predict_proba(); }
+
+    // The read options a predict-time file needs to line up with this model.
+    ReadOptions align_options(ReadOptions base) const;
+
+    // Envelope: format, version, kestrel_version, model, task, params, features,
+    // classes, preprocessing, state (with state_version), provenance.
+    Json to_json() const;
+    static Model from_json(const Json& j, const std::string& source);  // ModelFileError
+    void save(const std::string& path) const;                           // atomic; "-" = stdout
+    static Model load(const std::string& path);
+
+    const std::string& model_name() const { return spec_.model; }
+    const Params& params() const { return estimator_->params(); }
+    Task task() const { return task_; }
+    const std::vector<std::string>& classes() const { return classes_; }
+    const std::vector<std::string>& feature_names() const { return feature_names_; }
+    Index n_features() const { return n_features_; }
+    const Estimator& estimator() const { return *estimator_; }
+    Json& provenance() { return provenance_; }
+
+private:
+    Features prepare(const Features& X) const;
+
+    ModelSpec spec_;
+    Task task_ = Task::regression;
+    std::vector<std::string> classes_;
+    std::vector<std::string> feature_names_;
+    Index n_features_ = 0;
+    std::vector<std::shared_ptr<const Transformer>> steps_;
+    std::shared_ptr<Estimator> estimator_;
+    Json provenance_ = Json::object();
+};
+
+}  // namespace kestrel

@@ -1,0 +1,14 @@
+#pragma once
+// Numbers as text, locale-independent: "1e-3", "2^-5", "0x1p-3" in; shortest exact out.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kestrel {
+
+// Parses a whole string as a finite number; also accepts B^E (e.g. 2^-5). nullopt otherwise.
+std::optional<double> parse_number_text(std::string_view text);
+// Shortest text that reads back to the same double ("0.1", "1e-05", "3").
+std::string format_number(double x);
+
+}  // namespace kestrel

@@ -1,0 +1,49 @@
+#pragma once
+// How to read a data file: format, CSV dialect, label column, missing values.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+
+namespace kestrel {
+
+enum class FileFormat { automatic, csv, libsvm };
+FileFormat file_format_from_string(const std::string& s);  // "auto", "csv", "libsvm"; UsageError
+
+enum class MissingPolicy {
+    error,  // a missing cell is an error naming file:line:column (default)
+    drop,   // rows with a missing feature are dropped (the count is reported)
+    keep,   // kept as NaN, for an imputation step fitted later (--missing=mean)
+};
+
+struct ReadOptions {
+    FileFormat format = FileFormat::automatic;
+    bool header = true;            // CSV: first row names the columns
+    std::string label_col;         // name or 0-based index; empty = "label" if present, else column 0
+    char delimiter = 0;            // 0 = detect among , ; and tab
+    MissingPolicy missing = MissingPolicy::error;
+    int threads = 0;               // 0 = all cores
+
+    // Predict time: read the named feature columns in this order (CSV with a header;
+    // extra columns are ignored, a missing one is an error).
+    std::optional<std::vector<std::string>> feature_columns;
+    // Predict time: the model's feature count (CSV without header: by position; LIBSVM:
+    // the width, an index beyond it is an error).
+    Index expected_features = -1;
+    // Predict time: a file without a label column is fine (labels then empty).
+    bool labels_optional = false;
+};
+
+// What a reader returns: features, the label column as read, and names.
+struct Table {
+    Features X;
+    std::optional<RawLabels> labels;        // absent when the file has no label column
+    std::vector<std::string> feature_names; // header names, or empty
+    std::string label_name;                 // header name of the label column, if any
+    std::string source;                     // path, or "<stdin>"
+    Index dropped_rows = 0;                 // rows dropped by MissingPolicy::drop
+    std::uint64_t bytes = 0;                // size of the input read
+};
+
+}  // namespace kestrel

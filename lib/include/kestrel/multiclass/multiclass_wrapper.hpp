@@ -1,0 +1,84 @@
+#pragma once
+// Generic multiclass strategies around any binary classifier. The wrapper carries the
+// wrapped model's name and parameters, so model files and grids look the same whether
+// a model is wrapped or not; its state nests one state per member.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "kestrel/core/estimator.hpp"
+
+namespace kestrel {
+
+using MemberFactory = std::function<std::unique_ptr<Estimator>()>;
+
+class MulticlassWrapper : public Estimator {
+public:
+    explicit MulticlassWrapper(MemberFactory make_member);
+    bool has_decision_function() const override { return prototype_->has_decision_function(); }
+    bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
+    bool supports_sparse() const override { return prototype_->supports_sparse(); }
+    bool supports_sample_weights() const override { return prototype_->supports_sample_weights(); }
+
+protected:
+    virtual const char* strategy() const = 0;
+    // The binary problems for k classes: (negative classes, positive classes) per member.
+    virtual std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const = 0;
+    // Combines member scores (n x members) into n x k class scores.
+    virtual Matrix combine_decisions(const Matrix& member_scores) const = 0;
+    virtual Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const = 0;
+
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_decision_function(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+    Matrix member_scores(const Features& X) const;  // n x members: decision, or P(positive) - 1/2
+
+    Index k_ = 0;  // classes seen at fit
+    bool direct_ = false;  // k == 2: a single member used as it is
+
+private:
+
+    MemberFactory make_member_;
+    std::unique_ptr<Estimator> prototype_;
+    std::vector<std::unique_ptr<Estimator>> members_;
+};
+
+class OneVsRest final : public MulticlassWrapper {
+public:
+    using MulticlassWrapper::MulticlassWrapper;
+
+protected:
+    const char* strategy() const override { return "ovr"; }
+    std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const override;
+    Matrix combine_decisions(const Matrix& member_scores) const override;
+    Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const override;
+};
+
+class OneVsOne final : public MulticlassWrapper {
+public:
+    using MulticlassWrapper::MulticlassWrapper;
+
+protected:
+    const char* strategy() const override { return "ovo"; }
+    std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const override;
+    // Votes (LIBSVM's rule: a positive score votes for the second class of the pair),
+    // plus a bounded confidence term as scikit-learn's ovr-shaped decision function,
+    // so ties in votes break by confidence and never flip a vote majority.
+    Matrix combine_decisions(const Matrix& member_scores) const override;
+    // Pairwise coupling (Wu, Lin & Weng 2004, method 2).
+    Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const override;
+    Vector do_predict(const Features& X) const override;
+};
+
+// Pairwise coupling of r_ij = P(class i | i or j) into class probabilities (Wu, Lin &
+// Weng 2004, method 2, as LIBSVM's multiclass_probability). `r` is k x k.
+Vector pairwise_coupling(const Matrix& r);
+
+// Builds the wrapper for a strategy name ("ovr" or "ovo").
+std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member);
+
+}  // namespace kestrel

@@ -1,0 +1,188 @@
+#include "kestrel/core/dataset.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+const char* to_string(Task t) { return t == Task::classification ? "classification" : "regression"; }
+
+Task task_from_string(const std::string& s) {
+    if (s == "classification") return Task::classification;
+    if (s == "regression") return Task::regression;
+    throw UsageError("unknown task '" + s + "' (valid: classification, regression)");
+}
+
+Index Features::rows() const {
+    return std::visit([](const auto& m) { return static_cast<Index>(m.rows()); }, m_);
+}
+
+Index Features::cols() const {
+    return std::visit([](const auto& m) { return static_cast<Index>(m.cols()); }, m_);
+}
+
+DenseMatrix Features::to_dense() const {
+    if (is_sparse()) return DenseMatrix(sparse_ref());
+    return dense_ref();
+}
+
+const DenseMatrix& Features::dense(DenseMatrix& scratch) const {
+    if (!is_sparse()) return dense_ref();
+    scratch = DenseMatrix(sparse_ref());
+    return scratch;
+}
+
+Features Features::rows_subset(std::span<const Index> rows) const {
+    if (!is_sparse()) {
+        const auto& m = dense_ref();
+        DenseMatrix out(static_cast<Index>(rows.size()), m.cols());
+        for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Index>(i)) = m.row(rows[i]);
+        return out;
+    }
+    const auto& m = sparse_ref();
+    // Build the CSR arrays directly: one pass for the row pointers, one for the entries.
+    SparseMatrix out(static_cast<Index>(rows.size()), m.cols());
+    Index nnz = 0;
+    for (Index r : rows) nnz += m.outerIndexPtr()[r + 1] - m.outerIndexPtr()[r];
+    out.resizeNonZeros(nnz);
+    int* outer = out.outerIndexPtr();
+    int* inner = out.innerIndexPtr();
+    double* val = out.valuePtr();
+    outer[0] = 0;
+    Index pos = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Index r = rows[i];
+        for (int k = m.outerIndexPtr()[r]; k < m.outerIndexPtr()[r + 1]; ++k, ++pos) {
+            inner[pos] = m.innerIndexPtr()[k];
+            val[pos] = m.valuePtr()[k];
+        }
+        outer[i + 1] = static_cast<int>(pos);
+    }
+    return out;
+}
+
+Features Features::with_cols(Index n) const {
+    if (n == cols()) return *this;
+    if (!is_sparse()) {
+        const auto& m = dense_ref();
+        DenseMatrix out = DenseMatrix::Zero(m.rows(), n);
+        const Index keep = std::min(n, m.cols());
+        out.leftCols(keep) = m.leftCols(keep);
+        return out;
+    }
+    const auto& m = sparse_ref();
+    if (n >= m.cols()) {
+        SparseMatrix out = m;
+        out.conservativeResize(m.rows(), n);
+        return out;
+    }
+    std::vector<Eigen::Triplet<double, int>> t;
+    for (Index r = 0; r < m.outerSize(); ++r)
+        for (SparseMatrix::InnerIterator it(m, r); it; ++it)
+            if (it.col() < n) t.emplace_back(static_cast<int>(r), static_cast<int>(it.col()), it.value());
+    SparseMatrix out(m.rows(), n);
+    out.setFromTriplets(t.begin(), t.end());
+    return out;
+}
+
+Vector Features::multiply(const Vector& w) const {
+    if (is_sparse()) return sparse_ref() * w;
+    return dense_ref() * w;
+}
+
+Eigen::MatrixXd Features::multiply(const Eigen::MatrixXd& w) const {
+    if (is_sparse()) return sparse_ref() * w;
+    return dense_ref() * w;
+}
+
+Vector Features::transpose_multiply(const Vector& v) const {
+    if (is_sparse()) return sparse_ref().transpose() * v;
+    return dense_ref().transpose() * v;
+}
+
+Dataset Dataset::subset(std::span<const Index> rows) const {
+    Dataset d;
+    d.X = X.rows_subset(rows);
+    d.y.resize(static_cast<Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) d.y[static_cast<Index>(i)] = y[rows[i]];
+    if (has_weights()) {
+        d.weights.resize(static_cast<Index>(rows.size()));
+        for (std::size_t i = 0; i < rows.size(); ++i) d.weights[static_cast<Index>(i)] = weights[rows[i]];
+    }
+    d.feature_names = feature_names;
+    d.classes = classes;
+    d.task = task;
+    d.source = source;
+    return d;
+}
+
+bool RawLabels::all_numeric() const {
+    return std::all_of(numeric.begin(), numeric.end(), [](double v) { return std::isfinite(v); });
+}
+
+bool RawLabels::all_integer() const {
+    return std::all_of(numeric.begin(), numeric.end(),
+                       [](double v) { return std::isfinite(v) && v == std::floor(v); });
+}
+
+namespace {
+
+SourceLocation label_location(const RawLabels& labels, std::size_t i) {
+    SourceLocation loc;
+    loc.file = labels.source;
+    loc.line = i < labels.line.size() ? labels.line[i] : 0;
+    return loc;
+}
+
+}  // namespace
+
+void encode_classes(const RawLabels& labels, Dataset& out) {
+    std::vector<std::string> classes;
+    {
+        std::unordered_map<std::string, std::size_t> seen;
+        for (std::size_t i = 0; i < labels.text.size(); ++i)
+            if (seen.emplace(labels.text[i], i).second) classes.push_back(labels.text[i]);
+    }
+    if (labels.all_numeric()) {
+        // Numeric order ("2" before "10"); equal values written differently keep text order.
+        std::map<std::string, double> value;
+        for (std::size_t i = 0; i < labels.text.size(); ++i) value.emplace(labels.text[i], labels.numeric[i]);
+        std::stable_sort(classes.begin(), classes.end(),
+                         [&](const std::string& a, const std::string& b) { return value[a] < value[b]; });
+    } else {
+        std::sort(classes.begin(), classes.end());
+    }
+    out.classes = classes;
+    out.y = encode_with_classes(labels, out.classes);
+}
+
+Vector encode_with_classes(const RawLabels& labels, std::vector<std::string>& classes) {
+    std::unordered_map<std::string, Index> index;
+    for (std::size_t c = 0; c < classes.size(); ++c) index.emplace(classes[c], static_cast<Index>(c));
+    Vector y(static_cast<Index>(labels.text.size()));
+    for (std::size_t i = 0; i < labels.text.size(); ++i) {
+        auto [it, added] = index.emplace(labels.text[i], static_cast<Index>(classes.size()));
+        if (added) classes.push_back(labels.text[i]);
+        y[static_cast<Index>(i)] = static_cast<double>(it->second);
+    }
+    return y;
+}
+
+Vector numeric_targets(const RawLabels& labels, const std::string& source) {
+    Vector y(static_cast<Index>(labels.numeric.size()));
+    for (std::size_t i = 0; i < labels.numeric.size(); ++i) {
+        if (!std::isfinite(labels.numeric[i])) {
+            SourceLocation loc = label_location(labels, i);
+            if (loc.file.empty()) loc.file = source;
+            throw DataError(loc, "regression target '" + labels.text[i] + "' is not a finite number");
+        }
+        y[static_cast<Index>(i)] = labels.numeric[i];
+    }
+    return y;
+}
+
+}  // namespace kestrel

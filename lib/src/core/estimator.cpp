@@ -1,0 +1,144 @@
+#include "kestrel/core/estimator.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/registry.hpp"
+
+namespace kestrel {
+namespace {
+
+bool has_non_finite(const Json& j) {
+    if (j.is_number_float()) return !std::isfinite(j.get<double>());
+    if (j.is_array() || j.is_object())
+        for (const auto& x : j)
+            if (has_non_finite(x)) return true;
+    return false;
+}
+
+}  // namespace
+
+void Estimator::fit(const Dataset& data, const Context& ctx) {
+    const std::string src = data.source.empty() ? std::string("training data") : data.source;
+    if (data.rows() == 0) throw DataError(src + ": no training rows");
+    if (data.cols() == 0) throw DataError(src + ": no feature columns");
+    if (data.y.size() != data.rows()) throw InternalError("dataset has " + std::to_string(data.y.size()) +
+                                                          " targets for " + std::to_string(data.rows()) + " rows");
+    if (data.has_weights()) {
+        if (!supports_sample_weights())
+            throw UsageError("model " + name_ + " does not support sample weights");
+        if (data.weights.size() != data.rows()) throw InternalError("weights and rows differ in length");
+        for (Index i = 0; i < data.weights.size(); ++i)
+            if (!std::isfinite(data.weights[i]) || data.weights[i] < 0)
+                throw DataError(src + ": sample weight of row " + std::to_string(i + 1) + " is negative or not finite");
+    }
+    if (data.task == Task::classification) {
+        std::set<double> present(data.y.data(), data.y.data() + data.y.size());
+        if (present.size() < 2) {
+            const auto c = static_cast<std::size_t>(*present.begin());
+            throw DataError(src + ": a classifier needs at least two classes, but every row has class '" +
+                            (c < data.classes.size() ? data.classes[c] : std::string("?")) + "'");
+        }
+    }
+    fitted_ = false;
+    task_ = data.task;
+    n_features_ = data.cols();
+    n_classes_ = data.task == Task::classification ? data.n_classes() : 0;
+    if (data.X.is_sparse() && !supports_sparse()) {
+        Dataset dense = data;
+        dense.X = Features(data.X.to_dense());
+        do_fit(dense, ctx);
+    } else {
+        do_fit(data, ctx);
+    }
+    fitted_ = true;
+}
+
+void Estimator::check_features(const Features& X) const {
+    if (!fitted_) throw InternalError("model " + name_ + " used before it was fitted");
+    if (X.cols() != n_features_)
+        throw DataError("data has " + std::to_string(X.cols()) + " features but model " + name_ + " expects " +
+                        std::to_string(n_features_));
+}
+
+Vector Estimator::predict(const Features& X) const {
+    check_features(X);
+    if (X.is_sparse() && !supports_sparse()) return do_predict(Features(X.to_dense()));
+    return do_predict(X);
+}
+
+Matrix Estimator::decision_function(const Features& X) const {
+    check_features(X);
+    if (!has_decision_function()) throw UsageError("model " + name_ + " has no decision function");
+    if (X.is_sparse() && !supports_sparse()) return do_decision_function(Features(X.to_dense()));
+    return do_decision_function(X);
+}
+
+Matrix Estimator::predict_proba(const Features& X) const {
+    check_features(X);
+    if (!has_predict_proba()) throw UsageError("model " + name_ + " does not give probabilities");
+    if (X.is_sparse() && !supports_sparse()) return do_predict_proba(Features(X.to_dense()));
+    return do_predict_proba(X);
+}
+
+Vector Estimator::do_predict(const Features& X) const {
+    if (task_ != Task::classification) throw InternalError("regressor " + name_ + " must implement do_predict");
+    if (has_predict_proba()) return scores_to_classes(do_predict_proba(X));
+    if (has_decision_function()) return scores_to_classes(do_decision_function(X));
+    throw InternalError("classifier " + name_ + " must implement do_predict");
+}
+
+Matrix Estimator::do_decision_function(const Features&) const {
+    throw InternalError("model " + name_ + " declares a decision function but does not implement it");
+}
+
+Matrix Estimator::do_predict_proba(const Features&) const {
+    throw InternalError("model " + name_ + " declares probabilities but does not implement them");
+}
+
+Json Estimator::save_state() const {
+    if (!fitted_) throw InternalError("model " + name_ + " saved before it was fitted");
+    Json s = do_save_state();
+    if (has_non_finite(s))
+        throw Error(ExitCode::internal, "model " + name_ + " has NaN or infinite values in its learned state; "
+                                        "not saving it (try scaling the features or stronger regularization)");
+    s["state_version"] = state_version();
+    s["task"] = to_string(task_);
+    s["n_features"] = n_features_;
+    s["n_classes"] = n_classes_;
+    return s;
+}
+
+void Estimator::load_state(const Json& state) {
+    if (!state.is_object()) throw std::runtime_error("state is not an object");
+    const int v = state.at("state_version").get<int>();
+    if (v != state_version())
+        throw std::runtime_error("state version " + std::to_string(v) + " of model " + name_ +
+                                 " is not supported (this kestrel reads version " + std::to_string(state_version()) + ")");
+    task_ = task_from_string(state.at("task").get<std::string>());
+    n_features_ = state.at("n_features").get<Index>();
+    n_classes_ = state.at("n_classes").get<Index>();
+    if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
+    do_load_state(state);
+    fitted_ = true;
+}
+
+std::unique_ptr<Estimator> Estimator::clone_unfitted() const { return registry().create(name_, params_); }
+
+Vector scores_to_classes(const Matrix& scores) {
+    Vector out(scores.rows());
+    if (scores.cols() == 1) {
+        for (Index i = 0; i < scores.rows(); ++i) out[i] = scores(i, 0) > 0 ? 1.0 : 0.0;
+        return out;
+    }
+    for (Index i = 0; i < scores.rows(); ++i) {
+        Index best = 0;
+        for (Index c = 1; c < scores.cols(); ++c)
+            if (scores(i, c) > scores(i, best)) best = c;
+        out[i] = static_cast<double>(best);
+    }
+    return out;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,40 @@
+#include "kestrel/core/number_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fast_float/fast_float.h>
+
+namespace kestrel {
+namespace {
+
+std::optional<double> plain_number(std::string_view s) {
+    if (s.empty()) return std::nullopt;
+    if (s.front() == '+') s.remove_prefix(1);
+    double x = 0;
+    auto r = fast_float::from_chars(s.data(), s.data() + s.size(), x);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(x)) return std::nullopt;
+    return x;
+}
+
+}  // namespace
+
+std::optional<double> parse_number_text(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    const auto caret = text.find('^');
+    if (caret == std::string_view::npos) return plain_number(text);
+    auto base = plain_number(text.substr(0, caret));
+    auto exponent = plain_number(text.substr(caret + 1));
+    if (!base || !exponent) return std::nullopt;
+    const double x = std::pow(*base, *exponent);
+    if (!std::isfinite(x)) return std::nullopt;
+    return x;
+}
+
+std::string format_number(double x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip, never locale-dependent
+    return std::string(buf, r.ptr);
+}
+
+}  // namespace kestrel

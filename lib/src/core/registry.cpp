@@ -1,0 +1,70 @@
+#include "kestrel/core/registry.hpp"
+
+#include <algorithm>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
+
+namespace kestrel {
+
+bool ModelInfo::supports(Task t) const { return std::find(tasks.begin(), tasks.end(), t) != tasks.end(); }
+
+void Registry::add(ModelInfo info) {
+    if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
+    if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
+    if (info.is_classifier() && !info.spec.find("multiclass")) {
+        info.spec.add(choice_param("multiclass", "auto", {"auto", "ovr", "ovo"},
+                                   info.multiclass == Multiclass::native
+                                       ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo = generic wrappers"
+                                       : "multiclass strategy for k > 2 classes: auto = " + info.default_strategy +
+                                             "; ovr = one-vs-rest, ovo = one-vs-one")
+                          .like("sklearn OneVsRestClassifier / OneVsOneClassifier"));
+    }
+    models_.push_back(std::move(info));
+}
+
+bool Registry::contains(const std::string& name) const {
+    return std::any_of(models_.begin(), models_.end(), [&](const ModelInfo& m) { return m.name == name; });
+}
+
+const ModelInfo& Registry::info(const std::string& name) const {
+    for (const auto& m : models_)
+        if (m.name == name) return m;
+    std::string valid;
+    for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
+    throw UsageError("unknown model '" + name + "' (valid: " + valid + ")");
+}
+
+std::vector<std::string> Registry::names() const {
+    std::vector<std::string> out;
+    for (const auto& m : models_) out.push_back(m.name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::unique_ptr<Estimator> Registry::create(const std::string& name, const Params& given) const {
+    const ModelInfo& mi = info(name);
+    Params resolved = mi.spec.resolve(given, name);
+    auto make_member = [factory = mi.factory, name, resolved]() {
+        auto e = factory();
+        e->set_identity(name, resolved);
+        return e;
+    };
+    std::string strategy = resolved.contains("multiclass") ? resolved["multiclass"].get<std::string>() : "auto";
+    if (strategy == "auto" && mi.multiclass == Multiclass::binary_only) strategy = mi.default_strategy;
+    if (strategy == "auto") return make_member();
+    auto wrapper = make_multiclass_wrapper(strategy, make_member);
+    wrapper->set_identity(name, resolved);
+    return wrapper;
+}
+
+const Registry& registry() {
+    static const Registry r = [] {
+        Registry built;
+        register_builtin_models(built);
+        return built;
+    }();
+    return r;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,198 @@
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+MulticlassWrapper::MulticlassWrapper(MemberFactory make_member)
+    : make_member_(std::move(make_member)), prototype_(make_member_()) {}
+
+void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
+    k_ = data.n_classes();
+    members_.clear();
+    direct_ = k_ == 2 || data.task != Task::classification;
+    if (direct_) {
+        members_.push_back(make_member_());
+        members_[0]->fit(data, ctx);
+        return;
+    }
+    const auto probs = problems(k_);
+    members_.resize(probs.size());
+    std::vector<std::exception_ptr> errors(probs.size());
+    const int threads = ctx.resolved_threads();
+    // Members are independent: run them on the cores, each with a seed derived from
+    // its index, so the result does not depend on the schedule.
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (std::size_t m = 0; m < probs.size(); ++m) {
+        try {
+            const auto& [neg, pos] = probs[m];
+            std::vector<char> side(static_cast<std::size_t>(k_), -1);
+            for (Index c : neg) side[static_cast<std::size_t>(c)] = 0;
+            for (Index c : pos) side[static_cast<std::size_t>(c)] = 1;
+            std::vector<Index> rows;
+            for (Index i = 0; i < data.rows(); ++i)
+                if (side[static_cast<std::size_t>(data.y[i])] >= 0) rows.push_back(i);
+            Dataset sub = rows.size() == static_cast<std::size_t>(data.rows()) ? data : data.subset(rows);
+            for (Index i = 0; i < sub.rows(); ++i) sub.y[i] = side[static_cast<std::size_t>(sub.y[i])];
+            sub.classes = {"rest", "member"};
+            auto member = make_member_();
+            member->fit(sub, ctx.child(m, 1));
+            members_[m] = std::move(member);
+        } catch (...) {
+            errors[m] = std::current_exception();
+        }
+    }
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+Matrix MulticlassWrapper::member_scores(const Features& X) const {
+    Matrix s(X.rows(), static_cast<Index>(members_.size()));
+    for (std::size_t m = 0; m < members_.size(); ++m) {
+        const auto& e = *members_[m];
+        s.col(static_cast<Index>(m)) =
+            e.has_decision_function() ? Vector(e.decision_function(X).col(0)) : Vector(e.predict_proba(X).col(1).array() - 0.5);
+    }
+    return s;
+}
+
+Vector MulticlassWrapper::do_predict(const Features& X) const {
+    if (direct_) return members_[0]->predict(X);
+    return scores_to_classes(combine_decisions(member_scores(X)));
+}
+
+Matrix MulticlassWrapper::do_decision_function(const Features& X) const {
+    if (direct_) return members_[0]->decision_function(X);
+    return combine_decisions(member_scores(X));
+}
+
+Matrix MulticlassWrapper::do_predict_proba(const Features& X) const {
+    if (direct_) return members_[0]->predict_proba(X);
+    std::vector<Matrix> p;
+    p.reserve(members_.size());
+    for (const auto& m : members_) p.push_back(m->predict_proba(X));
+    return combine_probabilities(p);
+}
+
+Json MulticlassWrapper::do_save_state() const {
+    Json s;
+    s["strategy"] = strategy();
+    s["classes_seen"] = k_;
+    s["direct"] = direct_;
+    s["members"] = Json::array();
+    for (const auto& m : members_) s["members"].push_back(m->save_state());
+    return s;
+}
+
+void MulticlassWrapper::do_load_state(const Json& state) {
+    if (state.at("strategy").get<std::string>() != strategy())
+        throw std::runtime_error("state is for strategy " + state.at("strategy").get<std::string>() + ", not " + strategy());
+    k_ = state.at("classes_seen").get<Index>();
+    direct_ = state.at("direct").get<bool>();
+    const auto& ms = state.at("members");
+    const std::size_t expected = direct_ ? 1 : problems(k_).size();
+    if (!ms.is_array() || ms.size() != expected)
+        throw std::runtime_error("expected " + std::to_string(expected) + " member models");
+    members_.clear();
+    for (const auto& m : ms) {
+        auto e = make_member_();
+        e->set_identity(name(), params());
+        e->load_state(m);
+        if (e->n_features() != n_features()) throw std::runtime_error("member feature count differs from the model's");
+        members_.push_back(std::move(e));
+    }
+}
+
+std::vector<std::pair<std::vector<Index>, std::vector<Index>>> OneVsRest::problems(Index k) const {
+    std::vector<std::pair<std::vector<Index>, std::vector<Index>>> out;
+    for (Index c = 0; c < k; ++c) {
+        std::vector<Index> rest;
+        for (Index o = 0; o < k; ++o)
+            if (o != c) rest.push_back(o);
+        out.push_back({rest, {c}});
+    }
+    return out;
+}
+
+Matrix OneVsRest::combine_decisions(const Matrix& member_scores) const { return member_scores; }
+
+Matrix OneVsRest::combine_probabilities(const std::vector<Matrix>& member_proba) const {
+    // P(class c) proportional to member c's P(positive), as scikit-learn's OneVsRestClassifier.
+    const Index n = member_proba.front().rows();
+    Matrix p(n, static_cast<Index>(member_proba.size()));
+    for (std::size_t c = 0; c < member_proba.size(); ++c) p.col(static_cast<Index>(c)) = member_proba[c].col(1);
+    for (Index i = 0; i < n; ++i) {
+        const double s = p.row(i).sum();
+        if (s > 0) p.row(i) /= s;
+        else p.row(i).setConstant(1.0 / static_cast<double>(p.cols()));
+    }
+    return p;
+}
+
+std::vector<std::pair<std::vector<Index>, std::vector<Index>>> OneVsOne::problems(Index k) const {
+    std::vector<std::pair<std::vector<Index>, std::vector<Index>>> out;
+    for (Index i = 0; i < k; ++i)
+        for (Index j = i + 1; j < k; ++j) out.push_back({{i}, {j}});
+    return out;
+}
+
+Matrix OneVsOne::combine_decisions(const Matrix& member_scores) const {
+    const Index n = member_scores.rows();
+    Matrix votes = Matrix::Zero(n, k_);
+    Matrix confidence = Matrix::Zero(n, k_);
+    Index m = 0;
+    for (Index i = 0; i < k_; ++i)
+        for (Index j = i + 1; j < k_; ++j, ++m)
+            for (Index r = 0; r < n; ++r) {
+                const double s = member_scores(r, m);
+                votes(r, s > 0 ? j : i) += 1;
+                confidence(r, j) += s;
+                confidence(r, i) -= s;
+            }
+    // Map confidence into (-1/3, 1/3) so it only breaks ties between equal vote counts.
+    return votes.array() + confidence.array() / (3.0 * (confidence.array().abs() + 1.0));
+}
+
+Vector OneVsOne::do_predict(const Features& X) const {
+    if (direct_) return MulticlassWrapper::do_predict(X);
+    // LIBSVM's rule: most votes, ties to the lowest class index.
+    const Matrix d = combine_decisions(member_scores(X));
+    Vector out(d.rows());
+    for (Index r = 0; r < d.rows(); ++r) {
+        Index best = 0;
+        for (Index c = 1; c < d.cols(); ++c)
+            if (std::floor(d(r, c) + 0.5) > std::floor(d(r, best) + 0.5)) best = c;
+        out[r] = static_cast<double>(best);
+    }
+    return out;
+}
+
+Matrix OneVsOne::combine_probabilities(const std::vector<Matrix>& member_proba) const {
+    const Index n = member_proba.front().rows();
+    Matrix out(n, k_);
+    Matrix r = Matrix::Zero(k_, k_);
+    for (Index row = 0; row < n; ++row) {
+        std::size_t m = 0;
+        for (Index i = 0; i < k_; ++i)
+            for (Index j = i + 1; j < k_; ++j, ++m) {
+                // Clip as LIBSVM does so the coupling system stays well-posed.
+                const double pj = std::clamp(member_proba[m](row, 1), 1e-7, 1 - 1e-7);
+                r(i, j) = 1 - pj;
+                r(j, i) = pj;
+            }
+        out.row(row) = pairwise_coupling(r).transpose();
+    }
+    return out;
+}
+
+std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member) {
+    if (strategy == "ovr") return std::make_unique<OneVsRest>(std::move(make_member));
+    if (strategy == "ovo") return std::make_unique<OneVsOne>(std::move(make_member));
+    throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo)");
+}
+
+}  // namespace kestrel
