@@ -1,0 +1,65 @@
+#pragma once
+// Runs an executable as a user would and captures its exit code, stdout and stderr.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_data.hpp"
+
+namespace kestrel::test {
+
+struct ToolResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// `command` is a shell command line; tool names like kestrel-train are resolved
+// against the build's apps/ directory by putting it first on PATH.
+inline ToolResult run_tool(const std::string& command) {
+    static int counter = 0;
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string err_path = (dir / ("kestrel_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++))).string();
+    const std::string full = "PATH='" + std::string(KESTREL_BIN_DIR) + "':\"$PATH\" " + command + " 2>'" + err_path + "'";
+    ToolResult r;
+    FILE* pipe = ::popen(full.c_str(), "r");
+    if (!pipe) return r;
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+    const int status = ::pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = slurp(err_path);
+    std::filesystem::remove(err_path);
+    return r;
+}
+
+// A scratch directory for one test, removed at the end of scope.
+struct ScratchDir {
+    std::filesystem::path path;
+    explicit ScratchDir(const std::string& name)
+        : path(std::filesystem::temp_directory_path() / ("kestrel_" + name + "_" + std::to_string(::getpid()))) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~ScratchDir() { std::filesystem::remove_all(path); }
+    std::string file(const std::string& name, const std::string& content = "") const {
+        const auto p = (path / name).string();
+        if (!content.empty()) std::ofstream(p, std::ios::binary) << content;
+        return p;
+    }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+}  // namespace kestrel::test

@@ -1,0 +1,97 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/error.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+RawLabels labels(std::vector<std::string> text) {
+    RawLabels l;
+    l.source = "f.csv";
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char* end = nullptr;
+        const double v = std::strtod(text[i].c_str(), &end);
+        l.numeric.push_back(end && *end == '\0' && !text[i].empty() ? v : std::nan(""));
+        l.line.push_back(i + 2);
+    }
+    l.text = std::move(text);
+    return l;
+}
+
+}  // namespace
+
+TEST_SUITE("core.dataset") {
+    TEST_CASE("numeric class labels sort numerically, words lexicographically") {
+        Dataset d;
+        encode_classes(labels({"10", "2", "-1", "2"}), d);
+        CHECK(d.classes == std::vector<std::string>{"-1", "2", "10"});
+        CHECK(d.y[0] == 2);
+        CHECK(d.y[1] == 1);
+        CHECK(d.y[2] == 0);
+        Dataset w;
+        encode_classes(labels({"virginica", "setosa", "versicolor"}), w);
+        CHECK(w.classes == std::vector<std::string>{"setosa", "versicolor", "virginica"});
+        CHECK(w.y[0] == 2);
+    }
+
+    TEST_CASE("unknown labels at predict time become extra classes") {
+        std::vector<std::string> classes{"a", "b"};
+        const Vector y = encode_with_classes(labels({"b", "c", "a"}), classes);
+        CHECK(classes == std::vector<std::string>{"a", "b", "c"});
+        CHECK(y[0] == 1);
+        CHECK(y[1] == 2);
+        CHECK(y[2] == 0);
+    }
+
+    TEST_CASE("regression targets must be numbers; the error names file and line") {
+        CHECK(numeric_targets(labels({"1.5", "-2"}), "f.csv")[1] == -2.0);
+        CHECK_THROWS_WITH_AS(numeric_targets(labels({"1.5", "abc"}), "f.csv"),
+                             "f.csv:3: regression target 'abc' is not a finite number", DataError);
+    }
+
+    TEST_CASE("subset keeps rows, targets and weights in order, dense and sparse") {
+        DenseMatrix m(3, 2);
+        m << 1, 2, 3, 4, 5, 6;
+        Dataset d;
+        d.X = m;
+        d.y = Vector::LinSpaced(3, 0, 2);
+        d.weights = Vector::Constant(3, 1.0);
+        d.weights[2] = 7;
+        const std::vector<Index> rows{2, 0};
+        Dataset s = d.subset(rows);
+        CHECK(s.X.dense_ref()(0, 1) == 6);
+        CHECK(s.X.dense_ref()(1, 0) == 1);
+        CHECK(s.y[0] == 2);
+        CHECK(s.weights[0] == 7);
+
+        SparseMatrix sp = m.sparseView();
+        Features f(sp);
+        Features fs = f.rows_subset(rows);
+        CHECK(fs.is_sparse());
+        CHECK(fs.to_dense() == s.X.dense_ref());
+    }
+
+    TEST_CASE("with_cols pads sparse data with absent features") {
+        DenseMatrix m(2, 2);
+        m << 1, 0, 0, 2;
+        Features f(SparseMatrix(m.sparseView()));
+        Features wide = f.with_cols(4);
+        CHECK(wide.cols() == 4);
+        CHECK(wide.to_dense()(1, 1) == 2);
+        CHECK(wide.to_dense()(1, 3) == 0);
+    }
+
+    TEST_CASE("products agree between dense and sparse storage") {
+        DenseMatrix m(3, 3);
+        m << 1, 0, 2, 0, 3, 0, 4, 0, 5;
+        Features dense(m), sparse(SparseMatrix(m.sparseView()));
+        Vector w(3);
+        w << 1, -1, 2;
+        CHECK((dense.multiply(w) - sparse.multiply(w)).norm() == 0.0);
+        CHECK((dense.transpose_multiply(w) - sparse.transpose_multiply(w)).norm() == 0.0);
+    }
+}

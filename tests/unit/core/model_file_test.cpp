@@ -1,0 +1,139 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/model.hpp"
+#include "model_fixtures.hpp"
+
+using namespace kestrel;
+namespace fs = std::filesystem;
+
+namespace {
+
+Model trained(const std::vector<std::string>& steps = {}) {
+    ModelSpec spec;
+    spec.model = "logistic";
+    spec.params = {{"C", "0.5"}};
+    spec.preprocessing = steps;
+    return Model::train(spec, test::blobs(40, 3, 3), Context{});
+}
+
+std::string temp_path(const std::string& name) { return (fs::temp_directory_path() / ("kestrel_test_" + name)).string(); }
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+}  // namespace
+
+TEST_SUITE("core.model_file") {
+    TEST_CASE("the envelope holds every documented field") {
+        const Json j = trained({"standard"}).to_json();
+        CHECK(j["format"] == "kestrel-model");
+        CHECK(j["version"] == 1);
+        CHECK(j["model"] == "logistic");
+        CHECK(j["task"] == "classification");
+        CHECK(j["params"]["C"].get<double>() == 0.5);
+        CHECK(j["features"]["count"] == 3);
+        CHECK(j["features"]["names"] == Json({"x0", "x1", "x2"}));
+        CHECK(j["classes"] == Json({"c0", "c1", "c2"}));
+        CHECK(j["preprocessing"][0]["type"] == "standard");
+        CHECK(j["state"]["state_version"].is_number_integer());
+        CHECK(j["provenance"]["kestrel_version"] == kestrel_version());
+        CHECK(j["provenance"]["rows"] == 40);
+    }
+
+    TEST_CASE("save and load round-trip exactly, with preprocessing") {
+        const Model m = trained({"minmax"});
+        const auto path = temp_path("roundtrip.json");
+        m.save(path);
+        const Model back = Model::load(path);
+        CHECK(back.to_json() == m.to_json());
+        const Dataset d = test::blobs(40, 3, 3, 99);
+        CHECK(back.predict_proba(d.X) == m.predict_proba(d.X));
+        fs::remove(path);
+    }
+
+    TEST_CASE("bad model files give one clear error each") {
+        const std::string good = trained().to_json().dump();
+        const auto path = temp_path("bad.json");
+        auto load_error = [&](const std::string& text) -> std::string {
+            write(path, text);
+            try {
+                Model::load(path);
+            } catch (const ModelFileError& e) {
+                CHECK(e.code() == ExitCode::bad_input);
+                return e.what();
+            }
+            return "no error";
+        };
+        CHECK(load_error(good.substr(0, good.size() / 2)).find("truncated or not valid JSON") != std::string::npos);
+        CHECK(load_error("").find("model file is empty") != std::string::npos);
+        CHECK(load_error("[1,2]").find("not a kestrel model") != std::string::npos);
+
+        Json j = Json::parse(good);
+        j["version"] = 2;
+        CHECK(load_error(j.dump()).find("format version 2 is newer") != std::string::npos);
+        j = Json::parse(good);
+        j["model"] = "quantum_forest";
+        CHECK(load_error(j.dump()).find("unknown model 'quantum_forest'") != std::string::npos);
+        j = Json::parse(good);
+        j["format"] = "sklearn-pickle";
+        CHECK(load_error(j.dump()).find("not a kestrel model") != std::string::npos);
+        j = Json::parse(good);
+        j["params"]["C"] = -1;
+        CHECK(load_error(j.dump()).find("invalid parameters") != std::string::npos);
+        j = Json::parse(good);
+        j["state"].erase("state_version");
+        CHECK(load_error(j.dump()).find("invalid model file") != std::string::npos);
+        j = Json::parse(good);
+        j["features"]["count"] = 5;
+        CHECK_THROWS_AS((write(path, j.dump()), Model::load(path)), ModelFileError);
+        j = Json::parse(good);
+        j["classes"] = Json({"a"});
+        CHECK_THROWS_AS((write(path, j.dump()), Model::load(path)), ModelFileError);
+        fs::remove(path);
+        CHECK_THROWS_AS(Model::load(temp_path("does_not_exist.json")), Error);
+    }
+
+    TEST_CASE("a failed save leaves no file behind") {
+        const Model m = trained();
+        CHECK_THROWS_AS(m.save("/nonexistent-dir/model.json"), OutputError);
+        CHECK_FALSE(fs::exists("/nonexistent-dir/model.json"));
+    }
+
+    TEST_CASE("predict-time width checks") {
+        const Model m = trained();
+        CHECK_THROWS_WITH_AS(m.predict(Features(DenseMatrix(DenseMatrix::Zero(2, 4)))),
+                             "data has 4 features but the model was trained on 3", DataError);
+        // A sparse file that never mentions the last feature is padded, not rejected.
+        SparseMatrix narrow(2, 2);
+        narrow.insert(0, 0) = 1.0;
+        CHECK(m.predict(Features(narrow)).size() == 2);
+    }
+
+    TEST_CASE("a single class is refused by a classifier") {
+        Dataset d = test::blobs(10, 2, 2);
+        d.y.setZero();
+        ModelSpec spec;
+        spec.model = "logistic";
+        CHECK_THROWS_WITH_AS(Model::train(spec, d, Context{}),
+                             "blobs: a classifier needs at least two classes, but every row has class 'c0'", DataError);
+    }
+
+    TEST_CASE("choose_task: forced, single-task models, and label shapes") {
+        RawLabels words;
+        words.text = {"a", "b"};
+        words.numeric = {std::nan(""), std::nan("")};
+        RawLabels reals;
+        reals.text = {"0.5", "1.25"};
+        reals.numeric = {0.5, 1.25};
+        ModelSpec ridge{"ridge", Params::object(), {}, std::nullopt};
+        ModelSpec logistic{"logistic", Params::object(), {}, std::nullopt};
+        CHECK(choose_task(ridge, reals) == Task::regression);
+        CHECK(choose_task(logistic, words) == Task::classification);
+        logistic.task = Task::regression;
+        CHECK_THROWS_AS(choose_task(logistic, words), UsageError);
+    }
+}

@@ -1,0 +1,61 @@
+// Atomic output files: the content lands whole, no temporary file is left behind,
+// and failures throw OutputError naming the path.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "io_test_util.hpp"
+#include "kestrel/io/atomic_file.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+std::filesystem::path scratch_dir() {
+    const auto dir = std::filesystem::temp_directory_path() / ("kestrel-atomic-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+std::vector<std::string> entries(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST_SUITE("io") {
+
+TEST_CASE("atomic_file: writes the content, replaces the old file, leaves no temp file") {
+    const auto dir = scratch_dir();
+    const std::string path = (dir / "model.json").string();
+    write_file_atomically(path, "first version, longer than the second\n");
+    write_file_atomically(path, std::string("second\0with nul", 15));
+    CHECK(read_whole_file(path) == std::string("second\0with nul", 15));
+    CHECK(entries(dir) == std::vector<std::string>{"model.json"});
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("atomic_file: an unwritable path throws OutputError and leaves nothing") {
+    const auto dir = scratch_dir();
+    const std::string missing_dir = (dir / "no" / "such" / "out.txt").string();
+    CHECK_THROWS_WITH_AS(write_file_atomically(missing_dir, "x"),
+                         ("cannot write " + missing_dir + ": No such file or directory").c_str(), OutputError);
+    // A directory in the way: the rename fails, the temporary file is removed.
+    std::filesystem::create_directories(dir / "taken");
+    const std::string taken = (dir / "taken").string();
+    CHECK_THROWS_AS(write_file_atomically(taken, "x"), OutputError);
+    CHECK(entries(dir) == std::vector<std::string>{"taken"});
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("atomic_file: read_whole_file errors name the file") {
+    CHECK_THROWS_WITH_AS(read_whole_file("/nonexistent/kestrel/file"),
+                         "/nonexistent/kestrel/file: cannot read: No such file or directory", DataError);
+    CHECK_THROWS_WITH_AS(read_whole_file("/"), "/: is a directory, not a file", DataError);
+}
+
+}  // TEST_SUITE

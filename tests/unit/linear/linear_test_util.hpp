@@ -1,0 +1,71 @@
+#pragma once
+// Shared by the linear tests: loading the reference data, building an estimator from
+// its ModelInfo, and a central-difference gradient for checking objectives.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "kestrel/core/model.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/optim/objective.hpp"
+
+namespace kestrel::linear_test {
+
+inline Dataset load(const std::string& relative, Task task) {
+    Table t = read_table(std::string(KESTREL_SHARED_DATA) + "/" + relative, ReadOptions{});
+    return make_dataset(std::move(t), task);
+}
+
+// Fixed references, read once per test binary.
+inline const Dataset& diabetes() {
+    static const Dataset d = load("diabetes/train.csv", Task::regression);
+    return d;
+}
+inline const Dataset& breast_cancer() {
+    static const Dataset d = load("breast_cancer/train.scaled.csv", Task::classification);
+    return d;
+}
+inline const Dataset& iris() {
+    static const Dataset d = load("iris/train.csv", Task::classification);
+    return d;
+}
+
+// The estimator as the registry would build it, without the registry.
+template <class Model>
+std::unique_ptr<Model> make(const ModelInfo& info, const Params& given) {
+    std::unique_ptr<Estimator> e = info.factory();
+    e->set_identity(info.name, info.spec.resolve(given, info.name));
+    auto* typed = dynamic_cast<Model*>(e.get());
+    REQUIRE(typed != nullptr);
+    e.release();
+    return std::unique_ptr<Model>(typed);
+}
+
+inline Dataset with_sparse_features(const Dataset& d) {
+    Dataset s = d;
+    s.X = Features(SparseMatrix(d.X.to_dense().sparseView()));
+    return s;
+}
+
+// Rows `rows` of d, in that order (duplicates allowed).
+inline Dataset take_rows(const Dataset& d, std::vector<Index> rows) { return d.subset(rows); }
+
+inline Vector central_difference_gradient(Objective& f, const Vector& w, double h = 1e-6) {
+    Vector g(w.size()), scratch;
+    for (Index j = 0; j < w.size(); ++j) {
+        Vector wp = w, wm = w;
+        wp[j] += h;
+        wm[j] -= h;
+        g[j] = (f.value_gradient(wp, scratch) - f.value_gradient(wm, scratch)) / (2 * h);
+    }
+    return g;
+}
+
+// max_j |a_j - b_j| / max(1, max_j |b_j|)
+inline double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+}
+
+}  // namespace kestrel::linear_test
