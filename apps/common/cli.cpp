@@ -86,7 +86,8 @@ ReadOptions DataFlags::options(int threads) const {
 void ModelFlags::add_to(CLI::App& app, bool model_required) {
     auto* m = app.add_option("-m,--model", model, "model name (see kestrel-train --list-models)");
     if (model_required) m->required();
-    app.add_option("-p,--param", params, "model parameter name=value (repeatable; see --help-params)");
+    // One value per flag: a repeated -p must not swallow the data file that follows it.
+    app.add_option("-p,--param", params, "model parameter name=value (repeatable; see --help-params)")->allow_extra_args(false);
     app.add_option("--scale", scale, "scale features, fitted on training data only: standard, or minmax to [-1,1]")
         ->check(CLI::IsMember({"none", "standard", "minmax"}))
         ->capture_default_str();
@@ -138,7 +139,8 @@ Dataset read_training_data(const std::string& path, const ModelSpec& spec, const
 }
 
 std::string plural(long long n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    const bool sibilant = !word.empty() && (word.back() == 's' || word.back() == 'x');
+    return std::to_string(n) + " " + word + (n == 1 ? "" : sibilant ? "es" : "s");
 }
 
 }  // namespace kestrel::cli

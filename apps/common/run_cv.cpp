@@ -53,7 +53,8 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     app.add_option("--repeat", opts.repeats, "repetitions of the k-fold split, each reshuffled")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    app.add_option("--metric", opts.metrics, "metric to report (repeatable; default: a standard set for the task)");
+    app.add_option("--metric", opts.metrics, "metric to report (repeatable; default: a standard set for the task)")
+        ->allow_extra_args(false);
     app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();
     if (!parse(app, args, io)) return 0;
 

@@ -71,7 +71,8 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     model.add_to(app, true);
     app.add_option("-g,--grid", grid_texts,
                    "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable)")
-        ->required();
+        ->required()
+        ->allow_extra_args(false);
     app.add_option("-k,--folds", k, "cross-validation folds per point")->capture_default_str();
     app.add_option("--metric", metric, "metric to optimize (default: accuracy or r2)");
     app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli/run_tool.hpp"
+#include "kestrel/core/params.hpp"
 
 using namespace kestrel::test;
 namespace fs = std::filesystem;

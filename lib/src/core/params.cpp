@@ -106,14 +106,20 @@ std::string join(const std::vector<std::string>& v) {
     return s;
 }
 
+// Bounds read best as plain integers where they are integers ("1000000", not "1e+06").
+std::string bound_text(double x) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) return std::to_string(static_cast<long long>(x));
+    return format_number(x);
+}
+
 std::string range_text(const ParamDef& d) {
     std::string s;
     if (d.min && d.max) {
-        s = (d.min_open ? "(" : "[") + format_number(*d.min) + ", " + format_number(*d.max) + (d.max_open ? ")" : "]");
+        s = (d.min_open ? "(" : "[") + bound_text(*d.min) + ", " + bound_text(*d.max) + (d.max_open ? ")" : "]");
     } else if (d.min) {
-        s = (d.min_open ? "> " : ">= ") + format_number(*d.min);
+        s = (d.min_open ? "> " : ">= ") + bound_text(*d.min);
     } else if (d.max) {
-        s = (d.max_open ? "< " : "<= ") + format_number(*d.max);
+        s = (d.max_open ? "< " : "<= ") + bound_text(*d.max);
     }
     if (!d.choices.empty()) s += (s.empty() ? "" : " or ") + join(d.choices);
     return s;
