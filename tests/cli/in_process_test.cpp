@@ -1,0 +1,66 @@
+// The command bodies run in process, as library functions (no fork, no PATH): the
+// same code paths as the binaries, with captured streams.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "cli/run_tool.hpp"
+#include "common/commands.hpp"
+#include "kestrel/core/params.hpp"
+
+using namespace kestrel;
+using namespace kestrel::cli;
+
+namespace {
+
+struct Captured {
+    int code;
+    std::string out, err;
+};
+
+Captured run(Command body, const std::string& program, std::vector<std::string> args) {
+    std::ostringstream out, err;
+    Io io{out, err, false};
+    const int code = run_command(program, body, args, io);
+    return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_SUITE("cli.in_process") {
+    TEST_CASE("train writes a model and predict reads it back") {
+        test::ScratchDir dir("inproc");
+        const auto model = dir / "m.json";
+        auto t = run(run_train, "kestrel-train",
+                     {"-m", "ridge", "-p", "alpha=2", test::repo_path("data/diabetes/train.csv"), "-o", model, "--json"});
+        REQUIRE(t.code == 0);
+        const auto summary = Json::parse(t.out);
+        CHECK(summary["rows"] == 353);
+        CHECK(summary["features"] == 10);
+        auto p = run(run_predict, "kestrel-predict", {model, test::repo_path("data/diabetes/test.csv"), "--metrics", "--json"});
+        REQUIRE(p.code == 0);
+        CHECK(Json::parse(p.out).contains("rmse"));
+    }
+
+    TEST_CASE("errors become one line and an exit code") {
+        auto unknown = run(run_train, "kestrel-train", {"-m", "nope", "x.csv", "-o", "m.json"});
+        CHECK(unknown.code == 1);
+        CHECK(unknown.err.rfind("kestrel-train: unknown model 'nope' (valid: ", 0) == 0);
+        CHECK(std::count(unknown.err.begin(), unknown.err.end(), '\n') == 1);
+        auto no_output = run(run_train, "kestrel-train", {"-m", "ridge", "x.csv"});
+        CHECK(no_output.code == 1);
+        CHECK(no_output.err.find("-o MODEL.json is required") != std::string::npos);
+        auto missing_file = run(run_cv, "kestrel-cv", {"-m", "ridge", "/nonexistent.csv"});
+        CHECK(missing_file.code == 2);
+        auto help = run(run_cv, "kestrel-cv", {"--help"});
+        CHECK(help.code == 0);
+        CHECK(help.out.find("--repeat") != std::string::npos);
+    }
+
+    TEST_CASE("a task the model cannot do is a usage error") {
+        auto r = run(run_train, "kestrel-train",
+                     {"-m", "ridge", test::repo_path("data/iris/train.csv"), "-o", "/tmp/kestrel_never.json"});
+        CHECK(r.code == 2);  // species names are not numbers: no regression target
+        CHECK(r.err.find("regression target 'setosa' is not a finite number") != std::string::npos);
+    }
+}
