@@ -1,0 +1,181 @@
+#include "kestrel/model_selection/grid.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+namespace {
+
+// A range is refused past this many values: a typo like 0:1e9:1 should fail, not hang.
+constexpr double kMaxRangeValues = 1e6;
+
+[[noreturn]] void fail(const std::string& text, const std::string& why) {
+    throw UsageError("-g " + text + ": " + why);
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
+// Splits at `sep` outside parentheses, so nested model specs such as
+// "tree(max_depth=3,min_samples_leaf=2)" stay one value.
+std::vector<std::string> split_top_level(const std::string& s, char sep) {
+    std::vector<std::string> parts(1);
+    int depth = 0;
+    for (char c : s) {
+        if (c == '(') ++depth;
+        if (c == ')') --depth;
+        if (c == sep && depth == 0)
+            parts.emplace_back();
+        else
+            parts.back() += c;
+    }
+    return parts;
+}
+
+bool parse_number(const std::string& s, double& out) {
+    const std::string t = trim(s);
+    if (t.empty()) return false;
+    const char* first = t.data();
+    if (*first == '+') ++first;  // from_chars refuses a leading '+'
+    const char* last = t.data() + t.size();
+    auto [ptr, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && ptr == last && std::isfinite(out);
+}
+
+// Shortest text that reads back as exactly `v` ("0.03125", "1e-05", "32768").
+std::string shortest(double v) {
+    if (v == 0) v = 0;  // no "-0"
+    char buf[64];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    return std::string(buf, ptr);
+}
+
+// Rounds to 15 significant digits, which removes the a + i*step drift
+// (0.1 + 2*0.1 = 0.30000000000000004 -> 0.3) without touching exact values.
+double tidy(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    double out = v;
+    std::from_chars(buf, buf + std::char_traits<char>::length(buf), out);
+    return out;
+}
+
+// The steps a, a+s, ... up to b, b included when within 1e-9 relative.
+std::vector<double> arithmetic(const std::string& text, double a, double b, double step) {
+    if (step == 0) fail(text, "the step must not be zero");
+    if ((b - a) * step < 0)
+        fail(text, "the step " + shortest(step) + " goes away from " + shortest(b) + "; use a " +
+                       (step > 0 ? "negative" : "positive") + " step");
+    const double span = (b - a) / step;
+    if (span + 1 > kMaxRangeValues) fail(text, "the range has more than 1000000 values");
+    const double nearest = std::round(span);
+    const double last = (std::abs(span - nearest) <= 1e-9 * std::max(1.0, std::abs(span))) ? nearest
+                                                                                          : std::floor(span);
+    std::vector<double> out;
+    for (long long i = 0; i <= static_cast<long long>(last); ++i) out.push_back(tidy(a + static_cast<double>(i) * step));
+    return out;
+}
+
+struct Power {
+    double base, exponent;
+};
+
+Power parse_power(const std::string& text, const std::string& bound) {
+    const auto caret = bound.find('^');
+    Power p{};
+    if (caret == std::string::npos || !parse_number(bound.substr(0, caret), p.base) ||
+        !parse_number(bound.substr(caret + 1), p.exponent))
+        fail(text, "'" + bound + "' is not of the form B^e (as 2^-5)");
+    if (!(p.base > 0) || p.base == 1) fail(text, "the base of '" + bound + "' must be positive and not 1");
+    return p;
+}
+
+std::vector<std::string> parse_range(const std::string& text, const std::vector<std::string>& parts) {
+    if (parts.size() != 3) fail(text, "a range is start:stop:step (as 0.1:1:0.1 or 2^-5:2^15:2)");
+    for (const auto& p : parts)
+        if (trim(p).empty()) fail(text, "a range is start:stop:step with none of them empty");
+
+    const bool geometric = parts[0].find('^') != std::string::npos || parts[1].find('^') != std::string::npos;
+    std::vector<std::string> values;
+    if (geometric) {
+        const Power lo = parse_power(text, trim(parts[0]));
+        const Power hi = parse_power(text, trim(parts[1]));
+        if (lo.base != hi.base) fail(text, "both bounds of a geometric range need the same base");
+        double step = 0;
+        if (!parse_number(parts[2], step))
+            fail(text, "the step '" + trim(parts[2]) + "' of a geometric range is an exponent step, a plain number");
+        for (double e : arithmetic(text, lo.exponent, hi.exponent, step)) {
+            const double v = std::pow(lo.base, e);
+            if (!std::isfinite(v) || v == 0) fail(text, shortest(lo.base) + "^" + shortest(e) + " is out of range");
+            values.push_back(shortest(v));
+        }
+    } else {
+        double a = 0, b = 0, step = 0;
+        if (!parse_number(parts[0], a)) fail(text, "the start '" + trim(parts[0]) + "' is not a number");
+        if (!parse_number(parts[1], b)) fail(text, "the stop '" + trim(parts[1]) + "' is not a number");
+        if (!parse_number(parts[2], step)) fail(text, "the step '" + trim(parts[2]) + "' is not a number");
+        for (double v : arithmetic(text, a, b, step)) values.push_back(shortest(v));
+    }
+    return values;
+}
+
+}  // namespace
+
+GridAxis parse_grid_axis(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos) fail(text, "expected name=values (as C=0.1,1,10 or C=2^-5:2^15:2)");
+    GridAxis axis;
+    axis.name = trim(text.substr(0, eq));
+    if (axis.name.empty()) fail(text, "the parameter name is empty");
+    const std::string rhs = text.substr(eq + 1);
+    if (trim(rhs).empty()) fail(text, "no values given");
+
+    const auto colons = split_top_level(rhs, ':');
+    if (colons.size() > 1) {
+        axis.values = parse_range(text, colons);
+        return axis;
+    }
+    for (const auto& v : split_top_level(rhs, ',')) {
+        std::string value = trim(v);
+        if (value.empty()) fail(text, "an empty value in the list");
+        axis.values.push_back(std::move(value));
+    }
+    return axis;
+}
+
+std::vector<std::vector<std::pair<std::string, std::string>>> expand_grid(const std::vector<GridAxis>& axes) {
+    std::set<std::string> seen;
+    for (const auto& axis : axes) {
+        if (!seen.insert(axis.name).second) throw UsageError("-g " + axis.name + " is given more than once");
+        if (axis.values.empty()) throw UsageError("-g " + axis.name + " has no values");
+    }
+    // An odometer over the axes; the last axis turns fastest (as sklearn's ParameterGrid).
+    std::vector<std::vector<std::pair<std::string, std::string>>> points;
+    std::vector<std::size_t> at(axes.size(), 0);
+    while (true) {
+        std::vector<std::pair<std::string, std::string>> point;
+        point.reserve(axes.size());
+        for (std::size_t a = 0; a < axes.size(); ++a) point.emplace_back(axes[a].name, axes[a].values[at[a]]);
+        points.push_back(std::move(point));
+        std::size_t a = axes.size();
+        while (a > 0) {
+            --a;
+            if (++at[a] < axes[a].values.size()) break;
+            at[a] = 0;
+            if (a == 0) return points;
+        }
+        if (axes.empty()) return points;
+    }
+}
+
+}  // namespace kestrel
