@@ -96,6 +96,7 @@ Predictions fit_and_predict(const ModelSpec& spec, const Dataset& data, const Fo
     const auto n = static_cast<Index>(fold.test.size());
     Predictions p;
     p.task = data.task;
+    p.model = spec.model;
     p.y_true.resize(n);
     for (Index i = 0; i < n; ++i) p.y_true[i] = data.y[fold.test[static_cast<std::size_t>(i)]];
     if (data.has_weights()) {

@@ -1,0 +1,135 @@
+// The table of metrics by name. Each entry states its task, direction and what it
+// needs, so cv and gridsearch can check a request before any model is fitted.
+#include "kestrel/metrics/metric_registry.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/metrics/classification.hpp"
+#include "kestrel/metrics/regression.hpp"
+#include "metrics_internal.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double value_or_nan(const std::optional<double>& v) { return v ? *v : kNaN; }
+
+ClassScores averaged(const Predictions& p, Average avg) {
+    return averaged_scores(confusion_matrix(p.y_true, p.y_pred, metrics_internal::covered_classes(p)), avg);
+}
+
+MetricInfo cls(std::string name, std::string help, std::function<double(const Predictions&)> f) {
+    return MetricInfo{std::move(name), std::move(help), Task::classification, true, false, false, std::move(f)};
+}
+
+MetricInfo reg(std::string name, std::string help, bool greater_is_better, std::function<double(const Predictions&)> f) {
+    return MetricInfo{std::move(name), std::move(help), Task::regression, greater_is_better, false, false, std::move(f)};
+}
+
+std::vector<MetricInfo> build_table() {
+    std::vector<MetricInfo> t;
+    t.push_back(cls("accuracy", "fraction of correct predictions",
+                    [](const Predictions& p) { return accuracy(p.y_true, p.y_pred); }));
+    t.push_back(cls("balanced_accuracy", "mean recall over the classes present in the truth",
+                    [](const Predictions& p) {
+                        return balanced_accuracy(p.y_true, p.y_pred, metrics_internal::covered_classes(p));
+                    }));
+    t.push_back(cls("f1_macro", "unweighted mean of per-class F1",
+                    [](const Predictions& p) { return averaged(p, Average::macro).f1; }));
+    t.push_back(cls("f1_micro", "F1 of the pooled counts (equals accuracy for single-label data)",
+                    [](const Predictions& p) { return averaged(p, Average::micro).f1; }));
+    t.push_back(cls("f1_weighted", "per-class F1 weighted by support",
+                    [](const Predictions& p) { return averaged(p, Average::weighted).f1; }));
+    t.push_back(cls("precision_macro", "unweighted mean of per-class precision",
+                    [](const Predictions& p) { return averaged(p, Average::macro).precision; }));
+    t.push_back(cls("recall_macro", "unweighted mean of per-class recall",
+                    [](const Predictions& p) { return averaged(p, Average::macro).recall; }));
+    t.push_back(cls("precision_weighted", "per-class precision weighted by support",
+                    [](const Predictions& p) { return averaged(p, Average::weighted).precision; }));
+    t.push_back(cls("recall_weighted", "per-class recall weighted by support",
+                    [](const Predictions& p) { return averaged(p, Average::weighted).recall; }));
+
+    MetricInfo auc = cls("roc_auc", "area under the ROC curve (binary; one-vs-rest macro for multiclass)",
+                         [](const Predictions& p) { return value_or_nan(roc_auc(p)); });
+    auc.needs_scores = true;
+    t.push_back(auc);
+    MetricInfo ap = cls("average_precision", "area under the precision-recall curve, step-wise (one-vs-rest macro)",
+                        [](const Predictions& p) { return value_or_nan(average_precision(p)); });
+    ap.needs_scores = true;
+    t.push_back(ap);
+    MetricInfo ll = cls("log_loss", "mean negative log-likelihood of the true class (lower is better)",
+                        [](const Predictions& p) { return value_or_nan(log_loss(p)); });
+    ll.greater_is_better = false;
+    ll.needs_scores = ll.needs_proba = true;
+    t.push_back(ll);
+    MetricInfo nll = cls("neg_log_loss", "log_loss negated, so that greater is better",
+                         [](const Predictions& p) { return -value_or_nan(log_loss(p)); });
+    nll.needs_scores = nll.needs_proba = true;
+    t.push_back(nll);
+
+    const auto r2 = [](const Predictions& p) { return r2_score(p.y_true, p.y_pred); };
+    const auto mse = [](const Predictions& p) { return mean_squared_error(p.y_true, p.y_pred); };
+    const auto rmse = [](const Predictions& p) { return std::sqrt(mean_squared_error(p.y_true, p.y_pred)); };
+    const auto mae = [](const Predictions& p) { return mean_absolute_error(p.y_true, p.y_pred); };
+    t.push_back(reg("r2", "coefficient of determination", true, r2));
+    t.push_back(reg("mse", "mean squared error (lower is better)", false, mse));
+    t.push_back(reg("rmse", "root mean squared error (lower is better)", false, rmse));
+    t.push_back(reg("mae", "mean absolute error (lower is better)", false, mae));
+    t.push_back(reg("max_error", "largest absolute error (lower is better)", false,
+                    [](const Predictions& p) { return max_error(p.y_true, p.y_pred); }));
+    t.push_back(reg("neg_mean_squared_error", "mse negated, so that greater is better", true,
+                    [mse](const Predictions& p) { return -mse(p); }));
+    t.push_back(reg("neg_root_mean_squared_error", "rmse negated, so that greater is better", true,
+                    [rmse](const Predictions& p) { return -rmse(p); }));
+    t.push_back(reg("neg_mean_absolute_error", "mae negated, so that greater is better", true,
+                    [mae](const Predictions& p) { return -mae(p); }));
+    return t;
+}
+
+const std::vector<MetricInfo>& table() {
+    static const std::vector<MetricInfo> t = build_table();
+    return t;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+const MetricInfo& metric_info(const std::string& name) {
+    for (const MetricInfo& m : table())
+        if (m.name == name) return m;
+    throw UsageError("unknown metric '" + name + "'; classification metrics: " +
+                     joined(metric_names(Task::classification)) +
+                     "; regression metrics: " + joined(metric_names(Task::regression)));
+}
+
+std::vector<std::string> metric_names(Task task) {
+    std::vector<std::string> out;
+    for (const MetricInfo& m : table())
+        if (m.task == task) out.push_back(m.name);
+    return out;
+}
+
+double compute_metric(const std::string& name, const Predictions& p) {
+    const MetricInfo& m = metric_info(name);
+    if (m.task != p.task)
+        throw UsageError("metric " + name + " is for " + to_string(m.task) + "; these are " + to_string(p.task) +
+                         " predictions (" + to_string(p.task) + " metrics: " + joined(metric_names(p.task)) + ")");
+    const std::string model = p.model.empty() ? "the model" : "model " + p.model;
+    if (m.needs_proba && p.proba.size() == 0)
+        throw UsageError("metric " + name + " needs probabilities; " + model + " has none");
+    if (m.needs_scores && !p.has_scores())
+        throw UsageError("metric " + name + " needs decision values or probabilities; " + model + " has none");
+    return m.compute(p);
+}
+
+std::string default_metric(Task task) { return task == Task::classification ? "accuracy" : "r2"; }
+
+}  // namespace kestrel
