@@ -34,6 +34,17 @@ void check_gradient_and_hessian(Objective& f, const Vector& w) {
     const Vector fd = central_difference_gradient(f, w);
     CHECK(relative_error(g, fd) < 1e-7);
 
+    // value() alone agrees with value_gradient and leaves the Hessian's point where it was.
+    Vector hv_before, hv_after;
+    const Vector v0 = point(f.dimension(), 0.3);
+    Vector g2;
+    const double at_2w = f.value_gradient(2 * w, g2);
+    f.value_gradient(w, g2);
+    f.hessian_vector(v0, hv_before);
+    CHECK(f.value(2 * w) == doctest::Approx(at_2w).epsilon(1e-15));
+    f.hessian_vector(v0, hv_after);
+    CHECK(hv_after == hv_before);
+
     // H v against the central difference of the gradient along v.
     const Vector v = point(f.dimension(), 0.8).reverse();
     const double h = 1e-6;

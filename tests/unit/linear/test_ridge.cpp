@@ -44,7 +44,7 @@ TEST_CASE("ridge: one feature, by hand") {
     DenseMatrix X(3, 1);
     X << 0, 1, 2;
     const Dataset d = tiny(X, Vector{{1.0, 3.0, 2.0}});
-    for (const char* solver : {"cholesky", "dual"}) {
+    for (const std::string solver : {"cholesky", "dual"}) {
         CAPTURE(solver);
         const Vector v = fit_with(d, {{"solver", solver}});
         CHECK(v[0] == doctest::Approx(1.0 / 3.0).epsilon(1e-14));
@@ -62,7 +62,7 @@ TEST_CASE("ridge: two features without intercept, by hand, dense and sparse, pri
     X << 1, 0, 0, 1, 1, 1;
     const Dataset dense = tiny(X, Vector{{1.0, 2.0, 4.0}});
     for (const Dataset& d : {dense, with_sparse_features(dense)}) {
-        for (const char* solver : {"auto", "cholesky", "dual"}) {
+        for (const std::string solver : {"auto", "cholesky", "dual"}) {
             CAPTURE(solver);
             const Vector v = fit_with(d, {{"solver", solver}, {"fit_intercept", false}});
             CHECK(v[0] == doctest::Approx(9.0 / 8.0).epsilon(1e-14));
@@ -73,13 +73,13 @@ TEST_CASE("ridge: two features without intercept, by hand, dense and sparse, pri
 
 TEST_CASE("ridge: agrees with scikit-learn on diabetes") {
     // scikit-learn 1.2.1 (Debian python3-sklearn), X, y = diabetes/train.csv:
-    //   Ridge(alpha=1.0).fit(X, y).coef_, .intercept_
+    //   Ridge(alpha=1.0).fit(X, y).coef_, .intercept_   (tests/unit/linear/make_references.py)
     const Vector coef{{0.1426951101809243, -22.80861461335683, 5.905419981590324, 1.1986798621009291,
                        -1.0790083454224848, 0.6266246550829655, 0.37747380255157614, 9.770131686558186,
                        60.79394665504732, 0.21396887391087052}};
     const double intercept = -319.81247103842156;
     for (const Dataset& d : {diabetes(), with_sparse_features(diabetes())}) {
-        for (const char* solver : {"cholesky", "dual"}) {
+        for (const std::string solver : {"cholesky", "dual"}) {
             CAPTURE(solver);
             CAPTURE(d.X.is_sparse());
             const Vector v = fit_with(d, {{"alpha", 1.0}, {"solver", solver}});
@@ -100,13 +100,37 @@ TEST_CASE("ridge: sample weights agree with scikit-learn (weighted centring)") {
     d.weights = Vector(d.rows());
     for (Index i = 0; i < d.rows(); ++i) d.weights[i] = 1.0 + static_cast<double>(i % 3);
     for (const Dataset& di : {d, with_sparse_features(d)}) {
-        for (const char* solver : {"cholesky", "dual"}) {
+        for (const std::string solver : {"cholesky", "dual"}) {
             CAPTURE(solver);
             const Vector v = fit_with(di, {{"alpha", 10.0}, {"solver", solver}});
             CHECK(relative_error(v.head(10), coef) < 1e-6);
             CHECK(v[10] == doctest::Approx(intercept).epsilon(1e-6));
         }
     }
+}
+
+TEST_CASE("ridge: dense and sparse input give the same model") {
+    Dataset d = diabetes();
+    d.weights = Vector::LinSpaced(d.rows(), 0.5, 2.0);
+    for (const std::string solver : {"cholesky", "dual"}) {
+        for (bool intercept : {true, false}) {
+            CAPTURE(solver);
+            CAPTURE(intercept);
+            const Params p{{"alpha", 0.1}, {"solver", solver}, {"fit_intercept", intercept}};
+            // 1e-8: with n = 353 > d = 10 the dual's n x n system has rank 10 + alpha I, a
+            // condition number near 1e9, which magnifies the different summation orders.
+            CHECK(relative_error(fit_with(with_sparse_features(d), p), fit_with(d, p)) < 1e-8);
+        }
+    }
+}
+
+TEST_CASE("ridge: coefficients that overflow are an error, never a model") {
+    DenseMatrix X(3, 1);
+    X << -1e300, 0, 1e300;
+    const Dataset d = tiny(X, Vector{{-1e300, 0.0, 1e300}});
+    auto r = ridge({{"alpha", 1.0}});
+    CHECK_THROWS_WITH_AS(r->fit(d, Context{}), doctest::Contains("non-finite"), Error);
+    CHECK_FALSE(r->fitted());
 }
 
 TEST_CASE("ridge: primal equals dual when d > n, and auto picks the dual") {
@@ -128,7 +152,7 @@ TEST_CASE("ridge: a sample weight of 2 equals duplicating the row") {
     weighted.weights[3] = 2.0;
     weighted.weights[7] = 2.0;
     const Dataset duplicated = take_rows(diabetes(), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3, 7});
-    for (const char* solver : {"cholesky", "dual"}) {
+    for (const std::string solver : {"cholesky", "dual"}) {
         CAPTURE(solver);
         const Params p{{"alpha", 2.0}, {"solver", solver}};
         CHECK(relative_error(fit_with(weighted, p), fit_with(duplicated, p)) < 1e-9);

@@ -1,0 +1,24 @@
+#pragma once
+// JSON for the coefficients of linear models, shared by the linear family so that
+// every model saves its weights the same way: numbers as JSON numbers (nlohmann
+// writes the shortest text that reads back to the same double), never NaN.
+#include <string>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
+
+namespace kestrel {
+
+Json vector_to_json(const Vector& v);
+Json matrix_to_json(const Eigen::MatrixXd& m);  // array of rows
+
+// Read back with validation; std::runtime_error naming `what` on a wrong type,
+// a non-finite value or a wrong size (expected < 0: any size).
+Vector vector_from_json(const Json& j, const std::string& what, Index expected = -1);
+Eigen::MatrixXd matrix_from_json(const Json& j, const std::string& what, Index rows = -1, Index cols = -1);
+
+// Throws a kestrel::Error (exit code internal) when a solver produced non-finite
+// coefficients, so that such a model is never saved.
+void require_finite(const Eigen::MatrixXd& coef, const Vector& intercept, const std::string& model);
+
+}  // namespace kestrel

@@ -1,0 +1,36 @@
+#pragma once
+// L2-regularised logistic regression with LIBLINEAR's C (docs/models/logistic.md):
+// binary for two classes, native multinomial (softmax) for more, solved by L-BFGS.
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+
+namespace kestrel {
+
+class LogisticRegression : public Estimator {
+public:
+    bool has_decision_function() const override { return true; }
+    bool has_predict_proba() const override { return true; }
+    bool supports_sparse() const override { return true; }
+    bool supports_sample_weights() const override { return true; }
+
+    // Learned coefficients: one row per class for k > 2, a single row (the positive
+    // class, classes[1]) for binary; intercepts to match.
+    const Eigen::MatrixXd& coef() const { return coef_; }
+    const Vector& intercept() const { return intercept_; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_decision_function(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    Eigen::MatrixXd coef_;  // rows x d, rows = 1 (binary) or k
+    Vector intercept_;
+};
+
+ModelInfo logistic_model_info();
+
+}  // namespace kestrel

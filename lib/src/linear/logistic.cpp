@@ -1,0 +1,123 @@
+#include "kestrel/linear/logistic.hpp"
+
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/linear/class_weight.hpp"
+#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/lbfgs.hpp"
+
+namespace kestrel {
+
+void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification)
+        throw UsageError("logistic: learns classification only (for regression use ridge)");
+    const Index k = data.n_classes();
+    if (k < 2) throw DataError("logistic: needs at least two classes, the data has " + std::to_string(k));
+    const Params& p = params();
+    const bool fit_intercept = get_bool(p, "fit_intercept");
+    SolverOptions opts;
+    opts.tol = get_real(p, "tol");
+    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+    const Vector cost =
+        get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    const Index d = data.cols();
+
+    SolverResult result;
+    if (k == 2) {
+        // classes[1] is the positive class, as scikit-learn's classes_[1].
+        const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+        BinaryLogisticObjective f(data.X, y_pm, cost, fit_intercept);
+        result = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
+        coef_ = result.w.head(d).transpose();
+        intercept_ = Vector::Constant(1, fit_intercept ? result.w[d] : 0.0);
+    } else {
+        MultinomialLogisticObjective f(data.X, data.y, k, cost, fit_intercept);
+        result = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
+        coef_ = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();
+        intercept_ = fit_intercept ? Vector(result.w.segment(d * k, k)) : Vector::Zero(k);
+    }
+    require_finite(coef_, intercept_, "logistic");
+    if (!result.converged)
+        ctx.warning("logistic: " + result.message +
+                    "; the model is usable but not optimal (raise max_iter, "
+                    "loosen tol, or scale the features)");
+}
+
+Matrix LogisticRegression::do_decision_function(const Features& X) const {
+    Matrix scores = X.multiply(Eigen::MatrixXd(coef_.transpose()));
+    scores.rowwise() += intercept_.transpose();
+    return scores;
+}
+
+Vector LogisticRegression::do_predict(const Features& X) const {
+    return scores_to_classes(do_decision_function(X));
+}
+
+Matrix LogisticRegression::do_predict_proba(const Features& X) const {
+    const Matrix z = do_decision_function(X);
+    const Index n = z.rows();
+    if (z.cols() == 1) {
+        Matrix proba(n, 2);
+        // Each side computed from its own sign: 1 - σ(z) would lose the small one.
+        for (Index i = 0; i < n; ++i) {
+            proba(i, 0) = sigmoid(-z(i, 0));
+            proba(i, 1) = sigmoid(z(i, 0));
+        }
+        return proba;
+    }
+    Matrix proba = z;
+    for (Index i = 0; i < n; ++i) {
+        auto row = proba.row(i);
+        row.array() = (row.array() - row.maxCoeff()).exp();
+        row /= row.sum();
+    }
+    return proba;
+}
+
+Json LogisticRegression::do_save_state() const {
+    return Json{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
+}
+
+void LogisticRegression::do_load_state(const Json& state) {
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error("logistic state needs \"coef\" and \"intercept\"");
+    const Index rows = n_classes() > 2 ? n_classes() : (n_classes() == 2 ? 1 : -1);
+    const Index cols = n_features() > 0 ? n_features() : -1;
+    Eigen::MatrixXd coef = matrix_from_json(state.at("coef"), "logistic coef", rows, cols);
+    if (coef.rows() == 2) throw std::runtime_error("logistic coef: 2 rows (binary models have one)");
+    Vector intercept = vector_from_json(state.at("intercept"), "logistic intercept", coef.rows());
+    coef_ = std::move(coef);
+    intercept_ = std::move(intercept);
+}
+
+ModelInfo logistic_model_info() {
+    ModelInfo info;
+    info.name = "logistic";
+    info.summary = "L2-regularised logistic regression (binary or multinomial), L-BFGS";
+    info.spec = ParamSpec{
+        real_param("C", 1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
+        real_param("tol", 1e-4, "stop when ||gradient|| <= tol * max(1, ||gradient at w=0||)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBLINEAR -e (same relative rule); scikit-learn tol"),
+        int_param("max_iter", 1000, "maximum number of L-BFGS iterations")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn max_iter"),
+        bool_param("fit_intercept", true, "learn an unpenalised intercept")
+            .like("scikit-learn fit_intercept; LIBLINEAR -B 1 (which penalises it)"),
+        text_param("class_weight", "",
+                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
+            .like("LIBLINEAR -wi; scikit-learn class_weight"),
+    };
+    info.tasks = {Task::classification};
+    info.multiclass = Multiclass::native;
+    info.factory = [] { return std::make_unique<LogisticRegression>(); };
+    return info;
+}
+
+}  // namespace kestrel
