@@ -3,12 +3,19 @@
 #include "kestrel/core/registry.hpp"
 #include "kestrel/linear/logistic.hpp"
 #include "kestrel/linear/ridge.hpp"
+#include "kestrel/svm/svc.hpp"
+#include "kestrel/svm/svr.hpp"
 
 namespace kestrel {
 
 void register_builtin_models(Registry& r) {
     r.add(ridge_model_info());
     r.add(logistic_model_info());
+    r.add(svc_model_info());
+    r.add(nu_svc_model_info());
+    r.add(svr_model_info());
+    r.add(nu_svr_model_info());
+    r.add(one_class_model_info());
 }
 
 }  // namespace kestrel

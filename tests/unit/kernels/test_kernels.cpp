@@ -12,11 +12,12 @@ using namespace kestrel;
 
 namespace {
 
-// x = (1, 0, 2, -1, 0), z = (0, 3, 1, -2, 0): x·z = 4, ||x||² = 6, ||z||² = 14,
-// x - z = (1, -3, 1, 1, 0): ||x-z||² = 12, ||x-z||₁ = 6; Σ min = -1.
+// x = (1, 0, 2, -1, 0, ...), z = (0, 3, 1, -2, 0, ...), 15 features, the last 11 zero in
+// both (sparse enough to stay sparse in KernelRows): x·z = 4, ||x||² = 6, ||z||² = 14,
+// x - z = (1, -3, 1, 1, 0, ...): ||x-z||² = 12, ||x-z||₁ = 6; Σ min = -1.
 DenseMatrix pair_rows() {
-    DenseMatrix m(2, 5);
-    m << 1, 0, 2, -1, 0, 0, 3, 1, -2, 0;
+    DenseMatrix m = DenseMatrix::Zero(2, 15);
+    m.leftCols(5) << 1, 0, 2, -1, 0, 0, 3, 1, -2, 0;
     return m;
 }
 
@@ -29,6 +30,7 @@ std::vector<double> all_paths(const Kernel& k) {
     const DenseMatrix d = pair_rows();
     const KernelRows dense{Features(d)};
     const KernelRows sparse{Features(SparseMatrix(d.sparseView()))};
+    REQUIRE(sparse.is_sparse());
     std::vector<double> out;
     for (const KernelRows* a : {&dense, &sparse}) {
         for (const KernelRows* b : {&dense, &sparse}) {
@@ -55,6 +57,15 @@ DenseMatrix random_rows(Index n, Index d, std::uint64_t seed, double zero_fracti
     return m;
 }
 
+const KernelRows& wide_dense() {
+    static const KernelRows r{Features(random_rows(60000, 9, 6, 0.4))};
+    return r;
+}
+const KernelRows& wide_sparse() {
+    static const KernelRows r{Features(SparseMatrix(random_rows(60000, 9, 6, 0.85).sparseView()))};
+    return r;
+}
+
 }  // namespace
 
 TEST_SUITE("kernels") {
@@ -67,8 +78,8 @@ TEST_CASE("kernels: each base kernel on a hand-computed pair, every evaluation p
     check_value("exponential(nu=0.5)", std::exp(-std::sqrt(12.0)));  // exp(-sqrt(12)/(2*0.5))
     check_value("sigmoid(gamma=0.1,coef0=0.1)", std::tanh(0.5));     // tanh(0.1*4 + 0.1)
     check_value("min", -1.0);                                        // 0 + 0 + 1 - 2 + 0
-    // Σ_j exp(-0.5 d_j²)^2 over d = (1, -3, 1, 1, 0)
-    check_value("anova(gamma=0.5,degree=2)", 3 * std::exp(-1.0) + std::exp(-9.0) + 1.0);
+    // Σ_j exp(-0.5 d_j²)^2 over d = (1, -3, 1, 1, 0, ...): 11 features contribute exp(0) = 1.
+    check_value("anova(gamma=0.5,degree=2)", 3 * std::exp(-1.0) + std::exp(-9.0) + 11.0);
 }
 
 TEST_CASE("kernels: sums, weights and products") {
@@ -78,9 +89,9 @@ TEST_CASE("kernels: sums, weights and products") {
 }
 
 TEST_CASE("kernels: default gamma is 1/num_features, degree 3, coef0 0") {
-    // 5 features: gamma 0.2, rbf = exp(-0.2*12); poly = (0.2*4)^3.
-    check_value("rbf", std::exp(-2.4));
-    check_value("poly", std::pow(0.8, 3));
+    // 15 features: gamma 1/15, rbf = exp(-12/15); poly = (4/15)^3.
+    check_value("rbf", std::exp(-12.0 / 15));
+    check_value("poly", std::pow(4.0 / 15, 3));
     KernelDefaults d;
     d.gamma_rule = GammaRule::given;
     d.gamma = 0.25;
@@ -91,13 +102,16 @@ TEST_CASE("kernels: default gamma is 1/num_features, degree 3, coef0 0") {
 }
 
 TEST_CASE("kernels: block equals pairwise values, dense and sparse, any thread count") {
-    const DenseMatrix a = random_rows(70, 9, 3, 0.4), b = random_rows(3000, 9, 4, 0.4);
+    // 80% zeros: the sparse copies stay sparse (KernelRows densifies above 25% non-zeros).
+    const DenseMatrix a = random_rows(70, 9, 3, 0.8), b = random_rows(3000, 9, 4, 0.8);
     for (const char* spec : {"rbf(gamma=0.3)", "poly(gamma=0.5,coef0=1,degree=3)", "laplacian(gamma=0.2)",
                              "anova(gamma=0.5,degree=2)", "min", "0.5*rbf(gamma=1)+0.5*linear*sigmoid(gamma=0.1)"}) {
         CAPTURE(spec);
         const Kernel k(resolve_kernel(KernelSpec::parse(spec), KernelDefaults{}, Features(a), 1));
         const KernelRows ad{Features(a)}, bd{Features(b)};
         const KernelRows as{Features(SparseMatrix(a.sparseView()))}, bs{Features(SparseMatrix(b.sparseView()))};
+        REQUIRE(as.is_sparse());
+        REQUIRE(bs.is_sparse());
         const DenseMatrix dd = k.block(ad, bd, 2);
         const DenseMatrix ss = k.block(as, bs, 2);
         const DenseMatrix ds = k.block(ad, bs, 1);
@@ -108,21 +122,31 @@ TEST_CASE("kernels: block equals pairwise values, dense and sparse, any thread c
                 worst = std::max({worst, std::abs(dd(i, j) - ref), std::abs(ss(i, j) - ref), std::abs(ds(i, j) - ref)});
             }
         CHECK(worst < 1e-12);
-        // Rows: 3000 x 9 is large enough to run on two threads; values are bit-identical.
-        std::vector<double> r1(3000), r2(3000);
-        k.row(ad, 5, bd, 0, 3000, r1.data(), 1);
-        k.row(ad, 5, bd, 0, 3000, r2.data(), 2);
+        // Rows of 60000 x 9 are large enough to run on two threads; values are bit-identical.
+        const KernelRows& wide_d = wide_dense();
+        const KernelRows& wide_s = wide_sparse();
+        REQUIRE(wide_s.is_sparse());
+        std::vector<double> r1(60000), r2(60000);
+        k.row(wide_d, 5, wide_d, 0, 60000, r1.data(), 1);
+        k.row(wide_d, 5, wide_d, 0, 60000, r2.data(), 2);
         CHECK(r1 == r2);
-        k.row(as, 5, bs, 0, 3000, r1.data(), 1);
-        k.row(as, 5, bs, 0, 3000, r2.data(), 2);
+        k.row(wide_s, 5, wide_s, 0, 60000, r1.data(), 1);
+        k.row(wide_s, 5, wide_s, 0, 60000, r2.data(), 2);
         CHECK(r1 == r2);
     }
 }
 
+TEST_CASE("kernels: dense-enough sparse input is stored dense") {
+    const DenseMatrix a = random_rows(20, 8, 8, 0.5);
+    CHECK_FALSE(KernelRows(Features(SparseMatrix(a.sparseView()))).is_sparse());
+    CHECK(KernelRows(Features(SparseMatrix(random_rows(20, 8, 8, 0.9).sparseView()))).is_sparse());
+}
+
 TEST_CASE("kernels: rows can be swapped in place") {
-    const DenseMatrix a = random_rows(6, 4, 5, 0.3);
+    const DenseMatrix a = random_rows(6, 8, 5, 0.8);
     for (bool sparse : {false, true}) {
         KernelRows r = sparse ? KernelRows(Features(SparseMatrix(a.sparseView()))) : KernelRows(Features(a));
+        CHECK(r.is_sparse() == sparse);
         const Kernel k = make("rbf(gamma=0.5)");
         const double k14 = k(r, 1, r, 4), k02 = k(r, 0, r, 2);
         r.swap(1, 2);

@@ -1,0 +1,101 @@
+#pragma once
+// The SMO solver sees the dual's matrix Q only through this interface: columns
+// (cached, as float like LIBSVM's Qfloat: half the memory, twice the columns per MB),
+// the diagonal, and index swaps (shrinking moves inactive variables to the end).
+// C-SVC, nu-SVC and one-class use KernelQ (Q_ij = s_i s_j K_ij); epsilon/nu-SVR use
+// SvrQ over 2l variables.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kestrel/kernels/kernel.hpp"
+
+namespace kestrel {
+
+class QMatrix {
+public:
+    virtual ~QMatrix() = default;
+    // Entries 0..len-1 of column i. The pointer stays valid until the second
+    // following call to column() (the solver holds two columns at a time).
+    virtual const float* column(Index i, Index len) = 0;
+    virtual const double* diagonal() const = 0;
+    virtual void swap_index(Index i, Index j) = 0;
+    virtual Index size() const = 0;
+};
+
+// Least-recently-used cache of column prefixes, within a byte budget.
+class ColumnCache {
+public:
+    // Room for at least two full columns whatever the budget, so the two columns the
+    // solver holds are never evicted by each other.
+    ColumnCache(Index columns, Index column_length, double megabytes);
+    ~ColumnCache();
+    ColumnCache(const ColumnCache&) = delete;
+    ColumnCache& operator=(const ColumnCache&) = delete;
+
+    // Storage for column i with room for `len` entries; `filled` = how many leading
+    // entries are already valid (the caller computes the rest).
+    float* get(Index i, Index len, Index& filled);
+    // Positions i and j exchange their columns and their entries in every column.
+    void swap_index(Index i, Index j);
+
+private:
+    struct Entry {
+        float* data = nullptr;
+        Index len = 0;
+        Index prev = -1, next = -1;  // LRU list links (-1 = not listed)
+    };
+    void unlink(Index i);
+    void push_back(Index i);  // most recently used
+    void drop(Index i);
+
+    std::vector<Entry> entries_;
+    Index head_ = -1, tail_ = -1;  // head = least recently used
+    Index budget_ = 0;             // floats still free
+};
+
+// Q_ij = s_i s_j k(x_i, x_j) with signs s (labels for C-SVC/nu-SVC, all +1 for one-class).
+class KernelQ final : public QMatrix {
+public:
+    KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t> signs, double cache_mb, int threads);
+    const float* column(Index i, Index len) override;
+    const double* diagonal() const override { return diag_.data(); }
+    void swap_index(Index i, Index j) override;
+    Index size() const override { return rows_.size(); }
+
+private:
+    KernelRows rows_;
+    const Kernel& kernel_;
+    std::vector<std::int8_t> signs_;
+    std::vector<double> diag_;
+    ColumnCache cache_;
+    std::vector<double> scratch_;
+    int threads_;
+};
+
+// epsilon-SVR and nu-SVR: variables k < l are α_k (sign +1), k >= l are α*_{k-l}
+// (sign -1); Q_ab = s_a s_b K(x_{a mod l}, x_{b mod l}). Kernel columns are cached
+// once per sample and expanded into one of two rotating buffers.
+class SvrQ final : public QMatrix {
+public:
+    SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads);
+    const float* column(Index i, Index len) override;
+    const double* diagonal() const override { return diag_.data(); }
+    void swap_index(Index i, Index j) override;
+    Index size() const override { return 2 * l_; }
+
+private:
+    KernelRows rows_;
+    const Kernel& kernel_;
+    Index l_;
+    std::vector<std::int8_t> sign_;
+    std::vector<Index> index_;
+    std::vector<double> diag_;
+    ColumnCache cache_;
+    std::vector<double> scratch_;
+    std::vector<float> buffer_[2];
+    int next_buffer_ = 0;
+    int threads_;
+};
+
+}  // namespace kestrel

@@ -1,0 +1,69 @@
+#pragma once
+// The learned state every kernel SVM shares, in LIBSVM's layout: support vectors
+// grouped by class, dual coefficients (k-1 rows for k classes, one row for the
+// one-class and regression models), one rho per decision function, and the
+// resolved kernel. Also the parameters and pieces of fitting shared by the models.
+#include <cstdint>
+#include <vector>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
+#include "kestrel/kernels/kernel.hpp"
+#include "kestrel/svm/smo_solver.hpp"
+
+namespace kestrel {
+
+struct SvmModel {
+    KernelSpec kernel_spec;        // resolved
+    Features support_vectors;      // nSV rows, dense or sparse as the training data
+    std::vector<Index> support;    // training row of each support vector
+    Eigen::MatrixXd sv_coef;       // (k-1) x nSV (classification), 1 x nSV otherwise
+    Vector rho;                    // one per pair (classification) or a single value
+    std::vector<Index> n_sv;       // per class (classification); empty otherwise
+
+    // Rebuilds the evaluation objects after support_vectors / kernel_spec change.
+    void prepare();
+    // K(X[lo:hi], SV): (hi-lo) x nSV.
+    DenseMatrix kernel_to_sv(const Features& X, Index lo, Index hi) const;
+
+    // One-vs-one decision values, n x k(k-1)/2 in LIBSVM's pair order (0,1), (0,2),
+    // ..., (1,2), ...; positive favours the first class of the pair.
+    Eigen::MatrixXd pairwise_decision(const Features& X) const;
+    // Σ_j sv_coef(0, j) K(x, sv_j) - rho[0] (regression, one-class).
+    Vector single_decision(const Features& X) const;
+
+    Json to_json() const;
+    // Validates shapes against `n_features` and `k` (0 for a single decision).
+    static SvmModel from_json(const Json& j, Index n_features, Index k);
+
+    Kernel kernel;                 // built by prepare()
+    KernelRows sv_rows;            // built by prepare()
+
+private:
+    // fn(lo, hi, K(X[lo:hi], SV)) over blocks of rows, in parallel.
+    template <class Fn>
+    void for_row_blocks(const Features& X, Fn&& fn) const;
+};
+
+// Solver settings read from the common SVM parameters (eps, shrinking, max_iter,
+// cache_mb) and the thread budget of the context.
+struct SvmSolverSettings {
+    SmoOptions smo;
+    double cache_mb = 200;
+    int threads = 1;
+};
+SvmSolverSettings solver_settings(const Params& p, const Context& ctx);
+
+// The kernel of the `kernel`, `gamma`, `degree`, `coef0` parameters, resolved on X.
+KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Context& ctx);
+
+// The parameters every kernel SVM takes (kernel, gamma, degree, coef0, eps,
+// cache_mb, shrinking, max_iter), for the models' ParamSpecs.
+ParamSpec common_svm_params();
+
+// Votes of the one-vs-one decision values: the class with the most votes, ties to
+// the lowest class index (LIBSVM's rule in its label order).
+Vector ovo_vote(const Eigen::MatrixXd& pairwise, Index k);
+
+}  // namespace kestrel

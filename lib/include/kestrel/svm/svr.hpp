@@ -1,0 +1,60 @@
+#pragma once
+// Support vector regression (docs/models/svr.md) and one-class SVM, the single-
+// decision-function kernel SVMs:
+//   svr        epsilon-SVR, LIBSVM -s 3: min ½(α-α*)ᵀK(α-α*) + ε Σ(α+α*) - Σ y_i(α-α*),
+//              Σ(α-α*) = 0, 0 <= α, α* <= C_i
+//   nu_svr     nu-SVR, LIBSVM -s 4: ε is learned, Σ(α+α*) = C·nu·l
+//   one_class  LIBSVM -s 2: min ½αᵀKα, eᵀα = nu·l, 0 <= α_i <= 1; predicts +1 (inside
+//              the estimated support) or -1; the labels of the training file are ignored.
+// Prediction is f(x) = Σ_i coef_i K(x_i, x) - rho.
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/svm/svm_model.hpp"
+
+namespace kestrel {
+
+class KernelSvmRegressor : public Estimator {
+public:
+    bool has_decision_function() const override { return true; }
+    bool supports_sparse() const override { return true; }
+    const SvmModel& model() const { return model_; }
+
+protected:
+    Vector do_predict(const Features& X) const override;
+    Matrix do_decision_function(const Features& X) const override;
+    Json do_save_state() const override { return model_.to_json(); }
+    void do_load_state(const Json& state) override;
+
+    // Builds the model from per-row coefficients (zeros are dropped) and rho.
+    void set_solution(const Dataset& data, KernelSpec spec, const Vector& coef, double rho);
+
+    SvmModel model_;
+};
+
+class Svr final : public KernelSvmRegressor {
+public:
+    bool supports_sample_weights() const override { return true; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+};
+
+class NuSvr final : public KernelSvmRegressor {
+public:
+    bool supports_sample_weights() const override { return true; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+};
+
+class OneClassSvm final : public KernelSvmRegressor {
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;  // +1 / -1
+};
+
+ModelInfo svr_model_info();
+ModelInfo nu_svr_model_info();
+ModelInfo one_class_model_info();
+
+}  // namespace kestrel

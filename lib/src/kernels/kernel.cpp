@@ -1,0 +1,299 @@
+// Kernel evaluation: rows and blocks of the kernel matrix.
+#include "kestrel/kernels/kernel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+namespace {
+
+// Chunk sizes are fixed so that which values are computed together (and so their
+// rounding) never depends on the number of threads.
+constexpr Index kRowChunk = 1024;   // right-hand rows per task in Kernel::row
+constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
+constexpr Index kParallelWork = 1 << 19;  // below this many multiply-adds a fork-join costs more than it saves
+constexpr double kDensifyAbove = 0.25;     // fraction of non-zeros above which sparse rows are stored dense
+
+double powi(double base, int times) {
+    double result = 1.0;
+    for (int t = times; t > 0; t /= 2) {
+        if (t % 2 == 1) result *= base;
+        base *= base;
+    }
+    return result;
+}
+
+inline double dense_dot(const double* a, const double* b, Index d) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    Index c = 0;
+    for (; c + 4 <= d; c += 4) {
+        s0 += a[c] * b[c];
+        s1 += a[c + 1] * b[c + 1];
+        s2 += a[c + 2] * b[c + 2];
+        s3 += a[c + 3] * b[c + 3];
+    }
+    for (; c < d; ++c) s0 += a[c] * b[c];
+    return (s0 + s1) + (s2 + s3);
+}
+
+bool uses_dot(KernelKind k) {
+    return k == KernelKind::linear || k == KernelKind::poly || k == KernelKind::rbf ||
+           k == KernelKind::exponential || k == KernelKind::sigmoid;
+}
+
+// Per-feature term of the separable kernels: kernel = post(Σ_j elem(x_j, z_j)).
+inline double elem(KernelKind kind, double gamma, int degree, double a, double b) {
+    switch (kind) {
+        case KernelKind::laplacian: return std::abs(a - b);
+        case KernelKind::min: return std::min(a, b);
+        default: {  // anova
+            const double d = a - b;
+            return powi(std::exp(-gamma * d * d), degree);
+        }
+    }
+}
+
+thread_local std::vector<double> tl_dots;
+thread_local std::vector<double> tl_term;
+thread_local std::vector<double> tl_factor;
+
+double* buffer(std::vector<double>& v, Index n) {
+    if (static_cast<Index>(v.size()) < n) v.resize(static_cast<std::size_t>(n));
+    return v.data();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- KernelRows
+
+KernelRows::KernelRows(const Features& X) {
+    dim_ = X.cols();
+    const Index n = X.rows();
+    // Sparse input with mostly non-zero entries (LIBSVM files of dense data) is
+    // evaluated faster as dense rows, for at most ~3x the memory.
+    const bool keep_sparse = X.is_sparse() && static_cast<double>(X.sparse_ref().nonZeros()) <
+                                                  kDensifyAbove * static_cast<double>(n) * static_cast<double>(dim_);
+    if (keep_sparse) {
+        auto s = std::make_shared<SparseMatrix>(X.sparse_ref());
+        s->makeCompressed();
+        sparse_ = s;
+        index_.resize(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i) index_[static_cast<std::size_t>(i)] = i;
+        sqnorm_.resize(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i) sqnorm_[static_cast<std::size_t>(i)] = s->row(i).squaredNorm();
+    } else {
+        dense_ = X.is_sparse() ? X.to_dense() : X.dense_ref();
+        sqnorm_.resize(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i) sqnorm_[static_cast<std::size_t>(i)] = dense_.row(i).squaredNorm();
+    }
+}
+
+KernelRows::KernelRows(const Features& X, std::span<const Index> rows) : KernelRows(X.rows_subset(rows)) {}
+
+void KernelRows::swap(Index i, Index j) {
+    if (i == j) return;
+    std::swap(sqnorm_[static_cast<std::size_t>(i)], sqnorm_[static_cast<std::size_t>(j)]);
+    if (sparse_) std::swap(index_[static_cast<std::size_t>(i)], index_[static_cast<std::size_t>(j)]);
+    else dense_.row(i).swap(dense_.row(j));
+}
+
+// ---------------------------------------------------------------- Kernel
+
+struct Kernel::Probe {
+    const double* x = nullptr;  // the left row, dense (scattered when the source is sparse)
+    double sq = 0;              // its squared norm
+    Index dim = 0;
+};
+
+Kernel::Kernel(KernelSpec resolved_spec) : spec_(std::move(resolved_spec)) {
+    if (!spec_.resolved() || spec_.terms.empty()) throw InternalError("Kernel built from an unresolved spec");
+    for (const auto& t : spec_.terms) {
+        Term term;
+        term.weight = t.weight;
+        for (const auto& k : t.factors) {
+            Factor f;
+            f.kind = k.kind;
+            f.gamma = k.gamma.value_or(0.0);
+            f.coef0 = k.coef0.value_or(0.0);
+            f.degree = k.degree.value_or(1);
+            needs_dot_ = needs_dot_ || uses_dot(k.kind);
+            term.factors.push_back(f);
+        }
+        terms_.push_back(std::move(term));
+    }
+}
+
+Kernel::Probe Kernel::probe(const KernelRows& a, Index i, std::vector<double>& scratch) const {
+    Probe p;
+    p.dim = a.dim();
+    p.sq = a.sqnorm(i);
+    if (!a.is_sparse()) {
+        p.x = a.dense_row(i);
+        return p;
+    }
+    scratch.assign(static_cast<std::size_t>(a.dim()), 0.0);
+    for (SparseMatrix::InnerIterator it(a.sparse(), a.sparse_row(i)); it; ++it)
+        scratch[static_cast<std::size_t>(it.index())] = it.value();
+    p.x = scratch.data();
+    return p;
+}
+
+void Kernel::dot_range(const Probe& p, const KernelRows& b, Index begin, Index end, double* out) const {
+    const Index n = end - begin;
+    if (!b.is_sparse()) {
+        // A fixed summation order per pair (not a library GEMV whose blocking depends on
+        // the range): a kernel value never depends on which columns were computed with it.
+        for (Index j = 0; j < n; ++j) out[j] = dense_dot(p.x, b.dense_row(begin + j), p.dim);
+        return;
+    }
+    const SparseMatrix& s = b.sparse();
+    const int* outer = s.outerIndexPtr();
+    const int* inner = s.innerIndexPtr();
+    const double* val = s.valuePtr();
+    for (Index j = 0; j < n; ++j) {
+        const Index r = b.sparse_row(begin + j);
+        double sum = 0;
+        for (int k = outer[r]; k < outer[r + 1]; ++k) sum += p.x[inner[k]] * val[k];
+        out[j] = sum;
+    }
+}
+
+void Kernel::factor_values(const Factor& f, const Probe& p, const KernelRows& b, Index begin, Index end,
+                           const double* dots, double* out) const {
+    const Index n = end - begin;
+    switch (f.kind) {
+        case KernelKind::linear:
+            if (out != dots) std::copy(dots, dots + n, out);
+            return;
+        case KernelKind::poly:
+            for (Index j = 0; j < n; ++j) out[j] = powi(f.gamma * dots[j] + f.coef0, f.degree);
+            return;
+        case KernelKind::sigmoid:
+            for (Index j = 0; j < n; ++j) out[j] = std::tanh(f.gamma * dots[j] + f.coef0);
+            return;
+        case KernelKind::rbf:
+            for (Index j = 0; j < n; ++j)
+                out[j] = -f.gamma * std::max(0.0, p.sq + b.sqnorm(begin + j) - 2.0 * dots[j]);
+            Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+            return;
+        case KernelKind::exponential:
+            for (Index j = 0; j < n; ++j)
+                out[j] = -f.gamma * std::sqrt(std::max(0.0, p.sq + b.sqnorm(begin + j) - 2.0 * dots[j]));
+            Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+            return;
+        default: break;
+    }
+    // Separable kernels: post(Σ_j elem(x_j, z_j)).
+    const Index d = p.dim;
+    if (!b.is_sparse()) {
+        for (Index j = 0; j < n; ++j) {
+            const double* z = b.dense_row(begin + j);
+            double s = 0;
+            for (Index c = 0; c < d; ++c) s += elem(f.kind, f.gamma, f.degree, p.x[c], z[c]);
+            out[j] = s;
+        }
+    } else {
+        // Against a sparse row only its stored entries differ from "z_j = 0", whose
+        // sum over all features (base) is shared by every row.
+        double base = 0;
+        for (Index c = 0; c < d; ++c) base += elem(f.kind, f.gamma, f.degree, p.x[c], 0.0);
+        const SparseMatrix& s = b.sparse();
+        const int* outer = s.outerIndexPtr();
+        const int* inner = s.innerIndexPtr();
+        const double* val = s.valuePtr();
+        for (Index j = 0; j < n; ++j) {
+            const Index r = b.sparse_row(begin + j);
+            double sum = base;
+            for (int k = outer[r]; k < outer[r + 1]; ++k) {
+                const double xa = p.x[inner[k]];
+                sum += elem(f.kind, f.gamma, f.degree, xa, val[k]) - elem(f.kind, f.gamma, f.degree, xa, 0.0);
+            }
+            out[j] = sum;
+        }
+    }
+    if (f.kind == KernelKind::laplacian) {
+        for (Index j = 0; j < n; ++j) out[j] *= -f.gamma;
+        Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+    }
+}
+
+void Kernel::eval_range(const Probe& p, const KernelRows& b, Index begin, Index end, const double* dots,
+                        double* out) const {
+    const Index n = end - begin;
+    if (n <= 0) return;
+    if (needs_dot_ && !dots) {
+        double* buf = buffer(tl_dots, n);
+        dot_range(p, b, begin, end, buf);
+        dots = buf;
+    }
+    if (terms_.size() == 1 && terms_[0].factors.size() == 1 && terms_[0].weight == 1.0) {
+        factor_values(terms_[0].factors[0], p, b, begin, end, dots, out);
+        return;
+    }
+    double* term = buffer(tl_term, n);
+    double* fac = buffer(tl_factor, n);
+    std::fill(out, out + n, 0.0);
+    for (const auto& t : terms_) {
+        std::fill(term, term + n, t.weight);
+        for (const auto& f : t.factors) {
+            factor_values(f, p, b, begin, end, dots, fac);
+            for (Index j = 0; j < n; ++j) term[j] *= fac[j];
+        }
+        for (Index j = 0; j < n; ++j) out[j] += term[j];
+    }
+}
+
+double Kernel::operator()(const KernelRows& a, Index i, const KernelRows& b, Index j) const {
+    std::vector<double> scratch;
+    const Probe p = probe(a, i, scratch);
+    double out = 0;
+    eval_range(p, b, j, j + 1, nullptr, &out);
+    return out;
+}
+
+void Kernel::row(const KernelRows& a, Index i, const KernelRows& b, Index begin, Index end, double* out,
+                 int threads) const {
+    const Index n = end - begin;
+    if (n <= 0) return;
+    std::vector<double> scratch;
+    const Probe p = probe(a, i, scratch);
+    const Index chunks = (n + kRowChunk - 1) / kRowChunk;
+    const bool parallel = threads > 1 && chunks > 1 && n * std::max<Index>(b.dim(), 1) >= kParallelWork;
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+    for (Index c = 0; c < chunks; ++c) {
+        const Index lo = begin + c * kRowChunk;
+        const Index hi = std::min(end, lo + kRowChunk);
+        eval_range(p, b, lo, hi, nullptr, out + (lo - begin));
+    }
+}
+
+DenseMatrix Kernel::block(const KernelRows& a, const KernelRows& b, int threads) const {
+    const Index na = a.size(), nb = b.size();
+    DenseMatrix out(na, nb);
+    if (na == 0 || nb == 0) return out;
+    const Index blocks = (na + kBlockRows - 1) / kBlockRows;
+    const bool gemm = needs_dot_ && !a.is_sparse() && !b.is_sparse();
+    const bool parallel = threads > 1 && blocks > 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (parallel)
+    for (Index blk = 0; blk < blocks; ++blk) {
+        const Index lo = blk * kBlockRows;
+        const Index hi = std::min(na, lo + kBlockRows);
+        std::vector<double> scratch;
+        DenseMatrix dots;
+        if (gemm) {
+            // One matrix product gives every dot product of the block.
+            dots.resize(hi - lo, nb);
+            dots.noalias() = a.dense().middleRows(lo, hi - lo) * b.dense().transpose();
+        }
+        for (Index r = lo; r < hi; ++r) {
+            const Probe p = probe(a, r, scratch);
+            eval_range(p, b, 0, nb, gemm ? dots.row(r - lo).data() : nullptr, out.row(r).data());
+        }
+    }
+    return out;
+}
+
+}  // namespace kestrel

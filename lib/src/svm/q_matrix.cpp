@@ -1,0 +1,170 @@
+// Column cache and the kernel-backed Q matrices of the SVM duals.
+#include "kestrel/svm/q_matrix.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kestrel {
+
+// ---------------------------------------------------------------- ColumnCache
+
+ColumnCache::ColumnCache(Index columns, Index column_length, double megabytes)
+    : entries_(static_cast<std::size_t>(columns)) {
+    const double floats = megabytes * 1024.0 * 1024.0 / static_cast<double>(sizeof(float));
+    budget_ = std::max<Index>(static_cast<Index>(floats), 2 * column_length);
+}
+
+ColumnCache::~ColumnCache() {
+    for (auto& e : entries_) delete[] e.data;
+}
+
+void ColumnCache::unlink(Index i) {
+    Entry& e = entries_[static_cast<std::size_t>(i)];
+    if (e.prev >= 0) entries_[static_cast<std::size_t>(e.prev)].next = e.next;
+    else head_ = e.next;
+    if (e.next >= 0) entries_[static_cast<std::size_t>(e.next)].prev = e.prev;
+    else tail_ = e.prev;
+    e.prev = e.next = -1;
+}
+
+void ColumnCache::push_back(Index i) {
+    Entry& e = entries_[static_cast<std::size_t>(i)];
+    e.prev = tail_;
+    e.next = -1;
+    if (tail_ >= 0) entries_[static_cast<std::size_t>(tail_)].next = i;
+    else head_ = i;
+    tail_ = i;
+}
+
+void ColumnCache::drop(Index i) {
+    Entry& e = entries_[static_cast<std::size_t>(i)];
+    unlink(i);
+    delete[] e.data;
+    e.data = nullptr;
+    budget_ += e.len;
+    e.len = 0;
+}
+
+float* ColumnCache::get(Index i, Index len, Index& filled) {
+    Entry& e = entries_[static_cast<std::size_t>(i)];
+    if (e.len > 0) unlink(i);
+    if (len > e.len) {
+        const Index more = len - e.len;
+        while (budget_ < more && head_ >= 0) drop(head_);
+        float* grown = new float[static_cast<std::size_t>(len)];
+        if (e.len > 0) std::memcpy(grown, e.data, static_cast<std::size_t>(e.len) * sizeof(float));
+        delete[] e.data;
+        e.data = grown;
+        budget_ -= more;
+        filled = e.len;
+        e.len = len;
+    } else {
+        filled = len;
+    }
+    push_back(i);
+    return e.data;
+}
+
+void ColumnCache::swap_index(Index i, Index j) {
+    if (i == j) return;
+    if (i > j) std::swap(i, j);
+    Entry& a = entries_[static_cast<std::size_t>(i)];
+    Entry& b = entries_[static_cast<std::size_t>(j)];
+    if (a.len > 0) unlink(i);
+    if (b.len > 0) unlink(j);
+    std::swap(a.data, b.data);
+    std::swap(a.len, b.len);
+    if (a.len > 0) push_back(i);
+    if (b.len > 0) push_back(j);
+    for (Index h = head_; h >= 0;) {
+        Entry& e = entries_[static_cast<std::size_t>(h)];
+        const Index next = e.next;
+        if (e.len > j) std::swap(e.data[i], e.data[j]);
+        else if (e.len > i) drop(h);  // holds i but not j: cannot stay consistent
+        h = next;
+    }
+}
+
+// ---------------------------------------------------------------- KernelQ
+
+KernelQ::KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t> signs, double cache_mb,
+                 int threads)
+    : rows_(std::move(rows)),
+      kernel_(kernel),
+      signs_(std::move(signs)),
+      cache_(rows_.size(), rows_.size(), cache_mb),
+      threads_(threads) {
+    const Index l = rows_.size();
+    diag_.resize(static_cast<std::size_t>(l));
+    for (Index i = 0; i < l; ++i) diag_[static_cast<std::size_t>(i)] = kernel_(rows_, i, rows_, i);
+    scratch_.resize(static_cast<std::size_t>(l));
+}
+
+const float* KernelQ::column(Index i, Index len) {
+    Index filled = 0;
+    float* data = cache_.get(i, len, filled);
+    if (filled < len) {
+        kernel_.row(rows_, i, rows_, filled, len, scratch_.data(), threads_);
+        const double si = signs_[static_cast<std::size_t>(i)];
+        const std::int8_t* s = signs_.data();
+        for (Index j = filled; j < len; ++j)
+            data[j] = static_cast<float>(si * s[j] * scratch_[static_cast<std::size_t>(j - filled)]);
+    }
+    return data;
+}
+
+void KernelQ::swap_index(Index i, Index j) {
+    cache_.swap_index(i, j);
+    rows_.swap(i, j);
+    std::swap(signs_[static_cast<std::size_t>(i)], signs_[static_cast<std::size_t>(j)]);
+    std::swap(diag_[static_cast<std::size_t>(i)], diag_[static_cast<std::size_t>(j)]);
+}
+
+// ---------------------------------------------------------------- SvrQ
+
+SvrQ::SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads)
+    : rows_(std::move(rows)),
+      kernel_(kernel),
+      l_(rows_.size()),
+      cache_(rows_.size(), rows_.size(), cache_mb),
+      threads_(threads) {
+    sign_.resize(static_cast<std::size_t>(2 * l_));
+    index_.resize(static_cast<std::size_t>(2 * l_));
+    diag_.resize(static_cast<std::size_t>(2 * l_));
+    for (Index k = 0; k < l_; ++k) {
+        sign_[static_cast<std::size_t>(k)] = 1;
+        sign_[static_cast<std::size_t>(k + l_)] = -1;
+        index_[static_cast<std::size_t>(k)] = k;
+        index_[static_cast<std::size_t>(k + l_)] = k;
+        const double d = kernel_(rows_, k, rows_, k);
+        diag_[static_cast<std::size_t>(k)] = d;
+        diag_[static_cast<std::size_t>(k + l_)] = d;
+    }
+    scratch_.resize(static_cast<std::size_t>(l_));
+    buffer_[0].resize(static_cast<std::size_t>(2 * l_));
+    buffer_[1].resize(static_cast<std::size_t>(2 * l_));
+}
+
+const float* SvrQ::column(Index i, Index len) {
+    const Index real = index_[static_cast<std::size_t>(i)];
+    Index filled = 0;
+    float* data = cache_.get(real, l_, filled);
+    if (filled < l_) {
+        kernel_.row(rows_, real, rows_, filled, l_, scratch_.data(), threads_);
+        for (Index j = filled; j < l_; ++j) data[j] = static_cast<float>(scratch_[static_cast<std::size_t>(j - filled)]);
+    }
+    float* buf = buffer_[next_buffer_].data();
+    next_buffer_ ^= 1;
+    const float si = sign_[static_cast<std::size_t>(i)];
+    for (Index j = 0; j < len; ++j)
+        buf[j] = si * static_cast<float>(sign_[static_cast<std::size_t>(j)]) * data[index_[static_cast<std::size_t>(j)]];
+    return buf;
+}
+
+void SvrQ::swap_index(Index i, Index j) {
+    std::swap(sign_[static_cast<std::size_t>(i)], sign_[static_cast<std::size_t>(j)]);
+    std::swap(index_[static_cast<std::size_t>(i)], index_[static_cast<std::size_t>(j)]);
+    std::swap(diag_[static_cast<std::size_t>(i)], diag_[static_cast<std::size_t>(j)]);
+}
+
+}  // namespace kestrel

@@ -1,0 +1,223 @@
+// C-SVC with LIBSVM's one-vs-one multiclass.
+#include "kestrel/svm/svc.hpp"
+
+#include <exception>
+#include <mutex>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/linear/class_weight.hpp"
+
+namespace kestrel {
+
+BinarySvcSolution solve_binary_svc(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
+                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx) {
+    const Index l = rows.size();
+    SmoProblem pb;
+    pb.p = Vector::Constant(l, -1.0);
+    pb.y = y;
+    pb.upper = upper;
+    pb.alpha = Vector::Zero(l);
+    KernelQ Q(rows, kernel, y, settings.cache_mb, settings.threads);
+    BinarySvcSolution sol;
+    sol.smo = solve_smo(Q, pb, settings.smo, ctx);
+    sol.rho = sol.smo.rho;
+    sol.coef.resize(l);
+    for (Index i = 0; i < l; ++i) sol.coef[i] = y[static_cast<std::size_t>(i)] * sol.smo.alpha[i];
+    return sol;
+}
+
+namespace {
+
+struct PairResult {
+    Vector coef;  // aligned with rows of class s then rows of class t
+    double rho = 0;
+    std::vector<std::string> warnings;
+};
+
+}  // namespace
+
+void Svc::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification)
+        throw UsageError(name() + ": learns classification only (for regression use svr)");
+    const Params& p = params();
+    const Index k = data.n_classes();
+    const Index n = data.rows();
+    const Vector cost = sample_upper_bounds(data);
+    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    const Kernel kernel(spec);
+    const SvmSolverSettings settings = solver_settings(p, ctx);
+
+    // Rows of each class in file order; rows with zero cost can never be support vectors.
+    std::vector<std::vector<Index>> by_class(static_cast<std::size_t>(k));
+    for (Index i = 0; i < n; ++i)
+        if (cost[i] > 0) by_class[static_cast<std::size_t>(data.y[i])].push_back(i);
+
+    std::vector<std::pair<Index, Index>> pairs;
+    for (Index s = 0; s < k; ++s)
+        for (Index t = s + 1; t < k; ++t) pairs.emplace_back(s, t);
+    const auto n_pairs = static_cast<Index>(pairs.size());
+    std::vector<PairResult> results(static_cast<std::size_t>(n_pairs));
+
+    // Several pairs: one pair per thread (each with its share of the cache);
+    // one pair: its kernel columns use every thread. Either way each pair's
+    // arithmetic is the same, so the model does not depend on the thread count.
+    const bool across_pairs = n_pairs > 1 && settings.threads > 1;
+    SvmSolverSettings pair_settings = settings;
+    if (across_pairs) {
+        pair_settings.threads = 1;
+        pair_settings.cache_mb = settings.cache_mb / settings.threads;
+    }
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(settings.threads) if (across_pairs)
+    for (Index q = 0; q < n_pairs; ++q) {
+        try {
+            const auto [s, t] = pairs[static_cast<std::size_t>(q)];
+            const auto& rs = by_class[static_cast<std::size_t>(s)];
+            const auto& rt = by_class[static_cast<std::size_t>(t)];
+            PairResult& out = results[static_cast<std::size_t>(q)];
+            if (rs.empty() || rt.empty()) {
+                // A class without (weighted) rows in this fit: the pair always votes for the other.
+                out.rho = rs.empty() ? 1.0 : -1.0;
+                out.coef = Vector::Zero(static_cast<Index>(rs.size() + rt.size()));
+                continue;
+            }
+            std::vector<Index> rows(rs);
+            rows.insert(rows.end(), rt.begin(), rt.end());
+            std::vector<std::int8_t> y(rows.size(), -1);
+            std::fill(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(rs.size()), std::int8_t{1});
+            Vector upper(static_cast<Index>(rows.size()));
+            for (std::size_t r = 0; r < rows.size(); ++r) upper[static_cast<Index>(r)] = cost[rows[r]];
+            Context pair_ctx = ctx;
+            pair_ctx.progress = nullptr;
+            pair_ctx.warn = [this, &out, s = s, t = t, &data](const std::string& m) {
+                out.warnings.push_back(name() + ": classes " + data.classes[static_cast<std::size_t>(s)] + " vs " +
+                                       data.classes[static_cast<std::size_t>(t)] + ": " + m);
+            };
+            const KernelRows kr(data.X, rows);
+            BinarySvcSolution sol = solve_pair(kr, kernel, y, upper, pair_settings, pair_ctx);
+            out.coef = std::move(sol.coef);
+            out.rho = sol.rho;
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (const auto& r : results)
+        for (const auto& w : r.warnings) ctx.warning(w);
+
+    // LIBSVM's layout: a row is a support vector if any pair gave it a non-zero
+    // coefficient; support vectors are grouped by class in file order.
+    std::vector<char> nonzero(static_cast<std::size_t>(n), 0);
+    for (Index q = 0; q < n_pairs; ++q) {
+        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
+        const auto& rs = by_class[static_cast<std::size_t>(s)];
+        const auto& rt = by_class[static_cast<std::size_t>(t)];
+        const Vector& c = results[static_cast<std::size_t>(q)].coef;
+        for (std::size_t r = 0; r < rs.size(); ++r)
+            if (c[static_cast<Index>(r)] != 0) nonzero[static_cast<std::size_t>(rs[r])] = 1;
+        for (std::size_t r = 0; r < rt.size(); ++r)
+            if (c[static_cast<Index>(rs.size() + r)] != 0) nonzero[static_cast<std::size_t>(rt[r])] = 1;
+    }
+    SvmModel m;
+    m.kernel_spec = std::move(spec);
+    m.n_sv.assign(static_cast<std::size_t>(k), 0);
+    std::vector<Index> sv_pos(static_cast<std::size_t>(n), -1);
+    for (Index c = 0; c < k; ++c) {
+        for (Index row : by_class[static_cast<std::size_t>(c)]) {
+            if (!nonzero[static_cast<std::size_t>(row)]) continue;
+            sv_pos[static_cast<std::size_t>(row)] = static_cast<Index>(m.support.size());
+            m.support.push_back(row);
+            ++m.n_sv[static_cast<std::size_t>(c)];
+        }
+    }
+    const auto nsv = static_cast<Index>(m.support.size());
+    m.sv_coef = Eigen::MatrixXd::Zero(k - 1, nsv);
+    m.rho.resize(n_pairs);
+    for (Index q = 0; q < n_pairs; ++q) {
+        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
+        const auto& rs = by_class[static_cast<std::size_t>(s)];
+        const auto& rt = by_class[static_cast<std::size_t>(t)];
+        const Vector& c = results[static_cast<std::size_t>(q)].coef;
+        // Coefficients of class s's rows live in row t-1, those of class t's rows in row s.
+        for (std::size_t r = 0; r < rs.size(); ++r) {
+            const Index pos = sv_pos[static_cast<std::size_t>(rs[r])];
+            if (pos >= 0) m.sv_coef(t - 1, pos) = c[static_cast<Index>(r)];
+        }
+        for (std::size_t r = 0; r < rt.size(); ++r) {
+            const Index pos = sv_pos[static_cast<std::size_t>(rt[r])];
+            if (pos >= 0) m.sv_coef(s, pos) = c[static_cast<Index>(rs.size() + r)];
+        }
+        m.rho[q] = results[static_cast<std::size_t>(q)].rho;
+    }
+    m.support_vectors = data.X.rows_subset(m.support);
+    m.prepare();
+    model_ = std::move(m);
+}
+
+Vector Svc::sample_upper_bounds(const Dataset& data) const {
+    const Params& p = params();
+    return get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+}
+
+BinarySvcSolution Svc::solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
+                                  const Vector& upper, const SvmSolverSettings& settings, const Context& ctx) const {
+    return solve_binary_svc(rows, kernel, y, upper, settings, ctx);
+}
+
+Eigen::MatrixXd Svc::pairwise_decision(const Features& X) const {
+    if (!fitted()) throw InternalError("svc used before it was fitted");
+    return model_.pairwise_decision(X);
+}
+
+Vector Svc::do_predict(const Features& X) const {
+    return ovo_vote(model_.pairwise_decision(X), static_cast<Index>(model_.n_sv.size()));
+}
+
+Matrix Svc::do_decision_function(const Features& X) const {
+    const Eigen::MatrixXd pw = model_.pairwise_decision(X);
+    const auto k = static_cast<Index>(model_.n_sv.size());
+    if (k == 2) return -pw;
+    Matrix votes = Matrix::Zero(X.rows(), k), conf = Matrix::Zero(X.rows(), k);
+    Index q = 0;
+    for (Index s = 0; s < k; ++s) {
+        for (Index t = s + 1; t < k; ++t, ++q) {
+            for (Index r = 0; r < X.rows(); ++r) {
+                votes(r, pw(r, q) > 0 ? s : t) += 1;
+                conf(r, s) += pw(r, q);
+                conf(r, t) -= pw(r, q);
+            }
+        }
+    }
+    return votes.array() + conf.array() / (3 * (conf.array().abs() + 1));
+}
+
+Json Svc::do_save_state() const { return model_.to_json(); }
+
+void Svc::do_load_state(const Json& state) {
+    if (n_classes() < 2) throw std::runtime_error("svc state needs at least two classes");
+    model_ = SvmModel::from_json(state, n_features(), n_classes());
+}
+
+ModelInfo svc_model_info() {
+    ModelInfo info;
+    info.name = "svc";
+    info.summary = "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2";
+    info.spec = ParamSpec{
+        real_param("C", 1.0, "cost of margin violations (upper bound of the dual variables)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBSVM -c"),
+        text_param("class_weight", "",
+                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
+            .like("LIBSVM -wi; scikit-learn class_weight"),
+    };
+    info.spec.extend(common_svm_params());
+    info.tasks = {Task::classification};
+    info.multiclass = Multiclass::native;
+    info.factory = [] { return std::make_unique<Svc>(); };
+    return info;
+}
+
+}  // namespace kestrel

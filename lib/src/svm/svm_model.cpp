@@ -1,0 +1,233 @@
+// Shared SVM state: evaluation of the decision functions and the JSON layout.
+#include "kestrel/svm/svm_model.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+
+namespace kestrel {
+
+namespace {
+
+constexpr Index kPredictRows = 128;  // rows of X per task at prediction (bounds memory)
+
+Json features_to_json(const Features& X) {
+    if (!X.is_sparse()) {
+        const DenseMatrix& m = X.dense_ref();
+        Json rows = Json::array();
+        for (Index i = 0; i < m.rows(); ++i) rows.push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
+        return {{"format", "dense"}, {"rows", std::move(rows)}};
+    }
+    const SparseMatrix& s = X.sparse_ref();
+    Json idx = Json::array(), val = Json::array();
+    for (Index i = 0; i < s.rows(); ++i) {
+        std::vector<int> ii;
+        std::vector<double> vv;
+        for (SparseMatrix::InnerIterator it(s, i); it; ++it) {
+            ii.push_back(static_cast<int>(it.index()));
+            vv.push_back(it.value());
+        }
+        idx.push_back(std::move(ii));
+        val.push_back(std::move(vv));
+    }
+    return {{"format", "sparse"}, {"indices", std::move(idx)}, {"values", std::move(val)}};
+}
+
+Features features_from_json(const Json& j, Index d) {
+    const auto fmt = j.at("format").get<std::string>();
+    if (fmt == "dense") {
+        const Json& rows = j.at("rows");
+        DenseMatrix m(static_cast<Index>(rows.size()), d);
+        for (Index i = 0; i < m.rows(); ++i) {
+            const auto r = rows[static_cast<std::size_t>(i)].get<std::vector<double>>();
+            if (static_cast<Index>(r.size()) != d) throw std::runtime_error("support vector with the wrong length");
+            for (Index c = 0; c < d; ++c) m(i, c) = r[static_cast<std::size_t>(c)];
+        }
+        return Features(std::move(m));
+    }
+    if (fmt != "sparse") throw std::runtime_error("unknown support vector format '" + fmt + "'");
+    const Json& idx = j.at("indices");
+    const Json& val = j.at("values");
+    if (idx.size() != val.size()) throw std::runtime_error("support vector indices and values differ in count");
+    std::vector<Eigen::Triplet<double, int>> trip;
+    for (std::size_t i = 0; i < idx.size(); ++i) {
+        const auto ii = idx[i].get<std::vector<int>>();
+        const auto vv = val[i].get<std::vector<double>>();
+        if (ii.size() != vv.size()) throw std::runtime_error("support vector indices and values differ in length");
+        for (std::size_t t = 0; t < ii.size(); ++t) {
+            if (ii[t] < 0 || ii[t] >= d) throw std::runtime_error("support vector feature index out of range");
+            trip.emplace_back(static_cast<int>(i), ii[t], vv[t]);
+        }
+    }
+    SparseMatrix s(static_cast<Index>(idx.size()), d);
+    s.setFromTriplets(trip.begin(), trip.end());
+    return Features(std::move(s));
+}
+
+}  // namespace
+
+void SvmModel::prepare() {
+    kernel = Kernel(kernel_spec);
+    sv_rows = KernelRows(support_vectors);
+}
+
+DenseMatrix SvmModel::kernel_to_sv(const Features& X, Index lo, Index hi) const {
+    std::vector<Index> rows(static_cast<std::size_t>(hi - lo));
+    for (Index i = lo; i < hi; ++i) rows[static_cast<std::size_t>(i - lo)] = i;
+    const KernelRows xr = (lo == 0 && hi == X.rows()) ? KernelRows(X) : KernelRows(X, rows);
+    return kernel.block(xr, sv_rows, 1);
+}
+
+template <class Fn>
+void SvmModel::for_row_blocks(const Features& X, Fn&& fn) const {
+    // All the work of a block (kernel block, products) inside one parallel loop: a
+    // single fork-join per call, and the matrix products stay single-threaded.
+    const Index n = X.rows();
+    const Index blocks = (n + kPredictRows - 1) / kPredictRows;
+    const int threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && blocks > 1)
+    for (Index blk = 0; blk < blocks; ++blk) {
+        const Index lo = blk * kPredictRows, hi = std::min(n, lo + kPredictRows);
+        fn(lo, hi, kernel_to_sv(X, lo, hi));
+    }
+}
+
+Eigen::MatrixXd SvmModel::pairwise_decision(const Features& X) const {
+    const Index k = static_cast<Index>(n_sv.size());
+    std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
+    for (Index c = 0; c < k; ++c)
+        start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + n_sv[static_cast<std::size_t>(c)];
+    Eigen::MatrixXd dec(X.rows(), k * (k - 1) / 2);
+    for_row_blocks(X, [&](Index lo, Index hi, const DenseMatrix& K) {
+        // part[s](x, r) = Σ_{sv in class s} sv_coef(r, sv) K(x, sv): one matrix product
+        // per class instead of one matrix-vector product per pair and side.
+        std::vector<Eigen::MatrixXd> part(static_cast<std::size_t>(k));
+        for (Index c = 0; c < k; ++c) {
+            const Index c0 = start[static_cast<std::size_t>(c)], nc = n_sv[static_cast<std::size_t>(c)];
+            part[static_cast<std::size_t>(c)].noalias() = K.middleCols(c0, nc) * sv_coef.middleCols(c0, nc).transpose();
+        }
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p)
+                dec.col(p).segment(lo, hi - lo) = part[static_cast<std::size_t>(s)].col(t - 1) +
+                                                   part[static_cast<std::size_t>(t)].col(s) -
+                                                   Vector::Constant(hi - lo, rho[p]);
+    });
+    return dec;
+}
+
+Vector SvmModel::single_decision(const Features& X) const {
+    Vector v(X.rows());
+    for_row_blocks(X, [&](Index lo, Index hi, const DenseMatrix& K) {
+        v.segment(lo, hi - lo) = Vector::Constant(hi - lo, -rho[0]);
+        if (K.cols() > 0) v.segment(lo, hi - lo).noalias() += K * sv_coef.row(0).transpose();
+    });
+    return v;
+}
+
+Json SvmModel::to_json() const {
+    Json coef = Json::array();
+    for (Index r = 0; r < sv_coef.rows(); ++r) coef.push_back(std::vector<double>(sv_coef.row(r).begin(), sv_coef.row(r).end()));
+    Json j = {{"kernel", kernel_spec.to_json()},
+              {"support_vectors", features_to_json(support_vectors)},
+              {"support", support},
+              {"sv_coef", std::move(coef)},
+              {"rho", std::vector<double>(rho.begin(), rho.end())}};
+    if (!n_sv.empty()) j["n_sv"] = n_sv;
+    return j;
+}
+
+SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
+    SvmModel m;
+    m.kernel_spec = KernelSpec::from_json(j.at("kernel"));
+    if (!m.kernel_spec.resolved()) throw std::runtime_error("kernel parameters are not resolved numbers");
+    m.support_vectors = features_from_json(j.at("support_vectors"), n_features);
+    const Index nsv = m.support_vectors.rows();
+    m.support = j.at("support").get<std::vector<Index>>();
+    if (static_cast<Index>(m.support.size()) != nsv) throw std::runtime_error("support has the wrong length");
+    const Json& coef = j.at("sv_coef");
+    const Index rows = k > 0 ? k - 1 : 1;
+    if (static_cast<Index>(coef.size()) != rows) throw std::runtime_error("sv_coef has the wrong number of rows");
+    m.sv_coef.resize(rows, nsv);
+    for (Index r = 0; r < rows; ++r) {
+        const auto v = coef[static_cast<std::size_t>(r)].get<std::vector<double>>();
+        if (static_cast<Index>(v.size()) != nsv) throw std::runtime_error("sv_coef row with the wrong length");
+        for (Index c = 0; c < nsv; ++c) m.sv_coef(r, c) = v[static_cast<std::size_t>(c)];
+    }
+    const auto rho = j.at("rho").get<std::vector<double>>();
+    const Index n_rho = k > 0 ? k * (k - 1) / 2 : 1;
+    if (static_cast<Index>(rho.size()) != n_rho) throw std::runtime_error("rho has the wrong length");
+    m.rho = Eigen::Map<const Vector>(rho.data(), n_rho);
+    if (k > 0) {
+        m.n_sv = j.at("n_sv").get<std::vector<Index>>();
+        Index total = 0;
+        for (Index c : m.n_sv) total += c;
+        if (static_cast<Index>(m.n_sv.size()) != k || total != nsv)
+            throw std::runtime_error("n_sv does not match the support vectors");
+    }
+    m.prepare();
+    return m;
+}
+
+SvmSolverSettings solver_settings(const Params& p, const Context& ctx) {
+    SvmSolverSettings s;
+    s.smo.eps = get_real(p, "eps");
+    s.smo.shrinking = get_bool(p, "shrinking");
+    s.smo.max_iter = get_int(p, "max_iter");
+    s.cache_mb = get_real(p, "cache_mb");
+    s.threads = std::max(1, ctx.resolved_threads());
+    return s;
+}
+
+KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Context& ctx) {
+    const KernelSpec spec = KernelSpec::parse(get_string(p, "kernel"));
+    // Stream 0x6b65726e ("kern"): the median sample never shares a stream with a fold.
+    return resolve_kernel(spec, kernel_defaults_from_params(p), X, derive_seed(ctx.seed, 0x6b65726e));
+}
+
+ParamSpec common_svm_params() {
+    return ParamSpec{
+        text_param("kernel", "rbf",
+                   "kernel spec: linear, poly, rbf, laplacian, exponential, sigmoid, min, anova, or a non-negative "
+                   "sum/product such as 0.7*rbf(gamma=0.5)+0.3*linear")
+            .like("LIBSVM -t"),
+        real_param("gamma", 0.0, "kernel gamma where the spec leaves it out; 0 or auto = 1/num_features, "
+                                 "median = median heuristic (recorded as its value)")
+            .range(0.0, std::nullopt)
+            .also({"auto", "median"})
+            .like("LIBSVM -g"),
+        int_param("degree", 3, "degree of poly and anova kernels").range(0.0, 1000.0).like("LIBSVM -d"),
+        real_param("coef0", 0.0, "coef0 of poly and sigmoid kernels").like("LIBSVM -r"),
+        real_param("eps", 1e-3, "stopping tolerance on the maximal KKT violation")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBSVM -e"),
+        real_param("cache_mb", 200.0, "kernel column cache size in MB").range(0.0, std::nullopt).open_below().like("LIBSVM -m"),
+        bool_param("shrinking", true, "use the shrinking heuristics").like("LIBSVM -h"),
+        int_param("max_iter", 0, "maximum SMO iterations; 0 = max(10^7, 100 n) as LIBSVM")
+            .range(0.0, std::nullopt)
+            .like("scikit-learn SVC(max_iter=...)"),
+    };
+}
+
+Vector ovo_vote(const Eigen::MatrixXd& pairwise, Index k) {
+    Vector out(pairwise.rows());
+    std::vector<int> votes(static_cast<std::size_t>(k));
+    for (Index r = 0; r < pairwise.rows(); ++r) {
+        std::fill(votes.begin(), votes.end(), 0);
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p) ++votes[static_cast<std::size_t>(pairwise(r, p) > 0 ? s : t)];
+        Index best = 0;
+        for (Index c = 1; c < k; ++c)
+            if (votes[static_cast<std::size_t>(c)] > votes[static_cast<std::size_t>(best)]) best = c;
+        out[r] = static_cast<double>(best);
+    }
+    return out;
+}
+
+}  // namespace kestrel

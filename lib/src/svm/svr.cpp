@@ -1,0 +1,203 @@
+// epsilon-SVR, nu-SVR and one-class SVM on the shared SMO solver.
+#include "kestrel/svm/svr.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+namespace {
+
+// The 2l-variable dual of the SVR models: variables k < l are α, k >= l are α*.
+struct SvrDual {
+    SmoProblem pb;
+    Index l = 0;
+};
+
+Vector row_costs(const Dataset& data, double C) {
+    Vector c = Vector::Constant(data.rows(), C);
+    if (data.has_weights()) c = c.cwiseProduct(data.weights);
+    return c;
+}
+
+// Rows with a zero upper bound cannot move; they are left out of the problem.
+std::vector<Index> positive_rows(const Vector& cost) {
+    std::vector<Index> rows;
+    for (Index i = 0; i < cost.size(); ++i)
+        if (cost[i] > 0) rows.push_back(i);
+    return rows;
+}
+
+SmoResult solve_svr(const Dataset& data, const std::vector<Index>& rows, const Kernel& kernel, SmoProblem& pb,
+                    const Params& p, const Context& ctx, bool nu) {
+    const SvmSolverSettings s = solver_settings(p, ctx);
+    SvrQ Q(KernelRows(data.X, rows), kernel, s.cache_mb, s.threads);
+    return nu ? solve_smo_nu(Q, pb, s.smo, ctx) : solve_smo(Q, pb, s.smo, ctx);
+}
+
+}  // namespace
+
+void KernelSvmRegressor::set_solution(const Dataset& data, KernelSpec spec, const Vector& coef, double rho) {
+    SvmModel m;
+    m.kernel_spec = std::move(spec);
+    std::vector<double> kept;
+    for (Index i = 0; i < coef.size(); ++i) {
+        if (coef[i] == 0) continue;
+        m.support.push_back(i);
+        kept.push_back(coef[i]);
+    }
+    m.sv_coef = Eigen::Map<const Eigen::MatrixXd>(kept.data(), 1, static_cast<Index>(kept.size()));
+    m.rho = Vector::Constant(1, rho);
+    m.support_vectors = data.X.rows_subset(m.support);
+    m.prepare();
+    model_ = std::move(m);
+}
+
+Vector KernelSvmRegressor::do_predict(const Features& X) const { return model_.single_decision(X); }
+
+Matrix KernelSvmRegressor::do_decision_function(const Features& X) const { return model_.single_decision(X); }
+
+void KernelSvmRegressor::do_load_state(const Json& state) { model_ = SvmModel::from_json(state, n_features(), 0); }
+
+void Svr::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression) throw UsageError("svr: learns regression only (for classification use svc)");
+    const Params& p = params();
+    const double eps_tube = get_real(p, "epsilon");
+    const Vector cost = row_costs(data, get_real(p, "C"));
+    const std::vector<Index> rows = positive_rows(cost);
+    const auto l = static_cast<Index>(rows.size());
+    if (l == 0) throw DataError("svr: every row has weight 0");
+    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    const Kernel kernel(spec);
+    SmoProblem pb;
+    pb.p.resize(2 * l);
+    pb.y.resize(static_cast<std::size_t>(2 * l));
+    pb.upper.resize(2 * l);
+    pb.alpha = Vector::Zero(2 * l);
+    for (Index i = 0; i < l; ++i) {
+        const double yi = data.y[rows[static_cast<std::size_t>(i)]];
+        pb.p[i] = eps_tube - yi;
+        pb.p[i + l] = eps_tube + yi;
+        pb.y[static_cast<std::size_t>(i)] = 1;
+        pb.y[static_cast<std::size_t>(i + l)] = -1;
+        pb.upper[i] = pb.upper[i + l] = cost[rows[static_cast<std::size_t>(i)]];
+    }
+    const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, false);
+    Vector coef = Vector::Zero(data.rows());
+    for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
+    set_solution(data, std::move(spec), coef, r.rho);
+}
+
+void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression) throw UsageError("nu_svr: learns regression only (for classification use nu_svc)");
+    const Params& p = params();
+    const double nu = get_real(p, "nu");
+    const Vector cost = row_costs(data, get_real(p, "C"));
+    const std::vector<Index> rows = positive_rows(cost);
+    const auto l = static_cast<Index>(rows.size());
+    if (l == 0) throw DataError("nu_svr: every row has weight 0");
+    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    const Kernel kernel(spec);
+    SmoProblem pb;
+    pb.p.resize(2 * l);
+    pb.y.resize(static_cast<std::size_t>(2 * l));
+    pb.upper.resize(2 * l);
+    pb.alpha.resize(2 * l);
+    // A feasible start for Σ(α+α*) = C·nu·l: pairs filled in row order.
+    double left = get_real(p, "C") * nu * static_cast<double>(l) / 2;
+    for (Index i = 0; i < l; ++i) {
+        const double c = cost[rows[static_cast<std::size_t>(i)]];
+        const double a = std::min(left, c);
+        left -= a;
+        const double yi = data.y[rows[static_cast<std::size_t>(i)]];
+        pb.alpha[i] = pb.alpha[i + l] = a;
+        pb.p[i] = -yi;
+        pb.p[i + l] = yi;
+        pb.y[static_cast<std::size_t>(i)] = 1;
+        pb.y[static_cast<std::size_t>(i + l)] = -1;
+        pb.upper[i] = pb.upper[i + l] = c;
+    }
+    const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, true);
+    Vector coef = Vector::Zero(data.rows());
+    for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
+    set_solution(data, std::move(spec), coef, r.rho);
+}
+
+void OneClassSvm::do_fit(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    const double nu = get_real(p, "nu");
+    const Index l = data.rows();
+    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    const Kernel kernel(spec);
+    SmoProblem pb;
+    pb.p = Vector::Zero(l);
+    pb.y.assign(static_cast<std::size_t>(l), 1);
+    pb.upper = Vector::Ones(l);
+    pb.alpha = Vector::Zero(l);
+    // Feasible start for eᵀα = nu·l: the first floor(nu·l) rows at 1, the next at the rest.
+    const double total = nu * static_cast<double>(l);
+    const auto full = static_cast<Index>(total);
+    for (Index i = 0; i < std::min(full, l); ++i) pb.alpha[i] = 1;
+    if (full < l) pb.alpha[full] = total - static_cast<double>(full);
+    const SvmSolverSettings s = solver_settings(p, ctx);
+    KernelQ Q(KernelRows(data.X), kernel, pb.y, s.cache_mb, s.threads);
+    const SmoResult r = solve_smo(Q, pb, s.smo, ctx);
+    set_solution(data, std::move(spec), r.alpha, r.rho);
+}
+
+Vector OneClassSvm::do_predict(const Features& X) const {
+    const Vector d = model_.single_decision(X);
+    return (d.array() > 0).select(Vector::Ones(d.size()), -Vector::Ones(d.size()));
+}
+
+ModelInfo svr_model_info() {
+    ModelInfo info;
+    info.name = "svr";
+    info.summary = "epsilon-support vector regression with kernels (LIBSVM -s 3)";
+    info.spec = ParamSpec{
+        real_param("C", 1.0, "cost of errors beyond the epsilon tube").range(0.0, std::nullopt).open_below().like("LIBSVM -c"),
+        real_param("epsilon", 0.1, "half-width of the insensitive tube").range(0.0, std::nullopt).like("LIBSVM -p"),
+    };
+    info.spec.extend(common_svm_params());
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<Svr>(); };
+    return info;
+}
+
+ModelInfo nu_svr_model_info() {
+    ModelInfo info;
+    info.name = "nu_svr";
+    info.summary = "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned";
+    info.spec = ParamSpec{
+        real_param("C", 1.0, "cost of errors beyond the tube").range(0.0, std::nullopt).open_below().like("LIBSVM -c"),
+        real_param("nu", 0.5, "upper bound on the fraction of errors, lower bound on the fraction of support vectors")
+            .range(0.0, 1.0)
+            .open_below()
+            .like("LIBSVM -n"),
+    };
+    info.spec.extend(common_svm_params());
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<NuSvr>(); };
+    return info;
+}
+
+ModelInfo one_class_model_info() {
+    ModelInfo info;
+    info.name = "one_class";
+    info.summary = "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored";
+    info.spec = ParamSpec{
+        real_param("nu", 0.5, "upper bound on the fraction of training outliers, lower bound on the fraction of "
+                              "support vectors")
+            .range(0.0, 1.0)
+            .open_below()
+            .like("LIBSVM -n"),
+    };
+    info.spec.extend(common_svm_params());
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<OneClassSvm>(); };
+    return info;
+}
+
+}  // namespace kestrel
