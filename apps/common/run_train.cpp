@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -5,6 +6,7 @@
 #include "common/commands.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/io/atomic_file.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -44,7 +46,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     ModelFlags model;
     std::string input, output;
-    bool list = false, help_params = false;
+    bool list = false, help_params = false, dump_tree = false;
+    std::string path_file, trace_file;
     common.add_to(app);
     data.add_to(app);
     model.add_to(app, false);
@@ -52,6 +55,9 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     app.add_option("-o,--output", output, "model file to write (- for stdout)");
     app.add_flag("--list-models", list, "list the available models");
     app.add_flag("--help-params", help_params, "describe the parameters of -m MODEL");
+    app.add_option("--path", path_file, "write the regularization path (lasso, elastic_net) as CSV");
+    app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV");
+    app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
     if (!parse(app, args, io)) return 0;
 
     if (list) {
@@ -68,6 +74,18 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
 
     const ModelSpec spec = model.spec(data);
+    {
+        // Fail on an output the model cannot give before reading data or training.
+        const auto names = registry().create(spec.model, spec.params)->report_names();
+        auto require = [&](bool wanted, const char* report, const char* flag) {
+            if (wanted && std::find(names.begin(), names.end(), report) == names.end())
+                throw UsageError(std::string(flag) + ": model " + spec.model + " has no " + report + " output");
+        };
+        require(!path_file.empty(), "path", "--path");
+        require(!trace_file.empty(), "trace", "--trace");
+        require(dump_tree, "tree", "--dump-tree");
+        if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
+    }
     Context ctx = common.context(io);
     const Dataset train = read_training_data(input, spec, data, ctx.threads);
     const auto start = std::chrono::steady_clock::now();
@@ -76,7 +94,15 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     m.provenance()["date"] = utc_now();
     m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
     m.provenance()["seed"] = common.seed;
+    // Reports are produced before the model is written so an unsupported flag fails
+    // the run without leaving a model behind.
+    const std::string path_csv = path_file.empty() ? std::string() : m.estimator().report("path");
+    const std::string trace_csv = trace_file.empty() ? std::string() : m.estimator().report("trace");
+    const std::string tree_text = dump_tree ? m.estimator().report("tree") : std::string();
     m.save(output);
+    if (!path_file.empty()) write_file_atomically(path_file, path_csv);
+    if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);
+    if (dump_tree) io.out << tree_text;
 
     if (common.json && output != "-") {
         Json j = {{"model", spec.model}, {"task", to_string(train.task)}, {"rows", train.rows()},

@@ -52,6 +52,9 @@ TEST_SUITE("cli.in_process") {
         CHECK(no_output.err.find("-o MODEL.json is required") != std::string::npos);
         auto missing_file = run(run_cv, "kestrel-cv", {"-m", "ridge", "/nonexistent.csv"});
         CHECK(missing_file.code == 2);
+        auto no_path = run(run_train, "kestrel-train", {"-m", "ridge", "x.csv", "-o", "m.json", "--path", "p.csv"});
+        CHECK(no_path.code == 1);
+        CHECK(no_path.err.find("--path: model ridge has no path output") != std::string::npos);
         auto help = run(run_cv, "kestrel-cv", {"--help"});
         CHECK(help.code == 0);
         CHECK(help.out.find("--repeat") != std::string::npos);

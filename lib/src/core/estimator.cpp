@@ -1,5 +1,6 @@
 #include "kestrel/core/estimator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -122,6 +123,22 @@ void Estimator::load_state(const Json& state) {
     if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
     do_load_state(state);
     fitted_ = true;
+}
+
+std::string Estimator::report(const std::string& report_name) const {
+    if (!fitted_) throw InternalError("model " + name_ + " asked for a report before it was fitted");
+    const auto names = report_names();
+    if (std::find(names.begin(), names.end(), report_name) == names.end()) {
+        std::string valid;
+        for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n;
+        throw UsageError("model " + name_ + " has no '" + report_name + "' output" +
+                         (valid.empty() ? std::string() : " (it has: " + valid + ")"));
+    }
+    return do_report(report_name);
+}
+
+std::string Estimator::do_report(const std::string& report_name) const {
+    throw InternalError("model " + name_ + " lists report '" + report_name + "' but does not produce it");
 }
 
 std::unique_ptr<Estimator> Estimator::clone_unfitted() const { return registry().create(name_, params_); }

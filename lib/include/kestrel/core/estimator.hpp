@@ -7,6 +7,7 @@
 // the fit's shape, then call the model's do_* hooks. A model only writes its maths.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
@@ -50,6 +51,13 @@ public:
     Index n_features() const { return n_features_; }
     Index n_classes() const { return n_classes_; }
 
+    // Named text outputs of a fitted model besides its predictions: "path" (a
+    // regularization path, CSV), "trace" (per-round figures of a boosting run, CSV),
+    // "tree" (a text rendering of the fitted tree). kestrel-train writes them on
+    // request (--path FILE, --trace FILE, --dump-tree); a model lists what it has.
+    virtual std::vector<std::string> report_names() const { return {}; }
+    std::string report(const std::string& report_name) const;
+
     // A fresh, unfitted estimator with the same name and hyperparameters.
     std::unique_ptr<Estimator> clone_unfitted() const;
 
@@ -59,6 +67,7 @@ protected:
     virtual Vector do_predict(const Features& X) const;
     virtual Matrix do_decision_function(const Features& X) const;
     virtual Matrix do_predict_proba(const Features& X) const;
+    virtual std::string do_report(const std::string& report_name) const;
     virtual Json do_save_state() const = 0;
     virtual void do_load_state(const Json& state) = 0;
 
