@@ -1,6 +1,8 @@
 // The CSV reader on small inline fixtures: dialects, labels, missing-value policies
 // and predict-time column alignment. Expected values are read off the fixtures.
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 
 #include "io_test_util.hpp"
 #include "kestrel/io/csv.hpp"
@@ -65,7 +67,7 @@ TEST_CASE("csv: no header row") {
     CHECK(t.label_name.empty());
     CHECK(t.labels->line == std::vector<std::uint64_t>{1, 2});
     CHECK(row_of(t, 1) == std::vector<double>{5, 6});
-    opts.label_col = "1";
+    opts.label_col = std::string("1");
     CHECK(read("1,2,3\n", opts).labels->text == std::vector<std::string>{"2"});
 }
 
@@ -191,7 +193,7 @@ TEST_CASE("csv: predict-time expected_features by position") {
     const Table with_label = read("0,1,2\n", opts);
     CHECK(with_label.labels->text == std::vector<std::string>{"0"});
     CHECK(row_of(with_label, 0) == std::vector<double>{1, 2});
-    opts.label_col = "2";
+    opts.label_col = std::string("2");
     CHECK(row_of(read("1,2,0\n", opts), 0) == std::vector<double>{1, 2});
 }
 
@@ -202,6 +204,41 @@ TEST_CASE("csv: labels_optional with a header and an absent named label") {
     const Table t = read("a,b\n1,2\n", opts);
     CHECK_FALSE(t.labels);
     CHECK(row_of(t, 0) == std::vector<double>{1, 2});
+}
+
+TEST_CASE("csv: numbers are parsed exactly as strtod rounds them") {
+    // Mantissas of 1 to 20 digits, exponents from -40 to 40, point anywhere: the
+    // reader's fast path and its fast_float fallback must both round correctly.
+    std::uint64_t state = 2024;
+    const auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    };
+    std::vector<std::string> numbers;
+    std::string text = "label,x\n";
+    for (int i = 0; i < 4000; ++i) {
+        std::string s;
+        if (next() % 2) s.push_back('-');
+        const int n = 1 + static_cast<int>(next() % 20);
+        const int point = next() % 2 ? static_cast<int>(next() % static_cast<std::uint64_t>(n + 1)) : -1;
+        for (int k = 0; k < n; ++k) {
+            if (k == point) s.push_back('.');
+            s.push_back(static_cast<char>('0' + next() % 10));
+        }
+        if (point == n) s.push_back('.');
+        if (next() % 3 == 0) {
+            s.push_back('e');
+            s.append(std::to_string(static_cast<int>(next() % 81) - 40));
+        }
+        numbers.push_back(s);
+        text.append("0,").append(s).push_back('\n');
+    }
+    const Table t = read(text);
+    REQUIRE(t.X.rows() == 4000);
+    int mismatches = 0;
+    for (std::size_t i = 0; i < numbers.size(); ++i)
+        if (t.X.dense_ref()(static_cast<Index>(i), 0) != std::strtod(numbers[i].c_str(), nullptr)) ++mismatches;
+    CHECK(mismatches == 0);
 }
 
 }  // TEST_SUITE

@@ -5,6 +5,17 @@
 using namespace kestrel;
 using io_test::error_of;
 
+namespace {
+
+ReadOptions label_at(const char* label_col, bool header = true) {
+    ReadOptions opts;
+    opts.label_col = std::string(label_col);
+    opts.header = header;
+    return opts;
+}
+
+}  // namespace
+
 TEST_SUITE("io") {
 
 TEST_CASE("csv errors: ragged rows name the line and both field counts") {
@@ -32,6 +43,7 @@ TEST_CASE("csv errors: missing values without a policy") {
     CHECK(error_of("label,a,b\n1,3,4\n1,?,4\n") == "t.csv:3:2: missing value in column 'a'" + hint);
     CHECK(error_of("label,a,b\n1,NaN,4\n") == "t.csv:2:2: missing value in column 'a'" + hint);
     CHECK(error_of("label,a,b\n1,2,nan") == "t.csv:2:3: missing value in column 'b'" + hint);
+    CHECK(error_of("label,a,b\n1,2,") == "t.csv:2:3: missing value in column 'b'" + hint);
     CHECK(error_of("label,a\n,1\n") == "t.csv:2:1: missing label in column 'label' (use --missing=drop to skip such rows)");
 }
 
@@ -43,15 +55,11 @@ TEST_CASE("csv errors: infinities are not data") {
 }
 
 TEST_CASE("csv errors: the label column is not found") {
-    ReadOptions opts;
-    opts.label_col = "y";
-    CHECK(error_of("label,a\n1,2\n", opts) == "t.csv: label column 'y' not found; the columns are: label, a");
-    opts.label_col = "5";
-    CHECK(error_of("label,a\n1,2\n", opts) ==
+    CHECK(error_of("label,a\n1,2\n", label_at("y")) == "t.csv: label column 'y' not found; the columns are: label, a");
+    CHECK(error_of("label,a\n1,2\n", label_at("5")) ==
           "t.csv: label column 5 is out of range: the file has 2 columns (indices from 0)");
-    opts.header = false;
-    opts.label_col = "y";
-    CHECK(error_of("1,2\n", opts) == "t.csv: label column 'y' is given by name but the file has no header row");
+    CHECK(error_of("1,2\n", label_at("y", false)) ==
+          "t.csv: label column 'y' is given by name but the file has no header row");
 }
 
 TEST_CASE("csv errors: empty file and header only") {

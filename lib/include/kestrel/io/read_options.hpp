@@ -16,6 +16,9 @@ enum class MissingPolicy {
     drop,   // rows with a missing feature are dropped (the count is reported)
     keep,   // kept as NaN, for an imputation step fitted later (--missing=mean)
 };
+// Missing markers: an empty field, NA, N/A, NaN, nan, NAN, ?. Infinities are never data
+// (an error whatever the policy). A missing label is an error unless the policy is
+// drop; keep keeps its text with a NaN numeric value.
 
 struct ReadOptions {
     FileFormat format = FileFormat::automatic;
@@ -26,7 +29,8 @@ struct ReadOptions {
     int threads = 0;               // 0 = all cores
 
     // Predict time: read the named feature columns in this order (CSV with a header;
-    // extra columns are ignored, a missing one is an error).
+    // extra columns are ignored, a missing one is an error). Without a header it is not
+    // used: give expected_features instead.
     std::optional<std::vector<std::string>> feature_columns;
     // Predict time: the model's feature count (CSV without header: by position; LIBSVM:
     // the width, an index beyond it is an error).

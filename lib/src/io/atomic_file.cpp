@@ -1,0 +1,111 @@
+// Atomic output: write a temporary file beside the target, flush it to disk, then
+// rename it over the target, so readers see the old file or the whole new one.
+#include "kestrel/io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+namespace {
+
+[[noreturn]] void output_error(const std::string& path, int err) {
+    throw OutputError("cannot write " + path + ": " + std::strerror(err));
+}
+
+// Writes everything or returns the errno of the failure (0 on success).
+int write_all(int fd, std::string_view content) {
+    const char* p = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    return 0;
+}
+
+void write_stdout(std::string_view content) {
+    // Through stdio, so the output stays ordered with anything printed by std::cout.
+    std::fflush(stdout);
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+        const int err = errno;
+        std::clearerr(stdout);
+        // A reader that went away (`| head`) is not an error of ours.
+        if (err != EPIPE) output_error("standard output", err);
+    }
+}
+
+std::string temp_name(const std::filesystem::path& target) {
+    static std::atomic<unsigned> counter{0};
+    std::string name(1, '.');
+    name += target.filename().string();
+    name += ".tmp.";
+    name += std::to_string(::getpid());
+    name += '.';
+    name += std::to_string(counter.fetch_add(1));
+    return (target.parent_path() / name).string();
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+    if (path == "-") return write_stdout(content);
+    const std::filesystem::path target(path);
+    if (target.filename().empty()) output_error(path, EISDIR);
+    const std::string tmp = temp_name(target);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) output_error(path, errno);
+    int err = write_all(fd, content);
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (err != 0) {
+        ::unlink(tmp.c_str());
+        output_error(path, err);
+    }
+}
+
+std::string read_whole_file(const std::string& path) {
+    const bool is_stdin = path == "-";
+    const std::string name = is_stdin ? "<stdin>" : path;
+    const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw DataError(name + ": cannot read: " + std::strerror(errno));
+    std::string out;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            if (!is_stdin) ::close(fd);
+            throw DataError(name + ": is a directory, not a file");
+        }
+        if (S_ISREG(st.st_mode)) out.reserve(static_cast<std::size_t>(st.st_size));
+    }
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int err = errno;
+            if (!is_stdin) ::close(fd);
+            throw DataError(name + ": cannot read: " + std::strerror(err));
+        }
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+    if (!is_stdin) ::close(fd);
+    return out;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,127 @@
+// Which CSV field is the label and which are features, in which order: at train
+// time by the label option, at predict time by the model's feature names
+// (feature_columns) or feature count (expected_features).
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "csv_internal.hpp"
+#include "kestrel/core/error.hpp"
+
+namespace kestrel::detail {
+namespace {
+
+std::string list_columns(const std::vector<std::string>& header) {
+    constexpr std::size_t max_listed = 20;
+    std::string s;
+    for (std::size_t j = 0; j < header.size() && j < max_listed; ++j) {
+        if (j) s += ", ";
+        s += header[j];
+    }
+    if (header.size() > max_listed) s += ", ... (" + std::to_string(header.size()) + " columns)";
+    return s;
+}
+
+std::optional<std::size_t> find_name(const std::vector<std::string>& header, const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - header.begin());
+}
+
+std::optional<std::size_t> parse_index(const std::string& s) {
+    std::size_t v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+// The label field named by opts.label_col (a header name, else a 0-based index), or
+// the default: the column named "label", else column 0. nullopt when not found.
+std::optional<std::size_t> find_label(const std::vector<std::string>& header, std::size_t n_fields,
+                                      const ReadOptions& opts, const std::string& source) {
+    if (opts.label_col.empty()) {
+        if (auto j = find_name(header, "label")) return j;
+        return std::size_t{0};
+    }
+    if (auto j = find_name(header, opts.label_col)) return j;
+    if (auto j = parse_index(opts.label_col)) {
+        if (*j < n_fields) return j;
+        throw DataError(source + ": label column " + opts.label_col + " is out of range: the file has " +
+                        std::to_string(n_fields) + " columns (indices from 0)");
+    }
+    if (header.empty())
+        throw DataError(source + ": label column '" + opts.label_col +
+                        "' is given by name but the file has no header row");
+    return std::nullopt;
+}
+
+[[noreturn]] void label_not_found(const std::vector<std::string>& header, const ReadOptions& opts,
+                                  const std::string& source) {
+    throw DataError(source + ": label column '" + (opts.label_col.empty() ? "label" : opts.label_col) +
+                    "' not found; the columns are: " + list_columns(header));
+}
+
+}  // namespace
+
+CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fields, const ReadOptions& opts,
+                             const std::string& source) {
+    CsvLayout L;
+    L.n_fields = n_fields;
+    L.header = std::move(header);
+    L.target.assign(n_fields, field_ignored);
+    std::vector<std::size_t> features;  // fields in output order
+    std::optional<std::size_t> label;
+
+    if (opts.feature_columns && !L.header.empty()) {
+        for (const auto& name : *opts.feature_columns) {
+            const auto j = find_name(L.header, name);
+            if (!j)
+                throw DataError(source + ": feature column '" + name +
+                                "' (used by the model) not found; the columns are: " + list_columns(L.header));
+            if (std::find(features.begin(), features.end(), *j) != features.end())
+                throw DataError(source + ": feature column '" + name + "' is listed twice");
+            features.push_back(*j);
+        }
+        // Without an explicit label, column 0 is the label only when it is not a feature.
+        const bool explicit_label = !opts.label_col.empty() || find_name(L.header, "label");
+        label = find_label(L.header, n_fields, opts, source);
+        const bool label_is_feature =
+            label && std::find(features.begin(), features.end(), *label) != features.end();
+        if (label_is_feature) {
+            if (explicit_label && !opts.labels_optional)
+                throw DataError(source + ": label column '" + L.header[*label] + "' is also a feature column");
+            label.reset();
+        }
+        if (!label && !opts.labels_optional) label_not_found(L.header, opts, source);
+    } else if (opts.expected_features >= 0) {
+        const auto expected = static_cast<std::size_t>(opts.expected_features);
+        if (n_fields == expected + 1) {
+            label = find_label(L.header, n_fields, opts, source);
+            if (!label) label_not_found(L.header, opts, source);
+        } else if (n_fields != expected) {
+            throw DataError(source + ": the file has " + std::to_string(n_fields) + " columns but the model expects " +
+                            std::to_string(expected) + " features (" + std::to_string(expected) + " columns, or " +
+                            std::to_string(expected + 1) + " with a label column)");
+        }
+        for (std::size_t j = 0; j < n_fields; ++j)
+            if (!label || j != *label) features.push_back(j);
+    } else {
+        label = find_label(L.header, n_fields, opts, source);
+        if (!label && !opts.labels_optional) label_not_found(L.header, opts, source);
+        for (std::size_t j = 0; j < n_fields; ++j)
+            if (!label || j != *label) features.push_back(j);
+    }
+
+    for (std::size_t c = 0; c < features.size(); ++c) {
+        L.target[features[c]] = static_cast<int>(c);
+        if (!L.header.empty()) L.feature_names.push_back(L.header[features[c]]);
+    }
+    if (label) {
+        L.target[*label] = field_label;
+        L.label_field = static_cast<int>(*label);
+    }
+    L.n_features = static_cast<Index>(features.size());
+    return L;
+}
+
+}  // namespace kestrel::detail

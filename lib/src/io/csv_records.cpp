@@ -1,0 +1,189 @@
+// The hot loop of the CSV reader: one chunk of records parsed straight into the
+// preallocated matrix. Plain numeric fields take one call of the number fast path; anything
+// else (quotes, spaces, missing markers, errors) goes through the field scanner.
+#include <cmath>
+#include <limits>
+
+#include "csv_fields.hpp"
+#include "csv_internal.hpp"
+#include "kestrel/core/error.hpp"
+#include "number_field.hpp"
+
+namespace kestrel::detail {
+namespace {
+
+class ChunkParser {
+public:
+    ChunkParser(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink)
+        : chunk_(chunk), layout_(layout), sink_(sink),
+          p_(text.data() + chunk.begin), end_(text.data() + chunk.end), line_(chunk.first_line),
+          delim_(layout.delimiter), tab_is_space_(layout.delimiter != '\t') {}
+
+    void run() {
+        Index row = chunk_.first_row;
+        Index seen = 0;
+        while (p_ < end_) {
+            if (skip_blank_line()) continue;
+            if (seen == chunk_.records)
+                throw InternalError("CSV chunk holds more records than counted");
+            if (parse_record(row)) ++row;
+            ++seen;
+        }
+        if (seen != chunk_.records) throw InternalError("CSV chunk holds fewer records than counted");
+        chunk_.kept = row - chunk_.first_row;
+    }
+
+private:
+    bool skip_blank_line() {
+        const char c = *p_;
+        if (c != '\n' && !is_field_space(c, tab_is_space_)) return false;
+        const char* le = line_end(p_, end_);
+        if (!is_blank(p_, le, tab_is_space_)) return false;
+        if (le < end_) ++line_;
+        p_ = le < end_ ? le + 1 : end_;
+        return true;
+    }
+
+    // Returns whether the row is kept (false when MissingPolicy::drop removes it).
+    bool parse_record(Index row) {
+        record_line_ = line_;
+        double* dst = sink_.X + row * layout_.n_features;
+        bool keep = true;
+        const std::size_t n = layout_.n_fields;
+        for (std::size_t j = 0;; ++j) {
+            if (j == n) too_many_fields();
+            const int target = layout_.target[j];
+            FieldEnd fe;
+            if (target >= 0) {
+                fe = numeric_field(j, dst[target], keep);
+            } else {
+                const std::uint64_t field_line = line_;
+                fe = scan(j);
+                if (target == field_label) store_label(j, row, field_line, keep);
+            }
+            if (fe == FieldEnd::delimiter) continue;
+            if (fe == FieldEnd::record) ++line_;
+            if (j + 1 != n) too_few_fields(j + 1);
+            return keep;
+        }
+    }
+
+    FieldEnd numeric_field(std::size_t j, double& out, bool& keep) {
+        const char c = p_ < end_ ? *p_ : '\0';
+        if ((c >= '0' && c <= '9') || c == '-' || c == '.') {
+            double v;
+            if (const char* q = parse_number_prefix(p_, end_, v)) {
+                if (q == end_) {
+                    out = v;
+                    p_ = end_;
+                    return FieldEnd::eof;
+                }
+                if (*q == delim_ || *q == '\n') {
+                    out = v;
+                    p_ = q + 1;
+                    return *q == delim_ ? FieldEnd::delimiter : FieldEnd::record;
+                }
+                if (*q == '\r' && q + 1 < end_ && q[1] == '\n') {
+                    out = v;
+                    p_ = q + 2;
+                    return FieldEnd::record;
+                }
+            }
+        }
+        const std::uint64_t field_line = line_;
+        const FieldEnd fe = scan(j);
+        double v = 0;
+        switch (classify_number(field_.data(), field_.data() + field_.size(), v)) {
+            case FieldKind::number: out = v; break;
+            case FieldKind::missing:
+                out = std::numeric_limits<double>::quiet_NaN();
+                on_missing(j, field_line, keep);
+                break;
+            case FieldKind::infinite:
+                fail(field_line, j, quote_field(field_) + in_column(j) +
+                                        " is infinite or out of range; only finite numbers are allowed");
+            case FieldKind::invalid:
+                fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number");
+        }
+        return fe;
+    }
+
+    void store_label(std::size_t j, Index row, std::uint64_t field_line, bool& keep) {
+        double v = std::numeric_limits<double>::quiet_NaN();
+        const FieldKind kind = classify_number(field_.data(), field_.data() + field_.size(), v);
+        if (kind == FieldKind::missing) {
+            if (sink_.missing == MissingPolicy::drop) keep = false;
+            else fail(field_line, j, "missing label" + in_column(j) + " (use --missing=drop to skip such rows)");
+        }
+        if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
+        RawLabels& L = *sink_.labels;
+        const auto r = static_cast<std::size_t>(row);
+        L.text[r].assign(field_.data(), field_.size());
+        L.numeric[r] = v;
+        L.line[r] = record_line_;
+    }
+
+    void on_missing(std::size_t j, std::uint64_t field_line, bool& keep) {
+        switch (sink_.missing) {
+            case MissingPolicy::keep: return;
+            case MissingPolicy::drop: keep = false; return;
+            case MissingPolicy::error:
+                fail(field_line, j, "missing value" + in_column(j) +
+                                        " (use --missing=drop to skip such rows or --missing=mean to impute them)");
+        }
+    }
+
+    FieldEnd scan(std::size_t j) {
+        const std::uint64_t field_line = line_;
+        const FieldEnd fe = scan_field(p_, end_, delim_, field_, scratch_, line_);
+        if (field_failed(fe)) fail(field_line, j, field_error_text(fe));
+        return fe;
+    }
+
+    [[noreturn]] void too_many_fields() {
+        std::size_t found = layout_.n_fields;
+        FieldEnd fe = FieldEnd::delimiter;
+        while (fe == FieldEnd::delimiter) {
+            fe = scan_field(p_, end_, delim_, field_, scratch_, line_);
+            ++found;
+        }
+        ragged(found);
+    }
+
+    [[noreturn]] void too_few_fields(std::size_t found) { ragged(found); }
+
+    [[noreturn]] void ragged(std::size_t found) {
+        throw DataError(SourceLocation{*sink_.source, record_line_, 0},
+                        "expected " + std::to_string(layout_.n_fields) + " fields" +
+                            (layout_.header.empty() ? " (as in the first row)" : " (as in the header)") +
+                            ", found " + std::to_string(found));
+    }
+
+    std::string in_column(std::size_t j) const {
+        return layout_.header.empty() ? std::string() : " in column '" + layout_.header[j] + "'";
+    }
+
+    [[noreturn]] void fail(std::uint64_t line, std::size_t j, const std::string& what) const {
+        throw DataError(SourceLocation{*sink_.source, line, j + 1}, what);
+    }
+
+    Chunk& chunk_;
+    const CsvLayout& layout_;
+    const CsvSink& sink_;
+    const char* p_;
+    const char* end_;
+    std::uint64_t line_;
+    std::uint64_t record_line_ = 0;
+    const char delim_;
+    const bool tab_is_space_;
+    std::string_view field_;
+    std::string scratch_;
+};
+
+}  // namespace
+
+void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink) {
+    ChunkParser(text, chunk, layout, sink).run();
+}
+
+}  // namespace kestrel::detail

@@ -1,0 +1,264 @@
+// The LIBSVM reader: lines and entries counted per chunk, the CSR arrays allocated
+// once, then the chunks parsed in parallel straight into them.
+#include "kestrel/io/libsvm_format.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kestrel/core/error.hpp"
+#include "number_field.hpp"
+#include "readers.hpp"
+
+namespace kestrel {
+namespace detail {
+namespace {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// The content of a line: up to a '#' comment, without trailing spaces.
+inline const char* content_end(const char* p, const char* le) {
+    const void* hash = std::memchr(p, '#', static_cast<std::size_t>(le - p));
+    const char* e = hash ? static_cast<const char*>(hash) : le;
+    while (e > p && is_space(e[-1])) --e;
+    return e;
+}
+
+inline const char* skip_spaces(const char* p, const char* e) {
+    while (p < e && is_space(*p)) ++p;
+    return p;
+}
+
+inline const char* token_end(const char* p, const char* e) {
+    while (p < e && !is_space(*p)) ++p;
+    return p;
+}
+
+void count_chunk(std::string_view text, Chunk& c) {
+    const char* p = text.data() + c.begin;
+    const char* end = text.data() + c.end;
+    while (p < end) {
+        const char* le = line_end(p, end);
+        const char* ce = content_end(p, le);
+        const char* s = skip_spaces(p, ce);
+        if (s < ce) {
+            ++c.records;
+            c.nnz += static_cast<std::uint64_t>(std::count(s, ce, ':'));
+        }
+        if (le == end) break;
+        ++c.lines;
+        p = le + 1;
+    }
+}
+
+struct SparseSink {
+    int* outer = nullptr;  // row starts, absolute positions before compaction
+    int* inner = nullptr;
+    double* values = nullptr;
+    RawLabels* labels = nullptr;
+    MissingPolicy missing = MissingPolicy::error;
+    Index expected_features = -1;
+    const std::string* source = nullptr;
+};
+
+class ChunkParser {
+public:
+    ChunkParser(std::string_view text, Chunk& chunk, const SparseSink& sink)
+        : chunk_(chunk), sink_(sink), p_(text.data() + chunk.begin), end_(text.data() + chunk.end) {}
+
+    void run() {
+        std::uint64_t line = chunk_.first_line;
+        Index row = chunk_.first_row;
+        std::uint64_t w = chunk_.first_nnz;
+        Index seen = 0;
+        std::uint64_t entries = 0;
+        while (p_ < end_) {
+            const char* le = line_end(p_, end_);
+            const char* ce = content_end(p_, le);
+            const char* s = skip_spaces(p_, ce);
+            if (s < ce) {
+                if (seen == chunk_.records) throw InternalError("LIBSVM chunk holds more lines than counted");
+                line_ = line;
+                const std::uint64_t row_start = w;
+                sink_.outer[row] = static_cast<int>(w);
+                const bool keep = parse_line(s, ce, row, w);
+                entries += w - row_start;
+                if (keep) ++row;
+                else w = row_start;
+                ++seen;
+            }
+            if (le == end_) break;
+            ++line;
+            p_ = le + 1;
+        }
+        if (seen != chunk_.records || entries != chunk_.nnz)
+            throw InternalError("LIBSVM chunk differs from its count");
+        chunk_.kept = row - chunk_.first_row;
+        chunk_.kept_nnz = w - chunk_.first_nnz;
+    }
+
+private:
+    bool parse_line(const char* s, const char* ce, Index row, std::uint64_t& w) {
+        bool keep = true;
+        const char* t = token_end(s, ce);
+        store_label(s, t, row, keep);
+        std::uint64_t token = 1;
+        long long prev = 0;
+        for (const char* q = skip_spaces(t, ce); q < ce; q = skip_spaces(q, ce)) {
+            ++token;
+            const char* tok = q;
+            long long index = 0;
+            while (q < ce && *q >= '0' && *q <= '9' && index <= INT_MAX) index = index * 10 + (*q++ - '0');
+            if (q == tok || q == ce || *q != ':' || index > INT_MAX)
+                fail(token, "malformed feature " + quote_field({tok, token_end(tok, ce)}) + " (expected index:value)");
+            if (index == 0) fail(token, "feature index 0: indices are 1-based");
+            if (index <= prev)
+                fail(token, "feature index " + std::to_string(index) + " after " + std::to_string(prev) +
+                                ": indices must be strictly increasing");
+            if (sink_.expected_features >= 0 && index > sink_.expected_features)
+                fail(token, "feature index " + std::to_string(index) + " is beyond the model's " +
+                                std::to_string(sink_.expected_features) + " features");
+            ++q;
+            double v;
+            const char* r = parse_number_prefix(q, ce, v);
+            if (r && (r == ce || is_space(*r))) {
+                q = r;
+            } else {
+                const char* te = token_end(q, ce);
+                v = slow_value(tok, q, te, token, keep);
+                q = te;
+            }
+            sink_.inner[w] = static_cast<int>(index - 1);
+            sink_.values[w] = v;
+            ++w;
+            prev = index;
+        }
+        if (keep) chunk_.max_index = std::max<Index>(chunk_.max_index, prev);
+        return keep;
+    }
+
+    double slow_value(const char* tok, const char* b, const char* e, std::uint64_t token, bool& keep) {
+        const std::string_view value(b, static_cast<std::size_t>(e - b));
+        if (value.empty() || value.find(':') != std::string_view::npos)
+            fail(token, "malformed feature " + quote_field({tok, e}) + " (expected index:value)");
+        double v = 0;
+        switch (classify_number(b, e, v)) {
+            case FieldKind::number: return v;
+            case FieldKind::missing:
+                if (sink_.missing == MissingPolicy::error)
+                    fail(token, "missing value " + quote_field({tok, e}) +
+                                    " (use --missing=drop to skip such rows or --missing=mean to impute them)");
+                if (sink_.missing == MissingPolicy::drop) keep = false;
+                return std::numeric_limits<double>::quiet_NaN();
+            case FieldKind::infinite:
+                fail(token, "value " + quote_field({tok, e}) + " is infinite or out of range; only finite numbers are allowed");
+            case FieldKind::invalid: break;
+        }
+        fail(token, "value " + quote_field(value) + " of feature " + quote_field({tok, e}) + " is not a number");
+    }
+
+    void store_label(const char* b, const char* e, Index row, bool& keep) {
+        if (std::memchr(b, ':', static_cast<std::size_t>(e - b)))
+            fail(1, "missing label: the line starts with the feature " + quote_field({b, e}));
+        double v = std::numeric_limits<double>::quiet_NaN();
+        const FieldKind kind = classify_number(b, e, v);
+        if (kind == FieldKind::missing) {
+            if (sink_.missing == MissingPolicy::drop) keep = false;
+            else if (sink_.missing == MissingPolicy::error)
+                fail(1, "missing label " + quote_field({b, e}) + " (use --missing=drop to skip such rows)");
+        }
+        if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
+        RawLabels& L = *sink_.labels;
+        const auto r = static_cast<std::size_t>(row);
+        L.text[r].assign(b, e);
+        L.numeric[r] = v;
+        L.line[r] = line_;
+    }
+
+    [[noreturn]] void fail(std::uint64_t token, const std::string& what) const {
+        throw DataError(SourceLocation{*sink_.source, line_, token}, what);
+    }
+
+    Chunk& chunk_;
+    const SparseSink& sink_;
+    const char* p_;
+    const char* end_;
+    std::uint64_t line_ = 0;
+};
+
+}  // namespace
+
+Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
+    const std::string_view text = in.text;
+    const std::size_t begin = bom_length(text);
+    auto chunks = split_at_newlines(text, begin, chunk_target(text.size() - begin));
+    const int threads = resolve_threads(opts.threads, chunks.size());
+    run_chunks(chunks.size(), threads, [&](std::size_t k) {
+        count_chunk(text, chunks[k]);
+        in.done_with(chunks[k].begin, chunks[k].end);
+    });
+    const Index total = assign_offsets(chunks, 1);
+    if (total == 0) throw DataError(source + ": empty file: no data lines");
+    const std::uint64_t total_nnz = chunks.back().first_nnz + chunks.back().nnz;
+    if (total_nnz > static_cast<std::uint64_t>(INT_MAX))
+        throw DataError(source + ": more than " + std::to_string(INT_MAX) + " nonzero values");
+
+    // Built with no columns, filled as CSR, then widened: the width is known only
+    // once every line is read, and widening a row-major matrix touches no entry.
+    SparseMatrix X(total, 0);
+    X.resizeNonZeros(static_cast<Index>(total_nnz));
+    RawLabels labels = make_labels(total, source);
+    const SparseSink sink{X.outerIndexPtr(), X.innerIndexPtr(), X.valuePtr(), &labels,
+                          opts.missing, opts.expected_features, &source};
+    run_chunks(chunks.size(), threads, [&](std::size_t k) {
+        ChunkParser(text, chunks[k], sink).run();
+        in.done_with(chunks[k].begin, chunks[k].end);
+    });
+
+    Index kept = 0;
+    std::uint64_t kept_nnz = 0;
+    Index width = 0;
+    for (const auto& c : chunks) {
+        if (kept != c.first_row) {
+            const auto shift = static_cast<int>(c.first_nnz - kept_nnz);
+            for (Index r = 0; r < c.kept; ++r) X.outerIndexPtr()[kept + r] = X.outerIndexPtr()[c.first_row + r] - shift;
+            if (c.kept_nnz > 0) {
+                std::memmove(X.innerIndexPtr() + kept_nnz, X.innerIndexPtr() + c.first_nnz, c.kept_nnz * sizeof(int));
+                std::memmove(X.valuePtr() + kept_nnz, X.valuePtr() + c.first_nnz, c.kept_nnz * sizeof(double));
+            }
+            move_label_rows(labels, kept, c.first_row, c.kept);
+        }
+        kept += c.kept;
+        kept_nnz += c.kept_nnz;
+        width = std::max(width, c.max_index);
+    }
+    if (kept == 0)
+        throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
+    X.outerIndexPtr()[kept] = static_cast<int>(kept_nnz);
+    if (opts.expected_features >= 0) width = opts.expected_features;
+    if (kept < total) {
+        X.resizeNonZeros(static_cast<Index>(kept_nnz));
+        truncate_labels(labels, kept);
+    }
+    X.conservativeResize(kept, width);
+
+    Table table;
+    // Eigen 3.4's SparseMatrix has no move constructor: swap instead of copying.
+    table.X = Features(SparseMatrix());
+    table.X.sparse_mut().swap(X);
+    table.labels = std::move(labels);
+    table.source = source;
+    table.dropped_rows = total - kept;
+    table.bytes = text.size();
+    return table;
+}
+
+}  // namespace detail
+
+Table read_libsvm(std::string_view text, const std::string& source, const ReadOptions& opts) {
+    return detail::read_libsvm_input(detail::TextInput{text, {}}, source, opts);
+}
+
+}  // namespace kestrel
