@@ -1,0 +1,299 @@
+"""Every benchmark task: the dataset, the algorithm, the matched settings, and per tool the
+exact command line. bench/run reads TASKS; `bench/run --list` prints them resolved.
+
+Matching rules (docs/benchmarks.md explains each):
+- every tool gets {threads} threads (2) where it can use them; LIBSVM and LIBLINEAR have one;
+- SVMs: the same C, gamma, eps (1e-3), cache (200 MB), shrinking on, on the same scaled file;
+- LIBLINEAR: the same C; kestrel's tolerance is LIBLINEAR's relative-gradient rule rewritten
+  in kestrel's terms (see LOGISTIC_TOL); -B 1 gives LIBLINEAR an intercept (it penalises it,
+  kestrel does not: a negligible difference at these sizes);
+- trees: the same number of trees / rounds, depth, learning rate, bins, features per split.
+Parameter names on kestrel's side of a pending task follow its issue; check them when the
+model lands (`kestrel-train -m NAME --help-params`).
+"""
+
+from harness.taskdef import Goal, Task, Tool
+
+T = "--threads {threads} -q"
+SK = "{py} {anchors}/sklearn_run.py"
+XGB = "{py} {anchors}/xgboost_run.py"
+RANGER = "Rscript {anchors}/ranger_run.R"
+GLMNET = "Rscript {anchors}/glmnet_run.R"
+
+
+def _join(*parts):
+    return " ".join(p for p in parts if p)
+
+
+def kestrel(model, params, train_file, test_file, extra=""):
+    p = " ".join(f"-p {k}={v}" for k, v in params.items())
+    return Tool(
+        "kestrel",
+        train=_join("{kestrel}/kestrel-train -m", model, p, extra, T, f"{{data}}/{train_file} -o {{model}}"),
+        predict=f"{{kestrel}}/kestrel-predict {T} {{model}} {{data}}/{test_file} -o {{pred}}",
+    )
+
+
+def sklearn(estimator, params, train_file, test_file, goal=None, extra=""):
+    p = " ".join(f"-p {k}={v}" for k, v in params.items())
+    return Tool(
+        "scikit-learn",
+        train=_join(f"{SK} train -m", estimator, p, extra, f"{{data}}/{train_file} -o {{model}}"),
+        predict=f"{SK} predict {{model}} {{data}}/{test_file} -o {{pred}}",
+        goal=goal,
+    )
+
+
+def libsvm(options, train_file="train.scaled.libsvm", test_file="test.scaled.libsvm", goal=None):
+    return Tool(
+        "LIBSVM",
+        train=f"svm-train {options} -q {{data}}/{train_file} {{model}}",
+        predict=f"svm-predict -q {{data}}/{test_file} {{model}} {{pred}}",
+        goal=goal,
+        extras=("sv_count",),
+    )
+
+
+def liblinear(options, train_file, test_file, goal=None):
+    return Tool(
+        "LIBLINEAR",
+        train=f"liblinear-train {options} -q {{data}}/{train_file} {{model}}",
+        predict=f"liblinear-predict -q {{data}}/{test_file} {{model}} {{pred}}",
+        goal=goal,
+    )
+
+
+def ranger(task, params, train_file, test_file, goal=None):
+    p = " ".join(f"{k}={v}" for k, v in params.items())
+    return Tool(
+        "ranger",
+        train=f"{RANGER} train {{data}}/{train_file} {{model}} {task} {p}",
+        predict=f"{RANGER} predict {{model}} {{data}}/{test_file} {{pred}}",
+        goal=goal,
+    )
+
+
+def xgboost(params, rounds, train_file, test_file, goal=None):
+    p = " ".join(f"-p {k}={v}" for k, v in params.items())
+    return Tool(
+        "XGBoost",
+        train=f"{XGB} train {p} --rounds {rounds} {{data}}/{train_file} -o {{model}}",
+        predict=f"{XGB} predict {{model}} {{data}}/{test_file} -o {{pred}}",
+        goal=goal,
+    )
+
+
+# LIBLINEAR -s 0/2 stop at ||g|| <= eps * min(#pos, #neg) / l * ||g(0)||; kestrel's logistic stops
+# at ||g|| <= tol * max(1, ||g(0)||). With balanced classes min/l ~ 0.5, so tol = eps / 2.
+LIBLINEAR_EPS = 0.01
+LOGISTIC_TOL = LIBLINEAR_EPS / 2
+
+TASKS = []
+
+
+def add(task):
+    TASKS.append(task)
+
+
+# ---------------------------------------------------------------- io (issue 3)
+add(Task(
+    "loading", "io", "", "CSV and LIBSVM parse throughput (MB/s): kestrel vs numpy/pandas read_csv and svm-scale",
+    kind="script", quality=False,
+    kestrel=Tool("kestrel", train="bash bench/loading/run.sh"),
+))
+
+# ---------------------------------------------------------------- linear (issue 5; ridge, logistic: issue 2)
+add(Task(
+    "ridge_dense", "linear", "regression_dense",
+    "ridge alpha=1, dense 200000 x 100 regression (CSV)",
+    kestrel=kestrel("ridge", {"alpha": 1.0}, "train.csv", "test.csv"),
+    anchors=[sklearn("Ridge", {"alpha": 1.0}, "train.csv", "test.csv", goal=Goal(train=0.5, rmse_relative=0.01,
+                                                                                 rss_data=1.5))],
+))
+add(Task(
+    "least_squares_dense", "linear", "regression_dense",
+    "ordinary least squares (QR), dense 200000 x 100 regression (CSV)",
+    kestrel=kestrel("least_squares", {"solver": "qr"}, "train.csv", "test.csv"),
+    anchors=[sklearn("LinearRegression", {}, "train.csv", "test.csv", goal=Goal(train=0.5, rmse_relative=0.01,
+                                                                               rss_data=1.5))],
+))
+add(Task(
+    "lasso_path", "linear", "regression_dense",
+    "lasso path of 100 lambdas from lambda_max down to 1e-4 lambda_max, dense 200000 x 100 (CSV)",
+    kestrel=kestrel("lasso", {"n_lambda": 100, "lambda_min_ratio": 1e-4}, "train.csv", "test.csv",
+                    extra="--path {work}/kestrel.path.csv"),
+    anchors=[Tool("glmnet",
+                  train=f"{GLMNET} train {{data}}/train.csv {{model}} nlambda=100 lambda.min.ratio=1e-4 alpha=1",
+                  predict=f"{GLMNET} predict {{model}} {{data}}/test.csv {{pred}}",
+                  goal=Goal(train=1.0, rmse_relative=0.01, rss_data=1.5))],
+))
+for data, shape in (("binary_dense", "dense 100000 x 50"), ("sparse_text", "sparse 200000 x 50000, ~42 nnz/row")):
+    # every tool reads the same LIBSVM file that LIBLINEAR reads
+    tr, te = "train.libsvm", "test.libsvm"
+    suffix = "dense" if data == "binary_dense" else "sparse"
+    anchors = [liblinear(f"-s 0 -c 1 -e {LIBLINEAR_EPS} -B 1", "train.libsvm", "test.libsvm",
+                         goal=Goal(train=1.0, accuracy_points=0.2, rss_data=1.5))]
+    if data == "binary_dense":
+        anchors.append(sklearn("LogisticRegression", {"C": 1.0, "max_iter": 1000}, tr, te, extra="--dense"))
+    add(Task(f"logistic_{suffix}", "linear", data,
+             f"L2 logistic regression C=1 (LIBLINEAR -s 0), {shape}",
+             kestrel=kestrel("logistic", {"C": 1, "tol": LOGISTIC_TOL}, tr, te), anchors=anchors))
+    add(Task(f"logistic_l1_{suffix}", "linear", data,
+             f"L1 logistic regression C=1 (LIBLINEAR -s 6), {shape}",
+             kestrel=kestrel("logistic", {"C": 1, "penalty": "l1", "tol": LOGISTIC_TOL}, tr, te),
+             anchors=[liblinear(f"-s 6 -c 1 -e {LIBLINEAR_EPS} -B 1", "train.libsvm", "test.libsvm",
+                                goal=Goal(train=1.0, accuracy_points=0.2, rss_data=1.5))],
+             requires=("logistic.penalty",)))
+    for s, params, what in (
+        (1, {"loss": "squared_hinge", "solver": "dual"}, "L2-loss SVM, dual coordinate descent"),
+        (2, {"loss": "squared_hinge", "solver": "primal"}, "L2-loss SVM, primal trust-region Newton"),
+        (3, {"loss": "hinge", "solver": "dual"}, "L1-loss (hinge) SVM, dual coordinate descent"),
+        (5, {"loss": "squared_hinge", "penalty": "l1"}, "L1-regularised L2-loss SVM"),
+    ):
+        eps = {1: 0.1, 2: 0.01, 3: 0.1, 5: 0.01}[s]  # LIBLINEAR's defaults per solver
+        add(Task(f"linear_svm_s{s}_{suffix}", "linear", data,
+                 f"{what} C=1 (LIBLINEAR -s {s} -e {eps}), {shape}",
+                 kestrel=kestrel("linear_svm", dict(C=1, tol=eps, **params), tr, te),
+                 anchors=[liblinear(f"-s {s} -c 1 -e {eps} -B 1", "train.libsvm", "test.libsvm",
+                                    goal=Goal(train=1.0, accuracy_points=0.2, rss_data=1.5))]))
+
+# ---------------------------------------------------------------- svm (issue 4)
+SVM_GOAL = dict(train=0.5, predict=0.5, accuracy_points=0.3, sv_relative=0.02, rss=1.0, rss_plus_mb=200)
+for name, data, C, gamma, what in (
+    ("svc_letter", "shared:letter", 10, 1, "C-SVC RBF C=10 gamma=1, letter 16000 x 16, 26 classes (one-vs-one)"),
+    ("svc_digits", "shared:digits", 10, 0.015625, "C-SVC RBF C=10 gamma=1/64, digits 1437 x 64, 10 classes"),
+    ("svc_binary", "svm_binary", 1, 0.02, "C-SVC RBF C=1 gamma=1/50, synthetic binary 20000 x 50"),
+    ("svc_multi7", "multi7_dense", 10, 1, "C-SVC RBF C=10 gamma=1, synthetic 46000 x 9, 7 unbalanced classes"),
+):
+    kt = kestrel("svc", {"C": C, "gamma": gamma, "eps": 0.001, "cache_mb": 200}, "train.scaled.libsvm",
+                 "test.scaled.libsvm")
+    kt.extras = ("sv_count",)
+    add(Task(name, "svm", data, what + "; eps=1e-3, cache 200 MB, scaled to [-1,1]", kestrel=kt,
+             anchors=[libsvm(f"-s 0 -t 2 -c {C} -g {gamma} -e 0.001 -m 200", goal=Goal(**SVM_GOAL))],
+             requires=("svc",), heavy=name == "svc_binary"))
+kt = kestrel("svr", {"C": 10, "gamma": 0.05, "epsilon": 0.1, "eps": 0.001, "cache_mb": 200},
+             "train.scaled.libsvm", "test.scaled.libsvm")
+kt.extras = ("sv_count",)
+add(Task("svr_friedman", "svm", "friedman",
+         "epsilon-SVR RBF C=10 gamma=0.05 epsilon=0.1, Friedman #1 10000 x 20; eps=1e-3, cache 200 MB",
+         kestrel=kt,
+         anchors=[libsvm("-s 3 -t 2 -c 10 -g 0.05 -p 0.1 -e 0.001 -m 200",
+                         goal=Goal(train=0.5, predict=0.5, rmse_relative=0.01, sv_relative=0.02))],
+         requires=("svr",)))
+
+# ---------------------------------------------------------------- kernel (issue 6)
+# scikit-learn's KernelRidge solves (K + alpha I) a = y without an intercept; kestrel's
+# kernel_ridge solves (K + n lambda I) a = y - mean(y). --center-target gives scikit-learn the
+# same centring, and lambda = alpha / n makes the systems identical.
+add(Task("kernel_ridge_rbf", "kernel", "friedman",
+         "kernel ridge RBF gamma=0.5, alpha=1 (lambda=1e-4), Friedman #1 10000 x 20 scaled",
+         kestrel=kestrel("kernel_ridge", {"kernel": "rbf", "gamma": 0.5, "lambda": 1e-4},
+                         "train.scaled.csv", "test.scaled.csv"),
+         anchors=[sklearn("KernelRidge", {"kernel": "rbf", "gamma": 0.5, "alpha": 1.0}, "train.scaled.csv",
+                          "test.scaled.csv", extra="--center-target",
+                          goal=Goal(train=0.5, rmse_relative=0.01, agreement=1e-6))],
+         requires=("kernel_ridge",)))
+add(Task("kernel_ridge_nystrom", "kernel", "regression_dense",
+         "kernel ridge RBF gamma=0.05 with a 1000-landmark Nystrom approximation, 200000 x 100 scaled",
+         kestrel=kestrel("kernel_ridge", {"kernel": "rbf", "gamma": 0.05, "lambda": 1e-6, "nystrom": 1000},
+                         "train.scaled.csv", "test.scaled.csv"),
+         anchors=[sklearn("Nystroem+Ridge", {"nystroem__gamma": 0.05, "nystroem__n_components": 1000,
+                                             "nystroem__random_state": 0, "ridge__alpha": 0.2},
+                          "train.scaled.csv", "test.scaled.csv", goal=Goal(train_abs_s=60, rmse_relative=0.05))],
+         requires=("kernel_ridge.nystrom",), heavy=True))
+add(Task("knn_multi5", "kernel", "multi5_dense",
+         "k-NN k=5 euclidean, 50000 train / 12500 queries x 40 features, 5 classes",
+         kestrel=kestrel("knn", {"k": 5}, "train.csv", "test.csv"),
+         anchors=[sklearn("KNeighborsClassifier", {"n_neighbors": 5, "n_jobs": "{threads}"}, "train.csv", "test.csv",
+                          goal=Goal(total=0.5, agreement=1.0))],
+         requires=("knn",)))
+
+# ---------------------------------------------------------------- trees (issue 7)
+FOREST_GOALS = {"scikit-learn": Goal(train=0.5, accuracy_points=0.3, rmse_relative=0.01),
+                "ranger": Goal(train=1.0, accuracy_points=0.3, rmse_relative=0.01, rss=1.0)}
+TREE_SETS = (
+    ("letter", "shared:letter", "classification", 26, "letter 16000 x 16, 26 classes"),
+    ("digits", "shared:digits", "classification", 10, "digits 1437 x 64, 10 classes"),
+    ("binary", "binary_dense", "classification", 2, "synthetic binary 100000 x 50"),
+    ("multi5", "multi5_dense", "classification", 5, "synthetic 50000 x 40, 5 classes"),
+    ("friedman", "friedman", "regression", 0, "Friedman #1 regression 10000 x 20"),
+)
+for short, data, task, n_classes, shape in TREE_SETS:
+    reg = task == "regression"
+    rf = "RandomForestRegressor" if reg else "RandomForestClassifier"
+    mtry = "max_features=0.333" if reg else "max_features=sqrt"
+    add(Task(f"forest_{short}", "trees", data,
+             f"random forest, 100 trees, {mtry}, fully grown, bootstrap, {{threads}} threads; {shape}",
+             kestrel=kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed 1"),
+             anchors=[sklearn(rf, {"n_estimators": 100, "n_jobs": "{threads}", "random_state": 1,
+                                   "max_features": 0.333 if reg else "sqrt"}, "train.csv", "test.csv",
+                              goal=FOREST_GOALS["scikit-learn"]),
+                      ranger(task, {"num.trees": 100, "num.threads": "{threads}", "seed": 1}, "train.csv", "test.csv",
+                             goal=FOREST_GOALS["ranger"])],
+             requires=("forest",), heavy=short in ("binary", "multi5")))
+    if reg:
+        objective = {"objective": "reg:squarederror"}
+    elif n_classes == 2:
+        objective = {"objective": "binary:logistic"}
+    else:
+        objective = {"objective": "multi:softprob", "num_class": n_classes}
+    loss = "squared" if reg else ("logistic" if n_classes == 2 else "softmax")
+    add(Task(f"gbdt_{short}", "trees", data,
+             f"histogram gradient boosting, {loss} loss, 100 rounds, depth 6, learning rate 0.1, 255 bins, "
+             f"lambda 1, {{threads}} threads; {shape}",
+             kestrel=kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255,
+                                      "lambda": 1, "loss": loss}, "train.csv", "test.csv"),
+             anchors=[xgboost(dict(objective, tree_method="hist", max_depth=6, eta=0.1, max_bin=255,
+                                   min_child_weight=1, **{"lambda": 1}, nthread="{threads}"), 100,
+                              "train.csv", "test.csv", goal=Goal(train=1.0, accuracy_points=None if reg else 1.0,
+                                                                  rmse_relative=0.01))],
+             requires=("gbdt",), heavy=short in ("letter", "multi5")))
+    if short in ("letter", "binary", "friedman"):
+        dt = "DecisionTreeRegressor" if reg else "DecisionTreeClassifier"
+        add(Task(f"tree_{short}", "trees", data, f"CART, max_depth 12, all features; {shape}",
+                 kestrel=kestrel("tree", {"max_depth": 12}, "train.csv", "test.csv"),
+                 anchors=[sklearn(dt, {"max_depth": 12, "random_state": 1}, "train.csv", "test.csv",
+                                  goal=Goal(train=0.5))],
+                 requires=("tree",)))
+add(Task("adaboost_binary", "trees", "svm_binary",
+         "AdaBoost (SAMME), 100 decision stumps; synthetic binary 20000 x 50",
+         kestrel=kestrel("adaboost", {"n_estimators": 100}, "train.csv", "test.csv"),
+         anchors=[sklearn("AdaBoostClassifier", {"n_estimators": 100, "algorithm": "SAMME",
+                                                 "estimator": "DecisionTreeClassifier(max_depth=1)"},
+                          "train.csv", "test.csv")],
+         requires=("adaboost",)))
+
+# ---------------------------------------------------------------- selection (issue 8)
+def kestrel_grid(name, model, fixed, grid, train_file, threads=T, goal=None):
+    """kestrel-gridsearch; the best point is refit on all the data and written (-o)."""
+    p = " ".join(f"-p {k}={v}" for k, v in fixed.items())
+    g = " ".join(f"-g {axis}" for axis in grid)
+    return Tool(name, train=_join("{kestrel}/kestrel-gridsearch -m", model, p, g, "-k 5", threads,
+                                  f"{{data}}/{train_file} -o {{model}}"),
+                goal=goal, extras=("cv_best",))
+
+
+SVC_FIXED, SVC_GRID = {"eps": 0.001, "cache_mb": 200}, ("C=2^-1:2^7:2", "gamma=2^-13:2^5:2")
+add(Task("gridsearch_svc_digits", "selection", "shared:digits",
+         "grid search of C-SVC RBF over 5 C x 10 gamma = 50 points x 5-fold CV, digits scaled",
+         quality=False,
+         kestrel=kestrel_grid("kestrel", "svc", SVC_FIXED, SVC_GRID, "train.scaled.libsvm"),
+         anchors=[Tool("LIBSVM grid.py",
+                       train="svm-grid -log2c -1,7,2 -log2g -13,5,2 -v 5 -svmtrain /usr/bin/svm-train "
+                             "-gnuplot null -out null -e 0.001 -m 200 {data}/train.scaled.libsvm",
+                       goal=Goal(train=0.5), extras=("cv_best",)),
+                  kestrel_grid("kestrel 1 thread", "svc", SVC_FIXED, SVC_GRID, "train.scaled.libsvm",
+                               threads="--threads 1 -q", goal=Goal(train=0.6))],
+         requires=("svc",), heavy=True))
+LOGISTIC_FIXED, LOGISTIC_GRID = {"tol": LOGISTIC_TOL}, ("C=2^-5:2^5:1",)
+add(Task("gridsearch_logistic", "selection", "svm_binary",
+         "grid search of logistic C over 2^-5..2^5 (11 points) x 5-fold CV, synthetic binary 20000 x 50",
+         quality=False,
+         kestrel=kestrel_grid("kestrel", "logistic", LOGISTIC_FIXED, LOGISTIC_GRID, "train.libsvm"),
+         anchors=[Tool("LIBLINEAR -v 5 loop",
+                       train=f"bash {{anchors}}/liblinear_grid.sh {{data}}/train.libsvm -s 0 -e {LIBLINEAR_EPS} -B 1",
+                       extras=("cv_best",)),
+                  kestrel_grid("kestrel 1 thread", "logistic", LOGISTIC_FIXED, LOGISTIC_GRID, "train.libsvm",
+                               threads="--threads 1 -q", goal=Goal(train=0.6))]))
+
+FAMILIES = ["io", "linear", "svm", "kernel", "trees", "selection"]
