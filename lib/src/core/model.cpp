@@ -4,6 +4,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/io/libsvm_model.hpp"
 
 namespace kestrel {
 
@@ -103,6 +104,13 @@ ReadOptions Model::align_options(ReadOptions base) const {
     return base;
 }
 
+std::string Model::report(const std::string& name) const {
+    std::vector<std::string> features = feature_names_;
+    if (features.empty())
+        for (Index j = 0; j < n_features_; ++j) features.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
+    return estimator_->report(name, Estimator::ReportNames{features, classes_});
+}
+
 Json Model::to_json() const {
     Json j;
     j["format"] = kModelFormat;
@@ -182,6 +190,8 @@ void Model::save(const std::string& path) const { write_file_atomically(path, to
 Model Model::load(const std::string& path) {
     const std::string text = read_whole_file(path);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ModelFileError(path, "model file is empty");
+    // A model file from LIBSVM's svm-train (users bring their existing models).
+    if (looks_like_libsvm_model(text)) return from_json(libsvm_model_to_json(text, path), path);
     Json j;
     try {
         j = Json::parse(text);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kestrel/core/error.hpp"
 
@@ -93,11 +94,29 @@ KernelRows::KernelRows(const Features& X) {
 
 KernelRows::KernelRows(const Features& X, std::span<const Index> rows) : KernelRows(X.rows_subset(rows)) {}
 
+double KernelRows::first_feature(Index i) const {
+    if (dim_ == 0) return 0.0;
+    if (!sparse_) return dense_(i, 0);
+    SparseMatrix::InnerIterator it(*sparse_, index_[static_cast<std::size_t>(i)]);
+    return it && it.index() == 0 ? it.value() : 0.0;
+}
+
 void KernelRows::swap(Index i, Index j) {
     if (i == j) return;
     std::swap(sqnorm_[static_cast<std::size_t>(i)], sqnorm_[static_cast<std::size_t>(j)]);
     if (sparse_) std::swap(index_[static_cast<std::size_t>(i)], index_[static_cast<std::size_t>(j)]);
     else dense_.row(i).swap(dense_.row(j));
+}
+
+void check_precomputed_serials(const Features& X, const std::string& what) {
+    const KernelRows rows(X);
+    for (Index i = 0; i < rows.size(); ++i) {
+        const double s = rows.first_feature(i);
+        if (!(s >= 1 && s < static_cast<double>(X.cols()) && s == std::floor(s)))
+            throw DataError(what + ": row " + std::to_string(i + 1) + " has serial number " + std::to_string(s) +
+                            " in feature 1; a precomputed kernel row holds its training row's serial s (1 to " +
+                            std::to_string(X.cols() - 1) + ") in feature 1 and K(x, x_s) in feature s + 1");
+    }
 }
 
 // ---------------------------------------------------------------- Kernel
@@ -183,6 +202,18 @@ void Kernel::factor_values(const Factor& f, const Probe& p, const KernelRows& b,
             for (Index j = 0; j < n; ++j)
                 out[j] = -f.gamma * std::sqrt(std::max(0.0, p.sq + b.sqnorm(begin + j) - 2.0 * dots[j]));
             Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+            return;
+        case KernelKind::precomputed:
+            // LIBSVM's kernel_precomputed: x_a[serial(b)], the serial in b's feature 0.
+            // Serials are checked before any evaluation (check_precomputed_serials); this
+            // runs inside parallel loops, where a throw would terminate, so a bad one is NaN.
+            for (Index j = 0; j < n; ++j) {
+                const double serial = b.first_feature(begin + j);
+                const auto col = static_cast<Index>(serial);
+                out[j] = (static_cast<double>(col) == serial && col >= 1 && col < p.dim)
+                             ? p.x[col]
+                             : std::numeric_limits<double>::quiet_NaN();
+            }
             return;
         default: break;
     }

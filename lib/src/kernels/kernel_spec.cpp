@@ -22,6 +22,7 @@ constexpr KindName kKindNames[] = {
     {"rbf", KernelKind::rbf},             {"laplacian", KernelKind::laplacian},
     {"exponential", KernelKind::exponential}, {"sigmoid", KernelKind::sigmoid},
     {"min", KernelKind::min},             {"anova", KernelKind::anova},
+    {"precomputed", KernelKind::precomputed},
     {"polynomial", KernelKind::poly},     {"gaussian", KernelKind::rbf},
     {"intersection", KernelKind::min},    {"histogram", KernelKind::min},
 };
@@ -89,7 +90,7 @@ private:
         for (const auto& kn : kKindNames)
             if (name == kn.name) return kn.kind;
         std::string valid;
-        for (int i = 0; i < 8; ++i) valid += std::string(i ? ", " : "") + kKindNames[i].name;
+        for (int i = 0; i < 9; ++i) valid += std::string(i ? ", " : "") + kKindNames[i].name;
         fail("unknown kernel '" + name + "' (valid: " + valid + ")");
     }
 
@@ -228,7 +229,7 @@ KernelKind kernel_kind_from_string(const std::string& name) {
 }
 
 bool kernel_uses_gamma(KernelKind k) {
-    return k != KernelKind::linear && k != KernelKind::min;
+    return k != KernelKind::linear && k != KernelKind::min && k != KernelKind::precomputed;
 }
 bool kernel_uses_degree(KernelKind k) {
     return k == KernelKind::poly || k == KernelKind::anova;
@@ -243,7 +244,15 @@ bool BaseKernel::resolved() const {
 }
 
 KernelSpec KernelSpec::parse(const std::string& text, const std::string& param) {
-    return SpecParser(text, param).parse();
+    KernelSpec spec = SpecParser(text, param).parse();
+    // Precomputed values are the kernel itself: weighting or combining them with a kernel
+    // of those values would be meaningless.
+    bool pre = false;
+    for (const auto& t : spec.terms)
+        for (const auto& f : t.factors) pre = pre || f.kind == KernelKind::precomputed;
+    if (pre && !(spec.single() && spec.single()->kind == KernelKind::precomputed))
+        throw ParamError(param + "='" + text + "': precomputed cannot be weighted or combined with other kernels");
+    return spec;
 }
 
 std::string KernelSpec::to_string() const {

@@ -58,6 +58,7 @@ ModelInfo nu_svc_model_info() {
             .range(0.0, 1.0)
             .open_below()
             .like("LIBSVM -n"),
+        probability_param(),
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::classification};

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kestrel/core/error.hpp"
+
 namespace kestrel {
 
 // ---------------------------------------------------------------- ColumnCache
@@ -88,15 +90,18 @@ void ColumnCache::swap_index(Index i, Index j) {
 // ---------------------------------------------------------------- KernelQ
 
 KernelQ::KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t> signs, double cache_mb,
-                 int threads)
+                 int threads, std::vector<double> diagonal_shift)
     : rows_(std::move(rows)),
       kernel_(kernel),
       signs_(std::move(signs)),
+      shift_(std::move(diagonal_shift)),
       cache_(rows_.size(), rows_.size(), cache_mb),
       threads_(threads) {
     const Index l = rows_.size();
+    if (!shift_.empty() && static_cast<Index>(shift_.size()) != l) throw InternalError("KernelQ: diagonal shift of the wrong length");
     diag_.resize(static_cast<std::size_t>(l));
-    for (Index i = 0; i < l; ++i) diag_[static_cast<std::size_t>(i)] = kernel_(rows_, i, rows_, i);
+    for (Index i = 0; i < l; ++i)
+        diag_[static_cast<std::size_t>(i)] = kernel_(rows_, i, rows_, i) + (shift_.empty() ? 0.0 : shift_[static_cast<std::size_t>(i)]);
     scratch_.resize(static_cast<std::size_t>(l));
 }
 
@@ -109,6 +114,9 @@ const float* KernelQ::column(Index i, Index len) {
         const std::int8_t* s = signs_.data();
         for (Index j = filled; j < len; ++j)
             data[j] = static_cast<float>(si * s[j] * scratch_[static_cast<std::size_t>(j - filled)]);
+        // The cache holds Q + diag(shift): its swaps move the shifted entries with their rows.
+        if (!shift_.empty() && filled <= i && i < len)
+            data[i] = static_cast<float>(static_cast<double>(data[i]) + shift_[static_cast<std::size_t>(i)]);
     }
     return data;
 }
@@ -118,6 +126,7 @@ void KernelQ::swap_index(Index i, Index j) {
     rows_.swap(i, j);
     std::swap(signs_[static_cast<std::size_t>(i)], signs_[static_cast<std::size_t>(j)]);
     std::swap(diag_[static_cast<std::size_t>(i)], diag_[static_cast<std::size_t>(j)]);
+    if (!shift_.empty()) std::swap(shift_[static_cast<std::size_t>(i)], shift_[static_cast<std::size_t>(j)]);
 }
 
 // ---------------------------------------------------------------- SvrQ

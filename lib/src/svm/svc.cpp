@@ -5,19 +5,30 @@
 #include <mutex>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/linear/class_weight.hpp"
 
 namespace kestrel {
 
 BinarySvcSolution solve_binary_svc(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
-                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx) {
+                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx,
+                                   bool squared_hinge) {
     const Index l = rows.size();
     SmoProblem pb;
     pb.p = Vector::Constant(l, -1.0);
     pb.y = y;
-    pb.upper = upper;
     pb.alpha = Vector::Zero(l);
-    KernelQ Q(rows, kernel, y, settings.cache_mb, settings.threads);
+    std::vector<double> shift;
+    if (squared_hinge) {
+        // L2-SVM: Q + diag(1/C_i) and no upper bound. A finite stand-in for +inf keeps
+        // the solver's C_i - C_j comparisons meaningful (inf - inf would be NaN).
+        shift.resize(static_cast<std::size_t>(l));
+        for (Index i = 0; i < l; ++i) shift[static_cast<std::size_t>(i)] = 1.0 / upper[i];
+        pb.upper = Vector::Constant(l, 1e300);
+    } else {
+        pb.upper = upper;
+    }
+    KernelQ Q(rows, kernel, y, settings.cache_mb, settings.threads, std::move(shift));
     BinarySvcSolution sol;
     sol.smo = solve_smo(Q, pb, settings.smo, ctx);
     sol.rho = sol.smo.rho;
@@ -31,6 +42,7 @@ namespace {
 struct PairResult {
     Vector coef;  // aligned with rows of class s then rows of class t
     double rho = 0;
+    SigmoidFit sigmoid;  // probability=1
     std::vector<std::string> warnings;
 };
 
@@ -46,6 +58,9 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
     KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
     const Kernel kernel(spec);
     const SvmSolverSettings settings = solver_settings(p, ctx);
+    const bool probability = has_predict_proba();
+    // Stream "plat": the probability folds never share a stream with the kernel's sample.
+    const std::uint64_t platt_seed = derive_seed(ctx.seed, 0x706c6174);
 
     // Rows of each class in file order; rows with zero cost can never be support vectors.
     std::vector<std::vector<Index>> by_class(static_cast<std::size_t>(k));
@@ -80,6 +95,13 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
                 // A class without (weighted) rows in this fit: the pair always votes for the other.
                 out.rho = rs.empty() ? 1.0 : -1.0;
                 out.coef = Vector::Zero(static_cast<Index>(rs.size() + rt.size()));
+                if (probability) {
+                    // As LIBSVM's folds with one class: every held-out decision value is ±1.
+                    const auto& present = rs.empty() ? rt : rs;
+                    const std::vector<double> dec(present.size(), rs.empty() ? -1.0 : 1.0);
+                    const std::vector<std::int8_t> lab(present.size(), rs.empty() ? std::int8_t{-1} : std::int8_t{1});
+                    out.sigmoid = fit_sigmoid(dec, lab);
+                }
                 continue;
             }
             std::vector<Index> rows(rs);
@@ -98,6 +120,9 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
             BinarySvcSolution sol = solve_pair(kr, kernel, y, upper, pair_settings, pair_ctx);
             out.coef = std::move(sol.coef);
             out.rho = sol.rho;
+            if (probability)
+                out.sigmoid = pair_sigmoid(data.X, rows, y, upper, kernel, pair_settings, pair_ctx,
+                                           derive_seed(platt_seed, static_cast<std::uint64_t>(q)));
         } catch (...) {
             std::lock_guard<std::mutex> lock(failure_mutex);
             if (!failure) failure = std::current_exception();
@@ -151,6 +176,14 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
         }
         m.rho[q] = results[static_cast<std::size_t>(q)].rho;
     }
+    if (probability) {
+        m.prob_a.resize(n_pairs);
+        m.prob_b.resize(n_pairs);
+        for (Index q = 0; q < n_pairs; ++q) {
+            m.prob_a[q] = results[static_cast<std::size_t>(q)].sigmoid.a;
+            m.prob_b[q] = results[static_cast<std::size_t>(q)].sigmoid.b;
+        }
+    }
     m.support_vectors = data.X.rows_subset(m.support);
     m.prepare();
     model_ = std::move(m);
@@ -163,7 +196,7 @@ Vector Svc::sample_upper_bounds(const Dataset& data) const {
 
 BinarySvcSolution Svc::solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx) const {
-    return solve_binary_svc(rows, kernel, y, upper, settings, ctx);
+    return solve_binary_svc(rows, kernel, y, upper, settings, ctx, get_string(params(), "loss") == "squared_hinge");
 }
 
 Eigen::MatrixXd Svc::pairwise_decision(const Features& X) const {
@@ -193,11 +226,23 @@ Matrix Svc::do_decision_function(const Features& X) const {
     return votes.array() + conf.array() / (3 * (conf.array().abs() + 1));
 }
 
+bool Svc::has_predict_proba() const {
+    const Params& p = params();
+    return p.is_object() && p.contains("probability") && p["probability"].is_boolean() && p["probability"].get<bool>();
+}
+
+Matrix Svc::do_predict_proba(const Features& X) const {
+    return model_.probabilities(model_.pairwise_decision(X), static_cast<Index>(model_.n_sv.size()));
+}
+
 Json Svc::do_save_state() const { return model_.to_json(); }
 
 void Svc::do_load_state(const Json& state) {
     if (n_classes() < 2) throw std::runtime_error("svc state needs at least two classes");
     model_ = SvmModel::from_json(state, n_features(), n_classes());
+    if (has_predict_proba() != model_.has_probability())
+        throw std::runtime_error(has_predict_proba() ? "probability=1 but the state has no prob_a/prob_b"
+                                                     : "the state has prob_a/prob_b but probability=0");
 }
 
 ModelInfo svc_model_info() {
@@ -212,6 +257,11 @@ ModelInfo svc_model_info() {
         text_param("class_weight", "",
                    "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
             .like("LIBSVM -wi; scikit-learn class_weight"),
+        choice_param("loss", "hinge", {"hinge", "squared_hinge"},
+                     "hinge (L1-SVM, LIBSVM's) or squared_hinge (L2-SVM: (C/2) sum of squared slacks, dual Q + I/C "
+                     "with no upper bound)")
+            .like("LIBLINEAR -s 1/-s 3 (linear only); scikit-learn LinearSVC(loss=...)"),
+        probability_param(),
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::classification};

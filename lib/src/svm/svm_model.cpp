@@ -8,6 +8,8 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
+#include "kestrel/svm/platt.hpp"
 
 namespace kestrel {
 
@@ -138,6 +140,10 @@ Json SvmModel::to_json() const {
               {"sv_coef", std::move(coef)},
               {"rho", std::vector<double>(rho.begin(), rho.end())}};
     if (!n_sv.empty()) j["n_sv"] = n_sv;
+    if (has_probability()) {
+        j["prob_a"] = std::vector<double>(prob_a.begin(), prob_a.end());
+        if (prob_b.size() > 0) j["prob_b"] = std::vector<double>(prob_b.begin(), prob_b.end());
+    }
     return j;
 }
 
@@ -146,6 +152,8 @@ SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
     m.kernel_spec = KernelSpec::from_json(j.at("kernel"));
     if (!m.kernel_spec.resolved()) throw std::runtime_error("kernel parameters are not resolved numbers");
     m.support_vectors = features_from_json(j.at("support_vectors"), n_features);
+    if (m.kernel_spec.single() && m.kernel_spec.single()->kind == KernelKind::precomputed)
+        check_precomputed_serials(m.support_vectors, "support vectors");
     const Index nsv = m.support_vectors.rows();
     m.support = j.at("support").get<std::vector<Index>>();
     if (static_cast<Index>(m.support.size()) != nsv) throw std::runtime_error("support has the wrong length");
@@ -169,8 +177,44 @@ SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
         if (static_cast<Index>(m.n_sv.size()) != k || total != nsv)
             throw std::runtime_error("n_sv does not match the support vectors");
     }
+    if (j.contains("prob_a")) {
+        const auto a = j.at("prob_a").get<std::vector<double>>();
+        if (static_cast<Index>(a.size()) != n_rho) throw std::runtime_error("prob_a has the wrong length");
+        m.prob_a = Eigen::Map<const Vector>(a.data(), n_rho);
+        if (k > 0) {
+            const auto b = j.at("prob_b").get<std::vector<double>>();
+            if (static_cast<Index>(b.size()) != n_rho) throw std::runtime_error("prob_b has the wrong length");
+            m.prob_b = Eigen::Map<const Vector>(b.data(), n_rho);
+        }
+    }
     m.prepare();
     return m;
+}
+
+Eigen::MatrixXd SvmModel::probabilities(const Eigen::MatrixXd& pairwise, Index k) const {
+    if (!has_probability() || prob_b.size() != pairwise.cols())
+        throw InternalError("svm probabilities asked of a model fitted without probability=1");
+    // LIBSVM's min_prob: no pair is ever certain, so the coupling stays well posed.
+    constexpr double min_prob = 1e-7;
+    Eigen::MatrixXd out(pairwise.rows(), k);
+    Eigen::MatrixXd r = Eigen::MatrixXd::Zero(k, k);
+    for (Index row = 0; row < pairwise.rows(); ++row) {
+        Index q = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++q) {
+                const double p = std::clamp(sigmoid_probability(pairwise(row, q), prob_a[q], prob_b[q]), min_prob,
+                                            1 - min_prob);
+                r(s, t) = p;
+                r(t, s) = 1 - p;
+            }
+        if (k == 2) {
+            out(row, 0) = r(0, 1);
+            out(row, 1) = r(1, 0);
+        } else {
+            out.row(row) = pairwise_coupling(r).transpose();
+        }
+    }
+    return out;
 }
 
 SvmSolverSettings solver_settings(const Params& p, const Context& ctx) {
@@ -185,6 +229,8 @@ SvmSolverSettings solver_settings(const Params& p, const Context& ctx) {
 
 KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Context& ctx) {
     const KernelSpec spec = KernelSpec::parse(get_string(p, "kernel"));
+    if (spec.single() && spec.single()->kind == KernelKind::precomputed)
+        check_precomputed_serials(X, "precomputed kernel");
     // Stream 0x6b65726e ("kern"): the median sample never shares a stream with a fold.
     return resolve_kernel(spec, kernel_defaults_from_params(p), X, derive_seed(ctx.seed, 0x6b65726e));
 }
@@ -212,6 +258,13 @@ ParamSpec common_svm_params() {
             .range(0.0, std::nullopt)
             .like("scikit-learn SVC(max_iter=...)"),
     };
+}
+
+ParamDef probability_param() {
+    return bool_param("probability", false,
+                      "fit probability estimates: Platt's sigmoid per pair on internal 5-fold CV decision values, pairwise "
+                      "coupling for k > 2; regression: the Laplace scale of cross-validated residuals")
+        .like("LIBSVM -b 1");
 }
 
 Vector ovo_vote(const Eigen::MatrixXd& pairwise, Index k) {

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/svm/platt.hpp"
 
 namespace kestrel {
 
@@ -55,6 +57,31 @@ void KernelSvmRegressor::set_solution(const Dataset& data, KernelSpec spec, cons
     model_ = std::move(m);
 }
 
+void KernelSvmRegressor::fit_laplace_scale(const Dataset& data, const Context& ctx) {
+    if (!get_bool(params(), "probability")) return;
+    // LIBSVM's svm_svr_probability: residuals of 5-fold cross-validated predictions,
+    // folds shuffled from stream "plat" of the seed (as svc's probability folds).
+    const Index n = data.rows();
+    const std::vector<int> fold = probability_folds(n, derive_seed(derive_seed(ctx.seed, 0x706c6174), 0));
+    const int k = static_cast<int>(std::min<Index>(5, n));
+    Params sub_params = params();
+    sub_params["probability"] = false;
+    Context sub_ctx = ctx;
+    sub_ctx.progress = nullptr;
+    std::vector<double> residual(static_cast<std::size_t>(n), 0.0);
+    for (int f = 0; f < k; ++f) {
+        std::vector<Index> train, test;
+        for (Index i = 0; i < n; ++i) (fold[static_cast<std::size_t>(i)] == f ? test : train).push_back(i);
+        if (test.empty() || train.empty()) continue;
+        std::unique_ptr<Estimator> est = registry().create(name(), sub_params);
+        est->fit(data.subset(train), sub_ctx);
+        const Vector pred = est->predict(data.X.rows_subset(test));
+        for (std::size_t r = 0; r < test.size(); ++r)
+            residual[static_cast<std::size_t>(test[r])] = data.y[test[r]] - pred[static_cast<Index>(r)];
+    }
+    model_.prob_a = Vector::Constant(1, laplace_scale(residual));
+}
+
 Vector KernelSvmRegressor::do_predict(const Features& X) const { return model_.single_decision(X); }
 
 Matrix KernelSvmRegressor::do_decision_function(const Features& X) const { return model_.single_decision(X); }
@@ -88,6 +115,7 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     Vector coef = Vector::Zero(data.rows());
     for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
     set_solution(data, std::move(spec), coef, r.rho);
+    fit_laplace_scale(data, ctx);
 }
 
 void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
@@ -123,6 +151,7 @@ void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
     Vector coef = Vector::Zero(data.rows());
     for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
     set_solution(data, std::move(spec), coef, r.rho);
+    fit_laplace_scale(data, ctx);
 }
 
 void OneClassSvm::do_fit(const Dataset& data, const Context& ctx) {
@@ -159,6 +188,7 @@ ModelInfo svr_model_info() {
     info.spec = ParamSpec{
         real_param("C", 1.0, "cost of errors beyond the epsilon tube").range(0.0, std::nullopt).open_below().like("LIBSVM -c"),
         real_param("epsilon", 0.1, "half-width of the insensitive tube").range(0.0, std::nullopt).like("LIBSVM -p"),
+        probability_param(),
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::regression};
@@ -176,6 +206,7 @@ ModelInfo nu_svr_model_info() {
             .range(0.0, 1.0)
             .open_below()
             .like("LIBSVM -n"),
+        probability_param(),
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::regression};

@@ -8,8 +8,8 @@
 //  - n_features = the largest feature index among the support vectors (LIBSVM files
 //    carry no feature count; data with higher indices is rejected at prediction);
 //  - the support vectors' training rows unknown (recorded as -1);
-//  - probA/probB kept for the classifiers (probability=1); epsilon/nu-SVR's Laplace
-//    scale is not used by kestrel and is dropped.
+//  - probA/probB kept (probability=1): the classifiers' sigmoids, epsilon/nu-SVR's
+//    Laplace scale (state prob_a[0]).
 #include <string>
 #include <string_view>
 

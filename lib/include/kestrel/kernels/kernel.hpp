@@ -26,6 +26,8 @@ public:
     Index dim() const { return dim_; }
     bool is_sparse() const { return sparse_ != nullptr; }
     double sqnorm(Index i) const { return sqnorm_[static_cast<std::size_t>(i)]; }
+    // Feature 0 of row i: a precomputed kernel's serial number (LIBSVM's 0:serial).
+    double first_feature(Index i) const;
     // Exchanges positions i and j (O(dim) dense, O(1) sparse).
     void swap(Index i, Index j);
 
@@ -42,6 +44,11 @@ private:
     std::vector<Index> index_;                     // sparse: row of sparse_ at each position
     std::vector<double> sqnorm_;
 };
+
+// A precomputed kernel's rows hold their serial number s (1-based training row) in
+// feature 0 and k(x, x_s) in feature s. Throws DataError naming the first row whose
+// serial is not an integer in [1, X.cols() - 1] (`what` names the data in the message).
+void check_precomputed_serials(const Features& X, const std::string& what);
 
 class Kernel {
 public:

@@ -23,6 +23,8 @@ enum class KernelKind {
     sigmoid,      // tanh(gamma x·z + coef0)
     min,          // Σ_j min(x_j, z_j)  (histogram intersection)
     anova,        // Σ_j exp(-gamma (x_j-z_j)²)^degree
+    precomputed,  // x_{serial(z)}: the features are kernel values against the training rows
+                  // (LIBSVM -t 4 without its 0:serial column); only alone, never combined
 };
 const char* to_string(KernelKind k);
 KernelKind kernel_kind_from_string(const std::string& name);  // ParamError listing the valid names

@@ -54,10 +54,12 @@ private:
     Index budget_ = 0;             // floats still free
 };
 
-// Q_ij = s_i s_j k(x_i, x_j) with signs s (labels for C-SVC/nu-SVC, all +1 for one-class).
+// Q_ij = s_i s_j k(x_i, x_j) with signs s (labels for C-SVC/nu-SVC, all +1 for one-class),
+// plus diagonal_shift_i on the diagonal when given (the L2-SVM's Q + diag(1/C_i)).
 class KernelQ final : public QMatrix {
 public:
-    KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t> signs, double cache_mb, int threads);
+    KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t> signs, double cache_mb, int threads,
+            std::vector<double> diagonal_shift = {});
     const float* column(Index i, Index len) override;
     const double* diagonal() const override { return diag_.data(); }
     void swap_index(Index i, Index j) override;
@@ -67,6 +69,7 @@ private:
     KernelRows rows_;
     const Kernel& kernel_;
     std::vector<std::int8_t> signs_;
+    std::vector<double> shift_;
     std::vector<double> diag_;
     ColumnCache cache_;
     std::vector<double> scratch_;

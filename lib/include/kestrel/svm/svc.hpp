@@ -7,6 +7,7 @@
 // of dual coefficients and one rho per pair.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/svm/platt.hpp"
 #include "kestrel/svm/svm_model.hpp"
 
 namespace kestrel {
@@ -17,16 +18,22 @@ struct BinarySvcSolution {
     double rho = 0;
     SmoResult smo;
 };
+// squared_hinge: the L2-SVM dual, Q + diag(1/C_i) with no upper bound (C_i = upper).
 BinarySvcSolution solve_binary_svc(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
-                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx);
+                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx,
+                                   bool squared_hinge = false);
 
 class Svc : public Estimator {
 public:
     bool has_decision_function() const override { return true; }
     bool supports_sparse() const override { return true; }
     bool supports_sample_weights() const override { return true; }
+    // Only with probability=1 (the sigmoids are fitted at training time).
+    bool has_predict_proba() const override;
 
     const SvmModel& model() const { return model_; }
+    // Replaces the learned state (a LIBSVM model file read by io/libsvm_model).
+    void set_model(SvmModel m) { model_ = std::move(m); }
     // LIBSVM's decision values: n x k(k-1)/2, positive favours the first class of the pair.
     Eigen::MatrixXd pairwise_decision(const Features& X) const;
 
@@ -36,6 +43,8 @@ protected:
     // Binary: n x 1, positive = classes[1] (LIBSVM's value negated). Multiclass: n x k,
     // votes plus a bounded confidence term (scikit-learn's ovr-shaped function).
     Matrix do_decision_function(const Features& X) const override;
+    // Platt's sigmoid per pair, pairwise coupling for k > 2 (LIBSVM's -b 1).
+    Matrix do_predict_proba(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
 
@@ -45,6 +54,12 @@ protected:
     virtual BinarySvcSolution solve_pair(const KernelRows& rows, const Kernel& kernel,
                                          const std::vector<std::int8_t>& y, const Vector& upper,
                                          const SvmSolverSettings& settings, const Context& ctx) const;
+    // probability=1: Platt's sigmoid for one pair, fitted on decision values from an
+    // internal 5-fold cross-validation of the pair's problem (LIBSVM's
+    // svm_binary_svc_probability); the folds are shuffled from `seed`.
+    SigmoidFit pair_sigmoid(const Features& X, const std::vector<Index>& rows, const std::vector<std::int8_t>& y,
+                            const Vector& upper, const Kernel& kernel, const SvmSolverSettings& settings,
+                            const Context& ctx, std::uint64_t seed) const;
 
 private:
     SvmModel model_;

@@ -21,6 +21,14 @@ struct SvmModel {
     Eigen::MatrixXd sv_coef;       // (k-1) x nSV (classification), 1 x nSV otherwise
     Vector rho;                    // one per pair (classification) or a single value
     std::vector<Index> n_sv;       // per class (classification); empty otherwise
+    // probability=1: Platt's sigmoid per pair (classification, LIBSVM's probA/probB),
+    // or the Laplace scale of the residuals in prob_a[0] (epsilon/nu-SVR). Empty otherwise.
+    Vector prob_a, prob_b;
+
+    bool has_probability() const { return prob_a.size() > 0; }
+    // n x k class probabilities from pairwise decision values (k classes, LIBSVM's
+    // pair order): Platt's sigmoid per pair, clipped to [1e-7, 1 - 1e-7], coupled.
+    Eigen::MatrixXd probabilities(const Eigen::MatrixXd& pairwise, Index k) const;
 
     // Rebuilds the evaluation objects after support_vectors / kernel_spec change.
     void prepare();
@@ -61,6 +69,8 @@ KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Conte
 // The parameters every kernel SVM takes (kernel, gamma, degree, coef0, eps,
 // cache_mb, shrinking, max_iter), for the models' ParamSpecs.
 ParamSpec common_svm_params();
+// `probability` (svc, nu_svc, svr, nu_svr): fit the probability model at training time.
+ParamDef probability_param();
 
 // Votes of the one-vs-one decision values: the class with the most votes, ties to
 // the lowest class index (LIBSVM's rule in its label order).

@@ -27,6 +27,9 @@ protected:
 
     // Builds the model from per-row coefficients (zeros are dropped) and rho.
     void set_solution(const Dataset& data, KernelSpec spec, const Vector& coef, double rho);
+    // probability=1 (svr, nu_svr): the Laplace scale σ of 5-fold cross-validated residuals
+    // into model_.prob_a[0], as LIBSVM's -b 1 (its noise model y = f(x) + z, p(z) ∝ e^(-|z|/σ)).
+    void fit_laplace_scale(const Dataset& data, const Context& ctx);
 
     SvmModel model_;
 };
