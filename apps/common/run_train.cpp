@@ -96,9 +96,9 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     m.provenance()["seed"] = common.seed;
     // Reports are produced before the model is written so an unsupported flag fails
     // the run without leaving a model behind.
-    const std::string path_csv = path_file.empty() ? std::string() : m.estimator().report("path");
-    const std::string trace_csv = trace_file.empty() ? std::string() : m.estimator().report("trace");
-    const std::string tree_text = dump_tree ? m.estimator().report("tree") : std::string();
+    const std::string path_csv = path_file.empty() ? std::string() : m.report("path");
+    const std::string trace_csv = trace_file.empty() ? std::string() : m.report("trace");
+    const std::string tree_text = dump_tree ? m.report("tree") : std::string();
     m.save(output);
     if (!path_file.empty()) write_file_atomically(path_file, path_csv);
     if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);

@@ -1,10 +1,13 @@
 // One explicit line per built-in model (see DESIGN.md: static self-registration is
 // dropped by the linker in static libraries).
+#include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/linear/logistic.hpp"
 #include "kestrel/linear/ridge.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
+#include "kestrel/tree/decision_tree.hpp"
+#include "kestrel/tree/random_forest.hpp"
 
 namespace kestrel {
 
@@ -16,6 +19,9 @@ void register_builtin_models(Registry& r) {
     r.add(svr_model_info());
     r.add(nu_svr_model_info());
     r.add(one_class_model_info());
+    r.add(tree_model_info());
+    r.add(forest_model_info());
+    r.add(adaboost_model_info());
 }
 
 }  // namespace kestrel

@@ -125,19 +125,19 @@ void Estimator::load_state(const Json& state) {
     fitted_ = true;
 }
 
-std::string Estimator::report(const std::string& report_name) const {
+std::string Estimator::report(const std::string& report_name, const ReportNames& names) const {
     if (!fitted_) throw InternalError("model " + name_ + " asked for a report before it was fitted");
-    const auto names = report_names();
-    if (std::find(names.begin(), names.end(), report_name) == names.end()) {
+    const auto available = report_names();
+    if (std::find(available.begin(), available.end(), report_name) == available.end()) {
         std::string valid;
-        for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n;
+        for (const auto& n : available) valid += (valid.empty() ? "" : ", ") + n;
         throw UsageError("model " + name_ + " has no '" + report_name + "' output" +
                          (valid.empty() ? std::string() : " (it has: " + valid + ")"));
     }
-    return do_report(report_name);
+    return do_report(report_name, names);
 }
 
-std::string Estimator::do_report(const std::string& report_name) const {
+std::string Estimator::do_report(const std::string& report_name, const ReportNames&) const {
     throw InternalError("model " + name_ + " lists report '" + report_name + "' but does not produce it");
 }
 

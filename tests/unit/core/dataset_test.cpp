@@ -95,3 +95,23 @@ TEST_SUITE("core.dataset") {
         CHECK((dense.transpose_multiply(w) - sparse.transpose_multiply(w)).norm() == 0.0);
     }
 }
+
+TEST_SUITE("core.dataset") {
+    TEST_CASE("moving sparse features keeps one buffer (no copy)") {
+        SparseMatrix sp(3, 3);
+        sp.insert(0, 1) = 2.0;
+        sp.insert(2, 2) = 5.0;
+        sp.makeCompressed();
+        const double* values = sp.valuePtr();
+        Features f(std::move(sp));
+        CHECK(f.sparse_ref().valuePtr() == values);
+        Features g(std::move(f));
+        CHECK(g.sparse_ref().valuePtr() == values);
+        Features h;
+        h = std::move(g);
+        CHECK(h.sparse_ref().valuePtr() == values);
+        CHECK(h.to_dense()(2, 2) == 5.0);
+        Features copy = h;  // copies stay copies
+        CHECK(copy.sparse_ref().valuePtr() != values);
+    }
+}

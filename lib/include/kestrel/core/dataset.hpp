@@ -29,7 +29,19 @@ class Features {
 public:
     Features() = default;
     Features(DenseMatrix m) : m_(std::move(m)) {}    // NOLINT(google-explicit-constructor)
-    Features(SparseMatrix m) : m_(std::move(m)) {}   // NOLINT(google-explicit-constructor)
+    // Eigen 3.4's SparseMatrix copies on move; swapping keeps a sparse matrix in one
+    // buffer as it passes from the reader to the dataset to the model.
+    Features(SparseMatrix&& m) : m_(std::in_place_type<SparseMatrix>) {  // NOLINT(google-explicit-constructor)
+        std::get<SparseMatrix>(m_).swap(m);
+    }
+    Features(const SparseMatrix& m) : m_(m) {}  // NOLINT(google-explicit-constructor)
+    Features(const Features&) = default;
+    Features& operator=(const Features&) = default;
+    Features(Features&& other) noexcept { take(other); }
+    Features& operator=(Features&& other) noexcept {
+        if (this != &other) take(other);
+        return *this;
+    }
 
     Index rows() const;
     Index cols() const;
@@ -55,6 +67,15 @@ public:
     Vector transpose_multiply(const Vector& v) const;
 
 private:
+    void take(Features& other) noexcept {
+        if (other.is_sparse()) {
+            m_.emplace<SparseMatrix>();
+            std::get<SparseMatrix>(m_).swap(std::get<SparseMatrix>(other.m_));
+        } else {
+            m_ = std::move(other.m_);
+        }
+    }
+
     std::variant<DenseMatrix, SparseMatrix> m_;
 };
 

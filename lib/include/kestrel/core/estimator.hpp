@@ -55,8 +55,14 @@ public:
     // regularization path, CSV), "trace" (per-round figures of a boosting run, CSV),
     // "tree" (a text rendering of the fitted tree). kestrel-train writes them on
     // request (--path FILE, --trace FILE, --dump-tree); a model lists what it has.
+    // Reports name features and classes as the user knows them, which only the Model
+    // holding the estimator knows: it passes them in.
+    struct ReportNames {
+        const std::vector<std::string>& features;
+        const std::vector<std::string>& classes;
+    };
     virtual std::vector<std::string> report_names() const { return {}; }
-    std::string report(const std::string& report_name) const;
+    std::string report(const std::string& report_name, const ReportNames& names) const;
 
     // A fresh, unfitted estimator with the same name and hyperparameters.
     std::unique_ptr<Estimator> clone_unfitted() const;
@@ -67,7 +73,7 @@ protected:
     virtual Vector do_predict(const Features& X) const;
     virtual Matrix do_decision_function(const Features& X) const;
     virtual Matrix do_predict_proba(const Features& X) const;
-    virtual std::string do_report(const std::string& report_name) const;
+    virtual std::string do_report(const std::string& report_name, const ReportNames& names) const;
     virtual Json do_save_state() const = 0;
     virtual void do_load_state(const Json& state) = 0;
 

@@ -65,6 +65,9 @@ public:
     const std::vector<std::string>& feature_names() const { return feature_names_; }
     Index n_features() const { return n_features_; }
     const Estimator& estimator() const { return *estimator_; }
+    // A named report of the fitted estimator ("path", "trace", "tree"), with the
+    // model's feature names (or x1..xd) and classes.
+    std::string report(const std::string& name) const;
     Json& provenance() { return provenance_; }
 
 private:

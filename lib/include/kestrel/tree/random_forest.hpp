@@ -1,0 +1,46 @@
+#pragma once
+// `forest`: Breiman's random forest over the shared tree builder (docs/models/forest.md).
+// Tree t draws its sample and its candidate features from derive_seed(seed, t), so
+// the forest is the same for any number of threads.
+#include <optional>
+#include <vector>
+
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/tree/tree.hpp"
+
+namespace kestrel {
+
+class RandomForest : public Estimator {
+public:
+    // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
+    // fitted: only when the tree learned classification.
+    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
+    bool supports_sample_weights() const override { return true; }
+    std::vector<std::string> report_names() const override { return {"tree"}; }
+
+    const std::vector<Tree>& trees() const { return trees_; }
+    // Mean over the trees of each tree's normalised impurity importances, normalised.
+    const Vector& feature_importances() const { return importances_; }
+    // Out-of-bag accuracy (classification) or R² (regression), when fitted with oob=1.
+    std::optional<double> oob_score() const { return oob_score_; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    std::string do_report(const std::string& report_name, const ReportNames& names) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    Matrix mean_outputs(const DenseMatrix& X) const;
+
+    std::vector<Tree> trees_;
+    Vector importances_;
+    std::optional<double> oob_score_;
+};
+
+ModelInfo forest_model_info();
+
+}  // namespace kestrel

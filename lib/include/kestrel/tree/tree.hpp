@@ -1,0 +1,69 @@
+#pragma once
+// A fitted binary decision tree: the learned state shared by `tree`, `forest` and the
+// boosting models. Node 0 is the root; an internal node sends a row left when
+// x[feature] <= threshold. Every node (not only the leaves) keeps its value, so that
+// pruning can turn any subtree into a leaf and the dump can show every node:
+// classification: the weighted class counts (probabilities are their normalisation);
+// regression: the weighted mean of the targets.
+#include <string>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
+
+namespace kestrel {
+
+struct TreeNode {
+    int feature = -1;      // -1 for a leaf
+    double threshold = 0;  // left when x <= threshold
+    int left = -1, right = -1;
+    double impurity = 0;  // of the training rows reaching the node
+    double weight = 0;    // their total sample weight
+    Index samples = 0;    // their number (distinct rows; bootstrap copies count once)
+    bool is_leaf() const { return left < 0; }
+};
+
+class Tree {
+public:
+    Tree() = default;
+    Tree(Index n_features, Index n_outputs) : n_features_(n_features), n_outputs_(n_outputs) {}
+
+    // Appends a node with its value (n_outputs numbers); returns its index.
+    int add_node(const TreeNode& node, const double* value);
+    TreeNode& node(int i) { return nodes_[static_cast<std::size_t>(i)]; }
+    const TreeNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
+    const double* value(int i) const { return values_.data() + static_cast<std::size_t>(i) * n_outputs_; }
+    int size() const { return static_cast<int>(nodes_.size()); }
+    Index n_features() const { return n_features_; }
+    Index n_outputs() const { return n_outputs_; }  // k classes, or 1 for regression
+
+    // The leaf a row (n_features values) falls into.
+    int apply(const double* row) const;
+    int n_leaves() const;
+    int depth() const;  // edges on the longest root-to-leaf path; 0 for a lone leaf
+
+    // Σ over the splits on each feature of W_t·I_t − W_L·I_L − W_R·I_R (not normalised).
+    Vector impurity_decrease_by_feature() const;
+
+    // Keeps only the nodes reachable from the root (after pruning), renumbered in
+    // depth-first order, left before right.
+    void compact();
+
+    Json to_json() const;
+    // Validates structure (children in range, acyclic, features in range); throws
+    // std::runtime_error naming what is wrong.
+    static Tree from_json(const Json& j, Index n_features, Index n_outputs);
+
+private:
+    Index n_features_ = 0, n_outputs_ = 0;
+    std::vector<TreeNode> nodes_;
+    std::vector<double> values_;  // size() x n_outputs, row-major
+};
+
+// A text rendering like scikit-learn's export_text: one line per node, features by
+// name (x0, x1, ... when unnamed), thresholds, and at each leaf the prediction with
+// its value (class counts, or the mean) and sample count.
+std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
+                      const std::vector<std::string>& classes);
+
+}  // namespace kestrel

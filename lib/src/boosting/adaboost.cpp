@@ -1,0 +1,186 @@
+#include "kestrel/boosting/adaboost.hpp"
+
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/tree/decision_tree.hpp"
+
+namespace kestrel {
+namespace {
+
+// The weak learner named by the `base` parameter ({"model": name, "params": {...}}).
+// `tree` is built here directly so that adaboost does not depend on the registry's
+// contents for its default; any other model comes from the registry.
+std::unique_ptr<Estimator> make_base(const Json& spec) {
+    const std::string name = spec.at("model").get<std::string>();
+    const Params given = spec.contains("params") ? spec.at("params") : Params::object();
+    std::unique_ptr<Estimator> e;
+    if (name == "tree") {
+        const ModelInfo info = tree_model_info();
+        e = info.factory();
+        e->set_identity(info.name, info.spec.resolve(given, info.name));
+    } else {
+        e = registry().create(name, given);
+    }
+    if (!e->supports_sample_weights()) {
+        std::string valid = "tree";
+        for (const auto& n : registry().names()) {
+            if (n == "tree" || n == "adaboost") continue;
+            try {
+                if (registry().create(n, Params::object())->supports_sample_weights()) valid += ", " + n;
+            } catch (const Error&) {
+            }
+        }
+        throw ParamError("parameter base=" + name +
+                         " of model adaboost: the weak learner must accept sample weights (valid: " + valid + ")");
+    }
+    return e;
+}
+
+}  // namespace
+
+Vector adaboost_update(const Vector& D, const std::vector<char>& mistake, double alpha, bool samme) {
+    Vector next(D.size());
+    for (Index i = 0; i < D.size(); ++i) {
+        const double m = mistake[static_cast<std::size_t>(i)] ? 1.0 : (samme ? 0.0 : -1.0);
+        next[i] = D[i] * std::exp(alpha * m);
+    }
+    return next / next.sum();
+}
+
+void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification) throw UsageError("adaboost: learns classification only");
+    const Params& p = params();
+    const Json base = p.at("base");
+    make_base(base);  // checks the weak learner before any work
+    const Index n = data.rows(), k = data.n_classes(), rounds = static_cast<Index>(get_int(p, "n_estimators"));
+    const double rate = get_real(p, "learning_rate");
+    const bool samme = k > 2;
+    // ε_t must stay below ½ (binary) or 1 − 1/k (SAMME) for α_t > 0.
+    const double chance = samme ? 1.0 - 1.0 / static_cast<double>(k) : 0.5;
+
+    const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
+    if (!(s.sum() > 0)) throw DataError("adaboost: the sample weights sum to zero");
+    Vector D = s / s.sum();
+    Dataset work = data;
+    Matrix F = Matrix::Zero(n, samme ? k : 1);
+    std::vector<std::unique_ptr<Estimator>> learners;
+    std::vector<BoostRound> trace;
+    double alpha_sum = 0;
+    for (Index t = 0; t < rounds; ++t) {
+        auto h = make_base(base);
+        work.weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
+        h->fit(work, ctx.child(static_cast<std::uint64_t>(t)));
+        const Vector pred = h->predict(data.X);
+        std::vector<char> mistake(static_cast<std::size_t>(n));
+        double eps = 0;
+        for (Index i = 0; i < n; ++i) {
+            mistake[static_cast<std::size_t>(i)] = pred[i] != data.y[i];
+            if (mistake[static_cast<std::size_t>(i)]) eps += D[i];
+        }
+        if (eps >= chance) {
+            if (t == 0)
+                throw DataError("adaboost: the first weak learner has weighted error " + std::to_string(eps) +
+                                ", no better than chance; use a stronger base (e.g. base=tree(max_depth=3))");
+            break;  // h_t is discarded, as Freund & Schapire's algorithm requires ε_t < ½
+        }
+        double alpha;
+        if (eps <= 0) {
+            // A perfect h_t has α = ∞ in the formula: a weight above all the others
+            // together makes it decide alone, which is that limit.
+            alpha = alpha_sum + 1.0;
+        } else {
+            alpha = rate * (samme ? std::log((1 - eps) / eps) + std::log(static_cast<double>(k - 1))
+                                  : 0.5 * std::log((1 - eps) / eps));
+        }
+        alpha_sum += alpha;
+        double train_error = 0;
+        for (Index i = 0; i < n; ++i) {
+            Index predicted;
+            if (samme) {
+                F(i, static_cast<Index>(pred[i])) += alpha;
+                F.row(i).maxCoeff(&predicted);
+            } else {
+                F(i, 0) += pred[i] == 1 ? alpha : -alpha;
+                predicted = F(i, 0) > 0 ? 1 : 0;
+            }
+            if (predicted != static_cast<Index>(data.y[i])) train_error += s[i];
+        }
+        trace.push_back({eps, alpha, train_error / s.sum()});
+        learners.push_back(std::move(h));
+        if (eps <= 0) break;
+        D = adaboost_update(D, mistake, alpha, samme);
+    }
+    learners_ = std::move(learners);
+    rounds_ = std::move(trace);
+}
+
+Matrix AdaBoost::do_decision_function(const Features& X) const {
+    const bool samme = n_classes() > 2;
+    Matrix F = Matrix::Zero(X.rows(), samme ? n_classes() : 1);
+    for (std::size_t t = 0; t < learners_.size(); ++t) {
+        const Vector pred = learners_[t]->predict(X);
+        const double a = rounds_[t].alpha;
+        for (Index i = 0; i < X.rows(); ++i) {
+            if (samme)
+                F(i, static_cast<Index>(pred[i])) += a;
+            else
+                F(i, 0) += pred[i] == 1 ? a : -a;
+        }
+    }
+    return F;
+}
+
+Json AdaBoost::do_save_state() const {
+    Json learners = Json::array(), trace = Json::array();
+    for (const auto& h : learners_) learners.push_back(h->save_state());
+    for (const auto& r : rounds_)
+        trace.push_back(Json{{"error", r.error}, {"alpha", r.alpha}, {"train_error", r.train_error}});
+    const Json base{{"model", learners_.front()->name()}, {"params", learners_.front()->params()}};
+    return Json{{"base", base}, {"learners", learners}, {"rounds", trace}};
+}
+
+void AdaBoost::do_load_state(const Json& state) {
+    for (const char* key : {"base", "learners", "rounds"})
+        if (!state.contains(key)) throw std::runtime_error(std::string("adaboost state lacks \"") + key + "\"");
+    const Json& ls = state.at("learners");
+    const Json& rs = state.at("rounds");
+    if (!ls.is_array() || ls.empty() || !rs.is_array() || rs.size() != ls.size())
+        throw std::runtime_error("adaboost state needs as many rounds as learners, at least one");
+    std::vector<std::unique_ptr<Estimator>> learners;
+    std::vector<BoostRound> trace;
+    for (std::size_t t = 0; t < ls.size(); ++t) {
+        auto h = make_base(state.at("base"));
+        h->load_state(ls[t]);
+        if (h->n_features() != n_features() || h->n_classes() != n_classes())
+            throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");
+        learners.push_back(std::move(h));
+        trace.push_back(
+            {rs[t].at("error").get<double>(), rs[t].at("alpha").get<double>(), rs[t].at("train_error").get<double>()});
+    }
+    learners_ = std::move(learners);
+    rounds_ = std::move(trace);
+}
+
+ModelInfo adaboost_model_info() {
+    ModelInfo info;
+    info.name = "adaboost";
+    info.summary = "AdaBoost (Freund & Schapire; SAMME for k > 2 classes) over decision stumps or any weighted learner";
+    info.spec = ParamSpec{
+        int_param("n_estimators", 50, "maximum number of boosting rounds")
+            .range(1, std::nullopt)
+            .like("scikit-learn AdaBoostClassifier n_estimators"),
+        real_param("learning_rate", 1.0, "shrinks each α_t (1 = the textbook algorithm)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("scikit-learn learning_rate"),
+        model_param("base", "tree(max_depth=1)", "the weak learner; must accept sample weights")
+            .like("scikit-learn estimator=DecisionTreeClassifier(max_depth=1)"),
+    };
+    info.tasks = {Task::classification};
+    info.multiclass = Multiclass::native;
+    info.factory = [] { return std::make_unique<AdaBoost>(); };
+    return info;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,220 @@
+#include "kestrel/tree/random_forest.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <numeric>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/tree/decision_tree.hpp"
+#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/tree_params.hpp"
+
+namespace kestrel {
+namespace {
+
+// Row weights of one tree's sample: the bootstrap count (or 0/1 without replacement)
+// times the sample weight. Draws come first from the tree's generator.
+std::vector<double> sample_rows(Rng& rng, const Vector& weights, Index n_draw, bool bootstrap) {
+    const Index n = weights.size();
+    std::vector<double> w(static_cast<std::size_t>(n), 0.0);
+    if (bootstrap) {
+        for (Index d = 0; d < n_draw; ++d) w[rng.below(static_cast<std::uint64_t>(n))] += 1.0;
+    } else if (n_draw >= n) {
+        std::fill(w.begin(), w.end(), 1.0);
+    } else {
+        std::vector<Index> perm(static_cast<std::size_t>(n));
+        std::iota(perm.begin(), perm.end(), 0);
+        for (Index i = 0; i < n_draw; ++i) {  // partial Fisher–Yates
+            const Index j = i + static_cast<Index>(rng.below(static_cast<std::uint64_t>(n - i)));
+            std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(j)]);
+            w[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = 1.0;
+        }
+    }
+    for (Index i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] *= weights[i];
+    return w;
+}
+
+// Out-of-bag accuracy or R² over the rows that some tree left out of its sample.
+double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vector& y, bool classification,
+                    const Context& ctx) {
+    double hits = 0, ss_res = 0, y_sum = 0, count = 0;
+    std::vector<Index> rows;
+    for (Index i = 0; i < y.size(); ++i) {
+        if (votes[static_cast<std::size_t>(i)] == 0) continue;
+        rows.push_back(i);
+        ++count;
+        if (classification) {
+            Index best = 0;
+            for (Index c = 1; c < sums.cols(); ++c)
+                if (sums(i, c) > sums(i, best)) best = c;
+            hits += best == static_cast<Index>(y[i]) ? 1.0 : 0.0;
+        } else {
+            const double r = y[i] - sums(i, 0) / votes[static_cast<std::size_t>(i)];
+            ss_res += r * r;
+            y_sum += y[i];
+        }
+    }
+    if (count < static_cast<double>(y.size()))
+        ctx.warning("forest: " + std::to_string(y.size() - static_cast<Index>(count)) +
+                    " rows were in every tree's sample; the out-of-bag score leaves them out (use more trees)");
+    if (count == 0) return 0.0;
+    if (classification) return hits / count;
+    const double mean = y_sum / count;
+    double ss_tot = 0;
+    for (Index i : rows) ss_tot += (y[i] - mean) * (y[i] - mean);
+    return ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
+}
+
+}  // namespace
+
+void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    const DenseMatrix& X = data.X.dense_ref();
+    require_finite_features(X, "forest");
+    const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
+    const bool classification = data.task == Task::classification;
+    const Index n = data.rows(), n_trees = static_cast<Index>(get_int(p, "n_estimators"));
+    const bool bootstrap = get_bool(p, "bootstrap"), want_oob = get_bool(p, "oob");
+    const Index n_draw =
+        std::max<Index>(1, static_cast<Index>(std::llround(get_real(p, "max_samples") * static_cast<double>(n))));
+    if (want_oob && !bootstrap && n_draw >= n)
+        throw ParamError("parameter oob=1 of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+    const Vector weights = data.has_weights() ? data.weights : Vector::Ones(n);
+    const int threads = ctx.resolved_threads();
+
+    const SortedColumns sorted(X, threads);
+    std::vector<Tree> trees(static_cast<std::size_t>(n_trees));
+    std::vector<std::vector<char>> in_bag(want_oob ? static_cast<std::size_t>(n_trees) : 0);
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (Index t = 0; t < n_trees; ++t) {
+        try {
+            Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t)));
+            const std::vector<double> w = sample_rows(rng, weights, n_draw, bootstrap);
+            TreeBuilder builder(X, data.y, classification ? data.n_classes() : 0, sorted, tp);
+            trees[static_cast<std::size_t>(t)] = builder.build(w, rng);
+            if (want_oob) {
+                auto& bag = in_bag[static_cast<std::size_t>(t)];
+                bag.resize(static_cast<std::size_t>(n));
+                for (Index i = 0; i < n; ++i) bag[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] > 0;
+            }
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+
+    Vector importance = Vector::Zero(data.cols());
+    for (const Tree& t : trees) importance += normalised(t.impurity_decrease_by_feature());
+    importances_ = normalised(importance);
+
+    oob_score_.reset();
+    if (want_oob) {
+        // Summed over the trees in tree order, one row at a time: the same for any thread count.
+        const Index k = classification ? data.n_classes() : 1;
+        Matrix sums = Matrix::Zero(n, k);
+        std::vector<int> votes(static_cast<std::size_t>(n), 0);
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (Index i = 0; i < n; ++i) {
+            std::vector<double> row(static_cast<std::size_t>(k), 0.0);
+            for (Index t = 0; t < n_trees; ++t) {
+                if (in_bag[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]) continue;
+                add_tree_output(trees[static_cast<std::size_t>(t)], X.row(i).data(), row.data());
+                ++votes[static_cast<std::size_t>(i)];
+            }
+            for (Index c = 0; c < k; ++c) sums(i, c) = row[static_cast<std::size_t>(c)];
+        }
+        oob_score_ = oob_score_of(sums, votes, data.y, classification, ctx);
+    }
+    trees_ = std::move(trees);
+}
+
+Matrix RandomForest::mean_outputs(const DenseMatrix& X) const {
+    const Index k = trees_.front().n_outputs();
+    Matrix out = Matrix::Zero(X.rows(), k);
+    // Blocks of rows in parallel, the trees in order within a block: each row's sum is
+    // the same whatever the blocks, so the result is thread-count independent. Large
+    // blocks keep each tree's nodes in cache across many rows.
+    const Index threads = std::max(1, omp_get_max_threads());
+    const Index block = std::clamp<Index>((X.rows() + threads - 1) / threads, 256, 4096);
+    const Index blocks = (X.rows() + block - 1) / block;
+#pragma omp parallel for schedule(dynamic)
+    for (Index b = 0; b < blocks; ++b) {
+        const Index begin = b * block, rows = std::min(block, X.rows() - begin);
+        std::vector<double> part(static_cast<std::size_t>(rows * k), 0.0);  // row-major block
+        for (const Tree& t : trees_)
+            for (Index i = 0; i < rows; ++i) add_tree_output(t, X.row(begin + i).data(), part.data() + i * k);
+        for (Index i = 0; i < rows; ++i)
+            for (Index c = 0; c < k; ++c) out(begin + i, c) = part[static_cast<std::size_t>(i * k + c)];
+    }
+    return out / static_cast<double>(trees_.size());
+}
+
+Vector RandomForest::do_predict(const Features& X) const {
+    const Matrix m = mean_outputs(X.dense_ref());
+    if (task() == Task::regression) return m.col(0);
+    return scores_to_classes(m);
+}
+
+Matrix RandomForest::do_predict_proba(const Features& X) const {
+    return mean_outputs(X.dense_ref());
+}
+
+Json RandomForest::do_save_state() const {
+    Json trees = Json::array();
+    for (const Tree& t : trees_) trees.push_back(t.to_json());
+    Json s{{"trees", std::move(trees)}, {"feature_importances", vector_to_json(importances_)}};
+    if (oob_score_) s["oob_score"] = *oob_score_;
+    return s;
+}
+
+void RandomForest::do_load_state(const Json& state) {
+    if (!state.contains("trees") || !state.at("trees").is_array() || state.at("trees").empty() ||
+        !state.contains("feature_importances"))
+        throw std::runtime_error("forest state needs a non-empty \"trees\" array and \"feature_importances\"");
+    const Index outputs = task() == Task::classification ? n_classes() : 1;
+    std::vector<Tree> trees;
+    for (const Json& t : state.at("trees")) trees.push_back(Tree::from_json(t, n_features(), outputs));
+    Vector imp = vector_from_json(state.at("feature_importances"), "forest feature_importances", n_features());
+    std::optional<double> oob;
+    if (state.contains("oob_score")) {
+        if (!state.at("oob_score").is_number()) throw std::runtime_error("forest oob_score is not a number");
+        oob = state.at("oob_score").get<double>();
+    }
+    trees_ = std::move(trees);
+    importances_ = std::move(imp);
+    oob_score_ = oob;
+}
+
+ModelInfo forest_model_info() {
+    ModelInfo info;
+    info.name = "forest";
+    info.summary = "random forest: bootstrap-sampled CART trees with random feature subsets, parallel and reproducible";
+    info.spec = ParamSpec{
+        int_param("n_estimators", 100, "number of trees")
+            .range(1, std::nullopt)
+            .like("scikit-learn n_estimators; ranger num.trees"),
+        bool_param("bootstrap", true, "draw each tree's rows with replacement (0: without)")
+            .like("scikit-learn bootstrap; ranger replace"),
+        real_param("max_samples", 1.0, "rows drawn per tree, as a fraction of the training rows")
+            .range(0.0, 1.0)
+            .open_below()
+            .like("scikit-learn max_samples (a float); ranger sample.fraction"),
+        bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
+            .like("scikit-learn oob_score; ranger prediction.error"),
+    };
+    info.spec.extend(tree_growth_spec("auto"));
+    info.tasks = {Task::classification, Task::regression};
+    info.multiclass = Multiclass::native;
+    info.factory = [] { return std::make_unique<RandomForest>(); };
+    return info;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,213 @@
+#include "kestrel/tree/tree.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace kestrel {
+
+int Tree::add_node(const TreeNode& node, const double* value) {
+    nodes_.push_back(node);
+    values_.insert(values_.end(), value, value + n_outputs_);
+    return static_cast<int>(nodes_.size()) - 1;
+}
+
+int Tree::apply(const double* row) const {
+    int i = 0;
+    while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
+        const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
+        i = row[n.feature] <= n.threshold ? n.left : n.right;
+    }
+    return i;
+}
+
+int Tree::n_leaves() const {
+    int k = 0;
+    for (const auto& n : nodes_) k += n.is_leaf() ? 1 : 0;
+    return k;
+}
+
+int Tree::depth() const {
+    if (nodes_.empty()) return 0;
+    std::vector<std::pair<int, int>> stack{{0, 0}};
+    int best = 0;
+    while (!stack.empty()) {
+        const auto [i, d] = stack.back();
+        stack.pop_back();
+        best = std::max(best, d);
+        const TreeNode& n = node(i);
+        if (!n.is_leaf()) {
+            stack.emplace_back(n.left, d + 1);
+            stack.emplace_back(n.right, d + 1);
+        }
+    }
+    return best;
+}
+
+Vector Tree::impurity_decrease_by_feature() const {
+    Vector out = Vector::Zero(n_features_);
+    for (const auto& n : nodes_) {
+        if (n.is_leaf()) continue;
+        const TreeNode& l = node(n.left);
+        const TreeNode& r = node(n.right);
+        out[n.feature] += n.weight * n.impurity - l.weight * l.impurity - r.weight * r.impurity;
+    }
+    return out;
+}
+
+void Tree::compact() {
+    Tree out(n_features_, n_outputs_);
+    if (nodes_.empty()) {
+        *this = out;
+        return;
+    }
+    // Depth-first, left first, children numbered when their parent is copied.
+    struct Item {
+        int old_index, parent, side;  // side 0 = left, 1 = right
+    };
+    std::vector<Item> stack{{0, -1, 0}};
+    while (!stack.empty()) {
+        const Item it = stack.back();
+        stack.pop_back();
+        TreeNode n = node(it.old_index);
+        const int old_left = n.left, old_right = n.right;
+        n.left = n.right = -1;
+        const int k = out.add_node(n, value(it.old_index));
+        if (it.parent >= 0) (it.side == 0 ? out.node(it.parent).left : out.node(it.parent).right) = k;
+        if (old_left >= 0) {
+            out.node(k).left = out.node(k).right = -2;  // placeholder: internal node
+            stack.push_back({old_right, k, 1});
+            stack.push_back({old_left, k, 0});
+        }
+    }
+    *this = std::move(out);
+}
+
+Json Tree::to_json() const {
+    Json feature = Json::array(), threshold = Json::array(), left = Json::array(), right = Json::array(),
+         impurity = Json::array(), weight = Json::array(), samples = Json::array(), value = Json::array();
+    for (int i = 0; i < size(); ++i) {
+        const TreeNode& n = node(i);
+        feature.push_back(n.feature);
+        threshold.push_back(n.threshold);
+        left.push_back(n.left);
+        right.push_back(n.right);
+        impurity.push_back(n.impurity);
+        weight.push_back(n.weight);
+        samples.push_back(n.samples);
+        Json v = Json::array();
+        for (Index c = 0; c < n_outputs_; ++c) v.push_back(this->value(i)[c]);
+        value.push_back(std::move(v));
+    }
+    return Json{{"feature", feature},   {"threshold", threshold}, {"left", left},       {"right", right},
+                {"impurity", impurity}, {"weight", weight},       {"samples", samples}, {"value", value}};
+}
+
+Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs) {
+    if (!j.is_object()) throw std::runtime_error("tree is not an object");
+    for (const char* key : {"feature", "threshold", "left", "right", "impurity", "weight", "samples", "value"})
+        if (!j.contains(key) || !j.at(key).is_array())
+            throw std::runtime_error(std::string("tree lacks the array \"") + key + "\"");
+    const std::size_t m = j.at("feature").size();
+    if (m == 0) throw std::runtime_error("tree has no nodes");
+    for (const char* key : {"threshold", "left", "right", "impurity", "weight", "samples", "value"})
+        if (j.at(key).size() != m)
+            throw std::runtime_error(std::string("tree array \"") + key + "\" has the wrong length");
+    Tree t(n_features, n_outputs);
+    const int nodes = static_cast<int>(m);
+    std::vector<double> v(static_cast<std::size_t>(n_outputs));
+    std::vector<int> parents(m, 0);
+    for (std::size_t i = 0; i < m; ++i) {
+        TreeNode n;
+        n.feature = j["feature"][i].get<int>();
+        n.threshold = j["threshold"][i].get<double>();
+        n.left = j["left"][i].get<int>();
+        n.right = j["right"][i].get<int>();
+        n.impurity = j["impurity"][i].get<double>();
+        n.weight = j["weight"][i].get<double>();
+        n.samples = j["samples"][i].get<Index>();
+        const bool leaf = n.left < 0 && n.right < 0 && n.feature == -1;
+        const bool split = n.left > static_cast<int>(i) && n.right > static_cast<int>(i) && n.left < nodes &&
+                           n.right < nodes && n.feature >= 0 && n.feature < n_features && std::isfinite(n.threshold);
+        if (!leaf && !split) throw std::runtime_error("tree node " + std::to_string(i) + " is malformed");
+        if (split) {
+            // Children after their parent and each with one parent: no cycles, no sharing.
+            if (++parents[static_cast<std::size_t>(n.left)] > 1 || ++parents[static_cast<std::size_t>(n.right)] > 1)
+                throw std::runtime_error("tree node " + std::to_string(i) + " shares a child");
+        }
+        const Json& val = j["value"][i];
+        if (!val.is_array() || static_cast<Index>(val.size()) != n_outputs)
+            throw std::runtime_error("tree node " + std::to_string(i) + " has a value of the wrong length");
+        for (Index c = 0; c < n_outputs; ++c)
+            v[static_cast<std::size_t>(c)] = val[static_cast<std::size_t>(c)].get<double>();
+        t.add_node(n, v.data());
+    }
+    return t;
+}
+
+namespace {
+
+std::string short_number(double x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
+    return std::string(buf, r.ptr);
+}
+
+std::string feature_label(const std::vector<std::string>& names, int f) {
+    if (f >= 0 && static_cast<std::size_t>(f) < names.size() && !names[static_cast<std::size_t>(f)].empty())
+        return names[static_cast<std::size_t>(f)];
+    std::string label = "x";
+    label += std::to_string(f);
+    return label;
+}
+
+void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, std::string& out) {
+    const double* v = t.value(i);
+    const TreeNode& n = t.node(i);
+    if (t.n_outputs() == 1 && classes.empty()) {
+        out += "value: " + short_number(v[0]);
+    } else {
+        int best = 0;
+        for (int c = 1; c < t.n_outputs(); ++c)
+            if (v[c] > v[best]) best = c;
+        out += "class: " + (static_cast<std::size_t>(best) < classes.size() ? classes[static_cast<std::size_t>(best)]
+                                                                            : std::to_string(best));
+        out += " [";
+        for (int c = 0; c < t.n_outputs(); ++c) out += (c ? ", " : "") + short_number(v[c]);
+        out += "]";
+    }
+    out += " (samples=" + std::to_string(n.samples) + ", impurity=" + short_number(n.impurity) + ")\n";
+}
+
+void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& names,
+               const std::vector<std::string>& classes, std::string& out) {
+    std::string indent;
+    for (int d = 0; d < depth; ++d) indent += "|   ";
+    const TreeNode& n = t.node(i);
+    if (n.is_leaf()) {
+        out += indent + "|--- ";
+        dump_leaf(t, i, classes, out);
+        return;
+    }
+    const std::string f = feature_label(names, n.feature), thr = short_number(n.threshold);
+    out += indent + "|--- " + f + " <= " + thr + "\n";
+    dump_node(t, n.left, depth + 1, names, classes, out);
+    out += indent + "|--- " + f + " >  " + thr + "\n";
+    dump_node(t, n.right, depth + 1, names, classes, out);
+}
+
+}  // namespace
+
+std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
+                      const std::vector<std::string>& classes) {
+    std::string out;
+    if (tree.size() == 0) return out;
+    if (tree.node(0).is_leaf()) {
+        dump_leaf(tree, 0, classes, out);
+        return out;
+    }
+    dump_node(tree, 0, 0, feature_names, classes, out);
+    return out;
+}
+
+}  // namespace kestrel
