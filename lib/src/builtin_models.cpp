@@ -2,7 +2,12 @@
 // dropped by the linker in static libraries).
 #include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/linear/elastic_net.hpp"
+#include "kestrel/linear/least_squares.hpp"
+#include "kestrel/linear/linear_svm.hpp"
+#include "kestrel/linear/linear_svr.hpp"
 #include "kestrel/linear/logistic.hpp"
+#include "kestrel/linear/perceptron.hpp"
 #include "kestrel/linear/ridge.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
@@ -14,6 +19,12 @@ namespace kestrel {
 void register_builtin_models(Registry& r) {
     r.add(ridge_model_info());
     r.add(logistic_model_info());
+    r.add(least_squares_model_info());
+    r.add(lasso_model_info());
+    r.add(elastic_net_model_info());
+    r.add(perceptron_model_info());
+    r.add(linear_svm_model_info());
+    r.add(linear_svr_model_info());
     r.add(svc_model_info());
     r.add(nu_svc_model_info());
     r.add(svr_model_info());

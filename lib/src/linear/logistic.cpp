@@ -3,7 +3,9 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/linear/class_weight.hpp"
+#include "kestrel/linear/l1_logistic.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/linear/logistic_objective.hpp"
 #include "kestrel/optim/lbfgs.hpp"
@@ -25,6 +27,26 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
     const Index d = data.cols();
 
     SolverResult result;
+    if (get_string(p, "penalty") == "l1") {
+        if (k != 2)
+            throw UsageError("logistic: penalty=l1 is binary (LIBLINEAR -s 6); for " + std::to_string(k) +
+                             " classes use multiclass=ovr");
+        const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+        L1LogisticOptions l1;
+        l1.tol = opts.tol;
+        l1.max_iter = opts.max_iter;
+        l1.fit_intercept = fit_intercept;
+        l1.seed = derive_seed(ctx.seed, 0x11c0);
+        const L1LogisticResult r = solve_l1_logistic(data.X, y_pm, cost, l1);
+        coef_ = r.w.transpose();
+        intercept_ = Vector::Constant(1, r.b);
+        require_finite(coef_, intercept_, "logistic");
+        if (!r.converged)
+            ctx.warning("logistic: penalty=l1 coordinate descent reached max_iter=" + std::to_string(l1.max_iter) +
+                        " sweeps; the model is usable but not optimal (raise max_iter, loosen tol, or scale the "
+                        "features)");
+        return;
+    }
     if (k == 2) {
         // classes[1] is the positive class, as scikit-learn's classes_[1].
         const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
@@ -95,17 +117,19 @@ void LogisticRegression::do_load_state(const Json& state) {
 ModelInfo logistic_model_info() {
     ModelInfo info;
     info.name = "logistic";
-    info.summary = "L2-regularised logistic regression (binary or multinomial), L-BFGS";
+    info.summary = "logistic regression: L2 (binary or multinomial, L-BFGS) or L1 (binary, coordinate descent)";
     info.spec = ParamSpec{
         real_param("C", 1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)")
             .range(0.0, std::nullopt)
             .open_below()
             .like("LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
-        real_param("tol", 1e-4, "stop when ||gradient|| <= tol * max(1, ||gradient at w=0||)")
+        real_param("tol", 1e-4,
+                   "l2: stop when ||gradient|| <= tol * max(1, ||gradient at w=0||); l1: when the summed "
+                   "optimality violation <= tol * its value at w=0")
             .range(0.0, std::nullopt)
             .open_below()
             .like("LIBLINEAR -e (same relative rule); scikit-learn tol"),
-        int_param("max_iter", 1000, "maximum number of L-BFGS iterations")
+        int_param("max_iter", 1000, "maximum number of L-BFGS iterations (l1: coordinate sweeps)")
             .range(1.0, std::nullopt)
             .like("scikit-learn max_iter"),
         bool_param("fit_intercept", true, "learn an unpenalised intercept")
@@ -113,6 +137,10 @@ ModelInfo logistic_model_info() {
         text_param("class_weight", "",
                    "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
             .like("LIBLINEAR -wi; scikit-learn class_weight"),
+        choice_param("penalty", "l2", {"l2", "l1"},
+                     "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, coordinate descent (binary; "
+                     "multiclass=ovr for more classes)")
+            .like("LIBLINEAR -s 0 / -s 6; scikit-learn penalty"),
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;

@@ -1,6 +1,7 @@
 #pragma once
-// L2-regularised logistic regression with LIBLINEAR's C (docs/models/logistic.md):
-// binary for two classes, native multinomial (softmax) for more, solved by L-BFGS.
+// Logistic regression with LIBLINEAR's C (docs/models/logistic.md). penalty=l2: binary
+// for two classes, native multinomial (softmax) for more, solved by L-BFGS. penalty=l1:
+// binary, coordinate descent (kestrel/linear/l1_logistic.hpp).
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/registry.hpp"
 

@@ -1,0 +1,39 @@
+#pragma once
+// L1-regularised binary logistic regression (`logistic penalty=l1`, LIBLINEAR -s 6's
+// objective) by coordinate descent with one-variable Newton steps and an Armijo line
+// search on the non-smooth objective (CDN: Yuan, Chang, Hsieh, Lin, "A comparison of
+// optimization methods and software for large-scale L1-regularized linear
+// classification", JMLR 2010):
+//   min_{w,b}  ‖w‖₁ + Σ_i cost_i log(1 + exp(−y_i (wᵀx_i + b)))
+// The intercept b is not penalised (absent without fit_intercept).
+#include <cstdint>
+
+#include "kestrel/core/dataset.hpp"
+
+namespace kestrel {
+
+struct L1LogisticOptions {
+    double tol = 1e-4;        // stop when Σ_j violation_j ≤ tol · (that sum at w = 0)
+    int max_iter = 1000;      // outer iterations (sweeps over every coordinate)
+    bool fit_intercept = true;
+    std::uint64_t seed = 1;   // the coordinate order of each sweep
+};
+
+struct L1LogisticResult {
+    Vector w;          // d weights
+    double b = 0;      // intercept
+    double objective = 0;
+    int iterations = 0;
+    bool converged = false;
+};
+
+// y: +1 / −1 per row; cost: per-row loss weight (C · class weight · sample weight).
+L1LogisticResult solve_l1_logistic(const Features& X, const Vector& y, const Vector& cost,
+                                   const L1LogisticOptions& options);
+
+// The minimum-norm subgradient of the objective at (w, b), one entry per weight then the
+// intercept's plain derivative (0 when !fit_intercept): zero exactly at the optimum.
+Vector l1_logistic_violations(const Features& X, const Vector& y, const Vector& cost, const Vector& w, double b,
+                              bool fit_intercept);
+
+}  // namespace kestrel

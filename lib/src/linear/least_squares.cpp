@@ -1,0 +1,178 @@
+#include "kestrel/linear/least_squares.hpp"
+
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <cmath>
+#include <limits>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
+#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/optim/gradient_descent.hpp"
+
+namespace kestrel {
+namespace {
+
+// f(w) = (1/(2S)) Σ s_i (yc_i − x̃_iᵀw)² with x̃_i = x_i − x̄ (x̄ = 0 without intercept),
+// the centring applied implicitly so that sparse X stays sparse.
+class LeastSquaresObjective : public Objective {
+public:
+    LeastSquaresObjective(const Features& X, const Vector& s, const Vector& yc, const Vector& x_mean)
+        : X_(X), s_(s), yc_(yc), x_mean_(x_mean), S_(s.sum()) {}
+
+    Index dimension() const override { return X_.cols(); }
+    double value_gradient(const Vector& w, Vector& grad) override {
+        const Vector r = residual(w);
+        grad = -transpose_times(s_.cwiseProduct(r)) / S_;
+        return 0.5 * s_.dot(r.cwiseProduct(r)) / S_;
+    }
+    double value(const Vector& w) override {
+        const Vector r = residual(w);
+        return 0.5 * s_.dot(r.cwiseProduct(r)) / S_;
+    }
+    bool has_hessian_vector() const override { return true; }
+    void hessian_vector(const Vector& v, Vector& out) const override {
+        out = transpose_times(s_.cwiseProduct(times(v))) / S_;
+    }
+
+private:
+    Vector times(const Vector& w) const {
+        Vector z = X_.multiply(w);
+        z.array() -= x_mean_.dot(w);
+        return z;
+    }
+    Vector transpose_times(const Vector& v) const { return X_.transpose_multiply(v) - v.sum() * x_mean_; }
+    Vector residual(const Vector& w) const { return yc_ - times(w); }
+
+    const Features& X_;
+    const Vector &s_, &yc_, &x_mean_;
+    double S_;
+};
+
+StepRule step_rule(const std::string& s) {
+    if (s == "bold") return StepRule::bold;
+    if (s == "linesearch") return StepRule::linesearch;
+    return StepRule::fixed;
+}
+
+}  // namespace
+
+void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression)
+        throw UsageError("least_squares: learns regression only (for classification use logistic)");
+    const Params& p = params();
+    const bool centered = get_bool(p, "fit_intercept");
+    const std::string solver = get_string(p, "solver");
+    const Index n = data.rows(), d = data.cols();
+    const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
+    const double total = s.sum();
+    if (!(total > 0)) throw DataError("least_squares: the sample weights sum to zero");
+    Vector x_mean = Vector::Zero(d);
+    double y_mean = 0;
+    if (centered) {
+        x_mean = data.X.transpose_multiply(s) / total;
+        y_mean = s.dot(data.y) / total;
+    }
+    const Vector yc = data.y.array() - y_mean;
+    iterations_ = 0;
+
+    if (solver == "gd") {
+        LeastSquaresObjective f(data.X, s, yc, x_mean);
+        SolverOptions opts;
+        opts.tol = get_real(p, "tol");
+        opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+        const Json& lr = p.at("learning_rate");
+        const SolverResult r = minimize_gradient_descent(f, Vector::Zero(d), opts, step_rule(get_string(p, "step")),
+                                                         lr.is_number() ? lr.get<double>() : 0.0);
+        if (!std::isfinite(r.value) || !r.w.allFinite())
+            throw ParamError("least_squares: gradient descent diverged: learning_rate=" +
+                             (lr.is_number() ? format_number(lr.get<double>()) : std::string("auto")) +
+                             " is too large for step=" + get_string(p, "step") +
+                             " (leave it at auto, or use step=bold or step=linesearch)");
+        coef_ = r.w;
+        iterations_ = r.iterations;
+        rank_ = 0;
+        if (!r.converged)
+            ctx.warning("least_squares: " + r.message +
+                        "; the model is usable but not optimal (raise max_iter, use step=linesearch, or scale the "
+                        "features)");
+    } else {
+        // √s ∘ (X − 1x̄ᵀ): the weighted, centred design, densified (qr and svd are dense
+        // factorisations; docs/models/least_squares.md).
+        DenseMatrix Xs = data.X.to_dense();
+        Xs.rowwise() -= x_mean.transpose();
+        const Vector sqrt_s = s.cwiseSqrt();
+        Xs = sqrt_s.asDiagonal() * Xs;
+        const Vector rhs = sqrt_s.cwiseProduct(yc);
+        const Eigen::MatrixXd A = Xs;  // column-major for the factorisations
+        if (solver == "svd") {
+            Eigen::BDCSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeThinU | Eigen::ComputeThinV);
+            // numpy.linalg.lstsq's rcond=None: singular values below eps·max(n, d)·σ_max are zero.
+            svd.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)));
+            coef_ = svd.solve(rhs);
+            rank_ = svd.rank();
+        } else {
+            Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(A);
+            qr.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)));
+            coef_ = qr.solve(rhs);
+            rank_ = qr.rank();
+            if (rank_ < d)
+                ctx.warning("least_squares: the design has rank " + std::to_string(rank_) + " < " +
+                            std::to_string(d) +
+                            " features; qr returns a basic solution (unused columns get 0); solver=svd gives the "
+                            "minimum-norm one");
+        }
+    }
+    intercept_ = centered ? y_mean - x_mean.dot(coef_) : 0.0;
+    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "least_squares");
+}
+
+Vector LeastSquares::do_predict(const Features& X) const {
+    Vector out = X.multiply(coef_);
+    out.array() += intercept_;
+    return out;
+}
+
+Json LeastSquares::do_save_state() const {
+    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
+}
+
+void LeastSquares::do_load_state(const Json& state) {
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error("least_squares state needs \"coef\" and \"intercept\"");
+    Vector coef = vector_from_json(state.at("coef"), "least_squares coef", n_features() > 0 ? n_features() : -1);
+    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "least_squares intercept", 1);
+    coef_ = std::move(coef);
+    intercept_ = intercept[0];
+}
+
+ModelInfo least_squares_model_info() {
+    ModelInfo info;
+    info.name = "least_squares";
+    info.summary = "ordinary least squares by QR, SVD (minimum norm) or gradient descent";
+    ParamDef learning_rate =
+        real_param("learning_rate", 0.0, "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .also({"auto"})
+            .like("scikit-learn SGDRegressor eta0 (constant schedule)");
+    learning_rate.default_value = "auto";
+    info.spec = ParamSpec{
+        choice_param("solver", "qr", {"qr", "svd", "gd"},
+                     "qr: column-pivoted Householder QR; svd: minimum-norm solution; gd: gradient descent")
+            .like("scikit-learn LinearRegression (scipy lstsq, SVD); numpy.linalg.lstsq"),
+        bool_param("fit_intercept", true, "learn an intercept (centres X and y)").like("scikit-learn fit_intercept"),
+        choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
+                     "gd step rule: fixed, bold driver, or backtracking line search"),
+        learning_rate,
+        real_param("tol", 1e-8, "gd: stop when ||gradient|| <= tol * max(1, ||gradient at 0||)")
+            .range(0.0, std::nullopt)
+            .open_below(),
+        int_param("max_iter", 100000, "gd: maximum number of iterations").range(1.0, std::nullopt),
+    };
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<LeastSquares>(); };
+    return info;
+}
+
+}  // namespace kestrel

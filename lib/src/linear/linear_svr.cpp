@@ -1,0 +1,152 @@
+#include "kestrel/linear/linear_svr.hpp"
+
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/optim/dual_cd.hpp"
+#include "kestrel/optim/lbfgs.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr std::uint64_t permutation_stream = 0x5f72;
+
+// -s 11's primal: f(ŵ) = ½‖ŵ‖² + Σ_i C_i max(0, |y_i − ŵᵀx̂_i| − p)², x̂_i = [x_i; B]. Once
+// differentiable, which is all L-BFGS needs.
+class SquaredInsensitiveObjective : public Objective {
+public:
+    explicit SquaredInsensitiveObjective(const SvrDualProblem& p) : p_(p), d_(p.X.cols()) {}
+    Index dimension() const override { return d_ + (p_.bias > 0 ? 1 : 0); }
+    double value_gradient(const Vector& w, Vector& grad) override {
+        Vector z = p_.X.multiply(Vector(w.head(d_)));
+        if (p_.bias > 0) z.array() += p_.bias * w[d_];
+        Vector dz(z.size());
+        double loss = 0;
+        for (Index i = 0; i < z.size(); ++i) {
+            const double r = p_.y[i] - z[i];
+            const double m = std::max(0.0, std::fabs(r) - p_.epsilon);
+            loss += p_.cost[i] * m * m;
+            dz[i] = -2.0 * p_.cost[i] * m * (r > 0 ? 1.0 : -1.0);
+        }
+        grad = w;
+        grad.head(d_) += p_.X.transpose_multiply(dz);
+        if (p_.bias > 0) grad[d_] += p_.bias * dz.sum();
+        return 0.5 * w.squaredNorm() + loss;
+    }
+
+private:
+    const SvrDualProblem& p_;
+    Index d_;
+};
+
+}  // namespace
+
+void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression)
+        throw UsageError("linear_svr: learns regression only (for classification use linear_svm)");
+    const Params& p = params();
+    const bool l1 = get_string(p, "loss") == "epsilon_insensitive";
+    const bool dual = get_bool(p, "dual");
+    if (l1 && !dual)
+        throw ParamError("linear_svr: loss=epsilon_insensitive is solved in the dual only (LIBLINEAR -s 13); "
+                         "use dual=1, or loss=squared_epsilon_insensitive with dual=0 (-s 11)");
+    const Index n = data.rows(), d = data.cols();
+    Vector cost = Vector::Constant(n, get_real(p, "C"));
+    if (data.has_weights()) cost = cost.cwiseProduct(data.weights);
+    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const SvrDualProblem problem{data.X, data.y, cost, get_real(p, "epsilon"),
+                                 l1 ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
+    const Json& eps_param = p.at("eps");
+    const double eps = eps_param.is_number() ? eps_param.get<double>() : (dual ? 0.1 : 0.001);
+    const int max_iter = static_cast<int>(get_int(p, "max_iter"));
+
+    Vector w;
+    bool converged = true;
+    if (dual) {
+        DualCdOptions opts;
+        opts.eps = eps;
+        opts.max_iter = max_iter;
+        opts.seed = derive_seed(ctx.seed, permutation_stream);
+        const DualCdResult r = solve_svr_dual_cd(problem, opts);
+        w = r.w;
+        converged = r.converged;
+    } else {
+        SquaredInsensitiveObjective f(problem);
+        SolverOptions opts;
+        opts.tol = eps;
+        opts.max_iter = max_iter;
+        const SolverResult r = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
+        w = r.w;
+        converged = r.converged;
+    }
+    coef_ = w.head(d);
+    intercept_ = bias > 0 ? bias * w[d] : 0.0;
+    objective_ = svr_primal_objective(problem, w);
+    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "linear_svr");
+    if (!converged)
+        ctx.warning("linear_svr: the solver reached max_iter=" + std::to_string(max_iter) +
+                    "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
+}
+
+Vector LinearSvr::do_predict(const Features& X) const {
+    Vector out = X.multiply(coef_);
+    out.array() += intercept_;
+    return out;
+}
+
+Json LinearSvr::do_save_state() const {
+    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
+}
+
+void LinearSvr::do_load_state(const Json& state) {
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error("linear_svr state needs \"coef\" and \"intercept\"");
+    Vector coef = vector_from_json(state.at("coef"), "linear_svr coef", n_features() > 0 ? n_features() : -1);
+    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "linear_svr intercept", 1);
+    coef_ = std::move(coef);
+    intercept_ = intercept[0];
+}
+
+ModelInfo linear_svr_model_info() {
+    ModelInfo info;
+    info.name = "linear_svr";
+    info.summary = "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)";
+    ParamDef eps = real_param("eps", 0.1, "stopping tolerance; auto = 0.1 (dual) or 0.001 (primal), as LIBLINEAR")
+                       .range(0.0, std::nullopt)
+                       .open_below()
+                       .also({"auto"})
+                       .like("LIBLINEAR -e; scikit-learn tol");
+    eps.default_value = "auto";
+    info.spec = ParamSpec{
+        choice_param("loss", "epsilon_insensitive", {"epsilon_insensitive", "squared_epsilon_insensitive"},
+                     "epsilon_insensitive: C*max(0,|r|-epsilon) (-s 13); squared_...: its square (-s 12, -s 11)")
+            .like("LIBLINEAR -s 13 / -s 12 / -s 11; scikit-learn LinearSVR(loss=...)"),
+        bool_param("dual", true, "dual coordinate descent (-s 12/13); 0 = primal L-BFGS, squared loss only (-s 11)")
+            .like("scikit-learn LinearSVR(dual=...)"),
+        real_param("C", 1.0, "weight of the summed loss against ½||w||²")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBLINEAR -c; scikit-learn C"),
+        real_param("epsilon", 0.1, "half width of the insensitive zone")
+            .range(0.0, std::nullopt)
+            .like("LIBLINEAR -p (default 0.1); scikit-learn epsilon (default 0)"),
+        eps,
+        int_param("max_iter", 1000, "maximum number of passes (dual) or L-BFGS iterations (primal)")
+            .range(1.0, std::nullopt)
+            .like("LIBLINEAR's fixed 1000; scikit-learn max_iter"),
+        bool_param("fit_intercept", true,
+                   "append a constant feature of value intercept_scaling; its weight is penalised like w")
+            .like("LIBLINEAR -B; scikit-learn fit_intercept"),
+        real_param("intercept_scaling", 1.0, "value of the constant feature (the bias term's B)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("LIBLINEAR -B B; scikit-learn intercept_scaling"),
+    };
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<LinearSvr>(); };
+    return info;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,141 @@
+#include "kestrel/linear/perceptron.hpp"
+
+#include <numeric>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/linear/class_weight.hpp"
+#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/linear/row_access.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr std::uint64_t shuffle_stream = 0x9e3c;
+
+struct PerceptronRun {
+    Vector w;  // d weights, then the intercept
+    int epochs = 0;
+    bool separated = false;
+};
+
+// The averaged weights are Σ_t w_t / T over the T row visits (w_t: the weights after
+// visit t), kept lazily (Daumé's trick): an update Δ at visit t counts T − t + 1 times, so
+// u accumulates (t − 1)·Δ and the average is w − u/T.
+template <class Rows>
+PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index d, double eta, int max_epochs,
+                    bool shuffle, bool averaged, bool fit_intercept, std::uint64_t seed) {
+    const Index n = y.size();
+    PerceptronRun r;
+    r.w = Vector::Zero(d + 1);
+    Vector u = Vector::Zero(d + 1);
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), Index{0});
+    Rng rng(seed);
+    double visits = 0;  // t − 1 at the current visit
+    double* w = r.w.data();
+    while (r.epochs < max_epochs) {
+        if (shuffle) rng.shuffle(order);
+        bool mistake = false;
+        for (Index i : order) {
+            const double z = rows.dot(i, w) + w[d];
+            if (y[i] * z <= 0 && cost[i] > 0) {
+                mistake = true;
+                const double step = eta * cost[i] * y[i];
+                rows.axpy(i, step, w);
+                if (fit_intercept) w[d] += step;
+                if (averaged) {
+                    rows.axpy(i, visits * step, u.data());
+                    if (fit_intercept) u[d] += visits * step;
+                }
+            }
+            visits += 1;
+        }
+        ++r.epochs;
+        if (!mistake) {
+            r.separated = true;
+            break;
+        }
+    }
+    if (averaged && visits > 0) r.w -= u / visits;
+    return r;
+}
+
+}  // namespace
+
+void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification)
+        throw UsageError("perceptron: learns classification only (for regression use least_squares)");
+    if (data.n_classes() != 2)
+        throw UsageError("perceptron: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) +
+                         " classes");
+    const Params& p = params();
+    const Vector cost = sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+    const Index d = data.cols();
+    SparseMatrix scratch;
+    const PerceptronRun r = rows::visit(data.X, scratch, [&](const auto& rows) {
+        return train(rows, y_pm, cost, d, get_real(p, "eta"), static_cast<int>(get_int(p, "max_iter")),
+                     get_bool(p, "shuffle"), get_bool(p, "averaged"), get_bool(p, "fit_intercept"),
+                     derive_seed(ctx.seed, shuffle_stream));
+    });
+    coef_ = r.w.head(d);
+    intercept_ = r.w[d];
+    epochs_ = r.epochs;
+    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "perceptron");
+    if (!r.separated)
+        ctx.warning("perceptron: the training data were not separated within max_iter=" +
+                    std::to_string(r.epochs) + " epochs (not linearly separable, or more epochs needed); " +
+                    (get_bool(p, "averaged") ? "the averaged weights are used"
+                                             : "the last weights are used (averaged=1 is steadier)"));
+}
+
+Matrix Perceptron::do_decision_function(const Features& X) const {
+    Matrix out = X.multiply(coef_);
+    out.array() += intercept_;
+    return out;
+}
+
+Json Perceptron::do_save_state() const {
+    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
+}
+
+void Perceptron::do_load_state(const Json& state) {
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error("perceptron state needs \"coef\" and \"intercept\"");
+    Vector coef = vector_from_json(state.at("coef"), "perceptron coef", n_features() > 0 ? n_features() : -1);
+    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "perceptron intercept", 1);
+    coef_ = std::move(coef);
+    intercept_ = intercept[0];
+}
+
+ModelInfo perceptron_model_info() {
+    ModelInfo info;
+    info.name = "perceptron";
+    info.summary = "Rosenblatt's perceptron (optionally averaged), seeded shuffling, class weights";
+    info.spec = ParamSpec{
+        real_param("eta", 1.0, "step size: w += eta * class_weight * sample_weight * y * x on a mistake")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("scikit-learn Perceptron(eta0=...)"),
+        int_param("max_iter", 1000, "maximum number of epochs (passes); stops early after an epoch without mistakes")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn max_iter (with tol=None)"),
+        bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
+            .like("scikit-learn shuffle"),
+        bool_param("averaged", false, "predict with the average of the weights over every row visit")
+            .like("scikit-learn average=True (averages from the first visit)"),
+        bool_param("fit_intercept", true, "learn an intercept (updated like a constant feature of value 1, never penalised)")
+            .like("scikit-learn fit_intercept"),
+        text_param("class_weight", "",
+                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the step for that class")
+            .like("scikit-learn class_weight"),
+    };
+    info.tasks = {Task::classification};
+    info.multiclass = Multiclass::binary_only;
+    info.default_strategy = "ovr";
+    info.factory = [] { return std::make_unique<Perceptron>(); };
+    return info;
+}
+
+}  // namespace kestrel

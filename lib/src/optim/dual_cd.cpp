@@ -1,0 +1,156 @@
+#include "kestrel/optim/dual_cd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/linear/row_access.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// Per-row constants of the dual: the box U_i and the diagonal shift D_ii.
+void box_and_diag(const DualCdProblem& p, Index i, double& upper, double& diag) {
+    const double c = p.cost[i];
+    if (p.loss == SvmLoss::hinge) {
+        upper = c;
+        diag = 0;
+    } else {
+        upper = c > 0 ? inf : 0.0;
+        diag = c > 0 ? 0.5 / c : 0.0;
+    }
+}
+
+// LIBLINEAR's solve_l2r_l1l2_svc, line for line where it matters: the random
+// permutation of the active rows each pass, the projected gradient, shrinking against
+// the previous pass's PG extremes, and the restart on the full set before stopping.
+template <class Rows>
+DualCdResult solve(const DualCdProblem& p, const DualCdOptions& o, const Rows& rows) {
+    const Index n = p.X.rows(), d = p.X.cols();
+    const bool has_bias = p.bias > 0;
+    const double b = p.bias;
+    DualCdResult r;
+    r.w = Vector::Zero(d + (has_bias ? 1 : 0));
+    r.alpha = Vector::Zero(n);
+    double* w = r.w.data();
+    std::vector<double> qd(static_cast<std::size_t>(n)), upper(qd.size()), diag(qd.size());
+    std::vector<Index> index;
+    index.reserve(qd.size());
+    for (Index i = 0; i < n; ++i) {
+        box_and_diag(p, i, upper[i], diag[i]);
+        qd[i] = diag[i] + rows.squared_norm(i) + b * b;
+        // A row without loss never moves. A hinge row that is all zeros (and no bias)
+        // has G_i = -1 whatever w: its optimum is α_i = U_i, which leaves w alone.
+        if (upper[i] > 0 && qd[i] > 0)
+            index.push_back(i);
+        else if (upper[i] > 0)
+            r.alpha[i] = upper[i];
+    }
+    const auto total = static_cast<std::ptrdiff_t>(index.size());
+    std::ptrdiff_t active = total;
+    Rng rng(o.seed);
+    double pg_max_old = inf, pg_min_old = -inf;
+
+    while (r.iterations < o.max_iter) {
+        double pg_max = -inf, pg_min = inf;
+        for (std::ptrdiff_t s = 0; s < active; ++s)
+            std::swap(index[s], index[s + static_cast<std::ptrdiff_t>(rng.below(static_cast<std::uint64_t>(active - s)))]);
+
+        for (std::ptrdiff_t s = 0; s < active; ++s) {
+            const Index i = index[s];
+            const double yi = p.y[i];
+            double g = yi * (rows.dot(i, w) + (has_bias ? b * w[d] : 0.0)) - 1.0;
+            const double a = r.alpha[i], u = upper[i];
+            g += a * diag[i];
+            double pg = 0;
+            if (a == 0) {
+                if (g > pg_max_old) {  // at its bound and likely to stay there: shrink
+                    std::swap(index[s], index[--active]);
+                    --s;
+                    continue;
+                }
+                if (g < 0) pg = g;
+            } else if (a == u) {
+                if (g < pg_min_old) {
+                    std::swap(index[s], index[--active]);
+                    --s;
+                    continue;
+                }
+                if (g > 0) pg = g;
+            } else {
+                pg = g;
+            }
+            pg_max = std::max(pg_max, pg);
+            pg_min = std::min(pg_min, pg);
+            if (std::fabs(pg) > 1e-12) {
+                const double a_new = std::min(std::max(a - g / qd[i], 0.0), u);
+                const double step = (a_new - a) * yi;
+                r.alpha[i] = a_new;
+                rows.axpy(i, step, w);
+                if (has_bias) w[d] += step * b;
+            }
+        }
+        ++r.iterations;
+
+        if (pg_max - pg_min <= o.eps) {
+            if (active == total) {
+                r.converged = true;
+                break;
+            }
+            // Converged on the shrunk set: check every row once more before stopping.
+            active = total;
+            pg_max_old = inf;
+            pg_min_old = -inf;
+            continue;
+        }
+        pg_max_old = pg_max <= 0 ? inf : pg_max;
+        pg_min_old = pg_min >= 0 ? -inf : pg_min;
+    }
+    // A pass with every row shrunk away leaves pg_max = -inf: nothing moved, optimal.
+    double v = r.w.squaredNorm();
+    for (Index i = 0; i < n; ++i) v += r.alpha[i] * (r.alpha[i] * diag[i] - 2.0);
+    r.dual_objective = 0.5 * v;
+    return r;
+}
+
+}  // namespace
+
+DualCdResult solve_dual_cd(const DualCdProblem& problem, const DualCdOptions& options) {
+    if (problem.y.size() != problem.X.rows() || problem.cost.size() != problem.X.rows())
+        throw InternalError("solve_dual_cd: y, cost and X disagree on the number of rows");
+    SparseMatrix scratch;
+    return rows::visit(problem.X, scratch, [&](const auto& rows) { return solve(problem, options, rows); });
+}
+
+double svm_primal_objective(const DualCdProblem& p, const Vector& w) {
+    const Index d = p.X.cols();
+    Vector z = p.X.multiply(Vector(w.head(d)));
+    if (p.bias > 0) z.array() += p.bias * w[d];
+    double loss = 0;
+    for (Index i = 0; i < z.size(); ++i) {
+        const double m = std::max(0.0, 1.0 - p.y[i] * z[i]);
+        loss += p.cost[i] * (p.loss == SvmLoss::hinge ? m : m * m);
+    }
+    return 0.5 * w.squaredNorm() + loss;
+}
+
+Vector svm_dual_gradient(const DualCdProblem& p, const DualCdResult& r) {
+    const Index d = p.X.cols();
+    Vector z = p.X.multiply(Vector(r.w.head(d)));
+    if (p.bias > 0) z.array() += p.bias * r.w[d];
+    Vector g(z.size());
+    for (Index i = 0; i < z.size(); ++i) {
+        double upper = 0, diag = 0;
+        box_and_diag(p, i, upper, diag);
+        g[i] = p.y[i] * z[i] - 1.0 + diag * r.alpha[i];
+    }
+    return g;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,142 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/linear/row_access.hpp"
+#include "kestrel/optim/dual_cd.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// LIBLINEAR 2.3's solve_l2r_l1l2_svr: per pass a random order of the active rows; for each,
+// the one-variable problem ½Hd² + G d + p|β+d| solved exactly (then clipped to the box),
+// shrinking against the previous pass's largest violation, and the relative stopping rule
+// on the summed violation with a final pass over all rows.
+template <class Rows>
+DualCdResult solve(const SvrDualProblem& p, const DualCdOptions& o, const Rows& rows) {
+    const Index n = p.X.rows(), d = p.X.cols();
+    const bool has_bias = p.bias > 0;
+    const double b = p.bias;
+    DualCdResult r;
+    r.w = Vector::Zero(d + (has_bias ? 1 : 0));
+    r.alpha = Vector::Zero(n);
+    double* w = r.w.data();
+    std::vector<double> qd(static_cast<std::size_t>(n)), upper(qd.size()), lambda(qd.size());
+    std::vector<Index> index;
+    for (Index i = 0; i < n; ++i) {
+        const double c = p.cost[i];
+        upper[i] = p.loss == SvmLoss::hinge ? c : (c > 0 ? inf : 0.0);
+        lambda[i] = p.loss == SvmLoss::hinge || c <= 0 ? 0.0 : 0.5 / c;
+        qd[i] = rows.squared_norm(i) + b * b;
+        // A row without loss, or with no features at all, never moves w: leave it out.
+        if (upper[i] > 0 && qd[i] + lambda[i] > 0) index.push_back(i);
+    }
+    const auto total = static_cast<std::ptrdiff_t>(index.size());
+    std::ptrdiff_t active = total;
+    Rng rng(o.seed);
+    double g_max_old = inf, g_norm1_init = -1;
+    const double eps_ins = p.epsilon;
+
+    while (r.iterations < o.max_iter) {
+        double g_max = 0, g_norm1 = 0;
+        for (std::ptrdiff_t s = 0; s < active; ++s)
+            std::swap(index[s], index[s + static_cast<std::ptrdiff_t>(rng.below(static_cast<std::uint64_t>(active - s)))]);
+        for (std::ptrdiff_t s = 0; s < active; ++s) {
+            const Index i = index[s];
+            const double beta = r.alpha[i], u = upper[i];
+            const double g = -p.y[i] + lambda[i] * beta + rows.dot(i, w) + (has_bias ? b * w[d] : 0.0);
+            const double h = qd[i] + lambda[i];
+            const double gp = g + eps_ins, gn = g - eps_ins;
+            double violation = 0;
+            auto shrink = [&] {
+                std::swap(index[s], index[--active]);
+                --s;
+            };
+            if (beta == 0) {
+                if (gp < 0)
+                    violation = -gp;
+                else if (gn > 0)
+                    violation = gn;
+                else if (gp > g_max_old && gn < -g_max_old) {
+                    shrink();
+                    continue;
+                }
+            } else if (beta >= u) {
+                if (gp > 0)
+                    violation = gp;
+                else if (gp < -g_max_old) {
+                    shrink();
+                    continue;
+                }
+            } else if (beta <= -u) {
+                if (gn < 0)
+                    violation = -gn;
+                else if (gn > g_max_old) {
+                    shrink();
+                    continue;
+                }
+            } else {
+                violation = beta > 0 ? std::fabs(gp) : std::fabs(gn);
+            }
+            g_max = std::max(g_max, violation);
+            g_norm1 += violation;
+
+            double step = gp < h * beta ? -gp / h : (gn > h * beta ? -gn / h : -beta);
+            if (std::fabs(step) < 1e-12) continue;
+            const double beta_new = std::min(std::max(beta + step, -u), u);
+            step = beta_new - beta;
+            r.alpha[i] = beta_new;
+            if (step != 0) {
+                rows.axpy(i, step, w);
+                if (has_bias) w[d] += step * b;
+            }
+        }
+        if (r.iterations == 0) g_norm1_init = g_norm1;
+        ++r.iterations;
+        if (g_norm1 <= o.eps * g_norm1_init) {
+            if (active == total) {
+                r.converged = true;
+                break;
+            }
+            active = total;
+            g_max_old = inf;
+            continue;
+        }
+        g_max_old = g_max;
+    }
+    double v = 0.5 * r.w.squaredNorm();
+    for (Index i = 0; i < n; ++i) {
+        const double beta = r.alpha[i];
+        v += eps_ins * std::fabs(beta) - p.y[i] * beta + 0.5 * lambda[i] * beta * beta;
+    }
+    r.dual_objective = v;
+    return r;
+}
+
+}  // namespace
+
+DualCdResult solve_svr_dual_cd(const SvrDualProblem& problem, const DualCdOptions& options) {
+    if (problem.y.size() != problem.X.rows() || problem.cost.size() != problem.X.rows())
+        throw InternalError("solve_svr_dual_cd: y, cost and X disagree on the number of rows");
+    SparseMatrix scratch;
+    return rows::visit(problem.X, scratch, [&](const auto& rows) { return solve(problem, options, rows); });
+}
+
+double svr_primal_objective(const SvrDualProblem& p, const Vector& w) {
+    const Index d = p.X.cols();
+    Vector z = p.X.multiply(Vector(w.head(d)));
+    if (p.bias > 0) z.array() += p.bias * w[d];
+    double loss = 0;
+    for (Index i = 0; i < z.size(); ++i) {
+        const double m = std::max(0.0, std::fabs(p.y[i] - z[i]) - p.epsilon);
+        loss += p.cost[i] * (p.loss == SvmLoss::hinge ? m : m * m);
+    }
+    return 0.5 * w.squaredNorm() + loss;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,155 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/linear/l1_logistic.hpp"
+#include "kestrel/linear/logistic.hpp"
+#include "kestrel/linear/logistic_objective.hpp"
+#include "linear_test_util.hpp"
+
+using namespace kestrel;
+using namespace kestrel::linear_test;
+
+namespace {
+
+struct Split {
+    Dataset train, test;
+};
+
+Split load_split(const std::string& train, const std::string& test) {
+    Split s{make_dataset(read_table(train, ReadOptions{}), Task::classification),
+            make_dataset(read_table(test, ReadOptions{}), Task::classification)};
+    s.test.X = s.test.X.with_cols(s.train.cols());
+    return s;
+}
+
+const Split& heart_scale() {
+    static const Split s = load_split(std::string(KESTREL_SHARED_DATA) + "/heart_scale/train.libsvm",
+                                      std::string(KESTREL_SHARED_DATA) + "/heart_scale/test.libsvm");
+    return s;
+}
+
+const Split& sparse_binary() {
+    static const Split s =
+        load_split(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/linear/data/sparse_binary.train.libsvm",
+                   std::string(KESTREL_SOURCE_DIR) + "/tests/unit/linear/data/sparse_binary.test.libsvm");
+    return s;
+}
+
+std::unique_ptr<LogisticRegression> fit(const Dataset& d, const Params& given, const Context& ctx = Context{}) {
+    Params p = given;
+    p["penalty"] = "l1";
+    auto m = make<LogisticRegression>(logistic_model_info(), p);
+    m->fit(d, ctx);
+    return m;
+}
+
+Vector plus_minus(const Dataset& d) {
+    return (d.y.array() > 0.5).select(Vector::Ones(d.rows()), -Vector::Ones(d.rows()));
+}
+
+double objective(const Dataset& d, const LogisticRegression& m, double C) {
+    const Vector y = plus_minus(d);
+    Vector z = d.X.multiply(Vector(m.coef().row(0).transpose()));
+    z.array() += m.intercept()[0];
+    double f = m.coef().lpNorm<1>();
+    for (Index i = 0; i < z.size(); ++i) f += C * log1p_exp(-y[i] * z[i]);
+    return f;
+}
+
+std::string predictions(const LogisticRegression& m, const Features& X) {
+    std::string out;
+    const Vector p = m.predict(X);
+    for (Index i = 0; i < p.size(); ++i) out += p[i] > 0.5 ? '1' : '0';
+    return out;
+}
+
+}  // namespace
+
+TEST_SUITE("linear") {
+
+TEST_CASE("logistic penalty=l1: objective and predictions agree with LIBLINEAR -s 6") {
+    // Printed by tests/unit/linear/make_svm_references.py: LIBLINEAR 2.3.0 (Debian
+    // liblinear-tools 2.3.0+dfsg-5), `liblinear-train -s 6 -c C -e 1e-06 -B -1 train.libsvm`
+    // (no bias: LIBLINEAR 2.3 penalises its bias, kestrel never does), the objective
+    // ‖w‖₁ + C Σ log(1 + e^{−y wᵀx}) recomputed from its model file, its number of non-zero
+    // weights and `liblinear-predict` on the test file.
+    struct Ref {
+        const Split& data;
+        double C, objective;
+        int nonzeros;
+        const char* predictions;
+    };
+    const Ref refs[] = {
+        {heart_scale(), 1.0, 79.3386822025972, 11, "000100011101011101010100010001011100100010011011111101"},
+        {sparse_binary(), 4.0, 367.6608159119828, 132,
+         "10101000100000111001010010101000111111101001011001000001000000000010100100011001"},
+    };
+    for (const Ref& r : refs) {
+        CAPTURE(r.C);
+        const auto m = fit(r.data.train, {{"C", r.C}, {"fit_intercept", false}, {"tol", 1e-8}, {"max_iter", 100000}});
+        CHECK(std::abs(objective(r.data.train, *m, r.C) - r.objective) / r.objective < 1e-6);
+        CHECK((m->coef().array() != 0).count() == r.nonzeros);
+        // Rows whose features all have zero weight score exactly 0 (no bias): LIBLINEAR then
+        // predicts its second label (here "1"), kestrel classes[0]. Compare the other rows.
+        const std::string ours = predictions(*m, r.data.test.X);
+        const Matrix z = m->decision_function(r.data.test.X);
+        int compared = 0;
+        for (std::size_t i = 0; i < ours.size(); ++i) {
+            if (z(static_cast<Index>(i), 0) == 0.0) continue;
+            ++compared;
+            CHECK(ours[i] == r.predictions[i]);
+        }
+        CHECK(compared >= static_cast<int>(ours.size()) * 3 / 4);
+        CHECK(m->intercept()[0] == 0.0);
+    }
+}
+
+TEST_CASE("logistic penalty=l1: the solution satisfies the subgradient conditions, with an intercept") {
+    // At the optimum: |g_j| ≤ 1 where w_j = 0, g_j = −sign(w_j) elsewhere, and the
+    // unpenalised intercept's derivative is 0.
+    // breast_cancer is left out: after 300 sweeps its violation is still 7.6e-4 (slow CDN
+    // convergence on 30 correlated columns; known limitation, see docs/models/logistic.md).
+    for (const Dataset& d : {heart_scale().train, sparse_binary().train}) {
+        const double C = 0.5;
+        std::string warned;
+        Context ctx;
+        ctx.warn = [&](const std::string& msg) { warned = msg; };
+        // CDN without shrinking converges slowly at tight tolerances: 300 sweeps, violation 1e-4.
+        const auto m = fit(d, {{"C", C}, {"tol", 1e-7}, {"max_iter", 300}}, ctx);
+        const Vector v = l1_logistic_violations(d.X, plus_minus(d), Vector::Constant(d.rows(), C),
+                                                m->coef().row(0).transpose(), m->intercept()[0], true);
+        // In units of the penalty's slope (1).
+        CHECK(v.maxCoeff() < 1e-4);
+        CHECK((m->coef().array() == 0).count() > 0);  // L1 gives sparse weights
+    }
+}
+
+TEST_CASE("logistic penalty=l1: dense and sparse agree, threads do not matter, class weights scale C") {
+    const Dataset& d = heart_scale().train;
+    Dataset dense = d;
+    dense.X = Features(d.X.to_dense());
+    const Params p{{"tol", 1e-8}, {"max_iter", 1000}};
+    const auto a = fit(d, p), b = fit(dense, p);
+    CHECK(relative_error(a->coef(), b->coef()) < 1e-5);
+    Context one, two;
+    one.threads = 1;
+    two.threads = 2;
+    CHECK(fit(d, {}, one)->save_state().dump() == fit(d, {}, two)->save_state().dump());
+    // A class weight 2 on both classes is C = 2.
+    Params w = p;
+    w["class_weight"] = "0:2,1:2";
+    Params c = p;
+    c["C"] = 2.0;
+    CHECK(relative_error(fit(d, w)->coef(), fit(d, c)->coef()) < 1e-8);
+    // Stronger regularisation, fewer non-zeros.
+    CHECK((fit(d, {{"C", 0.05}})->coef().array() != 0).count() < (fit(d, {{"C", 5.0}})->coef().array() != 0).count());
+}
+
+TEST_CASE("logistic penalty=l1: more than two classes need one-vs-rest") {
+    CHECK_THROWS_AS(fit(iris(), {}), UsageError);
+    CHECK_THROWS_AS(make<LogisticRegression>(logistic_model_info(), {{"penalty", "elasticnet"}}), ParamError);
+}
+
+}  // TEST_SUITE
