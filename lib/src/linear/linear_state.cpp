@@ -54,4 +54,18 @@ void require_finite(const Eigen::MatrixXd& coef, const Vector& intercept, const 
                         "are probably too large or badly scaled: rescale them (e.g. a standard scaling step)");
 }
 
+Json coef_state_to_json(const Vector& coef, double intercept) {
+    return Json{{"coef", vector_to_json(coef)}, {"intercept", intercept}};
+}
+
+void coef_state_from_json(const Json& state, const std::string& model, Index n_features, Vector& coef,
+                          double& intercept) {
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error(model + " state needs \"coef\" and \"intercept\"");
+    Vector c = vector_from_json(state.at("coef"), model + " coef", n_features > 0 ? n_features : -1);
+    const Vector b = vector_from_json(Json::array({state.at("intercept")}), model + " intercept", 1);
+    coef = std::move(c);
+    intercept = b[0];
+}
+
 }  // namespace kestrel

@@ -50,18 +50,9 @@ Matrix LinearSvm::do_decision_function(const Features& X) const {
     return out;
 }
 
-Json LinearSvm::do_save_state() const {
-    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
-}
+Json LinearSvm::do_save_state() const { return coef_state_to_json(coef_, intercept_); }
 
-void LinearSvm::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("linear_svm state needs \"coef\" and \"intercept\"");
-    Vector coef = vector_from_json(state.at("coef"), "linear_svm coef", n_features() > 0 ? n_features() : -1);
-    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "linear_svm intercept", 1);
-    coef_ = std::move(coef);
-    intercept_ = intercept[0];
-}
+void LinearSvm::do_load_state(const Json& state) { coef_state_from_json(state, "linear_svm", n_features(), coef_, intercept_); }
 
 ModelInfo linear_svm_model_info() {
     ModelInfo info;

@@ -96,18 +96,9 @@ Vector LinearSvr::do_predict(const Features& X) const {
     return out;
 }
 
-Json LinearSvr::do_save_state() const {
-    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
-}
+Json LinearSvr::do_save_state() const { return coef_state_to_json(coef_, intercept_); }
 
-void LinearSvr::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("linear_svr state needs \"coef\" and \"intercept\"");
-    Vector coef = vector_from_json(state.at("coef"), "linear_svr coef", n_features() > 0 ? n_features() : -1);
-    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "linear_svr intercept", 1);
-    coef_ = std::move(coef);
-    intercept_ = intercept[0];
-}
+void LinearSvr::do_load_state(const Json& state) { coef_state_from_json(state, "linear_svr", n_features(), coef_, intercept_); }
 
 ModelInfo linear_svr_model_info() {
     ModelInfo info;

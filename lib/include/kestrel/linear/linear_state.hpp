@@ -19,6 +19,12 @@ Eigen::MatrixXd matrix_from_json(const Json& j, const std::string& what, Index r
 
 // Throws a kestrel::Error (exit code internal) when a solver produced non-finite
 // coefficients, so that such a model is never saved.
+// The {"coef": [...], "intercept": x} state of a single-output linear model.
+Json coef_state_to_json(const Vector& coef, double intercept);
+// Reads it back, checking the width against n_features (when positive); `model` names it in errors.
+void coef_state_from_json(const Json& state, const std::string& model, Index n_features, Vector& coef,
+                          double& intercept);
+
 void require_finite(const Eigen::MatrixXd& coef, const Vector& intercept, const std::string& model);
 
 }  // namespace kestrel
