@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 
+#include "fit_jobs.hpp"
 #include "fold_runner.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
@@ -91,25 +92,7 @@ Predictions fit_and_predict(const ModelSpec& spec, const Dataset& data, const Fo
     const auto start = std::chrono::steady_clock::now();
     const Model model = Model::train(spec, data.subset(fold.train), ctx);
     if (fit_seconds) *fit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-    const Features X = data.X.rows_subset(fold.test);
-    const auto n = static_cast<Index>(fold.test.size());
-    Predictions p;
-    p.task = data.task;
-    p.model = spec.model;
-    p.y_true.resize(n);
-    for (Index i = 0; i < n; ++i) p.y_true[i] = data.y[fold.test[static_cast<std::size_t>(i)]];
-    if (data.has_weights()) {
-        p.weights.resize(n);
-        for (Index i = 0; i < n; ++i) p.weights[i] = data.weights[fold.test[static_cast<std::size_t>(i)]];
-    }
-    p.y_pred = model.predict(X);
-    if (data.task == Task::classification) {
-        p.classes = data.classes;
-        if (model.has_decision_function()) p.decision = model.decision_function(X);
-        if (model.has_predict_proba()) p.proba = model.predict_proba(X);
-    }
-    return p;
+    return detail::predict_rows(model, spec, data, fold.test, data.X.rows_subset(fold.test));
 }
 
 void check_metrics(const ModelSpec& spec, Task task, const std::vector<std::string>& metrics) {
@@ -149,7 +132,7 @@ MetricSummary summarize(const std::vector<double>& values) {
 
 CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOptions& opts, const Context& ctx) {
     // Everything that can be wrong with the request fails here, before any fit.
-    const std::vector<Fold> folds = make_folds(data, opts.k, opts.repeats, ctx.seed);
+    const std::vector<Fold> folds = make_splits(data, opts, ctx.seed);
     CvResult result;
     if (opts.metrics.empty()) {
         const Capabilities caps = capabilities(spec);
@@ -159,19 +142,39 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
     }
     check_metrics(spec, data.task, result.metrics);
 
+    const bool partition = tests_partition_rows(opts.scheme);
+    const int per_repeat = partition && opts.scheme == CvScheme::kfold && opts.repeats > 1
+                               ? static_cast<int>(folds.size()) / opts.repeats
+                               : static_cast<int>(folds.size());
+    std::vector<detail::FitJob> jobs(folds.size());
+    for (std::size_t f = 0; f < folds.size(); ++f) {
+        auto& job = jobs[f];
+        job.data = &data;
+        job.fold = &folds[f];
+        job.spec = &spec;
+        job.seed = ctx.seed;
+        job.stream = f;
+        job.label = fold_label(folds[f], per_repeat, opts.scheme == CvScheme::kfold ? opts.repeats : 1);
+        job.keep_predictions = true;
+    }
+    auto outcomes = detail::run_fit_jobs(jobs, result.metrics, ctx, "cv", opts.observe);
+
     result.folds.resize(folds.size());
-    std::vector<Predictions> first_repeat(static_cast<std::size_t>(opts.k));
-    const auto warn_mutex = std::make_shared<std::mutex>();
-    detail::run_parallel(folds.size(), ctx, "cv", [&](std::size_t f) {
-        const Fold& fold = folds[f];
-        const Context fold_ctx = detail::fold_context(ctx, f, fold_label(fold, opts.k, opts.repeats), warn_mutex);
+    result.fold_predictions.resize(folds.size());
+    std::vector<Predictions> first_repeat;
+    std::vector<Fold> first_folds;
+    for (std::size_t f = 0; f < folds.size(); ++f) {
         FoldResult& out = result.folds[f];
-        out.repeat = fold.repeat;
-        out.index = fold.index;
-        Predictions p = fit_and_predict(spec, data, fold, fold_ctx, &out.fit_seconds);
-        out.scores = score_predictions(p, result.metrics);
-        if (fold.repeat == 0) first_repeat[static_cast<std::size_t>(fold.index)] = std::move(p);
-    });
+        out.repeat = folds[f].repeat;
+        out.index = folds[f].index;
+        out.fit_seconds = outcomes[f].seconds;
+        for (std::size_t m = 0; m < result.metrics.size(); ++m) out.scores[result.metrics[m]] = outcomes[f].scores[m];
+        result.fold_predictions[f] = std::move(outcomes[f].predictions);
+        if (folds[f].repeat == 0) {
+            first_repeat.push_back(result.fold_predictions[f]);
+            first_folds.push_back(folds[f]);
+        }
+    }
 
     for (const auto& name : result.metrics) {
         std::vector<double> values;
@@ -179,7 +182,16 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
         for (const auto& f : result.folds) values.push_back(f.scores.at(name));
         result.summary[name] = summarize(values);
     }
-    result.out_of_fold = assemble_out_of_fold(data, folds, first_repeat, ctx);
+    if (partition) {
+        result.out_of_fold = assemble_out_of_fold(data, first_folds, first_repeat, ctx);
+    } else {
+        result.pooled_splits = true;
+        result.out_of_fold = result.fold_predictions.front();
+        for (std::size_t f = 1; f < result.fold_predictions.size(); ++f)
+            result.out_of_fold.append(result.fold_predictions[f]);
+    }
+    result.pooled = score_predictions(result.out_of_fold, result.metrics);
+    result.splits = folds;
     return result;
 }
 

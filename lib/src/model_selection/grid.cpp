@@ -1,11 +1,13 @@
 #include "kestrel/model_selection/grid.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <set>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
 
 namespace kestrel {
 
@@ -64,9 +66,11 @@ std::string shortest(double v) {
 // (0.1 + 2*0.1 = 0.30000000000000004 -> 0.3) without touching exact values.
 double tidy(double v) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
+    // to_chars, not snprintf: under a decimal-comma locale "%.15g" writes "0,3",
+    // which from_chars would read back as 0.
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 15);
     double out = v;
-    std::from_chars(buf, buf + std::char_traits<char>::length(buf), out);
+    std::from_chars(buf, r.ptr, out);
     return out;
 }
 
@@ -129,6 +133,26 @@ std::vector<std::string> parse_range(const std::string& text, const std::vector<
     return values;
 }
 
+// "uniform(a,b)" and friends: the whole right-hand side is one call of a known name.
+bool parse_call(const std::string& rhs, const std::string& fn, std::vector<std::string>& args) {
+    const std::string t = trim(rhs);
+    if (t.size() < fn.size() + 2 || t.compare(0, fn.size() + 1, fn + "(") != 0 || t.back() != ')') return false;
+    args = split_top_level(t.substr(fn.size() + 1, t.size() - fn.size() - 2), ',');
+    return true;
+}
+
+void parse_distribution(const std::string& text, const std::string& fn, const std::vector<std::string>& args,
+                        GridAxis& axis) {
+    if (args.size() != 2) fail(text, fn + "(a,b) takes two numbers");
+    if (!parse_number(args[0], axis.low)) fail(text, "'" + trim(args[0]) + "' is not a number");
+    if (!parse_number(args[1], axis.high)) fail(text, "'" + trim(args[1]) + "' is not a number");
+    if (!(axis.low < axis.high)) fail(text, fn + "(a,b) needs a < b");
+    if (fn == "loguniform" && !(axis.low > 0)) fail(text, "loguniform(a,b) needs a > 0");
+    if (fn == "randint" && (axis.low != std::floor(axis.low) || axis.high != std::floor(axis.high)))
+        fail(text, "randint(a,b) takes integers");
+    axis.kind = fn == "uniform" ? AxisKind::uniform : fn == "loguniform" ? AxisKind::loguniform : AxisKind::randint;
+}
+
 }  // namespace
 
 GridAxis parse_grid_axis(const std::string& text) {
@@ -139,6 +163,22 @@ GridAxis parse_grid_axis(const std::string& text) {
     if (axis.name.empty()) fail(text, "the parameter name is empty");
     const std::string rhs = text.substr(eq + 1);
     if (trim(rhs).empty()) fail(text, "no values given");
+
+    std::vector<std::string> args;
+    for (const char* fn : {"uniform", "loguniform", "randint"}) {
+        if (parse_call(rhs, fn, args)) {
+            parse_distribution(text, fn, args, axis);
+            return axis;
+        }
+    }
+    if (parse_call(rhs, "choice", args)) {
+        for (const auto& v : args) {
+            std::string value = trim(v);
+            if (value.empty()) fail(text, "an empty value in choice(...)");
+            axis.values.push_back(std::move(value));
+        }
+        return axis;
+    }
 
     const auto colons = split_top_level(rhs, ':');
     if (colons.size() > 1) {
@@ -153,17 +193,59 @@ GridAxis parse_grid_axis(const std::string& text) {
     return axis;
 }
 
-std::vector<std::vector<std::pair<std::string, std::string>>> expand_grid(const std::vector<GridAxis>& axes) {
+namespace {
+
+void check_axes(const std::vector<GridAxis>& axes) {
     std::set<std::string> seen;
     for (const auto& axis : axes) {
         if (!seen.insert(axis.name).second) throw UsageError("-g " + axis.name + " is given more than once");
-        if (axis.values.empty()) throw UsageError("-g " + axis.name + " has no values");
+        if (axis.kind == AxisKind::list && axis.values.empty()) throw UsageError("-g " + axis.name + " has no values");
     }
+}
+
+// A drawn value to 6 significant digits, which reads better in tables and files than
+// 17 and is still the exact value used (the text is what the model gets); kept as is
+// when rounding would leave [low, high).
+std::string readable(double v, const GridAxis& axis) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    double r = v;
+    std::from_chars(buf, buf + std::char_traits<char>::length(buf), r);
+    return (r >= axis.low && r < axis.high) ? shortest(r) : shortest(v);
+}
+
+std::string draw(const GridAxis& axis, Rng& rng) {
+    switch (axis.kind) {
+        case AxisKind::list: return axis.values[static_cast<std::size_t>(rng.below(axis.values.size()))];
+        case AxisKind::uniform: return readable(rng.uniform(axis.low, axis.high), axis);
+        case AxisKind::loguniform:
+            return readable(std::exp(rng.uniform(std::log(axis.low), std::log(axis.high))), axis);
+        case AxisKind::randint:
+            return shortest(axis.low + static_cast<double>(rng.below(static_cast<std::uint64_t>(axis.high - axis.low))));
+    }
+    return {};
+}
+
+}  // namespace
+
+std::vector<GridPoint> expand_grid(const std::vector<GridAxis>& axes) {
+    check_axes(axes);
+    for (const auto& axis : axes)
+        if (axis.kind != AxisKind::list)
+            throw UsageError("-g " + axis.name + " is a distribution; sample it with --n-iter N (random search)");
+    // Each axis may hold up to a million values: their product must be refused before
+    // it is built (three such axes are 10^18 points), not exhaust memory.
+    constexpr double max_points = 1e6;
+    double n_points = 1;
+    for (const auto& axis : axes) n_points *= static_cast<double>(axis.values.size());
+    if (n_points > max_points)
+        throw UsageError("-g: the grid has " + shortest(n_points) +
+                         " points, more than 1000000; use fewer values, or --n-iter N for a random search");
     // An odometer over the axes; the last axis turns fastest (as sklearn's ParameterGrid).
-    std::vector<std::vector<std::pair<std::string, std::string>>> points;
+    std::vector<GridPoint> points;
     std::vector<std::size_t> at(axes.size(), 0);
     while (true) {
-        std::vector<std::pair<std::string, std::string>> point;
+        GridPoint point;
         point.reserve(axes.size());
         for (std::size_t a = 0; a < axes.size(); ++a) point.emplace_back(axes[a].name, axes[a].values[at[a]]);
         points.push_back(std::move(point));
@@ -176,6 +258,40 @@ std::vector<std::vector<std::pair<std::string, std::string>>> expand_grid(const 
         }
         if (axes.empty()) return points;
     }
+}
+
+}  // namespace kestrel
+
+namespace kestrel {
+
+std::vector<GridPoint> sample_points(const std::vector<GridAxis>& axes, int n_iter, std::uint64_t seed) {
+    if (n_iter < 1) throw UsageError("--n-iter " + std::to_string(n_iter) + ": must be at least 1");
+    check_axes(axes);
+    Rng rng(seed);
+    const bool all_lists =
+        std::all_of(axes.begin(), axes.end(), [](const GridAxis& a) { return a.kind == AxisKind::list; });
+    // A grid small enough to list: distinct points, as sklearn samples a grid of lists
+    // without replacement.
+    double size = 1;
+    for (const auto& a : axes) size *= static_cast<double>(std::max<std::size_t>(a.values.size(), 1));
+    if (all_lists && size <= 1e6) {
+        auto grid = expand_grid(axes);
+        if (static_cast<std::size_t>(n_iter) >= grid.size()) return grid;
+        for (std::size_t i = 0; i < static_cast<std::size_t>(n_iter); ++i) {  // partial Fisher-Yates
+            const auto j = i + static_cast<std::size_t>(rng.below(grid.size() - i));
+            std::swap(grid[i], grid[j]);
+        }
+        grid.resize(static_cast<std::size_t>(n_iter));
+        return grid;
+    }
+    std::vector<GridPoint> points;
+    points.reserve(static_cast<std::size_t>(n_iter));
+    for (int i = 0; i < n_iter; ++i) {
+        GridPoint p;
+        for (const auto& a : axes) p.emplace_back(a.name, draw(a, rng));
+        points.push_back(std::move(p));
+    }
+    return points;
 }
 
 }  // namespace kestrel

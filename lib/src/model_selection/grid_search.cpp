@@ -1,35 +1,91 @@
 #include "kestrel/model_selection/grid_search.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <mutex>
-#include <numeric>
+#include <memory>
 
-#include "fold_runner.hpp"
+#include "fit_jobs.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "search_run.hpp"
 
 namespace kestrel {
 
 namespace {
 
-using GridPoint = std::vector<std::pair<std::string, std::string>>;
+constexpr std::uint64_t kSampleStream = 0x5a3d'0000'0000ULL;
+constexpr std::uint64_t kNestedStream = 0x7e57'0000'0000ULL;
 
-std::string point_text(const GridPoint& point) {
-    std::string s;
-    for (const auto& [name, value] : point) s += (s.empty() ? "" : " ") + name + "=" + value;
-    return s.empty() ? "(base parameters)" : s;
-}
+bool is_scale_step(const std::string& kind) { return kind == "standard" || kind == "minmax"; }
 
 // The base spec with a grid point applied, checked as the fits will see it, so a
 // bad value fails with a UsageError before any work is done.
 ModelSpec point_spec(const ModelSpec& base, const GridPoint& point, const std::string& metric, Task task) {
+    ModelSpec s = apply_point(base, point);
+    try {
+        (void)registry().create(s.model, s.params);
+    } catch (const ParamError& e) {
+        throw ParamError("grid point " + detail::point_text(point) + ": " + e.what());
+    }
+    check_metrics(s, task, {metric});
+    return s;
+}
+
+struct Candidates {
+    std::vector<GridPoint> points;
+    std::vector<ModelSpec> specs;
+};
+
+Candidates make_candidates(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
+                           const SearchOptions& opts, std::uint64_t seed) {
+    if (opts.metric.empty()) throw UsageError("--metric: no metric to optimize");
+    (void)metric_info(opts.metric);
+    if (opts.halving && !opts.known.empty()) throw UsageError("--resume cannot be combined with --halving");
+    Candidates c;
+    c.points = opts.n_iter > 0 ? sample_points(axes, opts.n_iter, derive_seed(seed, kSampleStream)) : expand_grid(axes);
+    c.specs.reserve(c.points.size());
+    for (const auto& point : c.points) c.specs.push_back(point_spec(base, point, opts.metric, data.task));
+    return c;
+}
+
+// Runs the searches round by round, all of a round's fits in one parallel loop.
+void drive(std::vector<detail::SearchRun*> runs, const SearchOptions& opts, const Context& ctx) {
+    while (true) {
+        std::vector<detail::FitJob> jobs;
+        std::vector<std::pair<detail::SearchRun*, std::size_t>> owner;  // run, its first job
+        for (auto* run : runs) {
+            if (run->done()) continue;
+            owner.emplace_back(run, jobs.size());
+            run->next_round(jobs);
+        }
+        if (owner.empty()) return;
+        auto outcomes = detail::run_fit_jobs(jobs, {opts.metric}, ctx, "gridsearch", opts.observe);
+        for (std::size_t i = 0; i < owner.size(); ++i) {
+            const std::size_t first = owner[i].second;
+            const std::size_t last = i + 1 < owner.size() ? owner[i + 1].second : jobs.size();
+            owner[i].first->take(std::span<detail::FitOutcome>(outcomes.data() + first, last - first));
+        }
+    }
+}
+
+}  // namespace
+
+ModelSpec apply_point(const ModelSpec& base, const GridPoint& point) {
     const ParamSpec& spec = registry().spec(base.model);
     ModelSpec s = base;
     if (!s.params.is_object()) s.params = Params::object();
     for (const auto& [name, value] : point) {
-        // Dotted names (base.C) belong to a nested model; create() below checks those.
+        // `scale` is the --scale preprocessing step unless the model has a parameter of that name.
+        if (name == "scale" && !spec.find(name)) {
+            if (value != "standard" && value != "minmax" && value != "none")
+                throw UsageError("-g scale=" + value + ": valid values are standard, minmax, none");
+            if (std::any_of(base.preprocessing.begin(), base.preprocessing.end(), is_scale_step))
+                throw UsageError("-g scale: --scale is also given; keep one of them");
+            if (value != "none") s.preprocessing.push_back(value);
+            continue;
+        }
+        // Dotted names (base.C) belong to a nested model; create() checks those.
         if (spec.find(name)) {
             try {
                 (void)spec.parse_value(name, value);
@@ -39,73 +95,93 @@ ModelSpec point_spec(const ModelSpec& base, const GridPoint& point, const std::s
         }
         s.params[name] = value;
     }
-    try {
-        (void)registry().create(s.model, s.params);
-    } catch (const ParamError& e) {
-        throw ParamError("grid point " + point_text(point) + ": " + e.what());
-    }
-    check_metrics(s, task, {metric});
     return s;
 }
 
-// Better first; a NaN score (a metric undefined on some fold) ranks last.
-bool better(double a, double b, bool greater_is_better) {
-    if (std::isnan(a)) return false;
-    if (std::isnan(b)) return true;
-    return greater_is_better ? a > b : a < b;
+GridSearchResult search(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
+                        const SearchOptions& opts, const Context& ctx) {
+    Candidates c = make_candidates(base, axes, data, opts, ctx.seed);
+    // One set of folds for every point: points differ only in their parameters, and
+    // each fold's seed depends on the fold alone (as a plain cross_validate's would).
+    detail::SearchRun run(std::move(c.points), std::move(c.specs), data, opts, ctx.seed, -1);
+    drive({&run}, opts, ctx);
+    return run.result();
 }
-
-}  // namespace
 
 GridSearchResult grid_search(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
                              int k, const std::string& metric, const Context& ctx) {
-    GridSearchResult result;
-    result.metric = metric;
-    result.greater_is_better = metric_info(metric).greater_is_better;
+    SearchOptions opts;
+    opts.split.k = k;
+    opts.metric = metric;
+    return search(base, axes, data, opts, ctx);
+}
 
-    const auto grid = expand_grid(axes);
-    std::vector<ModelSpec> specs;
-    specs.reserve(grid.size());
-    for (const auto& point : grid) specs.push_back(point_spec(base, point, metric, data.task));
-    // One set of folds for every point: points differ only in their parameters, and
-    // each fold's seed depends on the fold alone (as a plain cross_validate's would).
-    const auto folds = make_folds(data, k, 1, ctx.seed);
+NestedSearchResult nested_search(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
+                                 const SearchOptions& inner, const SplitOptions& outer, const Context& ctx) {
+    if (!inner.known.empty()) throw UsageError("--resume cannot be combined with --outer-k");
+    if (outer.scheme == CvScheme::fixed) throw UsageError("--outer-k cannot be combined with --validation");
+    Candidates c = make_candidates(base, axes, data, inner, ctx.seed);
+    const std::vector<Fold> outer_folds = make_splits(data, outer, ctx.seed);
 
-    const std::size_t n_folds = folds.size();
-    std::vector<double> scores(grid.size() * n_folds), seconds(grid.size() * n_folds);
-    const auto warn_mutex = std::make_shared<std::mutex>();
-    detail::run_parallel(scores.size(), ctx, "gridsearch", [&](std::size_t t) {
-        const std::size_t p = t / n_folds, f = t % n_folds;
-        const std::string label = point_text(grid[p]) + ", fold " + std::to_string(f + 1) + "/" + std::to_string(k);
-        const Context fold_ctx = detail::fold_context(ctx, f, label, warn_mutex);
-        const Predictions pred = fit_and_predict(specs[p], data, folds[f], fold_ctx, &seconds[t]);
-        scores[t] = compute_metric(metric, pred);
-    });
-
-    std::vector<GridPointResult> points(grid.size());
-    for (std::size_t p = 0; p < grid.size(); ++p) {
-        auto& r = points[p];
-        r.point = grid[p];
-        r.params = specs[p].params;
-        r.fold_scores.assign(scores.begin() + static_cast<std::ptrdiff_t>(p * n_folds),
-                             scores.begin() + static_cast<std::ptrdiff_t>((p + 1) * n_folds));
-        r.score = summarize(r.fold_scores);
-        double total = 0;
-        for (std::size_t f = 0; f < n_folds; ++f) total += seconds[p * n_folds + f];
-        r.fit_seconds = total / static_cast<double>(n_folds);
+    // The inner search of outer fold o sees only o's training rows: it works on their
+    // subset, never on row numbers into the whole data.
+    std::vector<Dataset> inner_data;
+    inner_data.reserve(outer_folds.size());
+    for (const auto& f : outer_folds) inner_data.push_back(data.subset(f.train));
+    if (inner.split.scheme == CvScheme::fixed) throw UsageError("--validation cannot be combined with --outer-k");
+    // Group ids follow the rows into each outer fold's training subset.
+    std::vector<SearchOptions> inner_opts(outer_folds.size(), inner);
+    if (inner.split.scheme == CvScheme::group_kfold) {
+        for (std::size_t o = 0; o < outer_folds.size(); ++o) {
+            auto& g = inner_opts[o].split.groups;
+            g.clear();
+            for (Index row : outer_folds[o].train) g.push_back(inner.split.groups[static_cast<std::size_t>(row)]);
+        }
     }
-
-    const bool gib = result.greater_is_better;
-    std::stable_sort(points.begin(), points.end(), [gib](const GridPointResult& a, const GridPointResult& b) {
-        return better(a.score.mean, b.score.mean, gib);
-    });
-    // Equal means share the best rank among them (as sklearn's rank_test_score).
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const bool tied = i > 0 && !better(points[i - 1].score.mean, points[i].score.mean, gib);
-        points[i].rank = tied ? points[i - 1].rank : static_cast<int>(i) + 1;
+    std::vector<std::unique_ptr<detail::SearchRun>> runs;
+    std::vector<detail::SearchRun*> ptrs;
+    for (std::size_t o = 0; o < outer_folds.size(); ++o) {
+        runs.push_back(std::make_unique<detail::SearchRun>(c.points, c.specs, inner_data[o], inner_opts[o],
+                                                           derive_seed(ctx.seed, kNestedStream + o), static_cast<int>(o)));
+        ptrs.push_back(runs.back().get());
     }
-    result.points = std::move(points);
-    return result;
+    drive(ptrs, inner, ctx);
+
+    NestedSearchResult r;
+    r.metric = inner.metric;
+    r.greater_is_better = metric_info(inner.metric).greater_is_better;
+    std::vector<ModelSpec> best_specs;
+    for (std::size_t o = 0; o < runs.size(); ++o) {
+        const GridSearchResult g = runs[o]->result();
+        OuterFoldResult of;
+        of.index = static_cast<int>(o);
+        of.best_point = g.best().point;
+        of.params = g.best().params;
+        of.inner_score = g.best().score.mean;
+        r.outer.push_back(std::move(of));
+        best_specs.push_back(g.best().spec);
+    }
+    // Each outer fold's best point, refit on its training rows, scored on its test rows.
+    std::vector<detail::FitJob> jobs(outer_folds.size());
+    for (std::size_t o = 0; o < outer_folds.size(); ++o) {
+        auto& job = jobs[o];
+        job.data = &data;
+        job.fold = &outer_folds[o];
+        job.spec = &best_specs[o];
+        job.seed = ctx.seed;
+        job.stream = o;
+        job.label = "outer fold " + std::to_string(o + 1) + " refit";
+        job.outer = static_cast<int>(o);
+        job.phase = FitPhase::refit;
+    }
+    const auto outcomes = detail::run_fit_jobs(jobs, {inner.metric}, ctx, "nested cv", inner.observe);
+    std::vector<double> scores;
+    for (std::size_t o = 0; o < outcomes.size(); ++o) {
+        r.outer[o].test_score = outcomes[o].scores.at(0);
+        scores.push_back(r.outer[o].test_score);
+    }
+    r.score = summarize(scores);
+    return r;
 }
 
 }  // namespace kestrel

@@ -5,22 +5,50 @@
 #include <exception>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
+#include "kestrel/linear/class_weight.hpp"
+#include "kestrel/multiclass/ecoc.hpp"
 
 namespace kestrel {
 
 MulticlassWrapper::MulticlassWrapper(MemberFactory make_member)
     : make_member_(std::move(make_member)), prototype_(make_member_()) {}
 
+namespace {
+
+// A class_weight given by label names the user's classes, which a member relabelled
+// {"rest", "member"} does not know: such weights become per-row sample weights of
+// the member (exact for any grouping of classes), and the member's own class_weight
+// is cleared. "balanced" passes through, so each member balances its own binary
+// problem, as scikit-learn's OneVsRestClassifier(LogisticRegression(class_weight=
+// "balanced")) does. Returns an empty vector when nothing is translated.
+Vector translated_class_weights(const Params& p, const Dataset& data, const std::string& model,
+                                bool member_takes_weights) {
+    if (!p.is_object() || !p.contains("class_weight") || !p["class_weight"].is_string()) return {};
+    const std::string text = p["class_weight"].get<std::string>();
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos || text.substr(first, 8) == "balanced") return {};
+    if (!member_takes_weights)
+        throw ParamError("parameter class_weight of model " + model +
+                         ": by label it needs sample weights in each multiclass member, which " + model + " lacks");
+    return parse_class_weights(text, data.classes, data.y);
+}
+
+}  // namespace
+
 void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
     k_ = data.n_classes();
     members_.clear();
-    direct_ = k_ == 2 || data.task != Task::classification;
+    direct_ = data.task != Task::classification || (k_ == 2 && direct_for_two_classes());
     if (direct_) {
         members_.push_back(make_member_());
         members_[0]->fit(data, ctx);
         return;
     }
     const auto probs = problems(k_);
+    const Vector class_weights = translated_class_weights(params(), data, name(), prototype_->supports_sample_weights());
+    Params member_params = params();
+    if (class_weights.size() > 0) member_params["class_weight"] = "";
     members_.resize(probs.size());
     std::vector<std::exception_ptr> errors(probs.size());
     const int threads = ctx.resolved_threads();
@@ -37,9 +65,15 @@ void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
             for (Index i = 0; i < data.rows(); ++i)
                 if (side[static_cast<std::size_t>(data.y[i])] >= 0) rows.push_back(i);
             Dataset sub = rows.size() == static_cast<std::size_t>(data.rows()) ? data : data.subset(rows);
+            if (class_weights.size() > 0) {
+                Vector w(sub.rows());
+                for (Index i = 0; i < sub.rows(); ++i) w[i] = class_weights[static_cast<Index>(sub.y[i])] * sub.weight(i);
+                sub.weights = std::move(w);
+            }
             for (Index i = 0; i < sub.rows(); ++i) sub.y[i] = side[static_cast<std::size_t>(sub.y[i])];
             sub.classes = {"rest", "member"};
             auto member = make_member_();
+            if (class_weights.size() > 0) member->set_identity(member->name(), member_params);
             member->fit(sub, ctx.child(m, 1));
             members_[m] = std::move(member);
         } catch (...) {
@@ -91,7 +125,7 @@ Json MulticlassWrapper::do_save_state() const {
 void MulticlassWrapper::do_load_state(const Json& state) {
     if (state.at("strategy").get<std::string>() != strategy())
         throw std::runtime_error("state is for strategy " + state.at("strategy").get<std::string>() + ", not " + strategy());
-    k_ = state.at("classes_seen").get<Index>();
+    k_ = json_integer<Index>(state.at("classes_seen"));
     direct_ = state.at("direct").get<bool>();
     const auto& ms = state.at("members");
     const std::size_t expected = direct_ ? 1 : problems(k_).size();
@@ -192,7 +226,8 @@ Matrix OneVsOne::combine_probabilities(const std::vector<Matrix>& member_proba) 
 std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member) {
     if (strategy == "ovr") return std::make_unique<OneVsRest>(std::move(make_member));
     if (strategy == "ovo") return std::make_unique<OneVsOne>(std::move(make_member));
-    throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo)");
+    if (strategy == "ecoc") return std::make_unique<Ecoc>(std::move(make_member));
+    throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
 }
 
 }  // namespace kestrel

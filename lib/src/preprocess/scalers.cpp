@@ -1,9 +1,11 @@
 // Feature scaling steps: standard (zero mean, unit variance) and minmax (to [-1, 1],
 // LIBSVM svm-scale's default range), plus mean imputation of missing values.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/preprocess/column_selector.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 
 namespace kestrel {
@@ -58,15 +60,85 @@ void column_moments(const Features& X, Vector& mean, Vector& sd) {
     sd = ((m.rowwise() - mean.transpose()).array().square().colwise().sum() / static_cast<double>(n)).sqrt().transpose();
 }
 
+// The same moments computed on each column divided by its largest magnitude, for
+// columns whose sums or squares overflow (values near 1e300: squares exceed the
+// double range and the plain formula gives an infinite deviation, which would wipe
+// the column out). Only used when the plain moments are not finite, so ordinary data
+// keeps its bit-exact results.
+void column_moments_rescaled(const Features& X, Vector& mean, Vector& sd) {
+    const Index d = X.cols();
+    const auto n = static_cast<double>(X.rows());
+    Vector peak = Vector::Zero(d);
+    if (X.is_sparse()) {
+        const auto& m = X.sparse_ref();
+        for (Index r = 0; r < m.outerSize(); ++r)
+            for (SparseMatrix::InnerIterator it(m, r); it; ++it)
+                peak[it.col()] = std::max(peak[it.col()], std::abs(it.value()));
+    } else {
+        peak = X.dense_ref().cwiseAbs().colwise().maxCoeff().transpose();
+    }
+    peak = peak.unaryExpr([](double p) { return p > 0 && std::isfinite(p) ? p : 1.0; });
+    Vector sum = Vector::Zero(d), sq = Vector::Zero(d);
+    if (X.is_sparse()) {
+        const auto& m = X.sparse_ref();
+        for (Index r = 0; r < m.outerSize(); ++r)
+            for (SparseMatrix::InnerIterator it(m, r); it; ++it) {
+                const double u = it.value() / peak[it.col()];
+                sum[it.col()] += u;
+                sq[it.col()] += u * u;
+            }
+        const Vector mu = sum / n;
+        mean = mu.cwiseProduct(peak);
+        sd = (sq / n - mu.cwiseProduct(mu)).cwiseMax(0.0).cwiseSqrt().cwiseProduct(peak);
+        return;
+    }
+    const auto& m = X.dense_ref();
+    const DenseMatrix u = m * peak.cwiseInverse().asDiagonal();
+    const Vector mu = u.colwise().mean().transpose();
+    mean = mu.cwiseProduct(peak);
+    sd = ((u.rowwise() - mu.transpose()).array().square().colwise().sum() / n).sqrt().transpose();
+    sd = sd.cwiseProduct(peak);
+}
+
+// Whether a column that is not constant got a deviation so small that its squares
+// underflowed (values near 1e-300): the rescaled moments then recover it.
+bool has_underflowed(const Features& X, const Vector& sd) {
+    constexpr double tiny = 1e-150;
+    if (!(sd.array() < tiny).any()) return false;
+    if (!X.is_sparse()) {
+        const auto& m = X.dense_ref();
+        for (Index j = 0; j < m.cols(); ++j)
+            if (sd[j] < tiny && m.col(j).maxCoeff() != m.col(j).minCoeff()) return true;
+        return false;
+    }
+    // Sparse: a column with a stored nonzero differs from its implicit zeros, or from
+    // another stored value (a column stored full and constant is the only exception).
+    const auto& m = X.sparse_ref();
+    Vector first = Vector::Constant(m.cols(), std::numeric_limits<double>::quiet_NaN());
+    Eigen::VectorXi stored = Eigen::VectorXi::Zero(m.cols());
+    bool varies = false;
+    for (Index r = 0; r < m.outerSize(); ++r)
+        for (SparseMatrix::InnerIterator it(m, r); it; ++it) {
+            const Index j = it.col();
+            if (sd[j] >= tiny || it.value() == 0) continue;
+            if (std::isnan(first[j])) first[j] = it.value();
+            else if (first[j] != it.value()) varies = true;
+            ++stored[j];
+        }
+    for (Index j = 0; j < m.cols() && !varies; ++j) varies = stored[j] > 0 && stored[j] < m.rows();
+    return varies;
+}
+
 class StandardScaler final : public Transformer {
 public:
     std::string kind() const override { return "standard"; }
     void fit(const Features& X) override {
         Vector sd;
         column_moments(X, mean_, sd);
+        if (!mean_.allFinite() || !sd.allFinite() || has_underflowed(X, sd)) column_moments_rescaled(X, mean_, sd);
         if (X.is_sparse()) mean_.setZero();  // sklearn's with_mean=False for sparse input
         // Constant columns are left unscaled (sklearn does the same), never divided by zero.
-        scale_ = sd.unaryExpr([](double s) { return s > 1e-300 ? 1.0 / s : 1.0; });
+        scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
     }
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard"); }
     Json to_json() const override { return {{"type", kind()}, {"mean", to_array(mean_)}, {"scale", to_array(scale_)}}; }
@@ -90,8 +162,10 @@ public:
         const Vector lo = m->colwise().minCoeff().transpose();
         const Vector hi = m->colwise().maxCoeff().transpose();
         // Map [lo, hi] to [-1, 1]: x' = (x - mid) * 2 / (hi - lo). Constant columns map to 0.
-        shift_ = (lo + hi) / 2;
-        scale_ = (hi - lo).unaryExpr([](double r) { return r > 0 ? 2.0 / r : 0.0; });
+        // Halved before adding or subtracting: lo + hi and hi - lo overflow for values
+        // near the double's limit; halving is exact, so ordinary data is unchanged.
+        shift_ = lo / 2 + hi / 2;
+        scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax"); }
     Json to_json() const override { return {{"type", kind()}, {"shift", to_array(shift_)}, {"scale", to_array(scale_)}}; }
@@ -145,7 +219,8 @@ std::unique_ptr<Transformer> make_transformer(const std::string& kind) {
     if (kind == "standard") return std::make_unique<StandardScaler>();
     if (kind == "minmax") return std::make_unique<MinMaxScaler>();
     if (kind == "impute_mean") return std::make_unique<MeanImputer>();
-    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute_mean)");
+    if (kind.rfind("select_columns", 0) == 0) return make_column_selector(kind);
+    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute_mean, select_columns)");
 }
 
 std::unique_ptr<Transformer> transformer_from_json(const Json& j) {

@@ -2,20 +2,34 @@
 // k-fold cross-validation of a ModelSpec: preprocessing and model are fitted on the
 // training folds only. Folds run in parallel; each fold's fit gets a seed derived
 // from the master seed and its fold number, so results do not depend on --threads.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "kestrel/core/model.hpp"
 #include "kestrel/metrics/predictions.hpp"
+#include "kestrel/model_selection/cv_scheme.hpp"
 #include "kestrel/model_selection/splits.hpp"
 
 namespace kestrel {
 
-struct CvOptions {
-    int k = 5;
-    int repeats = 1;
+// An audit hook: called (one call at a time) before every fit with the rows it is
+// fitted on and the features it will be scored on. Nested CV reports the outer fold
+// whose training rows an inner fit uses; tests use it to prove what a fit never saw.
+enum class FitPhase { tune, refit };
+struct FitRecord {
+    int outer;  // nested CV's outer fold, else -1
+    FitPhase phase;
+    const Dataset& train;
+    const Features& test;
+};
+using FitObserver = std::function<void(const FitRecord&)>;
+
+// The scheme (k, repeats, --loo, shuffle-split, groups, fixed) and what to report.
+struct CvOptions : SplitOptions {
     std::vector<std::string> metrics;  // empty = the task's default report metrics
+    FitObserver observe;
 };
 
 struct FoldResult {
@@ -31,7 +45,14 @@ struct MetricSummary {
 struct CvResult {
     std::vector<FoldResult> folds;
     std::map<std::string, MetricSummary> summary;
-    Predictions out_of_fold;  // of the first repetition, rows in file order
+    // Schemes whose tests partition the rows: the first repetition's predictions, one
+    // per row in file order. Others (shuffle-split, a validation file): every split's
+    // test predictions one after another, and `pooled_splits` is set.
+    Predictions out_of_fold;
+    bool pooled_splits = false;
+    std::map<std::string, double> pooled;  // each metric on out_of_fold as a whole (LIBSVM -v)
+    std::vector<Fold> splits;                     // as made, one per folds[i]
+    std::vector<Predictions> fold_predictions;    // per split, its test rows in order
     std::vector<std::string> metrics;
 
     double mean(const std::string& metric) const { return summary.at(metric).mean; }
@@ -40,7 +61,7 @@ struct CvResult {
 // The metrics a cv reports by default for a task.
 std::vector<std::string> default_cv_metrics(Task task, bool has_scores, bool has_proba);
 
-// Makes the folds for a dataset: stratified for classification, plain otherwise.
+// Makes the k-fold folds for a dataset: stratified for classification, plain otherwise.
 std::vector<Fold> make_folds(const Dataset& data, int k, int repeats, std::uint64_t seed);
 
 // Fits on fold.train, predicts fold.test (labels, decision values and probabilities

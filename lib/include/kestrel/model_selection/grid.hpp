@@ -4,7 +4,13 @@
 //   name=a:b:step           a linear range from a to b inclusive ("0.1:1:0.1")
 //   name=B^a:B^b:s          a geometric range B^a, B^(a+s), ... B^b ("2^-5:2^15:2",
 //                           as LIBSVM grid.py's -log2c -5,15,2)
+//   name=choice(v1,v2,...)  the same as a list
+// and, for random search (--n-iter) only, distributions:
+//   name=uniform(a,b)       uniform on [a, b)
+//   name=loguniform(a,b)    log-uniform on [a, b), 0 < a < b (scipy's loguniform)
+//   name=randint(a,b)       an integer in a..b-1 (scipy's randint: b excluded)
 // Values are kept as text and typed by the model's ParamSpec.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,13 +18,24 @@
 
 namespace kestrel {
 
+enum class AxisKind { list, uniform, loguniform, randint };
+
 struct GridAxis {
     std::string name;
-    std::vector<std::string> values;
+    std::vector<std::string> values;  // list axes
+    AxisKind kind = AxisKind::list;
+    double low = 0, high = 0;         // distributions
 };
 
+using GridPoint = std::vector<std::pair<std::string, std::string>>;
+
 GridAxis parse_grid_axis(const std::string& text);  // UsageError naming the flag text
-// Cartesian product, last axis fastest; each point is {name: text value}.
-std::vector<std::vector<std::pair<std::string, std::string>>> expand_grid(const std::vector<GridAxis>& axes);
+// Cartesian product, last axis fastest; each point is {name: text value}. UsageError
+// for a distribution axis (those are only sampled).
+std::vector<GridPoint> expand_grid(const std::vector<GridAxis>& axes);
+// Random search: n_iter points drawn with the seed. When every axis is a list, distinct
+// points of the grid (all of it, in grid order, if n_iter covers it), as sklearn's
+// ParameterSampler; otherwise each axis drawn independently. UsageError naming --n-iter.
+std::vector<GridPoint> sample_points(const std::vector<GridAxis>& axes, int n_iter, std::uint64_t seed);
 
 }  // namespace kestrel

@@ -27,6 +27,10 @@ protected:
     // Combines member scores (n x members) into n x k class scores.
     virtual Matrix combine_decisions(const Matrix& member_scores) const = 0;
     virtual Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const = 0;
+    // With two classes, use one member on the data as it is (ovr, ovo) or still the strategy's problems (ecoc).
+    virtual bool direct_for_two_classes() const { return true; }
+    // Whether member_scores are decision values (else P(positive) - 1/2).
+    bool members_give_decisions() const { return prototype_->has_decision_function(); }
 
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
@@ -78,7 +82,7 @@ protected:
 // Weng 2004, method 2, as LIBSVM's multiclass_probability). `r` is k x k.
 Vector pairwise_coupling(const Matrix& r);
 
-// Builds the wrapper for a strategy name ("ovr" or "ovo").
+// Builds the wrapper for a strategy name ("ovr", "ovo" or "ecoc").
 std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member);
 
 }  // namespace kestrel

@@ -1,0 +1,285 @@
+// kestrel-select: feature selection by cross-validated error (greedy forward or
+// backward), by L1 models along their regularization path, and permutation
+// importance of a saved model on held-out data.
+#include <algorithm>
+#include <iomanip>
+#include <numeric>
+#include <sstream>
+
+#include "common/commands.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/io/atomic_file.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/feature_selection.hpp"
+#include "kestrel/model_selection/permutation_importance.hpp"
+#include "kestrel/preprocess/column_selector.hpp"
+
+namespace kestrel::cli {
+namespace {
+
+struct SelectFlags {
+    std::string method = "sequential";
+    std::string direction = "forward";
+    int max_features = 0;
+    int path_points = 20;
+    std::string output, save_model, heldout;
+    int repeats = 5;
+};
+
+std::vector<std::string> names_of(const std::vector<std::string>& feature_names, Index d) {
+    if (!feature_names.empty()) return feature_names;
+    std::vector<std::string> out;
+    for (Index j = 0; j < d; ++j) out.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
+    return out;
+}
+
+Json names_json(const std::vector<Index>& features, const std::vector<std::string>& names) {
+    Json out = Json::array();
+    for (Index j : features) out.push_back(names[static_cast<std::size_t>(j)]);
+    return out;
+}
+
+std::string joined(const std::vector<Index>& features, const std::vector<std::string>& names) {
+    std::string s;
+    for (Index j : features) s += (s.empty() ? "" : ", ") + names[static_cast<std::size_t>(j)];
+    return s;
+}
+
+std::string fixed(double x, int digits = 4) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(digits) << x;
+    return os.str();
+}
+
+void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const std::vector<Index>& selected,
+                   const std::vector<std::string>& names, const Context& ctx, Json& summary) {
+    if (!f.output.empty()) {
+        std::string text;
+        for (Index j : selected) text += names[static_cast<std::size_t>(j)] + "\n";
+        write_file_atomically(f.output, text);
+        summary["output"] = f.output;
+    }
+    if (!f.save_model.empty()) {
+        // The selection is the model's first step, so it reads the same files as before.
+        ModelSpec s = spec;
+        s.preprocessing.insert(s.preprocessing.begin(), column_selector_spec(selected));
+        Model m = Model::train(s, d, ctx);
+        m.provenance()["data_file"] = d.source;
+        m.provenance()["seed"] = ctx.seed;
+        m.provenance()["selected_features"] = names_json(selected, names);
+        m.save(f.save_model);
+        summary["model"] = f.save_model;
+    }
+}
+
+int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
+                   const CommonFlags& common, const Context& ctx, Io& io) {
+    const SelectionResult r = sequential_selection(spec, d, opts, ctx);
+    const auto names = names_of(d.feature_names, d.cols());
+    Json j = {{"method", f.direction}, {"model", spec.model}, {"metric", r.metric},  {"rows", d.rows()},
+              {"features", d.cols()},  {"k", opts.cv.k},      {"seed", common.seed}, {"stop", r.stop}};
+    j["trajectory"] = Json::array();
+    for (const auto& s : r.trajectory) {
+        const std::string change =
+            s.changed < 0 ? "" : (opts.forward ? "+" : "-") + names[static_cast<std::size_t>(s.changed)];
+        j["trajectory"].push_back(
+            {{"change", change}, {"features", names_json(s.features, names)}, {"score", s.score}, {"error", s.error}});
+    }
+    j["selected"] = names_json(r.selected, names);
+    write_outputs(f, spec, d, r.selected, names, ctx, j);
+    if (common.json) {
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    io.out << f.direction << " selection of " << spec.model << " on " << d.source << " (" << plural(d.rows(), "row")
+           << ", " << plural(d.cols(), "feature") << "), " << opts.cv.k << "-fold cross-validated " << r.metric
+           << " (error = " << (metric_info(r.metric).greater_is_better ? "1 - " + r.metric : r.metric) << "), seed "
+           << common.seed << "\n\n";
+    std::size_t w = 6;
+    for (const auto& n : names) w = std::max(w, n.size() + 1);
+    io.out << std::left << std::setw(5) << "step" << std::setw(static_cast<int>(w) + 2) << "change" << std::right
+           << std::setw(9) << "features" << std::setw(12) << r.metric << std::setw(10) << "error"
+           << "\n";
+    for (std::size_t i = 0; i < r.trajectory.size(); ++i) {
+        const auto& s = r.trajectory[i];
+        const std::string change =
+            s.changed < 0 ? "(all)" : (opts.forward ? "+" : "-") + names[static_cast<std::size_t>(s.changed)];
+        io.out << std::left << std::setw(5) << (opts.forward ? i + 1 : i) << std::setw(static_cast<int>(w) + 2)
+               << change << std::right << std::setw(9) << s.features.size() << std::setw(12) << fixed(s.score)
+               << std::setw(10) << fixed(s.error) << "\n";
+    }
+    io.out << "stopped: " << r.stop << "\nselected (" << r.selected.size() << "): " << joined(r.selected, names)
+           << "\n";
+    return 0;
+}
+
+int run_l1(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
+           const CommonFlags& common, const Context& ctx, Io& io) {
+    const L1SelectionResult r = l1_selection(spec, d, opts, f.path_points, ctx);
+    const auto names = names_of(d.feature_names, d.cols());
+    Json j = {{"method", "l1"},       {"model", r.model}, {"metric", r.metric},  {"rows", d.rows()},
+              {"features", d.cols()}, {"k", opts.cv.k},   {"seed", common.seed}, {"strength", r.strength_name}};
+    j["path"] = Json::array();
+    for (const auto& p : r.path)
+        j["path"].push_back({{r.strength_name, p.strength},
+                             {"nonzero", names_json(p.nonzero, names)},
+                             {"score", p.score},
+                             {"error", p.error}});
+    j["chosen"] = r.chosen;
+    j["entry_order"] = names_json(r.entry_order, names);
+    j["selected"] = names_json(r.selected, names);
+    write_outputs(f, spec, d, r.selected, names, ctx, j);
+    if (common.json) {
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    io.out << "L1 selection with " << r.model << " on " << d.source << " (" << plural(d.rows(), "row") << ", "
+           << plural(d.cols(), "feature") << "), " << opts.cv.k << "-fold cross-validated " << r.metric << ", seed "
+           << common.seed << "\n\n"
+           << std::right << std::setw(14) << r.strength_name << std::setw(9) << "nonzero" << std::setw(12) << r.metric
+           << std::setw(10) << "error"
+           << "\n";
+    for (std::size_t i = 0; i < r.path.size(); ++i) {
+        const auto& p = r.path[i];
+        std::ostringstream s;
+        s << std::setprecision(6) << p.strength;
+        io.out << std::setw(14) << s.str() << std::setw(9) << p.nonzero.size() << std::setw(12) << fixed(p.score)
+               << std::setw(10) << fixed(p.error) << (i == r.chosen ? "  <- chosen" : "") << "\n";
+    }
+    io.out << "entry order: " << joined(r.entry_order, names) << "\nselected (" << r.selected.size()
+           << "): " << joined(r.selected, names) << "\n";
+    return 0;
+}
+
+int run_permutation(const SelectFlags& f, const std::string& model_path, const DataFlags& data,
+                    const std::string& metric_flag, const CommonFlags& common, const Context& ctx, Io& io) {
+    if (model_path.empty()) throw UsageError("--method permutation needs -m MODEL_FILE (a saved model)");
+    if (f.heldout.empty()) throw UsageError("--method permutation needs --heldout FILE (labelled data)");
+    if (!f.save_model.empty()) throw UsageError("--save-model: --method permutation selects nothing to retrain");
+    const Model model = Model::load(model_path);
+    Table t = read_table(f.heldout, model.align_options(data.options(ctx.threads)));
+    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
+    if (!t.labels) throw DataError(t.source + ": --heldout needs a label column");
+    Vector y;
+    if (model.task() == Task::classification) {
+        std::vector<std::string> classes = model.classes();
+        y = encode_with_classes(*t.labels, classes);
+        if (classes.size() != model.classes().size())
+            throw DataError(t.source + ": class '" + classes.back() + "' is not one the model was trained on");
+    } else {
+        y = numeric_targets(*t.labels, t.source);
+    }
+    const std::string metric = metric_flag.empty() ? default_metric(model.task()) : metric_flag;
+    const PermutationImportance p = permutation_importance(model, t.X, y, metric, f.repeats, common.seed, ctx.threads);
+    const auto names = names_of(model.feature_names(), model.n_features());
+    std::vector<Index> order(static_cast<std::size_t>(p.mean.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return p.mean[a] > p.mean[b]; });
+    std::vector<Index> useful;
+    for (Index j : order)
+        if (p.mean[j] > 0) useful.push_back(j);
+    Json j = {{"method", "permutation"}, {"model", model.model_name()}, {"metric", metric},      {"rows", t.X.rows()},
+              {"repeats", f.repeats},    {"seed", common.seed},         {"baseline", p.baseline}};
+    j["importances"] = Json::array();
+    for (Index c : order)
+        j["importances"].push_back(
+            {{"feature", names[static_cast<std::size_t>(c)]}, {"mean", p.mean[c]}, {"std", p.std[c]}});
+    j["selected"] = names_json(useful, names);
+    if (!f.output.empty()) {
+        std::string text;
+        for (Index c : useful) text += names[static_cast<std::size_t>(c)] + "\n";
+        write_file_atomically(f.output, text);
+        j["output"] = f.output;
+    }
+    if (common.json) {
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    std::size_t w = 7;
+    for (const auto& n : names) w = std::max(w, n.size());
+    io.out << "permutation importance of " << model.model_name() << " on " << t.source << " ("
+           << plural(t.X.rows(), "row") << "), " << metric << " baseline " << fixed(p.baseline) << ", "
+           << plural(f.repeats, "repeat") << ", seed " << common.seed << "\n\n"
+           << std::left << std::setw(static_cast<int>(w) + 2) << "feature" << std::right << std::setw(10) << "mean"
+           << std::setw(10) << "std"
+           << "\n";
+    for (Index c : order)
+        io.out << std::left << std::setw(static_cast<int>(w) + 2) << names[static_cast<std::size_t>(c)] << std::right
+               << std::setw(10) << fixed(p.mean[c]) << std::setw(10) << fixed(p.std[c]) << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int run_select(const std::vector<std::string>& args, Io& io) {
+    CLI::App app{
+        "Select features: greedy forward/backward selection or L1 paths scored by cross-validation, or\n"
+        "permutation importance of a saved model on held-out data.\n"
+        "  kestrel-select -m MODEL [-p k=v]... [--direction forward|backward] [--max-features N]\n"
+        "                 [-k 5] [--metric M] DATA_FILE [--output features.txt] [--save-model MODEL.json]\n"
+        "  kestrel-select --method l1 [-m lasso|logistic] DATA_FILE ...\n"
+        "  kestrel-select --method permutation -m MODEL.json --heldout FILE [--repeats 5]",
+        "kestrel-select"};
+    CommonFlags common;
+    DataFlags data;
+    ModelFlags model;
+    SelectFlags f;
+    SelectionOptions opts;
+    std::string input, metric;
+    common.add_to(app);
+    data.add_to(app);
+    data.add_weights_to(app);
+    model.add_to(app, false);
+    app.add_option("--method", f.method, "sequential (greedy, by cross-validated error), l1, or permutation")
+        ->check(CLI::IsMember({"sequential", "l1", "permutation"}))
+        ->capture_default_str();
+    app.add_option("--direction", f.direction, "sequential: forward (add features) or backward (remove them)")
+        ->check(CLI::IsMember({"forward", "backward"}))
+        ->capture_default_str();
+    app.add_option("--max-features", f.max_features, "at most this many features (0 = no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("-k,--folds", opts.cv.k, "cross-validation folds (stratified for classification)")
+        ->capture_default_str();
+    app.add_option("--repeat", opts.cv.repeats, "repetitions of the k-fold split")->check(CLI::PositiveNumber);
+    app.add_option("--metric", metric,
+                   "metric scoring the candidates (default: accuracy / rmse; permutation: accuracy / r2)");
+    app.add_option("--path-points", f.path_points, "l1: strengths on the regularization path")->capture_default_str();
+    app.add_option("--output", f.output, "write the selected feature names, one a line");
+    app.add_option("--save-model", f.save_model, "train the model on the selected features and save it");
+    app.add_option("--heldout", f.heldout, "permutation: labelled data the saved model is scored on");
+    app.add_option("--repeats", f.repeats, "permutation: shuffles per feature")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("DATA_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)");
+    if (!parse(app, args, io)) return 0;
+
+    Context ctx = common.context(io);
+    if (!metric.empty()) metric_info(metric);  // an unknown name fails before any work
+    if (f.method == "permutation") return run_permutation(f, model.model, data, metric, common, ctx, io);
+    if (input.empty()) throw UsageError("DATA_FILE is required");
+    if (model.model.empty()) {
+        if (f.method != "l1") throw UsageError("-m MODEL is required (see kestrel-train --list-models)");
+    }
+    opts.forward = f.direction == "forward";
+    opts.max_features = f.max_features;
+    opts.metric = metric;
+    if (f.method == "l1" && model.model.empty()) {
+        // The L1 model follows the task, which the labels decide: read them with a model
+        // that does both tasks.
+        ModelSpec probe;
+        probe.model = "tree";
+        probe.task = model.task == "auto" ? std::nullopt : std::optional<Task>(task_from_string(model.task));
+        Dataset d = read_training_data(input, probe, data, ctx.threads);
+        model.model = d.task == Task::classification ? "logistic" : "lasso";
+        const ModelSpec spec = model.spec(data);
+        return run_l1(f, spec, d, opts, common, ctx, io);
+    }
+    const ModelSpec spec = model.spec(data);
+    const Dataset d = read_training_data(input, spec, data, ctx.threads);
+    if (f.method == "l1") return run_l1(f, spec, d, opts, common, ctx, io);
+    return run_sequential(f, spec, d, opts, common, ctx, io);
+}
+
+}  // namespace kestrel::cli

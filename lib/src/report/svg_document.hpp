@@ -1,0 +1,26 @@
+#pragma once
+// A standalone SVG document assembled as text: the root element with a white
+// background and a <title>, then elements appended in drawing order.
+#include <string>
+#include <string_view>
+
+namespace kestrel::report::detail {
+
+class SvgDocument {
+public:
+    SvgDocument(double width, double height, const std::string& title);
+    // A rectangular clip path that later elements name as clip-path="url(#id)".
+    void clip_rect(const std::string& id, double x, double y, double w, double h);
+    // Appends markup as it is (the caller escapes any text in it).
+    void raw(std::string_view markup);
+    // <text class="cls"> at (x, y) with text-anchor start|middle|end; `extra` is more
+    // attributes; `superscript` is appended raised (log axis labels "10" + "-3").
+    void text(double x, double y, const std::string& content, const char* anchor, const char* cls,
+              const std::string& extra = "", const std::string& superscript = "");
+    std::string finish();
+
+private:
+    std::string body_;
+};
+
+}  // namespace kestrel::report::detail
