@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/linear/class_weight.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 
 namespace kestrel {
@@ -39,6 +40,16 @@ std::unique_ptr<Estimator> make_base(const Json& spec) {
 
 }  // namespace
 
+bool AdaBoost::supports_sparse() const {
+    if (!fitted() && !params().contains("base")) return false;
+    if (fitted()) return !learners_.empty() && learners_.front()->supports_sparse();
+    try {
+        return make_base(params().at("base"))->supports_sparse();
+    } catch (const Error&) {
+        return false;  // fit reports the bad base
+    }
+}
+
 Vector adaboost_update(const Vector& D, const std::vector<char>& mistake, double alpha, bool samme) {
     Vector next(D.size());
     for (Index i = 0; i < D.size(); ++i) {
@@ -59,7 +70,7 @@ void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     // ε_t must stay below ½ (binary) or 1 − 1/k (SAMME) for α_t > 0.
     const double chance = samme ? 1.0 - 1.0 / static_cast<double>(k) : 0.5;
 
-    const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
+    const Vector s = class_weighted_rows(data, p, "adaboost");
     if (!(s.sum() > 0)) throw DataError("adaboost: the sample weights sum to zero");
     Vector D = s / s.sum();
     Dataset work = data;
@@ -176,6 +187,9 @@ ModelInfo adaboost_model_info() {
             .like("scikit-learn learning_rate"),
         model_param("base", "tree(max_depth=1)", "the weak learner; must accept sample weights")
             .like("scikit-learn estimator=DecisionTreeClassifier(max_depth=1)"),
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the initial "
+                           "boosting weight of that class's rows",
+                           "scikit-learn sample_weight scaled by compute_class_weight"),
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;

@@ -5,19 +5,31 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/class_weight.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/tree/pruning.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/row_scatter.hpp"
+#include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
 
-void require_finite_features(const DenseMatrix& X, const std::string& model) {
-    for (Index i = 0; i < X.rows(); ++i)
-        for (Index j = 0; j < X.cols(); ++j)
-            if (!std::isfinite(X(i, j)))
-                throw DataError(model + ": feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
-                                " is not a finite number (impute missing values first)");
+void require_finite_features(const Features& X, const std::string& model) {
+    auto fail = [&](Index i, Index j) {
+        throw DataError(model + ": feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
+                        " is not a finite number (impute missing values first)");
+    };
+    if (X.is_sparse()) {
+        const SparseMatrix& S = X.sparse_ref();
+        for (Index i = 0; i < S.rows(); ++i)
+            for (SparseMatrix::InnerIterator it(S, i); it; ++it)
+                if (!std::isfinite(it.value())) fail(i, it.col());
+        return;
+    }
+    const DenseMatrix& D = X.dense_ref();
+    for (Index i = 0; i < D.rows(); ++i)
+        for (Index j = 0; j < D.cols(); ++j)
+            if (!std::isfinite(D(i, j))) fail(i, j);
 }
 
 Vector normalised(Vector v) {
@@ -39,22 +51,23 @@ void add_tree_output(const Tree& tree, const double* row, double* out) {
     for (Index c = 0; c < k; ++c) out[c] += v[c] / total;
 }
 
-void add_tree_outputs(const Tree& tree, const DenseMatrix& X, Matrix& out) {
+void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out) {
     const Index k = tree.n_outputs();
     std::vector<double> rows(static_cast<std::size_t>(X.rows() * k), 0.0);  // row-major, contiguous per row
-    for (Index i = 0; i < X.rows(); ++i) add_tree_output(tree, X.row(i).data(), rows.data() + i * k);
+    RowScatter scatter(X);
+    for (Index i = 0; i < X.rows(); ++i) add_tree_output(tree, scatter.row(i), rows.data() + i * k);
     for (Index i = 0; i < X.rows(); ++i)
         for (Index c = 0; c < k; ++c) out(i, c) += rows[static_cast<std::size_t>(i * k + c)];
 }
 
 void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     const Params& p = params();
-    const DenseMatrix& X = data.X.dense_ref();
+    const Features& X = data.X;
     require_finite_features(X, "tree");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "tree");
     const bool classification = data.task == Task::classification;
     const Index n = data.rows();
-    Vector weights = data.has_weights() ? data.weights : Vector::Ones(n);
+    Vector weights = class_weighted_rows(data, p, "tree");
 
     // Reduced-error pruning grows on a seeded random part of the rows and prunes on the rest.
     std::vector<Index> holdout;
@@ -73,16 +86,14 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     Vector grow_weights = weights;
     for (Index i : holdout) grow_weights[i] = 0;
 
-    const SortedColumns sorted(X, ctx.resolved_threads());
-    TreeBuilder builder(X, data.y, classification ? data.n_classes() : 0, sorted, tp);
+    const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, ctx.resolved_threads());
     Rng rng(derive_seed(ctx.seed, 0));
-    Tree tree = builder.build({grow_weights.data(), static_cast<std::size_t>(n)}, rng);
+    Tree tree = grower.build({grow_weights.data(), static_cast<std::size_t>(n)}, rng);
 
     if (!holdout.empty()) {
-        DenseMatrix Xv(static_cast<Index>(holdout.size()), X.cols());
+        const Features Xv = X.rows_subset(holdout);
         Vector yv(Xv.rows()), wv(Xv.rows());
         for (Index r = 0; r < Xv.rows(); ++r) {
-            Xv.row(r) = X.row(holdout[static_cast<std::size_t>(r)]);
             yv[r] = data.y[holdout[static_cast<std::size_t>(r)]];
             wv[r] = weights[holdout[static_cast<std::size_t>(r)]];
         }
@@ -94,11 +105,11 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
 }
 
 Vector DecisionTree::do_predict(const Features& X) const {
-    const DenseMatrix& Xd = X.dense_ref();
-    Vector out(Xd.rows());
+    Vector out(X.rows());
     const Index k = tree_.n_outputs();
-    for (Index i = 0; i < Xd.rows(); ++i) {
-        const double* v = tree_.value(tree_.apply(Xd.row(i).data()));
+    RowScatter rows(X);
+    for (Index i = 0; i < X.rows(); ++i) {
+        const double* v = tree_.value(tree_.apply(rows.row(i)));
         if (task() == Task::regression) {
             out[i] = v[0];
             continue;
@@ -113,7 +124,7 @@ Vector DecisionTree::do_predict(const Features& X) const {
 
 Matrix DecisionTree::do_predict_proba(const Features& X) const {
     Matrix out = Matrix::Zero(X.rows(), tree_.n_outputs());
-    add_tree_outputs(tree_, X.dense_ref(), out);
+    add_tree_outputs(tree_, X, out);
     return out;
 }
 
@@ -146,6 +157,9 @@ ModelInfo tree_model_info() {
                       .range(0.0, 1.0)
                       .open_below()
                       .open_above());
+    info.spec.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                                     "the sample weight of that class's rows",
+                                     "scikit-learn DecisionTreeClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.factory = [] { return std::make_unique<DecisionTree>(); };

@@ -32,6 +32,32 @@ std::string dump_tree(const Estimator& model, const std::vector<std::string>& fe
     throw UsageError("model " + model.name() + " is not a tree model; --dump-tree needs tree, forest or adaboost");
 }
 
+std::string explain_row(const Estimator& model, const double* row, const std::vector<std::string>& feature_names,
+                        const std::vector<std::string>& classes) {
+    if (!model.fitted()) throw UsageError("model " + model.name() + " is not fitted; nothing to explain");
+    const std::vector<std::string> no_classes;
+    const auto& cls = model.task() == Task::classification ? classes : no_classes;
+    if (const auto* t = dynamic_cast<const DecisionTree*>(&model))
+        return explain_path(t->tree(), row, feature_names, cls, "  ");
+    if (const auto* f = dynamic_cast<const RandomForest*>(&model)) {
+        std::string out;
+        for (std::size_t i = 0; i < f->trees().size(); ++i)
+            out += "  tree " + std::to_string(i) + ":\n" + explain_path(f->trees()[i], row, feature_names, cls, "    ");
+        return out;
+    }
+    if (const auto* a = dynamic_cast<const AdaBoost*>(&model)) {
+        std::string out;
+        for (std::size_t t = 0; t < a->learners().size(); ++t) {
+            const auto* tree = dynamic_cast<const DecisionTree*>(a->learners()[t].get());
+            if (!tree) throw UsageError("--explain: model adaboost has a base that is not a tree");
+            out += "  round " + std::to_string(t) + " (alpha=" + format_number(a->rounds()[t].alpha) + "):\n" +
+                   explain_path(tree->tree(), row, feature_names, cls, "    ");
+        }
+        return out;
+    }
+    throw UsageError("--explain: model " + model.name() + " is not a tree model (valid: tree, forest, adaboost)");
+}
+
 }  // namespace kestrel
 
 namespace kestrel {

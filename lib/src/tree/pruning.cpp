@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "kestrel/tree/row_scatter.hpp"
+
 namespace kestrel {
 namespace {
 
@@ -57,19 +59,21 @@ void prune_cost_complexity(Tree& tree, double alpha) {
     tree.compact();
 }
 
-void prune_reduced_error(Tree& tree, const DenseMatrix& X, const Vector& y, const Vector& weights,
+void prune_reduced_error(Tree& tree, const Features& X, const Vector& y, const Vector& weights,
                          bool classification) {
     const int m = tree.size();
     if (m == 0) return;
     std::vector<double> as_leaf(static_cast<std::size_t>(m), 0.0);
+    RowScatter rows(X);
     for (Index i = 0; i < X.rows(); ++i) {
+        const double* x = rows.row(i);
         const double w = weights.size() ? weights[i] : 1.0;
         int node = 0;
         for (;;) {
             as_leaf[static_cast<std::size_t>(node)] += node_error(tree, node, y[i], w, classification);
             const TreeNode& n = tree.node(node);
             if (n.is_leaf()) break;
-            node = X(i, n.feature) <= n.threshold ? n.left : n.right;
+            node = x[n.feature] <= n.threshold ? n.left : n.right;
         }
     }
     std::vector<double> subtree(static_cast<std::size_t>(m));
@@ -89,10 +93,11 @@ void prune_reduced_error(Tree& tree, const DenseMatrix& X, const Vector& y, cons
     tree.compact();
 }
 
-double tree_error(const Tree& tree, const DenseMatrix& X, const Vector& y, const Vector& weights, bool classification) {
+double tree_error(const Tree& tree, const Features& X, const Vector& y, const Vector& weights, bool classification) {
     double e = 0;
+    RowScatter rows(X);
     for (Index i = 0; i < X.rows(); ++i)
-        e += node_error(tree, tree.apply(X.row(i).data()), y[i], weights.size() ? weights[i] : 1.0, classification);
+        e += node_error(tree, tree.apply(rows.row(i)), y[i], weights.size() ? weights[i] : 1.0, classification);
     return e;
 }
 

@@ -9,9 +9,12 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/class_weight.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/tree/decision_tree.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/forest_permutation_importance.hpp"
+#include "kestrel/tree/row_scatter.hpp"
+#include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
@@ -74,20 +77,23 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
 
 void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const Params& p = params();
-    const DenseMatrix& X = data.X.dense_ref();
+    const Features& X = data.X;
     require_finite_features(X, "forest");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
     const bool classification = data.task == Task::classification;
     const Index n = data.rows(), n_trees = static_cast<Index>(get_int(p, "n_estimators"));
-    const bool bootstrap = get_bool(p, "bootstrap"), want_oob = get_bool(p, "oob");
+    const bool bootstrap = get_bool(p, "bootstrap"), want_score = get_bool(p, "oob");
+    const bool want_permutation = get_string(p, "importance") == "permutation";
+    const bool want_oob = want_score || want_permutation;
     const Index n_draw =
         std::max<Index>(1, static_cast<Index>(std::llround(get_real(p, "max_samples") * static_cast<double>(n))));
     if (want_oob && !bootstrap && n_draw >= n)
-        throw ParamError("parameter oob=1 of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
-    const Vector weights = data.has_weights() ? data.weights : Vector::Ones(n);
+        throw ParamError(std::string("parameter ") + (want_score ? "oob=1" : "importance=permutation") +
+                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+    const Vector weights = class_weighted_rows(data, p, "forest");
     const int threads = ctx.resolved_threads();
 
-    const SortedColumns sorted(X, threads);
+    const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads);
     std::vector<Tree> trees(static_cast<std::size_t>(n_trees));
     std::vector<std::vector<char>> in_bag(want_oob ? static_cast<std::size_t>(n_trees) : 0);
     std::exception_ptr failure;
@@ -97,8 +103,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
         try {
             Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t)));
             const std::vector<double> w = sample_rows(rng, weights, n_draw, bootstrap);
-            TreeBuilder builder(X, data.y, classification ? data.n_classes() : 0, sorted, tp);
-            trees[static_cast<std::size_t>(t)] = builder.build(w, rng);
+            trees[static_cast<std::size_t>(t)] = grower.build(w, rng);
             if (want_oob) {
                 auto& bag = in_bag[static_cast<std::size_t>(t)];
                 bag.resize(static_cast<std::size_t>(n));
@@ -116,27 +121,35 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     importances_ = normalised(importance);
 
     oob_score_.reset();
-    if (want_oob) {
+    permutation_importances_.reset();
+    if (want_permutation)
+        permutation_importances_ = oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads);
+    if (want_score) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
         const Index k = classification ? data.n_classes() : 1;
         Matrix sums = Matrix::Zero(n, k);
         std::vector<int> votes(static_cast<std::size_t>(n), 0);
-#pragma omp parallel for schedule(static) num_threads(threads)
-        for (Index i = 0; i < n; ++i) {
-            std::vector<double> row(static_cast<std::size_t>(k), 0.0);
-            for (Index t = 0; t < n_trees; ++t) {
-                if (in_bag[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]) continue;
-                add_tree_output(trees[static_cast<std::size_t>(t)], X.row(i).data(), row.data());
-                ++votes[static_cast<std::size_t>(i)];
+#pragma omp parallel num_threads(threads)
+        {
+            RowScatter scatter(X);
+#pragma omp for schedule(static)
+            for (Index i = 0; i < n; ++i) {
+                std::vector<double> row(static_cast<std::size_t>(k), 0.0);
+                const double* x = scatter.row(i);
+                for (Index t = 0; t < n_trees; ++t) {
+                    if (in_bag[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]) continue;
+                    add_tree_output(trees[static_cast<std::size_t>(t)], x, row.data());
+                    ++votes[static_cast<std::size_t>(i)];
+                }
+                for (Index c = 0; c < k; ++c) sums(i, c) = row[static_cast<std::size_t>(c)];
             }
-            for (Index c = 0; c < k; ++c) sums(i, c) = row[static_cast<std::size_t>(c)];
         }
         oob_score_ = oob_score_of(sums, votes, data.y, classification, ctx);
     }
     trees_ = std::move(trees);
 }
 
-Matrix RandomForest::mean_outputs(const DenseMatrix& X) const {
+Matrix RandomForest::mean_outputs(const Features& X) const {
     const Index k = trees_.front().n_outputs();
     Matrix out = Matrix::Zero(X.rows(), k);
     // Blocks of rows in parallel, the trees in order within a block: each row's sum is
@@ -149,8 +162,18 @@ Matrix RandomForest::mean_outputs(const DenseMatrix& X) const {
     for (Index b = 0; b < blocks; ++b) {
         const Index begin = b * block, rows = std::min(block, X.rows() - begin);
         std::vector<double> part(static_cast<std::size_t>(rows * k), 0.0);  // row-major block
-        for (const Tree& t : trees_)
-            for (Index i = 0; i < rows; ++i) add_tree_output(t, X.row(begin + i).data(), part.data() + i * k);
+        if (X.is_sparse()) {
+            // One scatter per row, every tree on it: no block of dense rows is built.
+            RowScatter scatter(X);
+            for (Index i = 0; i < rows; ++i) {
+                const double* x = scatter.row(begin + i);
+                for (const Tree& t : trees_) add_tree_output(t, x, part.data() + i * k);
+            }
+        } else {
+            const DenseMatrix& D = X.dense_ref();
+            for (const Tree& t : trees_)
+                for (Index i = 0; i < rows; ++i) add_tree_output(t, D.row(begin + i).data(), part.data() + i * k);
+        }
         for (Index i = 0; i < rows; ++i)
             for (Index c = 0; c < k; ++c) out(begin + i, c) = part[static_cast<std::size_t>(i * k + c)];
     }
@@ -158,13 +181,13 @@ Matrix RandomForest::mean_outputs(const DenseMatrix& X) const {
 }
 
 Vector RandomForest::do_predict(const Features& X) const {
-    const Matrix m = mean_outputs(X.dense_ref());
+    const Matrix m = mean_outputs(X);
     if (task() == Task::regression) return m.col(0);
     return scores_to_classes(m);
 }
 
 Matrix RandomForest::do_predict_proba(const Features& X) const {
-    return mean_outputs(X.dense_ref());
+    return mean_outputs(X);
 }
 
 Json RandomForest::do_save_state() const {
@@ -172,6 +195,7 @@ Json RandomForest::do_save_state() const {
     for (const Tree& t : trees_) trees.push_back(t.to_json());
     Json s{{"trees", std::move(trees)}, {"feature_importances", vector_to_json(importances_)}};
     if (oob_score_) s["oob_score"] = *oob_score_;
+    if (permutation_importances_) s["permutation_importances"] = vector_to_json(*permutation_importances_);
     return s;
 }
 
@@ -188,9 +212,13 @@ void RandomForest::do_load_state(const Json& state) {
         if (!state.at("oob_score").is_number()) throw std::runtime_error("forest oob_score is not a number");
         oob = state.at("oob_score").get<double>();
     }
+    std::optional<Vector> perm;
+    if (state.contains("permutation_importances"))
+        perm = vector_from_json(state.at("permutation_importances"), "forest permutation_importances", n_features());
     trees_ = std::move(trees);
     importances_ = std::move(imp);
     oob_score_ = oob;
+    permutation_importances_ = std::move(perm);
 }
 
 ModelInfo forest_model_info() {
@@ -209,8 +237,15 @@ ModelInfo forest_model_info() {
             .like("scikit-learn max_samples (a float); ranger sample.fraction"),
         bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
             .like("scikit-learn oob_score; ranger prediction.error"),
+        choice_param("importance", "impurity", {"impurity", "permutation"},
+                     "impurity: mean decrease in impurity only; permutation: also the out-of-bag permutation "
+                     "importance (saved as permutation_importances)")
+            .like("ranger importance='impurity'|'permutation'"),
     };
     info.spec.extend(tree_growth_spec("auto"));
+    info.spec.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                                     "the sample weight of that class's rows",
+                                     "scikit-learn RandomForestClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.factory = [] { return std::make_unique<RandomForest>(); };

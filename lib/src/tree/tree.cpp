@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kestrel/core/json_read.hpp"
+
 namespace kestrel {
 
 int Tree::add_node(const TreeNode& node, const double* value) {
@@ -16,7 +18,8 @@ int Tree::apply(const double* row) const {
     int i = 0;
     while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
         const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
-        i = row[n.feature] <= n.threshold ? n.left : n.right;
+        const double x = row[n.feature];
+        i = x <= n.threshold || (n.missing_left && std::isnan(x)) ? n.left : n.right;
     }
     return i;
 }
@@ -85,7 +88,9 @@ void Tree::compact() {
 
 Json Tree::to_json() const {
     Json feature = Json::array(), threshold = Json::array(), left = Json::array(), right = Json::array(),
-         impurity = Json::array(), weight = Json::array(), samples = Json::array(), value = Json::array();
+         impurity = Json::array(), weight = Json::array(), samples = Json::array(), value = Json::array(),
+         missing_left = Json::array();
+    bool any_missing_left = false;
     for (int i = 0; i < size(); ++i) {
         const TreeNode& n = node(i);
         feature.push_back(n.feature);
@@ -95,12 +100,17 @@ Json Tree::to_json() const {
         impurity.push_back(n.impurity);
         weight.push_back(n.weight);
         samples.push_back(n.samples);
+        missing_left.push_back(n.missing_left ? 1 : 0);
+        any_missing_left = any_missing_left || n.missing_left;
         Json v = Json::array();
         for (Index c = 0; c < n_outputs_; ++c) v.push_back(this->value(i)[c]);
         value.push_back(std::move(v));
     }
-    return Json{{"feature", feature},   {"threshold", threshold}, {"left", left},       {"right", right},
-                {"impurity", impurity}, {"weight", weight},       {"samples", samples}, {"value", value}};
+    Json out{{"feature", feature},   {"threshold", threshold}, {"left", left},       {"right", right},
+             {"impurity", impurity}, {"weight", weight},       {"samples", samples}, {"value", value}};
+    // Only trees that route missing values left carry the array: CART files stay as they were.
+    if (any_missing_left) out["missing_left"] = std::move(missing_left);
+    return out;
 }
 
 Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs) {
@@ -113,19 +123,23 @@ Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs) {
     for (const char* key : {"threshold", "left", "right", "impurity", "weight", "samples", "value"})
         if (j.at(key).size() != m)
             throw std::runtime_error(std::string("tree array \"") + key + "\" has the wrong length");
+    const Json* missing_left = j.contains("missing_left") ? &j.at("missing_left") : nullptr;
+    if (missing_left && (!missing_left->is_array() || missing_left->size() != m))
+        throw std::runtime_error("tree array \"missing_left\" has the wrong length");
     Tree t(n_features, n_outputs);
     const int nodes = static_cast<int>(m);
     std::vector<double> v(static_cast<std::size_t>(n_outputs));
     std::vector<int> parents(m, 0);
     for (std::size_t i = 0; i < m; ++i) {
         TreeNode n;
-        n.feature = j["feature"][i].get<int>();
+        n.feature = json_integer<int>(j["feature"][i]);
         n.threshold = j["threshold"][i].get<double>();
-        n.left = j["left"][i].get<int>();
-        n.right = j["right"][i].get<int>();
+        n.left = json_integer<int>(j["left"][i]);
+        n.right = json_integer<int>(j["right"][i]);
         n.impurity = j["impurity"][i].get<double>();
         n.weight = j["weight"][i].get<double>();
-        n.samples = j["samples"][i].get<Index>();
+        n.samples = json_integer<Index>(j["samples"][i]);
+        if (missing_left) n.missing_left = json_integer<int>((*missing_left)[i]) != 0;
         const bool leaf = n.left < 0 && n.right < 0 && n.feature == -1;
         const bool split = n.left > static_cast<int>(i) && n.right > static_cast<int>(i) && n.left < nodes &&
                            n.right < nodes && n.feature >= 0 && n.feature < n_features && std::isfinite(n.threshold);
@@ -190,7 +204,7 @@ void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& 
         return;
     }
     const std::string f = feature_label(names, n.feature), thr = short_number(n.threshold);
-    out += indent + "|--- " + f + " <= " + thr + "\n";
+    out += indent + "|--- " + f + " <= " + thr + (n.missing_left ? " or missing" : "") + "\n";
     dump_node(t, n.left, depth + 1, names, classes, out);
     out += indent + "|--- " + f + " >  " + thr + "\n";
     dump_node(t, n.right, depth + 1, names, classes, out);
@@ -207,6 +221,24 @@ std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_
         return out;
     }
     dump_node(tree, 0, 0, feature_names, classes, out);
+    return out;
+}
+
+std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
+                         const std::vector<std::string>& classes, const std::string& indent) {
+    std::string out;
+    if (tree.size() == 0) return out;
+    int i = 0;
+    while (!tree.node(i).is_leaf()) {
+        const TreeNode& n = tree.node(i);
+        const double x = row[n.feature];
+        const bool left = std::isnan(x) ? n.missing_left : x <= n.threshold;
+        out += indent + feature_label(feature_names, n.feature) + " = " + short_number(x) + (left ? " <= " : " >  ") +
+               short_number(n.threshold) + " -> " + (left ? "left" : "right") + "\n";
+        i = left ? n.left : n.right;
+    }
+    out += indent + "leaf " + std::to_string(i) + ": ";
+    dump_leaf(tree, i, classes, out);
     return out;
 }
 

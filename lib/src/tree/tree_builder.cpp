@@ -155,8 +155,12 @@ void TreeBuilder::scan_feature(Index f, Index begin, Index end, const NodeStats&
         const bool gini = p_.criterion == Criterion::gini;
         // gini: maximise Σ L_c²/W_L + Σ R_c²/W_R; entropy: maximise
         // Σ L_c ln L_c + Σ R_c ln R_c − W_L ln W_L − W_R ln W_R (both = −W_L I_L − W_R I_R + const).
+        // Gini's sums are updated per row (exact for integer weights); entropy's are summed
+        // from the counts at each candidate boundary, so that SparseTreeBuilder, which moves
+        // a node's zeros as one block, finds the same numbers.
         double a_left = 0, a_right = 0;
-        for (double c : s.counts) a_right += gini ? c * c : xlogx(c);
+        if (gini)
+            for (double c : s.counts) a_right += c * c;
         for (Index i = 0; i + 1 < n; ++i) {
             const int p = o[i];
             const auto c = static_cast<std::size_t>(klass_[p]);
@@ -164,9 +168,6 @@ void TreeBuilder::scan_feature(Index f, Index begin, Index end, const NodeStats&
             if (gini) {
                 a_left += w * (2 * l_old + w);
                 a_right -= w * (2 * r_old - w);
-            } else {
-                a_left += xlogx(l_old + w) - xlogx(l_old);
-                a_right += xlogx(r_old - w) - xlogx(r_old);
             }
             left[c] = l_old + w;
             wl += w;
@@ -176,6 +177,7 @@ void TreeBuilder::scan_feature(Index f, Index begin, Index end, const NodeStats&
             if (v[i + 1] <= v[i] + kFeatureThreshold) continue;
             const double wr = s.w - wl;
             if (!(wr > 0) || !(wl > 0)) continue;
+            if (!gini) entropy_sums(s.counts, left, a_left, a_right);
             consider(i, gini ? a_left / wl + a_right / wr : a_left + a_right - xlogx(wl) - xlogx(wr));
         }
     } else {

@@ -124,6 +124,16 @@ TEST_SUITE("tree") {
         CHECK_THROWS_AS(info.spec.resolve({{"learning_rate", 0.0}}, "adaboost"), ParamError);
         CHECK_THROWS_AS(fit_boost(iris_train(), {{"base", "tree(max_depth=-1)"}}), ParamError);
         CHECK_THROWS_AS(fit_boost(diabetes_train(), Params::object()), UsageError);
+        // nu_svc has no per-row C, so no sample weights: the error lists the learners that do.
+        try {
+            fit_boost(iris_train(), {{"base", "nu_svc"}});
+            FAIL("nu_svc accepted as a weak learner");
+        } catch (const ParamError& e) {
+            const std::string what = e.what();
+            CHECK(what.find("must accept sample weights") != std::string::npos);
+            CHECK(what.find("valid: tree") != std::string::npos);
+            CHECK(what.find("nu_svc") != std::string::npos);
+        }
     }
 
 }  // TEST_SUITE

@@ -126,10 +126,10 @@ TEST_SUITE("tree") {
         TreeBuilder builder(X, d.y, 0, sorted, p);
         Rng rng(1);
         Tree t = builder.build({grow_w.data(), static_cast<std::size_t>(grow_w.size())}, rng);
-        const double before = tree_error(t, val.X.dense_ref(), val.y, Vector(), false);
+        const double before = tree_error(t, val.X, val.y, Vector(), false);
         const int leaves_before = t.n_leaves();
-        prune_reduced_error(t, val.X.dense_ref(), val.y, Vector(), false);
-        const double after = tree_error(t, val.X.dense_ref(), val.y, Vector(), false);
+        prune_reduced_error(t, val.X, val.y, Vector(), false);
+        const double after = tree_error(t, val.X, val.y, Vector(), false);
         CHECK(after <= before);
         CHECK(t.n_leaves() < leaves_before);  // a fully grown regression tree overfits: much is cut
 

@@ -20,6 +20,8 @@ class AdaBoost : public Estimator {
 public:
     bool has_decision_function() const override { return true; }
     bool supports_sample_weights() const override { return true; }
+    // As its weak learner: a sparse matrix then reaches a tree base without densifying.
+    bool supports_sparse() const override;
     std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     const std::vector<BoostRound>& rounds() const { return rounds_; }

@@ -1,7 +1,7 @@
 #pragma once
 // `tree`: a CART decision tree for classification (gini, entropy) and regression
 // (variance), with optional cost-complexity or reduced-error pruning
-// (docs/models/tree.md). Sparse input is densified.
+// (docs/models/tree.md). Sparse input is used as it is (never densified).
 #include <string>
 #include <vector>
 
@@ -17,6 +17,7 @@ public:
     // fitted: only when the tree learned classification.
     bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
     bool supports_sample_weights() const override { return true; }
+    bool supports_sparse() const override { return true; }
     std::vector<std::string> report_names() const override { return {"tree"}; }
 
     const Tree& tree() const { return tree_; }
@@ -41,12 +42,12 @@ ModelInfo tree_model_info();
 
 // Shared by the tree models.
 // Throws DataError when X holds a NaN or an infinity (trees need ordered values).
-void require_finite_features(const DenseMatrix& X, const std::string& model);
+void require_finite_features(const Features& X, const std::string& model);
 // Normalised to sum 1 (left as zeros when the sum is 0).
 Vector normalised(Vector v);
 // Class probabilities of each row from one tree's leaf class counts, added into `out`
 // (n x k); or, for regression, the leaf value added into `out` (n x 1).
-void add_tree_outputs(const Tree& tree, const DenseMatrix& X, Matrix& out);
+void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out);
 // The same for one row (n_features values) into out[0..n_outputs).
 void add_tree_output(const Tree& tree, const double* row, double* out);
 
@@ -55,5 +56,11 @@ void add_tree_output(const Tree& tree, const double* row, double* out);
 // UsageError for any other model.
 std::string dump_tree(const Estimator& model, const std::vector<std::string>& feature_names,
                       const std::vector<std::string>& classes);
+
+// The decision path of one row (n_features values, as the estimator sees them) for
+// `kestrel-predict --explain`: the tree's path; every tree's path, numbered, for a
+// forest; every round's path with its α for adaboost over trees. UsageError otherwise.
+std::string explain_row(const Estimator& model, const double* row, const std::vector<std::string>& feature_names,
+                        const std::vector<std::string>& classes);
 
 }  // namespace kestrel

@@ -15,9 +15,9 @@ void prune_cost_complexity(Tree& tree, double alpha);
 // a leaf when the leaf's validation error is no larger than the subtree's
 // (misclassified weight, or weighted squared error for regression). The validation
 // error of the tree can only go down. `classification`: targets are class indices.
-void prune_reduced_error(Tree& tree, const DenseMatrix& X, const Vector& y, const Vector& weights, bool classification);
+void prune_reduced_error(Tree& tree, const Features& X, const Vector& y, const Vector& weights, bool classification);
 
 // The weighted validation error used by prune_reduced_error (for tests).
-double tree_error(const Tree& tree, const DenseMatrix& X, const Vector& y, const Vector& weights, bool classification);
+double tree_error(const Tree& tree, const Features& X, const Vector& y, const Vector& weights, bool classification);
 
 }  // namespace kestrel

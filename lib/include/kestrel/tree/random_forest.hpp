@@ -17,6 +17,7 @@ public:
     // fitted: only when the tree learned classification.
     bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
     bool supports_sample_weights() const override { return true; }
+    bool supports_sparse() const override { return true; }
     std::vector<std::string> report_names() const override { return {"tree"}; }
 
     const std::vector<Tree>& trees() const { return trees_; }
@@ -24,6 +25,11 @@ public:
     const Vector& feature_importances() const { return importances_; }
     // Out-of-bag accuracy (classification) or R² (regression), when fitted with oob=1.
     std::optional<double> oob_score() const { return oob_score_; }
+    // Out-of-bag permutation importance (ranger's importance="permutation"), when fitted
+    // with importance=permutation: per feature, the mean over the trees of the increase
+    // of the tree's out-of-bag error (misclassification rate, or MSE) when the feature's
+    // values are permuted among that tree's out-of-bag rows. Not normalised; may be < 0.
+    const std::optional<Vector>& permutation_importances() const { return permutation_importances_; }
 
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
@@ -34,11 +40,12 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
-    Matrix mean_outputs(const DenseMatrix& X) const;
+    Matrix mean_outputs(const Features& X) const;
 
     std::vector<Tree> trees_;
     Vector importances_;
     std::optional<double> oob_score_;
+    std::optional<Vector> permutation_importances_;
 };
 
 ModelInfo forest_model_info();

@@ -29,4 +29,17 @@ inline double xlogx(double x) {
     return x > 0 ? x * std::log(x) : 0.0;
 }
 
+// The entropy proxy's sums at a boundary: Σ_c L_c ln L_c and Σ_c R_c ln R_c with
+// R_c = node_c − L_c, summed in class order (shared by the dense and sparse builders,
+// so that both give the same numbers).
+inline void entropy_sums(std::span<const double> node, std::span<const double> left, double& a_left,
+                         double& a_right) {
+    a_left = 0;
+    a_right = 0;
+    for (std::size_t c = 0; c < node.size(); ++c) {
+        a_left += xlogx(left[c]);
+        a_right += xlogx(node[c] - left[c]);
+    }
+}
+
 }  // namespace kestrel

@@ -5,6 +5,8 @@
 // pruning can turn any subtree into a leaf and the dump can show every node:
 // classification: the weighted class counts (probabilities are their normalisation);
 // regression: the weighted mean of the targets.
+// A missing value (NaN) goes right, or left where the node says missing_left (the
+// default direction learned by gbdt; CART trees never see missing values).
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct TreeNode {
     double impurity = 0;  // of the training rows reaching the node
     double weight = 0;    // their total sample weight
     Index samples = 0;    // their number (distinct rows; bootstrap copies count once)
+    bool missing_left = false;  // where NaN goes; saved only by trees that use it
     bool is_leaf() const { return left < 0; }
 };
 
@@ -33,6 +36,7 @@ public:
     TreeNode& node(int i) { return nodes_[static_cast<std::size_t>(i)]; }
     const TreeNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
     const double* value(int i) const { return values_.data() + static_cast<std::size_t>(i) * n_outputs_; }
+    double* value(int i) { return values_.data() + static_cast<std::size_t>(i) * n_outputs_; }
     int size() const { return static_cast<int>(nodes_.size()); }
     Index n_features() const { return n_features_; }
     Index n_outputs() const { return n_outputs_; }  // k classes, or 1 for regression
@@ -65,5 +69,11 @@ private:
 // its value (class counts, or the mean) and sample count.
 std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
                       const std::vector<std::string>& classes);
+
+// The decision path of one row (n_features values) in the same rendering: one line per
+// split taken (feature = value, <= or > threshold, left or right), then the leaf line
+// of dump_tree. Each line starts with `indent`.
+std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
+                         const std::vector<std::string>& classes, const std::string& indent);
 
 }  // namespace kestrel

@@ -1,0 +1,25 @@
+#pragma once
+// Out-of-bag permutation importance of a random forest (Breiman 2001; ranger's
+// importance="permutation", unscaled): for tree t and feature j, the error of t on its
+// out-of-bag rows with feature j's values permuted among those rows, minus its error
+// on them as they are; averaged over the trees. The error is the misclassification
+// rate of the tree's majority class, or the mean squared error. A tree that never
+// splits on j contributes exactly 0. The permutation of (t, j) comes from
+// derive_seed(seed, t, j): the result does not depend on the thread count.
+//
+// The generic model_selection/permutation_importance scores a whole model on held-out
+// rows; this one needs each tree's own out-of-bag rows, so it walks the trees itself.
+#include <cstdint>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/tree/tree.hpp"
+
+namespace kestrel {
+
+// in_bag[t][i]: row i was in tree t's sample. y: class indices or targets.
+Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                                  const Features& X, const Vector& y, bool classification, std::uint64_t seed,
+                                  int threads);
+
+}  // namespace kestrel
