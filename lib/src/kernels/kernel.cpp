@@ -15,6 +15,7 @@ namespace {
 // rounding) never depends on the number of threads.
 constexpr Index kRowChunk = 1024;   // right-hand rows per task in Kernel::row
 constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
+constexpr Index kGramRows = 64;     // rows per task in Kernel::gram
 constexpr Index kParallelWork = 1 << 19;  // below this many multiply-adds a fork-join costs more than it saves
 constexpr double kDensifyAbove = 0.25;     // fraction of non-zeros above which sparse rows are stored dense
 
@@ -322,6 +323,43 @@ DenseMatrix Kernel::block(const KernelRows& a, const KernelRows& b, int threads)
         for (Index r = lo; r < hi; ++r) {
             const Probe p = probe(a, r, scratch);
             eval_range(p, b, 0, nb, gemm ? dots.row(r - lo).data() : nullptr, out.row(r).data());
+        }
+    }
+    return out;
+}
+
+DenseMatrix Kernel::gram(const KernelRows& a, int threads) const {
+    const Index n = a.size();
+    DenseMatrix out(n, n);
+    if (n == 0) return out;
+    const Index blocks = (n + kGramRows - 1) / kGramRows;
+    const bool gemm = needs_dot_ && !a.is_sparse();
+    // Block b evaluates columns [0, hi): later blocks carry more work, so they are
+    // handed out first and the cheap early ones fill the gaps.
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (threads > 1 && blocks > 1)
+    for (Index q = 0; q < blocks; ++q) {
+        const Index blk = blocks - 1 - q;
+        const Index lo = blk * kGramRows;
+        const Index hi = std::min(n, lo + kGramRows);
+        std::vector<double> scratch;
+        DenseMatrix dots;
+        if (gemm) {
+            dots.resize(hi - lo, hi);
+            dots.noalias() = a.dense().middleRows(lo, hi - lo) * a.dense().topRows(hi).transpose();
+        }
+        for (Index r = lo; r < hi; ++r) {
+            const Probe p = probe(a, r, scratch);
+            eval_range(p, a, 0, r + 1, gemm ? dots.row(r - lo).data() : nullptr, out.row(r).data());
+        }
+    }
+    // Mirror tile by tile: a plain row loop would read the lower triangle by columns.
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (threads > 1 && blocks > 1)
+    for (Index bi = 0; bi < blocks; ++bi) {
+        const Index r0 = bi * kGramRows, r1 = std::min(n, r0 + kGramRows);
+        for (Index c0 = r0; c0 < n; c0 += kGramRows) {
+            const Index c1 = std::min(n, c0 + kGramRows);
+            for (Index r = r0; r < r1; ++r)
+                for (Index c = std::max(c0, r + 1); c < c1; ++c) out(r, c) = out(c, r);
         }
     }
     return out;

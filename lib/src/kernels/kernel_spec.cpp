@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 
 namespace kestrel {
 
@@ -66,6 +67,8 @@ private:
             }
         } while (accept('*'));
         if (t.factors.empty()) fail("a term needs at least one kernel");
+        // Each weight is finite, but their product may not be (1e200*1e200*rbf).
+        if (!std::isfinite(t.weight)) fail("the kernel weights multiply to more than the largest number");
         return t;
     }
 
@@ -122,6 +125,7 @@ private:
             if (k.kind != KernelKind::exponential) fail("only the exponential kernel takes 'nu'");
             double nu = power_number();
             if (!(nu > 0.0) || !std::isfinite(nu)) fail("nu must be positive");
+            if (!std::isfinite(1.0 / (2.0 * nu))) fail("nu is too small (gamma = 1/(2 nu) overflows)");
             k.gamma = 1.0 / (2.0 * nu);
             k.gamma_rule.reset();
         } else if (key == "degree") {
@@ -308,7 +312,7 @@ KernelSpec KernelSpec::from_json(const Json& j) {
                         k.gamma = jf["gamma"].get<double>();
                     }
                 }
-                if (jf.contains("degree")) k.degree = jf["degree"].get<int>();
+                if (jf.contains("degree")) k.degree = json_integer<int>(jf["degree"]);
                 if (jf.contains("coef0")) k.coef0 = jf["coef0"].get<double>();
                 t.factors.push_back(k);
             }

@@ -1,0 +1,32 @@
+#pragma once
+// The dual (kernel) perceptron (docs/models/kernel_perceptron.md): on a mistake
+// y_i f(x_i) <= 0 the row joins the expansion f(x) = Σ_j α_j y_j k(x_j, x) + b with
+// α_j += eta · class_weight · sample weight; epochs over a seeded shuffle, an optional
+// budget of support entries (the oldest is dropped) and the averaged variant. Binary;
+// k > 2 classes through the generic one-vs-rest wrapper.
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/kernel_methods/kernel_expansion.hpp"
+
+namespace kestrel {
+
+class KernelPerceptron final : public Estimator {
+public:
+    bool has_decision_function() const override { return true; }
+    bool supports_sparse() const override { return true; }
+    bool supports_sample_weights() const override { return true; }
+    const KernelExpansion& expansion() const { return model_; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Matrix do_decision_function(const Features& X) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    KernelExpansion model_;
+};
+
+ModelInfo kernel_perceptron_model_info();
+
+}  // namespace kestrel

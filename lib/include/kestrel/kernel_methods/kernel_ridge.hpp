@@ -1,0 +1,33 @@
+#pragma once
+// Kernel ridge regression (docs/models/kernel_ridge.md): scikit-learn's KernelRidge
+// with an optional unpenalised intercept,
+//     min_{f,b} Σ_i s_i (y_i - f(x_i) - b)² + alpha ‖f‖²_H,
+// solved exactly on the n x n Gram matrix (Cholesky or conjugate gradient) or on a
+// Nyström approximation with m landmarks (an m x m system, memory O(m²) + O(chunk·m)).
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/kernel_methods/kernel_expansion.hpp"
+
+namespace kestrel {
+
+class KernelRidge final : public Estimator {
+public:
+    bool supports_sparse() const override { return true; }
+    bool supports_sample_weights() const override { return true; }
+    const KernelExpansion& expansion() const { return model_; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    void fit_exact(const Dataset& data, const Context& ctx, const KernelSpec& spec);
+    void fit_nystrom(const Dataset& data, const Context& ctx, const KernelSpec& spec);
+    KernelExpansion model_;
+};
+
+ModelInfo kernel_ridge_model_info();
+
+}  // namespace kestrel

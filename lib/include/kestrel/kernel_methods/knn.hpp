@@ -1,0 +1,43 @@
+#pragma once
+// k-nearest neighbours (docs/models/knn.md), classifier and regressor: the prediction
+// for x comes from the k training rows nearest to x under the metric (euclidean,
+// manhattan, cosine, or the distance a kestrel kernel induces), weighted uniformly or
+// by 1/distance. The learned state is the training set itself, as scikit-learn's.
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/kernel_methods/knn_search.hpp"
+
+namespace kestrel {
+
+class Knn final : public Estimator {
+public:
+    bool supports_sparse() const override { return true; }
+    // Unfitted it may still become a classifier (a multiclass wrapper asks its prototype).
+    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
+
+    // The n_neighbors nearest training rows of each row of X (scikit-learn's kneighbors).
+    Neighbors kneighbors(const Features& X) const;
+    const KnnIndex& index() const { return index_; }
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    // Builds index_ from the stored training rows and the parameters.
+    void build_index(Features train, std::optional<KernelSpec> kernel, const Context* ctx);
+    // Per-neighbour weights of query i: 1, or 1/distance where any zero distance
+    // gives weight 1 to the zero-distance neighbours and 0 to the rest (scikit-learn).
+    void weights_of(const Neighbors& nb, Index i, double* w) const;
+
+    KnnIndex index_;
+    Vector y_;                          // class index or target per training row
+    std::optional<KernelSpec> kernel_;  // resolved, metric=kernel only
+};
+
+ModelInfo knn_model_info();
+
+}  // namespace kestrel

@@ -1,0 +1,230 @@
+// Kernel ridge regression. With the intercept the problem is solved on the
+// weighted-centred kernel (the feature map minus its weighted mean, exactly as ridge
+// centres X), which makes the linear kernel reproduce `ridge` to rounding:
+//     K_c = (I - 1wᵀ) K (I - w1ᵀ),  w = s / Σs,
+//     (S^½ K_c S^½ + alpha I) v = S^½ (y - ȳ),  a = S^½ v,
+//     f(x) = Σ_i a_i k(x_i, x) + b,  b = ȳ - aᵀ K w   (Σ a_i = 0 makes the rest vanish).
+#include "kestrel/kernel_methods/kernel_ridge.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/kernel_methods/nystrom.hpp"
+#include "kestrel/kernel_methods/spd_solve.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
+#include "kestrel/linear/linear_state.hpp"
+
+namespace kestrel {
+
+namespace {
+
+// Above this the n x n Gram matrix is refused in favour of nystrom=m (a clear error
+// instead of an allocation failure deep in the fit).
+constexpr double kMaxGramBytes = 16.0 * 1024 * 1024 * 1024;
+constexpr Index kNystromChunk = 2048;  // training rows per kernel block in the Nyström pass
+constexpr Index kUpdateTile = 64;      // columns of the m x m accumulator per task
+
+Vector sample_weights(const Dataset& data) {
+    return data.has_weights() ? data.weights : Vector::Ones(data.rows());
+}
+
+}  // namespace
+
+void KernelRidge::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression)
+        throw UsageError("kernel_ridge: learns regression only (for classification use kernel_logistic)");
+    const KernelSpec spec = kernel_from_params(params(), data.X, ctx);
+    if (get_int(params(), "nystrom") > 0) fit_nystrom(data, ctx, spec);
+    else fit_exact(data, ctx, spec);
+    require_finite(model_.coef, model_.intercept, "kernel_ridge");
+}
+
+void KernelRidge::fit_exact(const Dataset& data, const Context& ctx, const KernelSpec& spec) {
+    const Params& p = params();
+    const double alpha = get_real(p, "alpha");
+    const bool intercept = get_bool(p, "fit_intercept");
+    const int threads = std::max(1, ctx.resolved_threads());
+    const Index n = data.rows();
+    if (static_cast<double>(n) * static_cast<double>(n) * 8.0 > kMaxGramBytes)
+        throw UsageError("kernel_ridge: " + std::to_string(n) +
+                         " rows need a Gram matrix over 16 GiB; use -p nystrom=m (e.g. nystrom=1000)");
+    const Vector s = sample_weights(data);
+    const double total = s.sum();
+    const Vector w = s / total;
+    const Vector sq = s.cwiseSqrt();
+    const double ybar = intercept ? w.dot(data.y) : 0.0;
+    const KernelRows rows(data.X);
+    const Kernel kernel(spec);
+    Vector kw = Vector::Zero(n);
+
+    // M = S^½ K_c S^½ + (alpha + jitter) I, built in place in the Gram matrix.
+    auto system = [&](double jitter) {
+        DenseMatrix M = kernel.gram(rows, threads);
+        double c = 0;
+        if (intercept) {
+            kw = parallel_multiply(M, w, threads);
+            c = w.dot(kw);
+        }
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (Index i = 0; i < n; ++i) {
+            auto row = M.row(i);
+            if (intercept) row.array() += c - kw[i] - kw.transpose().array();
+            row.array() *= sq[i] * sq.transpose().array();
+            row[i] += alpha + jitter;
+        }
+        return M;
+    };
+    const Vector rhs = sq.cwiseProduct((data.y.array() - ybar).matrix());
+    Vector v;
+    if (get_string(p, "solver") == "cg") {
+        const DenseMatrix M = system(0.0);
+        const int max_iter = get_int(p, "max_iter") > 0 ? static_cast<int>(get_int(p, "max_iter"))
+                                                        : static_cast<int>(std::max<Index>(n, 100));
+        const CgResult r = conjugate_gradient([&](const Vector& x) { return Vector(parallel_multiply(M, x, threads)); },
+                                              M.diagonal(), rhs, get_real(p, "tol"), max_iter);
+        if (!r.converged) {
+            std::ostringstream msg;
+            msg << "kernel_ridge: conjugate gradient stopped after " << r.iterations
+                << " iterations at relative residual " << r.relative_residual << " (tol " << get_real(p, "tol")
+                << "); raise max_iter or use solver=cholesky";
+            ctx.warning(msg.str());
+        }
+        v = r.x;
+    } else {
+        DenseMatrix M = system(0.0);
+        double jitter = 0;
+        if (!cholesky_in_place(M, threads)) {
+            // Only rounding can make K + alpha I indefinite (alpha > 0): grow a jitter
+            // relative to the diagonal until the factorisation goes through.
+            const DenseMatrix M0 = system(0.0);
+            const double scale = std::max(M0.diagonal().mean(), alpha);
+            bool ok = false;
+            for (jitter = 1e-12 * scale; jitter <= 1e-2 * scale && !ok; jitter *= 100) {
+                M = system(jitter);
+                ok = cholesky_in_place(M, threads);
+                if (ok) break;
+            }
+            if (!ok) throw DataError("kernel_ridge: the kernel matrix is not positive semi-definite (is the kernel "
+                                     "a valid one? sigmoid kernels are not)");
+            std::ostringstream msg;
+            msg << "kernel_ridge: the regularised kernel matrix is numerically singular; added a jitter of " << jitter
+                << " to its diagonal (raise alpha to avoid this)";
+            ctx.warning(msg.str());
+        }
+        v = cholesky_solve(M, rhs);
+    }
+    model_ = KernelExpansion{};
+    model_.kernel_spec = spec;
+    model_.rows = data.X;
+    Vector a = sq.cwiseProduct(v);
+    // Σ a_i = 0 in exact arithmetic, which is what lets the prediction use the raw kernel.
+    // Rounding leaves a residue that the raw kernel multiplies by its (possibly huge,
+    // uncentred) scale; projecting it out, a - (Σa) w, is the exact centred predictor.
+    if (intercept) a -= a.sum() * w;
+    model_.coef = a;
+    model_.intercept = Vector::Constant(1, intercept ? ybar - a.dot(kw) : 0.0);
+    model_.drop_zero_rows();
+    model_.prepare();
+}
+
+// Landmark space: with k_i = k_m(x_i), accumulate A = Σ s_i (k_i - c)(k_i - c)ᵀ around a
+// shift c (the first row's k_i, which tames the cancellation of centring), then solve
+// (Tᵀ A_c T + alpha I) u = Tᵀ h in the Nyström feature space and map back, β = T u.
+void KernelRidge::fit_nystrom(const Dataset& data, const Context& ctx, const KernelSpec& spec) {
+    const Params& p = params();
+    const double alpha = get_real(p, "alpha");
+    const bool intercept = get_bool(p, "fit_intercept");
+    const int threads = std::max(1, ctx.resolved_threads());
+    const Index n = data.rows();
+    const Kernel kernel(spec);
+    // Stream "nyst": landmarks never share a stream with the median heuristic's sample.
+    const auto landmarks =
+        choose_landmarks(data.X, kernel, static_cast<Index>(get_int(p, "nystrom")),
+                         landmark_sampling_from_string(get_string(p, "landmarks")), derive_seed(ctx.seed, 0x6e797374),
+                         threads);
+    const NystromBasis basis = nystrom_basis(data.X, kernel, landmarks, threads);
+    const Index m = basis.rows.size();
+
+    const Vector s = sample_weights(data);
+    const double total = s.sum();
+    const double ybar = intercept ? s.dot(data.y) / total : 0.0;
+    Vector shift = Vector::Zero(m), g = Vector::Zero(m), h = Vector::Zero(m);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m, m);  // lower triangle used
+    const Index tiles = (m + kUpdateTile - 1) / kUpdateTile;
+    for (Index lo = 0; lo < n; lo += kNystromChunk) {
+        const Index hi = std::min(n, lo + kNystromChunk), c = hi - lo;
+        std::vector<Index> idx(static_cast<std::size_t>(c));
+        for (Index i = lo; i < hi; ++i) idx[static_cast<std::size_t>(i - lo)] = i;
+        const DenseMatrix K = kernel.block(KernelRows(data.X, idx), basis.rows, threads);
+        if (lo == 0 && intercept) shift = K.row(0).transpose();
+        const Vector sq = s.segment(lo, c).cwiseSqrt();
+        Eigen::MatrixXd D = (K.rowwise() - shift.transpose());
+        D = sq.asDiagonal() * D;
+        g.noalias() += D.transpose() * sq;
+        h.noalias() += D.transpose() * sq.cwiseProduct((data.y.segment(lo, c).array() - ybar).matrix());
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (threads > 1 && tiles > 1)
+        for (Index t = 0; t < tiles; ++t) {
+            const Index c0 = t * kUpdateTile, w = std::min(kUpdateTile, m - c0);
+            A.block(c0, c0, m - c0, w).noalias() += D.rightCols(m - c0).transpose() * D.middleCols(c0, w);
+        }
+    }
+    const Vector delta = g / total;
+    if (intercept) A.noalias() -= total * delta * delta.transpose();
+    A = A.selfadjointView<Eigen::Lower>();
+    const Eigen::MatrixXd& T = basis.T;
+    Eigen::MatrixXd G = T.transpose() * A * T;
+    G = 0.5 * (G + G.transpose());
+    G.diagonal().array() += alpha;
+    Eigen::LLT<Eigen::MatrixXd> llt(G);
+    if (llt.info() != Eigen::Success)
+        throw DataError("kernel_ridge: the Nyström system is not positive definite (is the kernel a valid one?)");
+    const Vector beta = T * llt.solve(T.transpose() * h);
+
+    model_ = KernelExpansion{};
+    model_.kernel_spec = spec;
+    model_.rows = basis.landmarks;
+    model_.coef = beta;
+    model_.intercept = Vector::Constant(1, intercept ? ybar - (shift + delta).dot(beta) : 0.0);
+    model_.prepare();
+}
+
+Vector KernelRidge::do_predict(const Features& X) const { return model_.decision(X).col(0); }
+
+Json KernelRidge::do_save_state() const { return model_.to_json(); }
+
+void KernelRidge::do_load_state(const Json& state) { model_ = KernelExpansion::from_json(state, n_features(), 1); }
+
+ModelInfo kernel_ridge_model_info() {
+    ModelInfo info;
+    info.name = "kernel_ridge";
+    info.summary = "kernel ridge regression (scikit-learn KernelRidge) with intercept; Cholesky, CG or Nyström";
+    info.spec = ParamSpec{
+        real_param("alpha", 1.0, "weight of the penalty alpha*||f||² in the RKHS (alpha = n*lambda)")
+            .range(0.0, std::nullopt)
+            .open_below()
+            .like("scikit-learn KernelRidge(alpha=...)"),
+        bool_param("fit_intercept", true, "learn an unpenalised intercept (centres the kernel and y); 0 = scikit-learn")
+            .like("none (scikit-learn KernelRidge has no intercept: fit_intercept=0)"),
+        choice_param("solver", "cholesky", {"cholesky", "cg"},
+                     "cholesky (tiled, parallel) or cg (conjugate gradient on the Gram matrix)")
+            .like("scikit-learn KernelRidge: Cholesky (scipy.linalg.solve assume_a='pos')"),
+        real_param("tol", 1e-10, "cg: stop at relative residual ||r||/||b|| <= tol").range(0.0, std::nullopt).open_below(),
+        int_param("max_iter", 0, "cg: maximum iterations; 0 = max(n, 100)").range(0.0, std::nullopt),
+        int_param("nystrom", 0, "use a Nyström approximation with this many landmarks (0 = exact)")
+            .range(0.0, std::nullopt)
+            .like("scikit-learn Nystroem(n_components=m) + Ridge"),
+        choice_param("landmarks", "uniform", {"uniform", "kmeans++"},
+                     "nystrom: landmark rows drawn uniformly or by k-means++ seeding in feature space")
+            .like("scikit-learn Nystroem (uniform)"),
+    };
+    info.spec.extend(kernel_param_defs("rbf"));
+    info.tasks = {Task::regression};
+    info.factory = [] { return std::make_unique<KernelRidge>(); };
+    return info;
+}
+
+}  // namespace kestrel

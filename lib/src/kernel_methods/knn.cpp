@@ -1,0 +1,189 @@
+// k-nearest neighbours classifier and regressor.
+#include "kestrel/kernel_methods/knn.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/io/features_json.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
+
+namespace kestrel {
+
+void Knn::build_index(Features train, std::optional<KernelSpec> kernel, const Context* ctx) {
+    const Params& p = params();
+    const KnnMetric metric = knn_metric_from_string(get_string(p, "metric"));
+    const std::string algorithm = get_string(p, "algorithm");
+    const auto k = get_int(p, "n_neighbors");
+    const Index n = train.rows(), d = train.cols();
+    const bool tree_metric = metric == KnnMetric::euclidean || metric == KnnMetric::manhattan;
+    bool tree = false;
+    if (algorithm == "kd_tree") {
+        if (!tree_metric)
+            throw ParamError("algorithm: kd_tree needs metric=euclidean or manhattan (metric is " +
+                             std::string(to_string(metric)) + "); use algorithm=brute or auto");
+        if (train.is_sparse()) {
+            // As scikit-learn: a tree over sparse rows is not built; brute force gives the same neighbours.
+            if (ctx) ctx->warning(name() + ": algorithm=kd_tree on sparse data; using brute force");
+        } else {
+            tree = true;
+        }
+    } else if (algorithm == "auto") {
+        // scikit-learn's rule: trees pay in few dimensions and for k well below n.
+        tree = tree_metric && !train.is_sparse() && d <= 16 && k < n / 2;
+    }
+    index_ = KnnIndex(std::move(train), metric, metric == KnnMetric::kernel ? kernel : std::nullopt, tree,
+                      get_int(p, "leaf_size"));
+}
+
+void Knn::do_fit(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    const auto k = get_int(p, "n_neighbors");
+    if (k > data.rows())
+        throw ParamError("n_neighbors: " + std::to_string(k) + " is more than the " + std::to_string(data.rows()) +
+                         " training rows");
+    kernel_.reset();
+    if (knn_metric_from_string(get_string(p, "metric")) == KnnMetric::kernel) {
+        const KernelSpec spec = KernelSpec::parse(get_string(p, "kernel"));
+        for (const auto& term : spec.terms)
+            for (const auto& f : term.factors)
+                if (f.kind == KernelKind::precomputed)
+                    throw ParamError("kernel: a precomputed kernel cannot induce a distance for knn");
+        kernel_ = kernel_from_params(p, data.X, ctx);
+    }
+    y_ = data.y;
+    build_index(data.X, kernel_, &ctx);
+}
+
+Neighbors Knn::kneighbors(const Features& X) const {
+    if (!fitted()) throw InternalError("knn used before it was fitted");
+    return index_.query(X, get_int(params(), "n_neighbors"));
+}
+
+void Knn::weights_of(const Neighbors& nb, Index i, double* w) const {
+    const Index k = nb.k;
+    const double* dist = nb.distance.data() + i * k;
+    if (get_string(params(), "weights") == "uniform") {
+        std::fill(w, w + k, 1.0);
+        return;
+    }
+    bool any_inf = false;
+    for (Index t = 0; t < k; ++t) {
+        w[t] = 1.0 / dist[t];
+        any_inf = any_inf || std::isinf(w[t]);
+    }
+    if (any_inf)
+        for (Index t = 0; t < k; ++t) w[t] = std::isinf(w[t]) ? 1.0 : 0.0;
+}
+
+Vector Knn::do_predict(const Features& X) const {
+    if (task() == Task::classification) return scores_to_classes(do_predict_proba(X));
+    const Neighbors nb = kneighbors(X);
+    const Index k = nb.k;
+    const bool uniform = get_string(params(), "weights") == "uniform";
+    Vector out(X.rows());
+    std::vector<double> w(static_cast<std::size_t>(k));
+    for (Index i = 0; i < X.rows(); ++i) {
+        const Index* idx = nb.index.data() + i * k;
+        weights_of(nb, i, w.data());
+        double num = 0, den = 0;
+        for (Index t = 0; t < k; ++t) {
+            num += (uniform ? y_[idx[t]] : y_[idx[t]] * w[static_cast<std::size_t>(t)]);
+            den += w[static_cast<std::size_t>(t)];
+        }
+        out[i] = uniform ? num / static_cast<double>(k) : num / den;
+    }
+    return out;
+}
+
+Matrix Knn::do_predict_proba(const Features& X) const {
+    const Neighbors nb = kneighbors(X);
+    const Index k = nb.k, nc = n_classes();
+    Matrix out = Matrix::Zero(X.rows(), nc);
+    std::vector<double> w(static_cast<std::size_t>(k));
+    for (Index i = 0; i < X.rows(); ++i) {
+        const Index* idx = nb.index.data() + i * k;
+        weights_of(nb, i, w.data());
+        for (Index t = 0; t < k; ++t) out(i, static_cast<Index>(y_[idx[t]])) += w[static_cast<std::size_t>(t)];
+        double total = out.row(i).sum();
+        if (total == 0) total = 1;  // scikit-learn's guard
+        out.row(i) /= total;
+    }
+    return out;
+}
+
+Json Knn::do_save_state() const {
+    Json y = Json::array();
+    for (Index i = 0; i < y_.size(); ++i) {
+        if (task() == Task::classification)
+            y.push_back(static_cast<long long>(y_[i]));
+        else
+            y.push_back(y_[i]);
+    }
+    Json s = {{"rows", features_to_json(index_.train())}, {"y", std::move(y)}};
+    if (kernel_) s["kernel"] = kernel_->to_json();
+    return s;
+}
+
+void Knn::do_load_state(const Json& state) {
+    Features X = features_from_json(state.at("rows"), n_features());
+    const Json& y = state.at("y");
+    if (!y.is_array() || static_cast<Index>(y.size()) != X.rows())
+        throw std::runtime_error("knn: \"y\" must hold one value per training row");
+    const auto k = get_int(params(), "n_neighbors");
+    if (X.rows() < k) throw std::runtime_error("knn: fewer training rows than n_neighbors");
+    Vector yy(X.rows());
+    for (Index i = 0; i < X.rows(); ++i) {
+        const Json& v = y[static_cast<std::size_t>(i)];
+        if (!v.is_number()) throw std::runtime_error("knn: \"y\" holds a non-number");
+        yy[i] = v.get<double>();
+        if (task() == Task::classification &&
+            (!v.is_number_integer() || yy[i] < 0 || yy[i] >= static_cast<double>(n_classes())))
+            throw std::runtime_error("knn: class index out of range in \"y\"");
+    }
+    std::optional<KernelSpec> kernel;
+    const bool kernel_metric = knn_metric_from_string(get_string(params(), "metric")) == KnnMetric::kernel;
+    if (kernel_metric) {
+        if (!state.contains("kernel")) throw std::runtime_error("knn: metric=kernel but the state has no kernel");
+        kernel = KernelSpec::from_json(state.at("kernel"));
+        if (!kernel->resolved()) throw std::runtime_error("knn: the stored kernel is not resolved");
+    }
+    y_ = std::move(yy);
+    kernel_ = kernel;
+    build_index(std::move(X), kernel_, nullptr);
+}
+
+ModelInfo knn_model_info() {
+    ModelInfo info;
+    info.name = "knn";
+    info.summary =
+        "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)";
+    info.spec = ParamSpec{
+        int_param("n_neighbors", 5, "number of neighbours k (at most the number of training rows)")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn n_neighbors"),
+        choice_param("weights", "uniform", {"uniform", "distance"},
+                     "uniform: each neighbour counts 1; distance: 1/distance (zero-distance neighbours take all "
+                     "the weight)")
+            .like("scikit-learn weights"),
+        choice_param("metric", "euclidean", {"euclidean", "manhattan", "cosine", "kernel"},
+                     "distance: euclidean, manhattan (L1), cosine (1 - cos), or kernel: sqrt(k(x,x) - 2k(x,z) + "
+                     "k(z,z)) for the `kernel` spec")
+            .like("scikit-learn metric"),
+        choice_param("algorithm", "auto", {"auto", "brute", "kd_tree"},
+                     "exact search: brute (blocked matrix products), kd_tree (euclidean/manhattan, dense), auto = "
+                     "kd_tree when dense with d <= 16 and k < n/2, else brute; all give the same neighbours")
+            .like("scikit-learn algorithm"),
+        int_param("leaf_size", 30, "k-d tree leaf size (speed only)")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn leaf_size"),
+    };
+    // kernel, gamma, degree, coef0: read only with metric=kernel.
+    info.spec.extend(kernel_param_defs("rbf"));
+    info.tasks = {Task::classification, Task::regression};
+    info.multiclass = Multiclass::native;
+    info.factory = [] { return std::make_unique<Knn>(); };
+    return info;
+}
+
+}  // namespace kestrel
