@@ -1,0 +1,65 @@
+#pragma once
+// `gbdt` (docs/models/gbdt.md): gradient boosting of regression trees grown on quantile
+// histograms with second-order (Newton) steps, as XGBoost's `hist` method and
+// scikit-learn's HistGradientBoosting*: squared, absolute and Huber losses for
+// regression, logistic for two classes, softmax (one tree per class and round) for more.
+// Missing values (NaN, and entries absent from a sparse row) follow each split's learned
+// default direction.
+#include <string>
+#include <vector>
+
+#include "kestrel/boosting/losses.hpp"
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/registry.hpp"
+#include "kestrel/tree/tree.hpp"
+
+namespace kestrel {
+
+class Gbdt : public Estimator {
+public:
+    bool has_decision_function() const override { return !fitted() || task() == Task::classification; }
+    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
+    bool supports_sparse() const override { return true; }
+    bool supports_sample_weights() const override { return true; }
+    std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
+
+    // Round-major: tree t is round t / K for raw score t % K (K = n_outputs()).
+    const std::vector<Tree>& trees() const { return trees_; }
+    Index n_outputs() const { return static_cast<Index>(base_score_.size()); }
+    const std::vector<double>& base_score() const { return base_score_; }
+    LossKind loss() const { return loss_; }
+    // Total split gain per feature, normalised to sum 1 (XGBoost's total_gain).
+    const Vector& feature_importances() const { return importances_; }
+    // Mean training / validation loss after each round run (validation: with early stopping).
+    const std::vector<double>& train_loss() const { return train_loss_; }
+    const std::vector<double>& validation_loss() const { return validation_loss_; }
+    // Rounds kept: all of them, or the best validation round with early stopping.
+    Index rounds() const { return n_outputs() ? static_cast<Index>(trees_.size()) / n_outputs() : 0; }
+
+    // n x K raw scores: base score plus the sum of the trees' values.
+    Matrix raw_scores(const Features& X) const;
+
+protected:
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_decision_function(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    std::string do_report(const std::string& report_name, const ReportNames& names) const override;
+    Json do_save_state() const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    LossKind loss_ = LossKind::squared;
+    std::vector<double> base_score_;
+    std::vector<Tree> trees_;
+    Vector importances_;
+    std::vector<double> train_loss_, validation_loss_;
+};
+
+ModelInfo gbdt_model_info();
+
+// The loss a fit on `data` uses: `loss` (auto: squared for regression, logistic for two
+// classes, softmax for more). ParamError when it does not fit the task.
+LossKind resolve_loss(const std::string& loss, const Dataset& data);
+
+}  // namespace kestrel

@@ -1,0 +1,94 @@
+#pragma once
+// Grows one regression tree of `gbdt` on binned features from per-row gradients and
+// Hessians (docs/models/gbdt.md, "Growing a tree"): XGBoost's second-order split gain
+//   gain = G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ)
+// over every bin boundary of every candidate feature, with the node's missing values sent
+// left or right, whichever gains more (the learned default direction), and leaf weights
+// w = −G/(H + λ). Depth-wise (level by level, up to max_depth) or leaf-wise (best gain
+// first, up to max_leaves) growth.
+//
+// Speed: the rows of a node are one range of a partitioned row list; a node's histogram
+// (per feature and bin, Σg and Σh) is built for the smaller child only, the larger being
+// parent − smaller (the subtraction trick); histograms are built and splits searched
+// feature by feature in parallel, each feature summed by one thread in row order, so the
+// tree is the same for any number of threads.
+#include <span>
+#include <vector>
+
+#include "kestrel/boosting/histogram.hpp"
+#include "kestrel/boosting/losses.hpp"
+#include "kestrel/tree/tree.hpp"
+
+namespace kestrel {
+
+struct HistTreeParams {
+    int max_depth = 6;      // 0 = unlimited (leaf-wise growth only)
+    int max_leaves = 0;     // > 0: leaf-wise growth up to this many leaves
+    double min_child_weight = 1;
+    double lambda = 1;
+    double gamma = 0;       // a split must gain more than this
+    double learning_rate = 0.1;
+};
+
+// A grown tree in the shared Tree format: thresholds in feature units (a row goes left
+// when x <= threshold, NaN where missing_left says), values already multiplied by the
+// learning rate, impurity = the split's gain (0 at leaves), weight = ΣH, samples = rows.
+struct GrownTree {
+    Tree tree;
+    std::vector<int> split_bin;  // per node: the split is "bin <= split_bin" (−1 at leaves)
+    std::vector<int> leaves;     // leaf node ids, with their rows in the learner's row list:
+    std::vector<Index> leaf_begin, leaf_end;
+};
+
+class HistTreeLearner {
+public:
+    // All arguments are borrowed and must outlive the learner.
+    HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads);
+
+    // Grows a tree on the rows `rows` (ascending indices into the binned matrix) from the
+    // gradient pairs gh[0..n) of every row, trying only the features in `features`
+    // (ascending). After the call, rows() lists the rows grouped by leaf.
+    GrownTree grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features);
+    std::span<const int> rows() const { return rows_; }
+
+private:
+    struct Split {
+        double gain = 0, gl = 0, hl = 0;
+        int feature = -1, bin = -1;
+        bool missing_left = false;
+    };
+    struct Node {
+        int id = 0, depth = 0, slot = -1;
+        int minus_slot = -1;  // holds the parent's histogram until this sibling's is subtracted
+        Index begin = 0, end = 0;
+        double g = 0, h = 0;
+        Split best;
+    };
+
+    bool may_split(const Node& n) const;
+    void add_tree_node(Node& n, GrownTree& out) const;
+    void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
+    void find_splits(std::span<Node* const> nodes);
+    Split best_split_of(const BinStat* hist, Index f, double g, double h) const;
+    std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
+    int acquire_slot();
+    void release_slot(int slot);
+    BinStat* hist(int slot) { return pool_[static_cast<std::size_t>(slot)].data(); }
+
+    const BinnedMatrix& bins_;
+    const BinCuts& cuts_;
+    HistTreeParams p_;
+    int threads_;
+
+    std::vector<int> rows_, tmp_;
+    std::vector<GradPair> ordered_;  // gradient pairs in rows_ order, per built node
+    std::vector<int> features_;
+    bool contiguous_root_ = false;
+    std::vector<std::vector<BinStat>> pool_;
+    std::vector<int> free_;
+};
+
+// The leaf a row of a binned matrix falls into.
+int apply_binned(const GrownTree& t, const BinnedMatrix& bins, const BinCuts& cuts, Index row);
+
+}  // namespace kestrel

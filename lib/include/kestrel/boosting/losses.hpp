@@ -1,0 +1,72 @@
+#pragma once
+// The losses of `gbdt` (docs/models/gbdt.md, "Losses"): each row's loss ℓ(y, F) in the
+// raw score F (one score per row, or k for softmax), its gradient g = ∂ℓ/∂F and the
+// Hessian h the trees use in their second-order step. Rows are weighted by w_i.
+//   squared   ½(y − F)²                              g = F − y            h = 1
+//   absolute  |y − F|                                g = sign(F − y)      h = 1 (*)
+//   huber     ½r² if |r| <= δ, else δ(|r| − ½δ)     g = clip(F − y, ±δ)  h = 1 (*)
+//   logistic  log(1 + e^F) − yF, y in {0, 1}        g = p − y            h = p(1 − p)
+//   softmax   −log p_y, p = softmax(F)               g_c = p_c − [y = c]  h_c = p_c(1 − p_c)
+// (*) a unit Hessian (the true one is 0): the tree is grown as a gradient step and its
+// leaf values are then re-fitted to the loss (renewed_leaf), as LightGBM, XGBoost and
+// Friedman's M-regression do.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+
+namespace kestrel {
+
+// One row's gradient and Hessian; float halves the memory traffic of histogram building
+// (sums are accumulated in double).
+struct GradPair {
+    float g = 0, h = 0;
+};
+
+enum class LossKind { squared, absolute, huber, logistic, softmax };
+
+const char* to_string(LossKind k);
+// "auto" is resolved by the caller; throws ParamError listing the valid names.
+LossKind loss_from_string(const std::string& s);
+bool is_classification_loss(LossKind k);
+
+struct Loss {
+    LossKind kind = LossKind::squared;
+    double delta = 1.0;  // huber's δ
+
+    // Raw scores per row: k for softmax, else 1.
+    Index n_outputs(Index n_classes) const { return kind == LossKind::softmax ? n_classes : 1; }
+
+    // Unweighted loss of one row; F points to n_outputs scores.
+    double value(double y, const double* F, Index K) const;
+    // Gradient and Hessian of one row's unweighted loss, one per output; returns the loss
+    // (value() with the exponentials shared).
+    double derivatives(double y, const double* F, Index K, double* g, double* h) const;
+
+    // Fills out[c·n + i] = w_i·(g, h) of row i for output c (F row-major n x K) and returns
+    // Σ_i w_i ℓ_i, summed in fixed row blocks so that it does not depend on `threads`.
+    double gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const;
+    // Σ_i w_i ℓ_i / Σ_i w_i (w empty = all 1), thread-count independent.
+    double mean(const double* F, const Vector& y, const Vector& w, Index K, int threads) const;
+
+    // The constant raw score(s) minimising the weighted loss: mean, median, median,
+    // log-odds, log class priors (probabilities clipped to [1e-12, 1 − 1e-12]).
+    std::vector<double> initial_scores(const Vector& y, const Vector& w, Index K) const;
+
+    // Whether leaf values are re-fitted after growth (absolute, huber).
+    bool renews_leaves() const { return kind == LossKind::absolute || kind == LossKind::huber; }
+    // The value minimising Σ w_i ℓ(r_i − v) over one leaf's residuals r_i = y_i − F_i:
+    // the weighted median (absolute), or Friedman's one-step Huber estimate
+    // m + Σ w_i sign(r_i − m) min(δ, |r_i − m|) / Σ w_i with m the weighted median.
+    double renewed_leaf(std::span<const double> residuals, std::span<const double> weights) const;
+
+    // Raw scores to probabilities (logistic: n x 2, softmax: n x k), row-major K per row.
+    Eigen::MatrixXd probabilities(const Eigen::MatrixXd& raw) const;
+};
+
+// The weighted median (lower median at an exact half); weights may be empty (all 1).
+double weighted_median(std::span<const double> values, std::span<const double> weights);
+
+}  // namespace kestrel

@@ -1,0 +1,244 @@
+// The boosting loop of `gbdt`: gradients, one histogram tree per raw score and round,
+// leaf renewal, early stopping. Prediction, state and parameters: gbdt_model.cpp.
+#include "kestrel/boosting/gbdt.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "kestrel/boosting/gbdt_tree_learner.hpp"
+#include "kestrel/boosting/histogram.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/tree/decision_tree.hpp"
+
+namespace kestrel {
+namespace {
+
+// Below this many rows a loop over rows runs on one thread: a fork-join costs more.
+constexpr Index kParallelRows = 1 << 15;
+
+// NaN is a missing value; an infinity has no bin.
+void require_no_infinity(const Features& X) {
+    const auto fail = [](Index i, Index j) {
+        throw DataError("gbdt: feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
+                        " is infinite (NaN marks a missing value; infinities are not allowed)");
+    };
+    if (X.is_sparse()) {
+        const SparseMatrix& S = X.sparse_ref();
+        for (Index i = 0; i < S.rows(); ++i)
+            for (SparseMatrix::InnerIterator it(S, i); it; ++it)
+                if (std::isinf(it.value())) fail(i, it.col());
+        return;
+    }
+    const DenseMatrix& M = X.dense_ref();
+    for (Index i = 0; i < M.rows(); ++i)
+        for (Index j = 0; j < M.cols(); ++j)
+            if (std::isinf(M(i, j))) fail(i, j);
+}
+
+// A seeded hold-out for early stopping, stratified by class for classification.
+void holdout_split(const Dataset& d, double fraction, std::uint64_t seed, std::vector<Index>& train,
+                   std::vector<Index>& valid) {
+    std::vector<std::vector<Index>> groups(d.task == Task::classification ? static_cast<std::size_t>(d.n_classes())
+                                                                          : std::size_t{1});
+    for (Index i = 0; i < d.rows(); ++i)
+        groups[d.task == Task::classification ? static_cast<std::size_t>(d.y[i]) : 0].push_back(i);
+    Rng rng(derive_seed(seed, 0x5e1ec7));
+    for (auto& g : groups) {
+        rng.shuffle(g);
+        const auto n_valid = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(g.size())));
+        valid.insert(valid.end(), g.begin(), g.begin() + static_cast<std::ptrdiff_t>(n_valid));
+        train.insert(train.end(), g.begin() + static_cast<std::ptrdiff_t>(n_valid), g.end());
+    }
+    std::sort(train.begin(), train.end());
+    std::sort(valid.begin(), valid.end());
+    if (train.empty() || valid.empty())
+        throw DataError("gbdt: validation_fraction=" + std::to_string(fraction) + " leaves no rows to " +
+                        (valid.empty() ? "validate on" : "train on") + " (" + std::to_string(d.rows()) + " rows)");
+}
+
+Vector gather(const Vector& v, const std::vector<Index>& rows) {
+    if (v.size() == 0 || rows.empty()) return v;
+    Vector out(static_cast<Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) out[static_cast<Index>(i)] = v[rows[i]];
+    return out;
+}
+
+// Bernoulli(subsample) rows of the round, ascending; never empty.
+void draw_rows(Index n, double subsample, Rng& rng, std::vector<int>& rows, std::vector<char>& in_sample) {
+    rows.clear();
+    std::fill(in_sample.begin(), in_sample.end(), 0);
+    for (Index i = 0; i < n; ++i)
+        if (rng.uniform() < subsample) rows.push_back(static_cast<int>(i));
+    if (rows.empty()) rows.push_back(static_cast<int>(rng.below(static_cast<std::uint64_t>(n))));
+    for (int r : rows) in_sample[static_cast<std::size_t>(r)] = 1;
+}
+
+// max(1, ⌊colsample · d⌋) features of the round, ascending.
+std::vector<int> draw_features(Index d, double colsample, Rng& rng) {
+    std::vector<int> f(static_cast<std::size_t>(d));
+    std::iota(f.begin(), f.end(), 0);
+    if (colsample >= 1) return f;
+    const auto k = std::max<std::size_t>(1, static_cast<std::size_t>(colsample * static_cast<double>(d)));
+    for (std::size_t i = 0; i < k; ++i) std::swap(f[i], f[i + rng.below(f.size() - i)]);
+    f.resize(k);
+    std::sort(f.begin(), f.end());
+    return f;
+}
+
+std::vector<double> initial_scores(const Params& p, const Loss& loss, const Vector& y, const Vector& w, Index K) {
+    const Json& v = p.at("base_score");
+    if (v.is_string()) return loss.initial_scores(y, w, K);
+    double s = v.get<double>();
+    if (loss.kind == LossKind::logistic) {
+        if (!(s > 0 && s < 1))
+            throw ParamError("parameter base_score=" + std::to_string(s) +
+                             " of model gbdt: with loss=logistic it is a probability in (0, 1)");
+        s = std::log(s / (1 - s));
+    }
+    return std::vector<double>(static_cast<std::size_t>(K), s);
+}
+
+}  // namespace
+
+void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    const Loss loss{resolve_loss(get_string(p, "loss"), data), get_real(p, "huber_delta")};
+    const int threads = ctx.resolved_threads();
+    HistTreeParams tp;
+    tp.max_depth = static_cast<int>(get_int(p, "max_depth"));
+    tp.max_leaves = static_cast<int>(get_int(p, "max_leaves"));
+    tp.min_child_weight = get_real(p, "min_child_weight");
+    tp.lambda = get_real(p, "lambda");
+    tp.gamma = get_real(p, "gamma");
+    tp.learning_rate = get_real(p, "learning_rate");
+    if (tp.max_leaves == 1)
+        throw ParamError("parameter max_leaves=1 of model gbdt: a split needs 2 leaves (valid: 0 = depth-wise, >= 2)");
+    if (tp.max_depth == 0 && tp.max_leaves == 0)
+        throw ParamError("parameter max_depth=0 (unlimited) of model gbdt needs leaf-wise growth: set max_leaves >= 2");
+    const double subsample = get_real(p, "subsample"), colsample = get_real(p, "colsample");
+    const auto rounds = static_cast<Index>(get_int(p, "n_estimators"));
+    const auto patience = static_cast<Index>(get_int(p, "early_stopping_rounds"));
+    if (data.rows() > INT_MAX) throw DataError("gbdt: at most " + std::to_string(INT_MAX) + " training rows");
+    require_no_infinity(data.X);
+
+    std::vector<Index> train_rows, valid_rows;
+    if (patience > 0) holdout_split(data, get_real(p, "validation_fraction"), ctx.seed, train_rows, valid_rows);
+    const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
+    const Vector yv = gather(data.y, valid_rows), wv = gather(data.weights, valid_rows);
+
+    const BinCuts cuts = BinCuts::fit(data.X, train_rows, static_cast<int>(get_int(p, "max_bins")), ctx.seed, threads);
+    const BinnedMatrix bins(cuts, data.X, train_rows, threads);
+    BinnedMatrix valid_bins;
+    if (!valid_rows.empty()) valid_bins = BinnedMatrix(cuts, data.X, valid_rows, threads);
+
+    const Index K = loss.n_outputs(data.n_classes()), n = bins.rows(), nv = valid_bins.rows();
+    const std::vector<double> base = initial_scores(p, loss, y, w, K);
+    std::vector<double> F(static_cast<std::size_t>(n * K)), Fv(static_cast<std::size_t>(nv * K));
+    for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
+    for (std::size_t i = 0; i < Fv.size(); ++i) Fv[i] = base[i % static_cast<std::size_t>(K)];
+    std::vector<GradPair> gh(static_cast<std::size_t>(n * K));
+    const double wsum = w.size() ? w.sum() : static_cast<double>(n);
+
+    // Softmax with at least two trees per thread: the trees of a round in parallel.
+    const bool per_tree_threads = threads > 1 && K >= 2 * threads;
+    std::vector<HistTreeLearner> learners;
+    learners.reserve(static_cast<std::size_t>(threads));
+    for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
+        learners.emplace_back(bins, cuts, tp, per_tree_threads ? 1 : threads);
+    std::vector<Tree> round_trees(static_cast<std::size_t>(K));
+    std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
+    std::iota(all_rows.begin(), all_rows.end(), 0);
+    std::vector<char> in_sample(static_cast<std::size_t>(n), 1);
+
+    std::vector<Tree> trees;
+    std::vector<double> train_loss, valid_loss;
+    double best = std::numeric_limits<double>::infinity();
+    Index best_rounds = 0;
+    for (Index t = 0; t < rounds; ++t) {
+        const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads);
+        if (t > 0) train_loss.push_back(wsum > 0 ? loss_sum / wsum : 0.0);
+        Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
+        if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample);
+        const std::span<const int> rows = subsample < 1 ? std::span<const int>(sample) : std::span<const int>(all_rows);
+        const std::vector<int> features = draw_features(data.cols(), colsample, rng);
+        // One tree per raw score. With many scores (softmax) the trees of a round grow in
+        // parallel, one thread each; else one at a time, each on all threads. Either way a
+        // tree is computed the same, so the model does not depend on the thread count.
+        const auto grow_one = [&](Index c, HistTreeLearner& learner, int inner) {
+            GrownTree g = learner.grow(rows, gh.data() + c * n, features);
+            const std::span<const int> grouped = learner.rows();
+            const auto n_leaves = static_cast<Index>(g.leaves.size());
+            if (loss.renews_leaves()) {
+                std::vector<double> residuals, leaf_weights;
+                for (Index l = 0; l < n_leaves; ++l) {
+                    residuals.clear();
+                    leaf_weights.clear();
+                    for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)];
+                         ++k) {
+                        const int r = grouped[static_cast<std::size_t>(k)];
+                        residuals.push_back(y[r] - F[static_cast<std::size_t>(r * K + c)]);
+                        if (w.size()) leaf_weights.push_back(w[r]);
+                    }
+                    if (!residuals.empty())
+                        g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0] =
+                            tp.learning_rate * loss.renewed_leaf(residuals, leaf_weights);
+                }
+            }
+#pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
+            for (Index l = 0; l < n_leaves; ++l) {
+                const double v = g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0];
+                for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)]; ++k)
+                    F[static_cast<std::size_t>(grouped[static_cast<std::size_t>(k)] * K + c)] += v;
+            }
+            if (subsample < 1) {
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
+                for (Index i = 0; i < n; ++i)
+                    if (!in_sample[static_cast<std::size_t>(i)])
+                        F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
+            }
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && nv >= kParallelRows / 4)
+            for (Index i = 0; i < nv; ++i)
+                Fv[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, valid_bins, cuts, i))[0];
+            round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
+        };
+        if (per_tree_threads) {
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+            for (Index c = 0; c < K; ++c)
+                grow_one(c, learners[static_cast<std::size_t>(omp_get_thread_num())], 1);
+        } else {
+            for (Index c = 0; c < K; ++c) grow_one(c, learners.front(), threads);
+        }
+        for (Tree& tr : round_trees) trees.push_back(std::move(tr));
+        if (nv > 0) {
+            const double v = loss.mean(Fv.data(), yv, wv, K, threads);
+            valid_loss.push_back(v);
+            if (v < best) {
+                best = v;
+                best_rounds = t + 1;
+            } else if (t + 1 - best_rounds >= patience) {
+                break;
+            }
+        }
+    }
+    train_loss.push_back(loss.mean(F.data(), y, w, K, threads));
+    if (nv > 0) trees.resize(static_cast<std::size_t>(best_rounds * K));
+
+    Vector gain = Vector::Zero(data.cols());
+    for (const Tree& tr : trees)
+        for (int i = 0; i < tr.size(); ++i)
+            if (!tr.node(i).is_leaf()) gain[tr.node(i).feature] += tr.node(i).impurity;
+    loss_ = loss.kind;
+    base_score_ = base;
+    trees_ = std::move(trees);
+    importances_ = normalised(gain);
+    train_loss_ = std::move(train_loss);
+    validation_loss_ = std::move(valid_loss);
+}
+
+}  // namespace kestrel

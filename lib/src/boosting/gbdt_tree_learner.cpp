@@ -1,0 +1,356 @@
+#include "kestrel/boosting/gbdt_tree_learner.hpp"
+
+#include <algorithm>
+#include <queue>
+
+namespace kestrel {
+namespace {
+
+// XGBoost's kRtEps: a split must gain more than rounding noise.
+constexpr double kMinGain = 1e-6;
+// Below this many histogram cell updates a loop runs on one thread: a fork-join costs more.
+constexpr Index kParallelWork = 1 << 15;
+
+template <class Bin>
+void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist) {
+    for (Index k = begin; k < end; ++k) {
+        BinStat& s = hist[col[rows[k]]];
+        s.g += gh[k].g;
+        s.h += gh[k].h;
+    }
+}
+
+// The root over every row in order: no indirection.
+template <class Bin>
+void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist) {
+    for (Index k = 0; k < n; ++k) {
+        BinStat& s = hist[col[k]];
+        s.g += gh[k].g;
+        s.h += gh[k].h;
+    }
+}
+
+template <class Bin>
+Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missing_left, int* rows, int* tmp,
+                     Index begin, Index end) {
+    Index l = begin, r = begin;
+    for (Index k = begin; k < end; ++k) {
+        const int row = rows[k];
+        const int b = col[row];
+        if (b <= split_bin || (missing_left && b == missing_bin))
+            rows[l++] = row;
+        else
+            tmp[r++] = row;
+    }
+    std::copy(tmp + begin, tmp + r, rows + l);
+    return l;
+}
+
+}  // namespace
+
+HistTreeLearner::HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads)
+    : bins_(bins), cuts_(cuts), p_(params), threads_(std::max(1, threads)) {}
+
+int HistTreeLearner::acquire_slot() {
+    if (!free_.empty()) {
+        const int s = free_.back();
+        free_.pop_back();
+        return s;
+    }
+    pool_.emplace_back(static_cast<std::size_t>(cuts_.total_cells()));
+    return static_cast<int>(pool_.size()) - 1;
+}
+
+void HistTreeLearner::release_slot(int slot) {
+    if (slot >= 0) free_.push_back(slot);
+}
+
+bool HistTreeLearner::may_split(const Node& n) const {
+    return (p_.max_depth == 0 || n.depth < p_.max_depth) && n.end - n.begin >= 2 && n.h >= 2 * p_.min_child_weight;
+}
+
+void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
+    TreeNode t;
+    t.weight = n.h;
+    t.samples = n.end - n.begin;
+    // XGBoost's CalcWeight: no step for a node below min_child_weight (only a lone root can be).
+    const double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : -n.g / (n.h + p_.lambda);
+    const double value = p_.learning_rate * w;
+    n.id = out.tree.add_node(t, &value);
+    out.split_bin.push_back(-1);
+}
+
+void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradPair* gh) {
+    const Index m = static_cast<Index>(rows_.size());
+    const auto whole = [&](const Node* n) { return contiguous_root_ && n->begin == 0 && n->end == m; };
+    const auto n_nodes = static_cast<Index>(nodes.size());
+    const auto nf = static_cast<Index>(features_.size());
+    const Index tasks = n_nodes * nf;
+    const bool wide = bins_.wide();
+    Index work = 0;
+    for (const Node* n : nodes) work += (n->end - n->begin) * nf;
+#pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
+    {
+#pragma omp for schedule(dynamic)
+    for (Index j = 0; j < n_nodes; ++j) {
+        const Node* n = nodes[static_cast<std::size_t>(j)];
+        if (whole(n)) continue;
+        for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
+    }
+#pragma omp for schedule(dynamic)
+    for (Index t = 0; t < tasks; ++t) {
+        const Node* n = nodes[static_cast<std::size_t>(t / nf)];
+        const Index f = features_[static_cast<std::size_t>(t % nf)];
+        BinStat* h = hist(n->slot) + cuts_.offset(f);
+        std::fill(h, h + cuts_.n_bins(f) + 1, BinStat{});
+        if (whole(n)) {
+            if (wide) accumulate_all(bins_.column16(f), gh, m, h);
+            else accumulate_all(bins_.column8(f), gh, m, h);
+        } else if (wide) {
+            accumulate(bins_.column16(f), rows_.data(), ordered_.data(), n->begin, n->end, h);
+        } else {
+            accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h);
+        }
+    }
+    }
+}
+
+HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, double g, double h) const {
+    const int nb = cuts_.n_bins(f);
+    const BinStat miss = hist[nb];
+    const bool has_missing = miss.h != 0 || miss.g != 0;
+    const double lambda = p_.lambda, mcw = p_.min_child_weight;
+    const double parent = g * g / (h + lambda);
+    Split best;
+    const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
+        const double hr = h - hl;
+        if (hl < mcw || hr < mcw) return;
+        const double gr = g - gl;
+        const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
+        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left};
+    };
+    double gl = 0, hl = 0;
+    for (int b = 0; b + 1 < nb; ++b) {
+        // An empty bin repeats the split before it, which wins the tie anyway.
+        if (hist[b].h == 0 && hist[b].g == 0 && b > 0) continue;
+        gl += hist[b].g;
+        hl += hist[b].h;
+        consider(gl, hl, b, false);
+        if (has_missing) consider(gl + miss.g, hl + miss.h, b, true);
+    }
+    // Every value left, the missing ones right.
+    if (has_missing) consider(gl + hist[nb - 1].g, hl + hist[nb - 1].h, nb - 1, false);
+    return best;
+}
+
+void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
+    const auto nf = static_cast<Index>(features_.size());
+    const Index tasks = static_cast<Index>(nodes.size()) * nf;
+    std::vector<Split> found(static_cast<std::size_t>(tasks));
+    const Index work = static_cast<Index>(nodes.size()) * cuts_.total_cells();
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
+    for (Index t = 0; t < tasks; ++t) {
+        Node* n = nodes[static_cast<std::size_t>(t / nf)];
+        const Index f = features_[static_cast<std::size_t>(t % nf)];
+        BinStat* h = hist(n->slot) + cuts_.offset(f);
+        if (n->minus_slot >= 0) {  // the larger child: parent − smaller sibling
+            const BinStat* s = hist(n->minus_slot) + cuts_.offset(f);
+            for (int b = 0; b <= cuts_.n_bins(f); ++b) {
+                h[b].g -= s[b].g;
+                h[b].h -= s[b].h;
+            }
+        }
+        found[static_cast<std::size_t>(t)] = best_split_of(h, f, n->g, n->h);
+    }
+    // Features in order, the first of equal gains: the same split for any thread count.
+    const double threshold = std::max(p_.gamma, kMinGain);
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+        Split best;
+        for (Index fi = 0; fi < nf; ++fi) {
+            const Split& s = found[j * static_cast<std::size_t>(nf) + static_cast<std::size_t>(fi)];
+            if (s.feature >= 0 && s.gain > best.gain) best = s;
+        }
+        nodes[j]->best = best.feature >= 0 && best.gain > threshold ? best : Split{};
+    }
+}
+
+std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const> batch, const GradPair* gh,
+                                                           GrownTree& out) {
+    const auto nb = static_cast<Index>(batch.size());
+    std::vector<Index> mid(batch.size());
+    const bool wide = bins_.wide();
+    Index moved = 0;
+    for (const Node* n : batch) moved += n->end - n->begin;
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelWork)
+    for (Index j = 0; j < nb; ++j) {
+        const Node& n = *batch[static_cast<std::size_t>(j)];
+        const Split& s = n.best;
+        const int miss = cuts_.missing_bin(s.feature);
+        mid[static_cast<std::size_t>(j)] =
+            wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), tmp_.data(),
+                                  n.begin, n.end)
+                 : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), tmp_.data(),
+                                  n.begin, n.end);
+    }
+
+    std::vector<Node> kids;
+    kids.reserve(2 * batch.size());
+    for (std::size_t j = 0; j < batch.size(); ++j) {
+        const Node& n = *batch[j];
+        const Split& s = n.best;
+        Node l, r;
+        l.depth = r.depth = n.depth + 1;
+        l.begin = n.begin;
+        l.end = r.begin = mid[j];
+        r.end = n.end;
+        l.g = s.gl;
+        l.h = s.hl;
+        r.g = n.g - s.gl;
+        r.h = n.h - s.hl;
+        add_tree_node(l, out);
+        add_tree_node(r, out);
+        TreeNode& t = out.tree.node(n.id);
+        t.feature = s.feature;
+        t.threshold = cuts_.upper(s.feature, s.bin);
+        t.left = l.id;
+        t.right = r.id;
+        t.missing_left = s.missing_left;
+        t.impurity = s.gain;
+        out.split_bin[static_cast<std::size_t>(n.id)] = s.bin;
+        kids.push_back(l);
+        kids.push_back(r);
+    }
+
+    // Histograms: the smaller child built, the larger one the parent's minus it (in
+    // find_splits, feature by feature).
+    std::vector<Node*> build, splittable;
+    std::vector<int> spare;
+    for (std::size_t j = 0; j < batch.size(); ++j) {
+        Node* l = &kids[2 * j];
+        Node* r = &kids[2 * j + 1];
+        const bool need_l = may_split(*l), need_r = may_split(*r);
+        const int parent_slot = batch[j]->slot;
+        if (!need_l && !need_r) {
+            release_slot(parent_slot);
+            continue;
+        }
+        Node* small = l->end - l->begin <= r->end - r->begin ? l : r;
+        Node* large = small == l ? r : l;
+        small->slot = acquire_slot();
+        build.push_back(small);
+        if (may_split(*large)) {
+            large->slot = parent_slot;
+            large->minus_slot = small->slot;
+            splittable.push_back(large);
+        } else {
+            release_slot(parent_slot);
+        }
+        if (may_split(*small))
+            splittable.push_back(small);
+        else
+            spare.push_back(small->slot);
+    }
+    build_histograms(build, gh);
+    // Splits in a fixed order of nodes (left before right).
+    std::sort(splittable.begin(), splittable.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+    find_splits(splittable);
+    for (Node& k : kids) k.minus_slot = -1;
+    for (int s : spare) release_slot(s);
+    for (Node* n : build)
+        if (!may_split(*n)) n->slot = -1;
+    return kids;
+}
+
+GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features) {
+    features_.assign(features.begin(), features.end());
+    rows_.assign(rows.begin(), rows.end());
+    const auto m = static_cast<Index>(rows_.size());
+    tmp_.resize(rows_.size());
+    ordered_.resize(rows_.size());
+    contiguous_root_ = m == bins_.rows();  // ascending distinct rows: every row, in order
+
+    GrownTree out;
+    out.tree = Tree(cuts_.n_features(), 1);
+    Node root;
+    root.end = m;
+    root.slot = acquire_slot();
+    Node* rp = &root;
+    build_histograms({&rp, 1}, gh);
+    {
+        const Index f = features_.front();
+        const BinStat* h = hist(root.slot) + cuts_.offset(f);
+        for (int b = 0; b <= cuts_.n_bins(f); ++b) {
+            root.g += h[b].g;
+            root.h += h[b].h;
+        }
+    }
+    add_tree_node(root, out);
+    if (may_split(root)) find_splits({&rp, 1});
+
+    std::vector<Node> leaves;
+    const auto finish = [&](Node& n) {
+        release_slot(n.slot);
+        n.slot = -1;
+        leaves.push_back(n);
+    };
+    if (p_.max_leaves == 0) {
+        std::vector<Node> level{root};
+        while (!level.empty()) {
+            std::vector<Node*> batch;
+            for (Node& n : level) {
+                if (n.best.feature >= 0)
+                    batch.push_back(&n);
+                else
+                    finish(n);
+            }
+            if (batch.empty()) break;
+            level = expand(batch, gh, out);
+        }
+    } else {
+        const auto worse = [](const Node& a, const Node& b) {
+            return a.best.gain < b.best.gain || (a.best.gain == b.best.gain && a.id > b.id);
+        };
+        std::priority_queue<Node, std::vector<Node>, decltype(worse)> open(worse);
+        const auto offer = [&](Node& n) {
+            if (n.best.feature >= 0)
+                open.push(n);
+            else
+                finish(n);
+        };
+        offer(root);
+        int n_leaves = 1;
+        while (!open.empty() && n_leaves < p_.max_leaves) {
+            Node n = open.top();
+            open.pop();
+            Node* np = &n;
+            for (Node& kid : expand({&np, 1}, gh, out)) offer(kid);
+            ++n_leaves;
+        }
+        while (!open.empty()) {
+            Node n = open.top();
+            open.pop();
+            finish(n);
+        }
+    }
+    std::sort(leaves.begin(), leaves.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+    for (const Node& n : leaves) {
+        out.leaves.push_back(n.id);
+        out.leaf_begin.push_back(n.begin);
+        out.leaf_end.push_back(n.end);
+    }
+    return out;
+}
+
+int apply_binned(const GrownTree& t, const BinnedMatrix& bins, const BinCuts& cuts, Index row) {
+    int i = 0;
+    while (!t.tree.node(i).is_leaf()) {
+        const TreeNode& n = t.tree.node(i);
+        const int b = bins.bin(n.feature, row);
+        const bool left = b <= t.split_bin[static_cast<std::size_t>(i)] ||
+                          (n.missing_left && b == cuts.missing_bin(n.feature));
+        i = left ? n.left : n.right;
+    }
+    return i;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,196 @@
+#include "kestrel/boosting/histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "kestrel/core/rng.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr Index kMaxSampleRows = 200000;
+constexpr Index kRowBlock = 256;
+
+// Branch-free lower bound: the first of the nb edges >= x (the last edge holds every
+// finite x).
+inline int search_edges(const double* e, int nb, double x) {
+    const double* first = e;
+    auto len = static_cast<std::size_t>(nb);
+    while (len > 1) {
+        const std::size_t half = len / 2;
+        first += static_cast<std::size_t>(first[half - 1] < x) * half;  // no branch to mispredict
+        len -= half;
+    }
+    return static_cast<int>(first - e) + (*first < x ? 1 : 0);
+}
+
+// Ascending sort of NaN-free doubles: LSD radix sort on their order-preserving bit
+// patterns for long columns (several times std::sort's speed), std::sort otherwise.
+void sort_values(std::vector<double>& v) {
+    const std::size_t n = v.size();
+    if (n < 4096) {
+        std::sort(v.begin(), v.end());
+        return;
+    }
+    constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+    std::vector<std::uint64_t> a(n), b(n);
+    std::vector<std::size_t> count(8 * 256, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto u = std::bit_cast<std::uint64_t>(v[i]);
+        a[i] = u & sign ? ~u : u | sign;
+        for (int d = 0; d < 8; ++d) ++count[static_cast<std::size_t>(d * 256) + ((a[i] >> (8 * d)) & 255)];
+    }
+    for (int d = 0; d < 8; ++d) {
+        std::size_t* c = count.data() + d * 256;
+        if (*std::max_element(c, c + 256) == n) continue;  // every key shares this byte
+        std::size_t sum = 0;
+        for (int k = 0; k < 256; ++k) sum += std::exchange(c[k], sum);
+        for (std::size_t i = 0; i < n; ++i) b[c[(a[i] >> (8 * d)) & 255]++] = a[i];
+        a.swap(b);
+    }
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::bit_cast<double>(a[i] & sign ? a[i] & ~sign : ~a[i]);
+}
+
+// Upper edges of one feature's bins from its non-missing values (sorted here).
+std::vector<double> feature_edges(std::vector<double>& v, int max_bins) {
+    constexpr double top = std::numeric_limits<double>::max();
+    sort_values(v);
+    std::vector<double> edges;
+    if (v.empty()) return {top};
+    std::size_t distinct = 1;
+    for (std::size_t i = 1; i < v.size(); ++i) distinct += v[i] != v[i - 1];
+    if (distinct <= static_cast<std::size_t>(max_bins)) {
+        for (std::size_t i = 1; i < v.size(); ++i)
+            if (v[i] != v[i - 1]) edges.push_back(v[i - 1] + (v[i] - v[i - 1]) / 2);
+    } else {
+        const double last = static_cast<double>(v.size() - 1);
+        for (int j = 1; j < max_bins; ++j) {
+            const double q = last * j / max_bins;
+            const auto lo = static_cast<std::size_t>(q);
+            const double frac = q - static_cast<double>(lo);
+            const double e = lo + 1 < v.size() ? v[lo] + frac * (v[lo + 1] - v[lo]) : v[lo];
+            if (edges.empty() || e > edges.back()) edges.push_back(e);
+        }
+    }
+    edges.push_back(top);
+    return edges;
+}
+
+// The rows whose values fix the cuts: all of `rows` (or of X), or a seeded sample.
+std::vector<Index> sample_rows(Index n_all, std::span<const Index> rows, std::uint64_t seed) {
+    std::vector<Index> out;
+    if (rows.empty()) {
+        out.resize(static_cast<std::size_t>(n_all));
+        std::iota(out.begin(), out.end(), Index{0});
+    } else {
+        out.assign(rows.begin(), rows.end());
+    }
+    if (static_cast<Index>(out.size()) > kMaxSampleRows) {
+        Rng rng(derive_seed(seed, 0xb1a5));
+        for (Index i = 0; i < kMaxSampleRows; ++i) {  // partial Fisher-Yates
+            const auto j = static_cast<std::size_t>(i) + rng.below(out.size() - static_cast<std::size_t>(i));
+            std::swap(out[static_cast<std::size_t>(i)], out[j]);
+        }
+        out.resize(static_cast<std::size_t>(kMaxSampleRows));
+        std::sort(out.begin(), out.end());
+    }
+    return out;
+}
+
+template <class Bin>
+void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index n, std::vector<Bin>& out,
+               int threads) {
+    const Index d = X.cols();
+    out.resize(static_cast<std::size_t>(n * d));
+    const auto src = [&](Index i) { return rows.empty() ? i : rows[static_cast<std::size_t>(i)]; };
+    const Index blocks = (n + kRowBlock - 1) / kRowBlock;
+    if (X.is_sparse()) {
+        const SparseMatrix& S = X.sparse_ref();
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
+        for (Index b = 0; b < blocks; ++b) {
+            const Index end = std::min(n, (b + 1) * kRowBlock);
+            for (Index f = 0; f < d; ++f)
+                std::fill(out.begin() + f * n + b * kRowBlock, out.begin() + f * n + end,
+                          static_cast<Bin>(cuts.missing_bin(f)));
+            for (Index i = b * kRowBlock; i < end; ++i)
+                for (SparseMatrix::InnerIterator it(S, src(i)); it; ++it)
+                    out[static_cast<std::size_t>(it.col() * n + i)] = static_cast<Bin>(cuts.bin_of(it.col(), it.value()));
+        }
+        return;
+    }
+    const DenseMatrix& M = X.dense_ref();
+    // A block of rows (in cache) feature by feature: one feature's edges at a time.
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
+    for (Index b = 0; b < blocks; ++b) {
+        const Index end = std::min(n, (b + 1) * kRowBlock);
+        for (Index f = 0; f < d; ++f) {
+            const int nb = cuts.n_bins(f);
+            const double* e = cuts.edges(f);
+            Bin* o = out.data() + f * n;
+            for (Index i = b * kRowBlock; i < end; ++i) {
+                const double x = M(src(i), f);
+                o[i] = static_cast<Bin>(std::isnan(x) ? nb : std::min(search_edges(e, nb, x), nb));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed, int threads) {
+    const Index d = X.cols();
+    const std::vector<Index> sample = sample_rows(X.rows(), rows, seed);
+    std::vector<std::vector<double>> values(static_cast<std::size_t>(d));
+    if (X.is_sparse()) {
+        const SparseMatrix& S = X.sparse_ref();
+        for (Index r : sample)
+            for (SparseMatrix::InnerIterator it(S, r); it; ++it)
+                if (!std::isnan(it.value())) values[static_cast<std::size_t>(it.col())].push_back(it.value());
+    }
+    std::vector<std::vector<double>> edges(static_cast<std::size_t>(d));
+    const DenseMatrix* M = X.is_sparse() ? nullptr : &X.dense_ref();
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
+    for (Index f = 0; f < d; ++f) {
+        std::vector<double>& v = values[static_cast<std::size_t>(f)];
+        if (M) {
+            v.reserve(sample.size());
+            for (Index r : sample) {
+                const double x = (*M)(r, f);
+                if (!std::isnan(x)) v.push_back(x);
+            }
+        }
+        edges[static_cast<std::size_t>(f)] = feature_edges(v, max_bins);
+        std::vector<double>().swap(v);
+    }
+    BinCuts c;
+    c.edge_offset_.push_back(0);
+    c.bin_offset_.push_back(0);
+    for (const auto& e : edges) {
+        c.edges_.insert(c.edges_.end(), e.begin(), e.end());
+        c.edge_offset_.push_back(static_cast<Index>(c.edges_.size()));
+        const auto cells = static_cast<Index>(e.size()) + 1;
+        c.bin_offset_.push_back(c.bin_offset_.back() + cells);
+        c.max_cells_ = std::max(c.max_cells_, cells);
+    }
+    return c;
+}
+
+int BinCuts::bin_of(Index f, double x) const {
+    if (std::isnan(x)) return missing_bin(f);
+    const int b = search_edges(edges_.data() + edge_offset_[static_cast<std::size_t>(f)], n_bins(f), x);
+    return std::min(b, n_bins(f));  // +inf (never in training data) reads as missing
+}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
+    : n_(rows.empty() ? X.rows() : static_cast<Index>(rows.size())), d_(X.cols()) {
+    if (cuts.fits_byte())
+        fill_bins(cuts, X, rows, n_, b8_, threads);
+    else
+        fill_bins(cuts, X, rows, n_, b16_, threads);
+}
+
+}  // namespace kestrel

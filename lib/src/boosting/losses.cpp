@@ -1,0 +1,245 @@
+#include "kestrel/boosting/losses.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+namespace {
+
+// Rows per block of the loss sums: blocks are summed in order, so the total does not
+// depend on how many threads computed them.
+constexpr Index kBlock = 4096;
+// Keeps Newton steps finite where a probability saturates.
+constexpr double kMinHessian = 1e-16;
+constexpr double kClip = 1e-12;
+
+double sigmoid(double f) {
+    return f >= 0 ? 1.0 / (1.0 + std::exp(-f)) : std::exp(f) / (1.0 + std::exp(f));
+}
+
+// Softmax of F[0..K) into p; returns log Σ_c exp(F_c).
+double softmax(const double* F, Index K, double* p) {
+    double m = F[0];
+    for (Index c = 1; c < K; ++c) m = std::max(m, F[c]);
+    double s = 0;
+    for (Index c = 0; c < K; ++c) s += p[c] = std::exp(F[c] - m);
+    for (Index c = 0; c < K; ++c) p[c] /= s;
+    return m + std::log(s);
+}
+
+template <class RowFn>
+double block_sum(Index n, int threads, RowFn&& row_value) {
+    const Index blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads)) if (blocks > 2)
+    for (Index b = 0; b < blocks; ++b) {
+        double s = 0;
+        const Index end = std::min(n, (b + 1) * kBlock);
+        for (Index i = b * kBlock; i < end; ++i) s += row_value(i);
+        partial[static_cast<std::size_t>(b)] = s;
+    }
+    return std::accumulate(partial.begin(), partial.end(), 0.0);
+}
+
+}  // namespace
+
+const char* to_string(LossKind k) {
+    switch (k) {
+        case LossKind::squared: return "squared";
+        case LossKind::absolute: return "absolute";
+        case LossKind::huber: return "huber";
+        case LossKind::logistic: return "logistic";
+        case LossKind::softmax: return "softmax";
+    }
+    return "?";
+}
+
+LossKind loss_from_string(const std::string& s) {
+    for (LossKind k : {LossKind::squared, LossKind::absolute, LossKind::huber, LossKind::logistic, LossKind::softmax})
+        if (s == to_string(k)) return k;
+    throw ParamError("parameter loss: unknown loss '" + s +
+                     "' (valid: auto, squared, absolute, huber, logistic, softmax)");
+}
+
+bool is_classification_loss(LossKind k) {
+    return k == LossKind::logistic || k == LossKind::softmax;
+}
+
+double Loss::value(double y, const double* F, Index K) const {
+    switch (kind) {
+        case LossKind::squared: return 0.5 * (y - F[0]) * (y - F[0]);
+        case LossKind::absolute: return std::abs(y - F[0]);
+        case LossKind::huber: {
+            const double r = std::abs(y - F[0]);
+            return r <= delta ? 0.5 * r * r : delta * (r - 0.5 * delta);
+        }
+        case LossKind::logistic: {
+            const double f = F[0];
+            return std::log1p(std::exp(-std::abs(f))) + std::max(f, 0.0) - y * f;
+        }
+        case LossKind::softmax: {
+            double m = F[0];
+            for (Index c = 1; c < K; ++c) m = std::max(m, F[c]);
+            double s = 0;
+            for (Index c = 0; c < K; ++c) s += std::exp(F[c] - m);
+            return m + std::log(s) - F[static_cast<Index>(y)];
+        }
+    }
+    return 0;
+}
+
+double Loss::derivatives(double y, const double* F, Index K, double* g, double* h) const {
+    switch (kind) {
+        case LossKind::squared: g[0] = F[0] - y; h[0] = 1; return 0.5 * g[0] * g[0];
+        case LossKind::absolute: {
+            const double r = F[0] - y;
+            g[0] = r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0);
+            h[0] = 1;
+            return std::abs(r);
+        }
+        case LossKind::huber: g[0] = std::clamp(F[0] - y, -delta, delta); h[0] = 1; return value(y, F, K);
+        case LossKind::logistic: {
+            const double f = F[0], e = std::exp(-std::abs(f));
+            const double p = f >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+            g[0] = p - y;
+            h[0] = std::max(p * (1 - p), kMinHessian);
+            return std::log1p(e) + std::max(f, 0.0) - y * f;
+        }
+        case LossKind::softmax: {
+            const double lse = softmax(F, K, g);  // g holds p for now
+            const auto label = static_cast<Index>(y);
+            for (Index c = 0; c < K; ++c) {
+                const double p = g[c];
+                h[c] = std::max(p * (1 - p), kMinHessian);
+                g[c] = p - (c == label ? 1.0 : 0.0);
+            }
+            return lse - F[label];
+        }
+    }
+    return 0;
+}
+
+double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const {
+    const Index n = y.size();
+    const bool weighted = w.size() > 0;
+    const Index blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
+#pragma omp parallel num_threads(std::max(1, threads)) if (blocks > 2)
+    {
+        std::vector<double> g(static_cast<std::size_t>(K)), h(static_cast<std::size_t>(K));
+#pragma omp for schedule(static)
+        for (Index b = 0; b < blocks; ++b) {
+            double s = 0;
+            const Index end = std::min(n, (b + 1) * kBlock);
+            for (Index i = b * kBlock; i < end; ++i) {
+                const double* f = F + i * K;
+                const double wi = weighted ? w[i] : 1.0;
+                s += wi * derivatives(y[i], f, K, g.data(), h.data());
+                for (Index c = 0; c < K; ++c)
+                    out[c * n + i] = {static_cast<float>(wi * g[static_cast<std::size_t>(c)]),
+                                      static_cast<float>(wi * h[static_cast<std::size_t>(c)])};
+            }
+            partial[static_cast<std::size_t>(b)] = s;
+        }
+    }
+    return std::accumulate(partial.begin(), partial.end(), 0.0);
+}
+
+double Loss::mean(const double* F, const Vector& y, const Vector& w, Index K, int threads) const {
+    const Index n = y.size();
+    const bool weighted = w.size() > 0;
+    const double total =
+        block_sum(n, threads, [&](Index i) { return (weighted ? w[i] : 1.0) * value(y[i], F + i * K, K); });
+    const double wsum = weighted ? w.sum() : static_cast<double>(n);
+    return wsum > 0 ? total / wsum : 0.0;
+}
+
+double weighted_median(std::span<const double> values, std::span<const double> weights) {
+    const std::size_t n = values.size();
+    if (n == 0) return 0;
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return values[a] < values[b] || (values[a] == values[b] && a < b);
+    });
+    const auto wt = [&](std::size_t i) { return weights.empty() ? 1.0 : weights[i]; };
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) total += wt(i);
+    double acc = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        acc += wt(order[k]);
+        if (acc >= 0.5 * total) return values[order[k]];
+    }
+    return values[order.back()];
+}
+
+std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index K) const {
+    const Index n = y.size();
+    const auto wt = [&](Index i) { return w.size() ? w[i] : 1.0; };
+    double wsum = 0;
+    for (Index i = 0; i < n; ++i) wsum += wt(i);
+    switch (kind) {
+        case LossKind::squared: {
+            double s = 0;
+            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            return {wsum > 0 ? s / wsum : 0.0};
+        }
+        case LossKind::absolute:
+        case LossKind::huber:
+            return {weighted_median({y.data(), static_cast<std::size_t>(n)},
+                                    w.size() ? std::span<const double>(w.data(), static_cast<std::size_t>(n))
+                                             : std::span<const double>())};
+        case LossKind::logistic: {
+            double s = 0;
+            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            const double p = std::clamp(wsum > 0 ? s / wsum : 0.5, kClip, 1 - kClip);
+            return {std::log(p / (1 - p))};
+        }
+        case LossKind::softmax: {
+            std::vector<double> prior(static_cast<std::size_t>(K), 0.0);
+            for (Index i = 0; i < n; ++i) prior[static_cast<std::size_t>(y[i])] += wt(i);
+            for (double& p : prior) p = std::log(std::clamp(wsum > 0 ? p / wsum : 1.0 / K, kClip, 1 - kClip));
+            return prior;
+        }
+    }
+    return {0.0};
+}
+
+double Loss::renewed_leaf(std::span<const double> residuals, std::span<const double> weights) const {
+    const double m = weighted_median(residuals, weights);
+    if (kind != LossKind::huber) return m;
+    double s = 0, wsum = 0;
+    for (std::size_t i = 0; i < residuals.size(); ++i) {
+        const double wi = weights.empty() ? 1.0 : weights[i];
+        const double d = residuals[i] - m;
+        s += wi * (d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0)) * std::min(delta, std::abs(d));
+        wsum += wi;
+    }
+    return wsum > 0 ? m + s / wsum : m;
+}
+
+Eigen::MatrixXd Loss::probabilities(const Eigen::MatrixXd& raw) const {
+    const Index n = raw.rows();
+    if (kind == LossKind::logistic) {
+        Eigen::MatrixXd p(n, 2);
+        for (Index i = 0; i < n; ++i) {
+            p(i, 1) = sigmoid(raw(i, 0));
+            p(i, 0) = 1 - p(i, 1);
+        }
+        return p;
+    }
+    const Index K = raw.cols();
+    Eigen::MatrixXd p(n, K);
+    std::vector<double> f(static_cast<std::size_t>(K)), q(static_cast<std::size_t>(K));
+    for (Index i = 0; i < n; ++i) {
+        for (Index c = 0; c < K; ++c) f[static_cast<std::size_t>(c)] = raw(i, c);
+        softmax(f.data(), K, q.data());
+        for (Index c = 0; c < K; ++c) p(i, c) = q[static_cast<std::size_t>(c)];
+    }
+    return p;
+}
+
+}  // namespace kestrel
