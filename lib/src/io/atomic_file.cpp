@@ -48,6 +48,33 @@ void write_stdout(std::string_view content) {
     }
 }
 
+// Temporary files being written, where a signal handler can find them: a fixed table
+// (no allocation, no locks) of paths published with an atomic state.
+struct PendingSlot {
+    std::atomic<int> state{0};  // 0 free, 1 being filled in, 2 holds a path to unlink
+    char path[4096];
+};
+constexpr int pending_slots = 16;
+PendingSlot pending[pending_slots];
+
+// Publishes `path`; returns its slot, or -1 when the path is too long or every slot
+// is taken (the write then simply is not cleaned up on a signal).
+int register_pending(const std::string& path) {
+    if (path.size() >= sizeof(PendingSlot::path)) return -1;
+    for (int i = 0; i < pending_slots; ++i) {
+        int expected = 0;
+        if (!pending[i].state.compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(pending[i].path, path.c_str(), path.size() + 1);
+        pending[i].state.store(2);
+        return i;
+    }
+    return -1;
+}
+
+void unregister_pending(int slot) {
+    if (slot >= 0) pending[slot].state.store(0);
+}
+
 std::string temp_name(const std::filesystem::path& target) {
     static std::atomic<unsigned> counter{0};
     std::string name(1, '.');
@@ -66,16 +93,28 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     const std::filesystem::path target(path);
     if (target.filename().empty()) output_error(path, EISDIR);
     const std::string tmp = temp_name(target);
+    // Registered before the file exists and released after the rename: a signal at
+    // any point in between finds the temporary file (or an already-renamed one,
+    // which unlink then misses harmlessly).
+    const int slot = register_pending(tmp);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) output_error(path, errno);
+    if (fd < 0) {
+        const int err = errno;
+        unregister_pending(slot);
+        output_error(path, err);
+    }
     int err = write_all(fd, content);
     if (err == 0 && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
     if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-    if (err != 0) {
-        ::unlink(tmp.c_str());
-        output_error(path, err);
-    }
+    if (err != 0) ::unlink(tmp.c_str());
+    unregister_pending(slot);
+    if (err != 0) output_error(path, err);
+}
+
+void remove_unfinished_outputs() noexcept {
+    for (auto& slot : pending)
+        if (slot.state.load() == 2) ::unlink(slot.path);
 }
 
 std::string read_whole_file(const std::string& path) {

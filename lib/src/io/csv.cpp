@@ -10,6 +10,7 @@
 #include "csv_fields.hpp"
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
+#include "read_limits.hpp"
 #include "readers.hpp"
 
 namespace kestrel {
@@ -103,6 +104,9 @@ std::vector<Chunk> split_quoted_records(const TextInput& in, std::size_t begin, 
 std::vector<Chunk> count_records(const TextInput& in, std::size_t begin, bool tab_is_space, int threads) {
     const std::size_t target = chunk_target(in.text.size() - begin);
     auto chunks = split_at_newlines(in.text, begin, target);
+    // Each probe for a chunk's end faulted in a whole page-cache folio (megabytes on
+    // recent kernels): hand them back before counting, so the resident set stays small.
+    in.done_with(begin, in.text.size());
     std::atomic<bool> quoted{false};
     run_chunks(chunks.size(), resolve_threads(threads, chunks.size()), [&](std::size_t k) {
         Chunk& c = chunks[k];
@@ -167,10 +171,13 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     layout.delimiter = delim;
 
     const auto data_begin = static_cast<std::size_t>(p - text.data());
+    check_estimated_size(in, data_begin, layout.n_features, false, source, opts);
     auto chunks = count_records(in, data_begin, tab_is_space, opts.threads);
     const Index total = assign_offsets(chunks, line);
     if (total == 0)
         throw DataError(source + ": no data rows" + (opts.header ? " after the header" : ""));
+    check_table_size(total, table_bytes(total, layout.n_features, 0, false, layout.label_field >= 0),
+                     std::to_string(total) + " rows x " + std::to_string(layout.n_features) + " features", source, opts);
 
     Table table;
     DenseMatrix X(total, layout.n_features);

@@ -55,6 +55,17 @@ std::optional<std::size_t> find_label(const std::vector<std::string>& header, st
     return std::nullopt;
 }
 
+// Columns are matched by name at predict time: a name used twice would silently
+// match the first of them, so it is an error where it matters (every column at train
+// time, the model's columns at predict time).
+void refuse_duplicate(const std::vector<std::string>& header, std::size_t j, const std::string& source) {
+    for (std::size_t k = 0; k < header.size(); ++k)
+        if (k != j && header[k] == header[j])
+            throw DataError(SourceLocation{source, 1, std::max(j, k) + 1},
+                            "column name '" + header[j] + "' appears twice (columns " + std::to_string(std::min(j, k) + 1) +
+                                " and " + std::to_string(std::max(j, k) + 1) + "); column names must be unique");
+}
+
 [[noreturn]] void label_not_found(const std::vector<std::string>& header, const ReadOptions& opts,
                                   const std::string& source) {
     throw DataError(source + ": label column '" + (opts.label_col.empty() ? "label" : opts.label_col) +
@@ -80,6 +91,7 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
                                 "' (used by the model) not found; the columns are: " + list_columns(L.header));
             if (std::find(features.begin(), features.end(), *j) != features.end())
                 throw DataError(source + ": feature column '" + name + "' is listed twice");
+            refuse_duplicate(L.header, *j, source);
             features.push_back(*j);
         }
         // Without an explicit label, column 0 is the label only when it is not a feature.
@@ -106,6 +118,12 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
         for (std::size_t j = 0; j < n_fields; ++j)
             if (!label || j != *label) features.push_back(j);
     } else {
+        if (!L.header.empty()) {
+            std::vector<std::string> sorted = L.header;
+            std::sort(sorted.begin(), sorted.end());
+            if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+                for (std::size_t j = 0; j < L.header.size(); ++j) refuse_duplicate(L.header, j, source);
+        }
         label = find_label(L.header, n_fields, opts, source);
         if (!label && !opts.labels_optional) label_not_found(L.header, opts, source);
         for (std::size_t j = 0; j < n_fields; ++j)

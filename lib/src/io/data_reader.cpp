@@ -11,6 +11,7 @@
 #include "kestrel/io/atomic_file.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
+#include "text_encoding.hpp"
 
 namespace kestrel {
 namespace {
@@ -55,14 +56,38 @@ FileFormat sniff_format(std::string_view head) {
     return FileFormat::csv;
 }
 
+// A compressed or binary file would otherwise fail somewhere in its first record
+// with a puzzling message about a field; name what it is instead.
+void refuse_binary(std::string_view head, const std::string& source) {
+    static const struct {
+        std::string_view magic;
+        const char* what;
+        const char* tool;
+    } compressed[] = {{"\x1f\x8b", "gzip", "zcat"},          {"BZh", "bzip2", "bzcat"},
+                      {"\xfd" "7zXZ", "xz", "xzcat"},         {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
+                      {"PK\x03\x04", "zip", "unzip -p"}};
+    for (const auto& c : compressed)
+        if (head.substr(0, c.magic.size()) == c.magic)
+            throw DataError(source + ": is a " + c.what + "-compressed file; kestrel reads text: decompress it first (" +
+                            c.tool + " FILE | kestrel-... -)");
+    if (head.substr(0, 2) == "\xff\xfe" || head.substr(0, 2) == "\xfe\xff")
+        throw DataError(source + ": is UTF-16 text; kestrel reads UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)");
+    const auto nul = head.find('\0');
+    if (nul != std::string_view::npos)
+        throw DataError(source + ": is a binary file (a NUL byte at offset " + std::to_string(nul) +
+                        "), not CSV or LIBSVM text");
+}
+
 Table read_text(const detail::TextInput& in, const std::string& path, const std::string& source,
                 const ReadOptions& opts) {
     constexpr std::size_t sniff_bytes = std::size_t{64} << 10;
+    refuse_binary(in.text.substr(0, sniff_bytes), source);
     const FileFormat format =
         opts.format != FileFormat::automatic ? opts.format : detect_format(path, in.text.substr(0, sniff_bytes));
-    // Returned as a prvalue: no copy of the (possibly sparse) matrix on the way out.
-    return format == FileFormat::libsvm ? detail::read_libsvm_input(in, source, opts)
-                                        : detail::read_csv_input(in, source, opts);
+    Table table = format == FileFormat::libsvm ? detail::read_libsvm_input(in, source, opts)
+                                               : detail::read_csv_input(in, source, opts);
+    detail::require_utf8_text(table, source);
+    return table;  // NRVO, else a move: the (possibly sparse) matrix is never copied
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
+#include "read_limits.hpp"
 #include "readers.hpp"
 
 namespace kestrel {
@@ -193,7 +194,9 @@ private:
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
     const std::string_view text = in.text;
     const std::size_t begin = bom_length(text);
+    check_estimated_size(in, begin, 0, true, source, opts);
     auto chunks = split_at_newlines(text, begin, chunk_target(text.size() - begin));
+    in.done_with(begin, text.size());  // the probes' pages (see count_records in csv.cpp)
     const int threads = resolve_threads(opts.threads, chunks.size());
     run_chunks(chunks.size(), threads, [&](std::size_t k) {
         count_chunk(text, chunks[k]);
@@ -204,6 +207,8 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     const std::uint64_t total_nnz = chunks.back().first_nnz + chunks.back().nnz;
     if (total_nnz > static_cast<std::uint64_t>(INT_MAX))
         throw DataError(source + ": more than " + std::to_string(INT_MAX) + " nonzero values");
+    check_table_size(total, table_bytes(total, 0, total_nnz, true, true),
+                     std::to_string(total) + " rows with " + std::to_string(total_nnz) + " nonzero values", source, opts);
 
     // Built with no columns, filled as CSR, then widened: the width is known only
     // once every line is read, and widening a row-major matrix touches no entry.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -58,10 +59,13 @@ public:
 
     double number(std::string_view tok, const std::string& what) const {
         const std::string s(tok);
-        char* end = nullptr;
-        errno = 0;
-        const double v = std::strtod(s.c_str(), &end);
-        if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
+        // from_chars, not strtod: strtod follows the C locale's decimal point, which a
+        // program embedding kestrel may have set to ','.
+        std::string_view digits = tok;
+        if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+        double v = 0;
+        const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+        if (s.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() || !std::isfinite(v))
             fail("expected a finite number for " + what + ", found '" + s + "'");
         return v;
     }
@@ -206,6 +210,8 @@ Json libsvm_model_to_json(std::string_view text, const std::string& source) {
     if (h.total_sv < 0) p.fail("no total_sv line");
     const Index k = classifier ? static_cast<Index>(h.nr_class) : 0;
     if (classifier && k < 2) p.fail_at(at("nr_class"), "a classifier needs nr_class >= 2, found " + std::to_string(h.nr_class));
+    // Past this, k(k-1)/2 rho values could not be in any file (and the product overflows).
+    if (classifier && k > 1000000) p.fail_at(at("nr_class"), "nr_class " + std::to_string(h.nr_class) + " is out of range");
     const Index n_pairs = classifier ? k * (k - 1) / 2 : 1;
     const auto count_is = [&](const std::vector<double>& v, const char* what) {
         if (static_cast<Index>(v.size()) != n_pairs)
@@ -226,6 +232,8 @@ Json libsvm_model_to_json(std::string_view text, const std::string& source) {
         long long total = 0;
         for (long long c : h.nr_sv) {
             if (c < 0) p.fail_at(at("nr_sv"), "nr_sv must not be negative");
+            if (c > h.total_sv - total)
+                p.fail_at(at("nr_sv"), "nr_sv adds up to more than total_sv " + std::to_string(h.total_sv));
             total += c;
         }
         if (total != h.total_sv)
@@ -237,6 +245,11 @@ Json libsvm_model_to_json(std::string_view text, const std::string& source) {
 
     // Support vectors as LIBSVM stores them.
     const Index n_coef = classifier ? k - 1 : 1;
+    // Checked before allocating: a one-line header must not claim terabytes. Each
+    // support vector takes a line and each coefficient at least two bytes.
+    const auto lines = static_cast<Index>(std::count(text.begin(), text.end(), '\n')) + 1;
+    if (nsv > lines || n_coef * nsv > static_cast<Index>(text.size()))
+        p.fail_at(at("total_sv"), "total_sv " + std::to_string(nsv) + " support vectors cannot fit in this file");
     Eigen::MatrixXd coef(n_coef, nsv);
     std::vector<std::vector<std::pair<int, double>>> sv(static_cast<std::size_t>(nsv));
     long long max_index = 0;

@@ -93,11 +93,23 @@ inline const char* parse_number_prefix(const char* p, const char* end, double& o
     return r.ec == std::errc() && std::isfinite(out) ? r.ptr : nullptr;
 }
 
-// A field as quoted in an error message, cut short when very long.
+// A field as quoted in an error message, cut short when very long. Control bytes
+// (a newline inside a quoted field, NUL and escape codes of a binary file) are shown
+// as \xNN: an error stays one line and never drives the terminal.
 inline std::string quote_field(std::string_view s) {
     constexpr std::size_t max_shown = 40;
+    static const char hex[] = "0123456789abcdef";
     std::string out = "\"";
-    out.append(s.substr(0, max_shown));
+    for (const char ch : s.substr(0, max_shown)) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += ch;
+        }
+    }
     if (s.size() > max_shown) out += "...";
     out += '"';
     return out;

@@ -10,6 +10,11 @@ namespace kestrel {
 // Throws OutputError naming the path when it cannot be written.
 void write_file_atomically(const std::string& path, std::string_view content);
 
+// Unlinks the temporary files of the writes in progress. Async-signal-safe: the
+// executables' SIGINT/SIGTERM handler calls it, so an interrupted run leaves neither
+// a model nor a temporary file behind.
+void remove_unfinished_outputs() noexcept;
+
 // Reads a whole file, or standard input for "-". Throws DataError when unreadable.
 std::string read_whole_file(const std::string& path);
 

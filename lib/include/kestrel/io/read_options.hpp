@@ -27,6 +27,9 @@ struct ReadOptions {
     char delimiter = 0;            // 0 = detect among , ; and tab
     MissingPolicy missing = MissingPolicy::error;
     int threads = 0;               // 0 = all cores
+    // Limits checked before the matrix is allocated (DataError naming the need):
+    Index max_rows = 0;            // more data rows than this is an error; 0 = no limit
+    std::uint64_t max_memory = 0;  // bytes the table may take; 0 = the memory available
 
     // Predict time: read the named feature columns in this order (CSV with a header;
     // extra columns are ignored, a missing one is an error). Without a header it is not
