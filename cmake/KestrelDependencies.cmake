@@ -7,3 +7,9 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_path(LBFGSPP_INCLUDE_DIR LBFGS.h PATH_SUFFIXES include REQUIRED)  # liblbfgspp-dev, header-only
 add_library(kestrel_lbfgspp INTERFACE)
 target_include_directories(kestrel_lbfgspp SYSTEM INTERFACE ${LBFGSPP_INCLUDE_DIR})
+find_path(SPECTRA_INCLUDE_DIR Spectra/SymEigsSolver.h PATH_SUFFIXES include REQUIRED)  # libspectra-dev, header-only
+add_library(kestrel_spectra INTERFACE)
+target_include_directories(kestrel_spectra SYSTEM INTERFACE ${SPECTRA_INCLUDE_DIR})
+find_path(NANOFLANN_INCLUDE_DIR nanoflann.hpp PATH_SUFFIXES include REQUIRED)  # libnanoflann-dev, header-only
+add_library(kestrel_nanoflann INTERFACE)
+target_include_directories(kestrel_nanoflann SYSTEM INTERFACE ${NANOFLANN_INCLUDE_DIR})

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what kestrel needs to build and test on Debian 12, from Debian's packages.
+# Installs what kestrel needs to build and test on Debian 12, from Debian's packages
+# (chromium: the tests render kestrel's SVG plots in it, headless).
 set -euo pipefail
-packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev)
+packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev locales chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,4 +13,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The locale-independence tests run under de_DE.UTF-8 (decimal comma).
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  echo "setup: generating the de_DE.UTF-8 locale" >&2
+  $sudo_cmd sed -i 's/^# *\(de_DE.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen || echo 'de_DE.UTF-8 UTF-8' | $sudo_cmd tee -a /etc/locale.gen >/dev/null
+  $sudo_cmd locale-gen >/dev/null
 fi

@@ -2,18 +2,60 @@
 
 #include <unistd.h>
 
+#include <clocale>
 #include <iostream>
+#include <locale>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <set>
 #include <sstream>
 
 #include "common/progress.hpp"
+#include "common/signals.hpp"
+#include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/preprocess/resample.hpp"
 
 namespace kestrel::cli {
 
+namespace {
+
+// A command's output never follows the locale. The executables never call setlocale,
+// but a program running the command bodies in process may have set a global locale
+// (setlocale, std::locale::global): CLI11's number parsing and the reports formatted
+// through streams would then read and write decimal commas. Classic for the command's
+// duration, the caller's locale restored after.
+class ClassicLocale {
+public:
+    explicit ClassicLocale(Io& io)
+        : io_(io), cpp_(std::locale::global(std::locale::classic())), out_(io.out.imbue(std::locale::classic())),
+          err_(io.err.imbue(std::locale::classic())) {
+        if (const char* c = std::setlocale(LC_ALL, nullptr)) c_ = c;
+        std::setlocale(LC_ALL, "C");
+    }
+    ~ClassicLocale() {
+        if (!c_.empty()) std::setlocale(LC_ALL, c_.c_str());
+        io_.err.imbue(err_);
+        io_.out.imbue(out_);
+        std::locale::global(cpp_);
+    }
+    ClassicLocale(const ClassicLocale&) = delete;
+    ClassicLocale& operator=(const ClassicLocale&) = delete;
+
+private:
+    Io& io_;
+    std::locale cpp_, out_, err_;
+    std::string c_;
+};
+
+}  // namespace
+
 int run_command(const std::string& program, Command body, const std::vector<std::string>& args, Io& io) {
+    const ClassicLocale classic(io);
     try {
         return body(args, io);
     } catch (const Error& e) {
@@ -29,6 +71,8 @@ int run_command(const std::string& program, Command body, const std::vector<std:
 }
 
 int main_entry(const std::string& program, Command body, int argc, char** argv) {
+    static const std::string name = program;  // the signal handler's, for the whole run
+    install_signal_handlers(name.c_str());
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
     Io io{std::cout, std::cerr, isatty(STDERR_FILENO) == 1};
@@ -51,8 +95,18 @@ Context CommonFlags::context(Io& io) const {
     ctx.seed = seed;
     ctx.threads = threads;
     if (!quiet) {
+        // Folds and grid points run in parallel and often meet the same condition: each
+        // warning is printed once, whole.
+        struct Seen {
+            std::mutex mutex;
+            std::set<std::string> messages;
+        };
+        auto seen = std::make_shared<Seen>();
         std::ostream* err = &io.err;
-        ctx.warn = [err](const std::string& m) { *err << "warning: " << m << "\n"; };
+        ctx.warn = [err, seen](const std::string& m) {
+            const std::lock_guard<std::mutex> lock(seen->mutex);
+            if (seen->messages.insert(m).second) *err << "warning: " << m << "\n";
+        };
     }
     if (!quiet && !json && io.err_is_terminal) ctx.progress = make_progress_reporter(io.err);
     return ctx;
@@ -66,6 +120,10 @@ void DataFlags::add_to(CLI::App& app) {
     app.add_option("--missing", missing, "missing values (empty, NA, NaN, ?): error, drop the row, or impute the training mean")
         ->check(CLI::IsMember({"error", "drop", "mean"}))
         ->capture_default_str();
+    app.add_option("--max-rows", max_rows, "refuse a data file with more rows than this (0 = no limit)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--max-memory", max_memory,
+                   "refuse a data file whose table would take more memory than this, e.g. 4G (default: the memory available)");
 }
 
 ReadOptions DataFlags::options(int threads) const {
@@ -80,6 +138,8 @@ ReadOptions DataFlags::options(int threads) const {
     }
     o.missing = missing == "drop" ? MissingPolicy::drop : missing == "mean" ? MissingPolicy::keep : MissingPolicy::error;
     o.threads = threads;
+    o.max_rows = max_rows;
+    if (!max_memory.empty()) o.max_memory = parse_byte_size(max_memory, "--max-memory");
     return o;
 }
 
@@ -94,6 +154,15 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
     app.add_option("--task", task, "classification or regression (default: the model's, or from the labels)")
         ->check(CLI::IsMember({"auto", "classification", "regression"}))
         ->capture_default_str();
+    app.add_option("--resample", resample,
+                   "rebalance the classes of the training rows (inside each training fold): under, over[:JITTER], "
+                   "smote[:K]");
+}
+
+void DataFlags::add_weights_to(CLI::App& app) {
+    app.add_option("--weights-col", weights_col,
+                   "column holding each row's sample weight (taken out of the features); CSV header name, or a "
+                   "LIBSVM feature index");
 }
 
 ModelSpec ModelFlags::spec(const DataFlags& data) const {
@@ -109,6 +178,10 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
     if (data.missing == "mean") s.preprocessing.push_back("impute_mean");
     if (scale != "none") s.preprocessing.push_back(scale);
     if (task != "auto") s.task = task_from_string(task);
+    if (!resample.empty()) {
+        parse_resample(resample);  // a bad method fails before any data is read
+        s.resample = resample;
+    }
     return s;
 }
 
@@ -135,7 +208,12 @@ Dataset read_training_data(const std::string& path, const ModelSpec& spec, const
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
     const Task task = choose_task(spec, *t.labels);
-    return make_dataset(std::move(t), task);
+    if (data.weights_col.empty()) return make_dataset(std::move(t), task);
+    check_model_takes_weights(spec);
+    Vector weights = take_weights_column(t, data);
+    Dataset d = make_dataset(std::move(t), task);
+    d.weights = std::move(weights);
+    return d;
 }
 
 std::string plural(long long n, const std::string& word) {

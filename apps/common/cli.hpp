@@ -44,8 +44,14 @@ struct DataFlags {
     std::string label_col;
     std::string delimiter;
     std::string missing = "error";  // error | drop | mean
+    long long max_rows = 0;         // 0 = no limit
+    std::string max_memory;         // "2G"; empty = the memory available
     void add_to(CLI::App& app);
     ReadOptions options(int threads) const;
+    // Training commands only: --weights-col COLUMN (a feature column taken out as the
+    // rows' sample weights; see common/weights_column.hpp).
+    std::string weights_col;
+    void add_weights_to(CLI::App& app);
 };
 
 // Model choice and parameters for train / cv / gridsearch.
@@ -54,6 +60,7 @@ struct ModelFlags {
     std::vector<std::string> params;  // "name=value"
     std::string scale = "none";
     std::string task = "auto";
+    std::string resample;  // --resample under|over[:jitter]|smote[:k], train-time only
     void add_to(CLI::App& app, bool model_required);
     // The ModelSpec (parameters parsed and validated against the model's spec now, so a
     // bad value fails before any data is read). `missing` adds an imputation step.

@@ -8,5 +8,6 @@ int run_train(const std::vector<std::string>& args, Io& io);
 int run_predict(const std::vector<std::string>& args, Io& io);
 int run_cv(const std::vector<std::string>& args, Io& io);
 int run_gridsearch(const std::vector<std::string>& args, Io& io);
+int run_select(const std::vector<std::string>& args, Io& io);
 
 }  // namespace kestrel::cli

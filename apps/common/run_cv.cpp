@@ -2,6 +2,11 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/cv_flags.hpp"
+#include "common/cv_outputs.hpp"
+#include "common/curves_output.hpp"
+#include "common/search_plots.hpp"
+#include "common/cv_threshold.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/metrics/classification.hpp"
@@ -22,14 +27,20 @@ std::string text_table(const CvResult& r) {
     std::ostringstream os;
     std::size_t w = 6;
     for (const auto& m : r.metrics) w = std::max(w, m.size());
+    // Many splits (leave-one-out): the metric of all test predictions pooled stands in
+    // for per-split columns, which may be undefined on one row.
+    const bool pooled = r.folds.size() > 10;
+    const std::size_t shown = pooled ? 0 : r.folds.size();
     os << std::left << std::setw(static_cast<int>(w) + 2) << "metric" << std::right << std::setw(10) << "mean"
        << std::setw(10) << "std";
-    for (std::size_t f = 0; f < r.folds.size() && f < 10; ++f) os << std::setw(9) << ("f" + std::to_string(f + 1));
+    if (pooled) os << std::setw(10) << "pooled";
+    for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << ("f" + std::to_string(f + 1));
     os << "\n";
     for (const auto& m : r.metrics) {
         os << std::left << std::setw(static_cast<int>(w) + 2) << m << std::right << std::setw(10) << fixed(r.summary.at(m).mean)
            << std::setw(10) << fixed(r.summary.at(m).std);
-        for (std::size_t f = 0; f < r.folds.size() && f < 10; ++f) os << std::setw(9) << fixed(r.folds[f].scores.at(m));
+        if (pooled) os << std::setw(10) << fixed(r.pooled.at(m));
+        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << fixed(r.folds[f].scores.at(m));
         os << "\n";
     }
     return os.str();
@@ -39,56 +50,82 @@ std::string text_table(const CvResult& r) {
 
 int run_cv(const std::vector<std::string>& args, Io& io) {
     CLI::App app{"Estimate a model's generalization by k-fold cross-validation.\n"
-                 "  kestrel-cv -m MODEL [-p k=v]... [-k 5] [--repeat R] [--seed S] DATA_FILE",
+                 "  kestrel-cv -m MODEL [-p k=v]... [-k 5 | --loo | --shuffle-split R | --groups COL | --validation FILE]\n"
+                 "             [--repeat R] [--seed S] [--predictions out.csv] [--learning-curve 0.1:1:10] DATA_FILE",
                  "kestrel-cv"};
     CommonFlags common;
     DataFlags data;
     ModelFlags model;
     std::string input;
     CvOptions opts;
+    CvThresholdFlags threshold;
     common.add_to(app);
     data.add_to(app);
+    data.add_weights_to(app);
     model.add_to(app, true);
-    app.add_option("-k,--folds", opts.k, "number of folds (stratified for classification)")->capture_default_str();
-    app.add_option("--repeat", opts.repeats, "repetitions of the k-fold split, each reshuffled")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+    SplitFlags split;
+    split.add_to(app, "number of folds");
+    CvOutputFlags outputs;
+    outputs.add_to(app);
     app.add_option("--metric", opts.metrics, "metric to report (repeatable; default: a standard set for the task)")
         ->allow_extra_args(false);
     app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();
+    threshold.add_to(app);
+    PlotFlags plots;
+    plots.add_to(app, cv_plot_kinds(), true);
     if (!parse(app, args, io)) return 0;
+    const auto plot_targets = plots.targets(cv_plot_kinds());
 
     const ModelSpec spec = model.spec(data);
     for (const auto& m : opts.metrics) metric_info(m);  // unknown names fail before any work
+    outputs.check();
+    check_learning_plots(plot_targets, plots.curves, outputs.wants_curve());
     Context ctx = common.context(io);
-    const Dataset d = read_training_data(input, spec, data, ctx.threads);
+    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
+    const Dataset& d = cv_data.data;
+    static_cast<SplitOptions&>(opts) = cv_data.split;
     for (const auto& m : opts.metrics)
         if (metric_info(m).task != d.task)
             throw UsageError("--metric " + m + " is a " + to_string(metric_info(m).task) + " metric, but this is " +
                              to_string(d.task));
+    threshold.check(spec, d);
+    check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model);  // scores: known after the folds
+    if (outputs.wants_curve()) {
+        const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
+        write_learning_plots(plot_targets, curve, spec.model + " on " + short_source(d.source));
+        print_learning_curve(curve, outputs, spec, d, opts, common.json, common.seed, io);
+        return 0;
+    }
     const CvResult r = cross_validate(spec, d, opts, ctx);
+    if (!outputs.predictions.empty()) write_fold_predictions(outputs.predictions, d, r, opts);
+    check_prediction_outputs(plot_targets, plots.curves, d.task, r.out_of_fold.has_scores(), spec.model);
+    write_prediction_outputs(plot_targets, plots.curves, r.out_of_fold, spec.model + ", out of fold, " + short_source(d.source));
+    const CvThresholdOutcome tuned = tune_and_refit(threshold, spec, d, r, ctx);
 
     if (common.json) {
-        Json j = {{"model", spec.model}, {"task", to_string(d.task)}, {"rows", d.rows()}, {"k", opts.k},
-                  {"repeats", opts.repeats}, {"seed", common.seed}};
+        Json j = {{"model", spec.model}, {"task", to_string(d.task)}, {"rows", d.rows()}, {"seed", common.seed}};
+        j.update(scheme_json(opts));
         for (const auto& m : r.metrics) {
             Json folds = Json::array();
             for (const auto& f : r.folds) folds.push_back(f.scores.at(m));
-            j["metrics"][m] = {{"mean", r.summary.at(m).mean}, {"std", r.summary.at(m).std}, {"folds", folds}};
+            j["metrics"][m] = {{"mean", r.summary.at(m).mean}, {"std", r.summary.at(m).std}, {"folds", folds},
+                               {"pooled", r.pooled.at(m)}};
         }
         j["out_of_fold"] = d.task == Task::classification ? classification_report(r.out_of_fold).to_json()
                                                           : regression_report(r.out_of_fold).to_json();
+        j.update(tuned.json);
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    io.out << opts.k << "-fold cross-validation";
-    if (opts.repeats > 1) io.out << " x " << opts.repeats << " repeats";
-    io.out << " of " << spec.model << " on " << d.source << " (" << plural(d.rows(), "row");
+    io.out << cv_title(opts) << " of " << spec.model << " on " << d.source << " (" << plural(d.rows(), "row");
     if (d.task == Task::classification) io.out << ", " << plural(d.n_classes(), "class");
-    io.out << "), seed " << common.seed << "\n\n" << text_table(r) << "\nOut-of-fold predictions"
-           << (opts.repeats > 1 ? " (first repeat)" : "") << ":\n";
+    io.out << "), seed " << common.seed << "\n\n" << text_table(r) << "\n"
+           << (r.pooled_splits ? "Test predictions of every split, pooled"
+                               : opts.repeats > 1 ? "Out-of-fold predictions (first repeat)" : "Out-of-fold predictions")
+           << ":\n";
     io.out << (d.task == Task::classification ? classification_report(r.out_of_fold).to_text()
                                               : regression_report(r.out_of_fold).to_text());
+    io.out << tuned.text;
     return 0;
 }
 

@@ -1,7 +1,13 @@
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/cv_flags.hpp"
+#include "common/cv_outputs.hpp"
+#include "common/search_flags.hpp"
+#include "common/curves_output.hpp"
+#include "common/search_plots.hpp"
 #include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -13,28 +19,12 @@
 namespace kestrel::cli {
 namespace {
 
-std::string results_csv(const GridSearchResult& r, const std::vector<GridAxis>& axes) {
-    std::string out = "rank";
-    for (const auto& a : axes) out += "," + csv_field(a.name);
-    out += ",mean_" + r.metric + ",std_" + r.metric + ",mean_fit_seconds";
-    for (std::size_t f = 0; f < r.best().fold_scores.size(); ++f) out += ",fold" + std::to_string(f + 1);
-    out += "\n";
-    for (const auto& p : r.points) {
-        out += std::to_string(p.rank);
-        for (const auto& [name, value] : p.point) out += "," + csv_field(value);
-        out += "," + format_number(p.score.mean) + "," + format_number(p.score.std) + "," + format_number(p.fit_seconds);
-        for (double s : p.fold_scores) out += "," + format_number(s);
-        out += "\n";
-    }
-    return out;
-}
-
 std::string text_table(const GridSearchResult& r, const std::vector<GridAxis>& axes, std::size_t max_rows) {
     std::ostringstream os;
     std::vector<std::size_t> w;
-    for (const auto& a : axes) {
-        std::size_t width = a.name.size();
-        for (const auto& v : a.values) width = std::max(width, v.size());
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        std::size_t width = axes[i].name.size();
+        for (const auto& p : r.points) width = std::max(width, p.point[i].second.size());
         w.push_back(width + 2);
     }
     os << std::setw(5) << "rank";
@@ -64,21 +54,28 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     ModelFlags model;
     std::string input, output, results;
     std::vector<std::string> grid_texts;
-    int k = 5;
     std::string metric;
     common.add_to(app);
     data.add_to(app);
+    data.add_weights_to(app);
     model.add_to(app, true);
     app.add_option("-g,--grid", grid_texts,
                    "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable)")
         ->required()
         ->allow_extra_args(false);
-    app.add_option("-k,--folds", k, "cross-validation folds per point")->capture_default_str();
+    SplitFlags split;
+    split.add_to(app, "cross-validation folds per point");
+    SearchFlags search_flags;
+    search_flags.add_to(app);
     app.add_option("--metric", metric, "metric to optimize (default: accuracy or r2)");
     app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();
     app.add_option("-o,--output", output, "write the best point's model, refit on all the data");
     app.add_option("--results", results, "write every point's scores as CSV");
+    static const std::vector<PlotKind> grid_kinds = {{"grid", {}}};
+    PlotFlags plots;
+    plots.add_to(app, grid_kinds, false);
     if (!parse(app, args, io)) return 0;
+    const auto plot_targets = plots.targets(grid_kinds);
 
     ModelSpec spec = model.spec(data);
     std::vector<GridAxis> axes;
@@ -88,43 +85,82 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
             throw UsageError("-g " + g + ": parameter " + axes.back().name + " is also fixed with -p");
     }
     if (!metric.empty()) metric_info(metric);
+    search_flags.check();
+    if (!plot_targets.empty()) check_grid_plot(axes);
+    if (!plot_targets.empty() && search_flags.nested() && output.empty())
+        throw UsageError("--plot draws the search over all the rows, which --outer-k runs only with -o");
     Context ctx = common.context(io);
-    const Dataset d = read_training_data(input, spec, data, ctx.threads);
+    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
+    const Dataset& d = cv_data.data;
     if (metric.empty()) metric = default_metric(d.task);
     if (metric_info(metric).task != d.task)
         throw UsageError("--metric " + metric + " is a " + to_string(metric_info(metric).task) + " metric, but this is " +
                          to_string(d.task));
 
-    const GridSearchResult r = grid_search(spec, axes, d, k, metric, ctx);
-    if (!results.empty()) write_file_atomically(results, results_csv(r, axes));
+    const std::size_t n_splits = make_splits(d, cv_data.split, ctx.seed).size();
+    const SearchOptions search_opts = search_flags.options(cv_data.split, metric, axes, n_splits);
+    Json about = {{"model", spec.model}, {"metric", metric}, {"seed", common.seed}};
+    about.update(scheme_json(cv_data.split));
+    std::optional<NestedSearchResult> nested;
+    if (search_flags.nested()) {
+        SplitOptions outer;
+        outer.k = search_flags.outer_k;
+        if (cv_data.split.scheme == CvScheme::group_kfold) {
+            outer.scheme = CvScheme::group_kfold;
+            outer.groups = cv_data.split.groups;
+        }
+        nested = nested_search(spec, axes, d, search_opts, outer, ctx);
+        if (output.empty()) {  // the estimate is the answer; -o also needs the search on all rows
+            Json j = about;
+            j["nested"] = nested_json(*nested);
+            if (common.json) io.out << j.dump(2) << "\n";
+            else io.out << "search of " << spec.model << " on " << d.source << ", " << describe(cv_data.split)
+                        << " inside " << search_flags.outer_k << " outer folds\n" << nested_text(*nested);
+            return 0;
+        }
+    }
+    const GridSearchResult r = search(spec, axes, d, search_opts, ctx);
+    if (!results.empty() || !search_flags.resume.empty())
+        write_file_atomically(results.empty() ? search_flags.resume : results, results_csv(r, axes));
+    for (const auto& t : plot_targets)
+        write_file_atomically(t.path, grid_heatmap_svg(r, axes, spec.model + " on " + short_source(d.source)));
 
     if (!output.empty()) {
-        ModelSpec best = spec;
-        best.params = r.best().params;
+        const ModelSpec best = r.best().spec;
         Model m = Model::train(best, d, ctx);
         m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
-        m.provenance()["gridsearch"] = {{"metric", metric}, {"k", k}, {"cv_mean", r.best().score.mean},
-                                        {"cv_std", r.best().score.std}};
+        m.provenance()["gridsearch"] = {{"metric", metric}, {"search", r.kind}, {"cv", describe(cv_data.split)},
+                                        {"cv_mean", r.best().score.mean}, {"cv_std", r.best().score.std}};
+        if (nested) m.provenance()["gridsearch"]["nested"] = nested_json(*nested);
         m.save(output);
     }
 
     if (common.json) {
-        Json j = {{"model", spec.model}, {"metric", metric}, {"k", k}, {"seed", common.seed}};
+        Json j = about;
+        j["search"] = r.kind;
+        j["fitted_points"] = r.fitted_points;
+        if (nested) j["nested"] = nested_json(*nested);
+        for (const auto& round : r.rounds)
+            j["rounds"].push_back({{"iteration", round.iteration}, {"n_resources", round.n_resources},
+                                   {"n_candidates", round.n_candidates}});
         j["points"] = Json::array();
         for (const auto& p : r.points) {
             Json point = Json::object();
             for (const auto& [name, value] : p.point) point[name] = value;
             j["points"].push_back({{"rank", p.rank}, {"params", point}, {"mean", p.score.mean}, {"std", p.score.std},
-                                   {"fold_scores", p.fold_scores}, {"mean_fit_seconds", p.fit_seconds}});
+                                   {"fold_scores", p.fold_scores}, {"mean_fit_seconds", p.fit_seconds},
+                                   {"iteration", p.iteration}, {"n_resources", p.n_resources}, {"resumed", p.resumed}});
         }
         j["best"] = j["points"][0];
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    io.out << "grid search of " << spec.model << " on " << d.source << ": " << plural(static_cast<long long>(r.points.size()), "point")
-           << " x " << k << " folds, metric " << metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
+    if (nested) io.out << nested_text(*nested) << "\n";
+    io.out << (r.kind == "halving" ? "successive halving" : r.kind == "random" ? "random search" : "grid search") << " of "
+           << spec.model << " on " << d.source << ": " << plural(static_cast<long long>(r.points.size()), "point")
+           << " x " << splits_text(cv_data.split, n_splits) << ", metric " << metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
            << ", seed " << common.seed << "\n\n"
-           << text_table(r, axes, 25) << "\nbest:";
+           << search_rounds_text(r) << text_table(r, axes, 25) << "\nbest:";
     for (const auto& [name, value] : r.best().point) io.out << " " << name << "=" << value;
     io.out << "  " << metric << " = " << std::fixed << std::setprecision(4) << r.best().score.mean << " +/- "
            << r.best().score.std << "\n";

@@ -1,4 +1,6 @@
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
+#include "common/explain_output.hpp"
 #include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -24,9 +26,21 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     auto* p = app.add_flag("--proba", proba, "add class probability columns");
     app.add_flag("--decision", decision, "add decision value columns")->excludes(p);
     app.add_flag("--metrics", metrics, "score the predictions against the file's labels");
+    bool explain = false;
+    app.add_flag("--explain", explain,
+                 "tree, forest, adaboost: print each row's decision path (features, thresholds, leaf) to stdout");
+    double threshold = 0;
+    auto* threshold_flag = app.add_option("--threshold", threshold,
+                                          "binary: predict the positive class when P(positive) (or, without "
+                                          "probabilities, the decision value) is above this");
+    PlotFlags plots;
+    plots.add_to(app, prediction_plot_kinds(), true);
     if (!parse(app, args, io)) return 0;
+    const auto plot_targets = plots.targets(prediction_plot_kinds());
+    if (plots.any()) metrics = true;  // curves and plots score the predictions: they imply --metrics
 
-    const Model model = Model::load(model_path);
+    Model model = Model::load(model_path);
+    if (threshold_flag->count() > 0) model.set_threshold({threshold, model.threshold_score(), "user"});
     if ((proba || decision) && model.task() != Task::classification)
         throw UsageError(std::string(proba ? "--proba" : "--decision") + " needs a classifier; " + model.model_name() +
                          " was trained for regression");
@@ -35,6 +49,9 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     if (decision && !model.has_decision_function())
         throw UsageError("--decision: model " + model.model_name() + " has no decision function");
 
+    check_prediction_outputs(plot_targets, plots.curves, model.task(),
+                             model.has_predict_proba() || model.has_decision_function(), model.model_name());
+    if (explain) check_explain(model, output.empty());
     Context ctx = common.context(io);
     Table t = read_table(input, model.align_options(data.options(ctx.threads)));
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
@@ -52,6 +69,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
 
     const bool write_predictions = !(common.json && metrics && output.empty());
     if (write_predictions) write_file_atomically(output.empty() ? "-" : output, prediction_csv(model, cols));
+    if (explain) io.out << explain_text(model, t.X, cols.predicted);
 
     if (metrics) {
         if (!t.labels) throw DataError(t.source + ": --metrics needs a label column in the data file");
@@ -69,6 +87,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
         // Predictions on stdout keep stdout clean: the report then goes to stderr.
         std::ostream& report_out = (write_predictions && output.empty()) ? io.err : io.out;
         if (classify) {
+            write_prediction_outputs(plot_targets, plots.curves, pr, model.model_name() + " on " + short_source(t.source));
             const auto report = classification_report(pr);
             report_out << (common.json ? report.to_json().dump(2) + "\n" : report.to_text());
         } else {

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 
 #include "common/commands.hpp"
+#include "common/kernel_info_command.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -11,8 +13,15 @@
 namespace kestrel::cli {
 namespace {
 
+// The training date, or SOURCE_DATE_EPOCH when set (the reproducible-builds
+// convention), so that the same data, parameters and seed give a byte-identical file.
 std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
+    std::time_t t = std::time(nullptr);
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+        char* end = nullptr;
+        const long long v = std::strtoll(epoch, &end, 10);
+        if (end != epoch && *end == '\0' && v >= 0) t = static_cast<std::time_t>(v);
+    }
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     return buf;
@@ -46,10 +55,11 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     ModelFlags model;
     std::string input, output;
-    bool list = false, help_params = false, dump_tree = false;
+    bool list = false, help_params = false, dump_tree = false, kernel_info = false;
     std::string path_file, trace_file;
     common.add_to(app);
     data.add_to(app);
+    data.add_weights_to(app);
     model.add_to(app, false);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)");
     app.add_option("-o,--output", output, "model file to write (- for stdout)");
@@ -58,6 +68,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     app.add_option("--path", path_file, "write the regularization path (lasso, elastic_net) as CSV");
     app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV");
     app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
+    app.add_flag("--kernel-info", kernel_info,
+                 "print the kernel's resolved bandwidth, Gram spectrum and warnings instead of training");
     if (!parse(app, args, io)) return 0;
 
     if (list) {
@@ -71,6 +83,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         return 0;
     }
     if (input.empty()) throw UsageError("TRAIN_FILE is required");
+    if (kernel_info) return print_kernel_info(model.spec(data), input, data, common, io);
     if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
 
     const ModelSpec spec = model.spec(data);

@@ -1,7 +1,12 @@
 // One explicit line per built-in model (see DESIGN.md: static self-registration is
 // dropped by the linker in static libraries).
 #include "kestrel/boosting/adaboost.hpp"
+#include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/kernel_methods/kernel_logistic.hpp"
+#include "kestrel/kernel_methods/kernel_perceptron.hpp"
+#include "kestrel/kernel_methods/kernel_ridge.hpp"
+#include "kestrel/kernel_methods/knn.hpp"
 #include "kestrel/linear/elastic_net.hpp"
 #include "kestrel/linear/least_squares.hpp"
 #include "kestrel/linear/linear_svm.hpp"
@@ -33,6 +38,11 @@ void register_builtin_models(Registry& r) {
     r.add(tree_model_info());
     r.add(forest_model_info());
     r.add(adaboost_model_info());
+    r.add(gbdt_model_info());
+    r.add(kernel_ridge_model_info());
+    r.add(kernel_logistic_model_info());
+    r.add(kernel_perceptron_model_info());
+    r.add(knn_model_info());
 }
 
 }  // namespace kestrel

@@ -1,6 +1,7 @@
 #pragma once
 // Runs an executable as a user would and captures its exit code, stdout and stderr.
 #include <array>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +44,49 @@ inline ToolResult run_tool(const std::string& command) {
     r.err = slurp(err_path);
     std::filesystem::remove(err_path);
     return r;
+}
+
+// A tool started in the background, to be signalled while it runs. `command` is
+// run by `sh -c 'exec ...'` so the pid is the tool's own; stdout and stderr go to
+// the files given (or /dev/null).
+struct RunningTool {
+    pid_t pid = -1;
+    RunningTool() = default;
+    RunningTool(const RunningTool&) = delete;
+    RunningTool& operator=(const RunningTool&) = delete;
+    RunningTool(RunningTool&& o) noexcept : pid(o.pid) { o.pid = -1; }
+    // A test that stops early never leaves the tool running.
+    ~RunningTool() {
+        if (pid > 0) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+    }
+    // Waits for the end: the exit code, or 128 + the signal that ended it (as a shell
+    // reports it, so SIGPIPE reads 141).
+    int wait() {
+        int status = 0;
+        if (pid <= 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+        pid = -1;
+        if (WIFEXITED(status)) return WEXITSTATUS(status);
+        if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+        return -1;
+    }
+};
+
+inline RunningTool start_tool(const std::string& command, const std::string& out_path = "/dev/null",
+                              const std::string& err_path = "/dev/null") {
+    const std::string full = "PATH='" + std::string(KESTREL_BIN_DIR) + "':\"$PATH\" exec " + command + " >'" +
+                             out_path + "' 2>'" + err_path + "'";
+    RunningTool t;
+    t.pid = ::fork();
+    if (t.pid == 0) {
+        // The test runner may catch or ignore signals; the tool starts with the defaults.
+        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::signal(sig, SIG_DFL);
+        ::execl("/bin/sh", "sh", "-c", full.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    return t;
 }
 
 // A scratch directory for one test, removed at the end of scope.

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 
@@ -25,13 +28,31 @@ Index Features::cols() const {
     return std::visit([](const auto& m) { return static_cast<Index>(m.cols()); }, m_);
 }
 
+namespace {
+
+// A sparse file with a few huge indices densifies to terabytes: say so instead of
+// letting the out-of-memory killer end the process.
+void check_densify(const SparseMatrix& m) {
+    const auto bytes = static_cast<double>(m.rows()) * static_cast<double>(m.cols()) * sizeof(double);
+    const std::string what = "densifying " + std::to_string(m.rows()) + " rows x " + std::to_string(m.cols()) +
+                             " features (a model without a sparse path)";
+    if (bytes >= 0x1p62) throw DataError(what + " needs more than 4 EB of memory");
+    check_memory(static_cast<std::uint64_t>(bytes), 0, what);
+}
+
+}  // namespace
+
 DenseMatrix Features::to_dense() const {
-    if (is_sparse()) return DenseMatrix(sparse_ref());
+    if (is_sparse()) {
+        check_densify(sparse_ref());
+        return DenseMatrix(sparse_ref());
+    }
     return dense_ref();
 }
 
 const DenseMatrix& Features::dense(DenseMatrix& scratch) const {
     if (!is_sparse()) return dense_ref();
+    check_densify(sparse_ref());
     scratch = DenseMatrix(sparse_ref());
     return scratch;
 }
@@ -140,6 +161,37 @@ SourceLocation label_location(const RawLabels& labels, std::size_t i) {
 
 }  // namespace
 
+// Exact order of two integer texts whose doubles are equal (beyond 2^53:
+// 18446744073709551614 and ...615 are one double). nullopt when either is not a
+// plain integer or both are the same number written differently ("7", "007").
+namespace {
+
+std::optional<bool> integer_text_less(const std::string& a, const std::string& b) {
+    struct Parsed {
+        bool negative = false;
+        std::string_view digits;
+    };
+    auto parse = [](const std::string& s) -> std::optional<Parsed> {
+        std::string_view v = s;
+        Parsed p;
+        if (!v.empty() && (v[0] == '-' || v[0] == '+')) {
+            p.negative = v[0] == '-';
+            v.remove_prefix(1);
+        }
+        if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+        while (v.size() > 1 && v[0] == '0') v.remove_prefix(1);
+        p.digits = v;
+        return p;
+    };
+    const auto x = parse(a), y = parse(b);
+    if (!x || !y || x->negative != y->negative || x->digits == y->digits) return std::nullopt;
+    const bool magnitude_less = x->digits.size() != y->digits.size() ? x->digits.size() < y->digits.size()
+                                                                     : x->digits < y->digits;
+    return x->negative ? !magnitude_less : magnitude_less;
+}
+
+}  // namespace
+
 void encode_classes(const RawLabels& labels, Dataset& out) {
     std::vector<std::string> classes;
     {
@@ -151,8 +203,11 @@ void encode_classes(const RawLabels& labels, Dataset& out) {
         // Numeric order ("2" before "10"); equal values written differently keep text order.
         std::map<std::string, double> value;
         for (std::size_t i = 0; i < labels.text.size(); ++i) value.emplace(labels.text[i], labels.numeric[i]);
-        std::stable_sort(classes.begin(), classes.end(),
-                         [&](const std::string& a, const std::string& b) { return value[a] < value[b]; });
+        std::stable_sort(classes.begin(), classes.end(), [&](const std::string& a, const std::string& b) {
+            const double va = value[a], vb = value[b];
+            if (va != vb) return va < vb;
+            return integer_text_less(a, b).value_or(false);
+        });
     } else {
         std::sort(classes.begin(), classes.end());
     }

@@ -5,11 +5,10 @@
 #include <set>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/registry.hpp"
 
 namespace kestrel {
-namespace {
-
 bool has_non_finite(const Json& j) {
     if (j.is_number_float()) return !std::isfinite(j.get<double>());
     if (j.is_array() || j.is_object())
@@ -17,8 +16,6 @@ bool has_non_finite(const Json& j) {
             if (has_non_finite(x)) return true;
     return false;
 }
-
-}  // namespace
 
 void Estimator::fit(const Dataset& data, const Context& ctx) {
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
@@ -102,8 +99,10 @@ Json Estimator::save_state() const {
     if (!fitted_) throw InternalError("model " + name_ + " saved before it was fitted");
     Json s = do_save_state();
     if (has_non_finite(s))
-        throw Error(ExitCode::internal, "model " + name_ + " has NaN or infinite values in its learned state; "
-                                        "not saving it (try scaling the features or stronger regularization)");
+        // The data drove the maths out of the double range (JSON cannot even hold
+        // NaN): refuse the model as unusable input, with what usually helps.
+        throw DataError("model " + name_ + " has NaN or infinite values in its learned state; "
+                        "not saving it (try scaling the features or stronger regularization)");
     s["state_version"] = state_version();
     s["task"] = to_string(task_);
     s["n_features"] = n_features_;
@@ -113,13 +112,13 @@ Json Estimator::save_state() const {
 
 void Estimator::load_state(const Json& state) {
     if (!state.is_object()) throw std::runtime_error("state is not an object");
-    const int v = state.at("state_version").get<int>();
+    const int v = json_integer<int>(state.at("state_version"));
     if (v != state_version())
         throw std::runtime_error("state version " + std::to_string(v) + " of model " + name_ +
                                  " is not supported (this kestrel reads version " + std::to_string(state_version()) + ")");
     task_ = task_from_string(state.at("task").get<std::string>());
-    n_features_ = state.at("n_features").get<Index>();
-    n_classes_ = state.at("n_classes").get<Index>();
+    n_features_ = json_integer<Index>(state.at("n_features"));
+    n_classes_ = json_integer<Index>(state.at("n_classes"));
     if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
     do_load_state(state);
     fitted_ = true;

@@ -1,10 +1,15 @@
 #include "kestrel/core/model.hpp"
 
+#include <cmath>
+
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/registry.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/libsvm_model.hpp"
+#include "kestrel/preprocess/resample.hpp"
 
 namespace kestrel {
 
@@ -35,6 +40,31 @@ Dataset make_dataset(Table table, Task task) {
     return d;
 }
 
+namespace {
+
+// Features near the double's limits train without an error in many models and yet
+// silently badly (an RBF kernel of squared distances of 1e600 is 0 everywhere):
+// say so once per fit, before the estimator sees them.
+void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
+    constexpr double overflow_squared = 1e150;  // squares and products pass 1e300
+    double peak = 0;
+    if (d.X.is_sparse()) {
+        const auto& m = d.X.sparse_ref();
+        if (m.nonZeros() > 0) peak = Eigen::Map<const Vector>(m.valuePtr(), m.nonZeros()).cwiseAbs().maxCoeff();
+    } else if (d.X.rows() > 0 && d.X.cols() > 0) {
+        peak = d.X.dense_ref().cwiseAbs().maxCoeff();
+    }
+    const bool huge = peak > overflow_squared, tiny = peak > 0 && peak < 1 / overflow_squared;
+    if (!huge && !tiny) return;
+    // The same text for every fold and grid point, so that the executables print it once.
+    ctx.warning((d.source.empty() ? std::string("training data") : d.source) +
+                (huge ? ": features above 1e150 in magnitude, where squares overflow"
+                      : ": every feature below 1e-150 in magnitude, where squares underflow") +
+                "; most models need them scaled (--scale standard)");
+}
+
+}  // namespace
+
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
     Model m;
     m.spec_ = spec;
@@ -48,8 +78,22 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
                          (data.task == Task::classification ? " (the labels look like classes; --task regression forces a numeric target)"
                                                             : ""));
     std::shared_ptr<Estimator> est = registry().create(spec.model, spec.params);
+    // Resampling is train-time only: the steps are fitted on the rows as given, the
+    // estimator on the rebalanced rows they produce; nothing of it is needed to predict.
+    const std::optional<ResampleSpec> rebalance =
+        spec.resample.empty() ? std::nullopt : std::optional<ResampleSpec>(parse_resample(spec.resample));
+    if (rebalance && data.task != Task::classification)
+        throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
+    auto fit_estimator = [&](const Dataset& d) {
+        warn_on_extreme_magnitudes(d, ctx);
+        if (!rebalance) return est->fit(d, ctx);
+        const Dataset r = resample(d, *rebalance, derive_seed(ctx.seed, 0x5a3b1e));
+        m.provenance_["resample"] = spec.resample;
+        m.provenance_["resampled_rows"] = r.rows();
+        est->fit(r, ctx);
+    };
     if (spec.preprocessing.empty()) {
-        est->fit(data, ctx);
+        fit_estimator(data);
     } else {
         Dataset d;
         d.y = data.y;
@@ -68,7 +112,7 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
             m.steps_.push_back(std::move(t));
         }
         d.X = std::move(current);
-        est->fit(d, ctx);
+        fit_estimator(d);
     }
     m.estimator_ = std::move(est);
     m.provenance_["kestrel_version"] = kestrel_version();
@@ -90,7 +134,34 @@ Features Model::prepare(const Features& X) const {
     return out;
 }
 
-Vector Model::predict(const Features& X) const { return estimator_->predict(prepare(X)); }
+Vector Model::predict(const Features& X) const {
+    if (!threshold_) return estimator_->predict(prepare(X));
+    const Features P = prepare(X);
+    const Matrix s = threshold_->score == "proba" ? estimator_->predict_proba(P) : estimator_->decision_function(P);
+    const Vector score = s.col(s.cols() - 1);  // P(classes[1]) or the single decision column
+    return (score.array() > threshold_->value).cast<double>();
+}
+
+std::string Model::threshold_score() const {
+    if (estimator_->has_predict_proba()) return "proba";
+    if (estimator_->has_decision_function()) return "decision";
+    return "";
+}
+
+void Model::set_threshold(const DecisionThreshold& t) {
+    if (task_ != Task::classification)
+        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " was trained for regression");
+    if (classes_.size() != 2)
+        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " has " +
+                         std::to_string(classes_.size()) + " classes");
+    const std::string score = threshold_score();
+    if (score.empty())
+        throw UsageError("--threshold: model " + spec_.model + " gives neither probabilities nor decision values");
+    if (t.score != score)
+        throw InternalError("threshold on '" + t.score + "' for a model whose score is '" + score + "'");
+    if (!std::isfinite(t.value)) throw UsageError("--threshold must be a finite number");
+    threshold_ = t;
+}
 Matrix Model::decision_function(const Features& X) const { return estimator_->decision_function(prepare(X)); }
 Matrix Model::predict_proba(const Features& X) const { return estimator_->predict_proba(prepare(X)); }
 
@@ -114,7 +185,7 @@ std::string Model::report(const std::string& name) const {
 Json Model::to_json() const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = kModelFormatVersion;
+    j["version"] = threshold_ ? 2 : 1;
     j["kestrel_version"] = kestrel_version();
     j["model"] = spec_.model;
     j["task"] = to_string(task_);
@@ -123,7 +194,11 @@ Json Model::to_json() const {
     j["classes"] = classes_;
     j["preprocessing"] = Json::array();
     for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
+    if (has_non_finite(j["preprocessing"]))
+        throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
     j["state"] = estimator_->save_state();
+    if (threshold_)
+        j["threshold"] = {{"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
     j["provenance"] = provenance_;
     return j;
 }
@@ -134,7 +209,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
     if (!j.contains("format") || j["format"] != kModelFormat)
         throw fail("not a kestrel model (format is not \"" + std::string(kModelFormat) + "\")");
     if (!j.contains("version") || !j["version"].is_number_integer()) throw fail("model file has no format version");
-    const int version = j["version"].get<int>();
+    const int version = json_integer<int>(j["version"]);
     if (version > kModelFormatVersion)
         throw fail("model file format version " + std::to_string(version) + " is newer than this kestrel " +
                    kestrel_version() + " reads (" + std::to_string(kModelFormatVersion) + "); upgrade kestrel");
@@ -149,7 +224,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
                 return s;
             }() + ")");
         m.task_ = task_from_string(j.at("task").get<std::string>());
-        m.n_features_ = j.at("features").at("count").get<Index>();
+        m.n_features_ = json_integer<Index>(j.at("features").at("count"));
         m.feature_names_ = j.at("features").at("names").get<std::vector<std::string>>();
         m.classes_ = j.at("classes").get<std::vector<std::string>>();
         if (m.n_features_ < 1) throw fail("feature count must be positive");
@@ -167,15 +242,33 @@ Model Model::from_json(const Json& j, const std::string& source) {
             m.steps_.push_back(transformer_from_json(s));
             m.spec_.preprocessing.push_back(s.at("type").get<std::string>());
         }
-        // A fitted step must accept the model's width: try it on one zero row.
-        Features probe(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)));
-        for (const auto& s : m.steps_) probe = s->transform(probe);
+        // A fitted step must accept the model's width: try it on one zero row. Without
+        // steps there is nothing to try, and no dense row to allocate: a sparse model
+        // may declare 2^31 features.
+        Index width = m.n_features_;
+        if (!m.steps_.empty()) {
+            Features probe(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)));
+            for (const auto& s : m.steps_) probe = s->transform(probe);
+            width = probe.cols();
+        }
         est->load_state(j.at("state"));
-        if (est->n_features() != probe.cols()) throw fail("state feature count disagrees with the model's features");
+        if (est->n_features() != width) throw fail("state feature count disagrees with the model's features");
         if (est->task() != m.task_) throw fail("state task disagrees with the model's task");
         if (m.task_ == Task::classification && est->n_classes() != static_cast<Index>(m.classes_.size()))
             throw fail("state class count disagrees with the model's classes");
         m.estimator_ = std::move(est);
+        if (j.contains("threshold")) {
+            const Json& t = j["threshold"];
+            DecisionThreshold th{t.at("value").get<double>(), t.at("score").get<std::string>(),
+                                 t.value("criterion", std::string())};
+            if (th.score != m.threshold_score())
+                throw fail("threshold applies to '" + th.score + "' but the model's score is '" + m.threshold_score() + "'");
+            try {
+                m.set_threshold(th);
+            } catch (const Error& e) {
+                throw fail(std::string("invalid threshold: ") + e.what());
+            }
+        }
         m.provenance_ = j.value("provenance", Json::object());
     } catch (const ModelFileError&) {
         throw;
@@ -197,6 +290,9 @@ Model Model::load(const std::string& path) {
         j = Json::parse(text);
     } catch (const Json::parse_error& e) {
         throw ModelFileError(path, "model file is truncated or not valid JSON (at byte " + std::to_string(e.byte) + ")");
+    } catch (const Json::exception& e) {
+        // A number past double's range (1e400) is out_of_range, not a parse_error.
+        throw ModelFileError(path, std::string("model file is not valid JSON: ") + e.what());
     }
     return from_json(j, path);
 }

@@ -13,12 +13,21 @@ void Registry::add(ModelInfo info) {
     if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
     if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
     if (info.is_classifier() && !info.spec.find("multiclass")) {
-        info.spec.add(choice_param("multiclass", "auto", {"auto", "ovr", "ovo"},
+        info.spec.add(choice_param("multiclass", "auto", {"auto", "ovr", "ovo", "ecoc"},
                                    info.multiclass == Multiclass::native
-                                       ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo = generic wrappers"
+                                       ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo / ecoc = "
+                                         "generic wrappers"
                                        : "multiclass strategy for k > 2 classes: auto = " + info.default_strategy +
-                                             "; ovr = one-vs-rest, ovo = one-vs-one")
-                          .like("sklearn OneVsRestClassifier / OneVsOneClassifier"));
+                                             "; ovr = one-vs-rest, ovo = one-vs-one, ecoc = output codes")
+                          .like("sklearn OneVsRestClassifier / OneVsOneClassifier / OutputCodeClassifier"));
+        info.spec.add(real_param("code_size", 1.5, "multiclass=ecoc: code bits per class (floor(code_size*k) members)")
+                          .range(0.0, std::nullopt)
+                          .open_below()
+                          .like("sklearn OutputCodeClassifier code_size"));
+        info.spec.add(choice_param("decoding", "loss", {"loss", "hamming"},
+                                   "multiclass=ecoc: nearest codeword by summed logistic loss of the member margins, "
+                                   "or by Hamming distance of their signs")
+                          .like("Allwein, Schapire & Singer 2000 loss-based / Hamming decoding"));
     }
     models_.push_back(std::move(info));
 }

@@ -14,6 +14,9 @@ namespace kestrel {
 namespace {
 constexpr Index kTile = 256;
 constexpr Index kChunk = 256;  // rows per task in parallel_multiply
+// Below this many multiply-adds a fork-join costs more than it saves (L-BFGS calls
+// parallel_multiply thousands of times on small problems).
+constexpr double kParallelWork = 1 << 21;
 }  // namespace
 
 bool cholesky_in_place(DenseMatrix& A, int threads) {
@@ -61,7 +64,10 @@ Eigen::MatrixXd parallel_multiply(const DenseMatrix& A, const Eigen::MatrixXd& X
     const Index n = A.rows();
     Eigen::MatrixXd out(n, X.cols());
     const Index chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && chunks > 1)
+    const bool parallel = threads > 1 && chunks > 1 &&
+                          static_cast<double>(n) * static_cast<double>(A.cols()) * static_cast<double>(X.cols()) >=
+                              kParallelWork;
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (Index c = 0; c < chunks; ++c) {
         const Index r0 = c * kChunk, r = std::min(kChunk, n - r0);
         out.middleRows(r0, r).noalias() = A.middleRows(r0, r) * X;

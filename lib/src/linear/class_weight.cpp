@@ -78,4 +78,18 @@ Vector sample_costs(const Dataset& data, const Vector& class_weights) {
     return cost;
 }
 
+ParamDef class_weight_param(std::string help, std::string anchor) {
+    return text_param("class_weight", "", std::move(help)).like(std::move(anchor));
+}
+
+Vector class_weighted_rows(const Dataset& data, const Params& p, const std::string& model) {
+    const std::string text = p.contains("class_weight") ? get_string(p, "class_weight") : std::string();
+    if (data.task != Task::classification) {
+        if (text.find_first_not_of(" \t") != std::string::npos)
+            throw ParamError("parameter class_weight of model " + model + " applies to classification only");
+        return data.has_weights() ? data.weights : Vector::Ones(data.rows());
+    }
+    return sample_costs(data, parse_class_weights(text, data.classes, data.y));
+}
+
 }  // namespace kestrel

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/svm/platt.hpp"
@@ -55,18 +56,25 @@ Features features_from_json(const Json& j, Index d) {
     const Json& idx = j.at("indices");
     const Json& val = j.at("values");
     if (idx.size() != val.size()) throw std::runtime_error("support vector indices and values differ in count");
-    std::vector<Eigen::Triplet<double, int>> trip;
+    // Built row by row: setFromTriplets would sort through a column-major copy whose
+    // size grows with the width, which a sparse model declaring 2^31 features (a
+    // LIBSVM model with a high index) cannot afford. Saved rows are sorted.
+    SparseMatrix s(static_cast<Index>(idx.size()), d);
+    std::size_t nnz = 0;
+    for (const auto& r : idx) nnz += r.is_array() ? r.size() : 0;
+    s.reserve(static_cast<Index>(nnz));
     for (std::size_t i = 0; i < idx.size(); ++i) {
-        const auto ii = idx[i].get<std::vector<int>>();
+        const auto ii = json_integers<int>(idx[i]);
         const auto vv = val[i].get<std::vector<double>>();
         if (ii.size() != vv.size()) throw std::runtime_error("support vector indices and values differ in length");
+        s.startVec(static_cast<Index>(i));
         for (std::size_t t = 0; t < ii.size(); ++t) {
             if (ii[t] < 0 || ii[t] >= d) throw std::runtime_error("support vector feature index out of range");
-            trip.emplace_back(static_cast<int>(i), ii[t], vv[t]);
+            if (t > 0 && ii[t] <= ii[t - 1]) throw std::runtime_error("support vector feature indices must increase");
+            s.insertBack(static_cast<Index>(i), ii[t]) = vv[t];
         }
     }
-    SparseMatrix s(static_cast<Index>(idx.size()), d);
-    s.setFromTriplets(trip.begin(), trip.end());
+    s.finalize();
     return Features(std::move(s));
 }
 
@@ -133,7 +141,13 @@ Vector SvmModel::single_decision(const Features& X) const {
 
 Json SvmModel::to_json() const {
     Json coef = Json::array();
-    for (Index r = 0; r < sv_coef.rows(); ++r) coef.push_back(std::vector<double>(sv_coef.row(r).begin(), sv_coef.row(r).end()));
+    // Element by element: with no support vectors (nu=1) a row's begin() is an
+    // offset from a null pointer, which is undefined behaviour.
+    for (Index r = 0; r < sv_coef.rows(); ++r) {
+        std::vector<double> row(static_cast<std::size_t>(sv_coef.cols()));
+        for (Index c = 0; c < sv_coef.cols(); ++c) row[static_cast<std::size_t>(c)] = sv_coef(r, c);
+        coef.push_back(std::move(row));
+    }
     Json j = {{"kernel", kernel_spec.to_json()},
               {"support_vectors", features_to_json(support_vectors)},
               {"support", support},
@@ -155,7 +169,7 @@ SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
     if (m.kernel_spec.single() && m.kernel_spec.single()->kind == KernelKind::precomputed)
         check_precomputed_serials(m.support_vectors, "support vectors");
     const Index nsv = m.support_vectors.rows();
-    m.support = j.at("support").get<std::vector<Index>>();
+    m.support = json_integers<Index>(j.at("support"));
     if (static_cast<Index>(m.support.size()) != nsv) throw std::runtime_error("support has the wrong length");
     const Json& coef = j.at("sv_coef");
     const Index rows = k > 0 ? k - 1 : 1;
@@ -167,13 +181,18 @@ SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
         for (Index c = 0; c < nsv; ++c) m.sv_coef(r, c) = v[static_cast<std::size_t>(c)];
     }
     const auto rho = j.at("rho").get<std::vector<double>>();
+    // Bounded first: k(k-1)/2 overflows for a crafted class count.
+    if (k > 1000000) throw std::runtime_error("class count out of range");
     const Index n_rho = k > 0 ? k * (k - 1) / 2 : 1;
     if (static_cast<Index>(rho.size()) != n_rho) throw std::runtime_error("rho has the wrong length");
     m.rho = Eigen::Map<const Vector>(rho.data(), n_rho);
     if (k > 0) {
-        m.n_sv = j.at("n_sv").get<std::vector<Index>>();
+        m.n_sv = json_integers<Index>(j.at("n_sv"));
         Index total = 0;
-        for (Index c : m.n_sv) total += c;
+        for (Index c : m.n_sv) {
+            if (c < 0 || c > nsv - total) throw std::runtime_error("n_sv does not match the support vectors");
+            total += c;
+        }
         if (static_cast<Index>(m.n_sv.size()) != k || total != nsv)
             throw std::runtime_error("n_sv does not match the support vectors");
     }

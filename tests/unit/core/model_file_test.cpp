@@ -73,8 +73,8 @@ TEST_SUITE("core.model_file") {
         CHECK(load_error("[1,2]").find("not a kestrel model") != std::string::npos);
 
         Json j = Json::parse(good);
-        j["version"] = 2;
-        CHECK(load_error(j.dump()).find("format version 2 is newer") != std::string::npos);
+        j["version"] = kModelFormatVersion + 1;
+        CHECK(load_error(j.dump()).find("format version 3 is newer") != std::string::npos);
         j = Json::parse(good);
         j["model"] = "quantum_forest";
         CHECK(load_error(j.dump()).find("unknown model 'quantum_forest'") != std::string::npos);
@@ -129,8 +129,8 @@ TEST_SUITE("core.model_file") {
         RawLabels reals;
         reals.text = {"0.5", "1.25"};
         reals.numeric = {0.5, 1.25};
-        ModelSpec ridge{"ridge", Params::object(), {}, std::nullopt};
-        ModelSpec logistic{"logistic", Params::object(), {}, std::nullopt};
+        ModelSpec ridge{"ridge", Params::object(), {}, std::nullopt, {}};
+        ModelSpec logistic{"logistic", Params::object(), {}, std::nullopt, {}};
         CHECK(choose_task(ridge, reals) == Task::regression);
         CHECK(choose_task(logistic, words) == Task::classification);
         logistic.task = Task::regression;

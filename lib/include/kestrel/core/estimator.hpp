@@ -88,6 +88,10 @@ private:
     Index n_classes_ = 0;
 };
 
+// Whether a JSON value holds a NaN or an infinity anywhere: such a state or step
+// is never saved (JSON would write it as null).
+bool has_non_finite(const Json& j);
+
 // Converts class scores to class indices: sign for one column, argmax otherwise
 // (ties go to the lowest class index).
 Vector scores_to_classes(const Matrix& scores);

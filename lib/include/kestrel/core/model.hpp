@@ -17,7 +17,9 @@
 namespace kestrel {
 
 inline constexpr const char* kModelFormat = "kestrel-model";
-inline constexpr int kModelFormatVersion = 1;
+// Version 2 adds the optional "threshold" field; files without one are still written
+// as version 1, so that older readers keep reading them.
+inline constexpr int kModelFormatVersion = 2;
 const char* kestrel_version();
 
 // What to train: a model name, its parameters as given (resolved at fit time), and
@@ -27,6 +29,16 @@ struct ModelSpec {
     Params params = Params::object();
     std::vector<std::string> preprocessing;  // step kinds in order, e.g. {"impute_mean", "standard"}
     std::optional<Task> task;                // forced task; else the model's choice for the labels
+    std::string resample;                    // train-time class rebalancing ("smote:5"; see preprocess/resample.hpp)
+};
+
+// A decision threshold of a binary classifier: predict classes[1] when the score is
+// above `value`. The score is P(classes[1]) when the model gives probabilities, else
+// its decision value.
+struct DecisionThreshold {
+    double value = 0;
+    std::string score;      // "proba" or "decision"
+    std::string criterion;  // how it was chosen ("recall=0.9", "f1", "user"), for the record
 };
 
 // The task a model learns from these labels: forced, or the model's only task, or
@@ -48,6 +60,13 @@ public:
     bool has_decision_function() const { return estimator_->has_decision_function(); }
     bool has_predict_proba() const { return estimator_->has_predict_proba(); }
 
+    // Binary classifiers with scores only (UsageError naming --threshold otherwise).
+    // predict() then compares the score with it; decision_function / predict_proba are unchanged.
+    void set_threshold(const DecisionThreshold& t);
+    const std::optional<DecisionThreshold>& threshold() const { return threshold_; }
+    // "proba" or "decision": the score a threshold applies to; empty when the model has neither.
+    std::string threshold_score() const;
+
     // The read options a predict-time file needs to line up with this model.
     ReadOptions align_options(ReadOptions base) const;
 
@@ -65,6 +84,8 @@ public:
     const std::vector<std::string>& feature_names() const { return feature_names_; }
     Index n_features() const { return n_features_; }
     const Estimator& estimator() const { return *estimator_; }
+    // Raw features as the estimator sees them (aligned, preprocessing applied).
+    Features prepared(const Features& X) const { return prepare(X); }
     // A named report of the fitted estimator ("path", "trace", "tree"), with the
     // model's feature names (or x1..xd) and classes.
     std::string report(const std::string& name) const;
@@ -80,6 +101,7 @@ private:
     Index n_features_ = 0;
     std::vector<std::shared_ptr<const Transformer>> steps_;
     std::shared_ptr<Estimator> estimator_;
+    std::optional<DecisionThreshold> threshold_;
     Json provenance_ = Json::object();
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
 
 namespace kestrel {
 
@@ -22,5 +23,13 @@ Vector parse_class_weights(const std::string& text, const std::vector<std::strin
 
 // The weight of each sample's loss: class_weight[y_i] · s_i (s_i = 1 without sample weights).
 Vector sample_costs(const Dataset& data, const Vector& class_weights);
+
+// The `class_weight` parameter declaration shared by every classifier that takes it.
+ParamDef class_weight_param(std::string help, std::string anchor);
+
+// Row weights class_weight[y_i] · s_i from the resolved `class_weight` parameter of
+// `p` (the models that weigh rows rather than a per-class C: trees, forests, boosting).
+// For regression a non-empty class_weight is a ParamError naming `model`.
+Vector class_weighted_rows(const Dataset& data, const Params& p, const std::string& model);
 
 }  // namespace kestrel
