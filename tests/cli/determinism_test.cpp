@@ -45,7 +45,7 @@ TEST_SUITE("cli.determinism") {
             CAPTURE(name);
             const std::string data = registry().info(name).is_classifier() ? classes : values;
             auto train = [&](int threads, const std::string& out) {
-                return "SOURCE_DATE_EPOCH=0 kestrel-train -q -m " + name + " --seed 42 --threads " +
+                return "SOURCE_DATE_EPOCH=0 " + std::string(KESTREL_BIN_DIR) + "/kestrel-train -q -m " + name + " --seed 42 --threads " +
                        std::to_string(threads) + " '" + data + "' -o '" + (dir / out) + "'";
             };
             const auto r = run_tool(train(1, "t1.json") + " && " + train(2, "t2.json") + " && " + train(2, "t2b.json"));
