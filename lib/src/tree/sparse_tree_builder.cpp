@@ -8,6 +8,7 @@
 #include <queue>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 namespace {
@@ -18,6 +19,14 @@ constexpr double kFeatureThreshold = 1e-7;  // as TreeBuilder (scikit-learn's FE
 
 SparseColumns::SparseColumns(const SparseMatrix& X, int threads) : X_(&X), rows_(X.rows()), cols_(X.cols()) {
     if (rows_ > std::numeric_limits<int>::max()) throw UsageError("tree: more rows than a tree can index (2^31 - 1)");
+    // The column index and the builder keep a few words per feature (column starts, the
+    // candidate list, the node's feature marks, the importances) and about 20 bytes per
+    // stored value: one huge LIBSVM index must fail here, not under the out-of-memory killer.
+    const double bytes = 32.0 * static_cast<double>(cols_ + 1) + 20.0 * static_cast<double>(X.nonZeros());
+    const std::string what = "tree: indexing " + std::to_string(rows_) + " rows x " + std::to_string(cols_) +
+                             " features by column";
+    if (bytes >= 0x1p62) throw DataError(what + " needs more than 4 EB of memory");
+    check_memory(static_cast<std::uint64_t>(bytes), 0, what);
     start_.assign(static_cast<std::size_t>(cols_ + 1), 0);
     for (Index i = 0; i < rows_; ++i)
         for (SparseMatrix::InnerIterator it(X, i); it; ++it)

@@ -3,6 +3,7 @@
 // DataError naming what was needed.
 #include <doctest/doctest.h>
 
+#include "kestrel/core/dataset.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 
@@ -43,5 +44,22 @@ TEST_SUITE("core.memory") {
         CHECK_NOTHROW(check_memory(1 << 20, 0, "small"));
         CHECK_THROWS_WITH_AS(check_memory(available * 4 + (1ull << 40), 0, "densifying"),
                              doctest::Contains("of memory available"), DataError);
+    }
+
+    TEST_CASE("densifying a sparse matrix checks the memory before allocating") {
+        // Two rows, an index of 2 billion: 29.8 GB dense. Refused before any allocation
+        // (a LIBSVM file with one huge index given to a model without a sparse path).
+        // Reserved per row: Eigen's plain insert() reserves twice the width, and
+        // setFromTriplets goes through a column-major copy as wide as the matrix.
+        SparseMatrix m(2, 2000000000);
+        m.reserve(Eigen::VectorXi::Constant(2, 1));
+        m.insert(0, 1999999999) = 1.0;
+        m.makeCompressed();
+        const Features X(std::move(m));
+        if (available_memory() < (30ull << 30)) {
+            CHECK_THROWS_WITH_AS(X.to_dense(), doctest::Contains("densifying 2 rows x 2000000000 features"), DataError);
+            DenseMatrix scratch;
+            CHECK_THROWS_AS(X.dense(scratch), DataError);
+        }
     }
 }
