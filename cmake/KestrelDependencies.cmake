@@ -13,3 +13,10 @@ target_include_directories(kestrel_spectra SYSTEM INTERFACE ${SPECTRA_INCLUDE_DI
 find_path(NANOFLANN_INCLUDE_DIR nanoflann.hpp PATH_SUFFIXES include REQUIRED)  # libnanoflann-dev, header-only
 add_library(kestrel_nanoflann INTERFACE)
 target_include_directories(kestrel_nanoflann SYSTEM INTERFACE ${NANOFLANN_INCLUDE_DIR})
+# coinor-libclp-dev: COIN-OR CLP, the simplex solver behind the LP models (lad, quantile, lp_svm).
+find_path(CLP_INCLUDE_DIR ClpSimplex.hpp PATH_SUFFIXES coin coin-or REQUIRED)
+find_library(CLP_LIBRARY Clp REQUIRED)
+find_library(COINUTILS_LIBRARY CoinUtils REQUIRED)
+add_library(kestrel_clp INTERFACE)
+target_include_directories(kestrel_clp SYSTEM INTERFACE ${CLP_INCLUDE_DIR})
+target_link_libraries(kestrel_clp INTERFACE ${CLP_LIBRARY} ${COINUTILS_LIBRARY})

@@ -27,6 +27,8 @@ ESTIMATORS = {
     "LinearRegression": "sklearn.linear_model",
     "Lasso": "sklearn.linear_model",
     "ElasticNet": "sklearn.linear_model",
+    "QuantileRegressor": "sklearn.linear_model",
+    "HuberRegressor": "sklearn.linear_model",
     "LogisticRegression": "sklearn.linear_model",
     "SGDClassifier": "sklearn.linear_model",
     "LinearSVC": "sklearn.svm",
@@ -46,7 +48,8 @@ ESTIMATORS = {
     "HistGradientBoostingClassifier": "sklearn.ensemble",
     "HistGradientBoostingRegressor": "sklearn.ensemble",
 }
-REGRESSORS = ("Ridge", "LinearRegression", "Lasso", "ElasticNet", "LinearSVR", "SVR", "KernelRidge",
+REGRESSORS = ("Ridge", "LinearRegression", "Lasso", "ElasticNet", "QuantileRegressor", "HuberRegressor",
+              "LinearSVR", "SVR", "KernelRidge",
               "KNeighborsRegressor", "DecisionTreeRegressor", "RandomForestRegressor",
               "HistGradientBoostingRegressor")
 

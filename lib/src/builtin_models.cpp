@@ -8,11 +8,14 @@
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
 #include "kestrel/kernel_methods/knn.hpp"
 #include "kestrel/linear/elastic_net.hpp"
+#include "kestrel/linear/huber.hpp"
 #include "kestrel/linear/least_squares.hpp"
 #include "kestrel/linear/linear_svm.hpp"
 #include "kestrel/linear/linear_svr.hpp"
 #include "kestrel/linear/logistic.hpp"
+#include "kestrel/linear/lp_svm.hpp"
 #include "kestrel/linear/perceptron.hpp"
+#include "kestrel/linear/quantile.hpp"
 #include "kestrel/linear/ridge.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
@@ -30,6 +33,10 @@ void register_builtin_models(Registry& r) {
     r.add(perceptron_model_info());
     r.add(linear_svm_model_info());
     r.add(linear_svr_model_info());
+    r.add(lad_model_info());
+    r.add(quantile_model_info());
+    r.add(huber_model_info());
+    r.add(lp_svm_model_info());
     r.add(svc_model_info());
     r.add(nu_svc_model_info());
     r.add(svr_model_info());
