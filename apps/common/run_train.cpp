@@ -4,6 +4,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "common/c_search_output.hpp"
 #include "common/commands.hpp"
 #include "common/kernel_info_command.hpp"
 #include "kestrel/core/error.hpp"
@@ -112,6 +113,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const std::string path_csv = path_file.empty() ? std::string() : m.report("path");
     const std::string trace_csv = trace_file.empty() ? std::string() : m.report("trace");
     const std::string tree_text = dump_tree ? m.report("tree") : std::string();
+    const Json c_search = c_search_report(m);
     m.save(output);
     if (!path_file.empty()) write_file_atomically(path_file, path_csv);
     if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);
@@ -120,12 +122,14 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (common.json && output != "-") {
         Json j = {{"model", spec.model}, {"task", to_string(train.task)}, {"rows", train.rows()},
                   {"features", train.cols()}, {"classes", train.classes}, {"fit_seconds", seconds}, {"output", output}};
+        if (!c_search.is_null()) j["c_search"] = c_search;
         io.out << j.dump(2) << "\n";
     } else if (!common.quiet && !common.json) {
         io.err << "trained " << spec.model << " (" << to_string(train.task) << ") on " << plural(train.rows(), "row")
                << " x " << plural(train.cols(), "feature");
         if (train.task == Task::classification) io.err << ", " << plural(train.n_classes(), "class");
         io.err << " in " << seconds << " s -> " << output << "\n";
+        if (!c_search.is_null()) io.err << c_search_text(c_search);
     }
     return 0;
 }

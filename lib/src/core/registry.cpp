@@ -13,7 +13,9 @@ void Registry::add(ModelInfo info) {
     if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
     if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
     if (info.is_classifier() && !info.spec.find("multiclass")) {
-        info.spec.add(choice_param("multiclass", "auto", {"auto", "ovr", "ovo", "ecoc"},
+        std::vector<std::string> strategies{"auto", "ovr", "ovo", "ecoc"};
+        strategies.insert(strategies.end(), info.native_strategies.begin(), info.native_strategies.end());
+        info.spec.add(choice_param("multiclass", "auto", strategies,
                                    info.multiclass == Multiclass::native
                                        ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo / ecoc = "
                                          "generic wrappers"
@@ -61,7 +63,9 @@ std::unique_ptr<Estimator> Registry::create(const std::string& name, const Param
     };
     std::string strategy = resolved.contains("multiclass") ? resolved["multiclass"].get<std::string>() : "auto";
     if (strategy == "auto" && mi.multiclass == Multiclass::binary_only) strategy = mi.default_strategy;
-    if (strategy == "auto") return make_member();
+    if (strategy == "auto" ||
+        std::find(mi.native_strategies.begin(), mi.native_strategies.end(), strategy) != mi.native_strategies.end())
+        return make_member();
     auto wrapper = make_multiclass_wrapper(strategy, make_member);
     wrapper->set_identity(name, resolved);
     return wrapper;

@@ -1,76 +1,347 @@
 #include "kestrel/linear/linear_svm.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/c_search.hpp"
 #include "kestrel/linear/class_weight.hpp"
+#include "kestrel/linear/crammer_singer.hpp"
+#include "kestrel/linear/l1_svm.hpp"
 #include "kestrel/linear/linear_state.hpp"
+#include "kestrel/linear/pegasos.hpp"
+#include "kestrel/linear/squared_hinge_objective.hpp"
 #include "kestrel/optim/dual_cd.hpp"
+#include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
 namespace {
-// Seed stream of the row permutation: any fixed number, so that the fit depends on
-// the context's seed only.
+// Seed streams of the solvers' row / coordinate orders: any fixed numbers, so that the
+// fit depends on the context's seed only.
 constexpr std::uint64_t permutation_stream = 0x51f3;
+constexpr std::uint64_t l1_stream = 0x51f5;
+constexpr std::uint64_t cs_stream = 0x51f4;
+constexpr std::uint64_t pegasos_stream = 0x9e6a;
+constexpr std::uint64_t c_search_stream = 0xc5ea;
+
+enum class Solver { dual, primal, l1_cd, pegasos };
+
+// The default tolerance of each solver is LIBLINEAR's default -e for it.
+double tolerance(const Params& p, Solver s) {
+    const Json& v = p.at("eps");
+    if (!v.is_string()) return v.get<double>();
+    return s == Solver::dual ? 0.1 : 0.01;
+}
+
+// LIBLINEAR's primal solvers (-s 2, -s 5) scale eps by the smaller class's share, so that
+// eps means the same on balanced and unbalanced data.
+double primal_tolerance(double eps, const Vector& y_pm) {
+    const auto pos = static_cast<double>((y_pm.array() > 0).count());
+    const auto n = static_cast<double>(y_pm.size());
+    return eps * std::max(std::min(pos, n - pos), 1.0) / std::max(n, 1.0);
+}
+
+Solver pick_solver(const Params& p) {
+    const std::string solver = get_string(p, "solver");
+    const bool l1 = get_string(p, "penalty") == "l1";
+    const bool hinge = get_string(p, "loss") == "hinge";
+    if (l1) {
+        if (hinge)
+            throw ParamError("linear_svm: penalty=l1 takes loss=squared_hinge only (LIBLINEAR -s 5), not loss=hinge");
+        if (solver == "dual" || solver == "pegasos")
+            throw ParamError(
+                "linear_svm: penalty=l1 is solved in the primal by coordinate descent: use solver=auto "
+                "or solver=primal, not solver=" +
+                solver);
+        return Solver::l1_cd;
+    }
+    if (solver == "primal") {
+        if (hinge)
+            throw ParamError(
+                "linear_svm: solver=primal (trust-region Newton) needs a differentiable loss: use "
+                "loss=squared_hinge, or solver=dual for the hinge loss");
+        return Solver::primal;
+    }
+    if (solver == "pegasos") return Solver::pegasos;
+    return Solver::dual;
+}
+
+void warn_max_iter(const Context& ctx, const std::string& what, long long max_iter) {
+    ctx.warning("linear_svm: " + what + " reached max_iter=" + std::to_string(max_iter) +
+                "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
+}
+
 }  // namespace
 
 void LinearSvm::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification)
         throw UsageError("linear_svm: learns classification only (for regression use linear_svr or ridge)");
-    if (data.n_classes() != 2)
-        throw UsageError("linear_svm: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) +
-                         " classes");
     const Params& p = params();
+    const bool crammer_singer = p.contains("multiclass") && get_string(p, "multiclass") == "crammer_singer";
+    if (crammer_singer) return fit_crammer_singer(data, ctx);
+    if (data.n_classes() != 2)
+        throw UsageError("linear_svm: binary; use multiclass=ovr or multiclass=crammer_singer for " +
+                         std::to_string(data.n_classes()) + " classes");
+    fit_binary(data, ctx);
+}
+
+namespace {
+
+struct BinaryFit {
+    Vector w;  // d weights, then the bias weight when bias > 0
+    double objective = 0;
+};
+
+// One binary fit at C. `warm` (the stacked ŵ of a neighbouring C, or empty) starts the
+// primal Newton solver; the coordinate-descent solvers start from zero.
+BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
+    const Solver solver = pick_solver(p);
     const Vector cost =
-        get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+        C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
     // classes[1] is the positive class.
     const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
     const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
-    const DualCdProblem problem{data.X, y_pm, cost,
-                                get_string(p, "loss") == "hinge" ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
-    DualCdOptions opts;
-    opts.eps = get_real(p, "eps");
-    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    opts.seed = derive_seed(ctx.seed, permutation_stream);
-    const DualCdResult r = solve_dual_cd(problem, opts);
-
-    const Index d = data.cols();
-    coef_ = r.w.head(d);
-    intercept_ = bias > 0 ? bias * r.w[d] : 0.0;
-    dual_objective_ = r.dual_objective;
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "linear_svm");
-    if (!r.converged)
-        ctx.warning("linear_svm: dual coordinate descent reached max_iter=" + std::to_string(opts.max_iter) +
-                    " passes; the model is usable but not optimal (raise max_iter, loosen eps, or scale the "
-                    "features)");
-}
-
-Matrix LinearSvm::do_decision_function(const Features& X) const {
-    Matrix out = X.multiply(coef_);
-    out.array() += intercept_;
+    const double eps = tolerance(p, solver);
+    const auto max_iter = static_cast<int>(get_int(p, "max_iter"));
+    const bool hinge = get_string(p, "loss") == "hinge";
+    BinaryFit out;
+    switch (solver) {
+        case Solver::dual: {
+            const DualCdProblem problem{data.X, y_pm, cost, hinge ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
+            DualCdOptions opts;
+            opts.eps = eps;
+            opts.max_iter = max_iter;
+            opts.seed = derive_seed(ctx.seed, permutation_stream);
+            DualCdResult r = solve_dual_cd(problem, opts);
+            out.w = std::move(r.w);
+            out.objective = r.dual_objective;
+            if (!r.converged) warn_max_iter(ctx, "dual coordinate descent", max_iter);
+            break;
+        }
+        case Solver::primal: {
+            SquaredHingeObjective f(data.X, y_pm, cost, bias);
+            TronOptions opts;
+            opts.tol = primal_tolerance(eps, y_pm);
+            opts.max_iter = max_iter;
+            opts.relative_only = true;  // LIBLINEAR's ‖g‖ ≤ eps' ‖g₀‖, g₀ at ŵ = 0 as LIBLINEAR
+            Vector start = Vector::Zero(f.dimension());
+            if (warm.size() == f.dimension()) {
+                Vector g0;
+                f.value_gradient(start, g0);
+                opts.reference_grad_norm = g0.norm();
+                start = warm;
+            }
+            SolverResult r = minimize_tron(f, start, opts);
+            out.w = std::move(r.w);
+            out.objective = r.value;
+            if (!r.converged)
+                ctx.warning(
+                    "linear_svm: solver=primal: " + r.message +
+                    "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
+            break;
+        }
+        case Solver::l1_cd: {
+            L1SvmOptions opts;
+            opts.tol = primal_tolerance(eps, y_pm);
+            opts.max_iter = max_iter;
+            opts.bias = bias;
+            opts.seed = derive_seed(ctx.seed, l1_stream);
+            L1SvmResult r = solve_l1_squared_hinge(data.X, y_pm, cost, opts);
+            out.w = std::move(r.w);
+            out.objective = r.objective;
+            if (!r.converged) warn_max_iter(ctx, "penalty=l1 coordinate descent", max_iter);
+            break;
+        }
+        case Solver::pegasos: {
+            PegasosOptions opts;
+            opts.C = C;
+            opts.epochs = static_cast<int>(get_int(p, "epochs"));
+            opts.project = get_bool(p, "projection");
+            opts.squared = !hinge;
+            opts.bias = bias;
+            opts.seed = derive_seed(ctx.seed, pegasos_stream);
+            out.w = solve_pegasos(data.X, y_pm, cost, opts);
+            const DualCdProblem problem{data.X, y_pm, cost, hinge ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
+            out.objective = svm_primal_objective(problem, out.w);
+            break;
+        }
+    }
     return out;
 }
 
-Json LinearSvm::do_save_state() const { return coef_state_to_json(coef_, intercept_); }
+}  // namespace
 
-void LinearSvm::do_load_state(const Json& state) { coef_state_from_json(state, "linear_svm", n_features(), coef_, intercept_); }
+void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const Index d = data.cols();
+    double C = 0;
+    c_search_ = Json();
+    if (c_is_auto(p)) {
+        pick_solver(p);  // refuse a bad combination before the search
+        Context quiet = ctx;
+        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
+        CSearchOptions so;
+        so.start_C = c_search_start(data.X, bias * bias, get_string(p, "loss") == "hinge" ? 1.0 : 2.0);
+        so.seed = derive_seed(ctx.seed, c_search_stream);
+        const CSearchResult r = search_c(
+            data, so,
+            [&](const Dataset& train, double c, const Vector& warm) {
+                return solve_binary(train, p, c, warm, quiet).w;
+            },
+            [&](const Features& X, const Vector& w) {
+                Vector z = X.multiply(Vector(w.head(d)));
+                if (bias > 0) z.array() += bias * w[d];
+                return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
+            });
+        C = r.best_C;
+        c_search_ = c_search_json(r);
+    } else {
+        C = get_real(p, "C");
+    }
+    BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
+    objective_ = fit.objective;
+    coef_ = fit.w.head(d).transpose();
+    intercept_ = Vector::Constant(1, bias > 0 ? bias * fit.w[d] : 0.0);
+    require_finite(coef_, intercept_, "linear_svm");
+}
+
+void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
+    const Params& p = params();
+    if (get_string(p, "penalty") != "l2" || get_string(p, "solver") == "primal" || get_string(p, "solver") == "pegasos")
+        throw ParamError(
+            "linear_svm: multiclass=crammer_singer is LIBLINEAR's -s 4 dual solver: it takes "
+            "penalty=l2 and solver=auto or dual");
+    const Index k = data.n_classes(), d = data.cols();
+    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    auto solve = [&](const Dataset& part, double C, const Context& c) {
+        const Vector cost =
+            C * sample_costs(part, parse_class_weights(get_string(p, "class_weight"), part.classes, part.y));
+        CrammerSingerOptions opts;
+        opts.eps = tolerance(p, Solver::dual);
+        opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+        opts.bias = bias;
+        opts.seed = derive_seed(ctx.seed, cs_stream);
+        CrammerSingerResult r = solve_crammer_singer(part.X, part.y, k, cost, opts);
+        if (!r.converged) warn_max_iter(c, "crammer_singer", opts.max_iter);
+        return r;
+    };
+    double C = 0;
+    c_search_ = Json();
+    if (c_is_auto(p)) {
+        Context quiet = ctx;
+        quiet.warn = nullptr;
+        CSearchOptions so;
+        so.start_C = c_search_start(data.X, bias * bias, 1.0);
+        so.seed = derive_seed(ctx.seed, c_search_stream);
+        // The dual solver starts from zero at each C: no warm start, the same search.
+        const CSearchResult r = search_c(
+            data, so,
+            [&](const Dataset& train, double c, const Vector&) {
+                const Eigen::MatrixXd W = solve(train, c, quiet).W;
+                return Vector(Eigen::Map<const Vector>(W.data(), W.size()));
+            },
+            [&](const Features& X, const Vector& w) {
+                const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d + (bias > 0 ? 1 : 0), k);
+                Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(W.topRows(d)));
+                if (bias > 0) Z.rowwise() += bias * W.row(d);
+                Vector cls(Z.rows());
+                for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
+                return cls;
+            });
+        C = r.best_C;
+        c_search_ = c_search_json(r);
+    } else {
+        C = get_real(p, "C");
+    }
+    const CrammerSingerResult r = solve(data, C, ctx);
+    objective_ = r.dual_objective;
+    Eigen::MatrixXd coef = r.W.topRows(d).transpose();  // k x d
+    Vector intercept = bias > 0 ? Vector(bias * r.W.row(d).transpose()) : Vector::Zero(k);
+    if (k == 2) {
+        // Binary models keep one score, positive for classes[1]: the difference of the two.
+        coef_ = coef.row(1) - coef.row(0);
+        intercept_ = Vector::Constant(1, intercept[1] - intercept[0]);
+    } else {
+        coef_ = std::move(coef);
+        intercept_ = std::move(intercept);
+    }
+    require_finite(coef_, intercept_, "linear_svm");
+}
+
+std::vector<std::string> LinearSvm::report_names() const {
+    if (c_is_auto(params())) return {"c_search"};
+    return {};
+}
+
+std::string LinearSvm::do_report(const std::string& report_name, const ReportNames& names) const {
+    if (report_name == "c_search") return c_search_.dump();
+    return Estimator::do_report(report_name, names);
+}
+
+Matrix LinearSvm::do_decision_function(const Features& X) const {
+    Matrix out = X.multiply(Eigen::MatrixXd(coef_.transpose()));
+    out.rowwise() += intercept_.transpose();
+    return out;
+}
+
+Json LinearSvm::do_save_state() const {
+    Json state = coef_.rows() == 1 ? coef_state_to_json(coef(), intercept())
+                                   : Json{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
+    if (!c_search_.is_null()) state["c_search"] = c_search_;
+    return state;
+}
+
+void LinearSvm::do_load_state(const Json& state) {
+    c_search_ = state.is_object() && state.contains("c_search") ? state.at("c_search") : Json();
+    if (n_classes() <= 2) {
+        Vector c;
+        double b = 0;
+        coef_state_from_json(state, "linear_svm", n_features(), c, b);
+        coef_ = c.transpose();
+        intercept_ = Vector::Constant(1, b);
+        return;
+    }
+    // k > 2 without a wrapper: multiclass=crammer_singer, one row per class.
+    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
+        throw std::runtime_error("linear_svm state needs \"coef\" and \"intercept\"");
+    Eigen::MatrixXd coef =
+        matrix_from_json(state.at("coef"), "linear_svm coef", n_classes(), n_features() > 0 ? n_features() : -1);
+    Vector intercept = vector_from_json(state.at("intercept"), "linear_svm intercept", n_classes());
+    coef_ = std::move(coef);
+    intercept_ = std::move(intercept);
+}
 
 ModelInfo linear_svm_model_info() {
     ModelInfo info;
     info.name = "linear_svm";
-    info.summary = "linear SVM, L2-regularised (squared) hinge loss, dual coordinate descent (LIBLINEAR -s 1/-s 3)";
+    info.summary =
+        "linear SVM: L2 (squared) hinge by dual CD or primal trust-region Newton, L1 squared hinge, Crammer-Singer, "
+        "Pegasos (LIBLINEAR -s 1/2/3/4/5)";
+    ParamDef eps = real_param("eps", 0.1,
+                              "stopping tolerance; auto = LIBLINEAR's default: 0.1 (dual, crammer_singer), 0.01 "
+                              "(primal, penalty=l1)")
+                       .range(0.0, std::nullopt)
+                       .open_below()
+                       .also({"auto"})
+                       .like("LIBLINEAR -e; scikit-learn tol");
+    eps.default_value = "auto";
     info.spec = ParamSpec{
         choice_param("loss", "squared_hinge", {"squared_hinge", "hinge"},
-                     "squared_hinge: C*max(0,1-yz)^2 (LIBLINEAR -s 1); hinge: C*max(0,1-yz) (-s 3)")
-            .like("LIBLINEAR -s 1 / -s 3; scikit-learn LinearSVC(loss=..., dual=True)"),
-        real_param("C", 1.0, "weight of the summed loss against ½||w||² (larger = less regularisation)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -c; scikit-learn LinearSVC(C=...)"),
-        real_param("eps", 0.1, "stop when max - min projected dual gradient <= eps over a pass")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -e (default 0.1 for the dual solvers); scikit-learn tol"),
-        int_param("max_iter", 1000, "maximum number of passes over the data")
+                     "squared_hinge: C*max(0,1-yz)^2 (LIBLINEAR -s 1/-s 2/-s 5); hinge: C*max(0,1-yz) (-s 3)")
+            .like("LIBLINEAR -s 1 / -s 3; scikit-learn LinearSVC(loss=...)"),
+        choice_param("penalty", "l2", {"l2", "l1"},
+                     "l2: ½||w||²; l1: ||w||₁ (sparse weights; squared_hinge, primal coordinate descent, -s 5)")
+            .like("LIBLINEAR -s 5; scikit-learn LinearSVC(penalty=...)"),
+        choice_param("solver", "auto", {"auto", "dual", "primal", "pegasos"},
+                     "auto: dual for l2, primal coordinate descent for l1; dual: dual coordinate descent (-s 1/-s 3); "
+                     "primal: trust-region Newton (-s 2; l1: -s 5); pegasos: stochastic sub-gradient")
+            .like("LIBLINEAR -s 1/2/3/5; scikit-learn LinearSVC(dual=True/False)"),
+        c_param(1.0, "weight of the summed loss against the penalty (larger = less regularisation)",
+                "LIBLINEAR -c; scikit-learn LinearSVC(C=...)"),
+        eps,
+        int_param("max_iter", 1000, "maximum passes (dual, l1, crammer_singer) or Newton iterations (primal)")
             .range(1.0, std::nullopt)
             .like("LIBLINEAR's fixed 1000; scikit-learn max_iter"),
         bool_param("fit_intercept", true,
@@ -83,10 +354,16 @@ ModelInfo linear_svm_model_info() {
         text_param("class_weight", "",
                    "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
             .like("LIBLINEAR -wi; scikit-learn class_weight"),
+        int_param("epochs", 10, "solver=pegasos: passes over the data (each a fresh seeded permutation)")
+            .range(1.0, std::nullopt)
+            .like("Pegasos T = epochs*n; scikit-learn SGDClassifier max_iter"),
+        bool_param("projection", true, "solver=pegasos: project w onto the ball that holds the optimum after each step")
+            .like("Pegasos' optional projection step"),
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
+    info.native_strategies = {"crammer_singer"};
     info.factory = [] { return std::make_unique<LinearSvm>(); };
     return info;
 }

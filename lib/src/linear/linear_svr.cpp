@@ -4,6 +4,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/c_search.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/optim/dual_cd.hpp"
 #include "kestrel/optim/lbfgs.hpp"
@@ -43,17 +44,21 @@ private:
 
 }  // namespace
 
-void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
-    if (data.task != Task::regression)
-        throw UsageError("linear_svr: learns regression only (for classification use linear_svm)");
-    const Params& p = params();
+namespace {
+
+constexpr std::uint64_t c_search_stream = 0xc5ec;
+
+struct SvrFit {
+    Vector w;  // d weights, then the bias weight when bias > 0
+    double objective = 0;
+};
+
+// One fit at C; `warm` (a neighbouring C's ŵ, or empty) starts the primal L-BFGS solver,
+// the dual solver always starts from zero.
+SvrFit solve_at(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
     const bool l1 = get_string(p, "loss") == "epsilon_insensitive";
     const bool dual = get_bool(p, "dual");
-    if (l1 && !dual)
-        throw ParamError("linear_svr: loss=epsilon_insensitive is solved in the dual only (LIBLINEAR -s 13); "
-                         "use dual=1, or loss=squared_epsilon_insensitive with dual=0 (-s 11)");
-    const Index n = data.rows(), d = data.cols();
-    Vector cost = Vector::Constant(n, get_real(p, "C"));
+    Vector cost = Vector::Constant(data.rows(), C);
     if (data.has_weights()) cost = cost.cwiseProduct(data.weights);
     const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
     const SvrDualProblem problem{data.X, data.y, cost, get_real(p, "epsilon"),
@@ -62,7 +67,7 @@ void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
     const double eps = eps_param.is_number() ? eps_param.get<double>() : (dual ? 0.1 : 0.001);
     const int max_iter = static_cast<int>(get_int(p, "max_iter"));
 
-    Vector w;
+    SvrFit out;
     bool converged = true;
     if (dual) {
         DualCdOptions opts;
@@ -70,24 +75,73 @@ void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
         opts.max_iter = max_iter;
         opts.seed = derive_seed(ctx.seed, permutation_stream);
         const DualCdResult r = solve_svr_dual_cd(problem, opts);
-        w = r.w;
+        out.w = r.w;
         converged = r.converged;
     } else {
         SquaredInsensitiveObjective f(problem);
         SolverOptions opts;
         opts.tol = eps;
         opts.max_iter = max_iter;
-        const SolverResult r = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
-        w = r.w;
+        const SolverResult r =
+            minimize_lbfgs(f, warm.size() == f.dimension() ? warm : Vector::Zero(f.dimension()), opts);
+        out.w = r.w;
         converged = r.converged;
     }
-    coef_ = w.head(d);
-    intercept_ = bias > 0 ? bias * w[d] : 0.0;
-    objective_ = svr_primal_objective(problem, w);
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "linear_svr");
+    out.objective = svr_primal_objective(problem, out.w);
     if (!converged)
         ctx.warning("linear_svr: the solver reached max_iter=" + std::to_string(max_iter) +
                     "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
+    return out;
+}
+
+}  // namespace
+
+void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::regression)
+        throw UsageError("linear_svr: learns regression only (for classification use linear_svm)");
+    const Params& p = params();
+    const bool l1 = get_string(p, "loss") == "epsilon_insensitive";
+    if (l1 && !get_bool(p, "dual"))
+        throw ParamError("linear_svr: loss=epsilon_insensitive is solved in the dual only (LIBLINEAR -s 13); "
+                         "use dual=1, or loss=squared_epsilon_insensitive with dual=0 (-s 11)");
+    const Index d = data.cols();
+    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    double C = 0;
+    c_search_ = Json();
+    if (c_is_auto(p)) {
+        Context quiet = ctx;
+        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
+        CSearchOptions so;
+        so.start_C = c_search_start(data.X, bias * bias, l1 ? 1.0 : 2.0);
+        so.seed = derive_seed(ctx.seed, c_search_stream);
+        const CSearchResult r = search_c(
+            data, so,
+            [&](const Dataset& train, double c, const Vector& warm) { return solve_at(train, p, c, warm, quiet).w; },
+            [&](const Features& X, const Vector& w) {
+                Vector z = X.multiply(Vector(w.head(d)));
+                if (bias > 0) z.array() += bias * w[d];
+                return z;
+            });
+        C = r.best_C;
+        c_search_ = c_search_json(r);
+    } else {
+        C = get_real(p, "C");
+    }
+    const SvrFit fit = solve_at(data, p, C, Vector(), ctx);
+    coef_ = fit.w.head(d);
+    intercept_ = bias > 0 ? bias * fit.w[d] : 0.0;
+    objective_ = fit.objective;
+    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "linear_svr");
+}
+
+std::vector<std::string> LinearSvr::report_names() const {
+    if (c_is_auto(params())) return {"c_search"};
+    return {};
+}
+
+std::string LinearSvr::do_report(const std::string& report_name, const ReportNames& names) const {
+    if (report_name == "c_search") return c_search_.dump();
+    return Estimator::do_report(report_name, names);
 }
 
 Vector LinearSvr::do_predict(const Features& X) const {
@@ -96,9 +150,16 @@ Vector LinearSvr::do_predict(const Features& X) const {
     return out;
 }
 
-Json LinearSvr::do_save_state() const { return coef_state_to_json(coef_, intercept_); }
+Json LinearSvr::do_save_state() const {
+    Json state = coef_state_to_json(coef_, intercept_);
+    if (!c_search_.is_null()) state["c_search"] = c_search_;
+    return state;
+}
 
-void LinearSvr::do_load_state(const Json& state) { coef_state_from_json(state, "linear_svr", n_features(), coef_, intercept_); }
+void LinearSvr::do_load_state(const Json& state) {
+    coef_state_from_json(state, "linear_svr", n_features(), coef_, intercept_);
+    c_search_ = state.contains("c_search") ? state.at("c_search") : Json();
+}
 
 ModelInfo linear_svr_model_info() {
     ModelInfo info;
@@ -116,10 +177,7 @@ ModelInfo linear_svr_model_info() {
             .like("LIBLINEAR -s 13 / -s 12 / -s 11; scikit-learn LinearSVR(loss=...)"),
         bool_param("dual", true, "dual coordinate descent (-s 12/13); 0 = primal L-BFGS, squared loss only (-s 11)")
             .like("scikit-learn LinearSVR(dual=...)"),
-        real_param("C", 1.0, "weight of the summed loss against ½||w||²")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -c; scikit-learn C"),
+        c_param(1.0, "weight of the summed loss against ½||w||²", "LIBLINEAR -c; scikit-learn C"),
         real_param("epsilon", 0.1, "half width of the insensitive zone")
             .range(0.0, std::nullopt)
             .like("LIBLINEAR -p (default 0.1); scikit-learn epsilon (default 0)"),

@@ -4,29 +4,38 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/c_search.hpp"
 #include "kestrel/linear/class_weight.hpp"
 #include "kestrel/linear/l1_logistic.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/linear/logistic_objective.hpp"
 #include "kestrel/optim/lbfgs.hpp"
+#include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
 
-void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
-    if (data.task != Task::classification)
-        throw UsageError("logistic: learns classification only (for regression use ridge)");
+namespace {
+
+constexpr std::uint64_t c_search_stream = 0xc5eb;
+
+// One fit at C: coefficients (rows x d), intercepts, and the solver's own vector, which
+// warm-starts the next C of a C=auto search (the L1 solver always starts from zero).
+struct LogisticFit {
+    Eigen::MatrixXd coef;
+    Vector intercept;
+    Vector solution;
+};
+
+LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
     const Index k = data.n_classes();
-    if (k < 2) throw DataError("logistic: needs at least two classes, the data has " + std::to_string(k));
-    const Params& p = params();
     const bool fit_intercept = get_bool(p, "fit_intercept");
     SolverOptions opts;
     opts.tol = get_real(p, "tol");
     opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    const Vector cost =
-        get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    const Vector cost = C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
     const Index d = data.cols();
+    LogisticFit out;
 
-    SolverResult result;
     if (get_string(p, "penalty") == "l1") {
         if (k != 2)
             throw UsageError("logistic: penalty=l1 is binary (LIBLINEAR -s 6); for " + std::to_string(k) +
@@ -38,33 +47,109 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
         l1.fit_intercept = fit_intercept;
         l1.seed = derive_seed(ctx.seed, 0x11c0);
         const L1LogisticResult r = solve_l1_logistic(data.X, y_pm, cost, l1);
-        coef_ = r.w.transpose();
-        intercept_ = Vector::Constant(1, r.b);
-        require_finite(coef_, intercept_, "logistic");
+        out.coef = r.w.transpose();
+        out.intercept = Vector::Constant(1, r.b);
+        out.solution.resize(d + 1);
+        out.solution << r.w, r.b;
         if (!r.converged)
             ctx.warning("logistic: penalty=l1 coordinate descent reached max_iter=" + std::to_string(l1.max_iter) +
                         " sweeps; the model is usable but not optimal (raise max_iter, loosen tol, or scale the "
                         "features)");
-        return;
+        return out;
     }
+    // Both minimise the same objective under the same stopping rule; TRON (LIBLINEAR -s 0's
+    // solver) takes Newton steps through Hessian-vector products.
+    const bool tron = get_string(p, "solver") == "tron";
+    auto minimize = [&](Objective& f) {
+        const Vector start = warm.size() == f.dimension() ? warm : Vector::Zero(f.dimension());
+        if (!tron) return minimize_lbfgs(f, start, opts);
+        TronOptions t;
+        t.tol = opts.tol;
+        t.max_iter = opts.max_iter;
+        if (warm.size() == f.dimension()) {
+            // Stop where a cold start would: the target is relative to the gradient at 0.
+            Vector g0;
+            f.value_gradient(Vector::Zero(f.dimension()), g0);
+            t.reference_grad_norm = g0.norm();
+        }
+        return minimize_tron(f, start, t);
+    };
+    SolverResult result;
     if (k == 2) {
         // classes[1] is the positive class, as scikit-learn's classes_[1].
         const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
         BinaryLogisticObjective f(data.X, y_pm, cost, fit_intercept);
-        result = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
-        coef_ = result.w.head(d).transpose();
-        intercept_ = Vector::Constant(1, fit_intercept ? result.w[d] : 0.0);
+        result = minimize(f);
+        out.coef = result.w.head(d).transpose();
+        out.intercept = Vector::Constant(1, fit_intercept ? result.w[d] : 0.0);
     } else {
         MultinomialLogisticObjective f(data.X, data.y, k, cost, fit_intercept);
-        result = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
-        coef_ = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();
-        intercept_ = fit_intercept ? Vector(result.w.segment(d * k, k)) : Vector::Zero(k);
+        result = minimize(f);
+        out.coef = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();
+        out.intercept = fit_intercept ? Vector(result.w.segment(d * k, k)) : Vector::Zero(k);
     }
-    require_finite(coef_, intercept_, "logistic");
     if (!result.converged)
         ctx.warning("logistic: " + result.message +
                     "; the model is usable but not optimal (raise max_iter, "
                     "loosen tol, or scale the features)");
+    out.solution = std::move(result.w);
+    return out;
+}
+
+}  // namespace
+
+void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification)
+        throw UsageError("logistic: learns classification only (for regression use ridge)");
+    const Index k = data.n_classes();
+    if (k < 2) throw DataError("logistic: needs at least two classes, the data has " + std::to_string(k));
+    const Params& p = params();
+    double C = 0;
+    c_search_ = Json();
+    if (c_is_auto(p)) {
+        Context quiet = ctx;
+        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
+        CSearchOptions so;
+        so.start_C = c_search_start(data.X, 0.0, 1.0);
+        so.seed = derive_seed(ctx.seed, c_search_stream);
+        const CSearchResult r = search_c(
+            data, so,
+            [&](const Dataset& train, double c, const Vector& warm) {
+                return solve_at(train, p, c, warm, quiet).solution;
+            },
+            [&](const Features& X, const Vector& w) {
+                const Index d = X.cols();
+                const bool l1 = get_string(p, "penalty") == "l1", icpt = get_bool(p, "fit_intercept");
+                if (k == 2 || l1) {
+                    Vector z = X.multiply(Vector(w.head(d)));
+                    if (icpt || l1) z.array() += w[d];
+                    return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
+                }
+                Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(w.data(), d, k)));
+                if (icpt) Z.rowwise() += w.segment(d * k, k).transpose();
+                Vector cls(Z.rows());
+                for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
+                return cls;
+            });
+        C = r.best_C;
+        c_search_ = c_search_json(r);
+    } else {
+        C = get_real(p, "C");
+    }
+    LogisticFit fit = solve_at(data, p, C, Vector(), ctx);
+    coef_ = std::move(fit.coef);
+    intercept_ = std::move(fit.intercept);
+    require_finite(coef_, intercept_, "logistic");
+}
+
+std::vector<std::string> LogisticRegression::report_names() const {
+    if (c_is_auto(params())) return {"c_search"};
+    return {};
+}
+
+std::string LogisticRegression::do_report(const std::string& report_name, const ReportNames& names) const {
+    if (report_name == "c_search") return c_search_.dump();
+    return Estimator::do_report(report_name, names);
 }
 
 Matrix LogisticRegression::do_decision_function(const Features& X) const {
@@ -99,12 +184,15 @@ Matrix LogisticRegression::do_predict_proba(const Features& X) const {
 }
 
 Json LogisticRegression::do_save_state() const {
-    return Json{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
+    Json state{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
+    if (!c_search_.is_null()) state["c_search"] = c_search_;
+    return state;
 }
 
 void LogisticRegression::do_load_state(const Json& state) {
     if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
         throw std::runtime_error("logistic state needs \"coef\" and \"intercept\"");
+    c_search_ = state.contains("c_search") ? state.at("c_search") : Json();
     const Index rows = n_classes() > 2 ? n_classes() : (n_classes() == 2 ? 1 : -1);
     const Index cols = n_features() > 0 ? n_features() : -1;
     Eigen::MatrixXd coef = matrix_from_json(state.at("coef"), "logistic coef", rows, cols);
@@ -117,19 +205,19 @@ void LogisticRegression::do_load_state(const Json& state) {
 ModelInfo logistic_model_info() {
     ModelInfo info;
     info.name = "logistic";
-    info.summary = "logistic regression: L2 (binary or multinomial, L-BFGS) or L1 (binary, coordinate descent)";
+    info.summary =
+        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, coordinate "
+        "descent)";
     info.spec = ParamSpec{
-        real_param("C", 1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
+        c_param(1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)",
+                "LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
         real_param("tol", 1e-4,
                    "l2: stop when ||gradient|| <= tol * max(1, ||gradient at w=0||); l1: when the summed "
                    "optimality violation <= tol * its value at w=0")
             .range(0.0, std::nullopt)
             .open_below()
             .like("LIBLINEAR -e (same relative rule); scikit-learn tol"),
-        int_param("max_iter", 1000, "maximum number of L-BFGS iterations (l1: coordinate sweeps)")
+        int_param("max_iter", 1000, "maximum number of L-BFGS / Newton iterations (l1: coordinate sweeps)")
             .range(1.0, std::nullopt)
             .like("scikit-learn max_iter"),
         bool_param("fit_intercept", true, "learn an unpenalised intercept")
@@ -141,6 +229,10 @@ ModelInfo logistic_model_info() {
                      "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, coordinate descent (binary; "
                      "multiclass=ovr for more classes)")
             .like("LIBLINEAR -s 0 / -s 6; scikit-learn penalty"),
+        choice_param("solver", "tron", {"tron", "lbfgs"},
+                     "penalty=l2: tron (trust-region Newton with conjugate gradient, LIBLINEAR -s 0's solver) "
+                     "or lbfgs (quasi-Newton); same objective and stopping rule")
+            .like("LIBLINEAR -s 0 (tron); scikit-learn solver='lbfgs' / 'newton-cg'"),
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;

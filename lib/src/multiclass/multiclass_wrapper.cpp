@@ -141,6 +141,16 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     }
 }
 
+std::vector<std::string> MulticlassWrapper::report_names() const {
+    if (!fitted()) return prototype_->report_names();
+    return direct_ ? members_[0]->report_names() : std::vector<std::string>{};
+}
+
+std::string MulticlassWrapper::do_report(const std::string& report_name, const ReportNames& names) const {
+    if (direct_) return members_[0]->report(report_name, names);
+    return Estimator::do_report(report_name, names);
+}
+
 std::vector<std::pair<std::vector<Index>, std::vector<Index>>> OneVsRest::problems(Index k) const {
     std::vector<std::pair<std::vector<Index>, std::vector<Index>>> out;
     for (Index c = 0; c < k; ++c) {

@@ -24,6 +24,9 @@ struct ModelInfo {
     std::vector<Task> tasks;             // what it can learn; the first is its default
     Multiclass multiclass = Multiclass::native;
     std::string default_strategy = "ovr";  // used for k > 2 when binary_only and multiclass=auto
+    // Extra `multiclass` values the model implements itself (no wrapper), e.g. linear_svm's
+    // crammer_singer; the model reads the value from its params.
+    std::vector<std::string> native_strategies;
     std::function<std::unique_ptr<Estimator>()> factory;
 
     bool supports(Task t) const;

@@ -16,17 +16,22 @@ public:
     double intercept() const { return intercept_; }
     // Primal objective ½‖ŵ‖² + Σ C_i ℓ_i at the fitted weights (last fit; not saved).
     double objective() const { return objective_; }
+    // With C=auto: the cross-validated C path ("c_search" report, kestrel/linear/c_search.hpp).
+    const Json& c_search() const { return c_search_; }
+    std::vector<std::string> report_names() const override;
 
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
+    std::string do_report(const std::string& report_name, const ReportNames& names) const override;
 
 private:
     Vector coef_;
     double intercept_ = 0;
     double objective_ = 0;
+    Json c_search_;  // null unless C=auto
 };
 
 ModelInfo linear_svr_model_info();

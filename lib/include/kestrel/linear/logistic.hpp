@@ -1,6 +1,7 @@
 #pragma once
 // Logistic regression with LIBLINEAR's C (docs/models/logistic.md). penalty=l2: binary
-// for two classes, native multinomial (softmax) for more, solved by L-BFGS. penalty=l1:
+// for two classes, native multinomial (softmax) for more, solved by trust-region Newton
+// (solver=tron, LIBLINEAR -s 0's) or L-BFGS. penalty=l1:
 // binary, coordinate descent (kestrel/linear/l1_logistic.hpp).
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/registry.hpp"
@@ -18,6 +19,9 @@ public:
     // class, classes[1]) for binary; intercepts to match.
     const Eigen::MatrixXd& coef() const { return coef_; }
     const Vector& intercept() const { return intercept_; }
+    // With C=auto: the cross-validated C path ("c_search" report, kestrel/linear/c_search.hpp).
+    const Json& c_search() const { return c_search_; }
+    std::vector<std::string> report_names() const override;
 
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
@@ -26,10 +30,12 @@ protected:
     Matrix do_predict_proba(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
+    std::string do_report(const std::string& report_name, const ReportNames& names) const override;
 
 private:
     Eigen::MatrixXd coef_;  // rows x d, rows = 1 (binary) or k
     Vector intercept_;
+    Json c_search_;  // null unless C=auto
 };
 
 ModelInfo logistic_model_info();
