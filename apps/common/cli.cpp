@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <clocale>
+#include <cmath>
 #include <iostream>
 #include <locale>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/preprocess/polynomial_features.hpp"
 #include "kestrel/preprocess/resample.hpp"
 
 namespace kestrel::cli {
@@ -157,6 +160,15 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
     app.add_option("--resample", resample,
                    "rebalance the classes of the training rows (inside each training fold): under, over[:JITTER], "
                    "smote[:K]");
+    app.add_option("--poly", poly,
+                   "polynomial features: every monomial of the features up to this degree (after imputation, "
+                   "before scaling)")
+        ->check(CLI::PositiveNumber);
+    app.add_flag("--poly-interaction-only", poly_interaction_only,
+                 "--poly: products of distinct features only (no powers)");
+    app.add_option("--max-poly-width", max_poly_width, "--poly: refuse an expansion wider than this many columns")
+        ->capture_default_str()
+        ->check(CLI::Range(1.0, 4.0e18));
 }
 
 void DataFlags::add_weights_to(CLI::App& app) {
@@ -177,12 +189,31 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
     ps.resolve(s.params, model);  // validate every value before any work
     if (data.missing == "mean") s.preprocessing.push_back("impute_mean");
     if (scale != "none") s.preprocessing.push_back(scale);
+    add_poly_step(s.preprocessing);
     if (task != "auto") s.task = task_from_string(task);
     if (!resample.empty()) {
         parse_resample(resample);  // a bad method fails before any data is read
         s.resample = resample;
     }
     return s;
+}
+
+void ModelFlags::add_poly_step(std::vector<std::string>& steps) const {
+    PolyOptions o;
+    o.degree = std::max(poly, 1);
+    o.interaction_only = poly_interaction_only;
+    o.max_width = static_cast<std::uint64_t>(std::floor(max_poly_width));
+    const bool options = poly_interaction_only || o.max_width != kDefaultMaxPolyWidth;
+    if (options && poly == 0 && !poly_axis)
+        throw UsageError(std::string(poly_interaction_only ? "--poly-interaction-only" : "--max-poly-width") +
+                         " applies to --poly DEGREE (or to -g poly=... in kestrel-gridsearch), which is not given");
+    if (poly_axis) {
+        // A degree-1 step holds the options for the axis, which sets the degree of every point.
+        if (poly > 1) throw UsageError("-g poly: --poly is also given; keep one of them");
+        if (options) steps.push_back(poly_step_spec(o));
+        return;
+    }
+    set_poly_step(steps, o);
 }
 
 bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {

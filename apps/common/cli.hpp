@@ -61,10 +61,16 @@ struct ModelFlags {
     std::string scale = "none";
     std::string task = "auto";
     std::string resample;  // --resample under|over[:jitter]|smote[:k], train-time only
+    int poly = 0;          // --poly DEGREE: polynomial features (0 = none)
+    bool poly_interaction_only = false;
+    double max_poly_width = 1e6;
+    bool poly_axis = false;  // kestrel-gridsearch has -g poly=...: the poly options go to that axis
     void add_to(CLI::App& app, bool model_required);
     // The ModelSpec (parameters parsed and validated against the model's spec now, so a
     // bad value fails before any data is read). `missing` adds an imputation step.
     ModelSpec spec(const DataFlags& data) const;
+    // Adds the --poly step at its place (after imputation, before scaling).
+    void add_poly_step(std::vector<std::string>& steps) const;
 };
 
 // Parses args with CLI11; a parse error becomes a UsageError, --help prints and

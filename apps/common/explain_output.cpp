@@ -11,13 +11,7 @@ namespace kestrel::cli {
 namespace {
 
 // As Model::report names them, so that --explain and --dump-tree read alike.
-std::vector<std::string> feature_names(const Model& model) {
-    const Index d = model.estimator().n_features();
-    if (static_cast<Index>(model.feature_names().size()) == d) return model.feature_names();
-    std::vector<std::string> names;
-    for (Index j = 0; j < d; ++j) names.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
-    return names;
-}
+std::vector<std::string> feature_names(const Model& model) { return model.prepared_feature_names(); }
 
 }  // namespace
 

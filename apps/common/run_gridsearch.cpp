@@ -77,6 +77,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     if (!parse(app, args, io)) return 0;
     const auto plot_targets = plots.targets(grid_kinds);
 
+    for (const auto& g : grid_texts) model.poly_axis |= g.rfind("poly=", 0) == 0;
     ModelSpec spec = model.spec(data);
     std::vector<GridAxis> axes;
     for (const auto& g : grid_texts) {

@@ -175,11 +175,16 @@ ReadOptions Model::align_options(ReadOptions base) const {
     return base;
 }
 
-std::string Model::report(const std::string& name) const {
+std::vector<std::string> Model::prepared_feature_names() const {
     std::vector<std::string> features = feature_names_;
     if (features.empty())
         for (Index j = 0; j < n_features_; ++j) features.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
-    return estimator_->report(name, Estimator::ReportNames{features, classes_});
+    for (const auto& s : steps_) features = s->output_names(features);
+    return features;
+}
+
+std::string Model::report(const std::string& name) const {
+    return estimator_->report(name, Estimator::ReportNames{prepared_feature_names(), classes_});
 }
 
 Json Model::to_json() const {

@@ -8,6 +8,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/linear/linear_state.hpp"
+#include "kestrel/linear/tall_qr.hpp"
 #include "kestrel/optim/gradient_descent.hpp"
 
 namespace kestrel {
@@ -97,25 +98,46 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
                         "; the model is usable but not optimal (raise max_iter, use step=linesearch, or scale the "
                         "features)");
     } else {
-        // √s ∘ (X − 1x̄ᵀ): the weighted, centred design, densified (qr and svd are dense
-        // factorisations; docs/models/least_squares.md).
-        DenseMatrix Xs = data.X.to_dense();
-        Xs.rowwise() -= x_mean.transpose();
-        const Vector sqrt_s = s.cwiseSqrt();
-        Xs = sqrt_s.asDiagonal() * Xs;
-        const Vector rhs = sqrt_s.cwiseProduct(yc);
-        const Eigen::MatrixXd A = Xs;  // column-major for the factorisations
-        if (solver == "svd") {
-            Eigen::BDCSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeThinU | Eigen::ComputeThinV);
-            // numpy.linalg.lstsq's rcond=None: singular values below eps·max(n, d)·σ_max are zero.
-            svd.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)));
-            coef_ = svd.solve(rhs);
-            rank_ = svd.rank();
-        } else {
-            Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(A);
-            qr.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)));
-            coef_ = qr.solve(rhs);
+        // Rows of [√s ∘ (X − 1x̄ᵀ) | √s ∘ yc]: the weighted, centred design and target,
+        // densified (qr and svd are dense factorisations; docs/models/least_squares.md).
+        auto fill = [&](Index first, Index count, Eigen::MatrixXd& block) {
+            block.resize(count, d + 1);
+            if (data.X.is_sparse()) block.leftCols(d) = data.X.sparse_ref().middleRows(first, count);
+            else block.leftCols(d) = data.X.dense_ref().middleRows(first, count);
+            block.leftCols(d).rowwise() -= x_mean.transpose();
+            block.col(d) = yc.segment(first, count);
+            block.array().colwise() *= s.segment(first, count).cwiseSqrt().array();
+        };
+        const double threshold = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d));
+        if (solver == "qr" && n >= 4 * (d + 1)) {
+            // Tall: R of [A | b] by a tall-skinny QR (both cores, level 3, A never held
+            // whole), then the column-pivoted QR of the small R, which sees the same column
+            // norms and so makes the same rank decisions: min ‖Aw − b‖ = min ‖R_A w − c‖, c the
+            // first d entries of R's last column.
+            const Eigen::MatrixXd R = tall_skinny_r(n, d + 1, fill, ctx.resolved_threads());
+            Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R.topLeftCorner(d, d));
+            qr.setThreshold(threshold);
+            coef_ = qr.solve(R.col(d).head(d));
             rank_ = qr.rank();
+        } else {
+            Eigen::MatrixXd A;
+            fill(0, n, A);
+            if (solver == "svd") {
+                Eigen::BDCSVD<Eigen::MatrixXd> svd(A.leftCols(d), Eigen::ComputeThinU | Eigen::ComputeThinV);
+                // numpy.linalg.lstsq's rcond=None: singular values below eps·max(n, d)·σ_max are zero.
+                svd.setThreshold(threshold);
+                coef_ = svd.solve(A.col(d));
+                rank_ = svd.rank();
+            } else {
+                // In place (Eigen::Ref): the factorisation overwrites A instead of copying it.
+                Eigen::Ref<Eigen::MatrixXd> design = A.leftCols(d);
+                Eigen::ColPivHouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(design);
+                qr.setThreshold(threshold);
+                coef_ = qr.solve(A.col(d));
+                rank_ = qr.rank();
+            }
+        }
+        if (solver != "svd") {
             if (rank_ < d)
                 ctx.warning("least_squares: the design has rank " + std::to_string(rank_) + " < " +
                             std::to_string(d) +

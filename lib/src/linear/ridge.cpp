@@ -1,9 +1,16 @@
 #include "kestrel/linear/ridge.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <limits>
+#include <vector>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/linear/linear_state.hpp"
+#include "kestrel/linear/ridge_sgd.hpp"
 
 namespace kestrel {
 namespace {
@@ -35,12 +42,41 @@ DenseMatrix scaled_centered(const RidgeProblem& p) {
     return p.sqrt_s.asDiagonal() * Xs;
 }
 
-Vector primal_dense(const RidgeProblem& p) {
-    const DenseMatrix Xs = scaled_centered(p);
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(Xs.cols(), Xs.cols());
-    A.selfadjointView<Eigen::Lower>().rankUpdate(Xs.transpose());
-    A.diagonal().array() += p.alpha;
-    return solve_lower(A, Xs.transpose() * p.sqrt_s.cwiseProduct(p.yc));
+// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X), on
+// `threads` threads. The rows are cut into a fixed number of parts, each summed into
+// its own Gram and added in order: the result depends on the sizes, never on threads.
+Vector primal_dense(const RidgeProblem& p, int threads) {
+    const DenseMatrix& X = p.X.dense_ref();
+    const Index n = X.rows(), d = X.cols();
+    constexpr Index block = 1024;
+    const Index blocks = (n + block - 1) / block;
+    const auto gram_bytes = static_cast<double>(d) * static_cast<double>(d) * sizeof(double);
+    const Index parts = std::max<Index>(1, std::min<Index>({8, blocks, static_cast<Index>((64 << 20) / gram_bytes)}));
+    const Vector rhs = p.sqrt_s.cwiseProduct(p.yc);
+    std::vector<Eigen::MatrixXd> A(static_cast<std::size_t>(parts));
+    std::vector<Vector> b(static_cast<std::size_t>(parts));
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads)) if (parts > 1)
+    for (Index g = 0; g < parts; ++g) {
+        Eigen::MatrixXd& Ag = A[static_cast<std::size_t>(g)];
+        Vector& bg = b[static_cast<std::size_t>(g)];
+        Ag = Eigen::MatrixXd::Zero(d, d);
+        bg = Vector::Zero(d);
+        DenseMatrix Xb;
+        for (Index k = g * blocks / parts; k < (g + 1) * blocks / parts; ++k) {
+            const Index r0 = k * block, len = std::min(block, n - r0);
+            Xb = X.middleRows(r0, len);
+            if (p.centered) Xb.rowwise() -= p.x_mean.transpose();
+            Xb.array().colwise() *= p.sqrt_s.segment(r0, len).array();
+            Ag.selfadjointView<Eigen::Lower>().rankUpdate(Xb.transpose());
+            bg.noalias() += Xb.transpose() * rhs.segment(r0, len);
+        }
+    }
+    for (Index g = 1; g < parts; ++g) {
+        A[0] += A[static_cast<std::size_t>(g)];
+        b[0] += b[static_cast<std::size_t>(g)];
+    }
+    A[0].diagonal().array() += p.alpha;
+    return solve_lower(A[0], b[0]);
 }
 
 Vector dual_dense(const RidgeProblem& p) {
@@ -50,6 +86,24 @@ Vector dual_dense(const RidgeProblem& p) {
     K.diagonal().array() += p.alpha;
     const Vector a = solve_lower(K, p.sqrt_s.cwiseProduct(p.yc));
     return Xs.transpose() * a;
+}
+
+// scikit-learn's _solve_svd: with √S X_c = U Σ Vᵀ (thin), w = V diag(σ/(σ² + α)) Uᵀ √S y_c.
+// Singular values under ε·max(n, d)·σ_max count as zero (numpy lstsq's rcond), so a
+// rank-deficient design at alpha = 0 gets the minimum-norm solution.
+Vector svd_solve(const RidgeProblem& p) {
+    const Index n = p.X.rows(), d = p.X.cols();
+    if (p.X.is_sparse())
+        check_memory(static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(d) * sizeof(double), 0,
+                     "ridge solver=svd on sparse data (densified, " + std::to_string(n) + " x " + std::to_string(d) + ")");
+    Eigen::MatrixXd A = p.X.is_sparse() ? Eigen::MatrixXd(p.X.sparse_ref()) : Eigen::MatrixXd(p.X.dense_ref());
+    if (p.centered) A.rowwise() -= p.x_mean.transpose();
+    A.array().colwise() *= p.sqrt_s.array();
+    const Eigen::BDCSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Vector& sigma = svd.singularValues();
+    const double cutoff = sigma.size() ? std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)) * sigma[0] : 0;
+    const Vector shrink = sigma.unaryExpr([&](double v) { return v > cutoff ? v / (v * v + p.alpha) : 0.0; });
+    return svd.matrixV() * shrink.cwiseProduct(svd.matrixU().transpose() * p.sqrt_s.cwiseProduct(p.yc));
 }
 
 // Σ s_i x_i x_iᵀ - S x̄x̄ᵀ from the non-zeros only (lower triangle): X is never densified.
@@ -95,9 +149,24 @@ Vector dual_sparse(const RidgeProblem& p) {
     return w;
 }
 
+Vector sgd_solve(const RidgeProblem& p, const Params& prm, const Context& ctx) {
+    RidgeSgdOptions o;
+    o.max_iter = static_cast<int>(get_int(prm, "max_iter"));
+    o.tol = get_real(prm, "tol");
+    const Json& eta0 = prm.at("eta0");
+    o.eta0 = eta0.is_number() ? eta0.get<double>() : 0.0;
+    o.average = get_bool(prm, "average");
+    o.seed = ctx.seed;
+    const RidgeSgdResult r = ridge_sgd(p.X, p.s, p.yc, p.x_mean, p.alpha, o);
+    if (!r.converged)
+        ctx.warning("ridge: sgd did not converge in max_iter=" + std::to_string(o.max_iter) +
+                    " epochs; the model is usable but not optimal (raise max_iter, or use solver=cholesky)");
+    return r.w;
+}
+
 }  // namespace
 
-void RidgeRegression::do_fit(const Dataset& data, const Context& /*ctx*/) {
+void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("ridge: learns regression only (for classification use logistic)");
     const Params& prm = params();
@@ -123,10 +192,14 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& /*ctx*/) {
     }
 
     const bool dual = solver == "dual" || (solver == "auto" && d > n);
-    if (data.X.is_sparse())
+    if (solver == "svd")
+        coef_ = svd_solve(p);
+    else if (solver == "sgd")
+        coef_ = sgd_solve(p, prm, ctx);
+    else if (data.X.is_sparse())
         coef_ = dual ? dual_sparse(p) : primal_sparse(p);
     else
-        coef_ = dual ? dual_dense(p) : primal_dense(p);
+        coef_ = dual ? dual_dense(p) : primal_dense(p, ctx.resolved_threads());
     intercept_ = centered ? y_mean - p.x_mean.dot(coef_) : 0.0;
     require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "ridge");
 }
@@ -153,16 +226,32 @@ void RidgeRegression::do_load_state(const Json& state) {
 ModelInfo ridge_model_info() {
     ModelInfo info;
     info.name = "ridge";
-    info.summary = "ridge regression (L2-penalised least squares), closed form, primal or dual";
+    info.summary = "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd";
+    ParamDef eta0 = real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
+                        .range(0.0, std::nullopt)
+                        .open_below()
+                        .also({"auto"})
+                        .like("scikit-learn SGDRegressor(eta0=...)");
+    eta0.default_value = "auto";
     info.spec = ParamSpec{
         real_param("alpha", 1.0, "weight of the penalty alpha*||w||² (0 = ordinary least squares)")
             .range(0.0, std::nullopt)
             .like("scikit-learn Ridge(alpha=...)"),
         bool_param("fit_intercept", true, "learn an unpenalised intercept (centres X and y)")
             .like("scikit-learn Ridge(fit_intercept=...)"),
-        choice_param("solver", "auto", {"auto", "cholesky", "dual"},
-                     "cholesky: d x d normal equations; dual: n x n Gram system; auto: dual when d > n")
-            .like("scikit-learn Ridge(solver='cholesky')"),
+        choice_param("solver", "auto", {"auto", "cholesky", "dual", "svd", "sgd"},
+                     "cholesky: d x d normal equations; dual: n x n Gram system; auto: dual when d > n; svd: "
+                     "SVD of X; sgd: stochastic gradient descent")
+            .like("scikit-learn Ridge(solver='cholesky'|'svd'); sgd: SGDRegressor(penalty='l2')"),
+        int_param("max_iter", 1000, "sgd: maximum number of epochs (passes over the rows)")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn SGDRegressor(max_iter=...)"),
+        real_param("tol", 1e-4, "sgd: stop after 5 epochs that lower the objective by less than tol times it")
+            .range(0.0, std::nullopt)
+            .like("scikit-learn SGDRegressor(tol=...) (relative here)"),
+        eta0,
+        bool_param("average", true, "sgd: return the average of the iterates (averaged SGD)")
+            .like("scikit-learn SGDRegressor(average=True)"),
     };
     info.tasks = {Task::regression};
     info.factory = [] { return std::make_unique<RidgeRegression>(); };

@@ -1,6 +1,7 @@
 #include "kestrel/model_selection/grid_search.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <memory>
 
 #include "fit_jobs.hpp"
@@ -8,6 +9,7 @@
 #include "kestrel/core/registry.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/preprocess/polynomial_features.hpp"
 #include "search_run.hpp"
 
 namespace kestrel {
@@ -18,6 +20,18 @@ constexpr std::uint64_t kSampleStream = 0x5a3d'0000'0000ULL;
 constexpr std::uint64_t kNestedStream = 0x7e57'0000'0000ULL;
 
 bool is_scale_step(const std::string& kind) { return kind == "standard" || kind == "minmax"; }
+
+void set_poly_degree(std::vector<std::string>& steps, const std::string& value) {
+    int degree = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), degree);
+    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || degree < 1)
+        throw UsageError("-g poly=" + value + ": the degree must be an integer >= 1");
+    PolyOptions o;
+    const auto old = std::find_if(steps.begin(), steps.end(), is_poly_step);
+    if (old != steps.end()) o = parse_poly_step(*old);
+    o.degree = degree;
+    set_poly_step(steps, o);
+}
 
 // The base spec with a grid point applied, checked as the fits will see it, so a
 // bad value fails with a UsageError before any work is done.
@@ -83,6 +97,11 @@ ModelSpec apply_point(const ModelSpec& base, const GridPoint& point) {
             if (std::any_of(base.preprocessing.begin(), base.preprocessing.end(), is_scale_step))
                 throw UsageError("-g scale: --scale is also given; keep one of them");
             if (value != "none") s.preprocessing.push_back(value);
+            continue;
+        }
+        // `poly` is the --poly degree, with the options of a --poly step already there.
+        if (name == "poly" && !spec.find(name)) {
+            set_poly_degree(s.preprocessing, value);
             continue;
         }
         // Dotted names (base.C) belong to a nested model; create() checks those.

@@ -6,6 +6,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
+#include "kestrel/preprocess/polynomial_features.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 
 namespace kestrel {
@@ -220,7 +221,8 @@ std::unique_ptr<Transformer> make_transformer(const std::string& kind) {
     if (kind == "minmax") return std::make_unique<MinMaxScaler>();
     if (kind == "impute_mean") return std::make_unique<MeanImputer>();
     if (kind.rfind("select_columns", 0) == 0) return make_column_selector(kind);
-    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute_mean, select_columns)");
+    if (is_poly_step(kind)) return make_poly_step(kind);
+    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute_mean, select_columns, poly)");
 }
 
 std::unique_ptr<Transformer> transformer_from_json(const Json& j) {

@@ -44,7 +44,7 @@ TEST_CASE("ridge: one feature, by hand") {
     DenseMatrix X(3, 1);
     X << 0, 1, 2;
     const Dataset d = tiny(X, Vector{{1.0, 3.0, 2.0}});
-    for (const std::string solver : {"cholesky", "dual"}) {
+    for (const std::string solver : {"cholesky", "dual", "svd"}) {
         CAPTURE(solver);
         const Vector v = fit_with(d, {{"solver", solver}});
         CHECK(v[0] == doctest::Approx(1.0 / 3.0).epsilon(1e-14));
@@ -62,7 +62,7 @@ TEST_CASE("ridge: two features without intercept, by hand, dense and sparse, pri
     X << 1, 0, 0, 1, 1, 1;
     const Dataset dense = tiny(X, Vector{{1.0, 2.0, 4.0}});
     for (const Dataset& d : {dense, with_sparse_features(dense)}) {
-        for (const std::string solver : {"auto", "cholesky", "dual"}) {
+        for (const std::string solver : {"auto", "cholesky", "dual", "svd"}) {
             CAPTURE(solver);
             const Vector v = fit_with(d, {{"solver", solver}, {"fit_intercept", false}});
             CHECK(v[0] == doctest::Approx(9.0 / 8.0).epsilon(1e-14));
@@ -79,7 +79,7 @@ TEST_CASE("ridge: agrees with scikit-learn on diabetes") {
                        60.79394665504732, 0.21396887391087052}};
     const double intercept = -319.81247103842156;
     for (const Dataset& d : {diabetes(), with_sparse_features(diabetes())}) {
-        for (const std::string solver : {"cholesky", "dual"}) {
+        for (const std::string solver : {"cholesky", "dual", "svd"}) {
             CAPTURE(solver);
             CAPTURE(d.X.is_sparse());
             const Vector v = fit_with(d, {{"alpha", 1.0}, {"solver", solver}});
@@ -100,7 +100,7 @@ TEST_CASE("ridge: sample weights agree with scikit-learn (weighted centring)") {
     d.weights = Vector(d.rows());
     for (Index i = 0; i < d.rows(); ++i) d.weights[i] = 1.0 + static_cast<double>(i % 3);
     for (const Dataset& di : {d, with_sparse_features(d)}) {
-        for (const std::string solver : {"cholesky", "dual"}) {
+        for (const std::string solver : {"cholesky", "dual", "svd"}) {
             CAPTURE(solver);
             const Vector v = fit_with(di, {{"alpha", 10.0}, {"solver", solver}});
             CHECK(relative_error(v.head(10), coef) < 1e-6);
@@ -112,7 +112,7 @@ TEST_CASE("ridge: sample weights agree with scikit-learn (weighted centring)") {
 TEST_CASE("ridge: dense and sparse input give the same model") {
     Dataset d = diabetes();
     d.weights = Vector::LinSpaced(d.rows(), 0.5, 2.0);
-    for (const std::string solver : {"cholesky", "dual"}) {
+    for (const std::string solver : {"cholesky", "dual", "svd"}) {
         for (bool intercept : {true, false}) {
             CAPTURE(solver);
             CAPTURE(intercept);
@@ -152,7 +152,7 @@ TEST_CASE("ridge: a sample weight of 2 equals duplicating the row") {
     weighted.weights[3] = 2.0;
     weighted.weights[7] = 2.0;
     const Dataset duplicated = take_rows(diabetes(), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3, 7});
-    for (const std::string solver : {"cholesky", "dual"}) {
+    for (const std::string solver : {"cholesky", "dual", "svd"}) {
         CAPTURE(solver);
         const Params p{{"alpha", 2.0}, {"solver", solver}};
         CHECK(relative_error(fit_with(weighted, p), fit_with(duplicated, p)) < 1e-9);
@@ -197,7 +197,7 @@ TEST_CASE("ridge: parameters are validated and classification is refused") {
     CHECK(info.name == "ridge");
     CHECK(info.tasks == std::vector<Task>{Task::regression});
     CHECK_THROWS_AS(info.spec.resolve({{"alpha", -1.0}}, "ridge"), ParamError);
-    CHECK_THROWS_AS(info.spec.resolve({{"solver", "svd"}}, "ridge"), ParamError);
+    CHECK_THROWS_AS(info.spec.resolve({{"solver", "lsqr"}}, "ridge"), ParamError);
     const Params defaults = info.spec.resolve(Params::object(), "ridge");
     CHECK(get_real(defaults, "alpha") == 1.0);
     CHECK(get_bool(defaults, "fit_intercept"));

@@ -82,6 +82,9 @@ public:
     Task task() const { return task_; }
     const std::vector<std::string>& classes() const { return classes_; }
     const std::vector<std::string>& feature_names() const { return feature_names_; }
+    // The names of the columns the estimator sees: the input names (x1..xd when the
+    // file had none) renamed by each step (select_columns keeps some, poly multiplies them).
+    std::vector<std::string> prepared_feature_names() const;
     Index n_features() const { return n_features_; }
     const Estimator& estimator() const { return *estimator_; }
     // Raw features as the estimator sees them (aligned, preprocessing applied).

@@ -55,7 +55,9 @@ struct SearchOptions {
 };
 
 // The base spec with a point applied: model parameters (dotted names reach a nested
-// model: base.C) and `scale` (standard, minmax or none) as a preprocessing step.
+// model: base.C), `scale` (standard, minmax or none) as a preprocessing step, and
+// `poly` (a degree; 1 = none) as the polynomial-features step, keeping the options of
+// a poly step already in the base spec.
 // UsageError/ParamError naming the -g value when the point is not valid.
 ModelSpec apply_point(const ModelSpec& base, const GridPoint& point);
 
