@@ -218,7 +218,7 @@ int run_select(const std::vector<std::string>& args, Io& io) {
         "permutation importance of a saved model on held-out data.\n"
         "  kestrel-select -m MODEL [-p k=v]... [--direction forward|backward] [--max-features N]\n"
         "                 [-k 5] [--metric M] DATA_FILE [--output features.txt] [--save-model MODEL.json]\n"
-        "  kestrel-select --method l1 [-m lasso|logistic] DATA_FILE ...\n"
+        "  kestrel-select --method l1 [-m lasso|logistic|linear_svm] DATA_FILE ...\n"
         "  kestrel-select --method permutation -m MODEL.json --heldout FILE [--repeats 5]",
         "kestrel-select"};
     CommonFlags common;

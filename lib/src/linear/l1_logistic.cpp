@@ -6,41 +6,16 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/linear/feature_columns.hpp"
 #include "kestrel/linear/logistic_objective.hpp"
 
 namespace kestrel {
 namespace {
 
-using ColumnMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
-
-// Column j's entries (dense data: every row), as f(i, x_ij).
-template <class F>
-void each_in_column(const ColumnMatrix& Xc, const Eigen::MatrixXd& Xd, bool sparse, Index j, F&& f) {
-    if (sparse) {
-        for (int k = Xc.outerIndexPtr()[j]; k < Xc.outerIndexPtr()[j + 1]; ++k) f(Xc.innerIndexPtr()[k], Xc.valuePtr()[k]);
-    } else {
-        const double* x = Xd.col(j).data();
-        for (Index i = 0; i < Xd.rows(); ++i) f(i, x[i]);
-    }
-}
-
-// Violation of the optimality condition for coordinate j, from its loss derivative g.
-double violation(double g, double w) {
-    if (w > 0) return std::abs(g + 1);
-    if (w < 0) return std::abs(g - 1);
-    return std::max(0.0, std::abs(g) - 1);
-}
-
 class Solver {
 public:
     Solver(const Features& X, const Vector& y, const Vector& cost, const L1LogisticOptions& o)
-        : y_(y), cost_(cost), o_(o), n_(X.rows()), d_(X.cols()), sparse_(X.is_sparse()) {
-        if (sparse_) {
-            Xc_ = ColumnMatrix(X.sparse_ref());
-            Xc_.makeCompressed();
-        } else {
-            Xd_ = X.dense_ref();
-        }
+        : y_(y), cost_(cost), o_(o), n_(X.rows()), d_(X.cols()), columns_(X) {
         w_ = Vector::Zero(d_);
         z_ = Vector::Zero(n_);  // y_i (wᵀx_i + b)
     }
@@ -81,7 +56,7 @@ private:
         if (j < 0) {
             for (Index i = 0; i < n_; ++i) f(i, 1.0);  // the intercept's column of ones
         } else {
-            each_in_column(Xc_, Xd_, sparse_, j, f);
+            columns_.for_each(j, f);
         }
     }
 
@@ -96,7 +71,7 @@ private:
         });
         const bool penalised = j >= 0;
         const double wj = penalised ? w_[j] : b_;
-        const double v = penalised ? violation(g, wj) : std::abs(g);
+        const double v = penalised ? l1_violation(g, wj) : std::abs(g);
         if (v == 0) return 0;
         h = std::max(h, 1e-12);
         double step;
@@ -136,9 +111,7 @@ private:
     const Vector& cost_;
     const L1LogisticOptions& o_;
     Index n_, d_;
-    bool sparse_;
-    ColumnMatrix Xc_;
-    Eigen::MatrixXd Xd_;  // column-major copy of dense data
+    FeatureColumns columns_;
     Vector w_, z_;
     double b_ = 0;
 };
@@ -160,7 +133,7 @@ Vector l1_logistic_violations(const Features& X, const Vector& y, const Vector& 
     for (Index i = 0; i < z.size(); ++i) dz[i] = -cost[i] * y[i] * sigmoid(-y[i] * z[i]);
     const Vector g = X.transpose_multiply(dz);
     Vector v(w.size() + 1);
-    for (Index j = 0; j < w.size(); ++j) v[j] = violation(g[j], w[j]);
+    for (Index j = 0; j < w.size(); ++j) v[j] = l1_violation(g[j], w[j]);
     v[w.size()] = fit_intercept ? std::abs(dz.sum()) : 0.0;
     return v;
 }

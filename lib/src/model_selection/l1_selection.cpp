@@ -6,7 +6,9 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/linear/elastic_net.hpp"
+#include "kestrel/linear/linear_svm.hpp"
 #include "kestrel/linear/logistic.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
 
 namespace kestrel {
@@ -62,15 +64,47 @@ double l1_logistic_min_c(const std::vector<Dataset>& problems, const ModelSpec& 
     return c_min;
 }
 
+// The same for the L1 squared-hinge SVM (LIBLINEAR -s 5), whose bias is an L1-penalised
+// feature of value `bias`: at w = 0 every margin is 0, the loss gradient is
+// -2C Σ s_i y_i x_ij (y = ±1), and zero stays optimal while C·max_j |2 Σ s_i y_i x_ij| <= 1.
+double l1_svm_min_c(const std::vector<Dataset>& problems, const ModelSpec& spec, double bias) {
+    double c_min = std::numeric_limits<double>::infinity();
+    for (const Dataset& p : problems) {
+        Features X = p.X;
+        for (const auto& kind : spec.preprocessing) {
+            auto t = make_transformer(kind);
+            t->fit(X);
+            X = t->transform(X);
+        }
+        Vector sy(p.rows());
+        for (Index i = 0; i < p.rows(); ++i) sy[i] = p.weight(i) * (p.y[i] > 0.5 ? 1.0 : -1.0);
+        double gmax = 2.0 * X.transpose_multiply(sy).cwiseAbs().maxCoeff();
+        gmax = std::max(gmax, 2.0 * std::abs(bias * sy.sum()));
+        if (gmax > 0) c_min = std::min(c_min, 1.0 / gmax);
+    }
+    if (!std::isfinite(c_min)) throw DataError("--method l1: no feature is related to the labels at all");
+    return c_min;
+}
+
+// The weight vector of a binary linear model fitted by the path (a two-class
+// linear_svm sits inside its multiclass wrapper as the single member).
+Vector binary_weights(const Estimator& e) {
+    const Estimator* inner = &e;
+    if (const auto* w = dynamic_cast<const MulticlassWrapper*>(&e); w && w->direct_member()) inner = w->direct_member();
+    if (const auto* lr = dynamic_cast<const LogisticRegression*>(inner)) return lr->coef().row(0).transpose();
+    if (const auto* svm = dynamic_cast<const LinearSvm*>(inner)) return svm->coef();
+    throw InternalError("--method l1: the path model is neither logistic nor linear_svm");
+}
+
 }  // namespace
 
 L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const SelectionOptions& opts, int points,
                                const Context& ctx) {
     const bool classify = data.task == Task::classification;
-    const std::string want = classify ? "logistic" : "lasso";
-    if (spec.model != want)
-        throw UsageError("--method l1 selects with " + want + " for " + to_string(data.task) + " data, not -m " +
-                         spec.model);
+    const bool svm = spec.model == "linear_svm";
+    if (classify ? !(spec.model == "logistic" || svm) : spec.model != "lasso")
+        throw UsageError("--method l1 selects with " + std::string(classify ? "logistic or linear_svm" : "lasso") +
+                         " for " + to_string(data.task) + " data, not -m " + spec.model);
     if (points < 2) throw UsageError("--path-points must be at least 2");
     L1SelectionResult r;
     r.model = spec.model;
@@ -87,7 +121,10 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
 
     if (classify) {
         const auto problems = binary_problems(data);
-        const double c_min = l1_logistic_min_c(problems, base, get_bool(resolved, "fit_intercept"));
+        const double bias =
+            svm && get_bool(resolved, "fit_intercept") ? get_real(resolved, "intercept_scaling") : 0.0;
+        const double c_min = svm ? l1_svm_min_c(problems, base, bias)
+                                 : l1_logistic_min_c(problems, base, get_bool(resolved, "fit_intercept"));
         ModelSpec member = base;
         member.params.erase("multiclass");
         for (int t = 1; t <= points; ++t) {
@@ -96,8 +133,7 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
             member.params["C"] = p.strength;
             for (const Dataset& b : problems) {
                 const Model m = Model::train(member, b, ctx);
-                const auto& lr = dynamic_cast<const LogisticRegression&>(m.estimator());
-                p.nonzero = set_union(p.nonzero, nonzero_of(lr.coef().row(0).transpose()));
+                p.nonzero = set_union(p.nonzero, nonzero_of(binary_weights(m.estimator())));
             }
             r.path.push_back(std::move(p));
         }

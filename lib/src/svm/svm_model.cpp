@@ -9,6 +9,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/io/features_json.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/svm/platt.hpp"
 
@@ -17,66 +18,6 @@ namespace kestrel {
 namespace {
 
 constexpr Index kPredictRows = 128;  // rows of X per task at prediction (bounds memory)
-
-Json features_to_json(const Features& X) {
-    if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
-        Json rows = Json::array();
-        for (Index i = 0; i < m.rows(); ++i) rows.push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
-        return {{"format", "dense"}, {"rows", std::move(rows)}};
-    }
-    const SparseMatrix& s = X.sparse_ref();
-    Json idx = Json::array(), val = Json::array();
-    for (Index i = 0; i < s.rows(); ++i) {
-        std::vector<int> ii;
-        std::vector<double> vv;
-        for (SparseMatrix::InnerIterator it(s, i); it; ++it) {
-            ii.push_back(static_cast<int>(it.index()));
-            vv.push_back(it.value());
-        }
-        idx.push_back(std::move(ii));
-        val.push_back(std::move(vv));
-    }
-    return {{"format", "sparse"}, {"indices", std::move(idx)}, {"values", std::move(val)}};
-}
-
-Features features_from_json(const Json& j, Index d) {
-    const auto fmt = j.at("format").get<std::string>();
-    if (fmt == "dense") {
-        const Json& rows = j.at("rows");
-        DenseMatrix m(static_cast<Index>(rows.size()), d);
-        for (Index i = 0; i < m.rows(); ++i) {
-            const auto r = rows[static_cast<std::size_t>(i)].get<std::vector<double>>();
-            if (static_cast<Index>(r.size()) != d) throw std::runtime_error("support vector with the wrong length");
-            for (Index c = 0; c < d; ++c) m(i, c) = r[static_cast<std::size_t>(c)];
-        }
-        return Features(std::move(m));
-    }
-    if (fmt != "sparse") throw std::runtime_error("unknown support vector format '" + fmt + "'");
-    const Json& idx = j.at("indices");
-    const Json& val = j.at("values");
-    if (idx.size() != val.size()) throw std::runtime_error("support vector indices and values differ in count");
-    // Built row by row: setFromTriplets would sort through a column-major copy whose
-    // size grows with the width, which a sparse model declaring 2^31 features (a
-    // LIBSVM model with a high index) cannot afford. Saved rows are sorted.
-    SparseMatrix s(static_cast<Index>(idx.size()), d);
-    std::size_t nnz = 0;
-    for (const auto& r : idx) nnz += r.is_array() ? r.size() : 0;
-    s.reserve(static_cast<Index>(nnz));
-    for (std::size_t i = 0; i < idx.size(); ++i) {
-        const auto ii = json_integers<int>(idx[i]);
-        const auto vv = val[i].get<std::vector<double>>();
-        if (ii.size() != vv.size()) throw std::runtime_error("support vector indices and values differ in length");
-        s.startVec(static_cast<Index>(i));
-        for (std::size_t t = 0; t < ii.size(); ++t) {
-            if (ii[t] < 0 || ii[t] >= d) throw std::runtime_error("support vector feature index out of range");
-            if (t > 0 && ii[t] <= ii[t - 1]) throw std::runtime_error("support vector feature indices must increase");
-            s.insertBack(static_cast<Index>(i), ii[t]) = vv[t];
-        }
-    }
-    s.finalize();
-    return Features(std::move(s));
-}
 
 }  // namespace
 

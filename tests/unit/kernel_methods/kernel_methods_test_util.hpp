@@ -33,11 +33,6 @@ inline Features formula_queries() {
     return Features(std::move(Q));
 }
 
-inline Context threads(int t, std::uint64_t seed = 1) {
-    Context c;
-    c.threads = t;
-    c.seed = seed;
-    return c;
-}
+using test::threads;
 
 }  // namespace kestrel::kernel_test

@@ -9,14 +9,13 @@
 #include "kestrel/core/model.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "estimator_test_util.hpp"
 #include "kestrel/optim/objective.hpp"
 
 namespace kestrel::linear_test {
 
-inline Dataset load(const std::string& relative, Task task) {
-    Table t = read_table(std::string(KESTREL_SHARED_DATA) + "/" + relative, ReadOptions{});
-    return make_dataset(std::move(t), task);
-}
+using test::load;
+using test::make;
 
 // Fixed references, read once per test binary.
 inline const Dataset& diabetes() {
@@ -30,17 +29,6 @@ inline const Dataset& breast_cancer() {
 inline const Dataset& iris() {
     static const Dataset d = load("iris/train.csv", Task::classification);
     return d;
-}
-
-// The estimator as the registry would build it, without the registry.
-template <class Model>
-std::unique_ptr<Model> make(const ModelInfo& info, const Params& given) {
-    std::unique_ptr<Estimator> e = info.factory();
-    e->set_identity(info.name, info.spec.resolve(given, info.name));
-    auto* typed = dynamic_cast<Model*>(e.get());
-    REQUIRE(typed != nullptr);
-    e.release();
-    return std::unique_ptr<Model>(typed);
 }
 
 inline Dataset with_sparse_features(const Dataset& d) {

@@ -1,10 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/linear/linear_svm.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
 #include "kestrel/model_selection/permutation_importance.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
 #include "model_fixtures.hpp"
 #include "test_data.hpp"
@@ -99,6 +103,41 @@ TEST_SUITE("model_selection") {
         o.max_features = 2;
         CHECK(l1_selection(l1, two_relevant(), o, 8, Context{}).selected == std::vector<Index>{1, 4});
         CHECK_THROWS_AS(l1_selection(logistic(), reg, o, 8, Context{}), UsageError);
+    }
+
+    TEST_CASE("L1 selection with the L1 squared-hinge SVM (LIBLINEAR -s 5): its path starts where w leaves zero") {
+        ModelSpec svm;
+        svm.model = "linear_svm";
+        SelectionOptions o;
+        const int points = 8;
+        const L1SelectionResult r = l1_selection(svm, two_relevant(), o, points, Context{});
+        CHECK(r.model == "linear_svm");
+        CHECK(r.strength_name == "C");
+        REQUIRE(r.entry_order.size() >= 2);
+        CHECK(std::vector<Index>{std::min(r.entry_order[0], r.entry_order[1]),
+                                 std::max(r.entry_order[0], r.entry_order[1])} == std::vector<Index>{1, 4});
+        o.max_features = 2;
+        CHECK(l1_selection(svm, two_relevant(), o, points, Context{}).selected == std::vector<Index>{1, 4});
+
+        // The path starts at C_min * 10^(3/points); C_min is the exact bound below which
+        // w = 0 (bias included) is optimal: just under it every weight is zero, above it not.
+        const double c_min = r.path[0].strength / std::pow(10.0, 3.0 / points);
+        auto weights_at = [&](double C) {
+            ModelSpec s = svm;
+            s.params["penalty"] = "l1";
+            s.params["C"] = C;
+            s.params["eps"] = 1e-6;
+            const Model m = Model::train(s, two_relevant(), Context{});
+            const auto* w = dynamic_cast<const MulticlassWrapper*>(&m.estimator());
+            REQUIRE(w != nullptr);
+            REQUIRE(w->direct_member() != nullptr);
+            const auto& lin = dynamic_cast<const LinearSvm&>(*w->direct_member());
+            Vector all(lin.coef().size() + 1);
+            all << lin.coef(), lin.intercept();
+            return all;
+        };
+        CHECK(weights_at(0.98 * c_min).cwiseAbs().maxCoeff() == 0.0);
+        CHECK(weights_at(1.5 * c_min).cwiseAbs().maxCoeff() > 0.0);
     }
 
     TEST_CASE("a selection saved as a preprocessing step predicts as the model on those columns") {

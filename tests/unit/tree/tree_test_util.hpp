@@ -9,13 +9,12 @@
 #include "kestrel/core/model.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "estimator_test_util.hpp"
 
 namespace kestrel::tree_test {
 
-inline Dataset load(const std::string& relative, Task task) {
-    Table t = read_table(std::string(KESTREL_SHARED_DATA) + "/" + relative, ReadOptions{});
-    return make_dataset(std::move(t), task);
-}
+using test::load;
+using test::make;
 
 inline const Dataset& iris_train() {
     static const Dataset d = load("iris/train.csv", Task::classification);
@@ -32,16 +31,6 @@ inline const Dataset& diabetes_train() {
 inline const Dataset& diabetes_test() {
     static const Dataset d = load("diabetes/test.csv", Task::regression);
     return d;
-}
-
-template <class Model>
-std::unique_ptr<Model> make(const ModelInfo& info, const Params& given) {
-    std::unique_ptr<Estimator> e = info.factory();
-    e->set_identity(info.name, info.spec.resolve(given, info.name));
-    auto* typed = dynamic_cast<Model*>(e.get());
-    REQUIRE(typed != nullptr);
-    e.release();
-    return std::unique_ptr<Model>(typed);
 }
 
 inline Dataset tiny(DenseMatrix X, Vector y, Task task, Index n_classes = 2) {

@@ -19,6 +19,11 @@ public:
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
     bool supports_sample_weights() const override { return prototype_->supports_sample_weights(); }
+    // With two classes the single member is the model, and its reports (e.g. linear_svm's
+    // c_search) are the model's; k > 2 members have none in common.
+    std::vector<std::string> report_names() const override;
+    // With two classes, the one member that is the model (its coefficients); else null.
+    const Estimator* direct_member() const { return direct_ ? members_[0].get() : nullptr; }
 
 protected:
     virtual const char* strategy() const = 0;
@@ -38,6 +43,7 @@ protected:
     Matrix do_predict_proba(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
+    std::string do_report(const std::string& report_name, const ReportNames& names) const override;
 
     Matrix member_scores(const Features& X) const;  // n x members: decision, or P(positive) - 1/2
 
