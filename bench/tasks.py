@@ -138,6 +138,11 @@ for data, shape in (("binary_dense", "dense 100000 x 50"), ("sparse_text", "spar
     add(Task(f"logistic_{suffix}", "linear", data,
              f"L2 logistic regression C=1 (LIBLINEAR -s 0), {shape}",
              kestrel=kestrel("logistic", {"C": 1, "tol": LOGISTIC_TOL}, tr, te), anchors=anchors))
+    # logistic's default solver is tron (LIBLINEAR -s 0's); this keeps L-BFGS measured beside it
+    add(Task(f"logistic_lbfgs_{suffix}", "linear", data,
+             f"L2 logistic regression C=1 by L-BFGS (solver=lbfgs), {shape}",
+             kestrel=kestrel("logistic", {"C": 1, "tol": LOGISTIC_TOL, "solver": "lbfgs"}, tr, te),
+             anchors=anchors[:1], requires=("logistic.solver",)))
     add(Task(f"logistic_l1_{suffix}", "linear", data,
              f"L1 logistic regression C=1 (LIBLINEAR -s 6), {shape}",
              kestrel=kestrel("logistic", {"C": 1, "penalty": "l1", "tol": LOGISTIC_TOL}, tr, te),
@@ -153,9 +158,32 @@ for data, shape in (("binary_dense", "dense 100000 x 50"), ("sparse_text", "spar
         eps = {1: 0.1, 2: 0.01, 3: 0.1, 5: 0.01}[s]  # LIBLINEAR's defaults per solver
         add(Task(f"linear_svm_s{s}_{suffix}", "linear", data,
                  f"{what} C=1 (LIBLINEAR -s {s} -e {eps}), {shape}",
-                 kestrel=kestrel("linear_svm", dict(C=1, tol=eps, **params), tr, te),
+                 kestrel=kestrel("linear_svm", dict(C=1, eps=eps, **params), tr, te),
                  anchors=[liblinear(f"-s {s} -c 1 -e {eps} -B 1", "train.libsvm", "test.libsvm",
                                     goal=Goal(train=1.0, accuracy_points=0.2, rss_data=1.5))]))
+
+# LP and robust regression (issue 5): lad / quantile as QuantileRegressor(solver='highs'), which
+# solves the primal LP with n rows; kestrel solves its dual (d + 1 rows) with CLP.
+for name, q in (("lad", 0.5), ("quantile", 0.9)):
+    add(Task(f"{name}_friedman", "linear", "friedman",
+             f"{name} regression (pinball loss q={q}, alpha=0) as an LP, Friedman #1 10000 x 20",
+             kestrel=kestrel(name, {} if name == "lad" else {"quantile": q, "alpha": 0}, "train.csv", "test.csv"),
+             anchors=[sklearn("QuantileRegressor", {"quantile": q, "alpha": 0, "solver": "highs"}, "train.csv",
+                              "test.csv", goal=Goal(train=1.0, rmse_relative=0.01))],
+             requires=(name,)))
+add(Task("huber_dense", "linear", "regression_dense",
+         "Huber regression epsilon=1.35 alpha=1e-4 (joint scale, L-BFGS-B), dense 200000 x 100 (CSV)",
+         kestrel=kestrel("huber", {"epsilon": 1.35, "alpha": 1e-4}, "train.csv", "test.csv"),
+         anchors=[sklearn("HuberRegressor", {"epsilon": 1.35, "alpha": 1e-4}, "train.csv", "test.csv",
+                          goal=Goal(train=1.0, rmse_relative=0.01))],
+         requires=("huber",)))
+# No reference tool has the 1-norm SVM; the nearest is L1-regularised squared hinge (-s 5).
+add(Task("lp_svm_binary", "linear", "svm_binary",
+         "1-norm SVM (L1 penalty, hinge loss) C=1 as an LP, synthetic binary 20000 x 50",
+         kestrel=kestrel("lp_svm", {"C": 1}, "train.libsvm", "test.libsvm"),
+         anchors=[liblinear("-s 5 -c 1 -e 0.01 -B 1", "train.libsvm", "test.libsvm",
+                            goal=Goal(accuracy_points=1.0))],
+         requires=("lp_svm",)))
 
 # ---------------------------------------------------------------- svm (issue 4)
 SVM_GOAL = dict(train=0.5, predict=0.5, accuracy_points=0.3, sv_relative=0.02, rss=1.0, rss_plus_mb=200)
