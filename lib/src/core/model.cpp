@@ -4,6 +4,7 @@
 
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_text.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/registry.hpp"
 #include "kestrel/core/rng.hpp"
@@ -283,7 +284,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
     return m;
 }
 
-void Model::save(const std::string& path) const { write_file_atomically(path, to_json().dump(1) + "\n"); }
+void Model::save(const std::string& path) const { write_file_atomically(path, model_json_text(to_json())); }
 
 Model Model::load(const std::string& path) {
     const std::string text = read_whole_file(path);
