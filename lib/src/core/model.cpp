@@ -215,11 +215,15 @@ Model Model::from_json(const Json& j, const std::string& source) {
     if (!j.contains("format") || j["format"] != kModelFormat)
         throw fail("not a kestrel model (format is not \"" + std::string(kModelFormat) + "\")");
     if (!j.contains("version") || !j["version"].is_number_integer()) throw fail("model file has no format version");
-    const int version = json_integer<int>(j["version"]);
+    // Any integer, however large (a fuzzed 21474836481 once escaped as a bare range
+    // error): compared as 64-bit, named as written.
+    const Json& v = j["version"];
+    const bool huge = v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kModelFormatVersion);
+    const std::int64_t version = huge ? std::int64_t{kModelFormatVersion} + 1 : v.get<std::int64_t>();
     if (version > kModelFormatVersion)
-        throw fail("model file format version " + std::to_string(version) + " is newer than this kestrel " +
-                   kestrel_version() + " reads (" + std::to_string(kModelFormatVersion) + "); upgrade kestrel");
-    if (version < 1) throw fail("invalid model file format version " + std::to_string(version));
+        throw fail("model file format version " + v.dump() + " is newer than this kestrel " + kestrel_version() +
+                   " reads (" + std::to_string(kModelFormatVersion) + "); upgrade kestrel");
+    if (version < 1) throw fail("invalid model file format version " + v.dump());
     Model m;
     try {
         m.spec_.model = j.at("model").get<std::string>();
