@@ -21,9 +21,17 @@ Vector from_array(const Json& j, const char* key) {
     return Eigen::Map<const Vector>(v.data(), static_cast<Index>(v.size()));
 }
 
+void check_width(const Features& X, Index expected, const std::string& kind) {
+    if (X.cols() != expected)
+        throw DataError(kind + ": data has " + std::to_string(X.cols()) + " features, the step expects " +
+                        std::to_string(expected));
+}
+
 // Applies x -> (x - shift) * scale column-wise. Sparse data keeps its sparsity when
 // shift is zero; otherwise it would become dense, which we refuse rather than do silently.
 Features affine(const Features& X, const Vector& shift, const Vector& scale, const char* kind) {
+    // A model file whose scaler is wider or narrower than the data (found by fuzzing).
+    check_width(X, scale.size(), kind);
     if (X.is_sparse()) {
         if (shift.cwiseAbs().maxCoeff() != 0.0)
             throw UsageError(std::string("--scale ") + kind + " would make sparse data dense; use --scale standard "
@@ -200,6 +208,7 @@ public:
         for (Index c = 0; c < m.cols(); ++c) fill_[c] = count[c] ? fill_[c] / count[c] : 0.0;
     }
     Features transform(const Features& X) const override {
+        check_width(X, fill_.size(), kind());
         if (X.is_sparse()) return X;
         DenseMatrix m = X.dense_ref();
         for (Index r = 0; r < m.rows(); ++r)
