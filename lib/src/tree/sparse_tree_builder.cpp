@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <queue>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/tree/frontier_queue.hpp"
 #include "kestrel/core/memory.hpp"
 
 namespace kestrel {
@@ -402,33 +402,10 @@ Tree SparseTreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
     feature_order(0, 0, m_, order_);
     const NodeStats root = stats_of(order_);
     root_weight_ = root.w;
-    const bool best_first = p_.max_leaf_nodes > 0;
-    auto later = [](const Frontier& a, const Frontier& b) {
-        return a.split.improvement < b.split.improvement ||
-               (a.split.improvement == b.split.improvement && a.node > b.node);
-    };
-    std::priority_queue<Frontier, std::vector<Frontier>, decltype(later)> queue(later);
-    std::vector<Frontier> stack;
-    auto push = [&](Frontier fr) {
-        if (!fr.split.valid()) return;
-        if (best_first)
-            queue.push(std::move(fr));
-        else
-            stack.push_back(std::move(fr));
-    };
-    push(make(0, m_, 0, root));
-    Index splits_left = best_first ? p_.max_leaf_nodes - 1 : std::numeric_limits<Index>::max();
-    while (best_first ? !queue.empty() : !stack.empty()) {
-        Frontier fr;
-        if (best_first) {
-            fr = queue.top();
-            queue.pop();
-        } else {
-            fr = std::move(stack.back());
-            stack.pop_back();
-        }
-        if (splits_left <= 0) break;
-        --splits_left;
+    FrontierQueue<Frontier> frontier(p_.max_leaf_nodes);
+    frontier.push(make(0, m_, 0, root));
+    Frontier fr;
+    while (frontier.pop(fr)) {
         const Split& sp = fr.split;
         // Stable partition of the node's rows (kept increasing) by the split.
         const Index mid = fr.begin + fr.left.n;
@@ -457,8 +434,8 @@ Tree SparseTreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
         parent.threshold = sp.threshold;
         parent.left = left.node;
         parent.right = right.node;
-        push(std::move(right));
-        push(std::move(left));
+        frontier.push(std::move(right));
+        frontier.push(std::move(left));
     }
     return tree;
 }

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <queue>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/tree/frontier_queue.hpp"
 
 namespace kestrel {
 namespace {
@@ -291,34 +291,10 @@ Tree TreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
 
     const NodeStats root = stats_of(0, m_, 0);
     root_weight_ = root.w;
-    const bool best_first = p_.max_leaf_nodes > 0;
-    // Best-first: largest improvement first, ties to the older node.
-    auto later = [](const Frontier& a, const Frontier& b) {
-        return a.split.improvement < b.split.improvement ||
-               (a.split.improvement == b.split.improvement && a.node > b.node);
-    };
-    std::priority_queue<Frontier, std::vector<Frontier>, decltype(later)> queue(later);
-    std::vector<Frontier> stack;
-    auto push = [&](Frontier fr) {
-        if (!fr.split.valid()) return;
-        if (best_first)
-            queue.push(std::move(fr));
-        else
-            stack.push_back(std::move(fr));
-    };
-    push(make(0, m_, 0, root));
-    Index splits_left = best_first ? p_.max_leaf_nodes - 1 : std::numeric_limits<Index>::max();
-    while (best_first ? !queue.empty() : !stack.empty()) {
-        Frontier fr;
-        if (best_first) {
-            fr = queue.top();
-            queue.pop();
-        } else {
-            fr = std::move(stack.back());
-            stack.pop_back();
-        }
-        if (splits_left <= 0) break;
-        --splits_left;
+    FrontierQueue<Frontier> frontier(p_.max_leaf_nodes);
+    frontier.push(make(0, m_, 0, root));
+    Frontier fr;
+    while (frontier.pop(fr)) {
         const Split& sp = fr.split;
         // Partition only when a child may split again: the last level is free.
         if (may_split(fr.left, fr.depth + 1) || may_split(fr.right, fr.depth + 1))
@@ -331,8 +307,8 @@ Tree TreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
         parent.left = left.node;
         parent.right = right.node;
         // Depth-first pops the left child next.
-        push(std::move(right));
-        push(std::move(left));
+        frontier.push(std::move(right));
+        frontier.push(std::move(left));
     }
     return tree;
 }
