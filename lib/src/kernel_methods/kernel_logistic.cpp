@@ -105,23 +105,7 @@ void KernelLogistic::do_fit(const Dataset& data, const Context& ctx) {
 Matrix KernelLogistic::do_decision_function(const Features& X) const { return model_.decision(X); }
 
 Matrix KernelLogistic::do_predict_proba(const Features& X) const {
-    const Matrix z = model_.decision(X);
-    const Index n = z.rows();
-    if (z.cols() == 1) {
-        Matrix proba(n, 2);
-        for (Index i = 0; i < n; ++i) {
-            proba(i, 0) = sigmoid(-z(i, 0));
-            proba(i, 1) = sigmoid(z(i, 0));
-        }
-        return proba;
-    }
-    Matrix proba = z;
-    for (Index i = 0; i < n; ++i) {
-        auto row = proba.row(i);
-        row.array() = (row.array() - row.maxCoeff()).exp();
-        row /= row.sum();
-    }
-    return proba;
+    return logistic_probabilities(model_.decision(X));
 }
 
 Json KernelLogistic::do_save_state() const { return model_.to_json(); }

@@ -163,24 +163,7 @@ Vector LogisticRegression::do_predict(const Features& X) const {
 }
 
 Matrix LogisticRegression::do_predict_proba(const Features& X) const {
-    const Matrix z = do_decision_function(X);
-    const Index n = z.rows();
-    if (z.cols() == 1) {
-        Matrix proba(n, 2);
-        // Each side computed from its own sign: 1 - σ(z) would lose the small one.
-        for (Index i = 0; i < n; ++i) {
-            proba(i, 0) = sigmoid(-z(i, 0));
-            proba(i, 1) = sigmoid(z(i, 0));
-        }
-        return proba;
-    }
-    Matrix proba = z;
-    for (Index i = 0; i < n; ++i) {
-        auto row = proba.row(i);
-        row.array() = (row.array() - row.maxCoeff()).exp();
-        row /= row.sum();
-    }
-    return proba;
+    return logistic_probabilities(do_decision_function(X));
 }
 
 Json LogisticRegression::do_save_state() const {

@@ -26,6 +26,25 @@ double sigmoid(double t) {
     return e / (1.0 + e);
 }
 
+Eigen::MatrixXd logistic_probabilities(const Eigen::MatrixXd& z) {
+    const Index n = z.rows();
+    if (z.cols() == 1) {
+        Eigen::MatrixXd proba(n, 2);
+        for (Index i = 0; i < n; ++i) {
+            proba(i, 0) = sigmoid(-z(i, 0));
+            proba(i, 1) = sigmoid(z(i, 0));
+        }
+        return proba;
+    }
+    Eigen::MatrixXd proba = z;
+    for (Index i = 0; i < n; ++i) {
+        auto row = proba.row(i);
+        row.array() = (row.array() - row.maxCoeff()).exp();
+        row /= row.sum();
+    }
+    return proba;
+}
+
 // ---- binary ----------------------------------------------------------------------
 
 BinaryLogisticObjective::BinaryLogisticObjective(const Features& X, Vector y, Vector cost, bool fit_intercept)
