@@ -8,24 +8,15 @@
 
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
+#include "cli/run_in_process.hpp"
 #include "kestrel/core/params.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
+using kestrel::test::Captured;
+using kestrel::test::run;
 
 namespace {
-
-struct Captured {
-    int code;
-    std::string out, err;
-};
-
-Captured run(Command body, const std::string& program, std::vector<std::string> args) {
-    std::ostringstream out, err;
-    Io io{out, err, false};
-    const int code = run_command(program, body, args, io);
-    return {code, out.str(), err.str()};
-}
 
 const std::string iris_train = test::repo_path("data/iris/train.csv");
 const std::string iris_test = test::repo_path("data/iris/test.csv");

@@ -6,25 +6,16 @@
 
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
+#include "cli/run_in_process.hpp"
 #include "kestrel/core/model.hpp"
 #include "kestrel/core/rng.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
+using kestrel::test::Captured;
+using kestrel::test::run;
 
 namespace {
-
-struct Captured {
-    int code;
-    std::string out, err;
-};
-
-Captured run(Command body, const std::string& program, std::vector<std::string> args) {
-    std::ostringstream out, err;
-    Io io{out, err, false};
-    const int code = run_command(program, body, args, io);
-    return {code, out.str(), err.str()};
-}
 
 // Class = sign of x1 + x4 with a margin; x0, x2, x3, x5 are noise; w is a weight column.
 std::string selection_csv(Index n = 120) {

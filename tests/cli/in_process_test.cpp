@@ -6,26 +6,13 @@
 
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
+#include "cli/run_in_process.hpp"
 #include "kestrel/core/params.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
-
-namespace {
-
-struct Captured {
-    int code;
-    std::string out, err;
-};
-
-Captured run(Command body, const std::string& program, std::vector<std::string> args) {
-    std::ostringstream out, err;
-    Io io{out, err, false};
-    const int code = run_command(program, body, args, io);
-    return {code, out.str(), err.str()};
-}
-
-}  // namespace
+using kestrel::test::Captured;
+using kestrel::test::run;
 
 TEST_SUITE("cli.in_process") {
     TEST_CASE("train writes a model and predict reads it back") {

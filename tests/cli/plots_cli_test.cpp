@@ -7,27 +7,18 @@
 
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
+#include "cli/run_in_process.hpp"
 #include "kestrel/core/params.hpp"
 #include "unit/report/svg_check.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
+using kestrel::test::Captured;
+using kestrel::test::run;
 using kestrel::test::elements_named;
 using kestrel::test::parse_xml;
 
 namespace {
-
-struct Captured {
-    int code;
-    std::string out, err;
-};
-
-Captured run(Command body, const std::string& program, std::vector<std::string> args) {
-    std::ostringstream out, err;
-    Io io{out, err, false};
-    const int code = run_command(program, body, args, io);
-    return {code, out.str(), err.str()};
-}
 
 std::vector<std::string> series_names(const std::string& svg) {
     std::vector<std::string> out;

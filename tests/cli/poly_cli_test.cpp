@@ -5,24 +5,15 @@
 
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
+#include "cli/run_in_process.hpp"
 #include "kestrel/core/model.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
+using kestrel::test::Captured;
+using kestrel::test::run;
 
 namespace {
-
-struct Captured {
-    int code;
-    std::string out, err;
-};
-
-Captured run(Command body, const std::string& program, std::vector<std::string> args) {
-    std::ostringstream out, err;
-    Io io{out, err, false};
-    const int code = run_command(program, body, args, io);
-    return {code, out.str(), err.str()};
-}
 
 // y = a² − 0.5 b + 0.1 c on a small grid of points: a tree splits best on a^2.
 std::string quadratic_csv() {
