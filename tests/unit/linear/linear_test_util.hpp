@@ -26,6 +26,15 @@ inline const Dataset& breast_cancer() {
     static const Dataset d = load("breast_cancer/train.scaled.csv", Task::classification);
     return d;
 }
+// The same rows scaled to [-1,1] (as svm-scale), in CSV and in LIBSVM form.
+inline const Dataset& diabetes_scaled() {
+    static const Dataset d = load("diabetes/train.scaled.csv", Task::regression);
+    return d;
+}
+inline const Dataset& diabetes_scaled_libsvm() {
+    static const Dataset d = load("diabetes/train.scaled.libsvm", Task::regression);
+    return d;
+}
 inline const Dataset& iris() {
     static const Dataset d = load("iris/train.csv", Task::classification);
     return d;

@@ -15,15 +15,6 @@ using namespace kestrel::linear_test;
 
 namespace {
 
-const Dataset& diabetes_dense() {
-    static const Dataset d = load("diabetes/train.scaled.csv", Task::regression);
-    return d;
-}
-const Dataset& diabetes_sparse() {
-    static const Dataset d = load("diabetes/train.scaled.libsvm", Task::regression);
-    return d;
-}
-
 // y = 1 + 2 x0 - x1 + noise·N(0,1), x ~ N(0,1) (d >= 2). Built here rather than with
 // tests/model_fixtures.hpp, whose feature names trip a GCC 12 false -Wstringop-overflow.
 Dataset noisy_line(Index n, Index d, double noise) {
@@ -75,7 +66,7 @@ const Reference references[] = {
 TEST_SUITE("linear") {
 
 TEST_CASE("huber: coefficients, intercept and scale agree with scikit-learn 1.2.1's HuberRegressor objective") {
-    for (const Dataset* d : {&diabetes_dense(), &diabetes_sparse()}) {
+    for (const Dataset* d : {&diabetes_scaled(), &diabetes_scaled_libsvm()}) {
         for (const Reference& ref : references) {
             CAPTURE(ref.epsilon);
             CAPTURE(ref.alpha);
@@ -98,7 +89,7 @@ TEST_CASE("huber: the default settings stop close to scikit-learn's optimum") {
     std::string warnings;
     Context ctx;
     ctx.warn = [&warnings](const std::string& w) { warnings += w; };
-    const auto m = fit(diabetes_dense(), Params::object(), ctx);
+    const auto m = fit(diabetes_scaled(), Params::object(), ctx);
     const Eigen::Map<const Vector> expected(references[0].coef.data(), 10);
     CHECK(relative_error(m->coef(), expected) < 1e-4);
     CHECK(m->scale() == doctest::Approx(references[0].scale).epsilon(1e-4));
@@ -120,7 +111,7 @@ TEST_CASE("huber: objective gradient matches central differences") {
 }
 
 TEST_CASE("huber: the gradient vanishes at the solution, with σ free") {
-    const Dataset& d = diabetes_dense();
+    const Dataset& d = diabetes_scaled();
     const auto m = fit(d, {{"epsilon", 1.2}, {"alpha", 0.1}, {"tol", 1e-9}, {"max_iter", 10000}});
     HuberObjective f(d.X, d.y, Vector(), 1.2, 0.1, true, 1);
     Vector theta(12);
@@ -143,8 +134,8 @@ TEST_CASE("huber: outliers barely move the fit, unlike least squares") {
 }
 
 TEST_CASE("huber: dense and sparse give identical models; any thread count the same model") {
-    const auto a = fit(diabetes_dense(), {{"epsilon", 1.5}});
-    const auto b = fit(diabetes_sparse(), {{"epsilon", 1.5}});
+    const auto a = fit(diabetes_scaled(), {{"epsilon", 1.5}});
+    const auto b = fit(diabetes_scaled_libsvm(), {{"epsilon", 1.5}});
     CHECK(a->coef() == b->coef());
     CHECK(a->intercept() == b->intercept());
     CHECK(a->scale() == b->scale());
@@ -160,11 +151,11 @@ TEST_CASE("huber: dense and sparse give identical models; any thread count the s
 TEST_CASE("huber: save/load round trip gives identical predictions and keeps the scale") {
     ModelSpec spec;
     spec.model = "huber";
-    const Model m = Model::train(spec, diabetes_sparse(), Context{});
+    const Model m = Model::train(spec, diabetes_scaled_libsvm(), Context{});
     const std::string saved = m.to_json().dump();
     const Model back = Model::from_json(Json::parse(saved), "mem");
     CHECK(back.to_json().dump() == saved);
-    CHECK(m.predict(diabetes_dense().X) == back.predict(diabetes_dense().X));
+    CHECK(m.predict(diabetes_scaled().X) == back.predict(diabetes_scaled().X));
     CHECK(saved.find("\"scale\"") != std::string::npos);
 }
 
@@ -172,9 +163,9 @@ TEST_CASE("huber: max_iter reached is a warning with a usable model") {
     std::string warnings;
     Context ctx;
     ctx.warn = [&warnings](const std::string& w) { warnings += w; };
-    const auto m = fit(diabetes_dense(), {{"max_iter", 2}}, ctx);
+    const auto m = fit(diabetes_scaled(), {{"max_iter", 2}}, ctx);
     CHECK(warnings.find("max_iter=2") != std::string::npos);
-    CHECK(m->predict(diabetes_dense().X).allFinite());
+    CHECK(m->predict(diabetes_scaled().X).allFinite());
 }
 
 TEST_CASE("huber: bad parameters are ParamErrors naming the parameter") {

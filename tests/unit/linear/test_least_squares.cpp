@@ -35,10 +35,6 @@ Dataset rank_deficient() {
     return r;
 }
 
-const Dataset& diabetes_scaled() {
-    static const Dataset d = load("diabetes/train.scaled.csv", Task::regression);
-    return d;
-}
 
 }  // namespace
 

@@ -12,11 +12,6 @@ using namespace kestrel::linear_test;
 
 namespace {
 
-const Dataset& diabetes_scaled() {
-    static const Dataset d = load("diabetes/train.scaled.libsvm", Task::regression);
-    return d;
-}
-
 std::unique_ptr<LinearSvr> fit(const Dataset& d, const Params& given, const Context& ctx = Context{}) {
     auto m = make<LinearSvr>(linear_svr_model_info(), given);
     m->fit(d, ctx);
@@ -60,8 +55,8 @@ const Reference references[] = {
 TEST_SUITE("linear") {
 
 TEST_CASE("linear_svr: objectives and weights agree with LIBLINEAR -s 11, -s 12 and -s 13") {
-    for (const Dataset& d : {diabetes_scaled(), [] {
-             Dataset dense = diabetes_scaled();
+    for (const Dataset& d : {diabetes_scaled_libsvm(), [] {
+             Dataset dense = diabetes_scaled_libsvm();
              dense.X = Features(dense.X.to_dense());
              return dense;
          }()}) {
@@ -86,7 +81,7 @@ TEST_CASE("linear_svr: objectives and weights agree with LIBLINEAR -s 11, -s 12 
 }
 
 TEST_CASE("linear_svr: the dual and the primal solvers reach the same squared-loss model") {
-    const Dataset& d = diabetes_scaled();
+    const Dataset& d = diabetes_scaled_libsvm();
     const auto a = fit(d, {{"loss", "squared_epsilon_insensitive"}, {"C", 0.5}, {"eps", 1e-8}, {"max_iter", 100000}});
     const auto b = fit(d, {{"loss", "squared_epsilon_insensitive"}, {"dual", false}, {"C", 0.5}, {"eps", 1e-12},
                            {"max_iter", 100000}});
@@ -97,7 +92,7 @@ TEST_CASE("linear_svr: the dual and the primal solvers reach the same squared-lo
 TEST_CASE("linear_svr: the dual solution is optimal (box and subgradient conditions)") {
     // L1 loss: at the optimum, for each row with r_i = y_i − ŵᵀx̂_i,
     //   |r_i| < p  ⇒  β_i = 0;   |r_i| > p  ⇒  β_i = C sign(r_i);   0 < |β_i| < C ⇒ |r_i| = p.
-    const Dataset& d = diabetes_scaled();
+    const Dataset& d = diabetes_scaled_libsvm();
     const double C = 2.0, p = 3.0;
     const SvrDualProblem prob{d.X, d.y, Vector::Constant(d.rows(), C), p, SvmLoss::hinge, 1.0};
     DualCdOptions o;
@@ -126,8 +121,8 @@ TEST_CASE("linear_svr: thread count does not matter; bad input") {
     Context one, two;
     one.threads = 1;
     two.threads = 2;
-    CHECK(fit(diabetes_scaled(), {}, one)->save_state().dump() == fit(diabetes_scaled(), {}, two)->save_state().dump());
-    CHECK_THROWS_AS(fit(diabetes_scaled(), {{"dual", false}}), ParamError);  // L1 loss has no primal solver
+    CHECK(fit(diabetes_scaled_libsvm(), {}, one)->save_state().dump() == fit(diabetes_scaled_libsvm(), {}, two)->save_state().dump());
+    CHECK_THROWS_AS(fit(diabetes_scaled_libsvm(), {{"dual", false}}), ParamError);  // L1 loss has no primal solver
     CHECK_THROWS_AS(make<LinearSvr>(linear_svr_model_info(), {{"C", -1.0}}), ParamError);
     CHECK_THROWS_AS(make<LinearSvr>(linear_svr_model_info(), {{"epsilon", -0.5}}), ParamError);
     CHECK_THROWS_AS(fit(breast_cancer(), {}), UsageError);

@@ -12,15 +12,6 @@ using namespace kestrel::linear_test;
 
 namespace {
 
-const Dataset& diabetes_dense() {
-    static const Dataset d = load("diabetes/train.scaled.csv", Task::regression);
-    return d;
-}
-const Dataset& diabetes_sparse() {
-    static const Dataset d = load("diabetes/train.scaled.libsvm", Task::regression);
-    return d;
-}
-
 std::unique_ptr<QuantileRegression> fit(const ModelInfo& info, const Dataset& d, const Params& given,
                                         const Context& ctx = Context{}) {
     auto m = make<QuantileRegression>(info, given);
@@ -80,7 +71,7 @@ double directional_derivative(const Dataset& d, const Vector& w, double b, const
 TEST_SUITE("linear") {
 
 TEST_CASE("quantile: agrees with scikit-learn 1.2.1 QuantileRegressor(solver='highs'), dense and sparse") {
-    for (const Dataset* d : {&diabetes_dense(), &diabetes_sparse()}) {
+    for (const Dataset* d : {&diabetes_scaled(), &diabetes_scaled_libsvm()}) {
         for (const Reference& ref : references) {
             CAPTURE(ref.q);
             CAPTURE(ref.alpha);
@@ -98,30 +89,30 @@ TEST_CASE("quantile: agrees with scikit-learn 1.2.1 QuantileRegressor(solver='hi
 TEST_CASE("quantile: a large alpha gives the all-zero model at the weighted quantile of y (scikit-learn)") {
     // make_lp_references.py: QuantileRegressor(quantile=0.5, alpha=0.1) -> coef 0, intercept 142.0,
     // objective 32.82011331444759; quantile=0.9, alpha=1.0 -> intercept 270.0, objective 14.079603399433426.
-    const auto m5 = fit(quantile_model_info(), diabetes_dense(), {{"quantile", 0.5}, {"alpha", 0.1}});
+    const auto m5 = fit(quantile_model_info(), diabetes_scaled(), {{"quantile", 0.5}, {"alpha", 0.1}});
     CHECK(m5->coef().cwiseAbs().maxCoeff() < 1e-12);
     CHECK(m5->intercept() == doctest::Approx(142.0).epsilon(1e-12));
     CHECK(m5->objective() == doctest::Approx(32.82011331444759).epsilon(1e-12));
-    const auto m9 = fit(quantile_model_info(), diabetes_dense(), {{"quantile", 0.9}, {"alpha", 1.0}});
+    const auto m9 = fit(quantile_model_info(), diabetes_scaled(), {{"quantile", 0.9}, {"alpha", 1.0}});
     CHECK(m9->coef().cwiseAbs().maxCoeff() < 1e-12);
     CHECK(m9->intercept() == doctest::Approx(270.0).epsilon(1e-12));
     CHECK(m9->objective() == doctest::Approx(14.079603399433426).epsilon(1e-12));
 }
 
 TEST_CASE("lad: minimises Σ|y - Xw - b|, the quantile fit at q = 0.5, alpha = 0") {
-    const auto lad = fit(lad_model_info(), diabetes_sparse(), Params::object());
+    const auto lad = fit(lad_model_info(), diabetes_scaled_libsvm(), Params::object());
     const Reference& ref = references[0];
     const Eigen::Map<const Vector> expected(ref.coef.data(), 10);
     CHECK(relative_error(lad->coef(), expected) < 1e-7);
     CHECK(lad->intercept() == doctest::Approx(ref.intercept).epsilon(1e-9));
     // The mean pinball loss at q = 0.5 is half the mean absolute deviation.
-    const Vector r = diabetes_sparse().y - lad->predict(diabetes_sparse().X);
+    const Vector r = diabetes_scaled_libsvm().y - lad->predict(diabetes_scaled_libsvm().X);
     CHECK(r.cwiseAbs().mean() == doctest::Approx(2 * ref.objective).epsilon(1e-9));
     CHECK(lad->objective() == doctest::Approx(ref.objective).epsilon(1e-9));
 }
 
 TEST_CASE("quantile: subgradient optimality at the solution, and the fraction of points above the fit") {
-    const Dataset& d = diabetes_dense();
+    const Dataset& d = diabetes_scaled();
     for (const auto& [q, alpha] : std::vector<std::pair<double, double>>{{0.9, 0.0}, {0.3, 0.002}, {0.7, 0.005}}) {
         CAPTURE(q);
         CAPTURE(alpha);
@@ -154,15 +145,15 @@ TEST_CASE("quantile: subgradient optimality at the solution, and the fraction of
 TEST_CASE("quantile: dense and sparse inputs give identical models") {
     for (double q : {0.5, 0.8}) {
         const Params p{{"quantile", q}, {"alpha", 0.001}};
-        const auto a = fit(quantile_model_info(), diabetes_dense(), p);
-        const auto b = fit(quantile_model_info(), diabetes_sparse(), p);
+        const auto a = fit(quantile_model_info(), diabetes_scaled(), p);
+        const auto b = fit(quantile_model_info(), diabetes_scaled_libsvm(), p);
         CHECK(a->coef() == b->coef());
         CHECK(a->intercept() == b->intercept());
     }
 }
 
 TEST_CASE("quantile: integer sample weights equal repeated rows") {
-    const Dataset& base = diabetes_dense();
+    const Dataset& base = diabetes_scaled();
     std::vector<Index> first, repeated;
     for (Index i = 0; i < 60; ++i) first.push_back(i);
     Dataset w = base.subset(first);
@@ -184,11 +175,11 @@ TEST_CASE("quantile and lad: save/load round trip gives identical predictions") 
         ModelSpec spec;
         spec.model = name;
         if (name == "quantile") spec.params = Params{{"quantile", 0.8}, {"alpha", 0.001}};
-        const Model m = Model::train(spec, diabetes_sparse(), Context{});
+        const Model m = Model::train(spec, diabetes_scaled_libsvm(), Context{});
         const std::string saved = m.to_json().dump();
         const Model back = Model::from_json(Json::parse(saved), "mem");
         CHECK(back.to_json().dump() == saved);
-        CHECK(m.predict(diabetes_dense().X) == back.predict(diabetes_dense().X));
+        CHECK(m.predict(diabetes_scaled().X) == back.predict(diabetes_scaled().X));
     }
 }
 
@@ -197,9 +188,9 @@ TEST_CASE("quantile: max_iter reached is a warning with a usable model") {
     Context ctx;
     ctx.warn = [&warnings](const std::string& w) { warnings += w; };
     const auto m =
-        fit(quantile_model_info(), diabetes_dense(), {{"quantile", 0.9}, {"alpha", 0.0}, {"max_iter", 3}}, ctx);
+        fit(quantile_model_info(), diabetes_scaled(), {{"quantile", 0.9}, {"alpha", 0.0}, {"max_iter", 3}}, ctx);
     CHECK(warnings.find("max_iter=3") != std::string::npos);
-    CHECK(m->predict(diabetes_dense().X).allFinite());
+    CHECK(m->predict(diabetes_scaled().X).allFinite());
 }
 
 TEST_CASE("quantile and lad: bad parameters are ParamErrors naming the parameter") {

@@ -32,11 +32,6 @@ double ridge_objective(const Dataset& d, const Eigen::MatrixXd& wb, double alpha
     return s.dot(r.cwiseProduct(r)) + alpha * w.squaredNorm();
 }
 
-const Dataset& diabetes_scaled() {
-    static const Dataset d = load("diabetes/train.scaled.csv", Task::regression);
-    return d;
-}
-
 }  // namespace
 
 TEST_SUITE("linear") {
