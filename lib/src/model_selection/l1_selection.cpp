@@ -41,18 +41,23 @@ std::vector<Dataset> binary_problems(const Dataset& data) {
     return out;
 }
 
+// X through the spec's preprocessing steps, fitted on X itself (as Model::train does).
+Features preprocessed(Features X, const ModelSpec& spec) {
+    for (const auto& kind : spec.preprocessing) {
+        auto t = make_transformer(kind);
+        t->fit(X);
+        X = t->transform(X);
+    }
+    return X;
+}
+
 // The smallest C at which an L1 logistic model leaves its all-zero solution: the
 // gradient of the loss at w = 0 (intercept at its optimum) is C·g, and zero stays
 // optimal while C·max|g_j| <= 1. Rows count with their sample weights.
 double l1_logistic_min_c(const std::vector<Dataset>& problems, const ModelSpec& spec, bool fit_intercept) {
     double c_min = std::numeric_limits<double>::infinity();
     for (const Dataset& p : problems) {
-        Features X = p.X;
-        for (const auto& kind : spec.preprocessing) {
-            auto t = make_transformer(kind);
-            t->fit(X);
-            X = t->transform(X);
-        }
+        const Features X = preprocessed(p.X, spec);
         Vector s(p.rows());
         for (Index i = 0; i < p.rows(); ++i) s[i] = p.weight(i);
         const double mean = fit_intercept ? s.dot(p.y) / s.sum() : 0.5;
@@ -70,12 +75,7 @@ double l1_logistic_min_c(const std::vector<Dataset>& problems, const ModelSpec& 
 double l1_svm_min_c(const std::vector<Dataset>& problems, const ModelSpec& spec, double bias) {
     double c_min = std::numeric_limits<double>::infinity();
     for (const Dataset& p : problems) {
-        Features X = p.X;
-        for (const auto& kind : spec.preprocessing) {
-            auto t = make_transformer(kind);
-            t->fit(X);
-            X = t->transform(X);
-        }
+        const Features X = preprocessed(p.X, spec);
         Vector sy(p.rows());
         for (Index i = 0; i < p.rows(); ++i) sy[i] = p.weight(i) * (p.y[i] > 0.5 ? 1.0 : -1.0);
         double gmax = 2.0 * X.transpose_multiply(sy).cwiseAbs().maxCoeff();
