@@ -82,7 +82,9 @@ void ParamSpec::extend(const ParamSpec& other) {
 }
 
 const ParamDef* ParamSpec::find(const std::string& name) const {
-    auto it = std::find_if(defs_.begin(), defs_.end(), [&](const ParamDef& d) { return d.name == name; });
+    auto it = std::find_if(defs_.begin(), defs_.end(), [&](const ParamDef& d) {
+        return d.name == name || std::find(d.aliases.begin(), d.aliases.end(), name) != d.aliases.end();
+    });
     return it == defs_.end() ? nullptr : &*it;
 }
 
@@ -244,10 +246,13 @@ Params ParamSpec::resolve(const Params& given, const std::string& model) const {
             if (!d)
                 throw ParamError("unknown parameter '" + key + "' for model " + model + " (valid: " +
                                  valid_names(defs_) + ")");
+            if (key != d->name && given.contains(d->name))
+                throw ParamError("parameters '" + d->name + "' and '" + key + "' of model " + model +
+                                 " are the same parameter: give one");
             Json v = raw;
             if (raw.is_string() && d->type != ParamType::text && d->type != ParamType::choice)
                 v = parse_value(key, raw.get<std::string>());
-            out[key] = check_value(*d, v, model);
+            out[d->name] = check_value(*d, v, model);
         }
     }
     for (auto& [head, kv] : nested.items()) {
@@ -269,6 +274,7 @@ std::string ParamSpec::help_text() const {
         const auto r = range_text(d);
         if (!r.empty()) os << ", " << (d.type == ParamType::choice ? "one of " : "valid ") << r;
         if (!d.anchor.empty()) os << "; like " << d.anchor;
+        if (!d.aliases.empty()) os << "; also called " << join(d.aliases);
         os << "]\n";
     }
     return os.str();
@@ -279,7 +285,9 @@ std::string ParamSpec::markdown_table() const {
     os << "| parameter | type | default | valid | meaning | anchor |\n|---|---|---|---|---|---|\n";
     for (const auto& d : defs_) {
         auto def = value_text(d.default_value);
-        os << "| `" << d.name << "` | " << to_string(d.type) << " | `" << (def.empty() ? "\"\"" : def) << "` | "
+        os << "| `" << d.name << "`";
+        for (const auto& a : d.aliases) os << " (`" << a << "`)";
+        os << " | " << to_string(d.type) << " | `" << (def.empty() ? "\"\"" : def) << "` | "
            << range_text(d) << " | " << d.help << " | " << d.anchor << " |\n";
     }
     return os.str();

@@ -73,7 +73,8 @@ ModelInfo huber_model_info() {
                    "threshold (Huber's delta, in units of σ): residuals beyond epsilon·σ count linearly; "
                    "smaller = more robust")
             .range(1.0, std::nullopt)
-            .like("scikit-learn HuberRegressor(epsilon=...)"),
+            .like("scikit-learn HuberRegressor(epsilon=...)")
+            .alias("delta"),
         real_param("alpha", 1e-4, "weight of the L2 penalty alpha·||w||²")
             .range(0.0, std::nullopt)
             .like("scikit-learn HuberRegressor(alpha=...)"),

@@ -82,6 +82,20 @@ TEST_SUITE("core.params") {
         CHECK_THROWS_AS(sample_spec().resolve(Params{{"C.x", "1"}}, "m"), ParamError);
     }
 
+    TEST_CASE("an alias resolves to the parameter's own name") {
+        ParamSpec spec{real_param("epsilon", 1.35, "threshold").range(1.0, std::nullopt).alias("delta")};
+        CHECK(spec.find("delta") == spec.find("epsilon"));
+        const Params p = spec.resolve(Params{{"delta", "2"}}, "huber");
+        CHECK(p["epsilon"].get<double>() == 2.0);
+        CHECK_FALSE(p.contains("delta"));
+        CHECK(spec.resolve(p, "huber") == p);  // a saved model re-resolves to the same params
+        CHECK_THROWS_WITH_AS(spec.resolve(Params{{"delta", 0.5}}, "huber"), doctest::Contains("epsilon"), ParamError);
+        CHECK_THROWS_WITH_AS(spec.resolve(Params{{"delta", 2.0}, {"epsilon", 2.0}}, "huber"),
+                             doctest::Contains("same parameter"), ParamError);
+        CHECK(spec.help_text().find("also called delta") != std::string::npos);
+        CHECK(spec.markdown_table().find("| `epsilon` (`delta`) |") != std::string::npos);
+    }
+
     TEST_CASE("model specs parse with nesting") {
         const Json j = parse_model_spec("forest(base=tree(max_depth=3,criterion=gini), n_estimators=10)");
         CHECK(j["model"] == "forest");

@@ -181,7 +181,16 @@ TEST_CASE("huber: bad parameters are ParamErrors naming the parameter") {
     rejects({{"alpha", -1e-3}}, "alpha");
     rejects({{"max_iter", 0}}, "max_iter");
     rejects({{"tol", -1.0}}, "tol");
-    rejects({{"delta", 1.0}}, "delta");  // the name: not a parameter (epsilon is)
+    rejects({{"delta", 0.9}}, "epsilon");  // the name for epsilon, checked as epsilon
+    rejects({{"delta", 1.5}, {"epsilon", 1.5}}, "same parameter");
+}
+
+TEST_CASE("huber: delta is another name for epsilon") {
+    const auto by_delta = fit(diabetes_scaled(), {{"delta", 1.6}});
+    const auto by_epsilon = fit(diabetes_scaled(), {{"epsilon", 1.6}});
+    CHECK(by_delta->params()["epsilon"].get<double>() == 1.6);
+    CHECK_FALSE(by_delta->params().contains("delta"));
+    CHECK((by_delta->predict(diabetes_scaled().X) - by_epsilon->predict(diabetes_scaled().X)).cwiseAbs().maxCoeff() == 0.0);
 }
 
 }  // TEST_SUITE

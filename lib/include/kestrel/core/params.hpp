@@ -33,6 +33,7 @@ struct ParamDef {
     std::vector<std::string> choices;  // for choice; for real/integer: extra symbolic values
                                        // (e.g. gamma=scale) accepted verbatim as strings
     std::string anchor;                // matching option of LIBSVM/LIBLINEAR/scikit-learn (docs)
+    std::vector<std::string> aliases;  // other accepted names (the formula's symbol, another tool's name)
 
     // Fluent helpers keep the model tables short and readable.
     ParamDef& range(std::optional<double> lo, std::optional<double> hi) { min = lo; max = hi; return *this; }
@@ -40,6 +41,7 @@ struct ParamDef {
     ParamDef& open_above() { max_open = true; return *this; }
     ParamDef& also(std::vector<std::string> symbolic) { choices = std::move(symbolic); return *this; }
     ParamDef& like(std::string anchor_option) { anchor = std::move(anchor_option); return *this; }
+    ParamDef& alias(std::string other_name) { aliases.push_back(std::move(other_name)); return *this; }
 };
 
 ParamDef int_param(std::string name, long long def, std::string help);
@@ -56,6 +58,7 @@ public:
     void add(ParamDef def) { defs_.push_back(std::move(def)); }
     void extend(const ParamSpec& other);
     const std::vector<ParamDef>& defs() const { return defs_; }
+    // The parameter called `name` or known by it as an alias.
     const ParamDef* find(const std::string& name) const;
 
     // Every parameter at its default.
@@ -64,7 +67,8 @@ public:
     // "2^-5", "1e-3", booleans, choices, nested model specs). Throws ParamError.
     Json parse_value(const std::string& name, const std::string& text) const;
     // Checks types, ranges and choices of `given` and fills in defaults. Unknown names
-    // are errors that list the valid ones. `model` names the model in messages.
+    // are errors that list the valid ones; an alias is stored under the parameter's name,
+    // and giving both names is an error. `model` names the model in messages.
     Params resolve(const Params& given, const std::string& model) const;
     // A plain-text table for --help-params and a Markdown table for docs/models/.
     std::string help_text() const;
