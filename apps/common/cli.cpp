@@ -1,6 +1,9 @@
 #include "common/cli.hpp"
 
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <clocale>
@@ -76,6 +79,14 @@ int run_command(const std::string& program, Command body, const std::vector<std:
 int main_entry(const std::string& program, Command body, int argc, char** argv) {
     static const std::string name = program;  // the signal handler's, for the whole run
     install_signal_handlers(name.c_str());
+#if defined(__GLIBC__)
+    // Fits free and re-allocate buffers of a few MB over and over (folds, grid points, OvO
+    // pairs): glibc trims the heap top back to the OS after each free and page-faults it in
+    // again on the next fit. 16 MB of slack stops that churn: `kestrel-gridsearch -m logistic`
+    // on 20000 x 50 went from 201k page faults and 1.17 s to 8k and 0.80 s, `svc` on letter
+    // from 4.6 s to 4.1 s, for at most 16 MB more resident memory.
+    mallopt(M_TOP_PAD, 16 << 20);
+#endif
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
     Io io{std::cout, std::cerr, isatty(STDERR_FILENO) == 1};
