@@ -46,15 +46,17 @@ LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vecto
         l1.max_iter = opts.max_iter;
         l1.fit_intercept = fit_intercept;
         l1.seed = derive_seed(ctx.seed, 0x11c0);
+        l1.threads = ctx.resolved_threads();
         const L1LogisticResult r = solve_l1_logistic(data.X, y_pm, cost, l1);
         out.coef = r.w.transpose();
         out.intercept = Vector::Constant(1, r.b);
         out.solution.resize(d + 1);
         out.solution << r.w, r.b;
         if (!r.converged)
-            ctx.warning("logistic: penalty=l1 coordinate descent reached max_iter=" + std::to_string(l1.max_iter) +
-                        " sweeps; the model is usable but not optimal (raise max_iter, loosen tol, or scale the "
-                        "features)");
+            ctx.warning("logistic: penalty=l1 newGLMNET stopped before tol (after " + std::to_string(r.iterations) +
+                        " of max_iter=" + std::to_string(l1.max_iter) +
+                        " Newton iterations, or no further decrease); the model is usable but not optimal (raise "
+                        "max_iter, loosen tol, or scale the features)");
         return out;
     }
     // Both minimise the same objective under the same stopping rule; TRON (LIBLINEAR -s 0's
@@ -189,8 +191,7 @@ ModelInfo logistic_model_info() {
     ModelInfo info;
     info.name = "logistic";
     info.summary =
-        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, coordinate "
-        "descent)";
+        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)";
     info.spec = ParamSpec{
         c_param(1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)",
                 "LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
@@ -200,7 +201,7 @@ ModelInfo logistic_model_info() {
             .range(0.0, std::nullopt)
             .open_below()
             .like("LIBLINEAR -e (same relative rule); scikit-learn tol"),
-        int_param("max_iter", 1000, "maximum number of L-BFGS / Newton iterations (l1: coordinate sweeps)")
+        int_param("max_iter", 1000, "maximum number of L-BFGS / Newton iterations (l1: newGLMNET's Newton iterations)")
             .range(1.0, std::nullopt)
             .like("scikit-learn max_iter"),
         bool_param("fit_intercept", true, "learn an unpenalised intercept")
@@ -209,7 +210,7 @@ ModelInfo logistic_model_info() {
                    "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
             .like("LIBLINEAR -wi; scikit-learn class_weight"),
         choice_param("penalty", "l2", {"l2", "l1"},
-                     "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, coordinate descent (binary; "
+                     "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, newGLMNET (binary; "
                      "multiclass=ovr for more classes)")
             .like("LIBLINEAR -s 0 / -s 6; scikit-learn penalty"),
         choice_param("solver", "tron", {"tron", "lbfgs"},

@@ -32,6 +32,10 @@ public:
         }
     }
 
+    // Column j as rows() contiguous values for dense data (for vectorised dots and axpys);
+    // nullptr for sparse data, whose columns go through for_each.
+    const double* dense_column(Index j) const { return sparse_ ? nullptr : dense_cols_.col(j).data(); }
+
 private:
     using ColumnMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
     Index rows_;

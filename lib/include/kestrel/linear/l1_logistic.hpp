@@ -1,9 +1,9 @@
 #pragma once
 // L1-regularised binary logistic regression (`logistic penalty=l1`, LIBLINEAR -s 6's
-// objective) by coordinate descent with one-variable Newton steps and an Armijo line
-// search on the non-smooth objective (CDN: Yuan, Chang, Hsieh, Lin, "A comparison of
-// optimization methods and software for large-scale L1-regularized linear
-// classification", JMLR 2010):
+// objective and solver): newGLMNET (Yuan, Ho & Lin, "An improved GLMNET for
+// L1-regularized logistic regression", JMLR 2012), a Newton method whose direction
+// minimises the loss's quadratic model plus the L1 term by coordinate descent with
+// shrinking, followed by an Armijo line search on the non-smooth objective:
 //   min_{w,b}  ‖w‖₁ + Σ_i cost_i log(1 + exp(−y_i (wᵀx_i + b)))
 // The intercept b is not penalised (absent without fit_intercept).
 #include <cstdint>
@@ -14,16 +14,17 @@ namespace kestrel {
 
 struct L1LogisticOptions {
     double tol = 1e-4;        // stop when Σ_j violation_j ≤ tol · (that sum at w = 0)
-    int max_iter = 1000;      // outer iterations (sweeps over every coordinate)
+    int max_iter = 1000;      // Newton (outer) iterations
     bool fit_intercept = true;
-    std::uint64_t seed = 1;   // the coordinate order of each sweep
+    std::uint64_t seed = 1;   // the coordinate order of each coordinate-descent cycle
+    int threads = 1;          // row- and column-wise passes; the result does not depend on it
 };
 
 struct L1LogisticResult {
     Vector w;          // d weights
     double b = 0;      // intercept
     double objective = 0;
-    int iterations = 0;
+    int iterations = 0;       // Newton iterations taken
     bool converged = false;
 };
 
