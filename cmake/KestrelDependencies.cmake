@@ -20,3 +20,12 @@ find_library(COINUTILS_LIBRARY CoinUtils REQUIRED)
 add_library(kestrel_clp INTERFACE)
 target_include_directories(kestrel_clp SYSTEM INTERFACE ${CLP_INCLUDE_DIR})
 target_link_libraries(kestrel_clp INTERFACE ${CLP_LIBRARY} ${COINUTILS_LIBRARY})
+# libopenblas-dev + liblapacke-dev: BLAS/LAPACK tile kernels of the dense SPD solver
+# (lib/src/kernel_methods/spd_solve.cpp), the only code that links them.
+find_path(OPENBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES x86_64-linux-gnu/openblas-pthread openblas-pthread openblas REQUIRED)
+find_library(OPENBLAS_LIBRARY openblas PATH_SUFFIXES openblas-pthread REQUIRED)
+find_path(LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
+find_library(LAPACKE_LIBRARY lapacke REQUIRED)
+add_library(kestrel_lapack INTERFACE)
+target_include_directories(kestrel_lapack SYSTEM INTERFACE ${OPENBLAS_INCLUDE_DIR} ${LAPACKE_INCLUDE_DIR})
+target_link_libraries(kestrel_lapack INTERFACE ${LAPACKE_LIBRARY} ${OPENBLAS_LIBRARY})

@@ -2,7 +2,7 @@
 # Installs what kestrel needs to build and test on Debian 12, from Debian's packages
 # (chromium: the tests render kestrel's SVG plots in it, headless).
 set -euo pipefail
-packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev coinor-libclp-dev locales chromium)
+packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev coinor-libclp-dev libopenblas-dev liblapacke-dev locales chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

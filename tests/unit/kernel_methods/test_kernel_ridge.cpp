@@ -150,8 +150,10 @@ TEST_CASE("kernel_ridge: a numerically singular system gets a jitter and a warni
     m->fit(d, ctx);
     const Vector p = m->predict(d.X);
     CHECK(p.allFinite());
-    REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].find("jitter") != std::string::npos);
+    // The single-precision attempt gives up first, then double needs the jitter.
+    REQUIRE(warnings.size() == 2);
+    CHECK(warnings[0].find("double precision instead") != std::string::npos);
+    CHECK(warnings[1].find("jitter") != std::string::npos);
     CHECK(linear_test::relative_error(p, y) < 1e-6);
 }
 
@@ -171,6 +173,47 @@ TEST_CASE("kernel_ridge: save/load round trip and the same model at 1 and 2 thre
         const KernelExpansion e = KernelExpansion::from_json(state, d.cols(), 1);
         CHECK(e.decision(d.X).col(0) == a->predict(d.X));
     }
+}
+
+TEST_CASE("kernel_ridge: the mixed-precision solve equals the double one to 1e-9, thread-independent") {
+    // 700 rows: three 256-row tiles, so the factorisations run tiles in parallel.
+    const Dataset d = formula_data(700, 3);
+    const Features Q = formula_queries();
+    for (bool intercept : {false, true}) {
+        CAPTURE(intercept);
+        const Params base{{"kernel", "rbf"}, {"gamma", 0.3}, {"alpha", 0.5}, {"fit_intercept", intercept}};
+        Params dbl = base;
+        dbl["precision"] = "double";
+        std::vector<std::string> warnings;
+        Context ctx = threads(2);
+        ctx.warn = [&](const std::string& w) { warnings.push_back(w); };
+        const Vector mixed = fit_predict(d, base, Q, ctx), exact = fit_predict(d, dbl, Q, ctx);
+        CHECK(warnings.empty());  // the mixed path was taken, no fallback
+        CHECK((mixed - exact).cwiseAbs().maxCoeff() < 1e-9);
+        CHECK(fit_predict(d, base, Q, threads(1)) == mixed);
+        CHECK(fit_predict(d, dbl, Q, threads(1)) == exact);
+    }
+}
+
+TEST_CASE("kernel_ridge: an ill-conditioned system falls back to the double factorisation with a warning") {
+    // RBF on 300 smooth points with alpha = 1e-9: cond(K + alpha I) ~ 1e11, beyond what a
+    // single-precision factor (epsilon 6e-8) can represent, within double's reach.
+    const Dataset d = formula_data(300, 3);
+    const Features Q = formula_queries();
+    const Params base{{"kernel", "rbf"}, {"gamma", 0.1}, {"alpha", 1e-9}, {"fit_intercept", false}};
+    Params dbl = base;
+    dbl["precision"] = "double";
+    std::vector<std::string> warnings;
+    Context ctx;
+    ctx.warn = [&](const std::string& w) { warnings.push_back(w); };
+    const Vector fallback = fit_predict(d, base, Q, ctx);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("double precision instead") != std::string::npos);
+    // The fallback is the double path on the same matrix: bit-identical, no jitter.
+    warnings.clear();
+    CHECK(fit_predict(d, dbl, Q, ctx) == fallback);
+    CHECK(warnings.empty());
+    CHECK(fallback.allFinite());
 }
 
 }  // TEST_SUITE
