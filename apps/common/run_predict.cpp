@@ -1,3 +1,5 @@
+#include <omp.h>
+
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
 #include "common/explain_output.hpp"
@@ -53,6 +55,8 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
                              model.has_predict_proba() || model.has_decision_function(), model.model_name());
     if (explain) check_explain(model, output.empty());
     Context ctx = common.context(io);
+    // Prediction's parallel loops (a forest's blocks of rows) size their teams from OpenMP.
+    omp_set_num_threads(ctx.resolved_threads());
     Table t = read_table(input, model.align_options(data.options(ctx.threads)));
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
 

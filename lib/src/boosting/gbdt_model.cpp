@@ -112,13 +112,26 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
 Json Gbdt::do_save_state() const {
     Json trees = Json::array();
     for (const Tree& t : trees_) trees.push_back(t.to_json());
+    Json s = state_without_trees();
+    s["trees"] = std::move(trees);
+    return s;
+}
+
+Json Gbdt::do_save_state_for_file(JsonTextSlots& slots) const {
+    std::optional<Json> trees = trees_text_slot(trees_, slots);
+    if (!trees) return do_save_state();
+    Json s = state_without_trees();
+    s["trees"] = std::move(*trees);
+    return s;
+}
+
+Json Gbdt::state_without_trees() const {
     Json base = Json::array(), tl = Json::array(), vl = Json::array();
     for (double b : base_score_) base.push_back(b);
     for (double x : train_loss_) tl.push_back(x);
     for (double x : validation_loss_) vl.push_back(x);
     return Json{{"loss", to_string(loss_)},
                 {"base_score", base},
-                {"trees", trees},
                 {"feature_importances", vector_to_json(importances_)},
                 {"train_loss", tl},
                 {"validation_loss", vl}};

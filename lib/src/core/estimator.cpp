@@ -97,7 +97,17 @@ Matrix Estimator::do_predict_proba(const Features&) const {
 
 Json Estimator::save_state() const {
     if (!fitted_) throw InternalError("model " + name_ + " saved before it was fitted");
-    Json s = do_save_state();
+    return finish_state(do_save_state());
+}
+
+Json Estimator::save_state(JsonTextSlots& slots) const {
+    if (!fitted_) throw InternalError("model " + name_ + " saved before it was fitted");
+    return finish_state(do_save_state_for_file(slots));
+}
+
+Json Estimator::do_save_state_for_file(JsonTextSlots&) const { return do_save_state(); }
+
+Json Estimator::finish_state(Json s) const {
     if (has_non_finite(s))
         // The data drove the maths out of the double range (JSON cannot even hold
         // NaN): refuse the model as unusable input, with what usually helps.

@@ -1,7 +1,13 @@
 #include "kestrel/core/json_text.hpp"
 
+#include <charconv>
+#include <cstring>
+
 namespace kestrel {
 namespace {
+
+// Marks a slot placeholder: a binary value (never produced by parsing JSON text).
+constexpr Json::binary_t::subtype_type kSlotSubtype = 0x6b736c6f74;  // "kslot"
 
 bool flat(const Json& j) {
     if (!j.is_array()) return !j.is_object();
@@ -10,7 +16,13 @@ bool flat(const Json& j) {
     return true;
 }
 
-void write(const Json& j, int depth, std::string& out) {
+void write(const Json& j, int depth, std::string& out, const JsonTextSlots* slots) {
+    if (slots && j.is_binary()) {
+        if (const JsonTextSlots::Writer* w = slots->find(j)) {
+            (*w)(out, depth);
+            return;
+        }
+    }
     if (flat(j)) {
         out += j.dump();  // scalars, and arrays of scalars, compact
         return;
@@ -31,7 +43,7 @@ void write(const Json& j, int depth, std::string& out) {
             out += Json(it.key()).dump();
             out += ": ";
         }
-        write(it.value(), depth + 1, out);
+        write(it.value(), depth + 1, out, slots);
     }
     out += '\n';
     out.append(static_cast<std::size_t>(depth), ' ');
@@ -40,11 +52,53 @@ void write(const Json& j, int depth, std::string& out) {
 
 }  // namespace
 
-std::string model_json_text(const Json& j) {
+Json JsonTextSlots::add(Writer writer) {
+    const std::uint64_t index = writers_.size();
+    writers_.push_back(std::move(writer));
+    Json::binary_t::container_type bytes(sizeof index);
+    std::memcpy(bytes.data(), &index, sizeof index);
+    return Json::binary(std::move(bytes), kSlotSubtype);
+}
+
+const JsonTextSlots::Writer* JsonTextSlots::find(const Json& j) const {
+    if (!j.is_binary()) return nullptr;
+    const Json::binary_t& b = j.get_binary();
+    if (!b.has_subtype() || b.subtype() != kSlotSubtype || b.size() != sizeof(std::uint64_t)) return nullptr;
+    std::uint64_t index = 0;
+    std::memcpy(&index, b.data(), sizeof index);
+    return index < writers_.size() ? &writers_[static_cast<std::size_t>(index)] : nullptr;
+}
+
+void JsonTextSlots::flush(std::string& out) const {
+    if (sink_ && out.size() >= (std::size_t{1} << 20)) {
+        sink_(out);
+        out.clear();
+    }
+}
+
+std::string model_json_text(const Json& j, const JsonTextSlots* slots) {
     std::string out;
-    write(j, 0, out);
+    write(j, 0, out, slots);
     out += '\n';
     return out;
+}
+
+void append_json_number(std::string& out, double x) {
+    char buf[64];
+    // The serializer of Json::dump() itself, so that the text is the DOM's to the byte.
+    char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, x);
+    out.append(buf, end);
+}
+
+void append_json_number(std::string& out, std::int64_t x) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    out.append(buf, r.ptr);
+}
+
+void append_json_newline(std::string& out, int depth) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(depth), ' ');
 }
 
 }  // namespace kestrel

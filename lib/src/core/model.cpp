@@ -4,6 +4,7 @@
 
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/registry.hpp"
@@ -188,7 +189,10 @@ std::string Model::report(const std::string& name) const {
     return estimator_->report(name, Estimator::ReportNames{prepared_feature_names(), classes_});
 }
 
-Json Model::to_json() const {
+Json Model::to_json() const { return to_json(nullptr); }
+Json Model::to_json(JsonTextSlots& slots) const { return to_json(&slots); }
+
+Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
     j["version"] = threshold_ ? 2 : 1;
@@ -202,7 +206,7 @@ Json Model::to_json() const {
     for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
     if (has_non_finite(j["preprocessing"]))
         throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
-    j["state"] = estimator_->save_state();
+    j["state"] = slots ? estimator_->save_state(*slots) : estimator_->save_state();
     if (threshold_)
         j["threshold"] = {{"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
     j["provenance"] = provenance_;
@@ -288,13 +292,27 @@ Model Model::from_json(const Json& j, const std::string& source) {
     return m;
 }
 
-void Model::save(const std::string& path) const { write_file_atomically(path, model_json_text(to_json())); }
+void Model::save(const std::string& path) const {
+    JsonTextSlots slots;
+    const Json j = to_json(slots);
+    // Written as it is produced: a forest's text is never whole in memory.
+    write_file_atomically_in_pieces(path, [&](const TextSink& sink) {
+        slots.set_sink(sink);
+        sink(model_json_text(j, &slots));
+    });
+}
 
 Model Model::load(const std::string& path) {
-    const std::string text = read_whole_file(path);
+    std::string text = read_whole_file(path);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ModelFileError(path, "model file is empty");
     // A model file from LIBSVM's svm-train (users bring their existing models).
     if (looks_like_libsvm_model(text)) return from_json(libsvm_model_to_json(text, path), path);
+    // Tree nodes packed, without nlohmann's DOM of them; anything unusual (an error
+    // included) is read again by Json::parse, whose DOM and messages are the reference.
+    if (std::optional<Json> packed = parse_model_json(text)) {
+        std::string().swap(text);
+        return from_json(*packed, path);
+    }
     Json j;
     try {
         j = Json::parse(text);

@@ -89,7 +89,11 @@ std::string temp_name(const std::filesystem::path& target) {
 }  // namespace
 
 void write_file_atomically(const std::string& path, std::string_view content) {
-    if (path == "-") return write_stdout(content);
+    write_file_atomically_in_pieces(path, [content](const TextSink& sink) { sink(content); });
+}
+
+void write_file_atomically_in_pieces(const std::string& path, const std::function<void(const TextSink&)>& produce) {
+    if (path == "-") return produce([](std::string_view piece) { write_stdout(piece); });
     const std::filesystem::path target(path);
     if (target.filename().empty()) output_error(path, EISDIR);
     const std::string tmp = temp_name(target);
@@ -103,7 +107,17 @@ void write_file_atomically(const std::string& path, std::string_view content) {
         unregister_pending(slot);
         output_error(path, err);
     }
-    int err = write_all(fd, content);
+    int err = 0;
+    try {
+        produce([&](std::string_view piece) {
+            if (err == 0) err = write_all(fd, piece);
+        });
+    } catch (...) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        unregister_pending(slot);
+        throw;
+    }
     if (err == 0 && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
     if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;

@@ -193,6 +193,15 @@ Matrix RandomForest::do_predict_proba(const Features& X) const {
 Json RandomForest::do_save_state() const {
     Json trees = Json::array();
     for (const Tree& t : trees_) trees.push_back(t.to_json());
+    return state_with(std::move(trees));
+}
+
+Json RandomForest::do_save_state_for_file(JsonTextSlots& slots) const {
+    std::optional<Json> trees = trees_text_slot(trees_, slots);
+    return trees ? state_with(std::move(*trees)) : do_save_state();
+}
+
+Json RandomForest::state_with(Json trees) const {
     Json s{{"trees", std::move(trees)}, {"feature_importances", vector_to_json(importances_)}};
     if (oob_score_) s["oob_score"] = *oob_score_;
     if (permutation_importances_) s["permutation_importances"] = vector_to_json(*permutation_importances_);

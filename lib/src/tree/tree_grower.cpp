@@ -11,12 +11,16 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
 }
 
 Tree TreeGrower::build(std::span<const double> row_weights, Rng& rng) const {
+    Tree tree;
     if (sparse_) {
         SparseTreeBuilder builder(*sparse_, y_, n_classes_, p_);
-        return builder.build(row_weights, rng);
+        tree = builder.build(row_weights, rng);
+    } else {
+        TreeBuilder builder(X_.dense_ref(), y_, n_classes_, *dense_, p_);
+        tree = builder.build(row_weights, rng);
     }
-    TreeBuilder builder(X_.dense_ref(), y_, n_classes_, *dense_, p_);
-    return builder.build(row_weights, rng);
+    tree.shrink_to_fit();  // up to half of a grown vector is spare: the trees are kept
+    return tree;
 }
 
 }  // namespace kestrel

@@ -46,9 +46,12 @@ protected:
     Matrix do_predict_proba(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     Json do_save_state() const override;
+    Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;
 
 private:
+    Json state_without_trees() const;
+
     LossKind loss_ = LossKind::squared;
     std::vector<double> base_score_;
     std::vector<Tree> trees_;

@@ -11,6 +11,7 @@
 
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/json_text.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
@@ -43,6 +44,9 @@ public:
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;
+    // The same state for a model file: a model may leave its bulk (a forest's trees) to
+    // `slots`, written straight to the text by model_json_text(state, &slots).
+    Json save_state(JsonTextSlots& slots) const;
     void load_state(const Json& state);
     virtual int state_version() const { return 1; }
 
@@ -75,10 +79,13 @@ protected:
     virtual Matrix do_predict_proba(const Features& X) const;
     virtual std::string do_report(const std::string& report_name, const ReportNames& names) const;
     virtual Json do_save_state() const = 0;
+    // do_save_state() with parts as slots; by default, none.
+    virtual Json do_save_state_for_file(JsonTextSlots& slots) const;
     virtual void do_load_state(const Json& state) = 0;
 
 private:
     void check_features(const Features& X) const;
+    Json finish_state(Json s) const;  // refuses non-finite numbers; adds the common fields
 
     std::string name_;
     Params params_;

@@ -73,6 +73,8 @@ public:
     // Envelope: format, version, kestrel_version, model, task, params, features,
     // classes, preprocessing, state (with state_version), provenance.
     Json to_json() const;
+    // The envelope for a model file: the estimator's bulk left to `slots` (see save_state).
+    Json to_json(JsonTextSlots& slots) const;
     static Model from_json(const Json& j, const std::string& source);  // ModelFileError
     void save(const std::string& path) const;                           // atomic; "-" = stdout
     static Model load(const std::string& path);
@@ -96,6 +98,7 @@ public:
 
 private:
     Features prepare(const Features& X) const;
+    Json to_json(JsonTextSlots* slots) const;
 
     ModelSpec spec_;
     Task task_ = Task::regression;

@@ -37,10 +37,12 @@ protected:
     Matrix do_predict_proba(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     Json do_save_state() const override;
+    Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;
 
 private:
     Matrix mean_outputs(const Features& X) const;
+    Json state_with(Json trees) const;
 
     std::vector<Tree> trees_;
     Vector importances_;

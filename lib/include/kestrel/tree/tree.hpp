@@ -7,22 +7,24 @@
 // regression: the weighted mean of the targets.
 // A missing value (NaN) goes right, or left where the node says missing_left (the
 // default direction learned by gbdt; CART trees never see missing values).
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/json_text.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
 
-struct TreeNode {
-    int feature = -1;      // -1 for a leaf
-    double threshold = 0;  // left when x <= threshold
+struct TreeNode {  // 48 bytes: the integers first, so that no padding sits between the fields
+    int feature = -1;  // -1 for a leaf
     int left = -1, right = -1;
-    double impurity = 0;  // of the training rows reaching the node
-    double weight = 0;    // their total sample weight
-    Index samples = 0;    // their number (distinct rows; bootstrap copies count once)
     bool missing_left = false;  // where NaN goes; saved only by trees that use it
+    double threshold = 0;       // left when x <= threshold
+    double impurity = 0;        // of the training rows reaching the node
+    double weight = 0;          // their total sample weight
+    Index samples = 0;          // their number (distinct rows; bootstrap copies count once)
     bool is_leaf() const { return left < 0; }
 };
 
@@ -52,10 +54,21 @@ public:
     // Keeps only the nodes reachable from the root (after pruning), renumbered in
     // depth-first order, left before right.
     void compact();
+    // Releases the spare capacity of the node arrays (a forest keeps its trees as built).
+    void shrink_to_fit() {
+        nodes_.shrink_to_fit();
+        values_.shrink_to_fit();
+    }
 
     Json to_json() const;
+    // The text model_json_text writes for to_json() at nesting level `depth`, written
+    // straight from the nodes (a forest's file without a DOM of its nodes).
+    void write_json_text(std::string& out, int depth) const;
+    // Whether every number of the nodes is finite (JSON cannot hold the others).
+    bool all_finite() const;
     // Validates structure (children in range, acyclic, features in range); throws
-    // std::runtime_error naming what is wrong.
+    // std::runtime_error naming what is wrong. Reads the node arrays as JSON arrays, or
+    // packed by parse_model_json (core/json_packed.hpp).
     static Tree from_json(const Json& j, Index n_features, Index n_outputs);
 
 private:
@@ -63,6 +76,12 @@ private:
     std::vector<TreeNode> nodes_;
     std::vector<double> values_;  // size() x n_outputs, row-major
 };
+
+// A placeholder for a JSON array of the trees' to_json() that model_json_text writes
+// straight from the nodes (see JsonTextSlots); nullopt when a tree holds a non-finite
+// number (the DOM, through Estimator::save_state, then refuses it by name). `trees`
+// must live until the text is written.
+std::optional<Json> trees_text_slot(const std::vector<Tree>& trees, JsonTextSlots& slots);
 
 // A text rendering like scikit-learn's export_text: one line per node, features by
 // name (x0, x1, ... when unnamed), thresholds, and at each leaf the prediction with
