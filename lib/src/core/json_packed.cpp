@@ -92,54 +92,48 @@ private:
         }
     }
 
-    bool object(Json& out, bool tree, int depth) {
-        ++p_;  // '{'
-        out = Json::object();
+    // At an opening bracket: the elements up to `close`, separated by ',' (none is fine).
+    template <class Element>
+    bool list(char close, Element element) {
+        ++p_;  // the opening bracket
         skip_space();
-        if (!at_end() && peek() == '}') {
+        if (!at_end() && peek() == close) {
             ++p_;
             return true;
         }
         for (;;) {
             skip_space();
+            if (!element()) return false;
+            skip_space();
+            if (at_end()) return false;
+            const char c = s_[p_++];
+            if (c == close) return true;
+            if (c != ',') return false;
+        }
+    }
+
+    bool object(Json& out, bool tree, int depth) {
+        out = Json::object();
+        return list('}', [&] {
             std::string key;
             if (at_end() || peek() != '"' || !string(key) || !eat(':')) return false;
             Json& member = out[key];  // a repeated key: the last one wins, as in Json::parse
             const std::optional<PackedKind> kind = tree ? node_array_kind(key) : std::nullopt;
             skip_space();
-            if (kind && !at_end() && peek() == '[') {
-                if (!packed(member, *kind)) return false;
-            } else {
-                const Context inner = key == "trees" ? Context::trees_array
-                                      : key == "tree" ? Context::tree_object
-                                                      : Context::plain;
-                if (!value(member, inner, depth + 1)) return false;
-            }
-            skip_space();
-            if (at_end()) return false;
-            const char c = s_[p_++];
-            if (c == '}') return true;
-            if (c != ',') return false;
-        }
+            if (kind && !at_end() && peek() == '[') return packed(member, *kind);
+            const Context inner = key == "trees" ? Context::trees_array
+                                  : key == "tree" ? Context::tree_object
+                                                  : Context::plain;
+            return value(member, inner, depth + 1);
+        });
     }
 
     bool array(Json& out, Context element, int depth) {
-        ++p_;  // '['
         out = Json::array();
-        skip_space();
-        if (!at_end() && peek() == ']') {
-            ++p_;
-            return true;
-        }
-        for (;;) {
+        return list(']', [&] {
             out.push_back(Json());
-            if (!value(out.back(), element, depth + 1)) return false;
-            skip_space();
-            if (at_end()) return false;
-            const char c = s_[p_++];
-            if (c == ']') return true;
-            if (c != ',') return false;
-        }
+            return value(out.back(), element, depth + 1);
+        });
     }
 
     bool string(std::string& out) {
@@ -241,58 +235,33 @@ private:
     // A node array: numbers only (integers in range of int64 for an integer array; rows
     // of one width for real_rows), else false.
     bool packed(Json& out, PackedKind kind) {
-        ++p_;  // '['
         Bytes bytes;
         std::size_t count = 0;
         std::uint64_t width = 0;
         if (kind == PackedKind::real_rows) append_bytes(bytes, &width, sizeof width);
-        skip_space();
-        if (!at_end() && peek() == ']') {
-            ++p_;
-        } else {
-            for (;;) {
-                skip_space();
-                if (kind == PackedKind::real_rows) {
-                    std::uint64_t n = 0;
-                    if (at_end() || peek() != '[') return false;
-                    ++p_;
-                    skip_space();
-                    if (!at_end() && peek() == ']') {
-                        ++p_;
-                    } else {
-                        for (;;) {
-                            skip_space();
-                            if (!real(bytes)) return false;
-                            ++n;
-                            skip_space();
-                            if (at_end()) return false;
-                            const char c = s_[p_++];
-                            if (c == ']') break;
-                            if (c != ',') return false;
-                        }
-                    }
-                    if (count == 0) width = n;
-                    else if (n != width) return false;
-                } else if (kind == PackedKind::reals) {
-                    if (!real(bytes)) return false;
-                } else {
-                    std::size_t end = 0;
-                    bool integral = false;
-                    if (!token(end, integral) || !integral) return false;
-                    std::int64_t v = 0;
-                    const auto r = std::from_chars(s_.data() + p_, s_.data() + end, v);
-                    if (r.ec != std::errc() || r.ptr != s_.data() + end) return false;
-                    append_bytes(bytes, &v, sizeof v);
-                    p_ = end;
-                }
-                ++count;
-                skip_space();
-                if (at_end()) return false;
-                const char c = s_[p_++];
-                if (c == ']') break;
-                if (c != ',') return false;
+        const bool ok = list(']', [&] {
+            if (kind == PackedKind::real_rows) {
+                std::uint64_t n = 0;
+                if (at_end() || peek() != '[') return false;
+                if (!list(']', [&] { return real(bytes) && ++n > 0; })) return false;
+                if (count == 0) width = n;
+                else if (n != width) return false;
+            } else if (kind == PackedKind::reals) {
+                if (!real(bytes)) return false;
+            } else {
+                std::size_t end = 0;
+                bool integral = false;
+                if (!token(end, integral) || !integral) return false;
+                std::int64_t v = 0;
+                const auto r = std::from_chars(s_.data() + p_, s_.data() + end, v);
+                if (r.ec != std::errc() || r.ptr != s_.data() + end) return false;
+                append_bytes(bytes, &v, sizeof v);
+                p_ = end;
             }
-        }
+            ++count;
+            return true;
+        });
+        if (!ok) return false;
         // Rows of no numbers would leave no trace of their count: not a node array.
         if (kind == PackedKind::real_rows && count > 0 && width == 0) return false;
         if (kind == PackedKind::real_rows) std::memcpy(bytes.data(), &width, sizeof width);
