@@ -13,19 +13,19 @@ target_include_directories(kestrel_spectra SYSTEM INTERFACE ${SPECTRA_INCLUDE_DI
 find_path(NANOFLANN_INCLUDE_DIR nanoflann.hpp PATH_SUFFIXES include REQUIRED)  # libnanoflann-dev, header-only
 add_library(kestrel_nanoflann INTERFACE)
 target_include_directories(kestrel_nanoflann SYSTEM INTERFACE ${NANOFLANN_INCLUDE_DIR})
-# coinor-libclp-dev: COIN-OR CLP, the simplex solver behind the LP models (lad, quantile, lp_svm).
-find_path(CLP_INCLUDE_DIR ClpSimplex.hpp PATH_SUFFIXES coin coin-or REQUIRED)
-find_library(CLP_LIBRARY Clp REQUIRED)
-find_library(COINUTILS_LIBRARY CoinUtils REQUIRED)
+# coinor-libclp-dev: COIN-OR CLP, the simplex solver behind the LP models (lad, quantile,
+# lp_svm). Headers only at build time: its C interface is dlopen()ed on first use
+# (lib/src/optim/lp_solver.cpp; core/shared_library.hpp says why).
+find_path(CLP_INCLUDE_DIR Clp_C_Interface.h PATH_SUFFIXES coin coin-or REQUIRED)
 add_library(kestrel_clp INTERFACE)
 target_include_directories(kestrel_clp SYSTEM INTERFACE ${CLP_INCLUDE_DIR})
-target_link_libraries(kestrel_clp INTERFACE ${CLP_LIBRARY} ${COINUTILS_LIBRARY})
-# libopenblas-dev + liblapacke-dev: BLAS/LAPACK tile kernels of the dense SPD solver
-# (lib/src/kernel_methods/spd_solve.cpp), the only code that links them.
+target_link_libraries(kestrel_clp INTERFACE ${CMAKE_DL_LIBS})
+# OpenBLAS (BLAS + Fortran LAPACK) for the tile kernels of the dense SPD solver
+# (lib/src/kernel_methods/spd_solve.cpp). Only the headers are used at build time
+# (libopenblas-dev: cblas.h; liblapacke-dev: lapack.h): the library is dlopen()ed on
+# first use (blas_runtime.cpp), so no other kestrel process pays its start-up cost.
 find_path(OPENBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES x86_64-linux-gnu/openblas-pthread openblas-pthread openblas REQUIRED)
-find_library(OPENBLAS_LIBRARY openblas PATH_SUFFIXES openblas-pthread REQUIRED)
-find_path(LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
-find_library(LAPACKE_LIBRARY lapacke REQUIRED)
+find_path(LAPACK_INCLUDE_DIR lapack.h REQUIRED)
 add_library(kestrel_lapack INTERFACE)
-target_include_directories(kestrel_lapack SYSTEM INTERFACE ${OPENBLAS_INCLUDE_DIR} ${LAPACKE_INCLUDE_DIR})
-target_link_libraries(kestrel_lapack INTERFACE ${LAPACKE_LIBRARY} ${OPENBLAS_LIBRARY})
+target_include_directories(kestrel_lapack SYSTEM INTERFACE ${OPENBLAS_INCLUDE_DIR} ${LAPACK_INCLUDE_DIR})
+target_link_libraries(kestrel_lapack INTERFACE ${CMAKE_DL_LIBS})

@@ -1,17 +1,15 @@
 // Tiled right-looking Cholesky: factor a diagonal tile, solve the tiles below it,
 // update the trailing rows. Each tile operation is one single-threaded BLAS/LAPACK call
-// (OpenBLAS); the parallelism is ours, across tiles whose boundaries never move, so the
-// factor is bit-identical at any thread count. The row-major lower triangle is LAPACK's
-// column-major upper triangle of the same memory: potrf/potrs run with uplo = 'U'.
+// (OpenBLAS, loaded on first use: blas_runtime.hpp); the parallelism is ours, across tiles whose boundaries never move,
+// so the factor is bit-identical at any thread count. The row-major lower triangle is LAPACK's column-major upper
+// triangle of the same memory: potrf/potrs run with uplo = 'U'.
 #include "kestrel/kernel_methods/spd_solve.hpp"
-
-#include <cblas.h>
-#include <lapacke.h>
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <type_traits>
+
+#include "blas_runtime.hpp"
 
 namespace kestrel {
 
@@ -22,59 +20,57 @@ constexpr Index kChunk = 256;  // rows per task in parallel_multiply
 // parallel_multiply thousands of times on small problems).
 constexpr double kParallelWork = 1 << 21;
 
-// OpenBLAS runs every call on the calling thread: kestrel parallelises over tiles
-// itself, and a BLAS that split one call over its own threads would make the rounding
-// depend on the thread count (and oversubscribe the cores inside our OpenMP loops).
-void single_threaded_blas() {
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
+blasint as_blas(Index v) {
+    return static_cast<blasint>(v);
 }
 
-blasint as_blas(Index v) { return static_cast<blasint>(v); }
-
+// Fortran LAPACK's potrf on the column-major upper triangle; returns its info.
 template <class T>
 lapack_int potrf(T* a, Index n, Index ld) {
-    const auto m = static_cast<lapack_int>(n), lda = static_cast<lapack_int>(ld);
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', m, a, lda);
-    else return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', m, a, lda);
+    const lapack_int m = static_cast<lapack_int>(n), lda = static_cast<lapack_int>(ld);
+    lapack_int info = 0;
+    if constexpr (std::is_same_v<T, float>)
+        blas::api().spotrf("U", &m, a, &lda, &info, 1);
+    else
+        blas::api().dpotrf("U", &m, a, &lda, &info, 1);
+    return info;
 }
 
 // B <- B L⁻ᵀ for the m x k tile B below the k x k factor L (row-major, lower).
 template <class T>
 void trsm_right(const T* L, T* B, Index m, Index k, Index ld) {
     if constexpr (std::is_same_v<T, float>)
-        cblas_strsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, as_blas(m), as_blas(k), 1.0f, L,
-                    as_blas(ld), B, as_blas(ld));
+        blas::api().strsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, as_blas(m), as_blas(k), 1.0f,
+                          L, as_blas(ld), B, as_blas(ld));
     else
-        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, as_blas(m), as_blas(k), 1.0, L,
-                    as_blas(ld), B, as_blas(ld));
+        blas::api().dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, as_blas(m), as_blas(k), 1.0,
+                          L, as_blas(ld), B, as_blas(ld));
 }
 
 // C <- C - A Bᵀ (m x n, inner dimension k).
 template <class T>
 void gemm_minus(const T* A, const T* B, T* C, Index m, Index n, Index k, Index ld) {
     if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_blas(m), as_blas(n), as_blas(k), -1.0f, A,
-                    as_blas(ld), B, as_blas(ld), 1.0f, C, as_blas(ld));
+        blas::api().sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_blas(m), as_blas(n), as_blas(k), -1.0f, A,
+                          as_blas(ld), B, as_blas(ld), 1.0f, C, as_blas(ld));
     else
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_blas(m), as_blas(n), as_blas(k), -1.0, A, as_blas(ld),
-                    B, as_blas(ld), 1.0, C, as_blas(ld));
+        blas::api().dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_blas(m), as_blas(n), as_blas(k), -1.0, A,
+                          as_blas(ld), B, as_blas(ld), 1.0, C, as_blas(ld));
 }
 
 // Lower triangle of C <- C - A Aᵀ (m x m, inner dimension k).
 template <class T>
 void syrk_minus(const T* A, T* C, Index m, Index k, Index ld) {
     if constexpr (std::is_same_v<T, float>)
-        cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_blas(m), as_blas(k), -1.0f, A, as_blas(ld), 1.0f, C,
-                    as_blas(ld));
+        blas::api().ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_blas(m), as_blas(k), -1.0f, A, as_blas(ld), 1.0f,
+                          C, as_blas(ld));
     else
-        cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_blas(m), as_blas(k), -1.0, A, as_blas(ld), 1.0, C,
-                    as_blas(ld));
+        blas::api().dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_blas(m), as_blas(k), -1.0, A, as_blas(ld), 1.0, C,
+                          as_blas(ld));
 }
 
 template <class T>
 bool tiled_cholesky(T* a, Index n, Index ld, int threads) {
-    single_threaded_blas();
     auto at = [a, ld](Index r, Index c) { return a + r * ld + c; };
     for (Index k = 0; k < n; k += kTile) {
         const Index kb = std::min(kTile, n - k);
@@ -107,27 +103,32 @@ bool tiled_cholesky(T* a, Index n, Index ld, int threads) {
 
 }  // namespace
 
-bool cholesky_in_place(DenseMatrix& A, int threads) { return tiled_cholesky(A.data(), A.rows(), A.cols(), threads); }
+bool cholesky_in_place(DenseMatrix& A, int threads) {
+    return tiled_cholesky(A.data(), A.rows(), A.cols(), threads);
+}
 
-bool cholesky_in_place(FloatMatrix& A, int threads) { return tiled_cholesky(A.data(), A.rows(), A.cols(), threads); }
+bool cholesky_in_place(FloatMatrix& A, int threads) {
+    return tiled_cholesky(A.data(), A.rows(), A.cols(), threads);
+}
 
 Eigen::MatrixXd cholesky_solve(const DenseMatrix& L, const Eigen::MatrixXd& B) {
     Eigen::MatrixXd X = B;
     const Index n = L.rows();
     if (n == 0 || X.cols() == 0) return X;
-    single_threaded_blas();
-    LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', static_cast<lapack_int>(n), static_cast<lapack_int>(X.cols()), L.data(),
-                        static_cast<lapack_int>(L.cols()), X.data(), static_cast<lapack_int>(X.rows()));
+    const lapack_int m = static_cast<lapack_int>(n), nrhs = static_cast<lapack_int>(X.cols()),
+                     lda = static_cast<lapack_int>(L.cols()), ldb = static_cast<lapack_int>(X.rows());
+    lapack_int info = 0;
+    blas::api().dpotrs("U", &m, &nrhs, L.data(), &lda, X.data(), &ldb, &info, 1);
     return X;
 }
 
 Vector cholesky_solve_float(const FloatMatrix& L, const Vector& b) {
     const Index n = L.rows();
     if (n == 0) return b;
-    single_threaded_blas();
     Eigen::VectorXf x = b.cast<float>();
-    LAPACKE_spotrs_work(LAPACK_COL_MAJOR, 'U', static_cast<lapack_int>(n), 1, L.data(), static_cast<lapack_int>(L.cols()),
-                        x.data(), static_cast<lapack_int>(n));
+    const lapack_int m = static_cast<lapack_int>(n), nrhs = 1, lda = static_cast<lapack_int>(L.cols());
+    lapack_int info = 0;
+    blas::api().spotrs("U", &m, &nrhs, L.data(), &lda, x.data(), &m, &info, 1);
     return x.cast<double>();
 }
 
@@ -149,9 +150,9 @@ Eigen::MatrixXd parallel_multiply(const DenseMatrix& A, const Eigen::MatrixXd& X
     const Index n = A.rows();
     Eigen::MatrixXd out(n, X.cols());
     const Index chunks = (n + kChunk - 1) / kChunk;
-    const bool parallel = threads > 1 && chunks > 1 &&
-                          static_cast<double>(n) * static_cast<double>(A.cols()) * static_cast<double>(X.cols()) >=
-                              kParallelWork;
+    const bool parallel =
+        threads > 1 && chunks > 1 &&
+        static_cast<double>(n) * static_cast<double>(A.cols()) * static_cast<double>(X.cols()) >= kParallelWork;
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (Index c = 0; c < chunks; ++c) {
         const Index r0 = c * kChunk, r = std::min(kChunk, n - r0);
@@ -160,8 +161,8 @@ Eigen::MatrixXd parallel_multiply(const DenseMatrix& A, const Eigen::MatrixXd& X
     return out;
 }
 
-CgResult conjugate_gradient(const std::function<Vector(const Vector&)>& apply, const Vector& diagonal,
-                            const Vector& b, double tol, int max_iter) {
+CgResult conjugate_gradient(const std::function<Vector(const Vector&)>& apply, const Vector& diagonal, const Vector& b,
+                            double tol, int max_iter) {
     CgResult res;
     const Index n = b.size();
     res.x = Vector::Zero(n);

@@ -1,21 +1,64 @@
 #include "kestrel/optim/lp_solver.hpp"
 
-#include <ClpSimplex.hpp>
-#include <CoinFinite.hpp>
+#include <Clp_C_Interface.h>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
+#include <memory>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/shared_library.hpp"
 
 namespace kestrel {
 namespace {
 
-// CLP reads any bound beyond COIN_DBL_MAX as infinite; ±infinity itself would leak
-// into its arithmetic.
+// CLP through its C interface, loaded on first use (core/shared_library.hpp says why).
+struct Clp {
+    decltype(&::Clp_newModel) new_model;
+    decltype(&::Clp_deleteModel) delete_model;
+    decltype(&::Clp_setLogLevel) set_log_level;
+    decltype(&::Clp_loadProblem) load_problem;
+    decltype(&::Clp_setMaximumIterations) set_maximum_iterations;
+    decltype(&::Clp_dual) dual;
+    decltype(&::Clp_primal) primal;
+    decltype(&::Clp_numberIterations) number_iterations;
+    decltype(&::Clp_status) status;
+    decltype(&::Clp_primalColumnSolution) primal_column_solution;
+    decltype(&::Clp_dualRowSolution) dual_row_solution;
+    decltype(&::Clp_objectiveValue) objective_value;
+};
+
+Clp load_clp() {
+    const SharedLibrary lib("libClp.so.1", "the LP solver (lad, quantile, lp_svm)", "coinor-libclp1");
+    Clp c{};
+    lib.bind(c.new_model, "Clp_newModel");
+    lib.bind(c.delete_model, "Clp_deleteModel");
+    lib.bind(c.set_log_level, "Clp_setLogLevel");
+    lib.bind(c.load_problem, "Clp_loadProblem");
+    lib.bind(c.set_maximum_iterations, "Clp_setMaximumIterations");
+    lib.bind(c.dual, "Clp_dual");
+    lib.bind(c.primal, "Clp_primal");
+    lib.bind(c.number_iterations, "Clp_numberIterations");
+    lib.bind(c.status, "Clp_status");
+    lib.bind(c.primal_column_solution, "Clp_primalColumnSolution");
+    lib.bind(c.dual_row_solution, "Clp_dualRowSolution");
+    lib.bind(c.objective_value, "Clp_objectiveValue");
+    return c;
+}
+
+const Clp& clp() {
+    static const Clp loaded = load_clp();
+    return loaded;
+}
+
+// CLP reads any bound beyond COIN_DBL_MAX (= DBL_MAX) as infinite; ±infinity itself
+// would leak into its arithmetic.
 std::vector<double> clp_bounds(const std::vector<double>& b) {
+    constexpr double kMax = std::numeric_limits<double>::max();
     std::vector<double> out(b);
-    for (double& v : out) v = std::clamp(v, -COIN_DBL_MAX, COIN_DBL_MAX);
+    for (double& v : out) v = std::clamp(v, -kMax, kMax);
     return out;
 }
 
@@ -32,23 +75,25 @@ void check_shape(const LinearProgram& lp) {
 
 LpSolution solve_lp(const LinearProgram& lp, const LpOptions& opts) {
     check_shape(lp);
-    ClpSimplex model;
+    const Clp& api = clp();
+    const std::unique_ptr<Clp_Simplex, decltype(api.delete_model)> owned(api.new_model(), api.delete_model);
+    Clp_Simplex* model = owned.get();
     // CLP reports through its message handler; at level 0 it prints nothing.
-    model.setLogLevel(0);
+    api.set_log_level(model, 0);
     const std::vector<double> cl = clp_bounds(lp.col_lower), cu = clp_bounds(lp.col_upper);
     const std::vector<double> rl = clp_bounds(lp.row_lower), ru = clp_bounds(lp.row_upper);
     const std::vector<CoinBigIndex> start(lp.col_start.begin(), lp.col_start.end());
-    model.loadProblem(static_cast<int>(lp.cols), static_cast<int>(lp.rows), start.data(), lp.row_index.data(),
-                      lp.value.data(), cl.data(), cu.data(), lp.cost.data(), rl.data(), ru.data());
-    model.setMaximumIterations(static_cast<int>(std::min<long long>(opts.max_iter, INT_MAX)));
+    api.load_problem(model, static_cast<int>(lp.cols), static_cast<int>(lp.rows), start.data(), lp.row_index.data(),
+                     lp.value.data(), cl.data(), cu.data(), lp.cost.data(), rl.data(), ru.data());
+    api.set_maximum_iterations(model, static_cast<int>(std::min<long long>(opts.max_iter, INT_MAX)));
     if (opts.algorithm == LpAlgorithm::dual_simplex)
-        model.dual();
+        api.dual(model, 0);
     else
-        model.primal();
+        api.primal(model, 0);
 
     LpSolution out;
-    out.iterations = model.numberIterations();
-    const int status = model.status();
+    out.iterations = api.number_iterations(model);
+    const int status = api.status(model);
     switch (status) {
         case 0:
             out.optimal = true;
@@ -64,9 +109,9 @@ LpSolution solve_lp(const LinearProgram& lp, const LpOptions& opts) {
             throw DataError(opts.owner +
                             ": the LP solver gave up on numerical difficulties (scale the features or the target)");
     }
-    out.x = Eigen::Map<const Vector>(model.primalColumnSolution(), lp.cols);
-    out.row_duals = Eigen::Map<const Vector>(model.dualRowSolution(), lp.rows);
-    out.objective = model.objectiveValue();
+    out.x = Eigen::Map<const Vector>(api.primal_column_solution(model), lp.cols);
+    out.row_duals = Eigen::Map<const Vector>(api.dual_row_solution(model), lp.rows);
+    out.objective = api.objective_value(model);
     if (!out.x.allFinite() || !out.row_duals.allFinite() || !std::isfinite(out.objective))
         throw DataError(opts.owner + ": the LP solver produced non-finite values (scale the features or the target)");
     return out;
