@@ -295,11 +295,12 @@ Model Model::from_json(const Json& j, const std::string& source) {
 void Model::save(const std::string& path) const {
     JsonTextSlots slots;
     const Json j = to_json(slots);
-    // Written as it is produced: a forest's text is never whole in memory.
+    // Written as it is produced (a forest's text is never whole in memory), and synced
+    // to disk before the rename: a model file is a training run.
     write_file_atomically_in_pieces(path, [&](const TextSink& sink) {
         slots.set_sink(sink);
         sink(model_json_text(j, &slots));
-    });
+    }, Durability::synced);
 }
 
 Model Model::load(const std::string& path) {

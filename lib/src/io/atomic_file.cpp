@@ -1,5 +1,6 @@
-// Atomic output: write a temporary file beside the target, flush it to disk, then
-// rename it over the target, so readers see the old file or the whole new one.
+// Atomic output: write a temporary file beside the target (flushed to disk for a
+// synced write), then rename it over the target, so readers see the old file or the
+// whole new one.
 #include "kestrel/io/atomic_file.hpp"
 
 #include <fcntl.h>
@@ -88,11 +89,13 @@ std::string temp_name(const std::filesystem::path& target) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view content) {
-    write_file_atomically_in_pieces(path, [content](const TextSink& sink) { sink(content); });
+void write_file_atomically(const std::string& path, std::string_view content, Durability durability) {
+    write_file_atomically_in_pieces(
+        path, [content](const TextSink& sink) { sink(content); }, durability);
 }
 
-void write_file_atomically_in_pieces(const std::string& path, const std::function<void(const TextSink&)>& produce) {
+void write_file_atomically_in_pieces(const std::string& path, const std::function<void(const TextSink&)>& produce,
+                                     Durability durability) {
     if (path == "-") return produce([](std::string_view piece) { write_stdout(piece); });
     const std::filesystem::path target(path);
     if (target.filename().empty()) output_error(path, EISDIR);
@@ -118,7 +121,7 @@ void write_file_atomically_in_pieces(const std::string& path, const std::functio
         unregister_pending(slot);
         throw;
     }
-    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    if (err == 0 && durability == Durability::synced && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
     if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
     if (err != 0) ::unlink(tmp.c_str());

@@ -33,13 +33,16 @@ std::vector<std::string> entries(const std::filesystem::path& dir) {
 TEST_SUITE("io") {
 
 TEST_CASE("atomic_file: writes the content, replaces the old file, leaves no temp file") {
-    const auto dir = scratch_dir();
-    const std::string path = (dir / "model.json").string();
-    write_file_atomically(path, "first version, longer than the second\n");
-    write_file_atomically(path, std::string("second\0with nul", 15));
-    CHECK(read_whole_file(path) == std::string("second\0with nul", 15));
-    CHECK(entries(dir) == std::vector<std::string>{"model.json"});
-    std::filesystem::remove_all(dir);
+    for (const Durability durability : {Durability::renamed, Durability::synced}) {
+        CAPTURE(static_cast<int>(durability));
+        const auto dir = scratch_dir();
+        const std::string path = (dir / "model.json").string();
+        write_file_atomically(path, "first version, longer than the second\n", durability);
+        write_file_atomically(path, std::string("second\0with nul", 15), durability);
+        CHECK(read_whole_file(path) == std::string("second\0with nul", 15));
+        CHECK(entries(dir) == std::vector<std::string>{"model.json"});
+        std::filesystem::remove_all(dir);
+    }
 }
 
 TEST_CASE("atomic_file: an unwritable path throws OutputError and leaves nothing") {
