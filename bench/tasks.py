@@ -123,7 +123,10 @@ add(Task(
     kestrel=kestrel("lasso", {"n_lambda": 100, "lambda_min_ratio": 1e-4}, "train.csv", "test.csv",
                     extra="--path {work}/kestrel.path.csv"),
     anchors=[Tool("glmnet",
-                  train=f"{GLMNET} train {{data}}/train.csv {{model}} nlambda=100 lambda.min.ratio=1e-4 alpha=1",
+                  # fdev=0: glmnet otherwise ends the path early (here after 70 of the 100
+                  # lambdas), a shorter path to a different final model than kestrel's
+                  train=f"{GLMNET} train {{data}}/train.csv {{model}} nlambda=100 lambda.min.ratio=1e-4 alpha=1 "
+                        "fdev=0",
                   predict=f"{GLMNET} predict {{model}} {{data}}/test.csv {{pred}}",
                   goal=Goal(train=1.0, rmse_relative=0.01, rss_data=1.5))],
 ))
@@ -277,17 +280,17 @@ for short, data, task, n_classes, shape in TREE_SETS:
     mtry = "max_features=0.333" if reg else "max_features=sqrt"
     add(Task(f"forest_{short}", "trees", data,
              f"random forest, 100 trees, {mtry}, fully grown, bootstrap, {{threads}} threads; {shape}",
-             kestrel=kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed 1"),
-             anchors=[sklearn(rf, {"n_estimators": 100, "n_jobs": "{threads}", "random_state": 1,
+             kestrel=kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed {seed}"),
+             anchors=[sklearn(rf, {"n_estimators": 100, "n_jobs": "{threads}", "random_state": "{seed}",
                                    "max_features": 0.333 if reg else "sqrt"}, "train.csv", "test.csv",
                               goal=FOREST_GOALS["scikit-learn"]),
                       # ranger's regression defaults differ from "fully grown, d/3": mtry
                       # floor(sqrt(d)) and min.node.size 5; give it kestrel's and
                       # scikit-learn's floor(d/3) (Friedman #1: d = 20 -> 6) and 1
-                      ranger(task, {"num.trees": 100, "num.threads": "{threads}", "seed": 1,
+                      ranger(task, {"num.trees": 100, "num.threads": "{threads}", "seed": "{seed}",
                                     **({"mtry": 6, "min.node.size": 1} if reg else {})}, "train.csv", "test.csv",
                              goal=FOREST_GOALS["ranger"])],
-             requires=("forest",), heavy=short in ("binary", "multi5")))
+             requires=("forest",), heavy=short in ("binary", "multi5"), quality_seeds=(2, 3)))
     if reg:
         objective = {"objective": "reg:squarederror"}
     elif n_classes == 2:

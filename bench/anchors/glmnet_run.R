@@ -2,7 +2,9 @@
 # glmnet (Debian r-cran-glmnet) as a benchmark anchor for the lasso / elastic-net path:
 #   glmnet_run.R train TRAIN MODEL.rds nlambda=100 lambda.min.ratio=1e-4 alpha=1 [name=value ...]
 #   glmnet_run.R predict MODEL.rds TEST PRED.csv
-# name=value pairs go to glmnet() unchanged (family defaults to gaussian). Prediction uses the
+# name=value pairs go to glmnet() unchanged (family defaults to gaussian), except those
+# glmnet.control() takes (fdev=0 turns off the early end of the path, so that glmnet
+# fits all nlambda values as kestrel does). Prediction uses the
 # last (smallest) lambda of the path, as kestrel's lasso predicts with its final path point.
 suppressPackageStartupMessages({ library(glmnet); library(data.table) })
 args <- commandArgs(trailingOnly = TRUE)
@@ -22,8 +24,10 @@ if (args[1] == "train") {
     v <- suppressWarnings(as.numeric(parts[2]))
     extra[[parts[1]]] <- if (is.na(v)) parts[2] else v
   }
+  control <- names(extra) %in% names(glmnet.control())
+  if (any(control)) do.call(glmnet.control, extra[control])
   t1 <- Sys.time()
-  fit <- do.call(glmnet, c(list(x = d$x, y = d$y), extra))
+  fit <- do.call(glmnet, c(list(x = d$x, y = d$y), extra[!control]))
   fit_s <- as.numeric(Sys.time() - t1, units = "secs")
   saveRDS(list(fit = fit, n_features = ncol(d$x)), args[3], compress = FALSE)
   report_timings(load_s = load_s, fit_s = fit_s, n_lambda = length(fit$lambda),

@@ -71,6 +71,8 @@ def _quality(entry):
         text = "best " + entry["cv_best"]
     else:
         text = "–"
+    if q.get("seeds") and ("accuracy" in q or "rmse" in q):
+        text += f" (mean of seeds {','.join(map(str, q['seeds']))})"
     if entry.get("sv_count"):
         text += f" / {entry['sv_count']} SV"
     return text

@@ -52,11 +52,11 @@ def _slug(text):
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def resolve(command, ctx, data_dir, work, tool_slug):
+def resolve(command, ctx, data_dir, work, tool_slug, seed=1):
     rel = lambda p: os.path.relpath(p, ctx.repo)  # noqa: E731  (short, readable command lines)
     return command.format(
         kestrel=rel(ctx.apps), data=rel(data_dir) if data_dir else "", py="/usr/bin/python3",
-        anchors="bench/anchors", work=rel(work), threads=ctx.threads,
+        anchors="bench/anchors", work=rel(work), threads=ctx.threads, seed=seed,
         model=rel(os.path.join(work, tool_slug + ".model")),
         pred=rel(os.path.join(work, tool_slug + ".pred.csv")),
     )
@@ -255,6 +255,8 @@ def _measure_task(task, ctx, pending_reason, anchors_when_pending):
             continue
         if task.quality and truth and tool.predict:
             entry["quality"] = score.score(truth, os.path.join(work, slug + ".pred.csv"), kind)
+            if task.quality_seeds:
+                _quality_over_seeds(task, tool, entry, ctx, data_dir, work, truth, kind)
         if "cv_best" in tool.extras:
             entry["cv_best"] = cv_best(os.path.join(work, slug + ".train.stdout"))
         if "sv_count" in tool.extras:
@@ -271,6 +273,29 @@ def _measure_task(task, ctx, pending_reason, anchors_when_pending):
         record["pairs"].append(compare(task, kind, record["tools"]["kestrel"], record["tools"][anchor.name],
                                        anchor, work, record["data_float64_mb"]))
     return record
+
+
+def _quality_over_seeds(task, tool, entry, ctx, data_dir, work, truth, kind):
+    """Untimed train + predict at each extra seed; entry["quality"] becomes the mean."""
+    slug = _slug(tool.name)
+    per_seed = {1: entry["quality"]}
+    for seed in task.quality_seeds:
+        seed_work = os.path.join(work, f"seed{seed}")
+        os.makedirs(seed_work, exist_ok=True)
+        for stage in STAGES:
+            command = resolve(getattr(tool, stage), ctx, data_dir, seed_work, slug, seed)
+            m = measure.run(command, ctx.env, ctx.repo, ctx.timeout_s, seed_work, f"{slug}.{stage}")
+            if m.get("error") is not None or m.get("rc", 0) != 0:
+                entry["quality"] = {"error": f"seed {seed} {stage}: exit {m.get('rc')}"}
+                return
+        per_seed[seed] = score.score(truth, os.path.join(seed_work, slug + ".pred.csv"), kind)
+    ctx.log(f"    {tool.name:18s} quality at seeds {sorted(per_seed)}: "
+            + ", ".join(f"{q.get('accuracy', q.get('rmse'))}" for _, q in sorted(per_seed.items())))
+    keys = [k for k, v in per_seed[1].items() if isinstance(v, (int, float))]
+    mean = {k: statistics.fmean(q[k] for q in per_seed.values()) for k in keys
+            if all(isinstance(q.get(k), (int, float)) for q in per_seed.values())}
+    entry["quality"] = {**mean, "seeds": sorted(per_seed)}
+    entry["quality_by_seed"] = {str(s): q for s, q in sorted(per_seed.items())}
 
 
 def _ratio(a, b):

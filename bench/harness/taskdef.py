@@ -4,6 +4,7 @@ Command lines are plain strings with placeholders, filled in by bench/run:
   {kestrel}  build-bench/apps        {data}   the dataset's folder      {py}  /usr/bin/python3
   {anchors}  bench/anchors           {model}  this tool's model file    {pred} its predictions
   {work}     this task's scratch dir {threads} threads given to every tool (2)
+  {seed}     the random seed (1 in the timed runs; see Task.quality_seeds)
 Every tool runs as separate processes per stage (train, then predict), so each side's
 "train" time covers the same work: start, read the file, fit, write the model.
 """
@@ -52,6 +53,10 @@ class Task:
     # keeps `bench/run all` under an hour on 2 cores (earlier tasks have warmed the same tools)
     heavy: bool = False
     quality: bool = True  # score predictions on the test split
+    # Randomised models (forests): a difference of a few tenths of a point between two
+    # tools at one seed is as much the seed as the algorithm. Each tool also trains and
+    # predicts (untimed) at these extra seeds; quality is then the mean over all seeds.
+    quality_seeds: tuple = ()
     kind: str = "pair"  # "pair": kestrel vs anchors; "script": run kestrel.train as a whole family
 
     def tools(self):
