@@ -13,8 +13,12 @@ class FeatureColumns {
 public:
     explicit FeatureColumns(const Features& X) : rows_(X.rows()), sparse_(X.is_sparse()) {
         if (sparse_) {
-            sparse_cols_ = ColumnMajorSparse(X.sparse_ref());
-            sparse_cols_.makeCompressed();
+            // Converted straight into a local and swapped in: Eigen 3.4's SparseMatrix
+            // copies when assigned a temporary, which kept a third copy of the data
+            // (row-major input, the temporary, the member) alive at the peak.
+            ColumnMajorSparse cols(X.sparse_ref());
+            cols.makeCompressed();
+            sparse_cols_.swap(cols);
         } else {
             dense_cols_ = X.dense_ref();
         }
