@@ -5,12 +5,23 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/linear/centred_gram.hpp"
 
 namespace kestrel {
 namespace {
 
-// Columns of X, dense (centred copy, column-major) or sparse (CSC copy). f(i, x_ij)
-// runs over the stored entries of column j in increasing i.
+// Two ways of keeping what a coordinate update needs, glmnet's type.gaussian:
+//   naive:      the residual r = y − ȳ − X̃β (X̃ the centred columns); a coordinate's
+//               gradient is one pass over its column, O(n) (or its non-zeros).
+//   covariance: q = X̃ᵀS(y − ȳ) − Gβ with G = X̃ᵀSX̃ (d x d, formed once); a gradient
+//               is q_j and an update moves q by a column of G, O(d) whatever n is.
+// Both give the same iterates up to rounding. Each supplies, for column j (centred,
+// weighted by s): sq(j) = Σ s_i x̃_ij², dot(j) = Σ s_i x̃_ij r_i, and move(j, c) for a
+// change c of the raw coefficient β_j.
+
+// Naive residual updates over columns of X: dense (centred copy, column-major) or
+// sparse (CSC copy, centring carried implicitly). f(i, x_ij) runs over the stored
+// entries of column j in increasing i.
 struct DenseColumns {
     Eigen::MatrixXd X;
     template <class F>
@@ -30,26 +41,74 @@ struct SparseColumns {
     }
 };
 
-double soft_threshold(double z, double t) { return z > t ? z - t : (z < -t ? z + t : 0.0); }
-
 template <class Columns>
-class Solver {
+class NaiveUpdates {
 public:
-    Solver(const Columns& cols, const Vector& s, const Vector& y, const Vector& mean, double y_mean,
-           const ElasticNetSettings& st)
-        : cols_(cols), s_(s), mean_(mean), st_(st), d_(mean.size()), S_(s.sum()) {
+    NaiveUpdates(const Columns& cols, const Vector& s, const Vector& y, const Vector& mean, double y_mean)
+        : cols_(cols), s_(s), mean_(mean), S_(s.sum()) {
         r_ = y.array() - y_mean;  // r_raw: the residual without the implicit centring offset
         sum_r_ = s_.dot(r_);
+        y_ss_ = s_.dot(r_.cwiseProduct(r_));
+    }
+    double y_ss() const { return y_ss_; }
+    double sq(Index j) const {
+        // stored entries, then the rows the column skips
+        double sq = 0, s_seen = 0;
+        const double m = mean_[j];
+        cols_.each(j, [&](Index i, double x) {
+            sq += s_[i] * (x - m) * (x - m);
+            s_seen += s_[i];
+        });
+        return sq + std::max(0.0, S_ - s_seen) * m * m;
+    }
+    double dot(Index j) const {
+        double dot = 0;
+        cols_.each(j, [&](Index i, double x) { dot += s_[i] * x * r_[i]; });
+        return dot - mean_[j] * sum_r_;
+    }
+    void move(Index j, double c) {
+        cols_.each(j, [&](Index i, double x) { r_[i] -= c * x; });
+        sum_r_ -= c * S_ * mean_[j];
+    }
+
+private:
+    const Columns& cols_;
+    const Vector& s_;
+    const Vector& mean_;
+    double S_;
+    Vector r_;
+    double sum_r_ = 0, y_ss_ = 0;
+};
+
+class CovarianceUpdates {
+public:
+    CovarianceUpdates(Eigen::MatrixXd gram, Vector xty, double y_ss)
+        : G_(std::move(gram)), q_(std::move(xty)), y_ss_(y_ss) {}
+    double y_ss() const { return y_ss_; }
+    double sq(Index j) const { return G_(j, j); }
+    double dot(Index j) const { return q_[j]; }
+    void move(Index j, double c) { q_.noalias() -= c * G_.col(j); }
+
+private:
+    Eigen::MatrixXd G_;
+    Vector q_;
+    double y_ss_;
+};
+
+double soft_threshold(double z, double t) {
+    return z > t ? z - t : (z < -t ? z + t : 0.0);
+}
+
+template <class Updates>
+class Solver {
+public:
+    Solver(Updates updates, Index d, double S, const ElasticNetSettings& st)
+        : up_(std::move(updates)), st_(st), d_(d), S_(S) {
         scale_ = Vector::Ones(d_);
         v_ = Vector::Zero(d_);
         for (Index j = 0; j < d_; ++j) {
-            // (1/S) Σ s_i (x_ij − x̄_j)²: stored entries, then the rows the column skips.
-            double sq = 0, s_seen = 0;
-            const double m = mean_[j];
-            cols_.each(j, [&](Index i, double x) { sq += s_[i] * (x - m) * (x - m); s_seen += s_[i]; });
-            sq += std::max(0.0, S_ - s_seen) * m * m;
-            const double var = sq / S_;
-            if (!(var > 0)) continue;  // constant column: its coefficient stays 0
+            const double var = up_.sq(j) / S_;  // (1/S) Σ s_i (x_ij − x̄_j)²
+            if (!(var > 0)) continue;           // constant column: its coefficient stays 0
             if (st_.standardize) {
                 scale_[j] = std::sqrt(var);
                 v_[j] = 1.0;
@@ -59,16 +118,11 @@ public:
         }
         beta_ = Vector::Zero(d_);
         in_active_.assign(static_cast<std::size_t>(d_), false);
-        const double y_var = s_.dot(r_.cwiseProduct(r_)) / S_;
-        threshold_ = st_.tol * y_var;
+        threshold_ = st_.tol * up_.y_ss() / S_;
     }
 
     // ∂/∂β̃_j of the loss term, at the current β̃ (standardised coordinates).
-    double gradient(Index j) const {
-        double dot = 0;
-        cols_.each(j, [&](Index i, double x) { dot += s_[i] * x * r_[i]; });
-        return (dot - mean_[j] * sum_r_) / (S_ * scale_[j]);
-    }
+    double gradient(Index j) const { return up_.dot(j) / (S_ * scale_[j]); }
 
     double lambda_max() const {
         double g = 0;
@@ -103,9 +157,7 @@ private:
         if (b_new == b) return 0;
         const double delta = b_new - b;
         beta_[j] = b_new;
-        const double c = delta / scale_[j];
-        cols_.each(j, [&](Index i, double x) { r_[i] -= c * x; });
-        sum_r_ -= c * S_ * mean_[j];
+        up_.move(j, delta / scale_[j]);
         if (!in_active_[j]) {
             in_active_[j] = true;
             active_.push_back(j);
@@ -123,14 +175,12 @@ private:
         return worst;
     }
 
-    const Columns& cols_;
-    const Vector& s_;
-    const Vector& mean_;
+    Updates up_;
     const ElasticNetSettings& st_;
     Index d_;
     double S_;
-    Vector r_, scale_, v_, beta_;
-    double sum_r_ = 0, threshold_ = 0;
+    Vector scale_, v_, beta_;
+    double threshold_ = 0;
     std::vector<bool> in_active_;
     std::vector<Index> active_;
 };
@@ -149,23 +199,28 @@ Vector path_lambdas(double lambda_max, const ElasticNetSettings& st, Index n, In
     return Eigen::Map<Vector>(out.data(), static_cast<Index>(out.size()));
 }
 
-template <class Columns>
-ElasticNetPath run_path(const Columns& cols, const Vector& s, const Vector& y, const Vector& mean, double y_mean,
-                        const ElasticNetSettings& st, Index n) {
-    Solver<Columns> solver(cols, s, y, mean, y_mean, st);
+template <class Updates>
+ElasticNetPath run_path(Updates updates, Index d, double S, const ElasticNetSettings& st, Index n) {
+    Solver<Updates> solver(std::move(updates), d, S, st);
     ElasticNetPath path;
     path.lambda_max = solver.lambda_max();
-    path.lambdas = path_lambdas(path.lambda_max, st, n, mean.size());
+    path.lambdas = path_lambdas(path.lambda_max, st, n, d);
     const Index m = path.lambdas.size();
-    path.coef.resize(m, mean.size());
+    path.coef.resize(m, d);
     path.intercepts.resize(m);
     for (Index k = 0; k < m; ++k) {
         if (path.converged) path.converged = solver.solve(path.lambdas[k], path.sweeps);
-        const Vector beta = solver.coef();
-        path.coef.row(k) = beta.transpose();
-        path.intercepts[k] = st.fit_intercept ? y_mean - mean.dot(beta) : 0.0;
+        path.coef.row(k) = solver.coef().transpose();
     }
     return path;
+}
+
+// glmnet's choice (type.gaussian): covariance updates while the d x d Gram is cheap
+// next to the passes over the rows it saves.
+bool use_covariance(const ElasticNetSettings& st, const Features& X) {
+    if (st.updates == ElasticNetUpdates::naive || X.is_sparse()) return false;
+    if (st.updates == ElasticNetUpdates::covariance) return true;
+    return X.cols() <= 500 && X.rows() > X.cols();
 }
 
 }  // namespace
@@ -180,10 +235,14 @@ ElasticNetSettings elastic_net_settings(const Params& p) {
     st.max_iter = static_cast<int>(get_int(p, "max_iter"));
     st.fit_intercept = get_bool(p, "fit_intercept");
     st.standardize = get_bool(p, "standardize");
+    const std::string updates = get_string(p, "updates");
+    st.updates = updates == "naive"        ? ElasticNetUpdates::naive
+                 : updates == "covariance" ? ElasticNetUpdates::covariance
+                                           : ElasticNetUpdates::automatic;
     return st;
 }
 
-ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& st) {
+ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& st, int threads) {
     const Index n = data.rows(), d = data.cols();
     const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
     const double S = s.sum();
@@ -194,16 +253,25 @@ ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& s
         mean = data.X.transpose_multiply(s) / S;
         y_mean = s.dot(data.y) / S;
     }
+    ElasticNetPath path;
     if (data.X.is_sparse()) {
         SparseColumns cols{Eigen::SparseMatrix<double, Eigen::ColMajor, int>(data.X.sparse_ref())};
         cols.X.makeCompressed();
-        return run_path(cols, s, data.y, mean, y_mean, st, n);
+        path = run_path(NaiveUpdates<SparseColumns>(cols, s, data.y, mean, y_mean), d, S, st, n);
+    } else if (use_covariance(st, data.X)) {
+        const Vector sqrt_s = s.cwiseSqrt();
+        const Vector yc = data.y.array() - y_mean;
+        CentredGram g = centred_gram(data.X.dense_ref(), mean, sqrt_s, sqrt_s.cwiseProduct(yc), threads);
+        g.A.triangularView<Eigen::StrictlyUpper>() = g.A.transpose();
+        path = run_path(CovarianceUpdates(std::move(g.A), std::move(g.b), s.dot(yc.cwiseProduct(yc))), d, S, st, n);
+    } else {
+        // Dense columns are centred explicitly (no cancellation when the means are
+        // large); the solver then sees zero means.
+        DenseColumns cols{Eigen::MatrixXd(data.X.dense_ref())};
+        cols.X.rowwise() -= mean.transpose();
+        const Vector zero = Vector::Zero(d);
+        path = run_path(NaiveUpdates<DenseColumns>(cols, s, data.y, zero, y_mean), d, S, st, n);
     }
-    // Dense columns are centred explicitly (no cancellation when the means are large);
-    // the solver then sees zero means, and the intercept is recovered from `mean`.
-    DenseColumns cols{Eigen::MatrixXd(data.X.dense_ref())};
-    cols.X.rowwise() -= mean.transpose();
-    ElasticNetPath path = run_path(cols, s, data.y, Vector::Zero(d), y_mean, st, n);
     for (Index k = 0; k < path.lambdas.size(); ++k)
         path.intercepts[k] = st.fit_intercept ? y_mean - mean.dot(path.coef.row(k).transpose()) : 0.0;
     return path;
@@ -212,7 +280,8 @@ ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& s
 std::string path_to_csv(const ElasticNetPath& path, const std::vector<std::string>& feature_names) {
     std::string out = "lambda,intercept";
     for (Index j = 0; j < path.coef.cols(); ++j)
-        out += "," + (static_cast<std::size_t>(j) < feature_names.size() ? feature_names[j] : "x" + std::to_string(j + 1));
+        out +=
+            "," + (static_cast<std::size_t>(j) < feature_names.size() ? feature_names[j] : "x" + std::to_string(j + 1));
     out += "\n";
     for (Index k = 0; k < path.lambdas.size(); ++k) {
         out += format_number(path.lambdas[k]) + "," + format_number(path.intercepts[k]);

@@ -8,7 +8,7 @@ namespace kestrel {
 void ElasticNet::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError(name() + ": learns regression only (for classification use logistic or linear_svm)");
-    path_ = elastic_net_path(data, elastic_net_settings(params()));
+    path_ = elastic_net_path(data, elastic_net_settings(params()), ctx.resolved_threads());
     const Index last = path_.lambdas.size() - 1;
     coef_ = path_.coef.row(last).transpose();
     intercept_ = path_.intercepts[last];
@@ -61,17 +61,17 @@ ParamDef auto_default(ParamDef d) {
 ParamSpec path_spec() {
     return ParamSpec{
         auto_default(real_param("lambda", 0.0, "the penalty λ of the final model; auto = the end of the λ path")
-            .range(0.0, std::nullopt)
-            .also({"auto"})
-            .like("glmnet s / lambda; scikit-learn alpha")),
+                         .range(0.0, std::nullopt)
+                         .also({"auto"})
+                         .like("glmnet s / lambda; scikit-learn alpha")),
         int_param("n_lambda", 100, "number of λ values on the geometric path from λ_max down")
             .range(1.0, std::nullopt)
             .like("glmnet nlambda; scikit-learn n_alphas (lasso_path)"),
         auto_default(real_param("lambda_min_ratio", 0.0, "λ_min / λ_max; auto = 1e-4 when n > d, else 1e-2")
-            .range(0.0, 1.0)
-            .open_below()
-            .also({"auto"})
-            .like("glmnet lambda.min.ratio; scikit-learn eps")),
+                         .range(0.0, 1.0)
+                         .open_below()
+                         .also({"auto"})
+                         .like("glmnet lambda.min.ratio; scikit-learn eps")),
         real_param("tol", 1e-7, "stop a λ when max_j v_j Δβ_j² <= tol · var(y) over a full sweep")
             .range(0.0, std::nullopt)
             .open_below()
@@ -79,9 +79,15 @@ ParamSpec path_spec() {
         int_param("max_iter", 100000, "maximum number of coordinate sweeps over the whole path")
             .range(1.0, std::nullopt)
             .like("glmnet maxit; scikit-learn max_iter"),
-        bool_param("fit_intercept", true, "learn an unpenalised intercept").like("glmnet intercept; scikit-learn fit_intercept"),
-        bool_param("standardize", false, "penalise coefficients of the features scaled to unit variance (coefficients "
-                                         "are reported on the original scale)")
+        bool_param("fit_intercept", true, "learn an unpenalised intercept")
+            .like("glmnet intercept; scikit-learn fit_intercept"),
+        choice_param("updates", "auto", {"auto", "naive", "covariance"},
+                     "naive: keep the residual, each coordinate one pass over its column; covariance: form the d x d "
+                     "Gram once, each coordinate O(d) (dense data); auto: covariance when dense, n > d and d <= 500")
+            .like("glmnet type.gaussian"),
+        bool_param("standardize", false,
+                   "penalise coefficients of the features scaled to unit variance (coefficients "
+                   "are reported on the original scale)")
             .like("glmnet standardize (default TRUE there)"),
     };
 }

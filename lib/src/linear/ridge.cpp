@@ -9,6 +9,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/linear/centred_gram.hpp"
 #include "kestrel/linear/linear_state.hpp"
 #include "kestrel/linear/ridge_sgd.hpp"
 
@@ -42,41 +43,12 @@ DenseMatrix scaled_centered(const RidgeProblem& p) {
     return p.sqrt_s.asDiagonal() * Xs;
 }
 
-// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X), on
-// `threads` threads. The rows are cut into a fixed number of parts, each summed into
-// its own Gram and added in order: the result depends on the sizes, never on threads.
+// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X).
 Vector primal_dense(const RidgeProblem& p, int threads) {
-    const DenseMatrix& X = p.X.dense_ref();
-    const Index n = X.rows(), d = X.cols();
-    constexpr Index block = 1024;
-    const Index blocks = (n + block - 1) / block;
-    const auto gram_bytes = static_cast<double>(d) * static_cast<double>(d) * sizeof(double);
-    const Index parts = std::max<Index>(1, std::min<Index>({8, blocks, static_cast<Index>((64 << 20) / gram_bytes)}));
-    const Vector rhs = p.sqrt_s.cwiseProduct(p.yc);
-    std::vector<Eigen::MatrixXd> A(static_cast<std::size_t>(parts));
-    std::vector<Vector> b(static_cast<std::size_t>(parts));
-#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads)) if (parts > 1)
-    for (Index g = 0; g < parts; ++g) {
-        Eigen::MatrixXd& Ag = A[static_cast<std::size_t>(g)];
-        Vector& bg = b[static_cast<std::size_t>(g)];
-        Ag = Eigen::MatrixXd::Zero(d, d);
-        bg = Vector::Zero(d);
-        DenseMatrix Xb;
-        for (Index k = g * blocks / parts; k < (g + 1) * blocks / parts; ++k) {
-            const Index r0 = k * block, len = std::min(block, n - r0);
-            Xb = X.middleRows(r0, len);
-            if (p.centered) Xb.rowwise() -= p.x_mean.transpose();
-            Xb.array().colwise() *= p.sqrt_s.segment(r0, len).array();
-            Ag.selfadjointView<Eigen::Lower>().rankUpdate(Xb.transpose());
-            bg.noalias() += Xb.transpose() * rhs.segment(r0, len);
-        }
-    }
-    for (Index g = 1; g < parts; ++g) {
-        A[0] += A[static_cast<std::size_t>(g)];
-        b[0] += b[static_cast<std::size_t>(g)];
-    }
-    A[0].diagonal().array() += p.alpha;
-    return solve_lower(A[0], b[0]);
+    CentredGram g =
+        centred_gram(p.X.dense_ref(), p.centered ? p.x_mean : Vector(), p.sqrt_s, p.sqrt_s.cwiseProduct(p.yc), threads);
+    g.A.diagonal().array() += p.alpha;
+    return solve_lower(g.A, g.b);
 }
 
 Vector dual_dense(const RidgeProblem& p) {
@@ -94,14 +66,16 @@ Vector dual_dense(const RidgeProblem& p) {
 Vector svd_solve(const RidgeProblem& p) {
     const Index n = p.X.rows(), d = p.X.cols();
     if (p.X.is_sparse())
-        check_memory(static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(d) * sizeof(double), 0,
-                     "ridge solver=svd on sparse data (densified, " + std::to_string(n) + " x " + std::to_string(d) + ")");
+        check_memory(
+            static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(d) * sizeof(double), 0,
+            "ridge solver=svd on sparse data (densified, " + std::to_string(n) + " x " + std::to_string(d) + ")");
     Eigen::MatrixXd A = p.X.is_sparse() ? Eigen::MatrixXd(p.X.sparse_ref()) : Eigen::MatrixXd(p.X.dense_ref());
     if (p.centered) A.rowwise() -= p.x_mean.transpose();
     A.array().colwise() *= p.sqrt_s.array();
     const Eigen::BDCSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeThinU | Eigen::ComputeThinV);
     const Vector& sigma = svd.singularValues();
-    const double cutoff = sigma.size() ? std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)) * sigma[0] : 0;
+    const double cutoff =
+        sigma.size() ? std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)) * sigma[0] : 0;
     const Vector shrink = sigma.unaryExpr([&](double v) { return v > cutoff ? v / (v * v + p.alpha) : 0.0; });
     return svd.matrixV() * shrink.cwiseProduct(svd.matrixU().transpose() * p.sqrt_s.cwiseProduct(p.yc));
 }

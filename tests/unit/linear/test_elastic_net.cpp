@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 
 #include "kestrel/core/error.hpp"
@@ -204,6 +205,66 @@ TEST_CASE("lasso: thread count and sparse input do not change the model") {
     CHECK(relative_error(fitted(*a), fitted(*c)) < 1e-9);
     // Without an intercept the intercept is 0.
     CHECK(fit(lasso_model_info(), d, {{"fit_intercept", false}})->intercept() == 0.0);
+}
+
+// 5000 x 12, columns with large means (centring matters) and two correlated ones (0.97).
+Dataset wide_means_regression() {
+    std::mt19937_64 gen(7);
+    std::normal_distribution<double> z(0.0, 1.0);
+    DenseMatrix X(5000, 12);
+    Vector y(5000), w(5000);
+    for (Index i = 0; i < X.rows(); ++i) {
+        for (Index j = 0; j < X.cols(); ++j) X(i, j) = 100.0 * static_cast<double>(j) + (1.0 + 0.3 * j) * z(gen);
+        X(i, 11) = X(i, 10) + z(gen);
+        y[i] = 3.0 * X(i, 0) - 2.0 * X(i, 3) + 0.5 * X(i, 10) + z(gen);
+        w[i] = 0.5 + static_cast<double>(i % 4);
+    }
+    Dataset d;
+    d.X = Features(X);
+    d.y = y;
+    d.weights = w;
+    return d;
+}
+
+TEST_CASE("lasso: covariance and naive updates give the same path; covariance is thread-independent") {
+    const Dataset base = wide_means_regression();
+    for (int variant = 0; variant < 4; ++variant) {
+        CAPTURE(variant);
+        Dataset d = base;
+        ElasticNetSettings st;
+        st.n_lambda = 40;
+        st.tol = 1e-14;
+        if (variant == 1) d.weights = Vector();  // unweighted
+        if (variant == 2) st.standardize = true;
+        if (variant == 3) {  // no intercept (on centred columns: with means of 1000 it crawls)
+            DenseMatrix X = d.X.to_dense();
+            X.rowwise() -= X.colwise().mean();
+            d.X = Features(X);
+            st.fit_intercept = false;
+            st.l1_ratio = 0.5;
+        }
+        st.updates = ElasticNetUpdates::naive;
+        const ElasticNetPath naive = elastic_net_path(d, st, 2);
+        st.updates = ElasticNetUpdates::covariance;
+        const ElasticNetPath one = elastic_net_path(d, st, 1);
+        const ElasticNetPath two = elastic_net_path(d, st, 2);
+        REQUIRE(naive.converged);
+        REQUIRE(one.converged);
+        // The same iterates up to rounding: the same λ grid, coefficients and zeros.
+        CHECK(relative_error(naive.lambdas.transpose(), one.lambdas.transpose()) < 1e-12);
+        CHECK(relative_error(naive.coef, one.coef) < 1e-9);
+        CHECK(relative_error(naive.intercepts.transpose(), one.intercepts.transpose()) < 1e-9);
+        CHECK(((naive.coef.array() == 0) == (one.coef.array() == 0)).all());
+        // The Gram is summed over fixed blocks in a fixed order: bit-identical.
+        CHECK(one.coef == two.coef);
+        CHECK(one.intercepts == two.intercepts);
+    }
+    // auto picks covariance for dense n > d and naive for sparse: both fit the same model.
+    ElasticNetSettings st;
+    st.tol = 1e-14;
+    const ElasticNetPath dense = elastic_net_path(base, st, 2);
+    const ElasticNetPath sparse = elastic_net_path(with_sparse_features(base), st, 2);
+    CHECK(relative_error(dense.coef, sparse.coef) < 1e-8);
 }
 
 TEST_CASE("lasso: bad parameters, regression only, and non-convergence warns") {
