@@ -16,7 +16,9 @@ namespace {
 constexpr Index kRowChunk = 1024;   // right-hand rows per task in Kernel::row
 constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
 constexpr Index kGramRows = 64;     // rows per task in Kernel::gram
-constexpr Index kParallelWork = 1 << 19;  // below this many multiply-adds a fork-join costs more than it saves
+// Below this many multiply-adds a fork-join (~1 µs from libgomp's pool) costs more than it
+// saves: one RBF row of 10000 x 20 (~70 µs, an SVR kernel column) is worth splitting.
+constexpr Index kParallelWork = 1 << 16;
 constexpr double kDensifyAbove = 0.25;     // fraction of non-zeros above which sparse rows are stored dense
 
 double powi(double base, int times) {
@@ -303,11 +305,20 @@ void Kernel::row(const KernelRows& a, Index i, const KernelRows& b, Index begin,
 }
 
 DenseMatrix Kernel::block(const KernelRows& a, const KernelRows& b, int threads) const {
+    DenseMatrix out;
+    block(a, b, threads, out);
+    return out;
+}
+
+void Kernel::block(const KernelRows& a, const KernelRows& b, int threads, DenseMatrix& out) const {
     const Index na = a.size(), nb = b.size();
-    DenseMatrix out(na, nb);
-    if (na == 0 || nb == 0) return out;
+    out.resize(na, nb);
+    if (na == 0 || nb == 0) return;
     const Index blocks = (na + kBlockRows - 1) / kBlockRows;
     const bool gemm = needs_dot_ && !a.is_sparse() && !b.is_sparse();
+    // A single kernel function maps each dot product to its value in place, so the
+    // products can go straight into `out` (no second block-sized buffer to fault in).
+    const bool in_place = terms_.size() == 1 && terms_[0].factors.size() == 1 && terms_[0].weight == 1.0;
     const bool parallel = threads > 1 && blocks > 1;
 #pragma omp parallel for num_threads(threads) schedule(dynamic) if (parallel)
     for (Index blk = 0; blk < blocks; ++blk) {
@@ -317,15 +328,16 @@ DenseMatrix Kernel::block(const KernelRows& a, const KernelRows& b, int threads)
         DenseMatrix dots;
         if (gemm) {
             // One matrix product gives every dot product of the block.
-            dots.resize(hi - lo, nb);
-            dots.noalias() = a.dense().middleRows(lo, hi - lo) * b.dense().transpose();
+            if (!in_place) dots.resize(hi - lo, nb);
+            DenseMatrix& dst = in_place ? out : dots;
+            dst.middleRows(in_place ? lo : 0, hi - lo).noalias() = a.dense().middleRows(lo, hi - lo) * b.dense().transpose();
         }
         for (Index r = lo; r < hi; ++r) {
             const Probe p = probe(a, r, scratch);
-            eval_range(p, b, 0, nb, gemm ? dots.row(r - lo).data() : nullptr, out.row(r).data());
+            const double* d = !gemm ? nullptr : in_place ? out.row(r).data() : dots.row(r - lo).data();
+            eval_range(p, b, 0, nb, d, out.row(r).data());
         }
     }
-    return out;
 }
 
 DenseMatrix Kernel::gram(const KernelRows& a, int threads) const {

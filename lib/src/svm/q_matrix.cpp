@@ -3,10 +3,19 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
+
+namespace {
+
+// Below this many entries a pass over a column (the float conversion of a kernel row,
+// an SvrQ expansion: ~1 ns an entry) is cheaper than a fork-join.
+constexpr Index kParallelExpand = 2048;
+
+}  // namespace
 
 // ---------------------------------------------------------------- ColumnCache
 
@@ -103,6 +112,7 @@ KernelQ::KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t>
     for (Index i = 0; i < l; ++i)
         diag_[static_cast<std::size_t>(i)] = kernel_(rows_, i, rows_, i) + (shift_.empty() ? 0.0 : shift_[static_cast<std::size_t>(i)]);
     scratch_.resize(static_cast<std::size_t>(l));
+    bound_sum_.assign(static_cast<std::size_t>(l), 0.0);
 }
 
 const float* KernelQ::column(Index i, Index len) {
@@ -112,8 +122,9 @@ const float* KernelQ::column(Index i, Index len) {
         kernel_.row(rows_, i, rows_, filled, len, scratch_.data(), threads_);
         const double si = signs_[static_cast<std::size_t>(i)];
         const std::int8_t* s = signs_.data();
-        for (Index j = filled; j < len; ++j)
-            data[j] = static_cast<float>(si * s[j] * scratch_[static_cast<std::size_t>(j - filled)]);
+        const double* k = scratch_.data() - filled;
+#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && len - filled >= kParallelExpand)
+        for (Index j = filled; j < len; ++j) data[j] = static_cast<float>(si * s[j] * k[j]);
         // The cache holds Q + diag(shift): its swaps move the shifted entries with their rows.
         if (!shift_.empty() && filled <= i && i < len)
             data[i] = static_cast<float>(static_cast<double>(data[i]) + shift_[static_cast<std::size_t>(i)]);
@@ -121,8 +132,17 @@ const float* KernelQ::column(Index i, Index len) {
     return data;
 }
 
+void KernelQ::add_to_bound_sum(Index i, double c) {
+    const Index l = rows_.size();
+    const float* Qi = column(i, l);
+    double* sum = bound_sum_.data();
+#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l >= kParallelExpand)
+    for (Index k = 0; k < l; ++k) sum[k] += c * Qi[k];
+}
+
 void KernelQ::swap_index(Index i, Index j) {
     cache_.swap_index(i, j);
+    std::swap(bound_sum_[static_cast<std::size_t>(i)], bound_sum_[static_cast<std::size_t>(j)]);
     rows_.swap(i, j);
     std::swap(signs_[static_cast<std::size_t>(i)], signs_[static_cast<std::size_t>(j)]);
     std::swap(diag_[static_cast<std::size_t>(i)], diag_[static_cast<std::size_t>(j)]);
@@ -137,14 +157,14 @@ SvrQ::SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads)
       l_(rows_.size()),
       cache_(rows_.size(), rows_.size(), cache_mb),
       threads_(threads) {
-    sign_.resize(static_cast<std::size_t>(2 * l_));
+    if (l_ >= std::numeric_limits<std::int32_t>::max()) throw InternalError("SvrQ: too many rows for 32-bit indices");
     index_.resize(static_cast<std::size_t>(2 * l_));
+    sign_.resize(static_cast<std::size_t>(2 * l_));
     diag_.resize(static_cast<std::size_t>(2 * l_));
     for (Index k = 0; k < l_; ++k) {
+        index_[static_cast<std::size_t>(k)] = index_[static_cast<std::size_t>(k + l_)] = static_cast<std::int32_t>(k);
         sign_[static_cast<std::size_t>(k)] = 1;
         sign_[static_cast<std::size_t>(k + l_)] = -1;
-        index_[static_cast<std::size_t>(k)] = k;
-        index_[static_cast<std::size_t>(k + l_)] = k;
         const double d = kernel_(rows_, k, rows_, k);
         diag_[static_cast<std::size_t>(k)] = d;
         diag_[static_cast<std::size_t>(k + l_)] = d;
@@ -152,28 +172,61 @@ SvrQ::SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads)
     scratch_.resize(static_cast<std::size_t>(l_));
     buffer_[0].resize(static_cast<std::size_t>(2 * l_));
     buffer_[1].resize(static_cast<std::size_t>(2 * l_));
+    bound_sum_.assign(static_cast<std::size_t>(l_), 0.0);
+}
+
+const float* SvrQ::kernel_row(Index sample) {
+    Index filled = 0;
+    float* data = cache_.get(sample, l_, filled);
+    if (filled < l_) {
+        kernel_.row(rows_, sample, rows_, filled, l_, scratch_.data(), threads_);
+        const double* k = scratch_.data() - filled;
+#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l_ - filled >= kParallelExpand)
+        for (Index j = filled; j < l_; ++j) data[j] = static_cast<float>(k[j]);
+    }
+    return data;
 }
 
 const float* SvrQ::column(Index i, Index len) {
-    const Index real = index_[static_cast<std::size_t>(i)];
-    Index filled = 0;
-    float* data = cache_.get(real, l_, filled);
-    if (filled < l_) {
-        kernel_.row(rows_, real, rows_, filled, l_, scratch_.data(), threads_);
-        for (Index j = filled; j < l_; ++j) data[j] = static_cast<float>(scratch_[static_cast<std::size_t>(j - filled)]);
+    for (int b = 0; b < 2; ++b) {
+        if (held_[b] == i && held_len_[b] >= len) {
+            next_buffer_ = b ^ 1;  // the other buffer is the one that may be overwritten next
+            return buffer_[b].data();
+        }
     }
-    float* buf = buffer_[next_buffer_].data();
+    const float* data = kernel_row(index_[static_cast<std::size_t>(i)]);
+    // The gather below reads the row in shrinking's order, which defeats the hardware
+    // prefetcher: a cached row not touched lately would arrive one cache miss at a
+    // time. Ask for all of it up front, in order.
+    for (Index m = 0; m < l_; m += 64 / static_cast<Index>(sizeof(float))) __builtin_prefetch(data + m);
+    const int b = next_buffer_;
     next_buffer_ ^= 1;
+    held_[b] = i;
+    held_len_[b] = len;
+    float* buf = buffer_[b].data();
     const float si = sign_[static_cast<std::size_t>(i)];
-    for (Index j = 0; j < len; ++j)
-        buf[j] = si * static_cast<float>(sign_[static_cast<std::size_t>(j)]) * data[index_[static_cast<std::size_t>(j)]];
+    const std::int32_t* index = index_.data();
+    const float* sign = sign_.data();
+    // Each entry on its own, so the split between threads cannot change a value.
+#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && len >= kParallelExpand)
+    for (Index j = 0; j < len; ++j) buf[j] = si * sign[j] * data[index[j]];
     return buf;
 }
 
+void SvrQ::add_to_bound_sum(Index i, double c) {
+    // Position a's entry is s_a s_i c K: per sample, s_i c K (c·(±K) and ±(c·K) are the same double).
+    const float* K = kernel_row(index_[static_cast<std::size_t>(i)]);
+    const double ci = sign_[static_cast<std::size_t>(i)] * c;
+    double* sum = bound_sum_.data();
+#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l_ >= kParallelExpand)
+    for (Index m = 0; m < l_; ++m) sum[m] += ci * K[m];
+}
+
 void SvrQ::swap_index(Index i, Index j) {
-    std::swap(sign_[static_cast<std::size_t>(i)], sign_[static_cast<std::size_t>(j)]);
     std::swap(index_[static_cast<std::size_t>(i)], index_[static_cast<std::size_t>(j)]);
+    std::swap(sign_[static_cast<std::size_t>(i)], sign_[static_cast<std::size_t>(j)]);
     std::swap(diag_[static_cast<std::size_t>(i)], diag_[static_cast<std::size_t>(j)]);
+    held_[0] = held_[1] = -1;  // the buffers are in the old order
 }
 
 }  // namespace kestrel

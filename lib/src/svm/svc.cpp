@@ -84,8 +84,7 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
     }
     std::exception_ptr failure;
     std::mutex failure_mutex;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(settings.threads) if (across_pairs)
-    for (Index q = 0; q < n_pairs; ++q) {
+    const auto fit_pair = [&](Index q) {
         try {
             const auto [s, t] = pairs[static_cast<std::size_t>(q)];
             const auto& rs = by_class[static_cast<std::size_t>(s)];
@@ -102,7 +101,7 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
                     const std::vector<std::int8_t> lab(present.size(), rs.empty() ? std::int8_t{-1} : std::int8_t{1});
                     out.sigmoid = fit_sigmoid(dec, lab);
                 }
-                continue;
+                return;
             }
             std::vector<Index> rows(rs);
             rows.insert(rows.end(), rt.begin(), rt.end());
@@ -127,6 +126,16 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
             std::lock_guard<std::mutex> lock(failure_mutex);
             if (!failure) failure = std::current_exception();
         }
+    };
+    // Not one loop with `if (across_pairs)`: a parallel region, even one its if clause
+    // makes inactive, turns every parallel loop inside it into a nested one, and libgomp
+    // starts new threads for a nested team each time (~50 µs against ~1 µs from its
+    // pool). A single pair's kernel columns and solver passes must run at top level.
+    if (across_pairs) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(settings.threads)
+        for (Index q = 0; q < n_pairs; ++q) fit_pair(q);
+    } else {
+        for (Index q = 0; q < n_pairs; ++q) fit_pair(q);
     }
     if (failure) std::rethrow_exception(failure);
     for (const auto& r : results)

@@ -26,11 +26,11 @@ void SvmModel::prepare() {
     sv_rows = KernelRows(support_vectors);
 }
 
-DenseMatrix SvmModel::kernel_to_sv(const Features& X, Index lo, Index hi) const {
+void SvmModel::kernel_to_sv(const Features& X, Index lo, Index hi, DenseMatrix& K) const {
     std::vector<Index> rows(static_cast<std::size_t>(hi - lo));
     for (Index i = lo; i < hi; ++i) rows[static_cast<std::size_t>(i - lo)] = i;
     const KernelRows xr = (lo == 0 && hi == X.rows()) ? KernelRows(X) : KernelRows(X, rows);
-    return kernel.block(xr, sv_rows, 1);
+    kernel.block(xr, sv_rows, 1, K);
 }
 
 template <class Fn>
@@ -40,10 +40,17 @@ void SvmModel::for_row_blocks(const Features& X, Fn&& fn) const {
     const Index n = X.rows();
     const Index blocks = (n + kPredictRows - 1) / kPredictRows;
     const int threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && blocks > 1)
-    for (Index blk = 0; blk < blocks; ++blk) {
-        const Index lo = blk * kPredictRows, hi = std::min(n, lo + kPredictRows);
-        fn(lo, hi, kernel_to_sv(X, lo, hi));
+#pragma omp parallel num_threads(threads) if (threads > 1 && blocks > 1)
+    {
+        // One block buffer per thread: a fresh one per block (megabytes with many
+        // support vectors) cost more in page faults than the kernel's exponentials.
+        DenseMatrix K;
+#pragma omp for schedule(dynamic)
+        for (Index blk = 0; blk < blocks; ++blk) {
+            const Index lo = blk * kPredictRows, hi = std::min(n, lo + kPredictRows);
+            kernel_to_sv(X, lo, hi, K);
+            fn(lo, hi, static_cast<const DenseMatrix&>(K));
+        }
     }
 }
 

@@ -122,6 +122,12 @@ TEST_CASE("kernels: block equals pairwise values, dense and sparse, any thread c
                 worst = std::max({worst, std::abs(dd(i, j) - ref), std::abs(ss(i, j) - ref), std::abs(ds(i, j) - ref)});
             }
         CHECK(worst < 1e-12);
+        // Into a caller's buffer (of another shape, then reused): the same values.
+        DenseMatrix reused = DenseMatrix::Constant(5, 5, 7.0);
+        k.block(ad, bd, 2, reused);
+        CHECK(reused == dd);
+        k.block(ad, bd, 1, reused);
+        CHECK(reused == dd);
         // Rows of 60000 x 9 are large enough to run on two threads; values are bit-identical.
         const KernelRows& wide_d = wide_dense();
         const KernelRows& wide_s = wide_sparse();

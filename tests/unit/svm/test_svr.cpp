@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
 #include "svm_test_util.hpp"
@@ -35,6 +36,27 @@ const Dataset& heart(const char* part, Task task) {
     const bool train = std::string(part) == "train";
     if (task == Task::classification) return train ? train_c : test_c;
     return train ? train_r : test_r;
+}
+
+// 2500 x 30 uniform features, y a smooth function plus noise (class = sign for svc):
+// large enough that the solver's passes, the SVR column expansion and the kernel rows
+// all run on several threads.
+Dataset synthetic(Task task) {
+    Rng rng(21);
+    const Index n = 2500, d = 30;
+    DenseMatrix X(n, d);
+    Vector y(n);
+    for (Index i = 0; i < n; ++i) {
+        for (Index j = 0; j < d; ++j) X(i, j) = rng.uniform(-1, 1);
+        const double v = std::sin(3 * X(i, 0)) + X(i, 1) * X(i, 2) + 0.3 * rng.normal();
+        y[i] = task == Task::regression ? v : (v > 0 ? 1.0 : 0.0);
+    }
+    Dataset data;
+    data.X = Features(std::move(X));
+    data.y = std::move(y);
+    data.task = task;
+    if (task == Task::classification) data.classes = {"neg", "pos"};
+    return data;
 }
 
 std::vector<Index> first_one_based(const std::vector<Index>& support, std::size_t n) {
@@ -145,6 +167,31 @@ TEST_CASE("svr: infeasible nu, bad parameters, save/load") {
     a->fit(diabetes_train(), one);
     b->fit(diabetes_train(), two);
     CHECK(a->save_state().dump() == b->save_state().dump());
+}
+
+TEST_CASE("svr: svr, nu_svr and binary svc fit the same model with 1, 2 and 3 threads on 2500 rows") {
+    const Dataset reg = synthetic(Task::regression);
+    const Dataset cls = synthetic(Task::classification);
+    const auto state = [](auto model, const Dataset& data, int n) {
+        model->fit(data, threads(n));
+        return model->save_state().dump();
+    };
+    const Params svr_params = {{"C", 4.0}, {"gamma", 0.05}, {"epsilon", 0.2}};
+    const Params nu_params = {{"C", 4.0}, {"gamma", 0.05}, {"nu", 0.4}};
+    const Params svc_params = {{"C", 2.0}, {"gamma", 0.05}};
+    const std::string svr1 = state(make<Svr>(svr_model_info(), svr_params), reg, 1);
+    const std::string nu1 = state(make<NuSvr>(nu_svr_model_info(), nu_params), reg, 1);
+    const std::string svc1 = state(make<Svc>(svc_model_info(), svc_params), cls, 1);
+    for (int n : {2, 3}) {
+        CAPTURE(n);
+        CHECK(state(make<Svr>(svr_model_info(), svr_params), reg, n) == svr1);
+        CHECK(state(make<NuSvr>(nu_svr_model_info(), nu_params), reg, n) == nu1);
+        CHECK(state(make<Svc>(svc_model_info(), svc_params), cls, n) == svc1);
+    }
+    // Not a degenerate fit: a good share of the rows are support vectors.
+    auto m = make<Svr>(svr_model_info(), svr_params);
+    m->fit(reg, threads(2));
+    CHECK(m->model().support.size() > 500);
 }
 
 }  // TEST_SUITE

@@ -67,6 +67,9 @@ public:
     // K(r, c) = k(a_r, b_c) for every row of a and b: one matrix product per block of
     // rows of a when both sides are dense. Parallel over blocks of rows.
     DenseMatrix block(const KernelRows& a, const KernelRows& b, int threads) const;
+    // The same into `out`, resized (its storage is kept when the size is unchanged):
+    // for callers that evaluate many blocks of the same shape.
+    void block(const KernelRows& a, const KernelRows& b, int threads, DenseMatrix& out) const;
     // K(r, c) = k(a_r, a_c), the symmetric Gram matrix of a's rows: only the lower
     // triangle is evaluated (one matrix product per block of rows on dense data) and
     // then mirrored, so the result is exactly symmetric. Parallel over blocks of rows.

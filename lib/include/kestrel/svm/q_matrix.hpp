@@ -1,7 +1,8 @@
 #pragma once
 // The SMO solver sees the dual's matrix Q only through this interface: columns
 // (cached, as float like LIBSVM's Qfloat: half the memory, twice the columns per MB),
-// the diagonal, and index swaps (shrinking moves inactive variables to the end).
+// the diagonal, index swaps (shrinking moves inactive variables to the end), and the
+// running sum of the columns at their upper bound (LIBSVM's G_bar).
 // C-SVC, nu-SVC and one-class use KernelQ (Q_ij = s_i s_j K_ij); epsilon/nu-SVR use
 // SvrQ over 2l variables.
 #include <cstdint>
@@ -21,6 +22,15 @@ public:
     virtual const double* diagonal() const = 0;
     virtual void swap_index(Index i, Index j) = 0;
     virtual Index size() const = 0;
+    // The thread budget its columns are computed with; the solver's passes over the
+    // variables share it.
+    virtual int threads() const = 0;
+    // The solver's Ḡ = Σ C_i Q_i over the variables at their upper bound (which
+    // rebuilds the gradient of shrunk variables): add_to_bound_sum(i, c) adds c·Q_i at
+    // every position, bound_sum(k) reads position k (following swap_index). The Q
+    // matrix keeps it because its layout can make the update cheaper than a column.
+    virtual void add_to_bound_sum(Index i, double c) = 0;
+    virtual double bound_sum(Index k) const = 0;
 };
 
 // Least-recently-used cache of column prefixes, within a byte budget.
@@ -64,6 +74,9 @@ public:
     const double* diagonal() const override { return diag_.data(); }
     void swap_index(Index i, Index j) override;
     Index size() const override { return rows_.size(); }
+    int threads() const override { return threads_; }
+    void add_to_bound_sum(Index i, double c) override;
+    double bound_sum(Index k) const override { return bound_sum_[static_cast<std::size_t>(k)]; }
 
 private:
     KernelRows rows_;
@@ -71,6 +84,7 @@ private:
     std::vector<std::int8_t> signs_;
     std::vector<double> shift_;
     std::vector<double> diag_;
+    std::vector<double> bound_sum_;
     ColumnCache cache_;
     std::vector<double> scratch_;
     int threads_;
@@ -78,7 +92,13 @@ private:
 
 // epsilon-SVR and nu-SVR: variables k < l are α_k (sign +1), k >= l are α*_{k-l}
 // (sign -1); Q_ab = s_a s_b K(x_{a mod l}, x_{b mod l}). Kernel columns are cached
-// once per sample and expanded into one of two rotating buffers.
+// once per sample and expanded into one of two rotating buffers. A buffer still
+// holding the column asked for is handed out again: the solver asks for the same
+// column when it selects i and when it updates the pair, and the expansion (a
+// gather over up to 2l entries) costs as much as the selection itself. Ḡ is kept
+// per sample (Ḡ_a = s_a Ḡ'_{a mod l}): its updates, frequent when many variables
+// sit at C, run over the l entries of the cached kernel row instead of 2l gathered
+// ones, with the same values (negation commutes with rounding).
 class SvrQ final : public QMatrix {
 public:
     SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads);
@@ -86,17 +106,29 @@ public:
     const double* diagonal() const override { return diag_.data(); }
     void swap_index(Index i, Index j) override;
     Index size() const override { return 2 * l_; }
+    int threads() const override { return threads_; }
+    void add_to_bound_sum(Index i, double c) override;
+    double bound_sum(Index k) const override {
+        return sign_[static_cast<std::size_t>(k)] * bound_sum_[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])];
+    }
 
 private:
+    const float* kernel_row(Index sample);  // K(x_sample, ·) from the cache, computed if missing
+
     KernelRows rows_;
     const Kernel& kernel_;
     Index l_;
-    std::vector<std::int8_t> sign_;
-    std::vector<Index> index_;
+    // Sample and sign of each position; 32-bit and float so the expansion, a gather,
+    // moves less memory and multiplies without a conversion or a branch.
+    std::vector<std::int32_t> index_;
+    std::vector<float> sign_;
     std::vector<double> diag_;
+    std::vector<double> bound_sum_;  // per sample, for the +1 variable
     ColumnCache cache_;
     std::vector<double> scratch_;
     std::vector<float> buffer_[2];
+    Index held_[2] = {-1, -1};      // the position each buffer holds (-1: none)
+    Index held_len_[2] = {0, 0};    // and how many of its entries
     int next_buffer_ = 0;
     int threads_;
 };

@@ -32,8 +32,9 @@ struct SvmModel {
 
     // Rebuilds the evaluation objects after support_vectors / kernel_spec change.
     void prepare();
-    // K(X[lo:hi], SV): (hi-lo) x nSV.
-    DenseMatrix kernel_to_sv(const Features& X, Index lo, Index hi) const;
+    // K(X[lo:hi], SV) into K, resized to (hi-lo) x nSV (its storage is reused when
+    // the size is unchanged).
+    void kernel_to_sv(const Features& X, Index lo, Index hi, DenseMatrix& K) const;
 
     // One-vs-one decision values, n x k(k-1)/2 in LIBSVM's pair order (0,1), (0,2),
     // ..., (1,2), ...; positive favours the first class of the pair.

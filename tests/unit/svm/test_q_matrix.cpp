@@ -1,0 +1,102 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "kestrel/core/rng.hpp"
+#include "kestrel/kernels/kernel.hpp"
+#include "kestrel/svm/q_matrix.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+DenseMatrix random_rows(Index n, Index d, std::uint64_t seed) {
+    Rng rng(seed);
+    DenseMatrix m(n, d);
+    for (Index i = 0; i < n; ++i)
+        for (Index j = 0; j < d; ++j) m(i, j) = rng.uniform(-1, 1);
+    return m;
+}
+
+Kernel rbf(const DenseMatrix& X) {
+    return Kernel(resolve_kernel(KernelSpec::parse("rbf(gamma=0.5)"), KernelDefaults{}, Features(X), 1));
+}
+
+// SvrQ's column (a, ·) against s_a s_b K(x_{a mod l}, x_{b mod l}) computed pair by pair,
+// with `var[p]` the variable the solver's swaps have moved to position p.
+void check_column(SvrQ& Q, const Kernel& k, const KernelRows& rows, const std::vector<Index>& var, Index a,
+                  Index len) {
+    CAPTURE(a);
+    const Index l = rows.size();
+    const float* col = Q.column(a, len);
+    const auto sign = [&](Index v) { return v < l ? 1.0f : -1.0f; };
+    for (Index b = 0; b < len; ++b) {
+        const Index va = var[static_cast<std::size_t>(a)], vb = var[static_cast<std::size_t>(b)];
+        const float expected = sign(va) * sign(vb) * static_cast<float>(k(rows, va % l, rows, vb % l));
+        if (col[b] != expected) {
+            CHECK(col[b] == expected);
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("svm") {
+
+TEST_CASE("q matrix: SvrQ columns follow swaps, and a column handed out again is still right") {
+    const DenseMatrix X = random_rows(40, 3, 11);
+    const KernelRows rows{Features(X)};
+    const Kernel k = rbf(X);
+    // A cache too small for more than two columns, so later requests recompute.
+    SvrQ Q(rows, k, 1e-6, 1);
+    const Index n = Q.size();
+    REQUIRE(n == 80);
+    std::vector<Index> var(static_cast<std::size_t>(n));
+    for (Index p = 0; p < n; ++p) var[static_cast<std::size_t>(p)] = p;
+    const auto swap = [&](Index i, Index j) {
+        Q.swap_index(i, j);
+        std::swap(var[static_cast<std::size_t>(i)], var[static_cast<std::size_t>(j)]);
+    };
+    check_column(Q, k, rows, var, 3, n);
+    check_column(Q, k, rows, var, 3, 50);  // the same column again, a shorter prefix
+    check_column(Q, k, rows, var, 45, n);  // α* of sample 5
+    swap(3, 70);
+    swap(10, 45);
+    check_column(Q, k, rows, var, 3, n);  // the buffers held the old order
+    check_column(Q, k, rows, var, 10, 60);
+    CHECK(Q.diagonal()[3] == doctest::Approx(k(rows, 30, rows, 30)));
+
+    // Two columns are held at a time: after i, j, i again and a third column, the
+    // pointer to the second i is still valid (update_pair's pattern).
+    const float* qi = Q.column(7, n);
+    const std::vector<float> col_i(qi, qi + n);
+    const float* qj = Q.column(12, n);
+    const std::vector<float> col_j(qj, qj + n);
+    const float* qi_again = Q.column(7, 40);
+    CHECK(std::vector<float>(qj, qj + n) == col_j);
+    const float* qk = Q.column(25, n);
+    check_column(Q, k, rows, var, 25, n);
+    CHECK(std::vector<float>(qi_again, qi_again + n) == col_i);
+    (void)qk;
+}
+
+TEST_CASE("q matrix: SvrQ columns are the same with 1 and 2 threads") {
+    // 2 x 3000 entries: the expansion and the kernel rows both take the parallel path.
+    const DenseMatrix X = random_rows(3000, 25, 12);
+    const KernelRows rows{Features(X)};
+    const Kernel k = rbf(X);
+    SvrQ one(rows, k, 1.0, 1), two(rows, k, 1.0, 2);
+    for (auto [i, j] : {std::pair<Index, Index>{5, 4000}, {100, 2999}, {3100, 17}}) {
+        one.swap_index(i, j);
+        two.swap_index(i, j);
+    }
+    for (Index a : {0, 5, 2999, 4000, 5999}) {
+        CAPTURE(a);
+        const float* c1 = one.column(a, 6000);
+        const float* c2 = two.column(a, 6000);
+        CHECK(std::vector<float>(c1, c1 + 6000) == std::vector<float>(c2, c2 + 6000));
+    }
+}
+
+}  // TEST_SUITE
