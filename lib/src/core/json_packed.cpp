@@ -1,11 +1,12 @@
 #include "kestrel/core/json_packed.hpp"
 
+#include <fast_float/fast_float.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <string>
-
-#include <fast_float/fast_float.h>
+#include <vector>
 
 namespace kestrel {
 namespace {
@@ -28,8 +29,16 @@ std::optional<PackedKind> node_array_kind(std::string_view key) {
     return std::nullopt;
 }
 
+// The kind of array a "support_vectors" object's member holds (io/features_json.cpp).
+std::optional<PackedKind> feature_rows_kind(std::string_view key) {
+    if (key == "rows") return PackedKind::real_rows;
+    if (key == "indices") return PackedKind::ragged_integers;
+    if (key == "values") return PackedKind::ragged_reals;
+    return std::nullopt;
+}
+
 // What the value being read is, for packing.
-enum class Context { plain, trees_array, tree_object };
+enum class Context { plain, trees_array, tree_object, feature_rows };
 
 // A strict reader of RFC 8259 JSON producing what Json::parse produces. It gives up
 // (returns false) on anything unusual; it never reads past the text.
@@ -71,8 +80,10 @@ private:
         skip_space();
         if (at_end() || depth > kMaxDepth) return false;
         switch (peek()) {
-            case '{': return object(out, ctx == Context::tree_object, depth);
-            case '[': return array(out, ctx == Context::trees_array ? Context::tree_object : Context::plain, depth);
+            case '{':
+                return object(out, ctx, depth);
+            case '[':
+                return array(out, ctx == Context::trees_array ? Context::tree_object : Context::plain, depth);
             case '"': {
                 std::string str;
                 if (!string(str)) return false;
@@ -88,7 +99,8 @@ private:
             case 'n':
                 out = nullptr;
                 return literal("null");
-            default: return number(out);
+            default:
+                return number(out);
         }
     }
 
@@ -112,18 +124,21 @@ private:
         }
     }
 
-    bool object(Json& out, bool tree, int depth) {
+    bool object(Json& out, Context ctx, int depth) {
         out = Json::object();
         return list('}', [&] {
             std::string key;
             if (at_end() || peek() != '"' || !string(key) || !eat(':')) return false;
             Json& member = out[key];  // a repeated key: the last one wins, as in Json::parse
-            const std::optional<PackedKind> kind = tree ? node_array_kind(key) : std::nullopt;
+            const std::optional<PackedKind> kind = ctx == Context::tree_object    ? node_array_kind(key)
+                                                   : ctx == Context::feature_rows ? feature_rows_kind(key)
+                                                                                  : std::nullopt;
             skip_space();
             if (kind && !at_end() && peek() == '[') return packed(member, *kind);
-            const Context inner = key == "trees" ? Context::trees_array
-                                  : key == "tree" ? Context::tree_object
-                                                  : Context::plain;
+            const Context inner = key == "trees"                              ? Context::trees_array
+                                  : key == "tree"                             ? Context::tree_object
+                                  : key == "support_vectors" || key == "rows" ? Context::feature_rows
+                                                                              : Context::plain;
             return value(member, inner, depth + 1);
         });
     }
@@ -171,7 +186,8 @@ private:
         auto digit = [&](std::size_t k) { return k < s_.size() && s_[k] >= '0' && s_[k] <= '9'; };
         if (i < s_.size() && s_[i] == '-') ++i;
         if (!digit(i)) return false;
-        if (s_[i] == '0') ++i;
+        if (s_[i] == '0')
+            ++i;
         else
             while (digit(i)) ++i;
         integral = true;
@@ -238,25 +254,25 @@ private:
         Bytes bytes;
         std::size_t count = 0;
         std::uint64_t width = 0;
+        std::vector<std::uint64_t> starts{0};  // ragged kinds
+        const bool ragged = kind == PackedKind::ragged_reals || kind == PackedKind::ragged_integers;
         if (kind == PackedKind::real_rows) append_bytes(bytes, &width, sizeof width);
         const bool ok = list(']', [&] {
-            if (kind == PackedKind::real_rows) {
+            if (kind == PackedKind::real_rows || ragged) {
                 std::uint64_t n = 0;
                 if (at_end() || peek() != '[') return false;
-                if (!list(']', [&] { return real(bytes) && ++n > 0; })) return false;
-                if (count == 0) width = n;
-                else if (n != width) return false;
+                const bool integers = kind == PackedKind::ragged_integers;
+                if (!list(']', [&] { return (integers ? integer(bytes) : real(bytes)) && ++n > 0; })) return false;
+                if (ragged)
+                    starts.push_back(starts.back() + n);
+                else if (count == 0)
+                    width = n;
+                else if (n != width)
+                    return false;
             } else if (kind == PackedKind::reals) {
                 if (!real(bytes)) return false;
-            } else {
-                std::size_t end = 0;
-                bool integral = false;
-                if (!token(end, integral) || !integral) return false;
-                std::int64_t v = 0;
-                const auto r = std::from_chars(s_.data() + p_, s_.data() + end, v);
-                if (r.ec != std::errc() || r.ptr != s_.data() + end) return false;
-                append_bytes(bytes, &v, sizeof v);
-                p_ = end;
+            } else if (!integer(bytes)) {
+                return false;
             }
             ++count;
             return true;
@@ -265,8 +281,30 @@ private:
         // Rows of no numbers would leave no trace of their count: not a node array.
         if (kind == PackedKind::real_rows && count > 0 && width == 0) return false;
         if (kind == PackedKind::real_rows) std::memcpy(bytes.data(), &width, sizeof width);
+        if (ragged) {
+            // [rows][row starts...][numbers...]
+            Bytes head;
+            const std::uint64_t rows = count;
+            head.reserve(sizeof rows + starts.size() * sizeof(std::uint64_t) + bytes.size());
+            append_bytes(head, &rows, sizeof rows);
+            append_bytes(head, starts.data(), starts.size() * sizeof(std::uint64_t));
+            head.insert(head.end(), bytes.begin(), bytes.end());
+            bytes.swap(head);
+        }
         bytes.shrink_to_fit();
         out = Json::binary(std::move(bytes), kPackedSubtype + static_cast<std::uint64_t>(kind));
+        return true;
+    }
+
+    bool integer(Bytes& bytes) {
+        std::size_t end = 0;
+        bool integral = false;
+        if (!token(end, integral) || !integral) return false;
+        std::int64_t v = 0;
+        const auto r = std::from_chars(s_.data() + p_, s_.data() + end, v);
+        if (r.ec != std::errc() || r.ptr != s_.data() + end) return false;
+        append_bytes(bytes, &v, sizeof v);
+        p_ = end;
         return true;
     }
 
@@ -298,14 +336,33 @@ std::int64_t PackedArray::integer(std::size_t i) const {
     return v;
 }
 
+std::size_t PackedArray::row_start(std::size_t r) const {
+    std::uint64_t v = 0;
+    std::memcpy(&v, offsets + r * sizeof v, sizeof v);
+    return static_cast<std::size_t>(v);
+}
+
 std::optional<PackedArray> packed_array(const Json& j) {
     if (!j.is_binary()) return std::nullopt;
     const Json::binary_t& b = j.get_binary();
-    if (!b.has_subtype() || b.subtype() < kPackedSubtype + 1 || b.subtype() > kPackedSubtype + 3) return std::nullopt;
+    if (!b.has_subtype() || b.subtype() < kPackedSubtype + 1 || b.subtype() > kPackedSubtype + 5) return std::nullopt;
     PackedArray a;
     a.kind = static_cast<PackedKind>(b.subtype() - kPackedSubtype);
     a.data = b.data();
     std::size_t bytes = b.size();
+    if (a.kind == PackedKind::ragged_reals || a.kind == PackedKind::ragged_integers) {
+        std::uint64_t rows = 0;
+        if (bytes < sizeof rows) return std::nullopt;
+        std::memcpy(&rows, a.data, sizeof rows);
+        const std::size_t head = sizeof rows + (static_cast<std::size_t>(rows) + 1) * sizeof(std::uint64_t);
+        if (rows > bytes / sizeof(std::uint64_t) || bytes < head) return std::nullopt;
+        a.size = static_cast<std::size_t>(rows);
+        a.offsets = a.data + sizeof rows;
+        a.data += head;
+        bytes -= head;
+        if (bytes % 8 != 0 || a.row_start(0) != 0 || a.row_start(a.size) != bytes / 8) return std::nullopt;
+        return a;
+    }
     if (a.kind == PackedKind::real_rows) {
         std::uint64_t width = 0;
         if (bytes < sizeof width) return std::nullopt;

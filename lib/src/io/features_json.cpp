@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
 
 namespace kestrel {
@@ -28,11 +29,49 @@ Json features_to_json(const Features& X) {
     return {{"format", "sparse"}, {"indices", std::move(idx)}, {"values", std::move(val)}};
 }
 
+namespace {
+
+// Feature rows as parse_model_json keeps them (core/json_packed.hpp): no DOM of the
+// numbers. The checks and messages are those of the DOM path below.
+Features dense_from_packed(const PackedArray& rows, Index d) {
+    if (rows.kind != PackedKind::real_rows) throw std::runtime_error("feature rows: \"rows\" must be an array");
+    if (rows.size > 0 && static_cast<Index>(rows.width) != d)
+        throw std::runtime_error("feature row with the wrong length");
+    DenseMatrix m(static_cast<Index>(rows.size), d);
+    for (Index i = 0; i < m.rows(); ++i)
+        for (Index c = 0; c < d; ++c) m(i, c) = rows.real(static_cast<std::size_t>(i * d + c));
+    return Features(std::move(m));
+}
+
+Features sparse_from_packed(const PackedArray& idx, const PackedArray& val, Index d) {
+    if (idx.kind != PackedKind::ragged_integers || val.kind != PackedKind::ragged_reals || idx.size != val.size)
+        throw std::runtime_error("feature row indices and values differ in count");
+    SparseMatrix s(static_cast<Index>(idx.size), d);
+    s.reserve(static_cast<Index>(idx.row_start(idx.size)));
+    for (std::size_t i = 0; i < idx.size; ++i) {
+        const std::size_t b = idx.row_start(i), e = idx.row_start(i + 1);
+        if (e - b != val.row_start(i + 1) - val.row_start(i))
+            throw std::runtime_error("feature row indices and values differ in length");
+        s.startVec(static_cast<Index>(i));
+        for (std::size_t t = b; t < e; ++t) {
+            const std::int64_t c = idx.integer(t);
+            if (c < 0 || c >= d) throw std::runtime_error("feature row feature index out of range");
+            if (t > b && c <= idx.integer(t - 1)) throw std::runtime_error("feature row feature indices must increase");
+            s.insertBack(static_cast<Index>(i), static_cast<Index>(c)) = val.real(val.row_start(i) + (t - b));
+        }
+    }
+    s.finalize();
+    return Features(std::move(s));
+}
+
+}  // namespace
+
 Features features_from_json(const Json& j, Index d) {
     if (!j.is_object()) throw std::runtime_error("feature rows must be an object");
     const auto fmt = j.at("format").get<std::string>();
     if (fmt == "dense") {
         const Json& rows = j.at("rows");
+        if (const auto packed = packed_array(rows)) return dense_from_packed(*packed, d);
         if (!rows.is_array()) throw std::runtime_error("feature rows: \"rows\" must be an array");
         DenseMatrix m(static_cast<Index>(rows.size()), d);
         for (Index i = 0; i < m.rows(); ++i) {
@@ -45,6 +84,11 @@ Features features_from_json(const Json& j, Index d) {
     if (fmt != "sparse") throw std::runtime_error("unknown feature row format '" + fmt + "'");
     const Json& idx = j.at("indices");
     const Json& val = j.at("values");
+    {
+        const auto pi = packed_array(idx), pv = packed_array(val);
+        if (pi && pv) return sparse_from_packed(*pi, *pv, d);
+        if (pi || pv) throw std::runtime_error("feature row indices and values differ in count");
+    }
     if (!idx.is_array() || !val.is_array() || idx.size() != val.size())
         throw std::runtime_error("feature row indices and values differ in count");
     // Built row by row: setFromTriplets would sort through a column-major copy whose

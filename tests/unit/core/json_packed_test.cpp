@@ -1,8 +1,10 @@
 // parse_model_json reads what Json::parse reads, to the same DOM outside tree node
 // arrays, and gives up (nullopt) on what it does not read.
+#include "kestrel/core/json_packed.hpp"
+
 #include <doctest/doctest.h>
 
-#include "kestrel/core/json_packed.hpp"
+#include "kestrel/io/features_json.hpp"
 
 using namespace kestrel;
 
@@ -23,7 +25,8 @@ TEST_SUITE("core.json_packed") {
 
     TEST_CASE("parse_model_json: node arrays of trees are packed") {
         const std::optional<Json> j = parse_model_json(
-            "{\"trees\": [{\"feature\": [0, -1, -1], \"threshold\": [2.5, 0.0, 0], \"value\": [[1.0, 2.0], [3, 4], [5, 6]],"
+            "{\"trees\": [{\"feature\": [0, -1, -1], \"threshold\": [2.5, 0.0, 0], \"value\": [[1.0, 2.0], [3, 4], [5, "
+            "6]],"
             " \"other\": [1, 2]}], \"tree\": {\"left\": []}}");
         REQUIRE(j);
         const Json& t = (*j)["trees"][0];
@@ -49,17 +52,91 @@ TEST_SUITE("core.json_packed") {
     }
 
     TEST_CASE("parse_model_json: gives up on invalid JSON and on node arrays it does not pack") {
-        for (const char* text :
-             {"", "{", "[1,]", "{\"a\" 1}", "[01]", "[1.]", "[.5]", "[-]", "[1e]", "tru", "[nul]", "\"a\tb\"",
-              "[1] x", "{\"a\":1,}", "[1e400]", "\xef\xbb\xbf{}", "\"\\x\"", "\"\xff\"",
-              "{\"trees\": [{\"feature\": [1.5]}]}", "{\"trees\": [{\"feature\": [1e300]}]}",
-              "{\"trees\": [{\"feature\": [9223372036854775808]}]}", "{\"trees\": [{\"threshold\": [\"x\"]}]}",
-              "{\"trees\": [{\"value\": [[1], [2, 3]]}]}", "{\"trees\": [{\"value\": [[], []]}]}",
-              "{\"tree\": {\"value\": [1]}}"}) {
+        for (const char* text : {"",
+                                 "{",
+                                 "[1,]",
+                                 "{\"a\" 1}",
+                                 "[01]",
+                                 "[1.]",
+                                 "[.5]",
+                                 "[-]",
+                                 "[1e]",
+                                 "tru",
+                                 "[nul]",
+                                 "\"a\tb\"",
+                                 "[1] x",
+                                 "{\"a\":1,}",
+                                 "[1e400]",
+                                 "\xef\xbb\xbf{}",
+                                 "\"\\x\"",
+                                 "\"\xff\"",
+                                 "{\"trees\": [{\"feature\": [1.5]}]}",
+                                 "{\"trees\": [{\"feature\": [1e300]}]}",
+                                 "{\"trees\": [{\"feature\": [9223372036854775808]}]}",
+                                 "{\"trees\": [{\"threshold\": [\"x\"]}]}",
+                                 "{\"trees\": [{\"value\": [[1], [2, 3]]}]}",
+                                 "{\"trees\": [{\"value\": [[], []]}]}",
+                                 "{\"tree\": {\"value\": [1]}}"}) {
             CAPTURE(text);
             CHECK_FALSE(parse_model_json(text));
         }
         CHECK_FALSE(parse_model_json(std::string(600, '[') + std::string(600, ']')));  // deeper than 512
         CHECK(parse_model_json(std::string(500, '[') + std::string(500, ']')));
+    }
+
+    TEST_CASE("parse_model_json: feature rows are packed and read back as the DOM reads them") {
+        SparseMatrix sp(3, 5);
+        sp.insert(0, 1) = 1.5;
+        sp.insert(0, 4) = -2.0;
+        sp.insert(2, 0) = 3.25;
+        sp.makeCompressed();
+        DenseMatrix dn(2, 3);
+        dn << 1, 2, 3, -4.5, 0, 6e-3;
+        for (const Features& X : {Features(sp), Features(dn), Features(DenseMatrix(0, 3))}) {
+            const Json doc = {
+                {"state", {{"support_vectors", features_to_json(X)}, {"knn", {{"rows", features_to_json(X)}}}}}};
+            const std::optional<Json> j = parse_model_json(doc.dump());
+            REQUIRE(j);
+            for (const Json* rows : {&(*j)["state"]["support_vectors"], &(*j)["state"]["knn"]["rows"]}) {
+                if (X.is_sparse()) {
+                    const auto idx = packed_array((*rows)["indices"]), val = packed_array((*rows)["values"]);
+                    REQUIRE(idx);
+                    REQUIRE(val);
+                    CHECK(idx->kind == PackedKind::ragged_integers);
+                    CHECK(val->kind == PackedKind::ragged_reals);
+                    CHECK(idx->size == 3);
+                    CHECK(idx->row_start(1) == 2);
+                    CHECK(idx->row_start(2) == 2);  // an empty row
+                    CHECK(idx->integer(1) == 4);
+                    CHECK(val->real(2) == 3.25);
+                } else {
+                    const auto r = packed_array((*rows)["rows"]);
+                    REQUIRE(r);
+                    CHECK(r->kind == PackedKind::real_rows);
+                }
+                const Features back = features_from_json(*rows, 5 - (X.is_sparse() ? 0 : 2));
+                CHECK(back.to_dense() == X.to_dense());
+                CHECK(back.is_sparse() == X.is_sparse());
+            }
+        }
+        // The same errors as the DOM path: a wrong width, an index out of range or not increasing.
+        auto packed_rows = [](const char* text) { return (*parse_model_json(text))["support_vectors"]; };
+        CHECK_THROWS_WITH(
+            features_from_json(packed_rows(R"({"support_vectors":{"format":"dense","rows":[[1,2]]}})"), 3),
+            "feature row with the wrong length");
+        CHECK_THROWS_WITH(
+            features_from_json(packed_rows(R"({"support_vectors":{"format":"sparse","indices":[[3]],"values":[[1]]}})"),
+                               3),
+            "feature row feature index out of range");
+        CHECK_THROWS_WITH(
+            features_from_json(
+                packed_rows(R"({"support_vectors":{"format":"sparse","indices":[[1,1]],"values":[[1,2]]}})"), 3),
+            "feature row feature indices must increase");
+        CHECK_THROWS_WITH(
+            features_from_json(
+                packed_rows(R"({"support_vectors":{"format":"sparse","indices":[[1]],"values":[[1,2]]}})"), 3),
+            "feature row indices and values differ in length");
+        // Not packed (whole document left to Json::parse): a non-integer index.
+        CHECK_FALSE(parse_model_json(R"({"support_vectors":{"format":"sparse","indices":[[1.5]],"values":[[1]]}})"));
     }
 }

@@ -4,8 +4,9 @@
 // 16-byte value (each node's value vector in its own allocation), several times the
 // nodes' own size, and its parser reads numbers slowly. parse_model_json reads the
 // text with a small strict parser (fast_float for numbers) and keeps the arrays of
-// tree nodes (members of an object in a "trees" array or under "tree") packed: one
-// binary DOM value of 8 bytes a number, read back through packed_array().
+// tree nodes (members of an object in a "trees" array or under "tree") and feature rows
+// (members "rows", "indices", "values" of an object under "support_vectors" or "rows":
+// io/features_json.cpp) packed: one binary DOM value of 8 bytes a number, read back through packed_array().
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -14,18 +15,22 @@
 
 namespace kestrel {
 
-enum class PackedKind : std::uint8_t { reals = 1, integers = 2, real_rows = 3 };
+// real_rows: rows of one width; ragged_*: rows of any length (sparse feature rows).
+enum class PackedKind : std::uint8_t { reals = 1, integers = 2, real_rows = 3, ragged_reals = 4, ragged_integers = 5 };
 
 // A view of a packed array (valid while its Json lives).
 struct PackedArray {
     PackedKind kind = PackedKind::reals;
-    std::size_t size = 0;   // elements, or rows for real_rows
+    std::size_t size = 0;   // elements, or rows for the row kinds
     std::size_t width = 0;  // numbers per row (real_rows only)
     const std::uint8_t* data = nullptr;
+    const std::uint8_t* offsets = nullptr;  // ragged kinds: size + 1 row starts
 
-    // reals: element i; real_rows: the i-th number of the rows laid end to end.
+    // reals: element i; the row kinds: the i-th number of the rows laid end to end.
     double real(std::size_t i) const;
-    std::int64_t integer(std::size_t i) const;  // integers only
+    std::int64_t integer(std::size_t i) const;  // integers and ragged_integers
+    // Ragged kinds: row r is numbers [row_start(r), row_start(r + 1)).
+    std::size_t row_start(std::size_t r) const;
 };
 
 // The packed array `j` holds; nullopt when `j` is anything else.
