@@ -37,34 +37,55 @@ R scan_chunks(Index n, int threads, std::vector<R>& parts, Part&& part, Join&& j
     return acc;
 }
 
-// The running best of a selection pass: the largest value (ties to the later index)
-// or, for j, the smallest objective (ties to the later index), and gmax2.
+// The running best of a selection pass. Pick: the largest value; BestJ: the smallest
+// second-order objective −diff²/a. Both break ties to the later index, within a chunk
+// (a later t replaces an equal one) and across chunks (join prefers the later chunk).
 struct Pick {
     double value = -kInf;
     Index at = -1;
+    void offer(double v, Index t) {
+        if (v >= value) {
+            value = v;
+            at = t;
+        }
+    }
+    void join(const Pick& next) {
+        if (next.at >= 0 && next.value >= value) *this = next;
+    }
 };
-struct PickJ {
+struct BestJ {
     double best = kInf;
     Index at = -1;
+    // t violates the pair's optimality by diff (> 0 to count); curvature() gives a, and
+    // is only called then (the i column it reads may not exist otherwise).
+    template <class Curvature>
+    void offer(double diff, Curvature&& curvature, Index t) {
+        if (!(diff > 0)) return;
+        const double a = curvature();
+        const double obj = -(diff * diff) / (a > 0 ? a : kTau);
+        if (obj <= best) {
+            best = obj;
+            at = t;
+        }
+    }
+    void join(const BestJ& next) {
+        if (next.at >= 0 && next.best <= best) {
+            best = next.best;
+            at = next.at;
+        }
+    }
+};
+struct PickJ {
+    BestJ j;
     double gmax2 = -kInf;
 };
 struct PickNu {
     Pick p, n;  // i candidates of each sign
 };
 struct PickJNu {
-    double best = kInf;
-    Index at = -1;
+    BestJ j;
     double gmaxp2 = -kInf, gmaxn2 = -kInf;
 };
-void join_pick(Pick& acc, const Pick& next) {
-    if (next.at >= 0 && next.value >= acc.value) acc = next;
-}
-void join_pick_j(double& best, Index& at, double next_best, Index next_at) {
-    if (next_at >= 0 && next_best <= best) {
-        best = next_best;
-        at = next_at;
-    }
-}
 
 enum Status : std::int8_t { at_lower = 0, at_upper = 1, free_var = 2 };
 
@@ -89,8 +110,8 @@ private:
     void update_status(Index i) {
         const double a = alpha_[static_cast<std::size_t>(i)];
         status_[static_cast<std::size_t>(i)] = a >= C_[static_cast<std::size_t>(i)] ? at_upper
-                                               : a <= 0                               ? at_lower
-                                                                                      : free_var;
+                                               : a <= 0                             ? at_lower
+                                                                                    : free_var;
     }
     bool upper(Index i) const { return status_[static_cast<std::size_t>(i)] == at_upper; }
     bool lower(Index i) const { return status_[static_cast<std::size_t>(i)] == at_lower; }
@@ -99,7 +120,7 @@ private:
     void initialize_gradient();
     void swap_index(Index i, Index j);
     void reconstruct_gradient();
-    bool select_pair(Index& out_i, Index& out_j);     // false = optimal
+    bool select_pair(Index& out_i, Index& out_j);  // false = optimal
     bool select_pair_nu(Index& out_i, Index& out_j);
     void shrink();
     void shrink_nu();
@@ -185,63 +206,51 @@ bool SmoEngine::select_pair(Index& out_i, Index& out_j) {
     const double* G = G_.data();
     const std::int8_t* y = y_.data();
     const int threads = Q_.threads();
-    const Pick pi = scan_chunks(active_size_, threads, picks_, [&](Index lo, Index hi) {
-        Pick r;
-        for (Index t = lo; t < hi; ++t) {
-            if (y[t] == +1) {
-                if (!upper(t) && -G[t] >= r.value) {
-                    r.value = -G[t];
-                    r.at = t;
+    const Pick pi = scan_chunks(
+        active_size_, threads, picks_,
+        [&](Index lo, Index hi) {
+            Pick r;
+            for (Index t = lo; t < hi; ++t) {
+                if (y[t] == +1) {
+                    if (!upper(t)) r.offer(-G[t], t);
+                } else if (!lower(t)) {
+                    r.offer(G[t], t);
                 }
-            } else if (!lower(t) && G[t] >= r.value) {
-                r.value = G[t];
-                r.at = t;
             }
-        }
-        return r;
-    }, join_pick);
+            return r;
+        },
+        [](Pick& acc, const Pick& next) { acc.join(next); });
     const double gmax = pi.value;
     const Index imax = pi.at;
     const float* Qi = imax >= 0 ? Q_.column(imax, active_size_) : nullptr;
     const double qd_i = imax >= 0 ? QD_[imax] : 0.0;
     const double yi = imax >= 0 ? y[imax] : 0.0;
-    const PickJ pj = scan_chunks(active_size_, threads, picks_j_, [&](Index lo, Index hi) {
-        PickJ r;
-        for (Index t = lo; t < hi; ++t) {
-            if (y[t] == +1) {
-                if (lower(t)) continue;
-                const double diff = gmax + G[t];
-                if (G[t] >= r.gmax2) r.gmax2 = G[t];
-                if (diff > 0) {
-                    const double a = qd_i + QD_[t] - 2.0 * yi * Qi[t];
-                    const double obj = -(diff * diff) / (a > 0 ? a : kTau);
-                    if (obj <= r.best) {
-                        r.at = t;
-                        r.best = obj;
-                    }
-                }
-            } else {
-                if (upper(t)) continue;
-                const double diff = gmax - G[t];
-                if (-G[t] >= r.gmax2) r.gmax2 = -G[t];
-                if (diff > 0) {
-                    const double a = qd_i + QD_[t] + 2.0 * yi * Qi[t];
-                    const double obj = -(diff * diff) / (a > 0 ? a : kTau);
-                    if (obj <= r.best) {
-                        r.at = t;
-                        r.best = obj;
-                    }
+    const PickJ pj = scan_chunks(
+        active_size_, threads, picks_j_,
+        [&](Index lo, Index hi) {
+            PickJ r;
+            for (Index t = lo; t < hi; ++t) {
+                if (y[t] == +1) {
+                    if (lower(t)) continue;
+                    if (G[t] >= r.gmax2) r.gmax2 = G[t];
+                    r.j.offer(
+                        gmax + G[t], [&] { return qd_i + QD_[t] - 2.0 * yi * Qi[t]; }, t);
+                } else {
+                    if (upper(t)) continue;
+                    if (-G[t] >= r.gmax2) r.gmax2 = -G[t];
+                    r.j.offer(
+                        gmax - G[t], [&] { return qd_i + QD_[t] + 2.0 * yi * Qi[t]; }, t);
                 }
             }
-        }
-        return r;
-    }, [](PickJ& acc, const PickJ& next) {
-        acc.gmax2 = std::max(acc.gmax2, next.gmax2);
-        join_pick_j(acc.best, acc.at, next.best, next.at);
-    });
-    if (gmax + pj.gmax2 < opt_.eps || pj.at == -1) return false;
+            return r;
+        },
+        [](PickJ& acc, const PickJ& next) {
+            acc.gmax2 = std::max(acc.gmax2, next.gmax2);
+            acc.j.join(next.j);
+        });
+    if (gmax + pj.gmax2 < opt_.eps || pj.j.at == -1) return false;
     out_i = imax;
-    out_j = pj.at;
+    out_j = pj.j.at;
     return true;
 }
 
@@ -251,66 +260,54 @@ bool SmoEngine::select_pair_nu(Index& out_i, Index& out_j) {
     const double* G = G_.data();
     const std::int8_t* y = y_.data();
     const int threads = Q_.threads();
-    const PickNu pi = scan_chunks(active_size_, threads, picks_nu_, [&](Index lo, Index hi) {
-        PickNu r;
-        for (Index t = lo; t < hi; ++t) {
-            if (y[t] == +1) {
-                if (!upper(t) && -G[t] >= r.p.value) {
-                    r.p.value = -G[t];
-                    r.p.at = t;
+    const PickNu pi = scan_chunks(
+        active_size_, threads, picks_nu_,
+        [&](Index lo, Index hi) {
+            PickNu r;
+            for (Index t = lo; t < hi; ++t) {
+                if (y[t] == +1) {
+                    if (!upper(t)) r.p.offer(-G[t], t);
+                } else if (!lower(t)) {
+                    r.n.offer(G[t], t);
                 }
-            } else if (!lower(t) && G[t] >= r.n.value) {
-                r.n.value = G[t];
-                r.n.at = t;
             }
-        }
-        return r;
-    }, [](PickNu& acc, const PickNu& next) {
-        join_pick(acc.p, next.p);
-        join_pick(acc.n, next.n);
-    });
+            return r;
+        },
+        [](PickNu& acc, const PickNu& next) {
+            acc.p.join(next.p);
+            acc.n.join(next.n);
+        });
     const double gmaxp = pi.p.value, gmaxn = pi.n.value;
     const Index ip = pi.p.at, in = pi.n.at;
     const float* Qip = ip >= 0 ? Q_.column(ip, active_size_) : nullptr;
     const float* Qin = in >= 0 ? Q_.column(in, active_size_) : nullptr;
-    const PickJNu pj = scan_chunks(active_size_, threads, picks_j_nu_, [&](Index lo, Index hi) {
-        PickJNu r;
-        for (Index t = lo; t < hi; ++t) {
-            if (y[t] == +1) {
-                if (lower(t)) continue;
-                const double diff = gmaxp + G[t];
-                if (G[t] >= r.gmaxp2) r.gmaxp2 = G[t];
-                if (diff > 0) {
-                    const double a = QD_[ip] + QD_[t] - 2.0 * Qip[t];
-                    const double obj = -(diff * diff) / (a > 0 ? a : kTau);
-                    if (obj <= r.best) {
-                        r.at = t;
-                        r.best = obj;
-                    }
-                }
-            } else {
-                if (upper(t)) continue;
-                const double diff = gmaxn - G[t];
-                if (-G[t] >= r.gmaxn2) r.gmaxn2 = -G[t];
-                if (diff > 0) {
-                    const double a = QD_[in] + QD_[t] - 2.0 * Qin[t];
-                    const double obj = -(diff * diff) / (a > 0 ? a : kTau);
-                    if (obj <= r.best) {
-                        r.at = t;
-                        r.best = obj;
-                    }
+    const PickJNu pj = scan_chunks(
+        active_size_, threads, picks_j_nu_,
+        [&](Index lo, Index hi) {
+            PickJNu r;
+            for (Index t = lo; t < hi; ++t) {
+                if (y[t] == +1) {
+                    if (lower(t)) continue;
+                    if (G[t] >= r.gmaxp2) r.gmaxp2 = G[t];
+                    r.j.offer(
+                        gmaxp + G[t], [&] { return QD_[ip] + QD_[t] - 2.0 * Qip[t]; }, t);
+                } else {
+                    if (upper(t)) continue;
+                    if (-G[t] >= r.gmaxn2) r.gmaxn2 = -G[t];
+                    r.j.offer(
+                        gmaxn - G[t], [&] { return QD_[in] + QD_[t] - 2.0 * Qin[t]; }, t);
                 }
             }
-        }
-        return r;
-    }, [](PickJNu& acc, const PickJNu& next) {
-        acc.gmaxp2 = std::max(acc.gmaxp2, next.gmaxp2);
-        acc.gmaxn2 = std::max(acc.gmaxn2, next.gmaxn2);
-        join_pick_j(acc.best, acc.at, next.best, next.at);
-    });
-    if (std::max(gmaxp + pj.gmaxp2, gmaxn + pj.gmaxn2) < opt_.eps || pj.at == -1) return false;
-    out_i = y[pj.at] == +1 ? ip : in;
-    out_j = pj.at;
+            return r;
+        },
+        [](PickJNu& acc, const PickJNu& next) {
+            acc.gmaxp2 = std::max(acc.gmaxp2, next.gmaxp2);
+            acc.gmaxn2 = std::max(acc.gmaxn2, next.gmaxn2);
+            acc.j.join(next.j);
+        });
+    if (std::max(gmaxp + pj.gmaxp2, gmaxn + pj.gmaxn2) < opt_.eps || pj.j.at == -1) return false;
+    out_i = y[pj.j.at] == +1 ? ip : in;
+    out_j = pj.j.at;
     return true;
 }
 
@@ -415,14 +412,22 @@ void SmoEngine::update_pair(Index i, Index j) {
         ai += delta;
         aj += delta;
         if (diff > 0) {
-            if (aj < 0) { aj = 0; ai = diff; }
+            if (aj < 0) {
+                aj = 0;
+                ai = diff;
+            }
         } else if (ai < 0) {
-            ai = 0; aj = -diff;
+            ai = 0;
+            aj = -diff;
         }
         if (diff > Ci - Cj) {
-            if (ai > Ci) { ai = Ci; aj = Ci - diff; }
+            if (ai > Ci) {
+                ai = Ci;
+                aj = Ci - diff;
+            }
         } else if (aj > Cj) {
-            aj = Cj; ai = Cj + diff;
+            aj = Cj;
+            ai = Cj + diff;
         }
     } else {
         // α_i + α_j stays constant.
@@ -433,14 +438,22 @@ void SmoEngine::update_pair(Index i, Index j) {
         ai -= delta;
         aj += delta;
         if (sum > Ci) {
-            if (ai > Ci) { ai = Ci; aj = sum - Ci; }
+            if (ai > Ci) {
+                ai = Ci;
+                aj = sum - Ci;
+            }
         } else if (aj < 0) {
-            aj = 0; ai = sum;
+            aj = 0;
+            ai = sum;
         }
         if (sum > Cj) {
-            if (aj > Cj) { aj = Cj; ai = sum - Cj; }
+            if (aj > Cj) {
+                aj = Cj;
+                ai = sum - Cj;
+            }
         } else if (ai < 0) {
-            ai = 0; aj = sum;
+            ai = 0;
+            aj = sum;
         }
     }
     alpha_[si] = ai;
@@ -467,11 +480,15 @@ double SmoEngine::compute_rho() const {
         const double yg = y_[static_cast<std::size_t>(i)] * G_[static_cast<std::size_t>(i)];
         const bool pos = y_[static_cast<std::size_t>(i)] == +1;
         if (upper(i)) {
-            if (pos) lb = std::max(lb, yg);
-            else ub = std::min(ub, yg);
+            if (pos)
+                lb = std::max(lb, yg);
+            else
+                ub = std::min(ub, yg);
         } else if (lower(i)) {
-            if (pos) ub = std::min(ub, yg);
-            else lb = std::max(lb, yg);
+            if (pos)
+                ub = std::min(ub, yg);
+            else
+                lb = std::max(lb, yg);
         } else {
             ++nr_free;
             sum_free += yg;
@@ -486,8 +503,10 @@ void SmoEngine::compute_rho_nu(double& rho, double& r) const {
     for (Index i = 0; i < active_size_; ++i) {
         const int s = y_[static_cast<std::size_t>(i)] == +1 ? 0 : 1;
         const double g = G_[static_cast<std::size_t>(i)];
-        if (upper(i)) lb[s] = std::max(lb[s], g);
-        else if (lower(i)) ub[s] = std::min(ub[s], g);
+        if (upper(i))
+            lb[s] = std::max(lb[s], g);
+        else if (lower(i))
+            ub[s] = std::min(ub[s], g);
         else {
             ++nfree[s];
             sum[s] += g;
@@ -535,11 +554,14 @@ SmoResult SmoEngine::run() {
         active_size_ = l_;
         res.reached_max_iter = true;
     }
-    if (nu_) compute_rho_nu(res.rho, res.r);
-    else res.rho = compute_rho();
+    if (nu_)
+        compute_rho_nu(res.rho, res.r);
+    else
+        res.rho = compute_rho();
     double obj = 0;
     for (Index i = 0; i < l_; ++i)
-        obj += alpha_[static_cast<std::size_t>(i)] * (G_[static_cast<std::size_t>(i)] + p_[static_cast<std::size_t>(i)]);
+        obj +=
+            alpha_[static_cast<std::size_t>(i)] * (G_[static_cast<std::size_t>(i)] + p_[static_cast<std::size_t>(i)]);
     res.objective = obj / 2;
     res.iterations = iter;
     res.alpha.resize(l_);
