@@ -221,26 +221,15 @@ private:
         if (!token(end, integral)) return false;
         const char* first = s_.data() + p_;
         const char* last = s_.data() + end;
-        if (integral) {
-            // As Json::parse: unsigned when not negative, else signed; a float when too large.
-            if (*first == '-') {
-                std::int64_t v = 0;
-                const auto r = std::from_chars(first, last, v);
-                if (r.ec == std::errc() && r.ptr == last) {
-                    out = v;
-                    p_ = end;
-                    return true;
-                }
-            } else {
-                std::uint64_t v = 0;
-                const auto r = std::from_chars(first, last, v);
-                if (r.ec == std::errc() && r.ptr == last) {
-                    out = v;
-                    p_ = end;
-                    return true;
-                }
-            }
-        }
+        // As Json::parse: unsigned when not negative, else signed; a float when too large.
+        const auto whole = [&](auto v) {
+            const auto r = std::from_chars(first, last, v);
+            if (r.ec != std::errc() || r.ptr != last) return false;
+            out = v;
+            p_ = end;
+            return true;
+        };
+        if (integral && (*first == '-' ? whole(std::int64_t{0}) : whole(std::uint64_t{0}))) return true;
         double x = 0;
         if (!real_at(end, x)) return false;
         out = x;
@@ -248,8 +237,8 @@ private:
         return true;
     }
 
-    // A node array: numbers only (integers in range of int64 for an integer array; rows
-    // of one width for real_rows), else false.
+    // A packed array of `kind`: numbers only (integers in range of int64 for the integer
+    // kinds; rows of one width for real_rows, of any length for the ragged kinds), else false.
     bool packed(Json& out, PackedKind kind) {
         Bytes bytes;
         std::size_t count = 0;

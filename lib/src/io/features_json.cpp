@@ -31,6 +31,19 @@ Json features_to_json(const Features& X) {
 
 namespace {
 
+// Appends row i of n entries to a row-major matrix being built with startVec /
+// insertBack, checking what a saved row promises: indices in [0, d), increasing.
+template <class IndexAt, class ValueAt>
+void append_row(SparseMatrix& s, Index i, std::size_t n, IndexAt index_at, ValueAt value_at, Index d) {
+    s.startVec(i);
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::int64_t c = index_at(t);
+        if (c < 0 || c >= d) throw std::runtime_error("feature row feature index out of range");
+        if (t > 0 && c <= index_at(t - 1)) throw std::runtime_error("feature row feature indices must increase");
+        s.insertBack(i, static_cast<Index>(c)) = value_at(t);
+    }
+}
+
 // Feature rows as parse_model_json keeps them (core/json_packed.hpp): no DOM of the
 // numbers. The checks and messages are those of the DOM path below.
 Features dense_from_packed(const PackedArray& rows, Index d) {
@@ -49,16 +62,10 @@ Features sparse_from_packed(const PackedArray& idx, const PackedArray& val, Inde
     SparseMatrix s(static_cast<Index>(idx.size), d);
     s.reserve(static_cast<Index>(idx.row_start(idx.size)));
     for (std::size_t i = 0; i < idx.size; ++i) {
-        const std::size_t b = idx.row_start(i), e = idx.row_start(i + 1);
-        if (e - b != val.row_start(i + 1) - val.row_start(i))
-            throw std::runtime_error("feature row indices and values differ in length");
-        s.startVec(static_cast<Index>(i));
-        for (std::size_t t = b; t < e; ++t) {
-            const std::int64_t c = idx.integer(t);
-            if (c < 0 || c >= d) throw std::runtime_error("feature row feature index out of range");
-            if (t > b && c <= idx.integer(t - 1)) throw std::runtime_error("feature row feature indices must increase");
-            s.insertBack(static_cast<Index>(i), static_cast<Index>(c)) = val.real(val.row_start(i) + (t - b));
-        }
+        const std::size_t b = idx.row_start(i), vb = val.row_start(i), n = idx.row_start(i + 1) - b;
+        if (n != val.row_start(i + 1) - vb) throw std::runtime_error("feature row indices and values differ in length");
+        append_row(s, static_cast<Index>(i), n, [&](std::size_t t) { return idx.integer(b + t); },
+                   [&](std::size_t t) { return val.real(vb + t); }, d);
     }
     s.finalize();
     return Features(std::move(s));
@@ -102,12 +109,8 @@ Features features_from_json(const Json& j, Index d) {
         const auto ii = json_integers<int>(idx[i]);
         const auto vv = val[i].get<std::vector<double>>();
         if (ii.size() != vv.size()) throw std::runtime_error("feature row indices and values differ in length");
-        s.startVec(static_cast<Index>(i));
-        for (std::size_t t = 0; t < ii.size(); ++t) {
-            if (ii[t] < 0 || ii[t] >= d) throw std::runtime_error("feature row feature index out of range");
-            if (t > 0 && ii[t] <= ii[t - 1]) throw std::runtime_error("feature row feature indices must increase");
-            s.insertBack(static_cast<Index>(i), ii[t]) = vv[t];
-        }
+        append_row(s, static_cast<Index>(i), ii.size(), [&](std::size_t t) { return std::int64_t{ii[t]}; },
+                   [&](std::size_t t) { return vv[t]; }, d);
     }
     s.finalize();
     return Features(std::move(s));
