@@ -12,6 +12,7 @@
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/model.hpp"
+#include "kestrel/io/atomic_file.hpp"
 #include "tree_test_util.hpp"
 
 using namespace kestrel;
@@ -30,11 +31,6 @@ Model train(const std::string& name, const Dataset& d, Params p) {
 }
 
 std::string temp_path(const std::string& name) { return (fs::temp_directory_path() / ("kestrel_test_" + name)).string(); }
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
@@ -87,7 +83,7 @@ TEST_SUITE("tree") {
 
             const auto path = temp_path("forest_file.json");
             m.save(path);
-            CHECK(slurp(path) == dom_text);
+            CHECK(read_whole_file(path) == dom_text);
             const Model back = Model::load(path);  // through parse_model_json
             CHECK(back.to_json() == m.to_json());
             CHECK(back.predict(c.test->X) == m.predict(c.test->X));
@@ -107,7 +103,7 @@ TEST_SUITE("tree") {
     TEST_CASE("forest file: files of earlier kestrels load, whatever their layout") {
         // tests/fuzz/corpus/model_json/forest_small.json: a forest file as kestrel 0.1.0
         // wrote it with dump() (one line); dump(1) puts every number on its own line.
-        const std::string old = slurp(std::string(KESTREL_SOURCE_DIR) + "/tests/fuzz/corpus/model_json/forest_small.json");
+        const std::string old = read_whole_file(std::string(KESTREL_SOURCE_DIR) + "/tests/fuzz/corpus/model_json/forest_small.json");
         REQUIRE(!old.empty());
         const Model reference = Model::from_json(Json::parse(old), "old");
         const DenseMatrix X = (DenseMatrix(4, 2) << 0, 0, 1, 5, -3, 2, 7, -1).finished();
