@@ -246,7 +246,9 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
 }
 
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) {
-    Table t = read_table(path, data.options(threads));
+    ReadOptions options = data.options(threads);
+    options.densify = !registry().create(spec.model, spec.params)->absent_is_missing();
+    Table t = read_table(path, options);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
     const Task task = choose_task(spec, *t.labels);

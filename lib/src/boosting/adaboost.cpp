@@ -40,15 +40,19 @@ std::unique_ptr<Estimator> make_base(const Json& spec) {
 
 }  // namespace
 
-bool AdaBoost::supports_sparse() const {
-    if (!fitted() && !params().contains("base")) return false;
-    if (fitted()) return !learners_.empty() && learners_.front()->supports_sparse();
+// A property of the weak learner: the fitted one's, else one built from `base`.
+bool AdaBoost::base_has(bool (Estimator::*property)() const) const {
+    if (fitted()) return !learners_.empty() && ((*learners_.front()).*property)();
+    if (!params().contains("base")) return false;
     try {
-        return make_base(params().at("base"))->supports_sparse();
+        return ((*make_base(params().at("base"))).*property)();
     } catch (const Error&) {
         return false;  // fit reports the bad base
     }
 }
+
+bool AdaBoost::supports_sparse() const { return base_has(&Estimator::supports_sparse); }
+bool AdaBoost::absent_is_missing() const { return base_has(&Estimator::absent_is_missing); }
 
 Vector adaboost_update(const Vector& D, const std::vector<char>& mistake, double alpha, bool samme) {
     Vector next(D.size());

@@ -204,6 +204,7 @@ Json Model::to_json(JsonTextSlots* slots) const {
     j["classes"] = classes_;
     j["preprocessing"] = Json::array();
     for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
+    base.densify = !estimator_->absent_is_missing();
     if (has_non_finite(j["preprocessing"]))
         throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
     j["state"] = slots ? estimator_->save_state(*slots) : estimator_->save_state();

@@ -1,5 +1,8 @@
 // The LIBSVM reader: lines and entries counted per chunk, the CSR arrays allocated
-// once, then the chunks parsed in parallel straight into them.
+// once, then the chunks parsed in parallel straight into them. Dense data written in
+// LIBSVM format (svm-scale's output: every feature but the zeros) is read into a dense
+// matrix when the caller allows it (ReadOptions::densify) and that takes no more memory
+// than CSR: no column index per entry, and the models' dense paths.
 #include "kestrel/io/libsvm_format.hpp"
 
 #include <algorithm>
@@ -46,7 +49,9 @@ void count_chunk(std::string_view text, Chunk& c) {
         const char* s = skip_spaces(p, ce);
         if (s < ce) {
             ++c.records;
-            c.nnz += static_cast<std::uint64_t>(std::count(s, ce, ':'));
+            const auto entries = static_cast<std::uint64_t>(std::count(s, ce, ':'));
+            c.nnz += entries;
+            c.max_row_nnz = std::max(c.max_row_nnz, entries);
         }
         if (le == end) break;
         ++c.lines;
@@ -54,15 +59,21 @@ void count_chunk(std::string_view text, Chunk& c) {
     }
 }
 
+// Where parsed entries go: CSR arrays, or (dense_width > 0) a zeroed row-major dense
+// matrix of that width.
 struct SparseSink {
     int* outer = nullptr;  // row starts, absolute positions before compaction
     int* inner = nullptr;
     double* values = nullptr;
+    Index dense_width = 0;
     RawLabels* labels = nullptr;
     MissingPolicy missing = MissingPolicy::error;
     Index expected_features = -1;
     const std::string* source = nullptr;
 };
+
+// Thrown by a dense parse that meets a record which is not features 1..width.
+struct NotDense {};
 
 class ChunkParser {
 public:
@@ -83,11 +94,16 @@ public:
                 if (seen == chunk_.records) throw InternalError("LIBSVM chunk holds more lines than counted");
                 line_ = line;
                 const std::uint64_t row_start = w;
-                sink_.outer[row] = static_cast<int>(w);
+                if (!dense()) sink_.outer[row] = static_cast<int>(w);
                 const bool keep = parse_line(s, ce, row, w);
                 entries += w - row_start;
-                if (keep) ++row;
-                else w = row_start;
+                if (keep) {
+                    ++row;
+                } else {
+                    w = row_start;
+                    // The next record reuses this row, and writes only its own entries.
+                    if (dense()) std::fill_n(sink_.values + row * sink_.dense_width, sink_.dense_width, 0.0);
+                }
                 ++seen;
             }
             if (le == end_) break;
@@ -121,6 +137,9 @@ private:
             if (sink_.expected_features >= 0 && index > sink_.expected_features)
                 fail(token, "feature index " + std::to_string(index) + " is beyond the model's " +
                                 std::to_string(sink_.expected_features) + " features");
+            // The width was a guess (the most entries on one record): a higher index
+            // means the file is wider than it is full, and is read as CSR after all.
+            if (dense() && index > sink_.dense_width) throw NotDense{};
             ++q;
             double v;
             const char* r = parse_number_prefix(q, ce, v);
@@ -131,8 +150,12 @@ private:
                 v = slow_value(tok, q, te, token, keep);
                 q = te;
             }
-            sink_.inner[w] = static_cast<int>(index - 1);
-            sink_.values[w] = v;
+            if (dense()) {
+                sink_.values[static_cast<std::uint64_t>(row * sink_.dense_width + index - 1)] = v;
+            } else {
+                sink_.inner[w] = static_cast<int>(index - 1);
+                sink_.values[w] = v;
+            }
             ++w;
             prev = index;
         }
@@ -181,6 +204,7 @@ private:
     [[noreturn]] void fail(std::uint64_t token, const std::string& what) const {
         throw DataError(SourceLocation{*sink_.source, line_, token}, what);
     }
+    bool dense() const { return sink_.dense_width > 0; }
 
     Chunk& chunk_;
     const SparseSink& sink_;
@@ -188,6 +212,106 @@ private:
     const char* end_;
     std::uint64_t line_ = 0;
 };
+
+// The width of a dense read, or 0 to read CSR. Dense only when the caller allows it
+// and the dense matrix is no larger than the CSR arrays. At predict time the width is
+// the model's feature count; otherwise the most entries on one record, which the parse
+// confirms (strictly increasing indices from 1 reach at least the entry count).
+Index dense_width(const std::vector<Chunk>& chunks, Index rows, std::uint64_t nnz, const ReadOptions& opts) {
+    if (!opts.densify) return 0;
+    std::uint64_t widest = 0;
+    for (const auto& c : chunks) widest = std::max(widest, c.max_row_nnz);
+    const std::uint64_t width =
+        opts.expected_features >= 0 ? static_cast<std::uint64_t>(opts.expected_features) : widest;
+    if (width == 0 || width > static_cast<std::uint64_t>(INT_MAX)) return 0;
+    const std::uint64_t dense_bytes = static_cast<std::uint64_t>(rows) * width * sizeof(double);
+    const std::uint64_t csr_bytes =
+        nnz * (sizeof(double) + sizeof(int)) + static_cast<std::uint64_t>(rows + 1) * sizeof(int);
+    return dense_bytes <= csr_bytes ? static_cast<Index>(width) : 0;
+}
+
+// Forgets what an abandoned parse recorded in the chunks (labels are overwritten).
+void reset_parse_results(std::vector<Chunk>& chunks) {
+    for (auto& c : chunks) {
+        c.kept = 0;
+        c.kept_nnz = 0;
+        c.max_index = 0;
+    }
+}
+
+struct SinkOptions {
+    RawLabels* labels;
+    MissingPolicy missing;
+    Index expected_features;
+    const std::string* source;
+};
+
+Index count_records(const std::vector<Chunk>& chunks) {
+    return chunks.empty() ? 0 : chunks.back().first_row + chunks.back().records;
+}
+
+void throw_if_all_dropped(Index kept, const std::vector<Chunk>& chunks, const std::string& source) {
+    if (kept == 0)
+        throw DataError(source + ": all " + std::to_string(count_records(chunks)) +
+                        " rows have missing values and were dropped");
+}
+
+Features read_dense(std::string_view text, const TextInput& in, std::vector<Chunk>& chunks, int threads, Index width,
+                    const SinkOptions& o) {
+    DenseMatrix X = DenseMatrix::Zero(count_records(chunks), width);
+    SparseSink sink{nullptr, nullptr, X.data(), width, o.labels, o.missing, o.expected_features, o.source};
+    run_chunks(chunks.size(), threads, [&](std::size_t k) {
+        ChunkParser(text, chunks[k], sink).run();
+        in.done_with(chunks[k].begin, chunks[k].end);
+    });
+    const Index kept = compact_chunks(chunks, [&](Index dst, const Chunk& c) {
+        std::memmove(X.data() + dst * width, X.data() + c.first_row * width,
+                     static_cast<std::size_t>(c.kept * width) * sizeof(double));
+        move_label_rows(*o.labels, dst, c.first_row, c.kept);
+    });
+    throw_if_all_dropped(kept, chunks, *o.source);
+    if (kept < X.rows()) X.conservativeResize(kept, width);
+    return Features(std::move(X));
+}
+
+Features read_sparse(std::string_view text, const TextInput& in, std::vector<Chunk>& chunks, int threads, Index total,
+                     std::uint64_t total_nnz, const SinkOptions& o) {
+    // Built with no columns, filled as CSR, then widened: the width is known only
+    // once every line is read, and widening a row-major matrix touches no entry.
+    SparseMatrix X(total, 0);
+    X.resizeNonZeros(static_cast<Index>(total_nnz));
+    const SparseSink sink{X.outerIndexPtr(), X.innerIndexPtr(), X.valuePtr(),        0,
+                          o.labels,          o.missing,         o.expected_features, o.source};
+    run_chunks(chunks.size(), threads, [&](std::size_t k) {
+        ChunkParser(text, chunks[k], sink).run();
+        in.done_with(chunks[k].begin, chunks[k].end);
+    });
+
+    Index kept = 0;
+    std::uint64_t kept_nnz = 0;
+    Index width = 0;
+    for (const auto& c : chunks) {
+        if (kept != c.first_row) {
+            const auto shift = static_cast<int>(c.first_nnz - kept_nnz);
+            for (Index r = 0; r < c.kept; ++r) X.outerIndexPtr()[kept + r] = X.outerIndexPtr()[c.first_row + r] - shift;
+            if (c.kept_nnz > 0) {
+                std::memmove(X.innerIndexPtr() + kept_nnz, X.innerIndexPtr() + c.first_nnz, c.kept_nnz * sizeof(int));
+                std::memmove(X.valuePtr() + kept_nnz, X.valuePtr() + c.first_nnz, c.kept_nnz * sizeof(double));
+            }
+            move_label_rows(*o.labels, kept, c.first_row, c.kept);
+        }
+        kept += c.kept;
+        kept_nnz += c.kept_nnz;
+        width = std::max(width, c.max_index);
+    }
+    throw_if_all_dropped(kept, chunks, *o.source);
+    X.outerIndexPtr()[kept] = static_cast<int>(kept_nnz);
+    if (o.expected_features >= 0) width = o.expected_features;
+    if (kept < total) X.resizeNonZeros(static_cast<Index>(kept_nnz));
+    X.conservativeResize(kept, width);
+    // Eigen 3.4's SparseMatrix has no move constructor: swap instead of copying.
+    return Features(std::move(X));
+}
 
 }  // namespace
 
@@ -208,51 +332,25 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     if (total_nnz > static_cast<std::uint64_t>(INT_MAX))
         throw DataError(source + ": more than " + std::to_string(INT_MAX) + " nonzero values");
     check_table_size(total, table_bytes(total, 0, total_nnz, true, true),
-                     std::to_string(total) + " rows with " + std::to_string(total_nnz) + " nonzero values", source, opts);
+                     std::to_string(total) + " rows with " + std::to_string(total_nnz) + " nonzero values", source,
+                     opts);
 
-    // Built with no columns, filled as CSR, then widened: the width is known only
-    // once every line is read, and widening a row-major matrix touches no entry.
-    SparseMatrix X(total, 0);
-    X.resizeNonZeros(static_cast<Index>(total_nnz));
     RawLabels labels = make_labels(total, source);
-    const SparseSink sink{X.outerIndexPtr(), X.innerIndexPtr(), X.valuePtr(), &labels,
-                          opts.missing, opts.expected_features, &source};
-    run_chunks(chunks.size(), threads, [&](std::size_t k) {
-        ChunkParser(text, chunks[k], sink).run();
-        in.done_with(chunks[k].begin, chunks[k].end);
-    });
-
-    Index kept = 0;
-    std::uint64_t kept_nnz = 0;
-    Index width = 0;
-    for (const auto& c : chunks) {
-        if (kept != c.first_row) {
-            const auto shift = static_cast<int>(c.first_nnz - kept_nnz);
-            for (Index r = 0; r < c.kept; ++r) X.outerIndexPtr()[kept + r] = X.outerIndexPtr()[c.first_row + r] - shift;
-            if (c.kept_nnz > 0) {
-                std::memmove(X.innerIndexPtr() + kept_nnz, X.innerIndexPtr() + c.first_nnz, c.kept_nnz * sizeof(int));
-                std::memmove(X.valuePtr() + kept_nnz, X.valuePtr() + c.first_nnz, c.kept_nnz * sizeof(double));
-            }
-            move_label_rows(labels, kept, c.first_row, c.kept);
-        }
-        kept += c.kept;
-        kept_nnz += c.kept_nnz;
-        width = std::max(width, c.max_index);
-    }
-    if (kept == 0)
-        throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
-    X.outerIndexPtr()[kept] = static_cast<int>(kept_nnz);
-    if (opts.expected_features >= 0) width = opts.expected_features;
-    if (kept < total) {
-        X.resizeNonZeros(static_cast<Index>(kept_nnz));
-        truncate_labels(labels, kept);
-    }
-    X.conservativeResize(kept, width);
-
+    const SinkOptions sink_opts{&labels, opts.missing, opts.expected_features, &source};
     Table table;
-    // Eigen 3.4's SparseMatrix has no move constructor: swap instead of copying.
-    table.X = Features(SparseMatrix());
-    table.X.sparse_mut().swap(X);
+    const Index width = dense_width(chunks, total, total_nnz, opts);
+    bool dense_read = false;
+    if (width > 0) {
+        try {
+            table.X = read_dense(text, in, chunks, threads, width, sink_opts);
+            dense_read = true;
+        } catch (const NotDense&) {
+            reset_parse_results(chunks);
+        }
+    }
+    if (!dense_read) table.X = read_sparse(text, in, chunks, threads, total, total_nnz, sink_opts);
+    const Index kept = table.X.rows();
+    if (kept < total) truncate_labels(labels, kept);
     table.labels = std::move(labels);
     table.source = source;
     table.dropped_rows = total - kept;

@@ -252,6 +252,14 @@ TEST_SUITE("gbdt") {
         }
     }
 
+    TEST_CASE("gbdt: readers keep absent entries absent for gbdt and for adaboost over it") {
+        // kestrel-train / -predict densify LIBSVM data only for models where absent means zero.
+        CHECK(registry().create("gbdt", Params::object())->absent_is_missing());
+        CHECK(registry().create("adaboost", Params{{"base", "gbdt(n_estimators=2)"}})->absent_is_missing());
+        CHECK_FALSE(registry().create("adaboost", Params::object())->absent_is_missing());
+        CHECK_FALSE(registry().create("logistic", Params::object())->absent_is_missing());
+    }
+
     TEST_CASE("gbdt: early stopping stops and keeps the best round") {
         // Pure-noise labels: the validation loss soon rises.
         Dataset d = synthetic(300, 4, 0, 9);

@@ -94,6 +94,79 @@ TEST_CASE("libsvm: NaN values kept or rows dropped") {
     CHECK(d.dropped_rows == 2);
 }
 
+TEST_CASE("libsvm densify: dense when no larger than CSR, absent entries zero, same values") {
+    ReadOptions dense_ok;
+    dense_ok.densify = true;
+    // 5 entries of 6 cells: 48 bytes dense against 5 x 12 + 4 x 4 = 76 bytes of CSR.
+    const std::string_view text = "1 1:0.5 2:1\n0 2:3\n1 1:-2 2:4 # c\n";
+    const Table d = read_svm(text, dense_ok);
+    REQUIRE_FALSE(d.X.is_sparse());
+    CHECK(d.X.cols() == 2);
+    CHECK(row_of(d, 0) == std::vector<double>{0.5, 1});
+    CHECK(row_of(d, 1) == std::vector<double>{0, 3});
+    CHECK(row_of(d, 2) == std::vector<double>{-2, 4});
+    CHECK(d.labels->line == std::vector<std::uint64_t>{1, 2, 3});
+    CHECK(read_svm(text).X.is_sparse());  // not asked for
+
+    // Sparser than CSR would store: stays sparse.
+    CHECK(read_svm("1 1:1\n0\n0\n0 3:1\n", dense_ok).X.is_sparse());
+    // Every record has one entry but the indices reach 5: the width guess (1) fails
+    // during the parse, which starts again as CSR with the same result.
+    const Table wide = read_svm("1 1:1\n0 5:2\n", dense_ok);
+    REQUIRE(wide.X.is_sparse());
+    CHECK(wide.X.cols() == 5);
+    CHECK(row_of(wide, 1) == std::vector<double>{0, 0, 0, 0, 2});
+    CHECK(wide.labels->text == std::vector<std::string>{"1", "0"});
+
+    // At predict time the width is the model's.
+    ReadOptions model = dense_ok;
+    model.expected_features = 3;
+    const Table p = read_svm("1 1:1 3:2\n0 2:1 3:1\n", model);
+    REQUIRE_FALSE(p.X.is_sparse());
+    CHECK(row_of(p, 0) == std::vector<double>{1, 0, 2});
+    CHECK(svm_error("1 1:1 4:2\n", model) == "t.libsvm:1:3: feature index 4 is beyond the model's 3 features");
+
+    // Dropped rows close up; errors are located as in a CSR read.
+    ReadOptions drop = dense_ok;
+    drop.missing = MissingPolicy::drop;
+    const Table kept = read_svm("1 1:1 2:2\n0 1:? 2:1\n1 1:3 2:4\n", drop);
+    REQUIRE_FALSE(kept.X.is_sparse());
+    CHECK(kept.X.rows() == 2);
+    CHECK(row_of(kept, 1) == std::vector<double>{3, 4});
+    CHECK(kept.labels->line == std::vector<std::uint64_t>{1, 3});
+    CHECK(kept.dropped_rows == 1);
+    CHECK(svm_error("1 1:1 2:2\n0 1:1 2:x\n", dense_ok) == svm_error("1 1:1 2:2\n0 1:1 2:x\n"));
+}
+
+TEST_CASE("libsvm densify: a file of many chunks reads the same dense or CSR") {
+    // ~1.4 MB: several 256 KB chunks parsed in parallel, with drops in some of them.
+    std::string text;
+    for (int r = 0; r < 20000; ++r) {
+        text += std::to_string(r % 3);
+        for (int j = 1; j <= 8; ++j)
+            if ((r + j) % 11 != 0)
+                text += " " + std::to_string(j) + ":" + (r % 997 == 5 && j == 2 ? "?" : std::to_string(r * j % 89));
+        text += "\n";
+    }
+    for (int threads : {1, 2, 3}) {
+        CAPTURE(threads);
+        ReadOptions csr;
+        csr.threads = threads;
+        csr.missing = MissingPolicy::drop;
+        ReadOptions dense_ok = csr;
+        dense_ok.densify = true;
+        const Table a = read_svm(text, csr);
+        const Table b = read_svm(text, dense_ok);
+        REQUIRE(a.X.is_sparse());
+        REQUIRE_FALSE(b.X.is_sparse());
+        CHECK(b.dropped_rows == a.dropped_rows);
+        CHECK(b.dropped_rows > 0);
+        CHECK(b.labels->line == a.labels->line);
+        CHECK(b.labels->text == a.labels->text);
+        CHECK(b.X.dense_ref() == a.X.to_dense());
+    }
+}
+
 TEST_CASE("libsvm errors: indices, tokens, values and labels") {
     CHECK(svm_error("1 0:1\n") == "t.libsvm:1:2: feature index 0: indices are 1-based");
     CHECK(svm_error("1 1:1\n1 2:1 2:3\n") == "t.libsvm:2:3: feature index 2 after 2: indices must be strictly increasing");

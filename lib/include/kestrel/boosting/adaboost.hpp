@@ -22,6 +22,7 @@ public:
     bool supports_sample_weights() const override { return true; }
     // As its weak learner: a sparse matrix then reaches a tree base without densifying.
     bool supports_sparse() const override;
+    bool absent_is_missing() const override;  // as its weak learner
     std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     const std::vector<BoostRound>& rounds() const { return rounds_; }
@@ -35,6 +36,8 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    bool base_has(bool (Estimator::*property)() const) const;
+
     std::vector<std::unique_ptr<Estimator>> learners_;
     std::vector<BoostRound> rounds_;
 };

@@ -20,6 +20,7 @@ public:
     bool has_decision_function() const override { return !fitted() || task() == Task::classification; }
     bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
     bool supports_sparse() const override { return true; }
+    bool absent_is_missing() const override { return true; }
     bool supports_sample_weights() const override { return true; }
     std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 

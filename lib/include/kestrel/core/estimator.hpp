@@ -44,6 +44,9 @@ public:
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;
+    // Whether an entry absent from a sparse row means "missing" rather than zero
+    // (gbdt). Other models may be given LIBSVM data densified (ReadOptions::densify).
+    virtual bool absent_is_missing() const { return false; }
     // The same state for a model file: a model may leave its bulk (a forest's trees) to
     // `slots`, written straight to the text by model_json_text(state, &slots).
     Json save_state(JsonTextSlots& slots) const;

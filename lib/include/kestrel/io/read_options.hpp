@@ -27,6 +27,9 @@ struct ReadOptions {
     char delimiter = 0;            // 0 = detect among , ; and tab
     MissingPolicy missing = MissingPolicy::error;
     int threads = 0;               // 0 = all cores
+    // LIBSVM: read into a dense matrix, absent entries as zeros, when that takes no more
+    // memory than CSR. Off for models that read an absent entry as missing (gbdt).
+    bool densify = false;
     // Limits checked before the matrix is allocated (DataError naming the need):
     Index max_rows = 0;            // more data rows than this is an error; 0 = no limit
     std::uint64_t max_memory = 0;  // bytes the table may take; 0 = the memory available

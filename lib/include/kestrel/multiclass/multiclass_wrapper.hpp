@@ -18,6 +18,7 @@ public:
     bool has_decision_function() const override { return prototype_->has_decision_function(); }
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
+    bool absent_is_missing() const override { return prototype_->absent_is_missing(); }
     bool supports_sample_weights() const override { return prototype_->supports_sample_weights(); }
     // With two classes the single member is the model, and its reports (e.g. linear_svm's
     // c_search) are the model's; k > 2 members have none in common.
