@@ -36,7 +36,7 @@ struct Chunk {
     Index kept = 0;                // records kept after MissingPolicy::drop
     std::uint64_t kept_nnz = 0;
     Index max_index = 0;           // LIBSVM: highest feature index seen
-    std::uint64_t max_row_nnz = 0; // LIBSVM: most entries on one record
+    std::uint64_t last_index = 0;  // LIBSVM: highest index ending a record, from the count
 };
 
 // Target chunk size for a region of `bytes`: large enough to amortise scheduling,

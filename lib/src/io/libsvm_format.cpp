@@ -40,6 +40,19 @@ inline const char* token_end(const char* p, const char* e) {
     return p;
 }
 
+// The index of a record's last entry, which is its highest if the record is well
+// formed (the parse checks); 0 when there is none to read.
+std::uint64_t last_index(const char* s, const char* ce) {
+    const char* e = ce;
+    while (e > s && e[-1] != ':') --e;
+    if (e == s) return 0;
+    const char* b = --e;
+    while (b > s && e - b < 10 && b[-1] >= '0' && b[-1] <= '9') --b;
+    std::uint64_t index = 0;
+    for (const char* q = b; q < e; ++q) index = index * 10 + static_cast<std::uint64_t>(*q - '0');
+    return index;
+}
+
 void count_chunk(std::string_view text, Chunk& c) {
     const char* p = text.data() + c.begin;
     const char* end = text.data() + c.end;
@@ -49,9 +62,8 @@ void count_chunk(std::string_view text, Chunk& c) {
         const char* s = skip_spaces(p, ce);
         if (s < ce) {
             ++c.records;
-            const auto entries = static_cast<std::uint64_t>(std::count(s, ce, ':'));
-            c.nnz += entries;
-            c.max_row_nnz = std::max(c.max_row_nnz, entries);
+            c.nnz += static_cast<std::uint64_t>(std::count(s, ce, ':'));
+            c.last_index = std::max(c.last_index, last_index(s, ce));
         }
         if (le == end) break;
         ++c.lines;
@@ -137,8 +149,8 @@ private:
             if (sink_.expected_features >= 0 && index > sink_.expected_features)
                 fail(token, "feature index " + std::to_string(index) + " is beyond the model's " +
                                 std::to_string(sink_.expected_features) + " features");
-            // The width was a guess (the most entries on one record): a higher index
-            // means the file is wider than it is full, and is read as CSR after all.
+            // The width came from the count's look at each record's last index: a
+            // record out of order may still go past it, and is then read as CSR.
             if (dense() && index > sink_.dense_width) throw NotDense{};
             ++q;
             double v;
@@ -215,12 +227,12 @@ private:
 
 // The width of a dense read, or 0 to read CSR. Dense only when the caller allows it
 // and the dense matrix is no larger than the CSR arrays. At predict time the width is
-// the model's feature count; otherwise the most entries on one record, which the parse
-// confirms (strictly increasing indices from 1 reach at least the entry count).
+// the model's feature count; otherwise the highest last index of a record, which the
+// parse confirms.
 Index dense_width(const std::vector<Chunk>& chunks, Index rows, std::uint64_t nnz, const ReadOptions& opts) {
     if (!opts.densify) return 0;
     std::uint64_t widest = 0;
-    for (const auto& c : chunks) widest = std::max(widest, c.max_row_nnz);
+    for (const auto& c : chunks) widest = std::max(widest, c.last_index);
     const std::uint64_t width =
         opts.expected_features >= 0 ? static_cast<std::uint64_t>(opts.expected_features) : widest;
     if (width == 0 || width > static_cast<std::uint64_t>(INT_MAX)) return 0;

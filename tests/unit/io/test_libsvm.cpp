@@ -110,13 +110,18 @@ TEST_CASE("libsvm densify: dense when no larger than CSR, absent entries zero, s
 
     // Sparser than CSR would store: stays sparse.
     CHECK(read_svm("1 1:1\n0\n0\n0 3:1\n", dense_ok).X.is_sparse());
-    // Every record has one entry but the indices reach 5: the width guess (1) fails
-    // during the parse, which starts again as CSR with the same result.
-    const Table wide = read_svm("1 1:1\n0 5:2\n", dense_ok);
-    REQUIRE(wide.X.is_sparse());
-    CHECK(wide.X.cols() == 5);
-    CHECK(row_of(wide, 1) == std::vector<double>{0, 0, 0, 0, 2});
-    CHECK(wide.labels->text == std::vector<std::string>{"1", "0"});
+    // A feature absent from every record (svm-scale leaves out constant ones) is a zero
+    // column: the width is the highest index that ends a record.
+    const Table gap = read_svm("1 2:1 3:1\n0 2:2 3:2\n", dense_ok);
+    REQUIRE_FALSE(gap.X.is_sparse());
+    CHECK(row_of(gap, 1) == std::vector<double>{0, 2, 2});
+    // Wider than it is full: CSR.
+    CHECK(read_svm("1 1:1\n0 5:2\n", dense_ok).X.is_sparse());
+    // A record out of order goes past the counted width mid-parse: the dense attempt
+    // gives way to the CSR parse, which reports the error.
+    const std::string_view disorder = "1 1:1 2:1 3:1\n0 1:1 9:2 3:1\n";
+    CHECK(svm_error(disorder, dense_ok) == svm_error(disorder));
+    CHECK(svm_error(disorder) == "t.libsvm:2:4: feature index 3 after 9: indices must be strictly increasing");
 
     // At predict time the width is the model's.
     ReadOptions model = dense_ok;
