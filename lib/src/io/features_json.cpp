@@ -1,5 +1,7 @@
 #include "kestrel/io/features_json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "kestrel/core/json_packed.hpp"
@@ -27,6 +29,65 @@ Json features_to_json(const Features& X) {
         val.push_back(std::move(vv));
     }
     return {{"format", "sparse"}, {"indices", std::move(idx)}, {"values", std::move(val)}};
+}
+
+namespace {
+
+bool all_finite(const Features& X) {
+    if (X.is_sparse()) {
+        const SparseMatrix& s = X.sparse_ref();
+        return std::all_of(s.valuePtr(), s.valuePtr() + s.nonZeros(), [](double v) { return std::isfinite(v); });
+    }
+    return X.dense_ref().allFinite();
+}
+
+// Rows r of `count`, as Json::dump() writes an array of number arrays: [[a,b],[c]].
+template <class Row>
+JsonTextSlots::Writer rows_writer(Index count, Row row) {
+    return [count, row](std::string& out, int) {
+        out += '[';
+        for (Index r = 0; r < count; ++r) {
+            if (r) out += ',';
+            out += '[';
+            row(r, out);
+            out += ']';
+        }
+        out += ']';
+    };
+}
+
+void append_numbers(std::string& out, const double* v, Index n) {
+    for (Index k = 0; k < n; ++k) {
+        if (k) out += ',';
+        append_json_number(out, v[k]);
+    }
+}
+
+}  // namespace
+
+Json features_to_json(const Features& X, JsonTextSlots& slots) {
+    if (!all_finite(X) || (X.is_sparse() && !X.sparse_ref().isCompressed())) return features_to_json(X);
+    if (!X.is_sparse()) {
+        const DenseMatrix& m = X.dense_ref();
+        return {{"format", "dense"},
+                {"rows", slots.add(rows_writer(m.rows(), [&m](Index r, std::string& out) {
+                     append_numbers(out, m.data() + r * m.cols(), m.cols());
+                 }))}};
+    }
+    const SparseMatrix& s = X.sparse_ref();
+    const auto entries = [&s](Index r) { return s.outerIndexPtr()[r + 1] - s.outerIndexPtr()[r]; };
+    return {{"format", "sparse"},
+            {"indices", slots.add(rows_writer(s.rows(),
+                                              [&s, entries](Index r, std::string& out) {
+                                                  const int* idx = s.innerIndexPtr() + s.outerIndexPtr()[r];
+                                                  for (Index k = 0; k < entries(r); ++k) {
+                                                      if (k) out += ',';
+                                                      append_json_number(out, std::int64_t{idx[k]});
+                                                  }
+                                              }))},
+            {"values", slots.add(rows_writer(s.rows(), [&s, entries](Index r, std::string& out) {
+                 append_numbers(out, s.valuePtr() + s.outerIndexPtr()[r], entries(r));
+             }))}};
 }
 
 namespace {

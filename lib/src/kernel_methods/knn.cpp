@@ -112,7 +112,10 @@ Matrix Knn::do_predict_proba(const Features& X) const {
     return out;
 }
 
-Json Knn::do_save_state() const {
+Json Knn::do_save_state() const { return state_json(nullptr); }
+Json Knn::do_save_state_for_file(JsonTextSlots& slots) const { return state_json(&slots); }
+
+Json Knn::state_json(JsonTextSlots* slots) const {
     Json y = Json::array();
     for (Index i = 0; i < y_.size(); ++i) {
         if (task() == Task::classification)
@@ -120,7 +123,8 @@ Json Knn::do_save_state() const {
         else
             y.push_back(y_[i]);
     }
-    Json s = {{"rows", features_to_json(index_.train())}, {"y", std::move(y)}};
+    const Features& rows = index_.train();
+    Json s = {{"rows", slots ? features_to_json(rows, *slots) : features_to_json(rows)}, {"y", std::move(y)}};
     if (kernel_) s["kernel"] = kernel_->to_json();
     return s;
 }

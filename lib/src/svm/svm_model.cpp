@@ -94,7 +94,7 @@ Vector SvmModel::single_decision(const Features& X) const {
     return v;
 }
 
-Json SvmModel::to_json() const {
+Json SvmModel::to_json(JsonTextSlots* slots) const {
     Json coef = Json::array();
     // Element by element: with no support vectors (nu=1) a row's begin() is an
     // offset from a null pointer, which is undefined behaviour.
@@ -104,7 +104,7 @@ Json SvmModel::to_json() const {
         coef.push_back(std::move(row));
     }
     Json j = {{"kernel", kernel_spec.to_json()},
-              {"support_vectors", features_to_json(support_vectors)},
+              {"support_vectors", slots ? features_to_json(support_vectors, *slots) : features_to_json(support_vectors)},
               {"support", support},
               {"sv_coef", std::move(coef)},
               {"rho", std::vector<double>(rho.begin(), rho.end())}};
@@ -115,6 +115,9 @@ Json SvmModel::to_json() const {
     }
     return j;
 }
+
+Json SvmModel::to_json() const { return to_json(nullptr); }
+Json SvmModel::to_json(JsonTextSlots& slots) const { return to_json(&slots); }
 
 SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
     SvmModel m;

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "kestrel/io/features_json.hpp"
 
 using namespace kestrel;
@@ -82,6 +84,26 @@ TEST_SUITE("core.json_packed") {
         }
         CHECK_FALSE(parse_model_json(std::string(600, '[') + std::string(600, ']')));  // deeper than 512
         CHECK(parse_model_json(std::string(500, '[') + std::string(500, ']')));
+    }
+
+    TEST_CASE("features_to_json: the text slots write the DOM's bytes") {
+        SparseMatrix sp(4, 5);
+        sp.insert(0, 1) = 1.5;
+        sp.insert(0, 4) = -2.0;
+        sp.insert(2, 0) = 1.0 / 3.0;
+        sp.insert(3, 3) = -1e-300;
+        sp.makeCompressed();
+        DenseMatrix dn(2, 3);
+        dn << 1, 2, 3, -4.5, 0, 6e-3;
+        DenseMatrix nan = dn;
+        nan(1, 1) = std::nan("");
+        for (const Features& X : {Features(sp), Features(dn), Features(DenseMatrix(0, 3)), Features(DenseMatrix(2, 0)),
+                                  Features(SparseMatrix(2, 4)), Features(nan)}) {
+            JsonTextSlots slots;
+            const Json with_slots = {{"state", {{"support_vectors", features_to_json(X, slots)}, {"n", 1}}}};
+            const Json dom = {{"state", {{"support_vectors", features_to_json(X)}, {"n", 1}}}};
+            CHECK(model_json_text(with_slots, &slots) == model_json_text(dom));
+        }
     }
 
     TEST_CASE("parse_model_json: feature rows are packed and read back as the DOM reads them") {

@@ -24,9 +24,11 @@ protected:
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
     Json do_save_state() const override;
+    Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the rows as text slots
     void do_load_state(const Json& state) override;
 
 private:
+    Json state_json(JsonTextSlots* slots) const;
     // Builds index_ from the stored training rows and the parameters.
     void build_index(Features train, std::optional<KernelSpec> kernel, const Context* ctx);
     // Per-neighbour weights of query i: 1, or 1/distance where any zero distance

@@ -46,6 +46,7 @@ protected:
     // Platt's sigmoid per pair, pairwise coupling for k > 2 (LIBSVM's -b 1).
     Matrix do_predict_proba(const Features& X) const override;
     Json do_save_state() const override;
+    Json do_save_state_for_file(JsonTextSlots& slots) const override { return model_.to_json(slots); }
     void do_load_state(const Json& state) override;
 
     // The upper bound C_i of each training row (C · class weight · sample weight).

@@ -8,6 +8,7 @@
 
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/json_text.hpp"
 #include "kestrel/core/params.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/svm/smo_solver.hpp"
@@ -43,6 +44,7 @@ struct SvmModel {
     Vector single_decision(const Features& X) const;
 
     Json to_json() const;
+    Json to_json(JsonTextSlots& slots) const;  // the support vectors as text slots
     // Validates shapes against `n_features` and `k` (0 for a single decision).
     static SvmModel from_json(const Json& j, Index n_features, Index k);
 
@@ -50,6 +52,7 @@ struct SvmModel {
     KernelRows sv_rows;            // built by prepare()
 
 private:
+    Json to_json(JsonTextSlots* slots) const;
     // fn(lo, hi, K(X[lo:hi], SV)) over blocks of rows, in parallel.
     template <class Fn>
     void for_row_blocks(const Features& X, Fn&& fn) const;

@@ -23,6 +23,7 @@ protected:
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;
     Json do_save_state() const override { return model_.to_json(); }
+    Json do_save_state_for_file(JsonTextSlots& slots) const override { return model_.to_json(slots); }
     void do_load_state(const Json& state) override;
 
     // Builds the model from per-row coefficients (zeros are dropped) and rho.
