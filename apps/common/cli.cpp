@@ -229,8 +229,12 @@ void ModelFlags::add_poly_step(std::vector<std::string>& steps) const {
 
 bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last-first
+    app.set_version_flag("--version", app.get_name() + " " + kestrel_version());
     try {
         app.parse(reversed);
+    } catch (const CLI::CallForVersion& e) {
+        io.out << e.what() << "\n";
+        return false;
     } catch (const CLI::CallForHelp&) {
         io.out << app.help();
         return false;

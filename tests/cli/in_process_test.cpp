@@ -45,6 +45,17 @@ TEST_SUITE("cli.in_process") {
         auto help = run(run_cv, "kestrel-cv", {"--help"});
         CHECK(help.code == 0);
         CHECK(help.out.find("--repeat") != std::string::npos);
+        using Body = int (*)(const std::vector<std::string>&, Io&);
+        const std::pair<Body, std::string> tools[] = {{run_train, "kestrel-train"},
+                                                      {run_predict, "kestrel-predict"},
+                                                      {run_cv, "kestrel-cv"},
+                                                      {run_gridsearch, "kestrel-gridsearch"},
+                                                      {run_select, "kestrel-select"}};
+        for (const auto& [body, name] : tools) {
+            auto version = run(body, name, {"--version"});
+            CHECK(version.code == 0);
+            CHECK(version.out == name + " " + kestrel_version() + "\n");
+        }
     }
 
     TEST_CASE("a task the model cannot do is a usage error") {
