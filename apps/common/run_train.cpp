@@ -101,9 +101,14 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
     }
     Context ctx = common.context(io);
-    const Dataset train = read_training_data(input, spec, data, ctx.threads);
+    Dataset train = read_training_data(input, spec, data, ctx.threads);
+    // The rows go to the model, which may take their storage over (the L1 solvers
+    // rearrange it into columns instead of copying it): keep what the summary needs.
+    const Index rows = train.rows(), cols = train.cols();
+    const Task task = train.task;
+    const std::vector<std::string> classes = train.classes;
     const auto start = std::chrono::steady_clock::now();
-    Model m = Model::train(spec, train, ctx);
+    Model m = Model::train(spec, std::move(train), ctx);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.provenance()["date"] = utc_now();
     m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
@@ -120,14 +125,14 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (dump_tree) io.out << tree_text;
 
     if (common.json && output != "-") {
-        Json j = {{"model", spec.model}, {"task", to_string(train.task)}, {"rows", train.rows()},
-                  {"features", train.cols()}, {"classes", train.classes}, {"fit_seconds", seconds}, {"output", output}};
+        Json j = {{"model", spec.model}, {"task", to_string(task)}, {"rows", rows},    {"features", cols},
+                  {"classes", classes},  {"fit_seconds", seconds},  {"output", output}};
         if (!c_search.is_null()) j["c_search"] = c_search;
         io.out << j.dump(2) << "\n";
     } else if (!common.quiet && !common.json) {
-        io.err << "trained " << spec.model << " (" << to_string(train.task) << ") on " << plural(train.rows(), "row")
-               << " x " << plural(train.cols(), "feature");
-        if (train.task == Task::classification) io.err << ", " << plural(train.n_classes(), "class");
+        io.err << "trained " << spec.model << " (" << to_string(task) << ") on " << plural(rows, "row") << " x "
+               << plural(cols, "feature");
+        if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
         io.err << " in " << seconds << " s -> " << output << "\n";
         if (!c_search.is_null()) io.err << c_search_text(c_search);
     }

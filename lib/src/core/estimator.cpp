@@ -17,7 +17,7 @@ bool has_non_finite(const Json& j) {
     return false;
 }
 
-void Estimator::fit(const Dataset& data, const Context& ctx) {
+void Estimator::begin_fit(const Dataset& data) {
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
     if (data.rows() == 0) throw DataError(src + ": no training rows");
     if (data.cols() == 0) throw DataError(src + ": no feature columns");
@@ -43,13 +43,24 @@ void Estimator::fit(const Dataset& data, const Context& ctx) {
     task_ = data.task;
     n_features_ = data.cols();
     n_classes_ = data.task == Task::classification ? data.n_classes() : 0;
+}
+
+void Estimator::fit(const Dataset& data, const Context& ctx) {
+    begin_fit(data);
     if (data.X.is_sparse() && !supports_sparse()) {
         Dataset dense = data;
         dense.X = Features(data.X.to_dense());
-        do_fit(dense, ctx);
+        do_fit_owned(std::move(dense), ctx);
     } else {
         do_fit(data, ctx);
     }
+    fitted_ = true;
+}
+
+void Estimator::fit(Dataset&& data, const Context& ctx) {
+    begin_fit(data);
+    if (data.X.is_sparse() && !supports_sparse()) data.X = Features(data.X.to_dense());
+    do_fit_owned(std::move(data), ctx);
     fitted_ = true;
 }
 

@@ -68,6 +68,27 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
 }  // namespace
 
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
+    Model m = untrained(spec, data);
+    if (spec.preprocessing.empty())
+        m.fit_estimator(data, ctx);
+    else
+        m.fit_estimator(m.fit_steps(data), ctx);  // the prepared rows are ours to give up
+    return m;
+}
+
+Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
+    Model m = untrained(spec, data);
+    if (spec.preprocessing.empty()) {
+        m.fit_estimator(std::move(data), ctx);
+    } else {
+        Dataset prepared = m.fit_steps(data);
+        data = Dataset();  // the raw rows are not needed past the steps
+        m.fit_estimator(std::move(prepared), ctx);
+    }
+    return m;
+}
+
+Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     Model m;
     m.spec_ = spec;
     m.task_ = data.task;
@@ -79,48 +100,60 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
         throw UsageError("model " + spec.model + " does not do " + to_string(data.task) +
                          (data.task == Task::classification ? " (the labels look like classes; --task regression forces a numeric target)"
                                                             : ""));
-    std::shared_ptr<Estimator> est = registry().create(spec.model, spec.params);
-    // Resampling is train-time only: the steps are fitted on the rows as given, the
-    // estimator on the rebalanced rows they produce; nothing of it is needed to predict.
-    const std::optional<ResampleSpec> rebalance =
-        spec.resample.empty() ? std::nullopt : std::optional<ResampleSpec>(parse_resample(spec.resample));
-    if (rebalance && data.task != Task::classification)
-        throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
-    auto fit_estimator = [&](const Dataset& d) {
-        warn_on_extreme_magnitudes(d, ctx);
-        if (!rebalance) return est->fit(d, ctx);
-        const Dataset r = resample(d, *rebalance, derive_seed(ctx.seed, 0x5a3b1e));
-        m.provenance_["resample"] = spec.resample;
-        m.provenance_["resampled_rows"] = r.rows();
-        est->fit(r, ctx);
-    };
-    if (spec.preprocessing.empty()) {
-        fit_estimator(data);
-    } else {
-        Dataset d;
-        d.y = data.y;
-        d.weights = data.weights;
-        d.feature_names = data.feature_names;
-        d.classes = data.classes;
-        d.task = data.task;
-        d.source = data.source;
-        const Features* X = &data.X;
-        Features current;
-        for (const auto& kind : spec.preprocessing) {
-            auto t = make_transformer(kind);
-            t->fit(*X);
-            current = t->transform(*X);
-            X = &current;
-            m.steps_.push_back(std::move(t));
-        }
-        d.X = std::move(current);
-        fit_estimator(d);
+    m.estimator_ = registry().create(spec.model, spec.params);
+    if (!spec.resample.empty()) {
+        parse_resample(spec.resample);  // a bad spec fails before any work
+        if (data.task != Task::classification)
+            throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
     }
-    m.estimator_ = std::move(est);
     m.provenance_["kestrel_version"] = kestrel_version();
     m.provenance_["rows"] = data.rows();
     if (!data.source.empty()) m.provenance_["data_file"] = data.source;
     return m;
+}
+
+Dataset Model::fit_steps(const Dataset& data) {
+    Dataset d;
+    d.y = data.y;
+    d.weights = data.weights;
+    d.feature_names = data.feature_names;
+    d.classes = data.classes;
+    d.task = data.task;
+    d.source = data.source;
+    const Features* X = &data.X;
+    Features current;
+    for (const auto& kind : spec_.preprocessing) {
+        auto t = make_transformer(kind);
+        t->fit(*X);
+        current = t->transform(*X);
+        X = &current;
+        steps_.push_back(std::move(t));
+    }
+    d.X = std::move(current);
+    return d;
+}
+
+// Resampling is train-time only: the steps are fitted on the rows as given, the
+// estimator on the rebalanced rows they produce; nothing of it is needed to predict.
+Dataset Model::resampled(const Dataset& data, const Context& ctx) {
+    Dataset r = resample(data, parse_resample(spec_.resample), derive_seed(ctx.seed, 0x5a3b1e));
+    provenance_["resample"] = spec_.resample;
+    provenance_["resampled_rows"] = r.rows();
+    return r;
+}
+
+void Model::fit_estimator(const Dataset& data, const Context& ctx) {
+    warn_on_extreme_magnitudes(data, ctx);
+    if (spec_.resample.empty()) return estimator_->fit(data, ctx);
+    estimator_->fit(resampled(data, ctx), ctx);
+}
+
+void Model::fit_estimator(Dataset&& data, const Context& ctx) {
+    warn_on_extreme_magnitudes(data, ctx);
+    if (spec_.resample.empty()) return estimator_->fit(std::move(data), ctx);
+    Dataset rebalanced = resampled(data, ctx);
+    data = Dataset();
+    estimator_->fit(std::move(rebalanced), ctx);
 }
 
 Features Model::prepare(const Features& X) const {
@@ -171,6 +204,7 @@ ReadOptions Model::align_options(ReadOptions base) const {
     if (!feature_names_.empty() && base.header) base.feature_columns = feature_names_;
     base.expected_features = n_features_;
     base.labels_optional = true;
+    base.densify = !estimator_->absent_is_missing();
     bool imputes = false;
     for (const auto& s : steps_) imputes |= s->kind() == "impute_mean";
     if (imputes && base.missing == MissingPolicy::error) base.missing = MissingPolicy::keep;
@@ -204,7 +238,6 @@ Json Model::to_json(JsonTextSlots* slots) const {
     j["classes"] = classes_;
     j["preprocessing"] = Json::array();
     for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
-    base.densify = !estimator_->absent_is_missing();
     if (has_non_finite(j["preprocessing"]))
         throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
     j["state"] = slots ? estimator_->save_state(*slots) : estimator_->save_state();

@@ -29,7 +29,7 @@ constexpr double max_step = 10;    // one coordinate step is clipped to ±10
 // cyclic coordinate descent over an active set, then backtracks along the direction.
 class NewGlmnet {
 public:
-    NewGlmnet(const Features& X, const Vector& y, const Vector& cost, const L1LogisticOptions& o)
+    NewGlmnet(const FeatureColumns& X, const Vector& y, const Vector& cost, const L1LogisticOptions& o)
         : y_(y), cost_(cost), o_(o), n_(X.rows()), d_(X.cols()), m_(d_ + (o.fit_intercept ? 1 : 0)),
           blocks_((n_ + row_block - 1) / row_block), threads_(std::max(1, o.threads)), columns_(X) {
         w_ = Vector::Zero(m_);
@@ -268,18 +268,25 @@ private:
     const L1LogisticOptions& o_;
     Index n_, d_, m_, blocks_;
     int threads_;
-    FeatureColumns columns_;
+    const FeatureColumns& columns_;
     Vector w_, wpd_, grad_, hdiag_;                      // per coordinate (intercept last)
     Vector z_, loss_, r_, D_, xtd_, z_trial_, e_trial_;  // per row
 };
 
 }  // namespace
 
-L1LogisticResult solve_l1_logistic(const Features& X, const Vector& y, const Vector& cost,
+L1LogisticResult solve_l1_logistic(const FeatureColumns& X, const Vector& y, const Vector& cost,
                                    const L1LogisticOptions& options) {
     if (y.size() != X.rows() || cost.size() != X.rows())
         throw InternalError("solve_l1_logistic: y, cost and X disagree on the number of rows");
     return NewGlmnet(X, y, cost, options).run();
+}
+
+L1LogisticResult solve_l1_logistic(const Features& X, const Vector& y, const Vector& cost,
+                                   const L1LogisticOptions& options) {
+    if (y.size() != X.rows() || cost.size() != X.rows())  // before the copy
+        throw InternalError("solve_l1_logistic: y, cost and X disagree on the number of rows");
+    return solve_l1_logistic(FeatureColumns(X), y, cost, options);
 }
 
 Vector l1_logistic_violations(const Features& X, const Vector& y, const Vector& cost, const Vector& w, double b,

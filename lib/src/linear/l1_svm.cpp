@@ -14,7 +14,7 @@ namespace {
 
 class Solver {
 public:
-    Solver(const Features& X, const Vector& y, const Vector& cost, const L1SvmOptions& o)
+    Solver(const FeatureColumns& X, const Vector& y, const Vector& cost, const L1SvmOptions& o)
         : y_(y), cost_(cost), o_(o), n_(X.rows()), d_(X.cols()), columns_(X) {
         p_ = d_ + (o.bias > 0 ? 1 : 0);
         w_ = Vector::Zero(p_);
@@ -147,16 +147,23 @@ private:
     const Vector& cost_;
     const L1SvmOptions& o_;
     Index n_, d_, p_ = 0;
-    FeatureColumns columns_;
+    const FeatureColumns& columns_;
     Vector w_, b_, xsq_;
 };
 
 }  // namespace
 
-L1SvmResult solve_l1_squared_hinge(const Features& X, const Vector& y, const Vector& cost, const L1SvmOptions& o) {
+L1SvmResult solve_l1_squared_hinge(const FeatureColumns& X, const Vector& y, const Vector& cost,
+                                   const L1SvmOptions& o) {
     if (y.size() != X.rows() || cost.size() != X.rows())
         throw InternalError("solve_l1_squared_hinge: y, cost and X disagree on the number of rows");
     return Solver(X, y, cost, o).run();
+}
+
+L1SvmResult solve_l1_squared_hinge(const Features& X, const Vector& y, const Vector& cost, const L1SvmOptions& o) {
+    if (y.size() != X.rows() || cost.size() != X.rows())  // before the copy
+        throw InternalError("solve_l1_squared_hinge: y, cost and X disagree on the number of rows");
+    return solve_l1_squared_hinge(FeatureColumns(X), y, cost, o);
 }
 
 Vector l1_squared_hinge_violations(const Features& X, const Vector& y, const Vector& cost, const Vector& w,

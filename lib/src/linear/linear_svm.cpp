@@ -72,36 +72,81 @@ void warn_max_iter(const Context& ctx, const std::string& what, long long max_it
                 "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
 }
 
-}  // namespace
-
-void LinearSvm::do_fit(const Dataset& data, const Context& ctx) {
-    if (data.task != Task::classification)
-        throw UsageError("linear_svm: learns classification only (for regression use linear_svr or ridge)");
-    const Params& p = params();
-    const bool crammer_singer = p.contains("multiclass") && get_string(p, "multiclass") == "crammer_singer";
-    if (crammer_singer) return fit_crammer_singer(data, ctx);
-    if (data.n_classes() != 2)
-        throw UsageError("linear_svm: binary; use multiclass=ovr or multiclass=crammer_singer for " +
-                         std::to_string(data.n_classes()) + " classes");
-    fit_binary(data, ctx);
+bool crammer_singer(const Params& p) {
+    return p.contains("multiclass") && get_string(p, "multiclass") == "crammer_singer";
 }
 
-namespace {
+// B of LIBLINEAR's -B: the value of the constant feature whose weight is the bias; 0 for none.
+double bias_of(const Params& p) {
+    return get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+}
+
+// Each row's loss weight: C · class weight · sample weight.
+Vector row_costs(const Dataset& data, const Params& p, double C) {
+    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+}
+
+// classes[1] is the positive class.
+Vector plus_minus(const Dataset& data) {
+    return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+}
 
 struct BinaryFit {
     Vector w;  // d weights, then the bias weight when bias > 0
     double objective = 0;
 };
 
+// penalty=l1 (LIBLINEAR -s 5) on the columns of binary data, from zero.
+BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const Params& p,
+                   const Context& ctx) {
+    L1SvmOptions opts;
+    opts.tol = primal_tolerance(tolerance(p, Solver::l1_cd), y_pm);
+    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+    opts.bias = bias_of(p);
+    opts.seed = derive_seed(ctx.seed, l1_stream);
+    L1SvmResult r = solve_l1_squared_hinge(X, y_pm, cost, opts);
+    if (!r.converged) warn_max_iter(ctx, "penalty=l1 coordinate descent", opts.max_iter);
+    return {std::move(r.w), r.objective};
+}
+
+}  // namespace
+
+void LinearSvm::do_fit(const Dataset& data, const Context& ctx) {
+    if (data.task != Task::classification)
+        throw UsageError("linear_svm: learns classification only (for regression use linear_svr or ridge)");
+    const Params& p = params();
+    if (crammer_singer(p)) return fit_crammer_singer(data, ctx);
+    if (data.n_classes() != 2)
+        throw UsageError("linear_svm: binary; use multiclass=ovr or multiclass=crammer_singer for " +
+                         std::to_string(data.n_classes()) + " classes");
+    fit_binary(data, ctx);
+}
+
+void LinearSvm::do_fit_owned(Dataset&& data, const Context& ctx) {
+    const Params& p = params();
+    // Only penalty=l1 at one C reads nothing but the columns: a C=auto search refits on
+    // folds of the rows, and the other solvers work on the rows. The rest (and every
+    // error, in the same order) is do_fit's.
+    if (data.task != Task::classification || crammer_singer(p) || data.n_classes() != 2 || c_is_auto(p) ||
+        pick_solver(p) != Solver::l1_cd)
+        return do_fit(data, ctx);
+    const Vector cost = row_costs(data, p, get_real(p, "C")), y_pm = plus_minus(data);
+    const Index d = data.cols();
+    const FeatureColumns columns(std::move(data.X));  // the rows' storage, rearranged
+    c_search_ = Json();
+    const BinaryFit fit = solve_l1(columns, y_pm, cost, p, ctx);
+    keep_binary(fit.w, fit.objective, d);
+}
+
+namespace {
+
 // One binary fit at C. `warm` (the stacked ŵ of a neighbouring C, or empty) starts the
 // primal Newton solver; the coordinate-descent solvers start from zero.
 BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
     const Solver solver = pick_solver(p);
-    const Vector cost =
-        C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-    // classes[1] is the positive class.
-    const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
-    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const Vector cost = row_costs(data, p, C);
+    const Vector y_pm = plus_minus(data);
+    const double bias = bias_of(p);
     const double eps = tolerance(p, solver);
     const auto max_iter = static_cast<int>(get_int(p, "max_iter"));
     const bool hinge = get_string(p, "loss") == "hinge";
@@ -141,18 +186,8 @@ BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vec
                     "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
             break;
         }
-        case Solver::l1_cd: {
-            L1SvmOptions opts;
-            opts.tol = primal_tolerance(eps, y_pm);
-            opts.max_iter = max_iter;
-            opts.bias = bias;
-            opts.seed = derive_seed(ctx.seed, l1_stream);
-            L1SvmResult r = solve_l1_squared_hinge(data.X, y_pm, cost, opts);
-            out.w = std::move(r.w);
-            out.objective = r.objective;
-            if (!r.converged) warn_max_iter(ctx, "penalty=l1 coordinate descent", max_iter);
-            break;
-        }
+        case Solver::l1_cd:
+            return solve_l1(FeatureColumns(data.X), y_pm, cost, p, ctx);
         case Solver::pegasos: {
             PegasosOptions opts;
             opts.C = C;
@@ -174,7 +209,7 @@ BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vec
 
 void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
     const Params& p = params();
-    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const double bias = bias_of(p);
     const Index d = data.cols();
     double C = 0;
     c_search_ = Json();
@@ -200,10 +235,15 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
     } else {
         C = get_real(p, "C");
     }
-    BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
-    objective_ = fit.objective;
-    coef_ = fit.w.head(d).transpose();
-    intercept_ = Vector::Constant(1, bias > 0 ? bias * fit.w[d] : 0.0);
+    const BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
+    keep_binary(fit.w, fit.objective, d);
+}
+
+void LinearSvm::keep_binary(const Vector& w, double objective, Index d) {
+    const double bias = bias_of(params());
+    objective_ = objective;
+    coef_ = w.head(d).transpose();
+    intercept_ = Vector::Constant(1, bias > 0 ? bias * w[d] : 0.0);
     require_finite(coef_, intercept_, "linear_svm");
 }
 
@@ -214,10 +254,9 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
             "linear_svm: multiclass=crammer_singer is LIBLINEAR's -s 4 dual solver: it takes "
             "penalty=l2 and solver=auto or dual");
     const Index k = data.n_classes(), d = data.cols();
-    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const double bias = bias_of(p);
     auto solve = [&](const Dataset& part, double C, const Context& c) {
-        const Vector cost =
-            C * sample_costs(part, parse_class_weights(get_string(p, "class_weight"), part.classes, part.y));
+        const Vector cost = row_costs(part, p, C);
         CrammerSingerOptions opts;
         opts.eps = tolerance(p, Solver::dual);
         opts.max_iter = static_cast<int>(get_int(p, "max_iter"));

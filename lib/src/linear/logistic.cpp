@@ -26,38 +26,58 @@ struct LogisticFit {
     Vector solution;
 };
 
+bool is_l1(const Params& p) {
+    return get_string(p, "penalty") == "l1";
+}
+
+// Each row's loss weight: C · class weight · sample weight.
+Vector row_costs(const Dataset& data, const Params& p, double C) {
+    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+}
+
+// classes[1] is the positive class, as scikit-learn's classes_[1].
+Vector plus_minus(const Dataset& data) {
+    return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+}
+
+// The L1 fit (LIBLINEAR -s 6's newGLMNET) on the columns of binary data, from zero.
+LogisticFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const Params& p,
+                     const Context& ctx) {
+    L1LogisticOptions l1;
+    l1.tol = get_real(p, "tol");
+    l1.max_iter = static_cast<int>(get_int(p, "max_iter"));
+    l1.fit_intercept = get_bool(p, "fit_intercept");
+    l1.seed = derive_seed(ctx.seed, 0x11c0);
+    l1.threads = ctx.resolved_threads();
+    const L1LogisticResult r = solve_l1_logistic(X, y_pm, cost, l1);
+    LogisticFit out;
+    out.coef = r.w.transpose();
+    out.intercept = Vector::Constant(1, r.b);
+    out.solution.resize(X.cols() + 1);
+    out.solution << r.w, r.b;
+    if (!r.converged)
+        ctx.warning("logistic: penalty=l1 newGLMNET stopped before tol (after " + std::to_string(r.iterations) +
+                    " of max_iter=" + std::to_string(l1.max_iter) +
+                    " Newton iterations, or no further decrease); the model is usable but not optimal (raise "
+                    "max_iter, loosen tol, or scale the features)");
+    return out;
+}
+
 LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
     const Index k = data.n_classes();
     const bool fit_intercept = get_bool(p, "fit_intercept");
     SolverOptions opts;
     opts.tol = get_real(p, "tol");
     opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    const Vector cost = C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    const Vector cost = row_costs(data, p, C);
     const Index d = data.cols();
     LogisticFit out;
 
-    if (get_string(p, "penalty") == "l1") {
+    if (is_l1(p)) {
         if (k != 2)
             throw UsageError("logistic: penalty=l1 is binary (LIBLINEAR -s 6); for " + std::to_string(k) +
                              " classes use multiclass=ovr");
-        const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
-        L1LogisticOptions l1;
-        l1.tol = opts.tol;
-        l1.max_iter = opts.max_iter;
-        l1.fit_intercept = fit_intercept;
-        l1.seed = derive_seed(ctx.seed, 0x11c0);
-        l1.threads = ctx.resolved_threads();
-        const L1LogisticResult r = solve_l1_logistic(data.X, y_pm, cost, l1);
-        out.coef = r.w.transpose();
-        out.intercept = Vector::Constant(1, r.b);
-        out.solution.resize(d + 1);
-        out.solution << r.w, r.b;
-        if (!r.converged)
-            ctx.warning("logistic: penalty=l1 newGLMNET stopped before tol (after " + std::to_string(r.iterations) +
-                        " of max_iter=" + std::to_string(l1.max_iter) +
-                        " Newton iterations, or no further decrease); the model is usable but not optimal (raise "
-                        "max_iter, loosen tol, or scale the features)");
-        return out;
+        return solve_l1(FeatureColumns(data.X), plus_minus(data), cost, p, ctx);
     }
     // Both minimise the same objective under the same stopping rule; TRON (LIBLINEAR -s 0's
     // solver) takes Newton steps through Hessian-vector products.
@@ -78,8 +98,7 @@ LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vecto
     };
     SolverResult result;
     if (k == 2) {
-        // classes[1] is the positive class, as scikit-learn's classes_[1].
-        const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+        const Vector y_pm = plus_minus(data);
         BinaryLogisticObjective f(data.X, y_pm, cost, fit_intercept);
         result = minimize(f);
         out.coef = result.w.head(d).transpose();
@@ -121,7 +140,7 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
             },
             [&](const Features& X, const Vector& w) {
                 const Index d = X.cols();
-                const bool l1 = get_string(p, "penalty") == "l1", icpt = get_bool(p, "fit_intercept");
+                const bool l1 = is_l1(p), icpt = get_bool(p, "fit_intercept");
                 if (k == 2 || l1) {
                     Vector z = X.multiply(Vector(w.head(d)));
                     if (icpt || l1) z.array() += w[d];
@@ -139,8 +158,26 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
         C = get_real(p, "C");
     }
     LogisticFit fit = solve_at(data, p, C, Vector(), ctx);
-    coef_ = std::move(fit.coef);
-    intercept_ = std::move(fit.intercept);
+    keep(std::move(fit.coef), std::move(fit.intercept));
+}
+
+void LogisticRegression::do_fit_owned(Dataset&& data, const Context& ctx) {
+    const Params& p = params();
+    // Only an L1 fit at one C reads nothing but the columns: a C=auto search refits on
+    // folds of the rows, and the L2 solvers work on the rows. The rest (and every error)
+    // is do_fit's.
+    if (!is_l1(p) || c_is_auto(p) || data.task != Task::classification || data.n_classes() != 2)
+        return do_fit(data, ctx);
+    const Vector cost = row_costs(data, p, get_real(p, "C")), y_pm = plus_minus(data);
+    const FeatureColumns columns(std::move(data.X));  // the rows' storage, rearranged
+    c_search_ = Json();
+    LogisticFit fit = solve_l1(columns, y_pm, cost, p, ctx);
+    keep(std::move(fit.coef), std::move(fit.intercept));
+}
+
+void LogisticRegression::keep(Eigen::MatrixXd coef, Vector intercept) {
+    coef_ = std::move(coef);
+    intercept_ = std::move(intercept);
     require_finite(coef_, intercept_, "logistic");
 }
 

@@ -36,6 +36,19 @@ Vector translated_class_weights(const Params& p, const Dataset& data, const std:
 
 }  // namespace
 
+void MulticlassWrapper::do_fit_owned(Dataset&& data, const Context& ctx) {
+    // Two classes and one member on the data as it is: the member may take the rows over.
+    if (data.task == Task::classification && data.n_classes() == 2 && direct_for_two_classes()) {
+        k_ = 2;
+        direct_ = true;
+        members_.clear();
+        members_.push_back(make_member_());
+        members_[0]->fit(std::move(data), ctx);
+        return;
+    }
+    do_fit(data, ctx);
+}
+
 void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
     k_ = data.n_classes();
     members_.clear();
@@ -74,7 +87,7 @@ void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
             sub.classes = {"rest", "member"};
             auto member = make_member_();
             if (class_weights.size() > 0) member->set_identity(member->name(), member_params);
-            member->fit(sub, ctx.child(m, 1));
+            member->fit(std::move(sub), ctx.child(m, 1));  // its own copy: the member may take it over
             members_[m] = std::move(member);
         } catch (...) {
             errors[m] = std::current_exception();

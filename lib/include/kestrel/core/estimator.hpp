@@ -29,6 +29,10 @@ public:
 
     // Learning. Dense-only models receive sparse data densified (supports_sparse()).
     void fit(const Dataset& data, const Context& ctx);
+    // The same fit, to the same model, from data the caller gives up: a model may take
+    // the features' storage over rather than copy it (the L1 solvers rearrange the rows
+    // into columns in place). `data` is left valid but unspecified.
+    void fit(Dataset&& data, const Context& ctx);
 
     // Classification: class index 0..k-1 (as double); regression: the prediction.
     Vector predict(const Features& X) const;
@@ -40,13 +44,13 @@ public:
     virtual bool has_decision_function() const { return false; }
     virtual bool has_predict_proba() const { return false; }
     virtual bool supports_sparse() const { return false; }
+    // Whether an entry absent from a sparse row means "missing" rather than zero
+    // (gbdt). Other models may be given LIBSVM data densified (ReadOptions::densify).
+    virtual bool absent_is_missing() const { return false; }
     virtual bool supports_sample_weights() const { return false; }
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;
-    // Whether an entry absent from a sparse row means "missing" rather than zero
-    // (gbdt). Other models may be given LIBSVM data densified (ReadOptions::densify).
-    virtual bool absent_is_missing() const { return false; }
     // The same state for a model file: a model may leave its bulk (a forest's trees) to
     // `slots`, written straight to the text by model_json_text(state, &slots).
     Json save_state(JsonTextSlots& slots) const;
@@ -76,6 +80,8 @@ public:
 
 protected:
     virtual void do_fit(const Dataset& data, const Context& ctx) = 0;
+    // fit(Dataset&&)'s hook; by default the const path.
+    virtual void do_fit_owned(Dataset&& data, const Context& ctx) { do_fit(data, ctx); }
     // Default: argmax of predict_proba, else sign/argmax of decision_function.
     virtual Vector do_predict(const Features& X) const;
     virtual Matrix do_decision_function(const Features& X) const;
@@ -87,6 +93,7 @@ protected:
     virtual void do_load_state(const Json& state) = 0;
 
 private:
+    void begin_fit(const Dataset& data);  // the checks every fit makes; records its shape
     void check_features(const Features& X) const;
     Json finish_state(Json s) const;  // refuses non-finite numbers; adds the common fields
 

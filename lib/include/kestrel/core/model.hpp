@@ -52,6 +52,9 @@ class Model {
 public:
     // Fits preprocessing then the estimator on `data` (the dataset's task is used).
     static Model train(const ModelSpec& spec, const Dataset& data, const Context& ctx);
+    // The same model from data the caller gives up (left valid but unspecified): the
+    // estimator may take the features' storage over instead of copying them.
+    static Model train(const ModelSpec& spec, Dataset&& data, const Context& ctx);
 
     // Prediction on raw features (the preprocessing is applied here).
     Vector predict(const Features& X) const;               // class index or value
@@ -97,6 +100,14 @@ public:
     Json& provenance() { return provenance_; }
 
 private:
+    // The parts of train: the record of the data and the unfitted estimator (checking
+    // the task and the resampling first), the preprocessing steps fitted and applied, and
+    // the estimator fitted (on resampled rows with --resample).
+    static Model untrained(const ModelSpec& spec, const Dataset& data);
+    Dataset fit_steps(const Dataset& data);
+    Dataset resampled(const Dataset& data, const Context& ctx);
+    void fit_estimator(const Dataset& data, const Context& ctx);
+    void fit_estimator(Dataset&& data, const Context& ctx);
     Features prepare(const Features& X) const;
     Json to_json(JsonTextSlots* slots) const;
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/linear/feature_columns.hpp"
 
 namespace kestrel {
 
@@ -29,7 +30,11 @@ struct L1LogisticResult {
 };
 
 // y: +1 / −1 per row; cost: per-row loss weight (C · class weight · sample weight).
+// The solver works on X's columns: the first form copies them out of X; the second takes
+// them ready (FeatureColumns(std::move(X)) holds the data once).
 L1LogisticResult solve_l1_logistic(const Features& X, const Vector& y, const Vector& cost,
+                                   const L1LogisticOptions& options);
+L1LogisticResult solve_l1_logistic(const FeatureColumns& X, const Vector& y, const Vector& cost,
                                    const L1LogisticOptions& options);
 
 // The minimum-norm subgradient of the objective at (w, b), one entry per weight then the

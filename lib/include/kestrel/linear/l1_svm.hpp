@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/linear/feature_columns.hpp"
 
 namespace kestrel {
 
@@ -26,8 +27,11 @@ struct L1SvmResult {
     bool converged = false;
 };
 
-// y: +1 / −1 per row; cost: C_i ≥ 0.
+// y: +1 / −1 per row; cost: C_i ≥ 0. The solver works on X's columns: the first form
+// copies them out of X; the second takes them ready (FeatureColumns(std::move(X)) holds
+// the data once).
 L1SvmResult solve_l1_squared_hinge(const Features& X, const Vector& y, const Vector& cost, const L1SvmOptions& o);
+L1SvmResult solve_l1_squared_hinge(const FeatureColumns& X, const Vector& y, const Vector& cost, const L1SvmOptions& o);
 
 // Minimum-norm subgradient of the objective at ŵ, per coordinate: zero exactly at the optimum.
 Vector l1_squared_hinge_violations(const Features& X, const Vector& y, const Vector& cost, const Vector& w,

@@ -31,6 +31,8 @@ public:
 
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
+    // penalty=l1 at one C: the solver's columns are the rows' own storage, rearranged.
+    void do_fit_owned(Dataset&& data, const Context& ctx) override;
     Matrix do_decision_function(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
@@ -39,6 +41,8 @@ protected:
 private:
     void fit_binary(const Dataset& data, const Context& ctx);
     void fit_crammer_singer(const Dataset& data, const Context& ctx);
+    // A binary fit's weights (d, then the bias weight) as coef_ / intercept_, checked finite.
+    void keep_binary(const Vector& w, double objective, Index d);
 
     Eigen::MatrixXd coef_;  // rows x d
     Vector intercept_;      // bias weight times intercept_scaling, per row

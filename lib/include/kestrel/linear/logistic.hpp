@@ -25,6 +25,8 @@ public:
 
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
+    // penalty=l1 at one C: the solver's columns are the rows' own storage, rearranged.
+    void do_fit_owned(Dataset&& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
@@ -33,6 +35,8 @@ protected:
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
 
 private:
+    void keep(Eigen::MatrixXd coef, Vector intercept);  // the fit's result, checked finite
+
     Eigen::MatrixXd coef_;  // rows x d, rows = 1 (binary) or k
     Vector intercept_;
     Json c_search_;  // null unless C=auto

@@ -39,6 +39,7 @@ protected:
     bool members_give_decisions() const { return prototype_->has_decision_function(); }
 
     void do_fit(const Dataset& data, const Context& ctx) override;
+    void do_fit_owned(Dataset&& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
