@@ -134,9 +134,14 @@ Json Estimator::finish_state(Json s) const {
 void Estimator::load_state(const Json& state) {
     if (!state.is_object()) throw std::runtime_error("state is not an object");
     const int v = json_integer<int>(state.at("state_version"));
-    if (v != state_version())
+    if (v < oldest_state_version() || v > state_version()) {
+        const std::string readable =
+            oldest_state_version() == state_version()
+                ? "version " + std::to_string(state_version())
+                : "versions " + std::to_string(oldest_state_version()) + " to " + std::to_string(state_version());
         throw std::runtime_error("state version " + std::to_string(v) + " of model " + name_ +
-                                 " is not supported (this kestrel reads version " + std::to_string(state_version()) + ")");
+                                 " is not supported (this kestrel reads " + readable + ")");
+    }
     task_ = task_from_string(state.at("task").get<std::string>());
     n_features_ = json_integer<Index>(state.at("n_features"));
     n_classes_ = json_integer<Index>(state.at("n_classes"));

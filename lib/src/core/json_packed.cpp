@@ -20,12 +20,17 @@ void append_bytes(Bytes& b, const void* p, std::size_t n) {
     b.insert(b.end(), c, c + n);
 }
 
-// The kind of array a tree object's member holds (tree.cpp writes these); nullopt: not a node array.
+// The kind of array a tree object's member holds (tree_json.cpp writes these, in either
+// layout); nullopt: not a node array.
 std::optional<PackedKind> node_array_kind(std::string_view key) {
-    if (key == "feature" || key == "left" || key == "right" || key == "samples" || key == "missing_left")
+    if (key == "feature" || key == "left" || key == "right" || key == "samples" || key == "missing_left" ||
+        key == "leaf_samples")
         return PackedKind::integers;
-    if (key == "threshold" || key == "impurity" || key == "weight") return PackedKind::reals;
+    if (key == "threshold" || key == "impurity" || key == "weight" || key == "leaf_impurity" || key == "leaf_value")
+        return PackedKind::reals;
     if (key == "value") return PackedKind::real_rows;
+    if (key == "leaf_class") return PackedKind::ragged_integers;
+    if (key == "leaf_count") return PackedKind::ragged_reals;
     return std::nullopt;
 }
 

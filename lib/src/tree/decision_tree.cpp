@@ -100,6 +100,7 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
         prune_reduced_error(tree, Xv, yv, wv, classification);
     }
     prune_cost_complexity(tree, get_real(p, "ccp_alpha"));
+    tree.shrink_to_fit();  // adaboost keeps one tree a round
     tree_ = std::move(tree);
     importances_ = normalised(tree_.impurity_decrease_by_feature());
 }
@@ -157,9 +158,10 @@ ModelInfo tree_model_info() {
                       .range(0.0, 1.0)
                       .open_below()
                       .open_above());
-    info.spec.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                                     "the sample weight of that class's rows",
-                                     "scikit-learn DecisionTreeClassifier class_weight"));
+    info.spec.add(
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                           "the sample weight of that class's rows",
+                           "scikit-learn DecisionTreeClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.factory = [] { return std::make_unique<DecisionTree>(); };

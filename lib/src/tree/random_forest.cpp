@@ -6,8 +6,10 @@
 #include <exception>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/class_weight.hpp"
 #include "kestrel/linear/linear_state.hpp"
@@ -40,6 +42,52 @@ std::vector<double> sample_rows(Rng& rng, const Vector& weights, Index n_draw, b
     }
     for (Index i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] *= weights[i];
     return w;
+}
+
+struct Sampling {
+    Index n_trees, n_draw;
+    bool bootstrap, keep_in_bag;
+};
+
+struct GrownTrees {
+    std::vector<Tree> trees;
+    std::vector<std::vector<char>> in_bag;  // per tree, per row (when asked for)
+};
+
+// Tree t grows on its own sample from its own seed, whichever thread grows it; each
+// thread grows its trees one after another in the same scratch memory.
+GrownTrees grow_trees(const TreeGrower& grower, const Vector& weights, const Sampling& s, std::uint64_t seed,
+                      int threads) {
+    const Index n = weights.size();
+    GrownTrees out{std::vector<Tree>(static_cast<std::size_t>(s.n_trees)),
+                   std::vector<std::vector<char>>(s.keep_in_bag ? static_cast<std::size_t>(s.n_trees) : 0)};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+#pragma omp parallel num_threads(threads)
+    {
+        std::optional<TreeGrower::Builder> builder;  // made in the first tree's try
+#pragma omp for schedule(dynamic)
+        for (Index t = 0; t < s.n_trees; ++t) {
+            try {
+                if (!builder) builder = grower.builder();
+                Rng rng(derive_seed(seed, static_cast<std::uint64_t>(t)));
+                const std::vector<double> w = sample_rows(rng, weights, s.n_draw, s.bootstrap);
+                // Leaf values only: prediction, OOB and the dump read no others, the
+                // importances only the nodes' statistics.
+                out.trees[static_cast<std::size_t>(t)] = builder->grow(w, rng).leaf_values_only();
+                if (s.keep_in_bag) {
+                    auto& bag = out.in_bag[static_cast<std::size_t>(t)];
+                    bag.resize(static_cast<std::size_t>(n));
+                    for (Index i = 0; i < n; ++i) bag[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] > 0;
+                }
+            } catch (...) {
+                const std::lock_guard<std::mutex> lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    return out;
 }
 
 // Out-of-bag accuracy or R² over the rows that some tree left out of its sample.
@@ -94,27 +142,9 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const int threads = ctx.resolved_threads();
 
     const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads);
-    std::vector<Tree> trees(static_cast<std::size_t>(n_trees));
-    std::vector<std::vector<char>> in_bag(want_oob ? static_cast<std::size_t>(n_trees) : 0);
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-    for (Index t = 0; t < n_trees; ++t) {
-        try {
-            Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t)));
-            const std::vector<double> w = sample_rows(rng, weights, n_draw, bootstrap);
-            trees[static_cast<std::size_t>(t)] = grower.build(w, rng);
-            if (want_oob) {
-                auto& bag = in_bag[static_cast<std::size_t>(t)];
-                bag.resize(static_cast<std::size_t>(n));
-                for (Index i = 0; i < n; ++i) bag[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] > 0;
-            }
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(failure_mutex);
-            if (!failure) failure = std::current_exception();
-        }
-    }
-    if (failure) std::rethrow_exception(failure);
+    GrownTrees grown = grow_trees(grower, weights, {n_trees, n_draw, bootstrap, want_oob}, ctx.seed, threads);
+    std::vector<Tree>& trees = grown.trees;
+    const std::vector<std::vector<char>>& in_bag = grown.in_bag;
 
     Vector importance = Vector::Zero(data.cols());
     for (const Tree& t : trees) importance += normalised(t.impurity_decrease_by_feature());
@@ -123,7 +153,8 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     oob_score_.reset();
     permutation_importances_.reset();
     if (want_permutation)
-        permutation_importances_ = oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads);
+        permutation_importances_ =
+            oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads);
     if (want_score) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
         const Index k = classification ? data.n_classes() : 1;
@@ -192,12 +223,12 @@ Matrix RandomForest::do_predict_proba(const Features& X) const {
 
 Json RandomForest::do_save_state() const {
     Json trees = Json::array();
-    for (const Tree& t : trees_) trees.push_back(t.to_json());
+    for (const Tree& t : trees_) trees.push_back(t.to_json(TreeLayout::compact));
     return state_with(std::move(trees));
 }
 
 Json RandomForest::do_save_state_for_file(JsonTextSlots& slots) const {
-    std::optional<Json> trees = trees_text_slot(trees_, slots);
+    std::optional<Json> trees = trees_text_slot(trees_, slots, TreeLayout::compact);
     return trees ? state_with(std::move(*trees)) : do_save_state();
 }
 
@@ -213,8 +244,14 @@ void RandomForest::do_load_state(const Json& state) {
         !state.contains("feature_importances"))
         throw std::runtime_error("forest state needs a non-empty \"trees\" array and \"feature_importances\"");
     const Index outputs = task() == Task::classification ? n_classes() : 1;
+    const TreeLayout layout =
+        json_integer<int>(state.at("state_version")) >= 2 ? TreeLayout::compact : TreeLayout::full;
     std::vector<Tree> trees;
-    for (const Json& t : state.at("trees")) trees.push_back(Tree::from_json(t, n_features(), outputs));
+    for (const Json& t : state.at("trees")) {
+        Tree tree = Tree::from_json(t, n_features(), outputs, layout);
+        if (tree.has_internal_values()) tree = tree.leaf_values_only();  // version 1: as fitted
+        trees.push_back(std::move(tree));
+    }
     Vector imp = vector_from_json(state.at("feature_importances"), "forest feature_importances", n_features());
     std::optional<double> oob;
     if (state.contains("oob_score")) {
@@ -252,9 +289,10 @@ ModelInfo forest_model_info() {
             .like("ranger importance='impurity'|'permutation'"),
     };
     info.spec.extend(tree_growth_spec("auto"));
-    info.spec.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                                     "the sample weight of that class's rows",
-                                     "scikit-learn RandomForestClassifier class_weight"));
+    info.spec.add(
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                           "the sample weight of that class's rows",
+                           "scikit-learn RandomForestClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.factory = [] { return std::make_unique<RandomForest>(); };

@@ -358,10 +358,10 @@ SparseTreeBuilder::Split SparseTreeBuilder::find_split(Index begin, Index end, c
     return best;
 }
 
-Tree SparseTreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
+void SparseTreeBuilder::build(std::span<const double> row_weights, Rng& rng, Tree& tree) {
     gather_rows(row_weights);
     if (m_ == 0) throw DataError("tree: no training row has a positive weight");
-    Tree tree(cols_.cols(), n_classes_ > 0 ? n_classes_ : 1);
+    tree.reset(cols_.cols(), n_classes_ > 0 ? n_classes_ : 1);
 
     auto add_node = [&](const NodeStats& s) {
         TreeNode node;
@@ -437,7 +437,6 @@ Tree SparseTreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
         frontier.push(std::move(right));
         frontier.push(std::move(left));
     }
-    return tree;
 }
 
 }  // namespace kestrel

@@ -2,17 +2,13 @@
 
 #include <charconv>
 #include <cmath>
-#include <limits>
-#include <optional>
-#include <stdexcept>
 
-#include "kestrel/core/json_packed.hpp"
-#include "kestrel/core/json_read.hpp"
-#include "kestrel/core/json_text.hpp"
+#include "kestrel/core/error.hpp"
 
 namespace kestrel {
 
 int Tree::add_node(const TreeNode& node, const double* value) {
+    if (!leaf_row_.empty()) throw InternalError("tree: a node added after its internal values were dropped");
     nodes_.push_back(node);
     values_.insert(values_.end(), value, value + n_outputs_);
     return static_cast<int>(nodes_.size()) - 1;
@@ -63,6 +59,7 @@ Vector Tree::impurity_decrease_by_feature() const {
 }
 
 void Tree::compact() {
+    if (!has_internal_values()) throw InternalError("tree: compact() needs every node's value");
     Tree out(n_features_, n_outputs_);
     if (nodes_.empty()) {
         *this = out;
@@ -90,210 +87,27 @@ void Tree::compact() {
     *this = std::move(out);
 }
 
-Json Tree::to_json() const {
-    Json feature = Json::array(), threshold = Json::array(), left = Json::array(), right = Json::array(),
-         impurity = Json::array(), weight = Json::array(), samples = Json::array(), value = Json::array(),
-         missing_left = Json::array();
-    bool any_missing_left = false;
+void Tree::reset(Index n_features, Index n_outputs) {
+    n_features_ = n_features;
+    n_outputs_ = n_outputs;
+    nodes_.clear();
+    values_.clear();
+    leaf_row_.clear();
+}
+
+Tree Tree::leaf_values_only() const {
+    if (!has_internal_values()) return *this;
+    Tree out(n_features_, n_outputs_);
+    out.nodes_ = nodes_;  // copied to their size: no spare capacity
+    out.values_.reserve(static_cast<std::size_t>(n_leaves() * n_outputs_));
+    out.leaf_row_.assign(nodes_.size(), -1);
+    int next = 0;
     for (int i = 0; i < size(); ++i) {
-        const TreeNode& n = node(i);
-        feature.push_back(n.feature);
-        threshold.push_back(n.threshold);
-        left.push_back(n.left);
-        right.push_back(n.right);
-        impurity.push_back(n.impurity);
-        weight.push_back(n.weight);
-        samples.push_back(n.samples);
-        missing_left.push_back(n.missing_left ? 1 : 0);
-        any_missing_left = any_missing_left || n.missing_left;
-        Json v = Json::array();
-        for (Index c = 0; c < n_outputs_; ++c) v.push_back(this->value(i)[c]);
-        value.push_back(std::move(v));
+        if (!node(i).is_leaf()) continue;
+        out.leaf_row_[static_cast<std::size_t>(i)] = next++;
+        out.values_.insert(out.values_.end(), value(i), value(i) + n_outputs_);
     }
-    Json out{{"feature", feature},   {"threshold", threshold}, {"left", left},       {"right", right},
-             {"impurity", impurity}, {"weight", weight},       {"samples", samples}, {"value", value}};
-    // Only trees that route missing values left carry the array: CART files stay as they were.
-    if (any_missing_left) out["missing_left"] = std::move(missing_left);
     return out;
-}
-
-void Tree::write_json_text(std::string& out, int depth) const {
-    // The keys in the DOM's (sorted) order, each array on one line: model_json_text(to_json()).
-    bool any_missing_left = false;
-    for (const TreeNode& n : nodes_) any_missing_left = any_missing_left || n.missing_left;
-    out += '{';
-    bool first = true;
-    auto key = [&](const char* name) {
-        if (!first) out += ',';
-        first = false;
-        append_json_newline(out, depth + 1);
-        out += '"';
-        out += name;
-        out += "\": [";
-    };
-    auto integers = [&](const char* name, auto field) {
-        key(name);
-        for (std::size_t i = 0; i < nodes_.size(); ++i) {
-            if (i) out += ',';
-            append_json_number(out, static_cast<std::int64_t>(field(nodes_[i])));
-        }
-        out += ']';
-    };
-    auto reals = [&](const char* name, auto field) {
-        key(name);
-        for (std::size_t i = 0; i < nodes_.size(); ++i) {
-            if (i) out += ',';
-            append_json_number(out, static_cast<double>(field(nodes_[i])));
-        }
-        out += ']';
-    };
-    integers("feature", [](const TreeNode& n) { return n.feature; });
-    reals("impurity", [](const TreeNode& n) { return n.impurity; });
-    integers("left", [](const TreeNode& n) { return n.left; });
-    if (any_missing_left) integers("missing_left", [](const TreeNode& n) { return n.missing_left ? 1 : 0; });
-    integers("right", [](const TreeNode& n) { return n.right; });
-    integers("samples", [](const TreeNode& n) { return n.samples; });
-    reals("threshold", [](const TreeNode& n) { return n.threshold; });
-    key("value");
-    for (int i = 0; i < size(); ++i) {
-        out += i ? ",[" : "[";
-        for (Index c = 0; c < n_outputs_; ++c) {
-            if (c) out += ',';
-            append_json_number(out, value(i)[c]);
-        }
-        out += ']';
-    }
-    out += ']';
-    reals("weight", [](const TreeNode& n) { return n.weight; });
-    append_json_newline(out, depth);
-    out += '}';
-}
-
-bool Tree::all_finite() const {
-    for (const TreeNode& n : nodes_)
-        if (!std::isfinite(n.threshold) || !std::isfinite(n.impurity) || !std::isfinite(n.weight)) return false;
-    for (double v : values_)
-        if (!std::isfinite(v)) return false;
-    return true;
-}
-
-std::optional<Json> trees_text_slot(const std::vector<Tree>& trees, JsonTextSlots& slots) {
-    for (const Tree& t : trees)
-        if (!t.all_finite()) return std::nullopt;
-    return slots.add([&trees, &slots](std::string& out, int depth) {
-        if (trees.empty()) {
-            out += "[]";
-            return;
-        }
-        out += '[';
-        for (std::size_t i = 0; i < trees.size(); ++i) {
-            if (i) out += ',';
-            append_json_newline(out, depth + 1);
-            trees[i].write_json_text(out, depth + 1);
-            slots.flush(out);
-        }
-        append_json_newline(out, depth);
-        out += ']';
-    });
-}
-
-namespace {
-
-// One node array of a tree's JSON: a Json array, or packed by parse_model_json. Read
-// with the checks (and messages) of json_integer and Json::get<double>.
-class NodeArray {
-public:
-    explicit NodeArray(const Json& j) : json_(j), packed_(packed_array(j)) {}
-    bool is_array() const { return packed_ || json_.is_array(); }
-    std::size_t size() const { return packed_ ? packed_->size : json_.size(); }
-
-    template <class T>
-    T integer(std::size_t i) const {
-        if (!packed_) return json_integer<T>(json_[i]);
-        if (packed_->kind != PackedKind::integers) throw std::runtime_error("expected an integer, found a real number");
-        const std::int64_t v = packed_->integer(i);
-        if (v < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
-            v > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
-            throw std::runtime_error("integer " + std::to_string(v) + " is out of range");
-        return static_cast<T>(v);
-    }
-
-    double real(std::size_t i) const {
-        if (!packed_) return json_[i].get<double>();
-        if (packed_->kind == PackedKind::reals) return packed_->real(i);
-        if (packed_->kind == PackedKind::integers) return static_cast<double>(packed_->integer(i));
-        throw std::runtime_error("expected a number, found an array");
-    }
-
-    // Row i of the value array into v (v.size() numbers); false when it is not such a row.
-    bool row(std::size_t i, std::vector<double>& v) const {
-        if (packed_) {
-            if (packed_->kind != PackedKind::real_rows || packed_->width != v.size()) return false;
-            for (std::size_t c = 0; c < v.size(); ++c) v[c] = packed_->real(i * packed_->width + c);
-            return true;
-        }
-        const Json& val = json_[i];
-        if (!val.is_array() || val.size() != v.size()) return false;
-        for (std::size_t c = 0; c < v.size(); ++c) v[c] = val[c].get<double>();
-        return true;
-    }
-
-private:
-    const Json& json_;
-    std::optional<PackedArray> packed_;
-};
-
-}  // namespace
-
-Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs) {
-    if (!j.is_object()) throw std::runtime_error("tree is not an object");
-    for (const char* key : {"feature", "threshold", "left", "right", "impurity", "weight", "samples", "value"})
-        if (!j.contains(key) || !NodeArray(j.at(key)).is_array())
-            throw std::runtime_error(std::string("tree lacks the array \"") + key + "\"");
-    const NodeArray feature(j.at("feature")), threshold(j.at("threshold")), left(j.at("left")), right(j.at("right")),
-        impurity(j.at("impurity")), weight(j.at("weight")), samples(j.at("samples")), value(j.at("value"));
-    const std::size_t m = feature.size();
-    if (m == 0) throw std::runtime_error("tree has no nodes");
-    for (const auto& [key, a] : {std::pair<const char*, const NodeArray*>{"threshold", &threshold}, {"left", &left},
-                                 {"right", &right}, {"impurity", &impurity}, {"weight", &weight},
-                                 {"samples", &samples}, {"value", &value}})
-        if (a->size() != m) throw std::runtime_error(std::string("tree array \"") + key + "\" has the wrong length");
-    std::optional<NodeArray> missing_left;
-    if (j.contains("missing_left")) {
-        missing_left.emplace(j.at("missing_left"));
-        if (!missing_left->is_array() || missing_left->size() != m)
-            throw std::runtime_error("tree array \"missing_left\" has the wrong length");
-    }
-    Tree t(n_features, n_outputs);
-    t.nodes_.reserve(m);
-    t.values_.reserve(m * static_cast<std::size_t>(n_outputs));
-    const int nodes = static_cast<int>(m);
-    std::vector<double> v(static_cast<std::size_t>(n_outputs));
-    std::vector<int> parents(m, 0);
-    for (std::size_t i = 0; i < m; ++i) {
-        TreeNode n;
-        n.feature = feature.integer<int>(i);
-        n.threshold = threshold.real(i);
-        n.left = left.integer<int>(i);
-        n.right = right.integer<int>(i);
-        n.impurity = impurity.real(i);
-        n.weight = weight.real(i);
-        n.samples = samples.integer<Index>(i);
-        if (missing_left) n.missing_left = missing_left->integer<int>(i) != 0;
-        const bool leaf = n.left < 0 && n.right < 0 && n.feature == -1;
-        const bool split = n.left > static_cast<int>(i) && n.right > static_cast<int>(i) && n.left < nodes &&
-                           n.right < nodes && n.feature >= 0 && n.feature < n_features && std::isfinite(n.threshold);
-        if (!leaf && !split) throw std::runtime_error("tree node " + std::to_string(i) + " is malformed");
-        if (split) {
-            // Children after their parent and each with one parent: no cycles, no sharing.
-            if (++parents[static_cast<std::size_t>(n.left)] > 1 || ++parents[static_cast<std::size_t>(n.right)] > 1)
-                throw std::runtime_error("tree node " + std::to_string(i) + " shares a child");
-        }
-        if (!value.row(i, v))
-            throw std::runtime_error("tree node " + std::to_string(i) + " has a value of the wrong length");
-        t.add_node(n, v.data());
-    }
-    return t;
 }
 
 namespace {

@@ -93,13 +93,15 @@ void TreeBuilder::gather_rows(std::span<const double> row_weights) {
         const auto sv = sorted_.values(f);
         int* o = order_.data() + f * m_;
         double* v = values_.data() + f * m_;
+        // Branch-free (a bootstrap leaves out a random third of the rows): every row is
+        // written at the next slot, which advances only for a row in the sample; the
+        // loop ends at the last of those, so no row is written past the column.
         Index k = 0;
-        for (Index i = 0; i < n; ++i) {
+        for (Index i = 0; i < n && k < m_; ++i) {
             const int p = local[static_cast<std::size_t>(so[i])];
-            if (p < 0) continue;
             o[k] = p;
             v[k] = sv[i];
-            ++k;
+            k += p >= 0 ? 1 : 0;
         }
     }
     goes_left_.assign(static_cast<std::size_t>(m_), 0);
@@ -229,7 +231,10 @@ TreeBuilder::Split TreeBuilder::find_split(Index begin, Index end, const NodeSta
 
 void TreeBuilder::partition(Index begin, Index split_pos, Index end, Index feature) {
     const int* of = order_.data() + feature * m_;
-    for (Index i = begin; i < end; ++i) goes_left_[of[i]] = i < split_pos ? 1 : 0;
+    char* goes_left = goes_left_.data();
+    for (Index i = begin; i < end; ++i) goes_left[of[i]] = i < split_pos ? 1 : 0;
+    int* tmp_o = tmp_order_.data();
+    double* tmp_v = tmp_values_.data();
     for (Index f = 0; f < X_.cols(); ++f) {
         if (f == feature) continue;
         int* o = order_.data() + f * m_;
@@ -237,28 +242,31 @@ void TreeBuilder::partition(Index begin, Index split_pos, Index end, Index featu
         // A feature constant here is constant in every descendant and never scanned
         // again there: its rows need not be sorted into the children.
         if (v[end - 1] <= v[begin] + kFeatureThreshold) continue;
+        // Branch-free: in another feature's order the rows go left or right at random, and
+        // a branch on it mispredicted half the time (this loop was half of a forest's fit).
+        // Each row is written to both sides; only its own side's position advances. o[l]
+        // is at or before o[i], so the left rows stay in place.
         Index l = begin, r = 0;
         for (Index i = begin; i < end; ++i) {
             const int p = o[i];
-            if (goes_left_[p]) {
-                o[l] = p;
-                v[l] = v[i];
-                ++l;
-            } else {
-                tmp_order_[r] = p;
-                tmp_values_[r] = v[i];
-                ++r;
-            }
+            const double x = v[i];
+            const Index left = goes_left[p];
+            o[l] = p;
+            v[l] = x;
+            tmp_o[r] = p;
+            tmp_v[r] = x;
+            l += left;
+            r += 1 - left;
         }
-        std::copy(tmp_order_.begin(), tmp_order_.begin() + r, o + l);
-        std::copy(tmp_values_.begin(), tmp_values_.begin() + r, v + l);
+        std::copy(tmp_o, tmp_o + r, o + l);
+        std::copy(tmp_v, tmp_v + r, v + l);
     }
 }
 
-Tree TreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
+void TreeBuilder::build(std::span<const double> row_weights, Rng& rng, Tree& tree) {
     gather_rows(row_weights);
     if (m_ == 0) throw DataError("tree: no training row has a positive weight");
-    Tree tree(X_.cols(), n_classes_ > 0 ? n_classes_ : 1);
+    tree.reset(X_.cols(), n_classes_ > 0 ? n_classes_ : 1);
 
     auto add_node = [&](const NodeStats& s) {
         TreeNode node;
@@ -310,7 +318,6 @@ Tree TreeBuilder::build(std::span<const double> row_weights, Rng& rng) {
         frontier.push(std::move(right));
         frontier.push(std::move(left));
     }
-    return tree;
 }
 
 }  // namespace kestrel

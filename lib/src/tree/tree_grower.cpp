@@ -10,17 +10,31 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
         dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads);
 }
 
-Tree TreeGrower::build(std::span<const double> row_weights, Rng& rng) const {
+TreeGrower::Builder TreeGrower::builder() const {
+    Builder b;
+    if (sparse_)
+        b.sparse_ = std::make_unique<SparseTreeBuilder>(*sparse_, y_, n_classes_, p_);
+    else
+        b.dense_ = std::make_unique<TreeBuilder>(X_.dense_ref(), y_, n_classes_, *dense_, p_);
+    return b;
+}
+
+Tree TreeGrower::Builder::build(std::span<const double> row_weights, Rng& rng) {
     Tree tree;
-    if (sparse_) {
-        SparseTreeBuilder builder(*sparse_, y_, n_classes_, p_);
-        tree = builder.build(row_weights, rng);
-    } else {
-        TreeBuilder builder(X_.dense_ref(), y_, n_classes_, *dense_, p_);
-        tree = builder.build(row_weights, rng);
-    }
-    tree.shrink_to_fit();  // up to half of a grown vector is spare: the trees are kept
+    build(row_weights, rng, tree);
     return tree;
+}
+
+const Tree& TreeGrower::Builder::grow(std::span<const double> row_weights, Rng& rng) {
+    build(row_weights, rng, grown_);
+    return grown_;
+}
+
+void TreeGrower::Builder::build(std::span<const double> row_weights, Rng& rng, Tree& tree) {
+    if (sparse_)
+        sparse_->build(row_weights, rng, tree);
+    else
+        dense_->build(row_weights, rng, tree);
 }
 
 }  // namespace kestrel

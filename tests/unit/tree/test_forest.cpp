@@ -67,7 +67,8 @@ TEST_SUITE("tree") {
         auto t = make<DecisionTree>(tree_model_info(), {{"max_depth", 3}});
         t->fit(d, Context{});
         CHECK(f->predict_proba(iris_test().X).isApprox(t->predict_proba(iris_test().X), 1e-15));
-        for (const Tree& tree : f->trees()) CHECK(tree.to_json() == t->tree().to_json());
+        for (const Tree& tree : f->trees())
+            CHECK(tree.to_json(TreeLayout::compact) == t->tree().to_json(TreeLayout::compact));
     }
 
     TEST_CASE("forest: save/load round trip is bit-identical") {
@@ -79,7 +80,9 @@ TEST_SUITE("tree") {
             CHECK(g->save_state().dump() == text);
             CHECK(g->predict(d->X) == f->predict(d->X));
             CHECK(g->oob_score() == f->oob_score());
+            CHECK(dump_tree(*g, d->feature_names, d->classes) == dump_tree(*f, d->feature_names, d->classes));
             CHECK(dump_tree(*g, d->feature_names, d->classes).rfind("tree 7:") != std::string::npos);
+            for (const Tree& t : g->trees()) CHECK(!t.has_internal_values());  // as fitted: leaves only
         }
     }
 

@@ -80,7 +80,8 @@ TEST_SUITE("tree") {
         const auto a = fit<RandomForest>(forest_model_info(), dc, fp, 1);
         const auto b = fit<RandomForest>(forest_model_info(), sc, fp, 2);
         REQUIRE(a->trees().size() == b->trees().size());
-        for (std::size_t t = 0; t < a->trees().size(); ++t) CHECK(a->trees()[t].to_json() == b->trees()[t].to_json());
+        for (std::size_t t = 0; t < a->trees().size(); ++t)
+            CHECK(a->trees()[t].to_json(TreeLayout::compact) == b->trees()[t].to_json(TreeLayout::compact));
         CHECK(a->predict_proba(dc.X) == b->predict_proba(sc.X));
         CHECK(*a->oob_score() == *b->oob_score());
         CHECK(*a->permutation_importances() == *b->permutation_importances());

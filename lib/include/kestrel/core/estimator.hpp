@@ -56,6 +56,9 @@ public:
     Json save_state(JsonTextSlots& slots) const;
     void load_state(const Json& state);
     virtual int state_version() const { return 1; }
+    // The oldest state version load_state still reads (a model that changed its layout
+    // keeps reading the files written before).
+    virtual int oldest_state_version() const { return state_version(); }
 
     bool fitted() const { return fitted_; }
     Task task() const { return task_; }

@@ -15,7 +15,8 @@
 
 namespace kestrel {
 
-// real_rows: rows of one width; ragged_*: rows of any length (sparse feature rows).
+// real_rows: rows of one width; ragged_*: rows of any length (sparse feature rows, and
+// the class counts of a compact tree's leaves).
 enum class PackedKind : std::uint8_t { reals = 1, integers = 2, real_rows = 3, ragged_reals = 4, ragged_integers = 5 };
 
 // A view of a packed array (valid while its Json lives).

@@ -19,7 +19,11 @@ public:
     bool supports_sample_weights() const override { return true; }
     bool supports_sparse() const override { return true; }
     std::vector<std::string> report_names() const override { return {"tree"}; }
+    // 2: the trees in the compact layout (TreeLayout); 1: in the full one, still read.
+    int state_version() const override { return 2; }
+    int oldest_state_version() const override { return 1; }
 
+    // Each tree keeps its leaves' values only (Tree::leaf_values_only).
     const std::vector<Tree>& trees() const { return trees_; }
     // Mean over the trees of each tree's normalised impurity importances, normalised.
     const Vector& feature_importances() const { return importances_; }

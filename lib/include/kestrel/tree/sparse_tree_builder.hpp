@@ -50,7 +50,14 @@ class SparseTreeBuilder {
 public:
     // As TreeBuilder: y holds class indices (n_classes > 0) or targets; all borrowed.
     SparseTreeBuilder(const SparseColumns& columns, const Vector& y, Index n_classes, TreeParams params);
-    Tree build(std::span<const double> row_weights, Rng& rng);
+    Tree build(std::span<const double> row_weights, Rng& rng) {
+        Tree tree;
+        build(row_weights, rng, tree);
+        return tree;
+    }
+    // The same, grown in `tree` (emptied first): a tree grown again in the same object
+    // reuses its arrays.
+    void build(std::span<const double> row_weights, Rng& rng, Tree& tree);
 
 private:
     struct Entry {

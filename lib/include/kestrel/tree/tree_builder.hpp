@@ -55,7 +55,14 @@ public:
 
     // Grows a tree on the rows with weight > 0 (a bootstrap count times a sample
     // weight, say). `rng` draws the candidate features when max_features < cols.
-    Tree build(std::span<const double> row_weights, Rng& rng);
+    Tree build(std::span<const double> row_weights, Rng& rng) {
+        Tree tree;
+        build(row_weights, rng, tree);
+        return tree;
+    }
+    // The same, grown in `tree` (emptied first): a tree grown again in the same object
+    // reuses its arrays.
+    void build(std::span<const double> row_weights, Rng& rng, Tree& tree);
 
 private:
     struct Split;

@@ -15,9 +15,31 @@ namespace kestrel {
 
 class TreeGrower {
 public:
+    // One thread's builder: grows trees one after another in the same scratch memory
+    // (a forest would otherwise allocate, and fault in, megabytes per tree). A tree
+    // depends only on its row weights and generator, never on the trees before it.
+    class Builder {
+    public:
+        // The tree as grown: up to half of its arrays' capacity is spare, for the caller
+        // to release (shrink_to_fit) if it keeps the tree.
+        Tree build(std::span<const double> row_weights, Rng& rng);
+        // The same, grown in the builder's own tree: valid until the next grow().
+        const Tree& grow(std::span<const double> row_weights, Rng& rng);
+
+    private:
+        friend class TreeGrower;
+        void build(std::span<const double> row_weights, Rng& rng, Tree& tree);
+
+        std::unique_ptr<TreeBuilder> dense_;
+        std::unique_ptr<SparseTreeBuilder> sparse_;
+        Tree grown_;
+    };
+
     // X, y borrowed (must outlive the grower). n_classes = 0 for regression.
     TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads);
-    Tree build(std::span<const double> row_weights, Rng& rng) const;
+    // Borrows the grower: it must outlive the builder.
+    Builder builder() const;
+    Tree build(std::span<const double> row_weights, Rng& rng) const { return builder().build(row_weights, rng); }
 
 private:
     const Features& X_;
