@@ -251,27 +251,12 @@ void reset_parse_results(std::vector<Chunk>& chunks) {
     }
 }
 
-struct SinkOptions {
-    RawLabels* labels;
-    MissingPolicy missing;
-    Index expected_features;
-    const std::string* source;
-};
-
-Index count_records(const std::vector<Chunk>& chunks) {
-    return chunks.empty() ? 0 : chunks.back().first_row + chunks.back().records;
-}
-
-void throw_if_all_dropped(Index kept, const std::vector<Chunk>& chunks, const std::string& source) {
-    if (kept == 0)
-        throw DataError(source + ": all " + std::to_string(count_records(chunks)) +
-                        " rows have missing values and were dropped");
-}
-
-Features read_dense(std::string_view text, const TextInput& in, std::vector<Chunk>& chunks, int threads, Index width,
-                    const SinkOptions& o) {
-    DenseMatrix X = DenseMatrix::Zero(count_records(chunks), width);
-    SparseSink sink{nullptr, nullptr, X.data(), width, o.labels, o.missing, o.expected_features, o.source};
+// Both readers take a sink with the labels, policy and source filled, and point it at their arrays.
+Features read_dense(std::string_view text, const TextInput& in, std::vector<Chunk>& chunks, int threads, Index total,
+                    Index width, SparseSink sink) {
+    DenseMatrix X = DenseMatrix::Zero(total, width);
+    sink.values = X.data();
+    sink.dense_width = width;
     run_chunks(chunks.size(), threads, [&](std::size_t k) {
         ChunkParser(text, chunks[k], sink).run();
         in.done_with(chunks[k].begin, chunks[k].end);
@@ -279,21 +264,21 @@ Features read_dense(std::string_view text, const TextInput& in, std::vector<Chun
     const Index kept = compact_chunks(chunks, [&](Index dst, const Chunk& c) {
         std::memmove(X.data() + dst * width, X.data() + c.first_row * width,
                      static_cast<std::size_t>(c.kept * width) * sizeof(double));
-        move_label_rows(*o.labels, dst, c.first_row, c.kept);
+        move_label_rows(*sink.labels, dst, c.first_row, c.kept);
     });
-    throw_if_all_dropped(kept, chunks, *o.source);
     if (kept < X.rows()) X.conservativeResize(kept, width);
     return Features(std::move(X));
 }
 
 Features read_sparse(std::string_view text, const TextInput& in, std::vector<Chunk>& chunks, int threads, Index total,
-                     std::uint64_t total_nnz, const SinkOptions& o) {
+                     std::uint64_t total_nnz, SparseSink sink) {
     // Built with no columns, filled as CSR, then widened: the width is known only
     // once every line is read, and widening a row-major matrix touches no entry.
     SparseMatrix X(total, 0);
     X.resizeNonZeros(static_cast<Index>(total_nnz));
-    const SparseSink sink{X.outerIndexPtr(), X.innerIndexPtr(), X.valuePtr(),        0,
-                          o.labels,          o.missing,         o.expected_features, o.source};
+    sink.outer = X.outerIndexPtr();
+    sink.inner = X.innerIndexPtr();
+    sink.values = X.valuePtr();
     run_chunks(chunks.size(), threads, [&](std::size_t k) {
         ChunkParser(text, chunks[k], sink).run();
         in.done_with(chunks[k].begin, chunks[k].end);
@@ -310,15 +295,14 @@ Features read_sparse(std::string_view text, const TextInput& in, std::vector<Chu
                 std::memmove(X.innerIndexPtr() + kept_nnz, X.innerIndexPtr() + c.first_nnz, c.kept_nnz * sizeof(int));
                 std::memmove(X.valuePtr() + kept_nnz, X.valuePtr() + c.first_nnz, c.kept_nnz * sizeof(double));
             }
-            move_label_rows(*o.labels, kept, c.first_row, c.kept);
+            move_label_rows(*sink.labels, kept, c.first_row, c.kept);
         }
         kept += c.kept;
         kept_nnz += c.kept_nnz;
         width = std::max(width, c.max_index);
     }
-    throw_if_all_dropped(kept, chunks, *o.source);
     X.outerIndexPtr()[kept] = static_cast<int>(kept_nnz);
-    if (o.expected_features >= 0) width = o.expected_features;
+    if (sink.expected_features >= 0) width = sink.expected_features;
     if (kept < total) X.resizeNonZeros(static_cast<Index>(kept_nnz));
     X.conservativeResize(kept, width);
     // Eigen 3.4's SparseMatrix has no move constructor: swap instead of copying.
@@ -348,20 +332,26 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
                      opts);
 
     RawLabels labels = make_labels(total, source);
-    const SinkOptions sink_opts{&labels, opts.missing, opts.expected_features, &source};
+    SparseSink sink;
+    sink.labels = &labels;
+    sink.missing = opts.missing;
+    sink.expected_features = opts.expected_features;
+    sink.source = &source;
     Table table;
     const Index width = dense_width(chunks, total, total_nnz, opts);
     bool dense_read = false;
     if (width > 0) {
         try {
-            table.X = read_dense(text, in, chunks, threads, width, sink_opts);
+            table.X = read_dense(text, in, chunks, threads, total, width, sink);
             dense_read = true;
         } catch (const NotDense&) {
             reset_parse_results(chunks);
         }
     }
-    if (!dense_read) table.X = read_sparse(text, in, chunks, threads, total, total_nnz, sink_opts);
+    if (!dense_read) table.X = read_sparse(text, in, chunks, threads, total, total_nnz, sink);
     const Index kept = table.X.rows();
+    if (kept == 0)
+        throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
     if (kept < total) truncate_labels(labels, kept);
     table.labels = std::move(labels);
     table.source = source;
