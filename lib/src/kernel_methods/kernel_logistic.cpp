@@ -31,9 +31,8 @@ void KernelLogistic::do_fit(const Dataset& data, const Context& ctx) {
     const int threads = std::max(1, ctx.resolved_threads());
     const KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
-    const Vector cost =
-        get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-    const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(n), -Vector::Ones(n));
+    const Vector cost = row_costs(data, p, get_real(p, "C"));
+    const Vector y_pm = plus_minus(data);
     const Index q = k == 2 ? 1 : k;
     SolverOptions opts;
     opts.tol = get_real(p, "tol");

@@ -43,7 +43,7 @@ void KernelPerceptron::do_fit(const Dataset& data, const Context& ctx) {
     const bool shuffle = get_bool(p, "shuffle"), averaged = get_bool(p, "averaged");
     const bool fit_intercept = get_bool(p, "fit_intercept");
     const auto budget = static_cast<std::size_t>(get_int(p, "budget"));
-    const Vector cost = sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    const Vector cost = row_costs(data, p, 1.0);
 
     std::vector<Index> order;
     for (Index i = 0; i < n; ++i)

@@ -78,6 +78,14 @@ Vector sample_costs(const Dataset& data, const Vector& class_weights) {
     return cost;
 }
 
+Vector row_costs(const Dataset& data, const Params& p, double C) {
+    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+}
+
+Vector plus_minus(const Dataset& data) {
+    return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+}
+
 ParamDef class_weight_param(std::string help, std::string anchor) {
     return text_param("class_weight", "", std::move(help)).like(std::move(anchor));
 }

@@ -81,16 +81,6 @@ double bias_of(const Params& p) {
     return get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
 }
 
-// Each row's loss weight: C · class weight · sample weight.
-Vector row_costs(const Dataset& data, const Params& p, double C) {
-    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-}
-
-// classes[1] is the positive class.
-Vector plus_minus(const Dataset& data) {
-    return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
-}
-
 struct BinaryFit {
     Vector w;  // d weights, then the bias weight when bias > 0
     double objective = 0;

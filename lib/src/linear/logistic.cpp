@@ -30,16 +30,6 @@ bool is_l1(const Params& p) {
     return get_string(p, "penalty") == "l1";
 }
 
-// Each row's loss weight: C · class weight · sample weight.
-Vector row_costs(const Dataset& data, const Params& p, double C) {
-    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-}
-
-// classes[1] is the positive class, as scikit-learn's classes_[1].
-Vector plus_minus(const Dataset& data) {
-    return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
-}
-
 // The L1 fit (LIBLINEAR -s 6's newGLMNET) on the columns of binary data, from zero.
 LogisticFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const Params& p,
                      const Context& ctx) {

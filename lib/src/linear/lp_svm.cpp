@@ -14,10 +14,8 @@ void LpSvm::do_fit(const Dataset& data, const Context& ctx) {
         throw UsageError("lp_svm: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) + " classes");
     const Params& p = params();
     const Index n = data.rows();
-    const Vector cost =
-        get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-    // classes[1] is the positive class.
-    const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(n), -Vector::Ones(n));
+    const Vector cost = row_costs(data, p, get_real(p, "C"));
+    const Vector y_pm = plus_minus(data);
     // Dual of the hinge loss: 0 <= a_i <= C c_i, gain 1 per unit of a_i, |Σ a_i y_i x_ij| <= 1.
     const L1LinearLp lp{data.X, y_pm, Vector::Ones(n), Vector::Zero(n), cost, 1.0, get_bool(p, "fit_intercept")};
     const L1LinearFit fit = solve_l1_linear_lp(lp, get_int(p, "max_iter"), "lp_svm");

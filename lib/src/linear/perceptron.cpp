@@ -70,8 +70,8 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
         throw UsageError("perceptron: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) +
                          " classes");
     const Params& p = params();
-    const Vector cost = sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
-    const Vector y_pm = (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
+    const Vector cost = row_costs(data, p, 1.0);
+    const Vector y_pm = plus_minus(data);
     const Index d = data.cols();
     SparseMatrix scratch;
     const PerceptronRun r = rows::visit(data.X, scratch, [&](const auto& rows) {

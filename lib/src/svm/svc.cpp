@@ -200,7 +200,7 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
 
 Vector Svc::sample_upper_bounds(const Dataset& data) const {
     const Params& p = params();
-    return get_real(p, "C") * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+    return row_costs(data, p, get_real(p, "C"));
 }
 
 BinarySvcSolution Svc::solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,

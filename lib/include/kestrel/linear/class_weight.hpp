@@ -24,6 +24,13 @@ Vector parse_class_weights(const std::string& text, const std::vector<std::strin
 // The weight of each sample's loss: class_weight[y_i] · s_i (s_i = 1 without sample weights).
 Vector sample_costs(const Dataset& data, const Vector& class_weights);
 
+// C · class_weight[y_i] · s_i from the `class_weight` parameter of `p`: each row's loss
+// weight (LIBLINEAR's per-instance C) in the classifiers that take C.
+Vector row_costs(const Dataset& data, const Params& p, double C);
+
+// Binary labels as ±1: +1 for classes[1], the positive class (scikit-learn's classes_[1]).
+Vector plus_minus(const Dataset& data);
+
 // The `class_weight` parameter declaration shared by every classifier that takes it.
 ParamDef class_weight_param(std::string help, std::string anchor);
 
