@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::test {
 
@@ -27,7 +27,7 @@ inline Dataset load(const std::string& relative, Task task) {
 template <class Model>
 std::unique_ptr<Model> make(const ModelInfo& info, const Params& given) {
     std::unique_ptr<Estimator> e = info.factory();
-    e->set_identity(info.name, info.spec.resolve(given, info.name));
+    e->set_identity(info, info.spec.resolve(given, info.name));
     auto* typed = dynamic_cast<Model*>(e.get());
     REQUIRE(typed != nullptr);
     e.release();

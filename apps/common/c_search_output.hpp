@@ -3,7 +3,7 @@
 // with its cross-validated score, as kestrel-gridsearch reports its grid.
 #include <string>
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel::cli {
 

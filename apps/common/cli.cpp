@@ -6,6 +6,7 @@
 #endif
 
 #include <algorithm>
+#include <charconv>
 #include <clocale>
 #include <cmath>
 #include <iostream>
@@ -21,8 +22,8 @@
 #include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "kestrel/preprocess/resample.hpp"
 
@@ -99,7 +100,15 @@ void CommonFlags::add_to(CLI::App& app) {
     app.add_option("--seed", seed, "master random seed (folds, shuffles, per-model seeds)")->capture_default_str();
     app.add_option("--threads", threads, "threads to use (0 = all cores); results do not depend on it")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                int v = -1;
+                const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+                if (ec != std::errc() || end != text.data() + text.size() || v < 0)
+                    return text + " is not 0 (all cores) or a positive number of threads";
+                return std::string();
+            },
+            "INT>=0"));
     app.add_flag("-q,--quiet", quiet, "no warnings or progress on stderr");
     app.add_flag("--json", json, "machine-readable JSON on stdout");
 }
@@ -251,7 +260,7 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
 
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) {
     ReadOptions options = data.options(threads);
-    options.densify = !registry().create(spec.model, spec.params)->absent_is_missing();
+    options.densify = !registry().capabilities(spec.model, spec.params).absent_is_missing;
     Table t = read_table(path, options);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");

@@ -1,5 +1,5 @@
 #pragma once
-// What the four executables share: the data flags, the common flags, turning errors
+// What the five executables share: the data flags, the common flags, turning errors
 // into one-line messages and exit codes, and where output goes. Each command body
 // is a function of (arguments, streams) so the tests run it in process.
 #include <CLI/CLI.hpp>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "kestrel/core/context.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/io/read_options.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel::cli {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The four command bodies; apps/*.cpp are one-line mains around them.
+// The five command bodies (train, predict, cv, gridsearch, select); apps/*.cpp are one-line mains around them.
 #include "common/cli.hpp"
 
 namespace kestrel::cli {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 
@@ -22,8 +22,8 @@ void CvThresholdFlags::check(const ModelSpec& spec, const Dataset& data) const {
     if (data.n_classes() != 2)
         throw UsageError("--tune-threshold needs a binary classifier; the data has " +
                          plural(data.n_classes(), "class"));
-    const auto est = registry().create(spec.model, spec.params);
-    if (!est->has_predict_proba() && !est->has_decision_function())
+    const Capabilities can = registry().capabilities(spec.model, spec.params);
+    if (!can.predict_proba && !can.decision_function)
         throw UsageError("--tune-threshold: model " + spec.model + " gives neither probabilities nor decision values");
 }
 

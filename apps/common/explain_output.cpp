@@ -2,10 +2,9 @@
 
 #include <vector>
 
+#include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/tree/decision_tree.hpp"
-#include "kestrel/tree/row_scatter.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -18,7 +17,8 @@ std::vector<std::string> feature_names(const Model& model) { return model.prepar
 void check_explain(const Model& model, bool predictions_on_stdout) {
     // A walk of an all-zero row: cheap, and throws the model-kind error of explain_row.
     const std::vector<double> zeros(static_cast<std::size_t>(model.estimator().n_features()), 0.0);
-    explain_row(model.estimator(), zeros.data(), feature_names(model), model.classes());
+    const auto names = feature_names(model);
+    model.estimator().explain_row(zeros.data(), {names, model.classes()});
     if (predictions_on_stdout) throw UsageError("--explain prints to stdout; write the predictions to a file with -o");
 }
 
@@ -36,7 +36,7 @@ std::string explain_text(const Model& model, const Features& X, const Vector& pr
             label = format_number(predicted[i]);
         }
         out += "row " + std::to_string(i + 1) + ": predicted " + label + "\n";
-        out += explain_row(model.estimator(), rows.row(i), names, model.classes());
+        out += model.estimator().explain_row(rows.row(i), {names, model.classes()});
     }
     return out;
 }

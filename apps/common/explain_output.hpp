@@ -3,7 +3,7 @@
 // forest or adaboost model, in the rendering of kestrel-train --dump-tree.
 #include <string>
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel::cli {
 

@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/kernel_methods/kernel_info.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 
 namespace kestrel::cli {

@@ -3,7 +3,7 @@
 // strings, or values), then the requested score columns.
 #include <string>
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel::cli {
 

@@ -2,17 +2,17 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
 #include "common/cv_flags.hpp"
 #include "common/cv_outputs.hpp"
-#include "common/curves_output.hpp"
-#include "common/search_plots.hpp"
 #include "common/cv_threshold.hpp"
+#include "common/search_plots.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/metrics/classification.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/metrics/regression.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 namespace {

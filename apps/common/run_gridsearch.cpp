@@ -3,18 +3,18 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
 #include "common/cv_flags.hpp"
 #include "common/cv_outputs.hpp"
-#include "common/search_flags.hpp"
-#include "common/curves_output.hpp"
-#include "common/search_plots.hpp"
 #include "common/prediction_table.hpp"
+#include "common/search_flags.hpp"
+#include "common/search_plots.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 namespace {

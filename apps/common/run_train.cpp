@@ -8,8 +8,8 @@
 #include "common/commands.hpp"
 #include "common/kernel_info_command.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 namespace {

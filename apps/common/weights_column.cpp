@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -25,7 +25,9 @@ Index resolve_column(const Table& t, const DataFlags& data) {
             if (t.feature_names[j] == col) return static_cast<Index>(j);
         std::string names;
         for (const auto& n : t.feature_names) names += (names.empty() ? "" : ", ") + n;
-        throw UsageError("--weights-col: " + t.source + " has no column '" + col + "' (columns: " + names + ")");
+        // Like a missing --label-col: the file, not the command line, lacks it (exit 2).
+        throw DataError(t.source + ": weights column '" + col +
+                        "' (--weights-col) not found; the columns are: " + names);
     }
     const auto v = as_index(col);
     if (t.X.is_sparse()) {
@@ -81,10 +83,10 @@ Vector take_weights_column(Table& t, const DataFlags& data) {
 }
 
 void check_model_takes_weights(const ModelSpec& spec) {
-    if (registry().create(spec.model, spec.params)->supports_sample_weights()) return;
+    if (registry().capabilities(spec.model, spec.params).sample_weights) return;
     std::string valid;
     for (const auto& n : registry().names())
-        if (registry().create(n, Params::object())->supports_sample_weights()) valid += (valid.empty() ? "" : ", ") + n;
+        if (registry().info(n).capabilities.sample_weights) valid += (valid.empty() ? "" : ", ") + n;
     throw UsageError("--weights-col: model " + spec.model +
                      " does not learn from sample weights (models that do: " + valid + ")");
 }

@@ -7,7 +7,7 @@
 #include <charconv>
 
 #include "cli/run_tool.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
 using namespace kestrel;

@@ -4,11 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
-#include "cli/run_in_process.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;
@@ -100,9 +100,13 @@ TEST_SUITE("cli.imbalance") {
         auto bad = run(run_train, "kestrel-train", {"-m", "nu_svc", "--weights-col", "w", data, "-o", dir / "n.json"});
         CHECK(bad.code == 1);
         CHECK(bad.err.find("--weights-col: model nu_svc does not learn from sample weights") != std::string::npos);
+        // A column the file lacks is bad input (exit 2), as a missing --label-col is.
         auto missing = run(run_cv, "kestrel-cv", {"-m", "logistic", "--weights-col", "nope", data});
-        CHECK(missing.code == 1);
-        CHECK(missing.err.find("no column 'nope'") != std::string::npos);
+        CHECK(missing.code == 2);
+        CHECK(missing.err.find("weights column 'nope' (--weights-col) not found; the columns are: x0, x1") !=
+              std::string::npos);
+        auto no_label = run(run_cv, "kestrel-cv", {"-m", "logistic", "--label-col", "nope", data});
+        CHECK(no_label.code == 2);
     }
 
     TEST_CASE("--resample in kestrel-cv; refused on regression naming the flag") {

@@ -14,11 +14,11 @@
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
 #include "kestrel/core/memory.hpp"
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
-#include "kestrel/io/libsvm_model.hpp"
 #include "kestrel/model_selection/grid.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/svm/libsvm_model.hpp"
 
 using namespace kestrel;
 using namespace kestrel::test;

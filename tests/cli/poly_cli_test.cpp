@@ -3,10 +3,10 @@
 
 #include <sstream>
 
+#include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
-#include "cli/run_in_process.hpp"
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 using namespace kestrel;
 using namespace kestrel::cli;

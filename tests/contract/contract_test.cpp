@@ -5,8 +5,8 @@
 #include <doctest/doctest.h>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
 using namespace kestrel;

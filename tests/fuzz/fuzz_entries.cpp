@@ -6,13 +6,13 @@
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/io/data_reader.hpp"
-#include "kestrel/io/libsvm_model.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 #include "kestrel/model_selection/grid.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/svm/libsvm_model.hpp"
 
 namespace kestrel::fuzz {
 namespace {

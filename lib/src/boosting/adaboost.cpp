@@ -1,58 +1,39 @@
 #include "kestrel/boosting/adaboost.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/tree/decision_tree.hpp"
+#include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
 namespace {
 
+// Whether a weak learner renders as a tree (--dump-tree, --explain).
+bool base_is_tree(const Estimator& learner) {
+    const auto reports = learner.report_names();
+    return std::find(reports.begin(), reports.end(), "tree") != reports.end();
+}
+
+}  // namespace
+
 // The weak learner named by the `base` parameter ({"model": name, "params": {...}}).
-// `tree` is built here directly so that adaboost does not depend on the registry's
-// contents for its default; any other model comes from the registry.
-std::unique_ptr<Estimator> make_base(const Json& spec) {
+std::unique_ptr<Estimator> AdaBoost::make_base(const Json& spec) const {
     const std::string name = spec.at("model").get<std::string>();
     const Params given = spec.contains("params") ? spec.at("params") : Params::object();
-    std::unique_ptr<Estimator> e;
-    if (name == "tree") {
-        const ModelInfo info = tree_model_info();
-        e = info.factory();
-        e->set_identity(info.name, info.spec.resolve(given, info.name));
-    } else {
-        e = registry().create(name, given);
-    }
+    std::unique_ptr<Estimator> e = maker_.create(name, given);
     if (!e->supports_sample_weights()) {
         std::string valid = "tree";
-        for (const auto& n : registry().names()) {
+        for (const auto& n : maker_.names()) {
             if (n == "tree" || n == "adaboost") continue;
-            try {
-                if (registry().create(n, Params::object())->supports_sample_weights()) valid += ", " + n;
-            } catch (const Error&) {
-            }
+            if (maker_.info(n).capabilities.sample_weights) valid += ", " + n;
         }
         throw ParamError("parameter base=" + name +
                          " of model adaboost: the weak learner must accept sample weights (valid: " + valid + ")");
     }
     return e;
 }
-
-}  // namespace
-
-// A property of the weak learner: the fitted one's, else one built from `base`.
-bool AdaBoost::base_has(bool (Estimator::*property)() const) const {
-    if (fitted()) return !learners_.empty() && ((*learners_.front()).*property)();
-    if (!params().contains("base")) return false;
-    try {
-        return ((*make_base(params().at("base"))).*property)();
-    } catch (const Error&) {
-        return false;  // fit reports the bad base
-    }
-}
-
-bool AdaBoost::supports_sparse() const { return base_has(&Estimator::supports_sparse); }
-bool AdaBoost::absent_is_missing() const { return base_has(&Estimator::absent_is_missing); }
 
 Vector adaboost_update(const Vector& D, const std::vector<char>& mistake, double alpha, bool samme) {
     Vector next(D.size());
@@ -177,7 +158,7 @@ void AdaBoost::do_load_state(const Json& state) {
     rounds_ = std::move(trace);
 }
 
-ModelInfo adaboost_model_info() {
+ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
     ModelInfo info;
     info.name = "adaboost";
     info.summary = "AdaBoost (Freund & Schapire; SAMME for k > 2 classes) over decision stumps or any weighted learner";
@@ -197,8 +178,54 @@ ModelInfo adaboost_model_info() {
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
-    info.factory = [] { return std::make_unique<AdaBoost>(); };
+    info.capabilities = {.decision_function = true, .sample_weights = true};
+    // Sparse input and absent-is-missing are the weak learner's: a sparse matrix then
+    // reaches a tree base without densifying.
+    info.refine = [&learners](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        try {
+            const Json& base = resolved.at("base");
+            const ModelInfo& b = learners.info(base.at("model").get<std::string>());
+            const Capabilities bc = b.capabilities_for(
+                b.spec.resolve(base.contains("params") ? base.at("params") : Params::object(), b.name));
+            c.sparse_input = bc.sparse_input;
+            c.absent_is_missing = bc.absent_is_missing;
+        } catch (const Error&) {
+            // fit reports the bad base
+        }
+        return c;
+    };
+    info.factory = [&learners] { return std::make_unique<AdaBoost>(learners); };
     return info;
+}
+
+// The "tree" report: every round's tree with its α; "trace": one CSV row per round.
+std::string AdaBoost::do_report(const std::string& report_name, const ReportNames& names) const {
+    if (report_name == "tree") {
+        std::string out;
+        for (std::size_t t = 0; t < learners_.size(); ++t) {
+            if (!base_is_tree(*learners_[t]))
+                throw UsageError("model adaboost has a base that is not a tree; nothing to dump");
+            out += "round " + std::to_string(t) + " (alpha=" + format_number(rounds_[t].alpha) + "):\n" +
+                   learners_[t]->report("tree", names);
+        }
+        return out;
+    }
+    std::string csv = "round,weighted_error,alpha,train_error\n";
+    for (std::size_t t = 0; t < rounds_.size(); ++t)
+        csv += std::to_string(t + 1) + "," + format_number(rounds_[t].error) + "," + format_number(rounds_[t].alpha) +
+               "," + format_number(rounds_[t].train_error) + "\n";
+    return csv;
+}
+
+std::string AdaBoost::do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const {
+    std::string out;
+    for (std::size_t t = 0; t < learners_.size(); ++t) {
+        if (!base_is_tree(*learners_[t])) throw UsageError("--explain: model adaboost has a base that is not a tree");
+        out += indent + "round " + std::to_string(t) + " (alpha=" + format_number(rounds_[t].alpha) + "):\n" +
+               learners_[t]->explain_row(row, names, indent + "  ");
+    }
+    return out;
 }
 
 }  // namespace kestrel

@@ -14,7 +14,6 @@
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/tree/decision_tree.hpp"
 
 namespace kestrel {
 namespace {

@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "kestrel/boosting/gbdt.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/linear/linear_state.hpp"
 
 namespace kestrel {
 namespace {
@@ -221,6 +221,11 @@ ModelInfo gbdt_model_info() {
     };
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.decision_function = true,
+                         .predict_proba = true,
+                         .sparse_input = true,
+                         .sample_weights = true,
+                         .absent_is_missing = true};
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;
 }

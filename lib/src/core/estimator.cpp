@@ -6,7 +6,6 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
-#include "kestrel/core/registry.hpp"
 
 namespace kestrel {
 bool has_non_finite(const Json& j) {
@@ -124,11 +123,15 @@ Json Estimator::finish_state(Json s) const {
         // NaN): refuse the model as unusable input, with what usually helps.
         throw DataError("model " + name_ + " has NaN or infinite values in its learned state; "
                         "not saving it (try scaling the features or stronger regularization)");
-    s["state_version"] = state_version();
-    s["task"] = to_string(task_);
-    s["n_features"] = n_features_;
-    s["n_classes"] = n_classes_;
-    return s;
+    return with_shape(std::move(s), state_version(), task_, n_features_, n_classes_);
+}
+
+Json Estimator::with_shape(Json state, int version, Task task, Index n_features, Index n_classes) {
+    state["state_version"] = version;
+    state["task"] = to_string(task);
+    state["n_features"] = n_features;
+    state["n_classes"] = n_classes;
+    return state;
 }
 
 void Estimator::load_state(const Json& state) {
@@ -162,11 +165,45 @@ std::string Estimator::report(const std::string& report_name, const ReportNames&
     return do_report(report_name, names);
 }
 
+std::string Estimator::explain_row(const double* row, const ReportNames& names, const std::string& indent) const {
+    if (!fitted_) throw UsageError("model " + name_ + " is not fitted; nothing to explain");
+    const std::vector<std::string> no_classes;
+    const ReportNames shown{names.features, task_ == Task::classification ? names.classes : no_classes};
+    return do_explain_row(row, shown, indent);
+}
+
+std::string Estimator::do_explain_row(const double*, const ReportNames&, const std::string&) const {
+    throw UsageError("--explain: model " + name_ + " is not a tree model (valid: tree, forest, adaboost)");
+}
+
 std::string Estimator::do_report(const std::string& report_name, const ReportNames&) const {
     throw InternalError("model " + name_ + " lists report '" + report_name + "' but does not produce it");
 }
 
-std::unique_ptr<Estimator> Estimator::clone_unfitted() const { return registry().create(name_, params_); }
+bool ModelInfo::supports(Task t) const {
+    return std::find(tasks.begin(), tasks.end(), t) != tasks.end();
+}
+
+void Estimator::set_identity(const ModelInfo& info, Params resolved) {
+    name_ = info.name;
+    capabilities_ = info.capabilities_for(resolved);
+    params_ = std::move(resolved);
+    factory_ = info.factory;
+    declared_ = info.capabilities;
+    refine_ = info.refine;
+}
+
+std::unique_ptr<Estimator> Estimator::clone_unfitted(const Params& resolved) const {
+    if (!factory_) throw InternalError("model " + name_ + " was not made from its ModelInfo; it cannot be cloned");
+    auto e = factory_();
+    e->name_ = name_;
+    e->params_ = resolved;
+    e->factory_ = factory_;
+    e->declared_ = declared_;
+    e->refine_ = refine_;
+    e->capabilities_ = refine_ ? refine_(declared_, resolved) : declared_;
+    return e;
+}
 
 Vector scores_to_classes(const Matrix& scores) {
     Vector out(scores.rows());

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/io/features_json.hpp"
-#include "kestrel/linear/linear_state.hpp"
 
 namespace kestrel {
 

@@ -2,16 +2,16 @@
 
 #include <sstream>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/kernel_methods/klr_newton.hpp"
 #include "kestrel/kernel_methods/klr_objective.hpp"
 #include "kestrel/kernel_methods/nystrom.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
 #include "kestrel/optim/lbfgs.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 
 namespace kestrel {
 
@@ -145,6 +145,10 @@ ModelInfo kernel_logistic_model_info() {
     info.spec.extend(kernel_param_defs("rbf"));
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
+    // The exact Newton solver is binary: k > 2 classes with solver=newton train one-vs-rest.
+    info.binary_only_when = [](const Params& resolved) { return get_string(resolved, "solver") == "newton"; };
+    info.capabilities = {
+        .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<KernelLogistic>(); };
     return info;
 }

@@ -4,11 +4,11 @@
 #include <map>
 #include <numeric>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/linear_state.hpp"
 
 namespace kestrel {
 
@@ -155,6 +155,7 @@ ModelInfo kernel_perceptron_model_info() {
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<KernelPerceptron>(); };
     return info;
 }

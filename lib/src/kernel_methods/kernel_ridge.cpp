@@ -11,12 +11,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/kernel_methods/nystrom.hpp"
 #include "kestrel/kernel_methods/spd_solve.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
-#include "kestrel/linear/linear_state.hpp"
 
 namespace kestrel {
 
@@ -261,6 +261,7 @@ ModelInfo kernel_ridge_model_info() {
     };
     info.spec.extend(kernel_param_defs("rbf"));
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<KernelRidge>(); };
     return info;
 }

@@ -3,8 +3,8 @@
 #include <Eigen/LU>
 #include <cmath>
 
+#include "kestrel/common/logistic_math.hpp"
 #include "kestrel/kernel_methods/spd_solve.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
 
 namespace kestrel {
 

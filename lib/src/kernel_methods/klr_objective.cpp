@@ -2,8 +2,8 @@
 
 #include <cmath>
 
+#include "kestrel/common/logistic_math.hpp"
 #include "kestrel/kernel_methods/spd_solve.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
 
 namespace kestrel {
 

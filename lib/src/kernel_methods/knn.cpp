@@ -186,6 +186,7 @@ ModelInfo knn_model_info() {
     info.spec.extend(kernel_param_defs("rbf"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.predict_proba = true, .sparse_input = true};
     info.factory = [] { return std::make_unique<Knn>(); };
     return info;
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kestrel/common/splits.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/model_selection/splits.hpp"
 
 namespace kestrel {
 namespace {

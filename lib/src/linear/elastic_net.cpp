@@ -1,7 +1,7 @@
 #include "kestrel/linear/elastic_net.hpp"
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/linear_state.hpp"
 
 namespace kestrel {
 
@@ -96,6 +96,7 @@ ModelInfo path_model_info(std::string name) {
     ModelInfo info;
     info.name = std::move(name);
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<ElasticNet>(); };
     return info;
 }

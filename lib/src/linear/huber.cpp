@@ -2,9 +2,9 @@
 
 #include <limits>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/linear/huber_objective.hpp"
-#include "kestrel/linear/linear_state.hpp"
 #include "kestrel/optim/lbfgsb.hpp"
 
 namespace kestrel {
@@ -88,6 +88,7 @@ ModelInfo huber_model_info() {
             .like("scikit-learn HuberRegressor(tol=...)"),
     };
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<HuberRegression>(); };
     return info;
 }

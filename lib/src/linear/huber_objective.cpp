@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kestrel/linear/row_access.hpp"
+#include "kestrel/common/row_access.hpp"
 
 namespace kestrel {
 namespace {

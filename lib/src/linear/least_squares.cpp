@@ -5,11 +5,11 @@
 #include <cmath>
 #include <limits>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/tall_qr.hpp"
 #include "kestrel/optim/gradient_descent.hpp"
+#include "kestrel/optim/tall_qr.hpp"
 
 namespace kestrel {
 namespace {
@@ -193,6 +193,7 @@ ModelInfo least_squares_model_info() {
         int_param("max_iter", 100000, "gd: maximum number of iterations").range(1.0, std::nullopt),
     };
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LeastSquares>(); };
     return info;
 }

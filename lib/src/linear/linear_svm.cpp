@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/c_search.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/crammer_singer.hpp"
-#include "kestrel/linear/l1_svm.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/pegasos.hpp"
 #include "kestrel/linear/squared_hinge_objective.hpp"
+#include "kestrel/optim/crammer_singer.hpp"
 #include "kestrel/optim/dual_cd.hpp"
+#include "kestrel/optim/l1_svm.hpp"
+#include "kestrel/optim/pegasos.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -393,6 +393,7 @@ ModelInfo linear_svm_model_info() {
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
     info.native_strategies = {"crammer_singer"};
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LinearSvm>(); };
     return info;
 }

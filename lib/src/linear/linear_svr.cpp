@@ -2,10 +2,10 @@
 
 #include <cmath>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/c_search.hpp"
-#include "kestrel/linear/linear_state.hpp"
 #include "kestrel/optim/dual_cd.hpp"
 #include "kestrel/optim/lbfgs.hpp"
 
@@ -194,6 +194,7 @@ ModelInfo linear_svr_model_info() {
             .like("LIBLINEAR -B B; scikit-learn intercept_scaling"),
     };
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LinearSvr>(); };
     return info;
 }

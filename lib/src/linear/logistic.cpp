@@ -2,14 +2,14 @@
 
 #include <cmath>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/c_search.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/l1_logistic.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/l1_logistic.hpp"
 #include "kestrel/optim/lbfgs.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -247,6 +247,10 @@ ModelInfo logistic_model_info() {
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
+    // LIBLINEAR -s 6 is binary: k > 2 classes train one-vs-rest, as LIBLINEAR does.
+    info.binary_only_when = [](const Params& resolved) { return is_l1(resolved); };
+    info.capabilities = {
+        .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LogisticRegression>(); };
     return info;
 }

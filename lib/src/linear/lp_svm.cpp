@@ -1,9 +1,9 @@
 #include "kestrel/linear/lp_svm.hpp"
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/l1_linear_lp.hpp"
-#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/optim/l1_linear_lp.hpp"
 
 namespace kestrel {
 
@@ -61,6 +61,7 @@ ModelInfo lp_svm_model_info() {
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LpSvm>(); };
     return info;
 }

@@ -2,11 +2,11 @@
 
 #include <numeric>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/row_access.hpp"
 
 namespace kestrel {
 namespace {
@@ -134,6 +134,7 @@ ModelInfo perceptron_model_info() {
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<Perceptron>(); };
     return info;
 }

@@ -1,8 +1,8 @@
 #include "kestrel/linear/quantile.hpp"
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/l1_linear_lp.hpp"
-#include "kestrel/linear/linear_state.hpp"
+#include "kestrel/optim/l1_linear_lp.hpp"
 
 namespace kestrel {
 
@@ -61,6 +61,7 @@ ModelInfo lp_regression_info(std::string name) {
     ModelInfo info;
     info.name = std::move(name);
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<QuantileRegression>(); };
     return info;
 }

@@ -6,12 +6,12 @@
 #include <limits>
 #include <vector>
 
+#include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/linear/centred_gram.hpp"
-#include "kestrel/linear/linear_state.hpp"
-#include "kestrel/linear/ridge_sgd.hpp"
+#include "kestrel/optim/centred_gram.hpp"
+#include "kestrel/optim/ridge_sgd.hpp"
 
 namespace kestrel {
 namespace {
@@ -228,6 +228,7 @@ ModelInfo ridge_model_info() {
             .like("scikit-learn SGDRegressor(average=True)"),
     };
     info.tasks = {Task::regression};
+    info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<RidgeRegression>(); };
     return info;
 }

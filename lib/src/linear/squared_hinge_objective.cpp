@@ -1,7 +1,7 @@
 #include "kestrel/linear/squared_hinge_objective.hpp"
 
+#include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/row_access.hpp"
 
 namespace kestrel {
 

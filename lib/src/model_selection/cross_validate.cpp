@@ -8,22 +8,22 @@
 #include "fit_jobs.hpp"
 #include "fold_runner.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel {
 
 namespace {
 
-struct Capabilities {
+struct Offers {
     bool scores = false, proba = false;
 };
 
-// What the model will offer the metrics, known before any fit: building the
-// estimator is cheap and also rejects bad parameters early.
-Capabilities capabilities(const ModelSpec& spec) {
-    const auto est = registry().create(spec.model, spec.params);
-    return {est->has_decision_function() || est->has_predict_proba(), est->has_predict_proba()};
+// What the model will offer the metrics, known before any fit from its declared
+// capabilities (resolving the parameters also rejects bad ones early).
+Offers offers(const ModelSpec& spec) {
+    const Capabilities c = registry().capabilities(spec.model, spec.params);
+    return {c.decision_function || c.predict_proba, c.predict_proba};
 }
 
 std::string fold_label(const Fold& f, int k, int repeats) {
@@ -96,14 +96,14 @@ Predictions fit_and_predict(const ModelSpec& spec, const Dataset& data, const Fo
 }
 
 void check_metrics(const ModelSpec& spec, Task task, const std::vector<std::string>& metrics) {
-    std::optional<Capabilities> caps;
+    std::optional<Offers> caps;
     for (const auto& name : metrics) {
         const MetricInfo& info = metric_info(name);  // UsageError listing the valid names
         if (info.task != task)
             throw UsageError("--metric " + name + " is a " + to_string(info.task) + " metric, but the data is " +
                              to_string(task));
         if (!info.needs_scores && !info.needs_proba) continue;
-        if (!caps) caps = capabilities(spec);
+        if (!caps) caps = offers(spec);
         if (info.needs_proba && !caps->proba)
             throw UsageError("--metric " + name + " needs probabilities, which model '" + spec.model +
                              "' does not give with these parameters");
@@ -135,7 +135,7 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
     const std::vector<Fold> folds = make_splits(data, opts, ctx.seed);
     CvResult result;
     if (opts.metrics.empty()) {
-        const Capabilities caps = capabilities(spec);
+        const Offers caps = offers(spec);
         result.metrics = default_cv_metrics(data.task, caps.scores, caps.proba);
     } else {
         result.metrics = opts.metrics;

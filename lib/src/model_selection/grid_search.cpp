@@ -6,9 +6,9 @@
 
 #include "fit_jobs.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "search_run.hpp"
 
@@ -38,7 +38,7 @@ void set_poly_degree(std::vector<std::string>& steps, const std::string& value) 
 ModelSpec point_spec(const ModelSpec& base, const GridPoint& point, const std::string& metric, Task task) {
     ModelSpec s = apply_point(base, point);
     try {
-        (void)registry().create(s.model, s.params);
+        (void)registry().spec(s.model).resolve(s.params, s.model);
     } catch (const ParamError& e) {
         throw ParamError("grid point " + detail::point_text(point) + ": " + e.what());
     }

@@ -4,12 +4,8 @@
 #include <limits>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/linear/elastic_net.hpp"
-#include "kestrel/linear/linear_svm.hpp"
-#include "kestrel/linear/logistic.hpp"
-#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel {
 namespace {
@@ -86,14 +82,11 @@ double l1_svm_min_c(const std::vector<Dataset>& problems, const ModelSpec& spec,
     return c_min;
 }
 
-// The weight vector of a binary linear model fitted by the path (a two-class
-// linear_svm sits inside its multiclass wrapper as the single member).
+// The weight vector of a binary linear model fitted by the path.
 Vector binary_weights(const Estimator& e) {
-    const Estimator* inner = &e;
-    if (const auto* w = dynamic_cast<const MulticlassWrapper*>(&e); w && w->direct_member()) inner = w->direct_member();
-    if (const auto* lr = dynamic_cast<const LogisticRegression*>(inner)) return lr->coef().row(0).transpose();
-    if (const auto* svm = dynamic_cast<const LinearSvm*>(inner)) return svm->coef();
-    throw InternalError("--method l1: the path model is neither logistic nor linear_svm");
+    const Eigen::MatrixXd w = e.linear_weights();
+    if (w.rows() != 1) throw InternalError("--method l1: the path model " + e.name() + " has no binary weight vector");
+    return w.row(0).transpose();
 }
 
 }  // namespace
@@ -139,15 +132,16 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
         }
     } else {
         const Model m = Model::train(base, data, ctx);
-        const ElasticNetPath& path = dynamic_cast<const ElasticNet&>(m.estimator()).path();
-        const auto n = path.lambdas.size();
+        const std::optional<RegularizationPath> path = m.estimator().regularization_path();
+        if (!path) throw InternalError("--method l1: model " + spec.model + " fitted no regularization path");
+        const auto n = path->strengths.size();
         // Evenly spaced along the (geometric) path, past its all-zero start.
         std::vector<Index> idx;
         for (int t = 0; t < points; ++t) {
             const auto i = static_cast<Index>(std::llround(1 + t * static_cast<double>(n - 2) / (points - 1)));
             if (i < n && (idx.empty() || idx.back() != i)) idx.push_back(i);
         }
-        for (Index i : idx) r.path.push_back({path.lambdas[i], nonzero_of(path.coef.row(i).transpose()), 0, 0});
+        for (Index i : idx) r.path.push_back({path->strengths[i], nonzero_of(path->coef.row(i).transpose()), 0, 0});
     }
 
     CvOptions cv = opts.cv;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <exception>
 
+#include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
-#include "kestrel/linear/class_weight.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
 
 namespace kestrel {
@@ -126,6 +126,7 @@ Matrix MulticlassWrapper::do_predict_proba(const Features& X) const {
 }
 
 Json MulticlassWrapper::do_save_state() const {
+    if (transparent_ && direct_) return members_[0]->save_state();
     Json s;
     s["strategy"] = strategy();
     s["classes_seen"] = k_;
@@ -136,6 +137,16 @@ Json MulticlassWrapper::do_save_state() const {
 }
 
 void MulticlassWrapper::do_load_state(const Json& state) {
+    if (transparent_ && !state.contains("strategy")) {  // a two-class model's own state
+        auto e = make_member_();
+        e->set_identity(name(), params());
+        e->load_state(state);
+        k_ = 2;
+        direct_ = true;
+        members_.clear();
+        members_.push_back(std::move(e));
+        return;
+    }
     if (state.at("strategy").get<std::string>() != strategy())
         throw std::runtime_error("state is for strategy " + state.at("strategy").get<std::string>() + ", not " + strategy());
     k_ = json_integer<Index>(state.at("classes_seen"));
@@ -246,11 +257,19 @@ Matrix OneVsOne::combine_probabilities(const std::vector<Matrix>& member_proba) 
     return out;
 }
 
-std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member) {
-    if (strategy == "ovr") return std::make_unique<OneVsRest>(std::move(make_member));
-    if (strategy == "ovo") return std::make_unique<OneVsOne>(std::move(make_member));
-    if (strategy == "ecoc") return std::make_unique<Ecoc>(std::move(make_member));
-    throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
+std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member,
+                                                   bool transparent) {
+    std::unique_ptr<MulticlassWrapper> w;
+    if (strategy == "ovr")
+        w = std::make_unique<OneVsRest>(std::move(make_member));
+    else if (strategy == "ovo")
+        w = std::make_unique<OneVsOne>(std::move(make_member));
+    else if (strategy == "ecoc")
+        w = std::make_unique<Ecoc>(std::move(make_member));
+    else
+        throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
+    w->set_transparent(transparent);
+    return w;
 }
 
 }  // namespace kestrel

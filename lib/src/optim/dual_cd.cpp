@@ -6,9 +6,9 @@
 #include <numeric>
 #include <vector>
 
+#include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/row_access.hpp"
 
 namespace kestrel {
 namespace {

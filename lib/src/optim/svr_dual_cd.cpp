@@ -3,9 +3,9 @@
 #include <limits>
 #include <vector>
 
+#include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/row_access.hpp"
 #include "kestrel/optim/dual_cd.hpp"
 
 namespace kestrel {

@@ -63,6 +63,8 @@ ModelInfo nu_svc_model_info() {
     info.spec.extend(common_svm_params());
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.decision_function = true, .sparse_input = true};
+    info.refine = with_platt_probabilities;
     info.factory = [] { return std::make_unique<NuSvc>(); };
     return info;
 }

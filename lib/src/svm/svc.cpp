@@ -4,9 +4,9 @@
 #include <exception>
 #include <mutex>
 
+#include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/class_weight.hpp"
 
 namespace kestrel {
 
@@ -235,11 +235,6 @@ Matrix Svc::do_decision_function(const Features& X) const {
     return votes.array() + conf.array() / (3 * (conf.array().abs() + 1));
 }
 
-bool Svc::has_predict_proba() const {
-    const Params& p = params();
-    return p.is_object() && p.contains("probability") && p["probability"].is_boolean() && p["probability"].get<bool>();
-}
-
 Matrix Svc::do_predict_proba(const Features& X) const {
     return model_.probabilities(model_.pairwise_decision(X), static_cast<Index>(model_.n_sv.size()));
 }
@@ -252,6 +247,12 @@ void Svc::do_load_state(const Json& state) {
     if (has_predict_proba() != model_.has_probability())
         throw std::runtime_error(has_predict_proba() ? "probability=1 but the state has no prob_a/prob_b"
                                                      : "the state has prob_a/prob_b but probability=0");
+}
+
+Capabilities with_platt_probabilities(const Capabilities& declared, const Params& resolved) {
+    Capabilities c = declared;
+    c.predict_proba = resolved.contains("probability") && resolved.at("probability").get<bool>();
+    return c;
 }
 
 ModelInfo svc_model_info() {
@@ -275,6 +276,8 @@ ModelInfo svc_model_info() {
     info.spec.extend(common_svm_params());
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
+    info.refine = with_platt_probabilities;
     info.factory = [] { return std::make_unique<Svc>(); };
     return info;
 }

@@ -73,7 +73,7 @@ void KernelSvmRegressor::fit_laplace_scale(const Dataset& data, const Context& c
         std::vector<Index> train, test;
         for (Index i = 0; i < n; ++i) (fold[static_cast<std::size_t>(i)] == f ? test : train).push_back(i);
         if (test.empty() || train.empty()) continue;
-        std::unique_ptr<Estimator> est = registry().create(name(), sub_params);
+        std::unique_ptr<Estimator> est = clone_unfitted(sub_params);
         est->fit(data.subset(train), sub_ctx);
         const Vector pred = est->predict(data.X.rows_subset(test));
         for (std::size_t r = 0; r < test.size(); ++r)
@@ -192,6 +192,7 @@ ModelInfo svr_model_info() {
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::regression};
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<Svr>(); };
     return info;
 }
@@ -210,6 +211,7 @@ ModelInfo nu_svr_model_info() {
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::regression};
+    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<NuSvr>(); };
     return info;
 }
@@ -227,6 +229,7 @@ ModelInfo one_class_model_info() {
     };
     info.spec.extend(common_svm_params());
     info.tasks = {Task::regression};
+    info.capabilities = {.decision_function = true, .sparse_input = true};
     info.factory = [] { return std::make_unique<OneClassSvm>(); };
     return info;
 }

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/linear_state.hpp"
 #include "kestrel/tree/pruning.hpp"
-#include "kestrel/tree/row_scatter.hpp"
 #include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
@@ -30,12 +30,6 @@ void require_finite_features(const Features& X, const std::string& model) {
     for (Index i = 0; i < D.rows(); ++i)
         for (Index j = 0; j < D.cols(); ++j)
             if (!std::isfinite(D(i, j))) fail(i, j);
-}
-
-Vector normalised(Vector v) {
-    const double s = v.sum();
-    if (s > 0) v /= s;
-    return v;
 }
 
 void add_tree_output(const Tree& tree, const double* row, double* out) {
@@ -164,6 +158,7 @@ ModelInfo tree_model_info() {
                            "scikit-learn DecisionTreeClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<DecisionTree>(); };
     return info;
 }

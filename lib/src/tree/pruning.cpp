@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "kestrel/tree/row_scatter.hpp"
+#include "kestrel/common/row_scatter.hpp"
 
 namespace kestrel {
 namespace {

@@ -8,14 +8,14 @@
 #include <numeric>
 #include <optional>
 
+#include "kestrel/common/class_weight.hpp"
+#include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/class_weight.hpp"
-#include "kestrel/linear/linear_state.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/forest_permutation_importance.hpp"
-#include "kestrel/tree/row_scatter.hpp"
 #include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
@@ -295,6 +295,7 @@ ModelInfo forest_model_info() {
                            "scikit-learn RandomForestClassifier class_weight"));
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
+    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;
 }

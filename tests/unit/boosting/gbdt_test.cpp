@@ -1,3 +1,5 @@
+#include "kestrel/boosting/gbdt.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -6,13 +8,12 @@
 #include <limits>
 #include <sstream>
 
-#include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/boosting/losses.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 using namespace kestrel;
 
@@ -23,7 +24,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 std::unique_ptr<Gbdt> make_gbdt(const Params& given) {
     const ModelInfo info = gbdt_model_info();
     std::unique_ptr<Estimator> e = info.factory();
-    e->set_identity(info.name, info.spec.resolve(given, info.name));
+    e->set_identity(info, info.spec.resolve(given, info.name));
     auto* g = dynamic_cast<Gbdt*>(e.release());
     REQUIRE(g != nullptr);
     return std::unique_ptr<Gbdt>(g);

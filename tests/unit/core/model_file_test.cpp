@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 
 using namespace kestrel;

@@ -25,7 +25,7 @@ TEST_SUITE("multiclass") {
     }
 }
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 
 TEST_SUITE("multiclass") {

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "knn_references.hpp"
 #include "test_data.hpp"
 

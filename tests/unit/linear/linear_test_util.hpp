@@ -6,11 +6,11 @@
 #include <memory>
 #include <string>
 
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/io/data_reader.hpp"
 #include "estimator_test_util.hpp"
+#include "kestrel/io/data_reader.hpp"
 #include "kestrel/optim/objective.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::linear_test {
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/linear/class_weight.hpp"
 
 using namespace kestrel;
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/feature_columns.hpp"
+#include "kestrel/optim/feature_columns.hpp"
 
 using namespace kestrel;
 

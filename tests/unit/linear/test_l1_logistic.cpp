@@ -4,9 +4,9 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/linear/l1_logistic.hpp"
 #include "kestrel/linear/logistic.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/l1_logistic.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
 using namespace kestrel;

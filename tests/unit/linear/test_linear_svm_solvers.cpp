@@ -6,12 +6,12 @@
 #include <string>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
-#include "kestrel/linear/crammer_singer.hpp"
-#include "kestrel/linear/l1_svm.hpp"
 #include "kestrel/linear/linear_svm.hpp"
 #include "kestrel/linear/squared_hinge_objective.hpp"
+#include "kestrel/optim/crammer_singer.hpp"
 #include "kestrel/optim/dual_cd.hpp"
+#include "kestrel/optim/l1_svm.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "linear_test_util.hpp"
 
 using namespace kestrel;

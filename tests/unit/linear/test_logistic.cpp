@@ -5,7 +5,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/linear/logistic.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
 using namespace kestrel;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
 using namespace kestrel;

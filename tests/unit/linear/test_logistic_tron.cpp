@@ -4,7 +4,7 @@
 #include <string>
 
 #include "kestrel/linear/logistic.hpp"
-#include "kestrel/linear/logistic_objective.hpp"
+#include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
 using namespace kestrel;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "kestrel/common/splits.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/model_selection/splits.hpp"
 
 using namespace kestrel;
 

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 
 using namespace kestrel;

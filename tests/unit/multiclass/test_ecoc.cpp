@@ -3,9 +3,9 @@
 #include <set>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 #include "test_data.hpp"
 

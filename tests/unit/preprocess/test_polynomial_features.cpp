@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "model_fixtures.hpp"
 

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "kestrel/preprocess/resample.hpp"
 #include "model_fixtures.hpp"
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/io/data_reader.hpp"
-#include "kestrel/io/libsvm_model.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/svm/libsvm_model.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
 

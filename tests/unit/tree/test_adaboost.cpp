@@ -14,7 +14,7 @@ using namespace kestrel::tree_test;
 namespace {
 
 std::unique_ptr<AdaBoost> fit_boost(const Dataset& d, const Params& given) {
-    auto a = make<AdaBoost>(adaboost_model_info(), given);
+    auto a = make<AdaBoost>(adaboost_model_info(registry()), given);
     a->fit(d, Context{});
     return a;
 }
@@ -109,17 +109,17 @@ TEST_SUITE("tree") {
         CHECK(b->learners().front()->params().at("max_depth") == 3);
         CHECK(accuracy(b->predict(iris_test().X), iris_test().y) >= 0.9);
         const std::string text = b->save_state().dump();
-        auto c = make<AdaBoost>(adaboost_model_info(), Params::object());
+        auto c = make<AdaBoost>(adaboost_model_info(registry()), Params::object());
         c->load_state(Json::parse(text));
         CHECK(c->save_state().dump() == text);
         CHECK(c->decision_function(iris_test().X) == b->decision_function(iris_test().X));
-        const std::string dump = dump_tree(*c, d.feature_names, d.classes);
+        const std::string dump = c->report("tree", {d.feature_names, d.classes});
         CHECK(dump.rfind("round 0 (alpha=" + format_number(c->rounds()[0].alpha) + "):\n|--- ", 0) == 0);
         CHECK(dump.find("round 9 (alpha=") != std::string::npos);
     }
 
     TEST_CASE("adaboost: bad parameters are clear errors") {
-        const ModelInfo info = adaboost_model_info();
+        const ModelInfo info = adaboost_model_info(registry());
         CHECK_THROWS_AS(info.spec.resolve({{"n_estimators", 0}}, "adaboost"), ParamError);
         CHECK_THROWS_AS(info.spec.resolve({{"learning_rate", 0.0}}, "adaboost"), ParamError);
         CHECK_THROWS_AS(fit_boost(iris_train(), {{"base", "tree(max_depth=-1)"}}), ParamError);

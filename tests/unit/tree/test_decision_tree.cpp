@@ -166,7 +166,8 @@ TEST_SUITE("tree") {
             u->load_state(Json::parse(text));
             CHECK(u->save_state().dump() == text);
             CHECK(u->predict(d->X) == t->predict(d->X));
-            CHECK(dump_tree(*u, d->feature_names, d->classes) == dump_tree(*t, d->feature_names, d->classes));
+            CHECK(u->report("tree", {d->feature_names, d->classes}) ==
+                  t->report("tree", {d->feature_names, d->classes}));
 
             Dataset sparse = *d;
             sparse.X = Features(SparseMatrix(d->X.dense_ref().sparseView()));
@@ -187,7 +188,7 @@ TEST_SUITE("tree") {
         d.classes = {"no", "yes"};
         d.feature_names = {"age", "income"};
         auto t = fit_tree(d, Params::object());
-        CHECK(dump_tree(*t, d.feature_names, d.classes) ==
+        CHECK(t->report("tree", {d.feature_names, d.classes}) ==
               "|--- age <= 2.5\n"
               "|   |--- class: no [2, 0] (samples=2, impurity=0)\n"
               "|--- age >  2.5\n"
@@ -195,7 +196,7 @@ TEST_SUITE("tree") {
         DenseMatrix Xr(4, 1);
         Xr << 1, 2, 3, 4;
         auto r = fit_tree(tiny(Xr, Vector{{1.0, 1.0, 5.0, 7.0}}, Task::regression), {{"max_depth", 1}});
-        CHECK(dump_tree(*r, {}, {}) ==
+        CHECK(r->report("tree", {{}, {}}) ==
               "|--- x0 <= 2.5\n"
               "|   |--- value: 1 (samples=2, impurity=0)\n"
               "|--- x0 >  2.5\n"

@@ -80,8 +80,9 @@ TEST_SUITE("tree") {
             CHECK(g->save_state().dump() == text);
             CHECK(g->predict(d->X) == f->predict(d->X));
             CHECK(g->oob_score() == f->oob_score());
-            CHECK(dump_tree(*g, d->feature_names, d->classes) == dump_tree(*f, d->feature_names, d->classes));
-            CHECK(dump_tree(*g, d->feature_names, d->classes).rfind("tree 7:") != std::string::npos);
+            CHECK(g->report("tree", {d->feature_names, d->classes}) ==
+                  f->report("tree", {d->feature_names, d->classes}));
+            CHECK(g->report("tree", {d->feature_names, d->classes}).rfind("tree 7:") != std::string::npos);
             for (const Tree& t : g->trees()) CHECK(!t.has_internal_values());  // as fitted: leaves only
         }
     }

@@ -14,9 +14,9 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_text.hpp"
-#include "kestrel/core/model.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "tree_test_util.hpp"
 
 using namespace kestrel;

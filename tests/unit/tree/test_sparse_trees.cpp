@@ -86,8 +86,8 @@ TEST_SUITE("tree") {
         CHECK(*a->oob_score() == *b->oob_score());
         CHECK(*a->permutation_importances() == *b->permutation_importances());
 
-        const auto c = fit<AdaBoost>(adaboost_model_info(), dc, {{"n_estimators", 6}});
-        const auto e = fit<AdaBoost>(adaboost_model_info(), sc, {{"n_estimators", 6}});
+        const auto c = fit<AdaBoost>(adaboost_model_info(registry()), dc, {{"n_estimators", 6}});
+        const auto e = fit<AdaBoost>(adaboost_model_info(registry()), sc, {{"n_estimators", 6}});
         CHECK(e->supports_sparse());
         CHECK(c->decision_function(dc.X) == e->decision_function(sc.X));
     }

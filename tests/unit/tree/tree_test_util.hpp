@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "kestrel/core/model.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/io/data_reader.hpp"
 #include "estimator_test_util.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::tree_test {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
@@ -18,11 +18,8 @@ struct BoostRound {
 
 class AdaBoost : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-    // As its weak learner: a sparse matrix then reaches a tree base without densifying.
-    bool supports_sparse() const override;
-    bool absent_is_missing() const override;  // as its weak learner
+    // `learners` makes the weak learner named by `base` (the pipeline's registry).
+    explicit AdaBoost(const EstimatorMaker& learners) : maker_(learners) {}
     std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     const std::vector<BoostRound>& rounds() const { return rounds_; }
@@ -32,17 +29,21 @@ protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
     Matrix do_decision_function(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
+    std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
 
 private:
-    bool base_has(bool (Estimator::*property)() const) const;
+    std::unique_ptr<Estimator> make_base(const Json& spec) const;
 
+    const EstimatorMaker& maker_;
     std::vector<std::unique_ptr<Estimator>> learners_;
     std::vector<BoostRound> rounds_;
 };
 
-ModelInfo adaboost_model_info();
+// The model, its weak learners made by `learners` (which must outlive every AdaBoost
+// it makes).
+ModelInfo adaboost_model_info(const EstimatorMaker& learners);
 
 // The distribution update D_{t+1}(i) = D_t(i) · exp(α · m_i) / Z with m_i = +1 for a
 // mistake of h_t and −1 otherwise (Freund & Schapire, binary), or m_i = 1 / 0 (SAMME,

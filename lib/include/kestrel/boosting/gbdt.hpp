@@ -9,19 +9,15 @@
 #include <vector>
 
 #include "kestrel/boosting/losses.hpp"
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/tree/tree.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class Gbdt : public Estimator {
 public:
     bool has_decision_function() const override { return !fitted() || task() == Task::classification; }
-    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
-    bool supports_sparse() const override { return true; }
-    bool absent_is_missing() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
     std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     // Round-major: tree t is round t / K for raw score t % K (K = n_outputs()).

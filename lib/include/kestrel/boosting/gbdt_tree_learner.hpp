@@ -17,7 +17,7 @@
 
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/boosting/losses.hpp"
-#include "kestrel/tree/tree.hpp"
+#include "kestrel/common/tree.hpp"
 
 namespace kestrel {
 

@@ -6,17 +6,25 @@
 // (fitted before predict, feature count, at least two classes, weights) and record
 // the fit's shape, then call the model's do_* hooks. A model only writes its maths.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/json_text.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
 
 using Matrix = Eigen::MatrixXd;
+
+// One fitted model per regularization strength, in the order fitted (lasso's λ path).
+struct RegularizationPath {
+    Vector strengths;
+    Eigen::MatrixXd coef;  // strengths.size() x n_features
+};
 
 class Estimator {
 public:
@@ -25,6 +33,10 @@ public:
     // Identity and hyperparameters (resolved against the model's ParamSpec by the registry).
     const std::string& name() const { return name_; }
     const Params& params() const { return params_; }
+    // The model this estimator is: its name, what it can do with these parameters and
+    // how to make another (clone_unfitted).
+    void set_identity(const ModelInfo& info, Params resolved);
+    // New hyperparameters (and name) for the same model; capabilities and factory kept.
     void set_identity(std::string name, Params resolved) { name_ = std::move(name); params_ = std::move(resolved); }
 
     // Learning. Dense-only models receive sparse data densified (supports_sparse()).
@@ -41,13 +53,19 @@ public:
     // n x k class probabilities, rows summing to 1.
     Matrix predict_proba(const Features& X) const;
 
-    virtual bool has_decision_function() const { return false; }
-    virtual bool has_predict_proba() const { return false; }
-    virtual bool supports_sparse() const { return false; }
+    // What the model can do: its ModelInfo's declared Capabilities, unless the model
+    // answers from its fitted state (a tree fitted for regression gives no probabilities)
+    // or from what it wraps (multiclass wrappers, adaboost's weak learner).
+    virtual bool has_decision_function() const { return capabilities_.decision_function; }
+    // Probabilities are for classes: a model fitted for regression gives none.
+    virtual bool has_predict_proba() const {
+        return capabilities_.predict_proba && (!fitted_ || task_ == Task::classification);
+    }
+    virtual bool supports_sparse() const { return capabilities_.sparse_input; }
     // Whether an entry absent from a sparse row means "missing" rather than zero
     // (gbdt). Other models may be given LIBSVM data densified (ReadOptions::densify).
-    virtual bool absent_is_missing() const { return false; }
-    virtual bool supports_sample_weights() const { return false; }
+    virtual bool absent_is_missing() const { return capabilities_.absent_is_missing; }
+    virtual bool supports_sample_weights() const { return capabilities_.sample_weights; }
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;
@@ -59,6 +77,17 @@ public:
     // The oldest state version load_state still reads (a model that changed its layout
     // keeps reading the files written before).
     virtual int oldest_state_version() const { return state_version(); }
+
+    // A linear model's fitted weights on the features as it sees them, one row per
+    // output (one for binary classification and regression, k for multinomial); an
+    // empty matrix for any other model.
+    virtual Eigen::MatrixXd linear_weights() const { return {}; }
+    // The path of a model fitted along a regularization path (lasso, elastic_net); none otherwise.
+    virtual std::optional<RegularizationPath> regularization_path() const { return std::nullopt; }
+
+    // A model's own state with the fields save_state adds to every state, for a state
+    // built outside a fit (a converted LIBSVM model file).
+    static Json with_shape(Json state, int version, Task task, Index n_features, Index n_classes);
 
     bool fitted() const { return fitted_; }
     Task task() const { return task_; }
@@ -78,8 +107,14 @@ public:
     virtual std::vector<std::string> report_names() const { return {}; }
     std::string report(const std::string& report_name, const ReportNames& names) const;
 
-    // A fresh, unfitted estimator with the same name and hyperparameters.
-    std::unique_ptr<Estimator> clone_unfitted() const;
+    // The decision path of one row (n_features values, as the estimator sees them) for
+    // `kestrel-predict --explain`, each line starting with `indent`. Models that walk
+    // trees give it (tree, forest, adaboost over trees); UsageError for any other.
+    std::string explain_row(const double* row, const ReportNames& names, const std::string& indent = "  ") const;
+
+    // A fresh, unfitted estimator of the same model from its ModelInfo's factory, with
+    // `resolved` hyperparameters (svr's probability folds refit it without probability).
+    std::unique_ptr<Estimator> clone_unfitted(const Params& resolved) const;
 
 protected:
     virtual void do_fit(const Dataset& data, const Context& ctx) = 0;
@@ -90,6 +125,8 @@ protected:
     virtual Matrix do_decision_function(const Features& X) const;
     virtual Matrix do_predict_proba(const Features& X) const;
     virtual std::string do_report(const std::string& report_name, const ReportNames& names) const;
+    // explain_row's hook; `names.classes` is empty for regression.
+    virtual std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const;
     virtual Json do_save_state() const = 0;
     // do_save_state() with parts as slots; by default, none.
     virtual Json do_save_state_for_file(JsonTextSlots& slots) const;
@@ -102,6 +139,10 @@ private:
 
     std::string name_;
     Params params_;
+    Capabilities capabilities_;
+    std::function<std::unique_ptr<Estimator>()> factory_;
+    std::function<Capabilities(const Capabilities&, const Params&)> refine_;
+    Capabilities declared_;
     bool fitted_ = false;
     Task task_ = Task::regression;
     Index n_features_ = 0;

@@ -5,17 +5,13 @@
 // Solvers: Newton (IRLS) for small binary problems, L-BFGS on the dual coefficients,
 // or a Nyström feature map with m landmarks and L-BFGS on its weights.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/kernel_methods/kernel_expansion.hpp"
 
 namespace kestrel {
 
 class KernelLogistic final : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool has_predict_proba() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
     const KernelExpansion& expansion() const { return model_; }
 
 protected:

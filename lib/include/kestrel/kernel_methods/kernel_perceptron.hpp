@@ -5,16 +5,13 @@
 // budget of support entries (the oldest is dropped) and the averaged variant. Binary;
 // k > 2 classes through the generic one-vs-rest wrapper.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/kernel_methods/kernel_expansion.hpp"
 
 namespace kestrel {
 
 class KernelPerceptron final : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
     const KernelExpansion& expansion() const { return model_; }
 
 protected:

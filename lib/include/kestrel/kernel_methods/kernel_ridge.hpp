@@ -5,15 +5,13 @@
 // solved exactly on the n x n Gram matrix (Cholesky or conjugate gradient) or on a
 // Nyström approximation with m landmarks (an m x m system, memory O(m²) + O(chunk·m)).
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/kernel_methods/kernel_expansion.hpp"
 
 namespace kestrel {
 
 class KernelRidge final : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
     const KernelExpansion& expansion() const { return model_; }
 
 protected:

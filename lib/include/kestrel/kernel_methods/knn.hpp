@@ -4,17 +4,13 @@
 // manhattan, cosine, or the distance a kestrel kernel induces), weighted uniformly or
 // by 1/distance. The learned state is the training set itself, as scikit-learn's.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/kernel_methods/knn_search.hpp"
 
 namespace kestrel {
 
 class Knn final : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    // Unfitted it may still become a classifier (a multiclass wrapper asks its prototype).
-    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
-
     // The n_neighbors nearest training rows of each row of X (scikit-learn's kneighbors).
     Neighbors kneighbors(const Features& X) const;
     const KnnIndex& index() const { return index_; }

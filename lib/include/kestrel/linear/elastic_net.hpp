@@ -1,24 +1,24 @@
 #pragma once
 // Lasso and elastic net (docs/models/lasso.md, docs/models/elastic_net.md): glmnet's
 // objective solved by coordinate descent along a warm-started λ path
-// (kestrel/linear/coordinate_descent.hpp). One class serves both registry names:
+// (kestrel/optim/coordinate_descent.hpp). One class serves both registry names:
 // `lasso` is the elastic net with l1_ratio fixed at 1.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/linear/coordinate_descent.hpp"
+#include "kestrel/core/model_info.hpp"
+#include "kestrel/optim/coordinate_descent.hpp"
 
 namespace kestrel {
 
 class ElasticNet : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     double lambda() const { return lambda_; }
     // The λ path of the last fit in this process (for `--path`); not part of the saved state.
     const ElasticNetPath& path() const { return path_; }
+    std::optional<RegularizationPath> regularization_path() const override {
+        return RegularizationPath{path_.lambdas, path_.coef};
+    }
     // "path": the λ path of the last fit as CSV (path_to_csv), for `kestrel-train --path`.
     std::vector<std::string> report_names() const override { return {"path"}; }
 

@@ -3,15 +3,12 @@
 // with a jointly estimated scale σ (kestrel/linear/huber_objective.hpp) and an L2
 // penalty, minimised by L-BFGS-B with σ bounded below.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class HuberRegression : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     double scale() const { return scale_; }  // σ, scikit-learn's scale_

@@ -4,15 +4,12 @@
 // deficient) or by gradient descent with a fixed step, the bold-driver heuristic or
 // backtracking line search.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class LeastSquares : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     int iterations() const { return iterations_; }  // gd iterations of the last fit; not saved

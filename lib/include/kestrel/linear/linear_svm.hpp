@@ -5,19 +5,16 @@
 // coordinate descent (-s 5), Crammer-Singer multiclass (-s 4, multiclass=crammer_singer)
 // and Pegasos SGD. Binary otherwise; k > 2 classes go through one-vs-rest, as LIBLINEAR.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class LinearSvm : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     // Binary: one row (positive class classes[1]); crammer_singer with k > 2: k rows.
     const Eigen::MatrixXd& coef_matrix() const { return coef_; }
     Vector coef() const { return coef_.row(0).transpose(); }
+    Eigen::MatrixXd linear_weights() const override { return coef_; }
     double intercept() const { return intercept_[0]; }
     const Vector& intercepts() const { return intercept_; }
     // The objective the solver reports for the last fit (LIBLINEAR's "Objective value"):

@@ -3,15 +3,12 @@
 // epsilon-insensitive loss (L1, LIBLINEAR -s 13) or its square (L2, -s 12) by dual
 // coordinate descent, or the squared loss in the primal by L-BFGS (-s 11's problem).
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class LinearSvr : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     // Primal objective ½‖ŵ‖² + Σ C_i ℓ_i at the fitted weights (last fit; not saved).

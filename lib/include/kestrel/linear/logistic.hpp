@@ -2,22 +2,18 @@
 // Logistic regression with LIBLINEAR's C (docs/models/logistic.md). penalty=l2: binary
 // for two classes, native multinomial (softmax) for more, solved by trust-region Newton
 // (solver=tron, LIBLINEAR -s 0's) or L-BFGS. penalty=l1:
-// binary, coordinate descent (kestrel/linear/l1_logistic.hpp).
+// binary, coordinate descent (kestrel/optim/l1_logistic.hpp).
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class LogisticRegression : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool has_predict_proba() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     // Learned coefficients: one row per class for k > 2, a single row (the positive
     // class, classes[1]) for binary; intercepts to match.
     const Eigen::MatrixXd& coef() const { return coef_; }
+    Eigen::MatrixXd linear_weights() const override { return coef_; }
     const Vector& intercept() const { return intercept_; }
     // With C=auto: the cross-validated C path ("c_search" report, kestrel/linear/c_search.hpp).
     const Json& c_search() const { return c_search_; }

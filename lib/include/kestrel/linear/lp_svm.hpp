@@ -3,16 +3,12 @@
 // y_i (wᵀx_i + b) >= 1 - ξ_i, ξ_i >= 0, a linear program (the linear-programming
 // classifier). Binary; k > 2 classes through one-vs-rest.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class LpSvm : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     // ||w||₁ + C Σ c_i ξ_i at the last fit's solution; not saved.

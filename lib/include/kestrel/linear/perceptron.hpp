@@ -3,16 +3,12 @@
 // misclassified row, epochs over a seeded shuffle, optionally averaged. Binary; k > 2
 // classes go through one-vs-rest.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class Perceptron : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     int epochs() const { return epochs_; }  // epochs run by the last fit; not saved

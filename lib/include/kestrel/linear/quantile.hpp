@@ -4,15 +4,12 @@
 // with S = Σ s_i, as scikit-learn's QuantileRegressor, solved as a linear program.
 // lad is q = 0.5, alpha = 0 (min Σ s_i |y_i - wᵀx_i - b|, the same minimiser).
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class QuantileRegression : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
     // (1/S) Σ s_i ρ_q(r_i) + alpha ||w||₁ at the last fit's solution; not saved.

@@ -2,15 +2,12 @@
 // Ridge regression (docs/models/ridge.md): min Σ s_i (y_i - wᵀx_i - b)² + alpha ||w||²,
 // solved in closed form, primal (d x d) or dual (n x n), dense or sparse.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
 class RidgeRegression : public Estimator {
 public:
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-
     const Vector& coef() const { return coef_; }
     double intercept() const { return intercept_; }
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/common/splits.hpp"
 #include "kestrel/metrics/predictions.hpp"
 #include "kestrel/model_selection/cv_scheme.hpp"
-#include "kestrel/model_selection/splits.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kestrel/model_selection/splits.hpp"
+#include "kestrel/common/splits.hpp"
 
 namespace kestrel {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel {
 

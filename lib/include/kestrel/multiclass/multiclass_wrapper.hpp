@@ -15,6 +15,8 @@ using MemberFactory = std::function<std::unique_ptr<Estimator>()>;
 class MulticlassWrapper : public Estimator {
 public:
     explicit MulticlassWrapper(MemberFactory make_member);
+    // With two classes, save and load the single member's state as it is (no nesting).
+    void set_transparent(bool on) { transparent_ = on; }
     bool has_decision_function() const override { return prototype_->has_decision_function(); }
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
@@ -23,6 +25,10 @@ public:
     // With two classes the single member is the model, and its reports (e.g. linear_svm's
     // c_search) are the model's; k > 2 members have none in common.
     std::vector<std::string> report_names() const override;
+    // With two classes the single member's weights are the model's; k > 2 members have none in common.
+    Eigen::MatrixXd linear_weights() const override {
+        return direct_ ? members_[0]->linear_weights() : Eigen::MatrixXd();
+    }
     // With two classes, the one member that is the model (its coefficients); else null.
     const Estimator* direct_member() const { return direct_ ? members_[0].get() : nullptr; }
 
@@ -55,6 +61,7 @@ protected:
 private:
 
     MemberFactory make_member_;
+    bool transparent_ = false;
     std::unique_ptr<Estimator> prototype_;
     std::vector<std::unique_ptr<Estimator>> members_;
 };
@@ -91,6 +98,9 @@ protected:
 Vector pairwise_coupling(const Matrix& r);
 
 // Builds the wrapper for a strategy name ("ovr", "ovo" or "ecoc").
-std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member);
+// `transparent`: with two classes the state is the single member's own, as if the model
+// were not wrapped (for models wrapped only because their parameters make them binary).
+std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member,
+                                                   bool transparent = false);
 
 }  // namespace kestrel

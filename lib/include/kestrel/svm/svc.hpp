@@ -6,7 +6,7 @@
 // has LIBSVM's layout: support vectors shared across pairs, per-class counts, k-1 rows
 // of dual coefficients and one rho per pair.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/svm/platt.hpp"
 #include "kestrel/svm/svm_model.hpp"
 
@@ -25,12 +25,6 @@ BinarySvcSolution solve_binary_svc(const KernelRows& rows, const Kernel& kernel,
 
 class Svc : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
-    bool supports_sample_weights() const override { return true; }
-    // Only with probability=1 (the sigmoids are fitted at training time).
-    bool has_predict_proba() const override;
-
     const SvmModel& model() const { return model_; }
     // Replaces the learned state (a LIBSVM model file read by io/libsvm_model).
     void set_model(SvmModel m) { model_ = std::move(m); }
@@ -66,6 +60,8 @@ private:
     SvmModel model_;
 };
 
+// svc's and nu_svc's capabilities: probability=true adds Platt-scaled probabilities (LIBSVM -b 1).
+Capabilities with_platt_probabilities(const Capabilities& declared, const Params& resolved);
 ModelInfo svc_model_info();
 
 // nu-SVC (LIBSVM -s 1): per pair, min ½αᵀQα subject to yᵀα = 0, eᵀα = nu·l, 0 <= α_i <= 1,
@@ -73,8 +69,6 @@ ModelInfo svc_model_info();
 // One-vs-one exactly as svc; nu must be feasible for every pair.
 class NuSvc final : public Svc {
 public:
-    bool supports_sample_weights() const override { return false; }
-
 protected:
     Vector sample_upper_bounds(const Dataset& data) const override;
     BinarySvcSolution solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,

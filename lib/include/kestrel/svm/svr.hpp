@@ -8,15 +8,13 @@
 //              the estimated support) or -1; the labels of the training file are ignored.
 // Prediction is f(x) = Σ_i coef_i K(x_i, x) - rho.
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/core/model_info.hpp"
 #include "kestrel/svm/svm_model.hpp"
 
 namespace kestrel {
 
 class KernelSvmRegressor : public Estimator {
 public:
-    bool has_decision_function() const override { return true; }
-    bool supports_sparse() const override { return true; }
     const SvmModel& model() const { return model_; }
 
 protected:
@@ -37,16 +35,12 @@ protected:
 
 class Svr final : public KernelSvmRegressor {
 public:
-    bool supports_sample_weights() const override { return true; }
-
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
 };
 
 class NuSvr final : public KernelSvmRegressor {
 public:
-    bool supports_sample_weights() const override { return true; }
-
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
 };

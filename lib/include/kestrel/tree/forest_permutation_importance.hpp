@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
-#include "kestrel/tree/tree.hpp"
 
 namespace kestrel {
 

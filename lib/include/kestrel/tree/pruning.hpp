@@ -1,8 +1,8 @@
 #pragma once
 // Post-pruning of a grown tree (docs/models/tree.md, "Pruning"). Both turn internal
 // nodes into leaves (each node keeps its value) and then compact the tree.
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
-#include "kestrel/tree/tree.hpp"
 
 namespace kestrel {
 

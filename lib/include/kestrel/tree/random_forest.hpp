@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
-#include "kestrel/core/registry.hpp"
-#include "kestrel/tree/tree.hpp"
+#include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
@@ -15,9 +15,6 @@ class RandomForest : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
     // fitted: only when the tree learned classification.
-    bool has_predict_proba() const override { return !fitted() || task() == Task::classification; }
-    bool supports_sample_weights() const override { return true; }
-    bool supports_sparse() const override { return true; }
     std::vector<std::string> report_names() const override { return {"tree"}; }
     // 2: the trees in the compact layout (TreeLayout); 1: in the full one, still read.
     int state_version() const override { return 2; }
@@ -40,6 +37,7 @@ protected:
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
+    std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const override;
     Json do_save_state() const override;
     Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;

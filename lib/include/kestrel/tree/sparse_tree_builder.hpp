@@ -14,9 +14,9 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/tree/tree.hpp"
 #include "kestrel/tree/tree_builder.hpp"
 
 namespace kestrel {

@@ -12,10 +12,10 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/split_criteria.hpp"
-#include "kestrel/tree/tree.hpp"
 
 namespace kestrel {
 

@@ -1,0 +1,132 @@
+#pragma once
+// A fitted binary decision tree: the learned state shared by `tree`, `forest` and the
+// boosting models. Node 0 is the root; an internal node sends a row left when
+// x[feature] <= threshold. A grown tree keeps every node's value (not only the
+// leaves'), so that pruning can turn any subtree into a leaf:
+// classification: the weighted class counts (probabilities are their normalisation);
+// regression: the weighted mean of the targets. A forest keeps only its leaves' values
+// (leaf_values_only): prediction, the dump and --explain read no other.
+// A missing value (NaN) goes right, or left where the node says missing_left (the
+// default direction learned by gbdt; CART trees never see missing values).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/json_text.hpp"
+#include "kestrel/core/params.hpp"
+
+namespace kestrel {
+
+struct TreeNode {      // 48 bytes: the integers first, so that no padding sits between the fields
+    int feature = -1;  // -1 for a leaf
+    int left = -1, right = -1;
+    bool missing_left = false;  // where NaN goes; saved only by trees that use it
+    double threshold = 0;       // left when x <= threshold
+    double impurity = 0;        // of the training rows reaching the node
+    double weight = 0;          // their total sample weight
+    Index samples = 0;          // their number (distinct rows; bootstrap copies count once)
+    bool is_leaf() const { return left < 0; }
+};
+
+// How a tree's nodes are saved (the arrays are listed in docs/models/forest.md).
+// full: every node's statistics and value (the `tree` and `gbdt` states, and forest
+// state version 1). compact (forest state version 2): what a loaded model reads: each
+// split's feature, threshold and children, each leaf's value, impurity and samples,
+// class counts sparse, numbers in their shortest form. A tree read from it has zero
+// impurity, weight and samples at its internal nodes; a leaf's weight is the sum of
+// its class counts (as grown), or 0 for a one-output tree.
+enum class TreeLayout { full, compact };
+
+class Tree {
+public:
+    Tree() = default;
+    Tree(Index n_features, Index n_outputs) : n_features_(n_features), n_outputs_(n_outputs) {}
+
+    // Appends a node with its value (n_outputs numbers); returns its index. Not in a
+    // copy from leaf_values_only().
+    int add_node(const TreeNode& node, const double* value);
+    TreeNode& node(int i) { return nodes_[static_cast<std::size_t>(i)]; }
+    const TreeNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
+    // Node i's value (n_outputs numbers); only a leaf's in a tree without internal
+    // values (leaf_values_only, or read from the compact layout).
+    const double* value(int i) const { return values_.data() + value_row(i) * static_cast<std::size_t>(n_outputs_); }
+    double* value(int i) { return values_.data() + value_row(i) * static_cast<std::size_t>(n_outputs_); }
+    int size() const { return static_cast<int>(nodes_.size()); }
+    Index n_features() const { return n_features_; }
+    Index n_outputs() const { return n_outputs_; }  // k classes, or 1 for regression
+
+    // The leaf a row (n_features values) falls into.
+    int apply(const double* row) const;
+    int n_leaves() const;
+    int depth() const;  // edges on the longest root-to-leaf path; 0 for a lone leaf
+
+    // Σ over the splits on each feature of W_t·I_t − W_L·I_L − W_R·I_R (not normalised);
+    // zeros for a tree read from the compact layout, which keeps no such statistics.
+    Vector impurity_decrease_by_feature() const;
+
+    // Keeps only the nodes reachable from the root (after pruning), renumbered in
+    // depth-first order, left before right. Needs every node's value.
+    void compact();
+    // Releases the spare capacity of the node arrays (of a grown tree that is kept).
+    void shrink_to_fit() {
+        nodes_.shrink_to_fit();
+        values_.shrink_to_fit();
+    }
+    // Empties the tree for growing it again, keeping its arrays' capacity.
+    void reset(Index n_features, Index n_outputs);
+    // A copy without the internal nodes' values (over half of a classification forest's
+    // memory) and without spare capacity; its value() serves leaves only.
+    Tree leaf_values_only() const;
+    bool has_internal_values() const { return leaf_row_.empty(); }
+
+    // The compact layout needs only the leaves' values; full needs every node's.
+    Json to_json(TreeLayout layout = TreeLayout::full) const;
+    // The text model_json_text writes for to_json(layout) at nesting level `depth`,
+    // written straight from the nodes (a forest's file without a DOM of its nodes).
+    void write_json_text(std::string& out, int depth, TreeLayout layout = TreeLayout::full) const;
+    // Whether every number of the nodes is finite (JSON cannot hold the others).
+    bool all_finite() const;
+    // Validates structure (children in range, acyclic, features in range) and values;
+    // throws std::runtime_error naming what is wrong. Reads the node arrays as JSON
+    // arrays, or packed by parse_model_json (core/json_packed.hpp). A compact tree
+    // keeps its leaves' values only.
+    static Tree from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout = TreeLayout::full);
+
+private:
+    static Tree from_full_json(const Json& j, Index n_features, Index n_outputs);
+    static Tree from_compact_json(const Json& j, Index n_features, Index n_outputs);
+    std::size_t value_row(int i) const {
+        return static_cast<std::size_t>(leaf_row_.empty() ? i : leaf_row_[static_cast<std::size_t>(i)]);
+    }
+
+    Index n_features_ = 0, n_outputs_ = 0;
+    std::vector<TreeNode> nodes_;
+    std::vector<double> values_;  // value rows x n_outputs, row-major
+    std::vector<int> leaf_row_;   // empty: node i's value is row i; else a leaf's row (-1: internal)
+};
+
+// A placeholder for a JSON array of the trees' to_json(layout) that model_json_text
+// writes straight from the nodes (see JsonTextSlots); nullopt when a tree holds a
+// non-finite number (the DOM, through Estimator::save_state, then refuses it by
+// name). `trees` must live until the text is written.
+std::optional<Json> trees_text_slot(const std::vector<Tree>& trees, JsonTextSlots& slots,
+                                    TreeLayout layout = TreeLayout::full);
+
+// A text rendering like scikit-learn's export_text: one line per node, features by
+// name (x0, x1, ... when unnamed), thresholds, and at each leaf the prediction with
+// its value (class counts, or the mean) and sample count.
+std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
+                      const std::vector<std::string>& classes);
+
+// The decision path of one row (n_features values) in the same rendering: one line per
+// split taken (feature = value, <= or > threshold, left or right), then the leaf line
+// of dump_tree. Each line starts with `indent`.
+std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
+                         const std::vector<std::string>& classes, const std::string& indent);
+
+// Feature importances normalised to sum 1 (left as zeros when the sum is 0), as the
+// tree models and gbdt report them.
+Vector normalised(Vector v);
+
+}  // namespace kestrel

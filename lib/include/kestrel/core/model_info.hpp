@@ -1,0 +1,74 @@
+#pragma once
+// What a model is, declared once beside its parameters: its name, its ParamSpec, the
+// tasks it learns, how it handles k > 2 classes, what it can do (Capabilities) and how
+// to make one. Each family returns its models' ModelInfo; the pipeline's Registry
+// collects them. Callers ask these declarations, never a throwaway estimator.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/params.hpp"
+
+namespace kestrel {
+
+class Estimator;
+
+enum class Multiclass {
+    native,       // the model handles k classes itself (multinomial, trees, ...)
+    binary_only,  // needs a one-vs-rest / one-vs-one wrapper for k > 2
+};
+
+// What a model can do with its default parameters. A parameter that changes an answer
+// (svc's probability, adaboost's base) is declared by ModelInfo::refine.
+struct Capabilities {
+    bool decision_function = false;  // decision values (margins, or the regression output for svr)
+    bool predict_proba = false;      // class probabilities (classification only)
+    bool sparse_input = false;       // takes CSR features without densifying them
+    bool sample_weights = false;     // per-row weights in fit
+    bool absent_is_missing = false;  // an absent sparse entry means "missing", not 0 (gbdt)
+    bool operator==(const Capabilities&) const = default;
+};
+
+struct ModelInfo {
+    std::string name;
+    std::string summary;      // one line, for --list-models
+    ParamSpec spec;           // the model's own parameters
+    std::vector<Task> tasks;  // what it can learn; the first is its default
+    Multiclass multiclass = Multiclass::native;
+    std::string default_strategy = "ovr";  // used for k > 2 when binary_only and multiclass=auto
+    // Extra `multiclass` values the model implements itself (no wrapper), e.g. linear_svm's
+    // crammer_singer; the model reads the value from its params.
+    std::vector<std::string> native_strategies;
+    // For a native-multiclass model: the parameters under which its solver is binary
+    // only (logistic penalty=l1, LIBLINEAR -s 6). With multiclass=auto it then wraps
+    // itself in default_strategy for k > 2, keeping two-class model files unwrapped.
+    std::function<bool(const Params& resolved)> binary_only_when;
+    Capabilities capabilities;
+    // Adjusts `capabilities` for resolved parameters that change them; none by default.
+    std::function<Capabilities(const Capabilities& declared, const Params& resolved)> refine;
+    std::function<std::unique_ptr<Estimator>()> factory;
+
+    bool supports(Task t) const;
+    bool is_classifier() const { return supports(Task::classification); }
+    // The capabilities with these resolved parameters.
+    Capabilities capabilities_for(const Params& resolved) const {
+        return refine ? refine(capabilities, resolved) : capabilities;
+    }
+};
+
+// What makes estimators by model name. The pipeline's Registry is one; a model that
+// builds others of any kind (adaboost's weak learner) is handed it through its
+// ModelInfo's factory, so that core and the families never reach for a global list.
+class EstimatorMaker {
+public:
+    virtual ~EstimatorMaker() = default;
+    // A fresh estimator of model `name`, `given` resolved against its spec (UsageError
+    // for an unknown name, ParamError for a bad parameter).
+    virtual std::unique_ptr<Estimator> create(const std::string& name, const Params& given) const = 0;
+    virtual const ModelInfo& info(const std::string& name) const = 0;
+    virtual std::vector<std::string> names() const = 0;  // sorted
+};
+
+}  // namespace kestrel

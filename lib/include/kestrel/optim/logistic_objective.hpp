@@ -1,0 +1,62 @@
+#pragma once
+// L2-regularised logistic losses as Objectives (value, gradient, Hessian-vector
+// product), for L-BFGS today and trust-region Newton later.
+//
+// Binary, y_i in {-1, +1}, parameters [w; b]:
+//   f(w, b) = ½||w||² + Σ_i cost_i · log(1 + exp(-y_i (wᵀx_i + b)))
+// Multinomial, y_i in {0..k-1}, parameters [vec(W); b] with W d x k column-major
+// (column c = class c) and b of length k:
+//   f(W, b) = ½ Σ_c ||w_c||² + Σ_i cost_i · (log Σ_c exp(z_ic) - z_{i,y_i}),  z_i = Wᵀx_i + b
+// cost_i = C · class_weight[y_i] · s_i. The intercept is not penalised and is absent
+// from the parameters when fit_intercept is false.
+//
+// Both keep a reference to X: it must outlive the objective.
+#include "kestrel/common/logistic_math.hpp"
+#include "kestrel/optim/objective.hpp"
+
+namespace kestrel {
+
+class BinaryLogisticObjective : public Objective {
+public:
+    // y: +1 / -1 per row; cost: per-row loss weight (>= 0).
+    BinaryLogisticObjective(const Features& X, Vector y, Vector cost, bool fit_intercept);
+
+    Index dimension() const override { return d_ + (fit_intercept_ ? 1 : 0); }
+    double value_gradient(const Vector& w, Vector& grad) override;
+    double value(const Vector& w) override;
+    bool has_hessian_vector() const override { return true; }
+    void hessian_vector(const Vector& v, Vector& out) const override;
+
+private:
+    Vector margins(const Vector& w) const;  // X w + b
+
+    const Features& X_;
+    Vector y_, cost_;
+    Index d_;
+    bool fit_intercept_;
+    Vector curvature_;  // cost_i σ(t_i) σ(-t_i) at the last point, for hessian_vector
+};
+
+class MultinomialLogisticObjective : public Objective {
+public:
+    // y: class index 0..k-1 per row; cost: per-row loss weight (>= 0).
+    MultinomialLogisticObjective(const Features& X, Vector y, Index k, Vector cost, bool fit_intercept);
+
+    Index dimension() const override { return (d_ + (fit_intercept_ ? 1 : 0)) * k_; }
+    double value_gradient(const Vector& w, Vector& grad) override;
+    double value(const Vector& w) override;
+    bool has_hessian_vector() const override { return true; }
+    void hessian_vector(const Vector& v, Vector& out) const override;
+
+private:
+    Eigen::MatrixXd scores(const Vector& w) const;  // n x k: X W + 1 bᵀ
+    void pack_gradient(const Vector& w, const Eigen::MatrixXd& R, Vector& grad) const;
+
+    const Features& X_;
+    Vector y_, cost_;
+    Index d_, k_;
+    bool fit_intercept_;
+    Eigen::MatrixXd proba_;  // softmax at the last point, for hessian_vector
+};
+
+}  // namespace kestrel

@@ -1,0 +1,131 @@
+#pragma once
+// A trained model as the user knows it: preprocessing steps + an estimator + what it
+// was trained on (task, feature names, class labels) + provenance. It is what
+// kestrel-train writes, kestrel-predict reads, and what cv/gridsearch fit per fold,
+// so preprocessing is always fitted on training rows only.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/core/estimator.hpp"
+#include "kestrel/io/read_options.hpp"
+#include "kestrel/preprocess/transformer.hpp"
+
+namespace kestrel {
+
+inline constexpr const char* kModelFormat = "kestrel-model";
+// Version 2 adds the optional "threshold" field; files without one are still written
+// as version 1, so that older readers keep reading them.
+inline constexpr int kModelFormatVersion = 2;
+const char* kestrel_version();
+
+// What to train: a model name, its parameters as given (resolved at fit time), and
+// the preprocessing steps to fit first.
+struct ModelSpec {
+    std::string model;
+    Params params = Params::object();
+    std::vector<std::string> preprocessing;  // step kinds in order, e.g. {"impute_mean", "standard"}
+    std::optional<Task> task;                // forced task; else the model's choice for the labels
+    std::string resample;                    // train-time class rebalancing ("smote:5"; see preprocess/resample.hpp)
+};
+
+// A decision threshold of a binary classifier: predict classes[1] when the score is
+// above `value`. The score is P(classes[1]) when the model gives probabilities, else
+// its decision value.
+struct DecisionThreshold {
+    double value = 0;
+    std::string score;      // "proba" or "decision"
+    std::string criterion;  // how it was chosen ("recall=0.9", "f1", "user"), for the record
+};
+
+// The task a model learns from these labels: forced, or the model's only task, or
+// classification unless every label is a number and some are not integers.
+Task choose_task(const ModelSpec& spec, const RawLabels& labels);
+
+// Builds a Dataset from a read Table for training under `task`.
+Dataset make_dataset(Table table, Task task);
+
+// A LIBSVM model file (svm-train's text; svm/libsvm_model.hpp reads it into the SVM
+// family's SvmModel) as the model envelope kestrel-train would have written for it.
+// ModelFileError ("source:line: what") on a malformed file.
+Json libsvm_model_to_json(std::string_view text, const std::string& source);
+
+class Model {
+public:
+    // Fits preprocessing then the estimator on `data` (the dataset's task is used).
+    static Model train(const ModelSpec& spec, const Dataset& data, const Context& ctx);
+    // The same model from data the caller gives up (left valid but unspecified): the
+    // estimator may take the features' storage over instead of copying them.
+    static Model train(const ModelSpec& spec, Dataset&& data, const Context& ctx);
+
+    // Prediction on raw features (the preprocessing is applied here).
+    Vector predict(const Features& X) const;  // class index or value
+    Matrix decision_function(const Features& X) const;
+    Matrix predict_proba(const Features& X) const;
+    bool has_decision_function() const { return estimator_->has_decision_function(); }
+    bool has_predict_proba() const { return estimator_->has_predict_proba(); }
+
+    // Binary classifiers with scores only (UsageError naming --threshold otherwise).
+    // predict() then compares the score with it; decision_function / predict_proba are unchanged.
+    void set_threshold(const DecisionThreshold& t);
+    const std::optional<DecisionThreshold>& threshold() const { return threshold_; }
+    // "proba" or "decision": the score a threshold applies to; empty when the model has neither.
+    std::string threshold_score() const;
+
+    // The read options a predict-time file needs to line up with this model.
+    ReadOptions align_options(ReadOptions base) const;
+
+    // Envelope: format, version, kestrel_version, model, task, params, features,
+    // classes, preprocessing, state (with state_version), provenance.
+    Json to_json() const;
+    // The envelope for a model file: the estimator's bulk left to `slots` (see save_state).
+    Json to_json(JsonTextSlots& slots) const;
+    static Model from_json(const Json& j, const std::string& source);  // ModelFileError
+    void save(const std::string& path) const;                          // atomic; "-" = stdout
+    static Model load(const std::string& path);
+
+    const std::string& model_name() const { return spec_.model; }
+    const Params& params() const { return estimator_->params(); }
+    Task task() const { return task_; }
+    const std::vector<std::string>& classes() const { return classes_; }
+    const std::vector<std::string>& feature_names() const { return feature_names_; }
+    // The names of the columns the estimator sees: the input names (x1..xd when the
+    // file had none) renamed by each step (select_columns keeps some, poly multiplies them).
+    std::vector<std::string> prepared_feature_names() const;
+    Index n_features() const { return n_features_; }
+    const Estimator& estimator() const { return *estimator_; }
+    // Raw features as the estimator sees them (aligned, preprocessing applied).
+    Features prepared(const Features& X) const { return prepare(X); }
+    // A named report of the fitted estimator ("path", "trace", "tree"), with the
+    // model's feature names (or x1..xd) and classes.
+    std::string report(const std::string& name) const;
+    Json& provenance() { return provenance_; }
+
+private:
+    // The parts of train: the record of the data and the unfitted estimator (checking
+    // the task and the resampling first), the preprocessing steps fitted and applied, and
+    // the estimator fitted (on resampled rows with --resample).
+    static Model untrained(const ModelSpec& spec, const Dataset& data);
+    Dataset fit_steps(const Dataset& data);
+    Dataset resampled(const Dataset& data, const Context& ctx);
+    void fit_estimator(const Dataset& data, const Context& ctx);
+    void fit_estimator(Dataset&& data, const Context& ctx);
+    Features prepare(const Features& X) const;
+    Json to_json(JsonTextSlots* slots) const;
+
+    ModelSpec spec_;
+    Task task_ = Task::regression;
+    std::vector<std::string> classes_;
+    std::vector<std::string> feature_names_;
+    Index n_features_ = 0;
+    std::vector<std::shared_ptr<const Transformer>> steps_;
+    std::shared_ptr<Estimator> estimator_;
+    std::optional<DecisionThreshold> threshold_;
+    Json provenance_ = Json::object();
+};
+
+}  // namespace kestrel

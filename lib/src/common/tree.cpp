@@ -1,0 +1,202 @@
+#include "kestrel/common/tree.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+
+namespace kestrel {
+
+int Tree::add_node(const TreeNode& node, const double* value) {
+    if (!leaf_row_.empty()) throw InternalError("tree: a node added after its internal values were dropped");
+    nodes_.push_back(node);
+    values_.insert(values_.end(), value, value + n_outputs_);
+    return static_cast<int>(nodes_.size()) - 1;
+}
+
+int Tree::apply(const double* row) const {
+    int i = 0;
+    while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
+        const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
+        const double x = row[n.feature];
+        i = x <= n.threshold || (n.missing_left && std::isnan(x)) ? n.left : n.right;
+    }
+    return i;
+}
+
+int Tree::n_leaves() const {
+    int k = 0;
+    for (const auto& n : nodes_) k += n.is_leaf() ? 1 : 0;
+    return k;
+}
+
+int Tree::depth() const {
+    if (nodes_.empty()) return 0;
+    std::vector<std::pair<int, int>> stack{{0, 0}};
+    int best = 0;
+    while (!stack.empty()) {
+        const auto [i, d] = stack.back();
+        stack.pop_back();
+        best = std::max(best, d);
+        const TreeNode& n = node(i);
+        if (!n.is_leaf()) {
+            stack.emplace_back(n.left, d + 1);
+            stack.emplace_back(n.right, d + 1);
+        }
+    }
+    return best;
+}
+
+Vector Tree::impurity_decrease_by_feature() const {
+    Vector out = Vector::Zero(n_features_);
+    for (const auto& n : nodes_) {
+        if (n.is_leaf()) continue;
+        const TreeNode& l = node(n.left);
+        const TreeNode& r = node(n.right);
+        out[n.feature] += n.weight * n.impurity - l.weight * l.impurity - r.weight * r.impurity;
+    }
+    return out;
+}
+
+void Tree::compact() {
+    if (!has_internal_values()) throw InternalError("tree: compact() needs every node's value");
+    Tree out(n_features_, n_outputs_);
+    if (nodes_.empty()) {
+        *this = out;
+        return;
+    }
+    // Depth-first, left first, children numbered when their parent is copied.
+    struct Item {
+        int old_index, parent, side;  // side 0 = left, 1 = right
+    };
+    std::vector<Item> stack{{0, -1, 0}};
+    while (!stack.empty()) {
+        const Item it = stack.back();
+        stack.pop_back();
+        TreeNode n = node(it.old_index);
+        const int old_left = n.left, old_right = n.right;
+        n.left = n.right = -1;
+        const int k = out.add_node(n, value(it.old_index));
+        if (it.parent >= 0) (it.side == 0 ? out.node(it.parent).left : out.node(it.parent).right) = k;
+        if (old_left >= 0) {
+            out.node(k).left = out.node(k).right = -2;  // placeholder: internal node
+            stack.push_back({old_right, k, 1});
+            stack.push_back({old_left, k, 0});
+        }
+    }
+    *this = std::move(out);
+}
+
+void Tree::reset(Index n_features, Index n_outputs) {
+    n_features_ = n_features;
+    n_outputs_ = n_outputs;
+    nodes_.clear();
+    values_.clear();
+    leaf_row_.clear();
+}
+
+Tree Tree::leaf_values_only() const {
+    if (!has_internal_values()) return *this;
+    Tree out(n_features_, n_outputs_);
+    out.nodes_ = nodes_;  // copied to their size: no spare capacity
+    out.values_.reserve(static_cast<std::size_t>(n_leaves() * n_outputs_));
+    out.leaf_row_.assign(nodes_.size(), -1);
+    int next = 0;
+    for (int i = 0; i < size(); ++i) {
+        if (!node(i).is_leaf()) continue;
+        out.leaf_row_[static_cast<std::size_t>(i)] = next++;
+        out.values_.insert(out.values_.end(), value(i), value(i) + n_outputs_);
+    }
+    return out;
+}
+
+namespace {
+
+std::string short_number(double x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
+    return std::string(buf, r.ptr);
+}
+
+std::string feature_label(const std::vector<std::string>& names, int f) {
+    if (f >= 0 && static_cast<std::size_t>(f) < names.size() && !names[static_cast<std::size_t>(f)].empty())
+        return names[static_cast<std::size_t>(f)];
+    std::string label = "x";
+    label += std::to_string(f);
+    return label;
+}
+
+void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, std::string& out) {
+    const double* v = t.value(i);
+    const TreeNode& n = t.node(i);
+    if (t.n_outputs() == 1 && classes.empty()) {
+        out += "value: " + short_number(v[0]);
+    } else {
+        int best = 0;
+        for (int c = 1; c < t.n_outputs(); ++c)
+            if (v[c] > v[best]) best = c;
+        out += "class: " + (static_cast<std::size_t>(best) < classes.size() ? classes[static_cast<std::size_t>(best)]
+                                                                            : std::to_string(best));
+        out += " [";
+        for (int c = 0; c < t.n_outputs(); ++c) out += (c ? ", " : "") + short_number(v[c]);
+        out += "]";
+    }
+    out += " (samples=" + std::to_string(n.samples) + ", impurity=" + short_number(n.impurity) + ")\n";
+}
+
+void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& names,
+               const std::vector<std::string>& classes, std::string& out) {
+    std::string indent;
+    for (int d = 0; d < depth; ++d) indent += "|   ";
+    const TreeNode& n = t.node(i);
+    if (n.is_leaf()) {
+        out += indent + "|--- ";
+        dump_leaf(t, i, classes, out);
+        return;
+    }
+    const std::string f = feature_label(names, n.feature), thr = short_number(n.threshold);
+    out += indent + "|--- " + f + " <= " + thr + (n.missing_left ? " or missing" : "") + "\n";
+    dump_node(t, n.left, depth + 1, names, classes, out);
+    out += indent + "|--- " + f + " >  " + thr + "\n";
+    dump_node(t, n.right, depth + 1, names, classes, out);
+}
+
+}  // namespace
+
+std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
+                      const std::vector<std::string>& classes) {
+    std::string out;
+    if (tree.size() == 0) return out;
+    if (tree.node(0).is_leaf()) {
+        dump_leaf(tree, 0, classes, out);
+        return out;
+    }
+    dump_node(tree, 0, 0, feature_names, classes, out);
+    return out;
+}
+
+std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
+                         const std::vector<std::string>& classes, const std::string& indent) {
+    std::string out;
+    if (tree.size() == 0) return out;
+    int i = 0;
+    while (!tree.node(i).is_leaf()) {
+        const TreeNode& n = tree.node(i);
+        const double x = row[n.feature];
+        const bool left = std::isnan(x) ? n.missing_left : x <= n.threshold;
+        out += indent + feature_label(feature_names, n.feature) + " = " + short_number(x) + (left ? " <= " : " >  ") +
+               short_number(n.threshold) + " -> " + (left ? "left" : "right") + "\n";
+        i = left ? n.left : n.right;
+    }
+    out += indent + "leaf " + std::to_string(i) + ": ";
+    dump_leaf(tree, i, classes, out);
+    return out;
+}
+
+Vector normalised(Vector v) {
+    const double s = v.sum();
+    if (s > 0) v /= s;
+    return v;
+}
+
+}  // namespace kestrel

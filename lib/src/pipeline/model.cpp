@@ -1,0 +1,404 @@
+#include "kestrel/pipeline/model.hpp"
+
+#include <cmath>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/json_packed.hpp"
+#include "kestrel/core/json_read.hpp"
+#include "kestrel/core/json_text.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/io/atomic_file.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/preprocess/resample.hpp"
+#include "kestrel/svm/libsvm_model.hpp"
+
+namespace kestrel {
+
+const char* kestrel_version() {
+    return KESTREL_VERSION;
+}
+
+Task choose_task(const ModelSpec& spec, const RawLabels& labels) {
+    const ModelInfo& info = registry().info(spec.model);
+    if (spec.task) {
+        if (!info.supports(*spec.task))
+            throw UsageError("model " + spec.model + " does not do " + to_string(*spec.task));
+        return *spec.task;
+    }
+    if (info.tasks.size() == 1) return info.tasks.front();
+    // Both tasks: numbers with a fractional part are a regression target; anything
+    // else (words, integer codes) is a class label. --task overrides.
+    return labels.all_numeric() && !labels.all_integer() ? Task::regression : Task::classification;
+}
+
+Dataset make_dataset(Table table, Task task) {
+    if (!table.labels) throw DataError(table.source + ": no label column to train on");
+    Dataset d;
+    d.task = task;
+    d.source = table.source;
+    d.feature_names = std::move(table.feature_names);
+    if (task == Task::classification)
+        encode_classes(*table.labels, d);
+    else
+        d.y = numeric_targets(*table.labels, table.source);
+    d.X = std::move(table.X);
+    return d;
+}
+
+namespace {
+
+// Features near the double's limits train without an error in many models and yet
+// silently badly (an RBF kernel of squared distances of 1e600 is 0 everywhere):
+// say so once per fit, before the estimator sees them.
+void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
+    constexpr double overflow_squared = 1e150;  // squares and products pass 1e300
+    double peak = 0;
+    if (d.X.is_sparse()) {
+        const auto& m = d.X.sparse_ref();
+        if (m.nonZeros() > 0) peak = Eigen::Map<const Vector>(m.valuePtr(), m.nonZeros()).cwiseAbs().maxCoeff();
+    } else if (d.X.rows() > 0 && d.X.cols() > 0) {
+        peak = d.X.dense_ref().cwiseAbs().maxCoeff();
+    }
+    const bool huge = peak > overflow_squared, tiny = peak > 0 && peak < 1 / overflow_squared;
+    if (!huge && !tiny) return;
+    // The same text for every fold and grid point, so that the executables print it once.
+    ctx.warning((d.source.empty() ? std::string("training data") : d.source) +
+                (huge ? ": features above 1e150 in magnitude, where squares overflow"
+                      : ": every feature below 1e-150 in magnitude, where squares underflow") +
+                "; most models need them scaled (--scale standard)");
+}
+
+}  // namespace
+
+Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
+    Model m = untrained(spec, data);
+    if (spec.preprocessing.empty())
+        m.fit_estimator(data, ctx);
+    else
+        m.fit_estimator(m.fit_steps(data), ctx);  // the prepared rows are ours to give up
+    return m;
+}
+
+Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
+    Model m = untrained(spec, data);
+    if (spec.preprocessing.empty()) {
+        m.fit_estimator(std::move(data), ctx);
+    } else {
+        Dataset prepared = m.fit_steps(data);
+        data = Dataset();  // the raw rows are not needed past the steps
+        m.fit_estimator(std::move(prepared), ctx);
+    }
+    return m;
+}
+
+Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
+    Model m;
+    m.spec_ = spec;
+    m.task_ = data.task;
+    m.classes_ = data.task == Task::classification ? data.classes : std::vector<std::string>{};
+    m.feature_names_ = data.feature_names;
+    m.n_features_ = data.cols();
+    const ModelInfo& info = registry().info(spec.model);
+    if (!info.supports(data.task))
+        throw UsageError("model " + spec.model + " does not do " + to_string(data.task) +
+                         (data.task == Task::classification
+                              ? " (the labels look like classes; --task regression forces a numeric target)"
+                              : ""));
+    m.estimator_ = registry().create(spec.model, spec.params);
+    if (!spec.resample.empty()) {
+        parse_resample(spec.resample);  // a bad spec fails before any work
+        if (data.task != Task::classification)
+            throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
+    }
+    m.provenance_["kestrel_version"] = kestrel_version();
+    m.provenance_["rows"] = data.rows();
+    if (!data.source.empty()) m.provenance_["data_file"] = data.source;
+    return m;
+}
+
+Dataset Model::fit_steps(const Dataset& data) {
+    Dataset d;
+    d.y = data.y;
+    d.weights = data.weights;
+    d.feature_names = data.feature_names;
+    d.classes = data.classes;
+    d.task = data.task;
+    d.source = data.source;
+    const Features* X = &data.X;
+    Features current;
+    for (const auto& kind : spec_.preprocessing) {
+        auto t = make_transformer(kind);
+        t->fit(*X);
+        current = t->transform(*X);
+        X = &current;
+        steps_.push_back(std::move(t));
+    }
+    d.X = std::move(current);
+    return d;
+}
+
+// Resampling is train-time only: the steps are fitted on the rows as given, the
+// estimator on the rebalanced rows they produce; nothing of it is needed to predict.
+Dataset Model::resampled(const Dataset& data, const Context& ctx) {
+    Dataset r = resample(data, parse_resample(spec_.resample), derive_seed(ctx.seed, 0x5a3b1e));
+    provenance_["resample"] = spec_.resample;
+    provenance_["resampled_rows"] = r.rows();
+    return r;
+}
+
+void Model::fit_estimator(const Dataset& data, const Context& ctx) {
+    warn_on_extreme_magnitudes(data, ctx);
+    if (spec_.resample.empty()) return estimator_->fit(data, ctx);
+    estimator_->fit(resampled(data, ctx), ctx);
+}
+
+void Model::fit_estimator(Dataset&& data, const Context& ctx) {
+    warn_on_extreme_magnitudes(data, ctx);
+    if (spec_.resample.empty()) return estimator_->fit(std::move(data), ctx);
+    Dataset rebalanced = resampled(data, ctx);
+    data = Dataset();
+    estimator_->fit(std::move(rebalanced), ctx);
+}
+
+Features Model::prepare(const Features& X) const {
+    Features out = X;
+    if (X.cols() != n_features_) {
+        // A sparse file may simply not mention the highest features.
+        if (X.is_sparse() && X.cols() < n_features_)
+            out = X.with_cols(n_features_);
+        else
+            throw DataError("data has " + std::to_string(X.cols()) + " features but the model was trained on " +
+                            std::to_string(n_features_));
+    }
+    for (const auto& s : steps_) out = s->transform(out);
+    return out;
+}
+
+Vector Model::predict(const Features& X) const {
+    if (!threshold_) return estimator_->predict(prepare(X));
+    const Features P = prepare(X);
+    const Matrix s = threshold_->score == "proba" ? estimator_->predict_proba(P) : estimator_->decision_function(P);
+    const Vector score = s.col(s.cols() - 1);  // P(classes[1]) or the single decision column
+    return (score.array() > threshold_->value).cast<double>();
+}
+
+std::string Model::threshold_score() const {
+    if (estimator_->has_predict_proba()) return "proba";
+    if (estimator_->has_decision_function()) return "decision";
+    return "";
+}
+
+void Model::set_threshold(const DecisionThreshold& t) {
+    if (task_ != Task::classification)
+        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " was trained for regression");
+    if (classes_.size() != 2)
+        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " has " +
+                         std::to_string(classes_.size()) + " classes");
+    const std::string score = threshold_score();
+    if (score.empty())
+        throw UsageError("--threshold: model " + spec_.model + " gives neither probabilities nor decision values");
+    if (t.score != score)
+        throw InternalError("threshold on '" + t.score + "' for a model whose score is '" + score + "'");
+    if (!std::isfinite(t.value)) throw UsageError("--threshold must be a finite number");
+    threshold_ = t;
+}
+Matrix Model::decision_function(const Features& X) const {
+    return estimator_->decision_function(prepare(X));
+}
+Matrix Model::predict_proba(const Features& X) const {
+    return estimator_->predict_proba(prepare(X));
+}
+
+ReadOptions Model::align_options(ReadOptions base) const {
+    if (!feature_names_.empty() && base.header) base.feature_columns = feature_names_;
+    base.expected_features = n_features_;
+    base.labels_optional = true;
+    base.densify = !estimator_->absent_is_missing();
+    bool imputes = false;
+    for (const auto& s : steps_) imputes |= s->kind() == "impute_mean";
+    if (imputes && base.missing == MissingPolicy::error) base.missing = MissingPolicy::keep;
+    return base;
+}
+
+std::vector<std::string> Model::prepared_feature_names() const {
+    std::vector<std::string> features = feature_names_;
+    if (features.empty())
+        for (Index j = 0; j < n_features_; ++j)
+            features.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
+    for (const auto& s : steps_) features = s->output_names(features);
+    return features;
+}
+
+std::string Model::report(const std::string& name) const {
+    return estimator_->report(name, Estimator::ReportNames{prepared_feature_names(), classes_});
+}
+
+Json Model::to_json() const {
+    return to_json(nullptr);
+}
+Json Model::to_json(JsonTextSlots& slots) const {
+    return to_json(&slots);
+}
+
+Json Model::to_json(JsonTextSlots* slots) const {
+    Json j;
+    j["format"] = kModelFormat;
+    j["version"] = threshold_ ? 2 : 1;
+    j["kestrel_version"] = kestrel_version();
+    j["model"] = spec_.model;
+    j["task"] = to_string(task_);
+    j["params"] = estimator_->params();
+    j["features"] = {{"count", n_features_}, {"names", feature_names_}};
+    j["classes"] = classes_;
+    j["preprocessing"] = Json::array();
+    for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
+    if (has_non_finite(j["preprocessing"]))
+        throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
+    j["state"] = slots ? estimator_->save_state(*slots) : estimator_->save_state();
+    if (threshold_)
+        j["threshold"] = {
+            {"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
+    j["provenance"] = provenance_;
+    return j;
+}
+
+Model Model::from_json(const Json& j, const std::string& source) {
+    auto fail = [&](const std::string& why) { return ModelFileError(source, why); };
+    if (!j.is_object()) throw fail("not a kestrel model (expected a JSON object)");
+    if (!j.contains("format") || j["format"] != kModelFormat)
+        throw fail("not a kestrel model (format is not \"" + std::string(kModelFormat) + "\")");
+    if (!j.contains("version") || !j["version"].is_number_integer()) throw fail("model file has no format version");
+    // Any integer, however large (a fuzzed 21474836481 once escaped as a bare range
+    // error): compared as 64-bit, named as written.
+    const Json& v = j["version"];
+    const bool huge =
+        v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kModelFormatVersion);
+    const std::int64_t version = huge ? std::int64_t{kModelFormatVersion} + 1 : v.get<std::int64_t>();
+    if (version > kModelFormatVersion)
+        throw fail("model file format version " + v.dump() + " is newer than this kestrel " + kestrel_version() +
+                   " reads (" + std::to_string(kModelFormatVersion) + "); upgrade kestrel");
+    if (version < 1) throw fail("invalid model file format version " + v.dump());
+    Model m;
+    try {
+        m.spec_.model = j.at("model").get<std::string>();
+        if (!registry().contains(m.spec_.model))
+            throw fail("unknown model '" + m.spec_.model + "' (this kestrel knows: " + [] {
+                std::string s;
+                for (const auto& n : registry().names()) s += (s.empty() ? "" : ", ") + n;
+                return s;
+            }() + ")");
+        m.task_ = task_from_string(j.at("task").get<std::string>());
+        m.n_features_ = json_integer<Index>(j.at("features").at("count"));
+        m.feature_names_ = j.at("features").at("names").get<std::vector<std::string>>();
+        m.classes_ = j.at("classes").get<std::vector<std::string>>();
+        if (m.n_features_ < 1) throw fail("feature count must be positive");
+        if (!m.feature_names_.empty() && static_cast<Index>(m.feature_names_.size()) != m.n_features_)
+            throw fail("feature names and feature count disagree");
+        if (m.task_ == Task::classification && m.classes_.size() < 2)
+            throw fail("a classifier needs two classes or more");
+        m.spec_.params = j.at("params");
+        std::shared_ptr<Estimator> est;
+        try {
+            est = registry().create(m.spec_.model, m.spec_.params);
+        } catch (const Error& e) {
+            throw fail(std::string("invalid parameters: ") + e.what());
+        }
+        for (const auto& s : j.at("preprocessing")) {
+            m.steps_.push_back(transformer_from_json(s));
+            m.spec_.preprocessing.push_back(s.at("type").get<std::string>());
+        }
+        // A fitted step must accept the model's width: try it on one zero row. Without
+        // steps there is nothing to try, and no dense row to allocate: a sparse model
+        // may declare 2^31 features.
+        Index width = m.n_features_;
+        if (!m.steps_.empty()) {
+            Features probe(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)));
+            for (const auto& s : m.steps_) probe = s->transform(probe);
+            width = probe.cols();
+        }
+        est->load_state(j.at("state"));
+        if (est->n_features() != width) throw fail("state feature count disagrees with the model's features");
+        if (est->task() != m.task_) throw fail("state task disagrees with the model's task");
+        if (m.task_ == Task::classification && est->n_classes() != static_cast<Index>(m.classes_.size()))
+            throw fail("state class count disagrees with the model's classes");
+        m.estimator_ = std::move(est);
+        if (j.contains("threshold")) {
+            const Json& t = j["threshold"];
+            DecisionThreshold th{t.at("value").get<double>(), t.at("score").get<std::string>(),
+                                 t.value("criterion", std::string())};
+            if (th.score != m.threshold_score())
+                throw fail("threshold applies to '" + th.score + "' but the model's score is '" + m.threshold_score() +
+                           "'");
+            try {
+                m.set_threshold(th);
+            } catch (const Error& e) {
+                throw fail(std::string("invalid threshold: ") + e.what());
+            }
+        }
+        m.provenance_ = j.value("provenance", Json::object());
+    } catch (const ModelFileError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw fail(std::string("invalid model file: ") + e.what());
+    }
+    return m;
+}
+
+void Model::save(const std::string& path) const {
+    JsonTextSlots slots;
+    const Json j = to_json(slots);
+    // Written as it is produced (a forest's text is never whole in memory), and synced
+    // to disk before the rename: a model file is a training run.
+    write_file_atomically_in_pieces(
+        path,
+        [&](const TextSink& sink) {
+            slots.set_sink(sink);
+            sink(model_json_text(j, &slots));
+        },
+        Durability::synced);
+}
+
+Json libsvm_model_to_json(std::string_view text, const std::string& source) {
+    const LibsvmModelFile f = read_libsvm_model(text, source);
+    const auto n_classes = static_cast<Index>(f.task == Task::classification ? f.classes.size() : 0);
+    const int version = registry().create(f.model, f.params)->state_version();
+    Json j;
+    j["format"] = kModelFormat;
+    j["version"] = kModelFormatVersion;
+    j["kestrel_version"] = kestrel_version();
+    j["model"] = f.model;
+    j["task"] = to_string(f.task);
+    j["params"] = f.params;
+    j["features"] = {{"count", f.n_features}, {"names", Json::array()}};
+    j["classes"] = f.classes;
+    j["preprocessing"] = Json::array();
+    j["state"] = Estimator::with_shape(f.svm.to_json(), version, f.task, f.n_features, n_classes);
+    j["provenance"] = {{"converted_from", "LIBSVM model file"}, {"source", source}};
+    return j;
+}
+
+Model Model::load(const std::string& path) {
+    std::string text = read_whole_file(path);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ModelFileError(path, "model file is empty");
+    // A model file from LIBSVM's svm-train (users bring their existing models).
+    if (looks_like_libsvm_model(text)) return from_json(libsvm_model_to_json(text, path), path);
+    // Tree nodes packed, without nlohmann's DOM of them; anything unusual (an error
+    // included) is read again by Json::parse, whose DOM and messages are the reference.
+    if (std::optional<Json> packed = parse_model_json(text)) {
+        std::string().swap(text);
+        return from_json(*packed, path);
+    }
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw ModelFileError(path,
+                             "model file is truncated or not valid JSON (at byte " + std::to_string(e.byte) + ")");
+    } catch (const Json::exception& e) {
+        // A number past double's range (1e400) is out_of_range, not a parse_error.
+        throw ModelFileError(path, std::string("model file is not valid JSON: ") + e.what());
+    }
+    return from_json(j, path);
+}
+
+}  // namespace kestrel

@@ -1,0 +1,94 @@
+#include "kestrel/pipeline/registry.hpp"
+
+#include <algorithm>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
+
+namespace kestrel {
+
+void Registry::add(ModelInfo info) {
+    if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
+    if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
+    if (info.is_classifier() && !info.spec.find("multiclass")) {
+        std::vector<std::string> strategies{"auto", "ovr", "ovo", "ecoc"};
+        strategies.insert(strategies.end(), info.native_strategies.begin(), info.native_strategies.end());
+        info.spec.add(choice_param("multiclass", "auto", strategies,
+                                   info.multiclass == Multiclass::native
+                                       ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo / ecoc = "
+                                         "generic wrappers"
+                                       : "multiclass strategy for k > 2 classes: auto = " + info.default_strategy +
+                                             "; ovr = one-vs-rest, ovo = one-vs-one, ecoc = output codes")
+                          .like("sklearn OneVsRestClassifier / OneVsOneClassifier / OutputCodeClassifier"));
+        info.spec.add(real_param("code_size", 1.5, "multiclass=ecoc: code bits per class (floor(code_size*k) members)")
+                          .range(0.0, std::nullopt)
+                          .open_below()
+                          .like("sklearn OutputCodeClassifier code_size"));
+        info.spec.add(choice_param("decoding", "loss", {"loss", "hamming"},
+                                   "multiclass=ecoc: nearest codeword by summed logistic loss of the member margins, "
+                                   "or by Hamming distance of their signs")
+                          .like("Allwein, Schapire & Singer 2000 loss-based / Hamming decoding"));
+    }
+    models_.push_back(std::move(info));
+}
+
+bool Registry::contains(const std::string& name) const {
+    return std::any_of(models_.begin(), models_.end(), [&](const ModelInfo& m) { return m.name == name; });
+}
+
+const ModelInfo& Registry::info(const std::string& name) const {
+    for (const auto& m : models_)
+        if (m.name == name) return m;
+    std::string valid;
+    for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
+    throw UsageError("unknown model '" + name + "' (valid: " + valid + ")");
+}
+
+std::vector<std::string> Registry::names() const {
+    std::vector<std::string> out;
+    for (const auto& m : models_) out.push_back(m.name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::unique_ptr<Estimator> Registry::create(const std::string& name, const Params& given) const {
+    const ModelInfo& mi = info(name);
+    Params resolved = mi.spec.resolve(given, name);
+    auto make_member = [info = std::make_shared<const ModelInfo>(mi), resolved]() {
+        auto e = info->factory();
+        e->set_identity(*info, resolved);
+        return e;
+    };
+    std::string strategy = resolved.contains("multiclass") ? resolved["multiclass"].get<std::string>() : "auto";
+    // A native model whose parameters make it binary wraps itself, transparently: its
+    // two-class state stays the member's own, as before it was wrapped.
+    const bool binary_by_params =
+        mi.multiclass == Multiclass::native && mi.binary_only_when && mi.binary_only_when(resolved);
+    if (strategy == "auto" && (mi.multiclass == Multiclass::binary_only || binary_by_params))
+        strategy = mi.default_strategy;
+    if (strategy == "auto" ||
+        std::find(mi.native_strategies.begin(), mi.native_strategies.end(), strategy) != mi.native_strategies.end())
+        return make_member();
+    const bool transparent = binary_by_params && !(resolved.contains("multiclass") && resolved["multiclass"] != "auto");
+    auto wrapper = make_multiclass_wrapper(strategy, make_member, transparent);
+    wrapper->set_identity(name, resolved);
+    return wrapper;
+}
+
+Capabilities Registry::capabilities(const std::string& name, const Params& given) const {
+    const ModelInfo& mi = info(name);
+    return mi.capabilities_for(mi.spec.resolve(given, name));
+}
+
+namespace {
+struct BuiltinRegistry : Registry {
+    BuiltinRegistry() { register_builtin_models(*this); }
+};
+}  // namespace
+
+const Registry& registry() {
+    static const BuiltinRegistry r;
+    return r;
+}
+
+}  // namespace kestrel

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Checks the floors of docs/architecture.md: every `#include "kestrel/<dir>/..."` in the
+# library must point at a folder its own folder may use. Prints one line per forbidden
+# include (file:line: what may not include what) and exits 1 if there is any.
+# ctest runs it as the `layering` test, so the layering cannot drift unnoticed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# What each folder of lib/include/kestrel and lib/src may include, besides itself.
+ground="core"
+shared="$ground common"
+below_families="$shared optim kernels io metrics report preprocess multiclass"
+families="linear svm kernel_methods tree boosting"
+declare -A allowed=(
+  [core]=""
+  [common]="$ground"
+  [optim]="$shared"
+  [kernels]="$shared"
+  [io]="$shared"
+  [metrics]="$shared"
+  [report]="$shared"
+  [preprocess]="$shared"
+  [multiclass]="$shared"
+  [linear]="$below_families"
+  [svm]="$below_families"
+  [kernel_methods]="$below_families"
+  [tree]="$below_families"
+  [boosting]="$below_families"
+  [pipeline]="$below_families $families"
+  [model_selection]="$below_families pipeline"
+)
+
+status=0
+complain() {
+  echo "$1" >&2
+  status=1
+}
+
+# Every folder must be placed on a floor: a new one is a decision for docs/architecture.md.
+for dir in lib/include/kestrel/*/ lib/src/*/; do
+  d=$(basename "$dir")
+  [ -n "${allowed[$d]+set}" ] || complain "$dir: folder not placed on a floor (scripts/check_layers.sh, docs/architecture.md)"
+done
+for f in lib/src/*.cpp; do
+  [ -e "$f" ] && complain "$f: a source outside every floor (put it in the folder of its floor)"
+done
+
+while IFS= read -r hit; do
+  file=${hit%%:*}
+  rest=${hit#*:}
+  line=${rest%%:*}
+  target=$(sed -E 's/.*#include[[:space:]]*"kestrel\/([a-z_]+)\/.*/\1/' <<<"$rest")
+  case "$file" in
+    lib/include/kestrel/*) from=$(cut -d/ -f4 <<<"$file") ;;
+    lib/src/*) from=$(cut -d/ -f3 <<<"$file") ;;
+  esac
+  [ "$from" = "$target" ] && continue
+  ok=0
+  for a in ${allowed[$from]:-}; do [ "$a" = "$target" ] && ok=1; done
+  [ $ok = 1 ] || complain "$file:$line: $from may not include kestrel/$target/ (docs/architecture.md)"
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"kestrel/[a-z_]+/' lib/include lib/src)
+
+# The library knows no command line: no CLI11, no header of apps/.
+while IFS= read -r hit; do
+  complain "${hit%%:*}: the library may not include the command line (${hit#*:})"
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](CLI/|common/)' lib/include lib/src | cut -d: -f1,3-)
+
+[ $status = 0 ] && echo "layering: every include of lib/ respects docs/architecture.md"
+exit $status

@@ -1,0 +1,27 @@
+// Flag errors read alike across commands: one short line, the documented exit code.
+#include <doctest/doctest.h>
+
+#include "cli/run_in_process.hpp"
+#include "cli/run_tool.hpp"
+#include "common/commands.hpp"
+
+using namespace kestrel;
+using namespace kestrel::cli;
+using kestrel::test::run;
+
+TEST_SUITE("cli.flags") {
+    TEST_CASE("--threads -1 is a one-line usage error, not CLI11's 300-digit range") {
+        const auto data = test::repo_path("data/iris/train.csv");
+        for (const char* bad : {"-1", "two", "1.5"}) {
+            CAPTURE(bad);
+            auto r = run(run_cv, "kestrel-cv", {"-m", "logistic", "--threads", bad, data});
+            CHECK(r.code == 1);
+            CHECK(r.err.find(std::string(bad) + " is not 0 (all cores) or a positive number of threads") !=
+                  std::string::npos);
+            CHECK(r.err.size() < 160);
+            CHECK(r.err.find('\n') == r.err.size() - 1);
+        }
+        auto ok = run(run_cv, "kestrel-cv", {"-m", "logistic", "--threads", "0", data, "--json"});
+        CHECK(ok.code == 0);
+    }
+}

@@ -1,0 +1,58 @@
+// What ModelInfo declares a model can do (Capabilities, refined by its parameters) must
+// be what the estimators the registry makes answer: the commands ask the declaration,
+// the fits ask the estimator (docs/architecture.md).
+#include <doctest/doctest.h>
+
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "model_fixtures.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+void check_agree(const std::string& name, const Params& given) {
+    CAPTURE(name);
+    CAPTURE(given.dump());
+    const Capabilities declared = registry().capabilities(name, given);
+    const auto e = registry().create(name, given);
+    CHECK(e->has_decision_function() == declared.decision_function);
+    CHECK(e->has_predict_proba() == declared.predict_proba);
+    CHECK(e->supports_sparse() == declared.sparse_input);
+    CHECK(e->supports_sample_weights() == declared.sample_weights);
+    CHECK(e->absent_is_missing() == declared.absent_is_missing);
+}
+
+}  // namespace
+
+TEST_SUITE("contract") {
+    TEST_CASE("declared capabilities agree with every estimator the registry makes") {
+        for (const auto& name : registry().names()) check_agree(name, Params::object());
+        // Parameters that change an answer.
+        check_agree("svc", {{"probability", "true"}});
+        check_agree("nu_svc", {{"probability", "true"}});
+        check_agree("adaboost", {{"base", "tree(max_depth=2)"}});
+        check_agree("adaboost", {{"base", "logistic"}});
+        check_agree("adaboost", {{"base", "gbdt(n_estimators=2)"}});
+        check_agree("logistic", {{"penalty", "l1"}});
+        check_agree("linear_svm", {{"multiclass", "ovo"}});
+    }
+
+    TEST_CASE("declared capabilities, by hand") {
+        CHECK(registry().capabilities("svc", Params::object()).predict_proba == false);
+        CHECK(registry().capabilities("svc", {{"probability", "true"}}).predict_proba == true);
+        CHECK(registry().capabilities("nu_svc", Params::object()).sample_weights == false);
+        CHECK(registry().capabilities("gbdt", Params::object()).absent_is_missing == true);
+        CHECK(registry().capabilities("adaboost", Params::object()).sparse_input == true);  // a tree base
+        CHECK(registry().capabilities("adaboost", {{"base", "gbdt(n_estimators=2)"}}).absent_is_missing == true);
+        CHECK(registry().capabilities("knn", Params::object()).sample_weights == false);
+    }
+
+    TEST_CASE("a tree fitted for regression gives no probabilities though its model declares them") {
+        ModelSpec spec;
+        spec.model = "tree";
+        const Model m = Model::train(spec, test::linear_regression(40, 3), Context{});
+        CHECK(registry().capabilities("tree", Params::object()).predict_proba);
+        CHECK_FALSE(m.has_predict_proba());
+    }
+}
