@@ -6,9 +6,9 @@
 #include <numeric>
 #include <vector>
 
-#include "kestrel/common/row_access.hpp"
+#include "dual_cd_loop.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/rng.hpp"
+#include "kestrel/common/row_access.hpp"
 
 namespace kestrel {
 namespace {
@@ -27,18 +27,69 @@ void box_and_diag(const DualCdProblem& p, Index i, double& upper, double& diag) 
     }
 }
 
-// LIBLINEAR's solve_l2r_l1l2_svc, line for line where it matters: the random
-// permutation of the active rows each pass, the projected gradient, shrinking against
-// the previous pass's PG extremes, and the restart on the full set before stopping.
+// LIBLINEAR's solve_l2r_l1l2_svc step, line for line where it matters: the projected
+// gradient, a row at its bound shrunk when its gradient lies beyond the previous pass's PG
+// extremes, and the clipped Newton step; a pass stops the solver when max PG - min PG <= eps.
+template <class Rows>
+struct SvcStep {
+    const DualCdProblem& p;
+    dual_cd::BiasedRows<Rows> rows;
+    const std::vector<double>& qd;
+    const std::vector<double>& upper;
+    const std::vector<double>& diag;
+    Vector& alpha;
+    double* w;
+    double pg_max_old = inf, pg_min_old = -inf;
+    double pg_max = -inf, pg_min = inf;
+
+    void begin_pass() {
+        pg_max = -inf;
+        pg_min = inf;
+    }
+    bool update(Index i) {
+        const double yi = p.y[i];
+        double g = yi * (rows.rows.dot(i, w) + rows.bias_term(w)) - 1.0;
+        const double a = alpha[i], u = upper[i];
+        g += a * diag[i];
+        double pg = 0;
+        if (a == 0) {
+            if (g > pg_max_old) return false;  // at its bound and likely to stay there
+            if (g < 0) pg = g;
+        } else if (a == u) {
+            if (g < pg_min_old) return false;
+            if (g > 0) pg = g;
+        } else {
+            pg = g;
+        }
+        pg_max = std::max(pg_max, pg);
+        pg_min = std::min(pg_min, pg);
+        if (std::fabs(pg) > 1e-12) {
+            const double a_new = std::min(std::max(a - g / qd[i], 0.0), u);
+            alpha[i] = a_new;
+            rows.axpy(i, (a_new - a) * yi, w);
+        }
+        return true;
+    }
+    // A pass with every row shrunk away leaves pg_max = -inf: nothing moved, optimal.
+    bool end_pass(double eps, bool) {
+        if (pg_max - pg_min <= eps) return true;
+        pg_max_old = pg_max <= 0 ? inf : pg_max;
+        pg_min_old = pg_min >= 0 ? -inf : pg_min;
+        return false;
+    }
+    void forget_bounds() {
+        pg_max_old = inf;
+        pg_min_old = -inf;
+    }
+};
+
 template <class Rows>
 DualCdResult solve(const DualCdProblem& p, const DualCdOptions& o, const Rows& rows) {
     const Index n = p.X.rows(), d = p.X.cols();
-    const bool has_bias = p.bias > 0;
     const double b = p.bias;
     DualCdResult r;
-    r.w = Vector::Zero(d + (has_bias ? 1 : 0));
+    r.w = Vector::Zero(d + (b > 0 ? 1 : 0));
     r.alpha = Vector::Zero(n);
-    double* w = r.w.data();
     std::vector<double> qd(static_cast<std::size_t>(n)), upper(qd.size()), diag(qd.size());
     std::vector<Index> index;
     index.reserve(qd.size());
@@ -52,67 +103,8 @@ DualCdResult solve(const DualCdProblem& p, const DualCdOptions& o, const Rows& r
         else if (upper[i] > 0)
             r.alpha[i] = upper[i];
     }
-    const auto total = static_cast<std::ptrdiff_t>(index.size());
-    std::ptrdiff_t active = total;
-    Rng rng(o.seed);
-    double pg_max_old = inf, pg_min_old = -inf;
-
-    while (r.iterations < o.max_iter) {
-        double pg_max = -inf, pg_min = inf;
-        for (std::ptrdiff_t s = 0; s < active; ++s)
-            std::swap(index[s], index[s + static_cast<std::ptrdiff_t>(rng.below(static_cast<std::uint64_t>(active - s)))]);
-
-        for (std::ptrdiff_t s = 0; s < active; ++s) {
-            const Index i = index[s];
-            const double yi = p.y[i];
-            double g = yi * (rows.dot(i, w) + (has_bias ? b * w[d] : 0.0)) - 1.0;
-            const double a = r.alpha[i], u = upper[i];
-            g += a * diag[i];
-            double pg = 0;
-            if (a == 0) {
-                if (g > pg_max_old) {  // at its bound and likely to stay there: shrink
-                    std::swap(index[s], index[--active]);
-                    --s;
-                    continue;
-                }
-                if (g < 0) pg = g;
-            } else if (a == u) {
-                if (g < pg_min_old) {
-                    std::swap(index[s], index[--active]);
-                    --s;
-                    continue;
-                }
-                if (g > 0) pg = g;
-            } else {
-                pg = g;
-            }
-            pg_max = std::max(pg_max, pg);
-            pg_min = std::min(pg_min, pg);
-            if (std::fabs(pg) > 1e-12) {
-                const double a_new = std::min(std::max(a - g / qd[i], 0.0), u);
-                const double step = (a_new - a) * yi;
-                r.alpha[i] = a_new;
-                rows.axpy(i, step, w);
-                if (has_bias) w[d] += step * b;
-            }
-        }
-        ++r.iterations;
-
-        if (pg_max - pg_min <= o.eps) {
-            if (active == total) {
-                r.converged = true;
-                break;
-            }
-            // Converged on the shrunk set: check every row once more before stopping.
-            active = total;
-            pg_max_old = inf;
-            pg_min_old = -inf;
-            continue;
-        }
-        pg_max_old = pg_max <= 0 ? inf : pg_max;
-        pg_min_old = pg_min >= 0 ? -inf : pg_min;
-    }
-    // A pass with every row shrunk away leaves pg_max = -inf: nothing moved, optimal.
+    SvcStep<Rows> step{p, {rows, d, b}, qd, upper, diag, r.alpha, r.w.data()};
+    dual_cd::run(step, index, o, r);
     double v = r.w.squaredNorm();
     for (Index i = 0; i < n; ++i) v += r.alpha[i] * (r.alpha[i] * diag[i] - 2.0);
     r.dual_objective = 0.5 * v;

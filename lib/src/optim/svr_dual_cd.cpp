@@ -3,9 +3,9 @@
 #include <limits>
 #include <vector>
 
-#include "kestrel/common/row_access.hpp"
+#include "dual_cd_loop.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/rng.hpp"
+#include "kestrel/common/row_access.hpp"
 #include "kestrel/optim/dual_cd.hpp"
 
 namespace kestrel {
@@ -13,19 +13,80 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// LIBLINEAR 2.3's solve_l2r_l1l2_svr: per pass a random order of the active rows; for each,
-// the one-variable problem ½Hd² + G d + p|β+d| solved exactly (then clipped to the box),
-// shrinking against the previous pass's largest violation, and the relative stopping rule
-// on the summed violation with a final pass over all rows.
+// LIBLINEAR 2.3's solve_l2r_l1l2_svr step: the one-variable problem ½Hd² + G d + p|β+d|
+// solved exactly (then clipped to the box), a row at a bound or at zero shrunk when its
+// gradient lies beyond the previous pass's largest violation; a pass stops the solver when
+// the summed violation is at most eps times that of the first pass.
+template <class Rows>
+struct SvrStep {
+    const SvrDualProblem& p;
+    dual_cd::BiasedRows<Rows> rows;
+    const std::vector<double>& qd;
+    const std::vector<double>& upper;
+    const std::vector<double>& lambda;
+    Vector& betas;
+    double* w;
+    double g_max_old = inf, g_norm1_init = -1;
+    double g_max = 0, g_norm1 = 0;
+
+    void begin_pass() {
+        g_max = 0;
+        g_norm1 = 0;
+    }
+    bool update(Index i) {
+        const double eps_ins = p.epsilon;
+        const double beta = betas[i], u = upper[i];
+        const double g = -p.y[i] + lambda[i] * beta + rows.rows.dot(i, w) + rows.bias_term(w);
+        const double h = qd[i] + lambda[i];
+        const double gp = g + eps_ins, gn = g - eps_ins;
+        double violation = 0;
+        if (beta == 0) {
+            if (gp < 0)
+                violation = -gp;
+            else if (gn > 0)
+                violation = gn;
+            else if (gp > g_max_old && gn < -g_max_old)
+                return false;
+        } else if (beta >= u) {
+            if (gp > 0)
+                violation = gp;
+            else if (gp < -g_max_old)
+                return false;
+        } else if (beta <= -u) {
+            if (gn < 0)
+                violation = -gn;
+            else if (gn > g_max_old)
+                return false;
+        } else {
+            violation = beta > 0 ? std::fabs(gp) : std::fabs(gn);
+        }
+        g_max = std::max(g_max, violation);
+        g_norm1 += violation;
+
+        double step = gp < h * beta ? -gp / h : (gn > h * beta ? -gn / h : -beta);
+        if (std::fabs(step) < 1e-12) return true;
+        const double beta_new = std::min(std::max(beta + step, -u), u);
+        step = beta_new - beta;
+        betas[i] = beta_new;
+        if (step != 0) rows.axpy(i, step, w);
+        return true;
+    }
+    bool end_pass(double eps, bool first_pass) {
+        if (first_pass) g_norm1_init = g_norm1;
+        if (g_norm1 <= eps * g_norm1_init) return true;
+        g_max_old = g_max;
+        return false;
+    }
+    void forget_bounds() { g_max_old = inf; }
+};
+
 template <class Rows>
 DualCdResult solve(const SvrDualProblem& p, const DualCdOptions& o, const Rows& rows) {
     const Index n = p.X.rows(), d = p.X.cols();
-    const bool has_bias = p.bias > 0;
     const double b = p.bias;
     DualCdResult r;
-    r.w = Vector::Zero(d + (has_bias ? 1 : 0));
+    r.w = Vector::Zero(d + (b > 0 ? 1 : 0));
     r.alpha = Vector::Zero(n);
-    double* w = r.w.data();
     std::vector<double> qd(static_cast<std::size_t>(n)), upper(qd.size()), lambda(qd.size());
     std::vector<Index> index;
     for (Index i = 0; i < n; ++i) {
@@ -36,83 +97,12 @@ DualCdResult solve(const SvrDualProblem& p, const DualCdOptions& o, const Rows& 
         // A row without loss, or with no features at all, never moves w: leave it out.
         if (upper[i] > 0 && qd[i] + lambda[i] > 0) index.push_back(i);
     }
-    const auto total = static_cast<std::ptrdiff_t>(index.size());
-    std::ptrdiff_t active = total;
-    Rng rng(o.seed);
-    double g_max_old = inf, g_norm1_init = -1;
-    const double eps_ins = p.epsilon;
-
-    while (r.iterations < o.max_iter) {
-        double g_max = 0, g_norm1 = 0;
-        for (std::ptrdiff_t s = 0; s < active; ++s)
-            std::swap(index[s], index[s + static_cast<std::ptrdiff_t>(rng.below(static_cast<std::uint64_t>(active - s)))]);
-        for (std::ptrdiff_t s = 0; s < active; ++s) {
-            const Index i = index[s];
-            const double beta = r.alpha[i], u = upper[i];
-            const double g = -p.y[i] + lambda[i] * beta + rows.dot(i, w) + (has_bias ? b * w[d] : 0.0);
-            const double h = qd[i] + lambda[i];
-            const double gp = g + eps_ins, gn = g - eps_ins;
-            double violation = 0;
-            auto shrink = [&] {
-                std::swap(index[s], index[--active]);
-                --s;
-            };
-            if (beta == 0) {
-                if (gp < 0)
-                    violation = -gp;
-                else if (gn > 0)
-                    violation = gn;
-                else if (gp > g_max_old && gn < -g_max_old) {
-                    shrink();
-                    continue;
-                }
-            } else if (beta >= u) {
-                if (gp > 0)
-                    violation = gp;
-                else if (gp < -g_max_old) {
-                    shrink();
-                    continue;
-                }
-            } else if (beta <= -u) {
-                if (gn < 0)
-                    violation = -gn;
-                else if (gn > g_max_old) {
-                    shrink();
-                    continue;
-                }
-            } else {
-                violation = beta > 0 ? std::fabs(gp) : std::fabs(gn);
-            }
-            g_max = std::max(g_max, violation);
-            g_norm1 += violation;
-
-            double step = gp < h * beta ? -gp / h : (gn > h * beta ? -gn / h : -beta);
-            if (std::fabs(step) < 1e-12) continue;
-            const double beta_new = std::min(std::max(beta + step, -u), u);
-            step = beta_new - beta;
-            r.alpha[i] = beta_new;
-            if (step != 0) {
-                rows.axpy(i, step, w);
-                if (has_bias) w[d] += step * b;
-            }
-        }
-        if (r.iterations == 0) g_norm1_init = g_norm1;
-        ++r.iterations;
-        if (g_norm1 <= o.eps * g_norm1_init) {
-            if (active == total) {
-                r.converged = true;
-                break;
-            }
-            active = total;
-            g_max_old = inf;
-            continue;
-        }
-        g_max_old = g_max;
-    }
+    SvrStep<Rows> step{p, {rows, d, b}, qd, upper, lambda, r.alpha, r.w.data()};
+    dual_cd::run(step, index, o, r);
     double v = 0.5 * r.w.squaredNorm();
     for (Index i = 0; i < n; ++i) {
         const double beta = r.alpha[i];
-        v += eps_ins * std::fabs(beta) - p.y[i] * beta + 0.5 * lambda[i] * beta * beta;
+        v += p.epsilon * std::fabs(beta) - p.y[i] * beta + 0.5 * lambda[i] * beta * beta;
     }
     r.dual_objective = v;
     return r;

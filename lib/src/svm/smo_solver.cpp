@@ -1,9 +1,11 @@
-// SMO with second-order working-set selection and shrinking. The standard variant
-// (one equality constraint) and the nu variant (one per label sign) differ only in
-// how they pick the pair, shrink and compute rho.
+// SMO with second-order working-set selection and shrinking, written once for both
+// duals. The standard dual has one equality constraint, the nu dual one per label sign;
+// a small policy type says how many candidate sets that makes and computes rho, and the
+// solver is instantiated per policy so the hot passes stay free of run-time dispatch.
 #include "kestrel/svm/smo_solver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -75,24 +77,70 @@ struct BestJ {
         }
     }
 };
-struct PickJ {
-    BestJ j;
-    double gmax2 = -kInf;
-};
-struct PickNu {
-    Pick p, n;  // i candidates of each sign
-};
-struct PickJNu {
-    BestJ j;
-    double gmaxp2 = -kInf, gmaxn2 = -kInf;
-};
+
+template <int Sets>
+std::array<double, Sets> all_minus_infinity() {
+    std::array<double, Sets> a;
+    a.fill(-kInf);
+    return a;
+}
 
 enum Status : std::int8_t { at_lower = 0, at_upper = 1, free_var = 2 };
 
+// Rho (or one of the nu dual's two offsets) from the variables of one equality
+// constraint: the average KKT value over the free ones; without any, the middle of the
+// interval the bound ones leave. A bound variable narrows the interval from below or
+// from above depending on its bound and, where values are taken as y·G, its sign.
+struct KktInterval {
+    double ub = kInf, lb = -kInf, sum_free = 0;
+    Index nr_free = 0;
+    void add(double value, std::int8_t status, bool upper_bounds_from_above) {
+        if (status == free_var) {
+            ++nr_free;
+            sum_free += value;
+        } else if ((status == at_upper) == upper_bounds_from_above) {
+            ub = std::min(ub, value);
+        } else {
+            lb = std::max(lb, value);
+        }
+    }
+    double value() const { return nr_free > 0 ? sum_free / static_cast<double>(nr_free) : (ub + lb) / 2; }
+};
+
+// The policies: how many candidate sets the working-set selection and shrinking keep
+// (set_of maps a label to its set, the pair is drawn within one set) and how rho comes
+// out of the final gradient.
+
+// yᵀα = Δ: one set; rho is read off y·G.
+struct OneConstraint {
+    static constexpr int kSets = 1;
+    static constexpr int set_of(std::int8_t) { return 0; }
+    static void finish(const std::int8_t* y, const double* G, const std::int8_t* status, Index n, SmoResult& res) {
+        KktInterval all;
+        for (Index i = 0; i < n; ++i) all.add(y[i] * G[i], status[i], y[i] != +1);
+        res.rho = all.value();
+    }
+};
+
+// Σ_{y=+1} α = Δ₊ and Σ_{y=-1} α = Δ₋: one set per sign; each gives an offset of G, and
+// rho and r are their half difference and half sum.
+struct PerSignConstraints {
+    static constexpr int kSets = 2;
+    static constexpr int set_of(std::int8_t y) { return y == +1 ? 0 : 1; }
+    static void finish(const std::int8_t* y, const double* G, const std::int8_t* status, Index n, SmoResult& res) {
+        KktInterval per_sign[2];
+        for (Index i = 0; i < n; ++i) per_sign[set_of(y[i])].add(G[i], status[i], false);
+        const double r1 = per_sign[0].value(), r2 = per_sign[1].value();
+        res.r = (r1 + r2) / 2;
+        res.rho = (r1 - r2) / 2;
+    }
+};
+
+template <class Policy>
 class SmoEngine {
 public:
-    SmoEngine(QMatrix& Q, const SmoProblem& pb, const SmoOptions& opt, const Context& ctx, bool nu)
-        : Q_(Q), opt_(opt), ctx_(ctx), nu_(nu), l_(static_cast<Index>(pb.p.size())) {
+    SmoEngine(QMatrix& Q, const SmoProblem& pb, const SmoOptions& opt, const Context& ctx)
+        : Q_(Q), opt_(opt), ctx_(ctx), l_(static_cast<Index>(pb.p.size())) {
         p_.assign(pb.p.data(), pb.p.data() + l_);
         y_ = pb.y;
         C_.assign(pb.upper.data(), pb.upper.data() + l_);
@@ -107,6 +155,16 @@ public:
     SmoResult run();
 
 private:
+    static constexpr int kSets = Policy::kSets;
+    static constexpr int kPos = Policy::set_of(+1), kNeg = Policy::set_of(-1);
+    // Per chunk of the i pass: the i candidate of each set.
+    using IPicks = std::array<Pick, kSets>;
+    // Per chunk of the j pass: the j chosen and, per set, the largest y·G over I_low.
+    struct JPick {
+        BestJ j;
+        std::array<double, kSets> gmax2 = all_minus_infinity<kSets>();
+    };
+
     void update_status(Index i) {
         const double a = alpha_[static_cast<std::size_t>(i)];
         status_[static_cast<std::size_t>(i)] = a >= C_[static_cast<std::size_t>(i)] ? at_upper
@@ -121,19 +179,12 @@ private:
     void swap_index(Index i, Index j);
     void reconstruct_gradient();
     bool select_pair(Index& out_i, Index& out_j);  // false = optimal
-    bool select_pair_nu(Index& out_i, Index& out_j);
     void shrink();
-    void shrink_nu();
-    bool shrinkable(Index t, double gmax1, double gmax2) const;
-    bool shrinkable_nu(Index t, double gmax1, double gmax2, double gmax3, double gmax4) const;
     void update_pair(Index i, Index j);
-    double compute_rho() const;
-    void compute_rho_nu(double& rho, double& r) const;
 
     QMatrix& Q_;
     SmoOptions opt_;
     const Context& ctx_;
-    bool nu_;
     Index l_;
     Index active_size_ = 0;
     bool unshrunk_ = false;
@@ -142,13 +193,12 @@ private:
     std::vector<std::int8_t> y_, status_;
     std::vector<Index> active_;  // original index of each position
     // Per-chunk results of the selection passes (kept to avoid reallocating).
-    std::vector<Pick> picks_;
-    std::vector<PickJ> picks_j_;
-    std::vector<PickNu> picks_nu_;
-    std::vector<PickJNu> picks_j_nu_;
+    std::vector<IPicks> i_parts_;
+    std::vector<JPick> j_parts_;
 };
 
-void SmoEngine::initialize_gradient() {
+template <class Policy>
+void SmoEngine<Policy>::initialize_gradient() {
     G_.assign(p_.begin(), p_.end());
     for (Index i = 0; i < l_; ++i) {
         if (lower(i)) continue;
@@ -159,7 +209,8 @@ void SmoEngine::initialize_gradient() {
     }
 }
 
-void SmoEngine::swap_index(Index i, Index j) {
+template <class Policy>
+void SmoEngine<Policy>::swap_index(Index i, Index j) {
     Q_.swap_index(i, j);
     auto si = static_cast<std::size_t>(i), sj = static_cast<std::size_t>(j);
     std::swap(y_[si], y_[sj]);
@@ -173,7 +224,8 @@ void SmoEngine::swap_index(Index i, Index j) {
 
 // Restores G on the shrunk (inactive) variables: Ḡ holds the contribution of the
 // variables at their upper bound, the free ones are added back here.
-void SmoEngine::reconstruct_gradient() {
+template <class Policy>
+void SmoEngine<Policy>::reconstruct_gradient() {
     if (active_size_ == l_) return;
     for (Index j = active_size_; j < l_; ++j)
         G_[static_cast<std::size_t>(j)] = Q_.bound_sum(j) + p_[static_cast<std::size_t>(j)];
@@ -200,191 +252,109 @@ void SmoEngine::reconstruct_gradient() {
     }
 }
 
-// Second-order selection (WSS3): i maximizes -y_t G_t over I_up; j minimizes the
-// second-order decrease -(b_it²)/a_it over the violating t in I_low.
-bool SmoEngine::select_pair(Index& out_i, Index& out_j) {
+// Second-order selection (WSS3) within each set: i maximizes -y_t G_t over I_up; j
+// minimizes the second-order decrease -(b_it²)/a_it over the violating t in I_low,
+// against the i of t's set, and that set's i is the one used.
+template <class Policy>
+bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
     const double* G = G_.data();
     const std::int8_t* y = y_.data();
     const int threads = Q_.threads();
-    const Pick pi = scan_chunks(
-        active_size_, threads, picks_,
+    const IPicks pi = scan_chunks(
+        active_size_, threads, i_parts_,
         [&](Index lo, Index hi) {
-            Pick r;
+            IPicks r;
             for (Index t = lo; t < hi; ++t) {
                 if (y[t] == +1) {
-                    if (!upper(t)) r.offer(-G[t], t);
+                    if (!upper(t)) r[kPos].offer(-G[t], t);
                 } else if (!lower(t)) {
-                    r.offer(G[t], t);
+                    r[kNeg].offer(G[t], t);
                 }
             }
             return r;
         },
-        [](Pick& acc, const Pick& next) { acc.join(next); });
-    const double gmax = pi.value;
-    const Index imax = pi.at;
-    const float* Qi = imax >= 0 ? Q_.column(imax, active_size_) : nullptr;
-    const double qd_i = imax >= 0 ? QD_[imax] : 0.0;
-    const double yi = imax >= 0 ? y[imax] : 0.0;
-    const PickJ pj = scan_chunks(
-        active_size_, threads, picks_j_,
+        [](IPicks& acc, const IPicks& next) {
+            for (int s = 0; s < kSets; ++s) acc[s].join(next[s]);
+        });
+    // Per set: its i's violation, column, and the parts of a_it that do not depend on t
+    // (2 y_i multiplies Q_it, whose sign is y_i y_t).
+    std::array<double, kSets> gmax, qd_i, two_yi;
+    std::array<const float*, kSets> Qi;
+    for (int s = 0; s < kSets; ++s) {
+        const Index i = pi[s].at;
+        gmax[s] = pi[s].value;
+        Qi[s] = i >= 0 ? Q_.column(i, active_size_) : nullptr;
+        qd_i[s] = i >= 0 ? QD_[i] : 0.0;
+        two_yi[s] = i >= 0 ? 2.0 * y[i] : 0.0;
+    }
+    const JPick pj = scan_chunks(
+        active_size_, threads, j_parts_,
         [&](Index lo, Index hi) {
-            PickJ r;
+            JPick r;
             for (Index t = lo; t < hi; ++t) {
                 if (y[t] == +1) {
                     if (lower(t)) continue;
-                    if (G[t] >= r.gmax2) r.gmax2 = G[t];
+                    if (G[t] >= r.gmax2[kPos]) r.gmax2[kPos] = G[t];
                     r.j.offer(
-                        gmax + G[t], [&] { return qd_i + QD_[t] - 2.0 * yi * Qi[t]; }, t);
+                        gmax[kPos] + G[t], [&] { return qd_i[kPos] + QD_[t] - two_yi[kPos] * Qi[kPos][t]; }, t);
                 } else {
                     if (upper(t)) continue;
-                    if (-G[t] >= r.gmax2) r.gmax2 = -G[t];
+                    if (-G[t] >= r.gmax2[kNeg]) r.gmax2[kNeg] = -G[t];
                     r.j.offer(
-                        gmax - G[t], [&] { return qd_i + QD_[t] + 2.0 * yi * Qi[t]; }, t);
+                        gmax[kNeg] - G[t], [&] { return qd_i[kNeg] + QD_[t] + two_yi[kNeg] * Qi[kNeg][t]; }, t);
                 }
             }
             return r;
         },
-        [](PickJ& acc, const PickJ& next) {
-            acc.gmax2 = std::max(acc.gmax2, next.gmax2);
+        [](JPick& acc, const JPick& next) {
+            for (int s = 0; s < kSets; ++s) acc.gmax2[s] = std::max(acc.gmax2[s], next.gmax2[s]);
             acc.j.join(next.j);
         });
-    if (gmax + pj.gmax2 < opt_.eps || pj.j.at == -1) return false;
-    out_i = imax;
+    double gap = gmax[0] + pj.gmax2[0];
+    for (int s = 1; s < kSets; ++s) gap = std::max(gap, gmax[s] + pj.gmax2[s]);
+    if (gap < opt_.eps || pj.j.at == -1) return false;
     out_j = pj.j.at;
-    return true;
-}
-
-// The nu variant picks i and j with the same label: the candidates for i are the
-// best of each sign, and j decides which one is used.
-bool SmoEngine::select_pair_nu(Index& out_i, Index& out_j) {
-    const double* G = G_.data();
-    const std::int8_t* y = y_.data();
-    const int threads = Q_.threads();
-    const PickNu pi = scan_chunks(
-        active_size_, threads, picks_nu_,
-        [&](Index lo, Index hi) {
-            PickNu r;
-            for (Index t = lo; t < hi; ++t) {
-                if (y[t] == +1) {
-                    if (!upper(t)) r.p.offer(-G[t], t);
-                } else if (!lower(t)) {
-                    r.n.offer(G[t], t);
-                }
-            }
-            return r;
-        },
-        [](PickNu& acc, const PickNu& next) {
-            acc.p.join(next.p);
-            acc.n.join(next.n);
-        });
-    const double gmaxp = pi.p.value, gmaxn = pi.n.value;
-    const Index ip = pi.p.at, in = pi.n.at;
-    const float* Qip = ip >= 0 ? Q_.column(ip, active_size_) : nullptr;
-    const float* Qin = in >= 0 ? Q_.column(in, active_size_) : nullptr;
-    const PickJNu pj = scan_chunks(
-        active_size_, threads, picks_j_nu_,
-        [&](Index lo, Index hi) {
-            PickJNu r;
-            for (Index t = lo; t < hi; ++t) {
-                if (y[t] == +1) {
-                    if (lower(t)) continue;
-                    if (G[t] >= r.gmaxp2) r.gmaxp2 = G[t];
-                    r.j.offer(
-                        gmaxp + G[t], [&] { return QD_[ip] + QD_[t] - 2.0 * Qip[t]; }, t);
-                } else {
-                    if (upper(t)) continue;
-                    if (-G[t] >= r.gmaxn2) r.gmaxn2 = -G[t];
-                    r.j.offer(
-                        gmaxn - G[t], [&] { return QD_[in] + QD_[t] - 2.0 * Qin[t]; }, t);
-                }
-            }
-            return r;
-        },
-        [](PickJNu& acc, const PickJNu& next) {
-            acc.gmaxp2 = std::max(acc.gmaxp2, next.gmaxp2);
-            acc.gmaxn2 = std::max(acc.gmaxn2, next.gmaxn2);
-            acc.j.join(next.j);
-        });
-    if (std::max(gmaxp + pj.gmaxp2, gmaxn + pj.gmaxn2) < opt_.eps || pj.j.at == -1) return false;
-    out_i = y[pj.j.at] == +1 ? ip : in;
-    out_j = pj.j.at;
+    out_i = pi[static_cast<std::size_t>(Policy::set_of(y[out_j]))].at;
     return true;
 }
 
 // A bound variable whose gradient says it would not move even against the most
-// violating variable of the other side is set aside (moved past active_size).
-bool SmoEngine::shrinkable(Index t, double gmax1, double gmax2) const {
-    const double g = G_[static_cast<std::size_t>(t)];
-    const bool pos = y_[static_cast<std::size_t>(t)] == +1;
-    if (upper(t)) return pos ? -g > gmax1 : -g > gmax2;
-    if (lower(t)) return pos ? g > gmax2 : g > gmax1;
-    return false;
-}
-
-void SmoEngine::shrink() {
-    double gmax1 = -kInf;  // max over I_up of -y G
-    double gmax2 = -kInf;  // max over I_low of y G
+// violating variable of its set's other side is set aside (moved past active_size).
+template <class Policy>
+void SmoEngine<Policy>::shrink() {
+    // Per set: up, the largest -y G over I_up; low, the largest y G over I_low.
+    std::array<double, kSets> up = all_minus_infinity<kSets>(), low = all_minus_infinity<kSets>();
     for (Index t = 0; t < active_size_; ++t) {
         const double g = G_[static_cast<std::size_t>(t)];
         if (y_[static_cast<std::size_t>(t)] == +1) {
-            if (!upper(t)) gmax1 = std::max(gmax1, -g);
-            if (!lower(t)) gmax2 = std::max(gmax2, g);
+            if (!upper(t)) up[kPos] = std::max(up[kPos], -g);
+            if (!lower(t)) low[kPos] = std::max(low[kPos], g);
         } else {
-            if (!upper(t)) gmax2 = std::max(gmax2, -g);
-            if (!lower(t)) gmax1 = std::max(gmax1, g);
+            if (!upper(t)) low[kNeg] = std::max(low[kNeg], -g);
+            if (!lower(t)) up[kNeg] = std::max(up[kNeg], g);
         }
     }
     // Close to the end: bring every variable back once, so a variable shrunk too
     // early cannot spoil the final solution.
-    if (!unshrunk_ && gmax1 + gmax2 <= opt_.eps * 10) {
+    double gap = up[0] + low[0];
+    for (int s = 1; s < kSets; ++s) gap = std::max(gap, up[s] + low[s]);
+    if (!unshrunk_ && gap <= opt_.eps * 10) {
         unshrunk_ = true;
         reconstruct_gradient();
         active_size_ = l_;
     }
-    for (Index t = 0; t < active_size_; ++t) {
-        if (!shrinkable(t, gmax1, gmax2)) continue;
-        --active_size_;
-        while (active_size_ > t) {
-            if (!shrinkable(active_size_, gmax1, gmax2)) {
-                swap_index(t, active_size_);
-                break;
-            }
-            --active_size_;
-        }
-    }
-}
-
-bool SmoEngine::shrinkable_nu(Index t, double gmax1, double gmax2, double gmax3, double gmax4) const {
-    const double g = G_[static_cast<std::size_t>(t)];
-    const bool pos = y_[static_cast<std::size_t>(t)] == +1;
-    if (upper(t)) return pos ? -g > gmax1 : -g > gmax4;
-    if (lower(t)) return pos ? g > gmax2 : g > gmax3;
-    return false;
-}
-
-void SmoEngine::shrink_nu() {
-    // gmax1/gmax2: I_up/I_low values of the +1 variables; gmax3/gmax4: of the -1 ones.
-    double gmax1 = -kInf, gmax2 = -kInf, gmax3 = -kInf, gmax4 = -kInf;
-    for (Index t = 0; t < active_size_; ++t) {
+    const auto shrinkable = [&](Index t) {
         const double g = G_[static_cast<std::size_t>(t)];
-        if (y_[static_cast<std::size_t>(t)] == +1) {
-            if (!upper(t)) gmax1 = std::max(gmax1, -g);
-            if (!lower(t)) gmax2 = std::max(gmax2, g);
-        } else {
-            if (!lower(t)) gmax3 = std::max(gmax3, g);
-            if (!upper(t)) gmax4 = std::max(gmax4, -g);
-        }
-    }
-    if (!unshrunk_ && std::max(gmax1 + gmax2, gmax3 + gmax4) <= opt_.eps * 10) {
-        unshrunk_ = true;
-        reconstruct_gradient();
-        active_size_ = l_;
-    }
+        const bool pos = y_[static_cast<std::size_t>(t)] == +1;
+        if (upper(t)) return pos ? -g > up[kPos] : -g > low[kNeg];
+        if (lower(t)) return pos ? g > low[kPos] : g > up[kNeg];
+        return false;
+    };
     for (Index t = 0; t < active_size_; ++t) {
-        if (!shrinkable_nu(t, gmax1, gmax2, gmax3, gmax4)) continue;
+        if (!shrinkable(t)) continue;
         --active_size_;
         while (active_size_ > t) {
-            if (!shrinkable_nu(active_size_, gmax1, gmax2, gmax3, gmax4)) {
+            if (!shrinkable(active_size_)) {
                 swap_index(t, active_size_);
                 break;
             }
@@ -395,7 +365,8 @@ void SmoEngine::shrink_nu() {
 
 // Minimizes the objective over (α_i, α_j) along the equality constraint, then clips
 // the step to the box; G and Ḡ follow the change.
-void SmoEngine::update_pair(Index i, Index j) {
+template <class Policy>
+void SmoEngine<Policy>::update_pair(Index i, Index j) {
     const auto si = static_cast<std::size_t>(i), sj = static_cast<std::size_t>(j);
     const float* Qi = Q_.column(i, active_size_);
     const float* Qj = Q_.column(j, active_size_);
@@ -471,54 +442,8 @@ void SmoEngine::update_pair(Index i, Index j) {
     if (was_upper_j != upper(j)) Q_.add_to_bound_sum(j, was_upper_j ? -Cj : Cj);
 }
 
-// rho: the average of y_i G_i over the free variables; without any, the middle of
-// the interval the KKT conditions leave.
-double SmoEngine::compute_rho() const {
-    double ub = kInf, lb = -kInf, sum_free = 0;
-    Index nr_free = 0;
-    for (Index i = 0; i < active_size_; ++i) {
-        const double yg = y_[static_cast<std::size_t>(i)] * G_[static_cast<std::size_t>(i)];
-        const bool pos = y_[static_cast<std::size_t>(i)] == +1;
-        if (upper(i)) {
-            if (pos)
-                lb = std::max(lb, yg);
-            else
-                ub = std::min(ub, yg);
-        } else if (lower(i)) {
-            if (pos)
-                ub = std::min(ub, yg);
-            else
-                lb = std::max(lb, yg);
-        } else {
-            ++nr_free;
-            sum_free += yg;
-        }
-    }
-    return nr_free > 0 ? sum_free / static_cast<double>(nr_free) : (ub + lb) / 2;
-}
-
-void SmoEngine::compute_rho_nu(double& rho, double& r) const {
-    double ub[2] = {kInf, kInf}, lb[2] = {-kInf, -kInf}, sum[2] = {0, 0};
-    Index nfree[2] = {0, 0};
-    for (Index i = 0; i < active_size_; ++i) {
-        const int s = y_[static_cast<std::size_t>(i)] == +1 ? 0 : 1;
-        const double g = G_[static_cast<std::size_t>(i)];
-        if (upper(i))
-            lb[s] = std::max(lb[s], g);
-        else if (lower(i))
-            ub[s] = std::min(ub[s], g);
-        else {
-            ++nfree[s];
-            sum[s] += g;
-        }
-    }
-    const double r1 = nfree[0] > 0 ? sum[0] / static_cast<double>(nfree[0]) : (ub[0] + lb[0]) / 2;
-    const double r2 = nfree[1] > 0 ? sum[1] / static_cast<double>(nfree[1]) : (ub[1] + lb[1]) / 2;
-    r = (r1 + r2) / 2;
-    rho = (r1 - r2) / 2;
-}
-
-SmoResult SmoEngine::run() {
+template <class Policy>
+SmoResult SmoEngine<Policy>::run() {
     active_size_ = l_;
     initialize_gradient();
     long long max_iter = opt_.max_iter;
@@ -529,15 +454,14 @@ SmoResult SmoEngine::run() {
     while (iter < max_iter) {
         if (--counter == 0) {
             counter = std::min<Index>(l_, 1000);
-            if (opt_.shrinking) nu_ ? shrink_nu() : shrink();
+            if (opt_.shrinking) shrink();
         }
         Index i = -1, j = -1;
-        const auto select = [&] { return nu_ ? select_pair_nu(i, j) : select_pair(i, j); };
-        if (!select()) {
+        if (!select_pair(i, j)) {
             // Optimal on the active set: check again on the whole problem.
             reconstruct_gradient();
             active_size_ = l_;
-            if (!select()) {
+            if (!select_pair(i, j)) {
                 hit_limit = false;
                 break;
             }
@@ -554,10 +478,7 @@ SmoResult SmoEngine::run() {
         active_size_ = l_;
         res.reached_max_iter = true;
     }
-    if (nu_)
-        compute_rho_nu(res.rho, res.r);
-    else
-        res.rho = compute_rho();
+    Policy::finish(y_.data(), G_.data(), status_.data(), active_size_, res);
     double obj = 0;
     for (Index i = 0; i < l_; ++i)
         obj +=
@@ -576,11 +497,11 @@ SmoResult SmoEngine::run() {
 }  // namespace
 
 SmoResult solve_smo(QMatrix& Q, const SmoProblem& problem, const SmoOptions& options, const Context& ctx) {
-    return SmoEngine(Q, problem, options, ctx, false).run();
+    return SmoEngine<OneConstraint>(Q, problem, options, ctx).run();
 }
 
 SmoResult solve_smo_nu(QMatrix& Q, const SmoProblem& problem, const SmoOptions& options, const Context& ctx) {
-    return SmoEngine(Q, problem, options, ctx, true).run();
+    return SmoEngine<PerSignConstraints>(Q, problem, options, ctx).run();
 }
 
 }  // namespace kestrel
