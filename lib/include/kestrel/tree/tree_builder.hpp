@@ -16,18 +16,9 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/split_criteria.hpp"
 #include "kestrel/tree/tree.hpp"
+#include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
-
-struct TreeParams {
-    Criterion criterion = Criterion::gini;
-    int max_depth = 0;                 // 0 = unlimited
-    Index min_samples_split = 2;       // a node with fewer rows is a leaf
-    Index min_samples_leaf = 1;        // each child keeps at least this many rows
-    Index max_features = 0;            // features tried per node; 0 = all (in column order, no draw)
-    Index max_leaf_nodes = 0;          // > 0: best-first growth up to this many leaves
-    double min_impurity_decrease = 0;  // split only if (W_t/W)(I_t − W_L/W_t I_L − W_R/W_t I_R) >= this
-};
 
 // Each column's row order by increasing value (ties by row), with the sorted values.
 class SortedColumns {
