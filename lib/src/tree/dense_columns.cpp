@@ -73,7 +73,8 @@ bool DenseColumnStore::scan(const ScanInputs& in, Index f, Index begin, Index en
     }
     return true;
 }
-template bool DenseColumnStore::scan<ClassScan>(const ScanInputs&, Index, Index, Index, Split&);
+template bool DenseColumnStore::scan<ClassScan<Criterion::gini>>(const ScanInputs&, Index, Index, Index, Split&);
+template bool DenseColumnStore::scan<ClassScan<Criterion::entropy>>(const ScanInputs&, Index, Index, Index, Split&);
 template bool DenseColumnStore::scan<VarianceScan>(const ScanInputs&, Index, Index, Index, Split&);
 
 void DenseColumnStore::partition(Index begin, Index end, const Split& split) {

@@ -17,8 +17,8 @@ SparseColumns::SparseColumns(const SparseMatrix& X, int threads) : X_(&X), rows_
     // candidate list, the node's feature marks, the importances) and about 20 bytes per
     // stored value: one huge LIBSVM index must fail here, not under the out-of-memory killer.
     const double bytes = 32.0 * static_cast<double>(cols_ + 1) + 20.0 * static_cast<double>(X.nonZeros());
-    const std::string what = "tree: indexing " + std::to_string(rows_) + " rows x " + std::to_string(cols_) +
-                             " features by column";
+    const std::string what =
+        "tree: indexing " + std::to_string(rows_) + " rows x " + std::to_string(cols_) + " features by column";
     if (bytes >= 0x1p62) throw DataError(what + " needs more than 4 EB of memory");
     check_memory(static_cast<std::uint64_t>(bytes), 0, what);
     start_.assign(static_cast<std::size_t>(cols_ + 1), 0);
@@ -194,7 +194,8 @@ bool SparseColumnStore::scan(const ScanInputs& in, Index f, Index begin, Index e
     }
     return true;
 }
-template bool SparseColumnStore::scan<ClassScan>(const ScanInputs&, Index, Index, Index, Split&);
+template bool SparseColumnStore::scan<ClassScan<Criterion::gini>>(const ScanInputs&, Index, Index, Index, Split&);
+template bool SparseColumnStore::scan<ClassScan<Criterion::entropy>>(const ScanInputs&, Index, Index, Index, Split&);
 template bool SparseColumnStore::scan<VarianceScan>(const ScanInputs&, Index, Index, Index, Split&);
 
 // Stable partition of the node's rows (kept increasing) by the split.
@@ -202,7 +203,8 @@ void SparseColumnStore::partition(Index begin, Index end, const Split& split) {
     mark_node(begin, end);
     extract(split.feature, begin, end, entries_);
     const char zero_left = 0 <= split.threshold ? 1 : 0;
-    for (Index i = begin; i < end; ++i) goes_left_[static_cast<std::size_t>(rows_[static_cast<std::size_t>(i)])] = zero_left;
+    for (Index i = begin; i < end; ++i)
+        goes_left_[static_cast<std::size_t>(rows_[static_cast<std::size_t>(i)])] = zero_left;
     for (const Entry& e : entries_) goes_left_[static_cast<std::size_t>(e.local)] = e.value <= split.threshold;
     Index l = begin, r = 0;
     for (Index i = begin; i < end; ++i) {

@@ -45,7 +45,6 @@ struct Split {
 struct ScanInputs {
     const TreeSample& sample;
     const NodeStats& node;
-    Criterion criterion;
     Index min_leaf;
 };
 
@@ -81,7 +80,9 @@ private:
     Split& best_;
 };
 
-// gini or entropy over class weights.
+// gini or entropy over class weights; the criterion is a template parameter so that
+// the per-row update carries no test of it.
+template <Criterion C>
 class ClassScan : public ScanSite {
 public:
     ClassScan(const ScanInputs& in, Index feature, Index begin, Index end, Split& best)
@@ -89,9 +90,8 @@ public:
           klass_(in.sample.klass.data()),
           weight_(in.sample.weight.data()),
           node_(in.node),
-          gini_(in.criterion == Criterion::gini),
           left_(in.node.counts.size(), 0.0) {
-        if (gini_)
+        if (kGini)
             for (double c : node_.counts) a_right_ += c * c;
     }
 
@@ -120,15 +120,15 @@ public:
         if (b != Boundary::score) return b != Boundary::stop;
         const double wr = node_.w - wl_;
         if (!(wr > 0) || !(wl_ > 0)) return true;
-        if (!gini_) entropy_sums(node_.counts, left_, a_left_, a_right_);
-        consider(gini_ ? a_left_ / wl_ + a_right_ / wr : a_left_ + a_right_ - xlogx(wl_) - xlogx(wr), nl, v, v_next);
+        if (!kGini) entropy_sums(node_.counts, left_, a_left_, a_right_);
+        consider(kGini ? a_left_ / wl_ + a_right_ / wr : a_left_ + a_right_ - xlogx(wl_) - xlogx(wr), nl, v, v_next);
         return true;
     }
 
 private:
     void move(std::size_t c, double w) {
         const double l_old = left_[c], r_old = node_.counts[c] - l_old;
-        if (gini_) {
+        if (kGini) {
             a_left_ += w * (2 * l_old + w);
             a_right_ -= w * (2 * r_old - w);
         }
@@ -137,8 +137,8 @@ private:
 
     const int* klass_;
     const double* weight_;
+    static constexpr bool kGini = C == Criterion::gini;
     const NodeStats& node_;
-    bool gini_;
     std::vector<double> left_;
     double wl_ = 0, a_left_ = 0, a_right_ = 0;
     std::vector<double> block_;

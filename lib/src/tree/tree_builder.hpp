@@ -58,8 +58,11 @@ private:
     }
     Split find_split(Index begin, Index end, const NodeStats& s, Rng& rng);
     bool scan(Index f, Index begin, Index end, const NodeStats& s, Split& best) {
-        const ScanInputs in{sample_, s, p_.criterion, p_.min_samples_leaf};
-        if (n_classes_ > 0) return columns_.template scan<ClassScan>(in, f, begin, end, best);
+        const ScanInputs in{sample_, s, p_.min_samples_leaf};
+        if (p_.criterion == Criterion::gini)
+            return columns_.template scan<ClassScan<Criterion::gini>>(in, f, begin, end, best);
+        if (p_.criterion == Criterion::entropy)
+            return columns_.template scan<ClassScan<Criterion::entropy>>(in, f, begin, end, best);
         return columns_.template scan<VarianceScan>(in, f, begin, end, best);
     }
     Frontier make(Index begin, Index end, int depth, const NodeStats& s, Rng& rng, Tree& tree);
