@@ -1,23 +1,34 @@
 #include "kestrel/tree/tree_grower.hpp"
 
+#include "dense_columns.hpp"
+#include "sparse_columns.hpp"
+#include "tree_builder.hpp"
+
 namespace kestrel {
 
 TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads)
-    : X_(X), y_(y), n_classes_(n_classes), p_(params) {
+    : y_(y), n_classes_(n_classes), p_(params) {
     if (X.is_sparse())
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     else
         dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads);
 }
 
+TreeGrower::~TreeGrower() = default;
+
 TreeGrower::Builder TreeGrower::builder() const {
     Builder b;
     if (sparse_)
-        b.sparse_ = std::make_unique<SparseTreeBuilder>(*sparse_, y_, n_classes_, p_);
+        b.sparse_ = std::make_unique<TreeBuilder<SparseColumnStore>>(SparseColumnStore(*sparse_), y_, n_classes_, p_);
     else
-        b.dense_ = std::make_unique<TreeBuilder>(X_.dense_ref(), y_, n_classes_, *dense_, p_);
+        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_), y_, n_classes_, p_);
     return b;
 }
+
+TreeGrower::Builder::Builder() = default;
+TreeGrower::Builder::Builder(Builder&&) noexcept = default;
+TreeGrower::Builder& TreeGrower::Builder::operator=(Builder&&) noexcept = default;
+TreeGrower::Builder::~Builder() = default;
 
 Tree TreeGrower::Builder::build(std::span<const double> row_weights, Rng& rng) {
     Tree tree;

@@ -4,7 +4,8 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/pruning.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/tree_grower.hpp"
+#include "kestrel/tree/tree_params.hpp"
 #include "tree_test_util.hpp"
 
 using namespace kestrel;
@@ -115,17 +116,15 @@ TEST_SUITE("tree") {
     TEST_CASE("tree: reduced-error pruning never increases the validation error") {
         // Grow on the even rows of diabetes, prune on the odd ones.
         const Dataset& d = diabetes_train();
-        const DenseMatrix& X = d.X.dense_ref();
         Vector grow_w = Vector::Zero(d.rows());
         std::vector<Index> val_rows;
         for (Index i = 0; i < d.rows(); ++i) (i % 2 == 0 ? grow_w[i] = 1 : (val_rows.push_back(i), 0.0));
         const Dataset val = d.subset(val_rows);
         TreeParams p;
         p.criterion = Criterion::variance;
-        const SortedColumns sorted(X, 1);
-        TreeBuilder builder(X, d.y, 0, sorted, p);
+        const TreeGrower grower(d.X, d.y, 0, p, 1);
         Rng rng(1);
-        Tree t = builder.build({grow_w.data(), static_cast<std::size_t>(grow_w.size())}, rng);
+        Tree t = grower.build({grow_w.data(), static_cast<std::size_t>(grow_w.size())}, rng);
         const double before = tree_error(t, val.X, val.y, Vector(), false);
         const int leaves_before = t.n_leaves();
         prune_reduced_error(t, val.X, val.y, Vector(), false);

@@ -1,5 +1,5 @@
 // Sparse input: tree, forest and adaboost grow on the sparse matrix itself
-// (SparseTreeBuilder) and must give exactly the trees of the dense path.
+// (SparseColumnStore) and must give exactly the trees of the dense path.
 #include <doctest/doctest.h>
 
 #include "kestrel/boosting/adaboost.hpp"

@@ -1,7 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "kestrel/core/rng.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/tree_grower.hpp"
+#include "kestrel/tree/tree_params.hpp"
 #include "tree_test_util.hpp"
 
 using namespace kestrel;
@@ -11,10 +12,10 @@ namespace {
 
 Tree grow(const DenseMatrix& X, const Vector& y, Index n_classes, TreeParams p, Vector w = Vector()) {
     if (w.size() == 0) w = Vector::Ones(X.rows());
-    const SortedColumns sorted(X, 1);
-    TreeBuilder b(X, y, n_classes, sorted, p);
+    const Features features(X);
+    const TreeGrower grower(features, y, n_classes, p, 1);
     Rng rng(3);
-    return b.build({w.data(), static_cast<std::size_t>(w.size())}, rng);
+    return grower.build({w.data(), static_cast<std::size_t>(w.size())}, rng);
 }
 
 // (x0, x1) -> y:  (1, 10) 0, (2, 30) 0, (3, 20) 1, (4, 40) 1.
@@ -165,8 +166,8 @@ TEST_SUITE("tree") {
         const Dataset& d = iris_train();
         TreeParams p;
         p.max_features = 1;
-        const SortedColumns sorted(d.X.dense_ref(), 1);
-        TreeBuilder b(d.X.dense_ref(), d.y, 3, sorted, p);
+        const TreeGrower grower(d.X, d.y, 3, p, 1);
+        TreeGrower::Builder b = grower.builder();
         const Vector w = Vector::Ones(d.rows());
         Rng r1(5), r2(5), r3(6);
         const Tree t1 = b.build({w.data(), static_cast<std::size_t>(w.size())}, r1);

@@ -1,17 +1,25 @@
 #pragma once
 // The presorted training features of a tree fit, dense or sparse, built once and
 // shared read-only by every tree of a forest or boosting run: build() grows one tree
-// with TreeBuilder (dense) or SparseTreeBuilder (sparse, never densified); both give
-// the same tree on the same data. build() may be called from several threads.
+// on the dense or the sparse column store (sparse features are never densified); both
+// give the same tree on the same data. build() may be called from several threads.
 #include <memory>
 #include <span>
 
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/tree/sparse_tree_builder.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/common/tree.hpp"
+#include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
+
+// Private to lib/src/tree.
+class SortedColumns;
+class SparseColumns;
+class DenseColumnStore;
+class SparseColumnStore;
+template <class Columns>
+class TreeBuilder;
 
 class TreeGrower {
 public:
@@ -20,6 +28,9 @@ public:
     // depends only on its row weights and generator, never on the trees before it.
     class Builder {
     public:
+        Builder(Builder&&) noexcept;
+        Builder& operator=(Builder&&) noexcept;
+        ~Builder();
         // The tree as grown: up to half of its arrays' capacity is spare, for the caller
         // to release (shrink_to_fit) if it keeps the tree.
         Tree build(std::span<const double> row_weights, Rng& rng);
@@ -28,21 +39,22 @@ public:
 
     private:
         friend class TreeGrower;
+        Builder();
         void build(std::span<const double> row_weights, Rng& rng, Tree& tree);
 
-        std::unique_ptr<TreeBuilder> dense_;
-        std::unique_ptr<SparseTreeBuilder> sparse_;
+        std::unique_ptr<TreeBuilder<DenseColumnStore>> dense_;
+        std::unique_ptr<TreeBuilder<SparseColumnStore>> sparse_;
         Tree grown_;
     };
 
     // X, y borrowed (must outlive the grower). n_classes = 0 for regression.
     TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads);
+    ~TreeGrower();
     // Borrows the grower: it must outlive the builder.
     Builder builder() const;
     Tree build(std::span<const double> row_weights, Rng& rng) const { return builder().build(row_weights, rng); }
 
 private:
-    const Features& X_;
     const Vector& y_;
     Index n_classes_;
     TreeParams p_;

@@ -5,9 +5,19 @@
 
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/params.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "kestrel/tree/split_criteria.hpp"
 
 namespace kestrel {
+
+struct TreeParams {
+    Criterion criterion = Criterion::gini;
+    int max_depth = 0;                 // 0 = unlimited
+    Index min_samples_split = 2;       // a node with fewer rows is a leaf
+    Index min_samples_leaf = 1;        // each child keeps at least this many rows
+    Index max_features = 0;            // features tried per node; 0 = all (in column order, no draw)
+    Index max_leaf_nodes = 0;          // > 0: best-first growth up to this many leaves
+    double min_impurity_decrease = 0;  // split only if (W_t/W)(I_t − W_L/W_t I_L − W_R/W_t I_R) >= this
+};
 
 // criterion, max_depth, min_samples_split, min_samples_leaf, max_features,
 // max_leaf_nodes, min_impurity_decrease. `max_features_default` is "all" for a single

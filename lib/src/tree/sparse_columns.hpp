@@ -1,7 +1,7 @@
 #pragma once
-// Grows one CART tree on sparse features without densifying them (docs/models/tree.md,
-// "Sparse input"). The tree is the one TreeBuilder grows on the densified matrix: the
-// same splits, thresholds, leaf values and draws of candidate features.
+// The sparse column store of the tree builder (tree_builder.hpp): sparse features are
+// never densified (docs/models/tree.md, "Sparse input"), and the tree is the one the
+// dense store gives on the densified matrix.
 //
 // Each column keeps only its nonzero entries, sorted once by (value, row). In a node,
 // the sorted order of a column is its negative entries, then the node's implicit
@@ -16,8 +16,8 @@
 
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
-#include "kestrel/core/rng.hpp"
-#include "kestrel/tree/tree_builder.hpp"
+#include "split_scan.hpp"
+#include "tree_sample.hpp"
 
 namespace kestrel {
 
@@ -46,48 +46,36 @@ private:
     std::vector<int> position_of_;
 };
 
-class SparseTreeBuilder {
+// The interface of DenseColumnStore (dense_columns.hpp). A node's rows are one range of
+// rows_, kept increasing; open_node() marks them and lists the columns present there,
+// and node_order() needs the node open.
+class SparseColumnStore {
 public:
-    // As TreeBuilder: y holds class indices (n_classes > 0) or targets; all borrowed.
-    SparseTreeBuilder(const SparseColumns& columns, const Vector& y, Index n_classes, TreeParams params);
-    Tree build(std::span<const double> row_weights, Rng& rng) {
-        Tree tree;
-        build(row_weights, rng, tree);
-        return tree;
-    }
-    // The same, grown in `tree` (emptied first): a tree grown again in the same object
-    // reuses its arrays.
-    void build(std::span<const double> row_weights, Rng& rng, Tree& tree);
+    explicit SparseColumnStore(const SparseColumns& columns) : cols_(columns) {}
+    Index rows() const { return cols_.rows(); }
+    Index cols() const { return cols_.cols(); }
+
+    void gather(const TreeSample& sample);
+    std::span<const int> root_order();
+    void open_node(Index begin, Index end);
+    // The columns present in the open node, in column order: every other one is all
+    // zero there.
+    std::span<const int> all_candidates();
+    template <class Scan>
+    bool scan(const ScanInputs& in, Index f, Index begin, Index end, Split& best);
+    std::span<const int> node_order(Index f, Index begin, Index end);
+    void partition(Index begin, Index end, const Split& split);
 
 private:
     struct Entry {
         int local;
         double value;
     };
-    struct NodeStats;
-    struct Split;
-    struct Frontier;
-
-    void gather_rows(std::span<const double> row_weights);
     void mark_node(Index begin, Index end);
     void extract(Index f, Index begin, Index end, std::vector<Entry>& out);
-    void feature_order(Index f, Index begin, Index end, std::vector<int>& out);
-    NodeStats stats_of(std::span<const int> locals) const;
-    bool may_split(const NodeStats& s, int depth) const;
-    Split find_split(Index begin, Index end, const NodeStats& s, Rng& rng);
-    bool scan_feature(Index f, Index begin, Index end, const NodeStats& s, Split& best);
 
     const SparseColumns& cols_;
-    const Vector& y_;
-    Index n_classes_;
-    TreeParams p_;
-
-    Index m_ = 0;
-    std::vector<int> local_of_;   // global row -> local index, -1 when not in the sample
-    std::vector<int> global_of_;  // local -> global row
-    std::vector<int> klass_;
-    std::vector<double> target_;
-    std::vector<double> weight_;
+    const TreeSample* sample_ = nullptr;
     std::vector<int> rows_;      // local indices; each node a range, increasing within it
     std::vector<int> mark_;      // local -> stamp of the node it was last marked in
     std::vector<char> nonzero_;  // local -> scratch flag
@@ -96,12 +84,9 @@ private:
     std::vector<Entry> entries_;
     std::vector<int> positions_;
     std::vector<int> order_;
-    std::vector<int> features_;  // the identity permutation between nodes
-    std::vector<int> touched_;   // positions of features_ a node's draws swapped
-    std::vector<int> present_;   // feature -> stamp of the last node with a nonzero in it
+    std::vector<int> present_;  // feature -> stamp of the last node with a nonzero in it
     std::vector<int> present_list_;
     int stamp_ = 0;
-    double root_weight_ = 0;
 };
 
 }  // namespace kestrel
