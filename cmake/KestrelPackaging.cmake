@@ -29,7 +29,6 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "coinor-libclp1, libopenblas0 | libopenblas0-pthread")
 # For the library: its headers include Eigen's and nlohmann_json's.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libeigen3-dev (>= 3.4), nlohmann-json3-dev (>= 3.10), pkgconf")
-set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://kestrel.invalid/")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)
