@@ -176,9 +176,9 @@ const std::vector<CommandText>& commands() {
 
 // --- roff ------------------------------------------------------------------------------
 
-// Text for a roff line: backslashes escaped, a '-' that starts a word (an option, a
-// negative number, "-" for stdin) made a minus sign, anything outside ASCII written as
-// a \[uXXXX] glyph, and a line starting with a control character protected.
+// Text for a roff line: backslashes escaped, every '-' written \- (the ASCII minus that
+// a user can copy into a shell: options, file names, commands), anything outside ASCII
+// written as a \[uXXXX] glyph, and a line starting with a control character protected.
 std::string roff(const std::string& s) {
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -186,17 +186,26 @@ std::string roff(const std::string& s) {
         if (c == '\\') {
             out += "\\e";
         } else if (c == '-') {
-            const bool word_start = i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_');
-            out += word_start ? "\\-" : "-";
+            out += "\\-";
         } else if (c >= 0x80) {
             // UTF-8 -> code point
             unsigned cp = 0;
             int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
             cp = c & (extra == 3 ? 0x07 : extra == 2 ? 0x0F : 0x1F);
             for (int k = 0; k < extra && i + 1 < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[++i]) & 0x3F);
-            std::ostringstream hex;
-            hex << "\\[u" << std::uppercase << std::hex << std::setw(4) << std::setfill('0') << cp << "]";
-            out += hex.str();
+            // Superscript and subscript signs outside Latin-1 have no glyph in groff's
+            // PostScript fonts (a warning under -ww): written as ^2, _1, ^T instead.
+            if (cp >= 0x2080 && cp <= 0x2089) {
+                out += "_" + std::to_string(cp - 0x2080);
+            } else if (cp >= 0x2074 && cp <= 0x2079) {
+                out += "^" + std::to_string(cp - 0x2070);
+            } else if (cp == 0x2070 || cp == 0x207A || cp == 0x207B || cp == 0x1D40) {
+                out += cp == 0x2070 ? "^0" : cp == 0x207A ? "^+" : cp == 0x207B ? "^\\-" : "^T";
+            } else {
+                std::ostringstream hex;
+                hex << "\\[u" << std::uppercase << std::hex << std::setw(4) << std::setfill('0') << cp << "]";
+                out += hex.str();
+            }
         } else {
             out += static_cast<char>(c);
         }
@@ -268,7 +277,7 @@ void see_also(std::ostream& os, const std::string& self) {
         if (c.name != self) refs.push_back(std::string(".BR ") + roff(c.name) + " (1)");
     if (self != "kestrel-models") refs.push_back(".BR kestrel\\-models (7)");
     os << ".SH \"SEE ALSO\"\n";
-    for (std::size_t i = 0; i < refs.size(); ++i) os << refs[i] << (i + 1 < refs.size() ? " ,\n" : "\n");
+    for (std::size_t i = 0; i < refs.size(); ++i) os << refs[i] << (i + 1 < refs.size() ? ",\n" : "\n");
     os << ".PP\nThe Markdown documentation installed with kestrel (share/doc/kestrel: cli.md,\n"
        << "model\\-selection.md, model\\-format.md and one page per model under models/).\n";
 }
@@ -492,6 +501,7 @@ _kestrel_reply() {
     for w in $1; do
         [[ $w == "$cur"* ]] && COMPREPLY+=("$pre$w")
     done
+    return 0
 }
 
 _kestrel_files() {

@@ -71,7 +71,9 @@ for page in "$prefix"/share/man/man1/*.1 "$prefix"/share/man/man7/*.7; do
 done
 # Each page documents every flag its command's --help shows (both come from the same declarations).
 for tool in train predict cv gridsearch select; do
-  for flag in $("$prefix/bin/kestrel-$tool" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+  # The option column of --help: "  -m,--model TEXT  description".
+  for flag in $("$prefix/bin/kestrel-$tool" --help | grep -E '^ +-' | sed -E 's/^ +//; s/  .*//' \
+                | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
     grep -qF -- "\\fB$(sed 's/-/\\-/g' <<<"$flag")\\fR" "$prefix/share/man/man1/kestrel-$tool.1" \
       || fail "kestrel-$tool.1 does not document $flag"
   done
