@@ -59,6 +59,9 @@ if(KESTREL_DEBIAN_LAYOUT)
                      DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
   add_custom_target(kestrel_man_gz ALL DEPENDS ${KESTREL_MAN_GZ} ${changelog_gz})
   install(FILES ${changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+  # The lintian findings kept, each with its reason (docs/install.md).
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/lintian-overrides RENAME kestrel
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides COMPONENT runtime)
 else()
   install(FILES ${KESTREL_MAN1_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
   install(FILES ${KESTREL_MAN7_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man7 COMPONENT runtime)

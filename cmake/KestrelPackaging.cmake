@@ -6,9 +6,8 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "the kestrel authors")
 set(CPACK_PACKAGE_CONTACT "kestrel maintainers <kestrel@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "classical machine learning from the command line")
-# The long description: each line is indented by one space in the control file.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "classical machine learning from the command line
-kestrel trains, scores, cross-validates and grid-searches classical machine
+# The extended description (CPack puts the summary above it as the synopsis line).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "kestrel trains, scores, cross-validates and grid-searches classical machine
 learning models (linear and kernel models, support vector machines, trees,
 forests, boosting, k-NN) on CSV or LIBSVM files, from a shell script or a
 Makefile, in the manner of the LIBSVM and LIBLINEAR tools.
@@ -32,5 +31,4 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libeigen3-dev (>= 3.4), nlohmann-json3-dev (>
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)
-set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 include(CPack)

@@ -34,7 +34,7 @@ done
 
 if command -v lintian >/dev/null; then
   # Any tag shown is one that no override (with its reason) covers.
-  report=$(lintian --allow-root --no-tag-display-limit "$deb" 2>&1) || true
+  report=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
   if [ -n "$report" ]; then
     echo "$report" >&2
     fail "lintian reports the above"

@@ -8,9 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
 [ -f "$dir/CMakeCache.txt" ] || scripts/build.sh "$dir" -DKESTREL_TESTS=OFF
-restore() { cmake -S . -B "$dir" -DKESTREL_DEBIAN_LAYOUT=OFF >/dev/null; }
+# Debian puts an architecture's libraries (and so kestrel.pc and the CMake package) in
+# the multiarch directory, lib/x86_64-linux-gnu; the build's own choice is restored after.
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$dir/CMakeCache.txt")
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+restore() { cmake -S . -B "$dir" -DKESTREL_DEBIAN_LAYOUT=OFF "-DCMAKE_INSTALL_LIBDIR=${libdir:-lib}" >/dev/null; }
 trap restore EXIT
-cmake -S . -B "$dir" -DKESTREL_DEBIAN_LAYOUT=ON >/dev/null
+cmake -S . -B "$dir" -DKESTREL_DEBIAN_LAYOUT=ON "-DCMAKE_INSTALL_LIBDIR=lib/$multiarch" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
 rm -rf "$dir/package"
 (cd "$dir" && cpack -G DEB >cpack.log 2>&1) || { cat "$dir/cpack.log"; exit 1; }
