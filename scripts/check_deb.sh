@@ -34,7 +34,8 @@ done
 
 if command -v lintian >/dev/null; then
   # Any tag shown is one that no override (with its reason) covers.
-  report=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
+  # (CI runs as root: lintian's advice against that is not a finding about the package.)
+  report=$(lintian --tag-display-limit 0 "$deb" 2>&1 | grep -vx 'running with root privileges is not recommended!') || true
   if [ -n "$report" ]; then
     echo "$report" >&2
     fail "lintian reports the above"
