@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs, builds (warnings are errors) and runs every test, then builds and runs the
+# Installs, builds (warnings are errors) and runs every test (the "install" ctest checks
+# `cmake --install`, the example program, man pages and completions), builds and checks
+# the .deb (scripts/package.sh), then builds and runs the
 # same suite under AddressSanitizer + UndefinedBehaviorSanitizer, where any report
 # fails the run (docs/reliability.md). KESTREL_SANITIZERS=0 skips the second stage.
 # `.ci/run` calls this.
@@ -14,6 +16,8 @@ stage "build (Release, -Werror)"
 scripts/build.sh build -DKESTREL_WERROR=ON -DKESTREL_TESTS=ON
 stage "tests"
 (cd build && ctest --output-on-failure -j"$jobs")
+stage "Debian package (scripts/package.sh)"
+scripts/package.sh build
 
 if [ "${KESTREL_SANITIZERS:-1}" = "1" ]; then
   # -O1 keeps the build and the run short; a Debug build type keeps Eigen's own bounds

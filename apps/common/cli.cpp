@@ -236,9 +236,22 @@ void ModelFlags::add_poly_step(std::vector<std::string>& steps) const {
     set_poly_step(steps, o);
 }
 
+namespace {
+AppVisitor& app_visitor() {
+    static AppVisitor visitor;
+    return visitor;
+}
+}  // namespace
+
+void set_app_visitor(AppVisitor visitor) { app_visitor() = std::move(visitor); }
+
 bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last-first
     app.set_version_flag("--version", app.get_name() + " " + kestrel_version());
+    if (const AppVisitor& visit = app_visitor()) {
+        visit(app);
+        return false;
+    }
     try {
         app.parse(reversed);
     } catch (const CLI::CallForVersion& e) {

@@ -3,6 +3,7 @@
 // into one-line messages and exit codes, and where output goes. Each command body
 // is a function of (arguments, streams) so the tests run it in process.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -76,6 +77,14 @@ struct ModelFlags {
 // Parses args with CLI11; a parse error becomes a UsageError, --help prints and
 // returns false (the caller then exits 0).
 bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io);
+
+// For the man page and shell completion generator (apps/docgen): while a visitor is
+// set, parse() hands it the command's app, fully declared (--help and --version
+// included), instead of parsing, and returns false, so the command body returns 0
+// without doing anything. The documents are thereby made from the very option
+// declarations that --help prints. Not thread-safe; nothing else sets it.
+using AppVisitor = std::function<void(const CLI::App&)>;
+void set_app_visitor(AppVisitor visitor);
 
 // Reads a training file into a Dataset for the spec's task.
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads);

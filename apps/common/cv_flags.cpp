@@ -192,7 +192,7 @@ void SplitFlags::add_to(CLI::App& app, const std::string& what) {
                         ->capture_default_str();
     app.add_option("--groups", groups,
                    "group k-fold: CSV column of group ids (taken out of the features); no group on both sides");
-    app.add_option("--validation", validation, "score on this file, training on DATA_FILE (one fixed split)");
+    app.add_option("--validation", validation, "score on this file, training on DATA_FILE (one fixed split)")->type_name("FILE");
 }
 
 void SplitFlags::check_combination() const {

@@ -34,10 +34,10 @@ std::string class_name(const std::vector<std::string>& classes, double index) {
 
 void CvOutputFlags::add_to(CLI::App& app) {
     app.add_option("--predictions", predictions,
-                   "write every split's test predictions as CSV: row, fold, truth, prediction, scores");
+                   "write every split's test predictions as CSV: row, fold, truth, prediction, scores")->type_name("FILE");
     app.add_option("--learning-curve", learning_curve,
                    "learning curve over fractions of the training folds: start:stop:count (0.1:1.0:10) or a list");
-    app.add_option("--curve-csv", curve_csv, "with --learning-curve: write the curve as CSV");
+    app.add_option("--curve-csv", curve_csv, "with --learning-curve: write the curve as CSV")->type_name("FILE");
 }
 
 void CvOutputFlags::check() const {

@@ -11,7 +11,7 @@ namespace kestrel::cli {
 void CvThresholdFlags::add_to(CLI::App& app) {
     app.add_option("--tune-threshold", tune,
                    "binary: choose the decision threshold on the out-of-fold scores: f1, precision=P or recall=R");
-    app.add_option("-o,--output", output, "refit the model on all rows and save it (with the tuned threshold, if any)");
+    app.add_option("-o,--output", output, "refit the model on all rows and save it (with the tuned threshold, if any)")->type_name("FILE");
 }
 
 void CvThresholdFlags::check(const ModelSpec& spec, const Dataset& data) const {

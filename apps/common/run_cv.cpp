@@ -69,7 +69,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     outputs.add_to(app);
     app.add_option("--metric", opts.metrics, "metric to report (repeatable; default: a standard set for the task)")
         ->allow_extra_args(false);
-    app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();
+    app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
     threshold.add_to(app);
     PlotFlags plots;
     plots.add_to(app, cv_plot_kinds(), true);

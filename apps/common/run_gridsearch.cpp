@@ -68,9 +68,9 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     SearchFlags search_flags;
     search_flags.add_to(app);
     app.add_option("--metric", metric, "metric to optimize (default: accuracy or r2)");
-    app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->required();
-    app.add_option("-o,--output", output, "write the best point's model, refit on all the data");
-    app.add_option("--results", results, "write every point's scores as CSV");
+    app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
+    app.add_option("-o,--output", output, "write the best point's model, refit on all the data")->type_name("FILE");
+    app.add_option("--results", results, "write every point's scores as CSV")->type_name("FILE");
     static const std::vector<PlotKind> grid_kinds = {{"grid", {}}};
     PlotFlags plots;
     plots.add_to(app, grid_kinds, false);

@@ -22,9 +22,9 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     bool proba = false, decision = false, metrics = false;
     common.add_to(app);
     data.add_to(app);
-    app.add_option("MODEL", model_path, "model file written by kestrel-train")->required();
-    app.add_option("DATA_FILE", input, "data to predict (.csv, .tsv, .libsvm; - for stdin)")->required();
-    app.add_option("-o,--output", output, "predictions CSV (default: stdout; with --json --metrics: not written)");
+    app.add_option("MODEL", model_path, "model file written by kestrel-train")->type_name("FILE")->required();
+    app.add_option("DATA_FILE", input, "data to predict (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
+    app.add_option("-o,--output", output, "predictions CSV (default: stdout; with --json --metrics: not written)")->type_name("FILE");
     auto* p = app.add_flag("--proba", proba, "add class probability columns");
     app.add_flag("--decision", decision, "add decision value columns")->excludes(p);
     app.add_flag("--metrics", metrics, "score the predictions against the file's labels");

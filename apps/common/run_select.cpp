@@ -246,13 +246,13 @@ int run_select(const std::vector<std::string>& args, Io& io) {
     app.add_option("--metric", metric,
                    "metric scoring the candidates (default: accuracy / rmse; permutation: accuracy / r2)");
     app.add_option("--path-points", f.path_points, "l1: strengths on the regularization path")->capture_default_str();
-    app.add_option("--output", f.output, "write the selected feature names, one a line");
-    app.add_option("--save-model", f.save_model, "train the model on the selected features and save it");
-    app.add_option("--heldout", f.heldout, "permutation: labelled data the saved model is scored on");
+    app.add_option("--output", f.output, "write the selected feature names, one a line")->type_name("FILE");
+    app.add_option("--save-model", f.save_model, "train the model on the selected features and save it")->type_name("FILE");
+    app.add_option("--heldout", f.heldout, "permutation: labelled data the saved model is scored on")->type_name("FILE");
     app.add_option("--repeats", f.repeats, "permutation: shuffles per feature")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    app.add_option("DATA_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)");
+    app.add_option("DATA_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE");
     if (!parse(app, args, io)) return 0;
 
     Context ctx = common.context(io);

@@ -62,12 +62,12 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     data.add_to(app);
     data.add_weights_to(app);
     model.add_to(app, false);
-    app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)");
-    app.add_option("-o,--output", output, "model file to write (- for stdout)");
+    app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE");
+    app.add_option("-o,--output", output, "model file to write (- for stdout)")->type_name("FILE");
     app.add_flag("--list-models", list, "list the available models");
     app.add_flag("--help-params", help_params, "describe the parameters of -m MODEL");
-    app.add_option("--path", path_file, "write the regularization path (lasso, elastic_net) as CSV");
-    app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV");
+    app.add_option("--path", path_file, "write the regularization path (lasso, elastic_net) as CSV")->type_name("FILE");
+    app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV")->type_name("FILE");
     app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
     app.add_flag("--kernel-info", kernel_info,
                  "print the kernel's resolved bandwidth, Gram spectrum and warnings instead of training");

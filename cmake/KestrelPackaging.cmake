@@ -1,0 +1,34 @@
+# CPack: a Debian package of the whole install (scripts/package.sh configures with
+# KESTREL_DEBIAN_LAYOUT=ON, then runs cpack; docs/install.md).
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME kestrel)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "the kestrel authors")
+set(CPACK_PACKAGE_CONTACT "kestrel maintainers <kestrel@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "classical machine learning from the command line")
+# The extended description (CPack puts the summary above it as the synopsis line).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "kestrel trains, scores, cross-validates and grid-searches classical machine
+learning models (linear and kernel models, support vector machines, trees,
+forests, boosting, k-NN) on CSV or LIBSVM files, from a shell script or a
+Makefile, in the manner of the LIBSVM and LIBLINEAR tools.
+.
+This package holds the commands kestrel-train, kestrel-predict, kestrel-cv,
+kestrel-gridsearch and kestrel-select with their manual pages and bash and
+zsh completions, and the static C++ library with its headers, CMake package
+and pkg-config file.")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# Depends on the shared libraries the executables link (libc, libstdc++, libgomp...),
+# computed by dpkg-shlibdeps (dpkg-dev) ...
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# ... plus what kestrel dlopen()s on first use, which dpkg-shlibdeps cannot see: CLP
+# (libClp.so.1, lib/src/optim/lp_solver.cpp) and OpenBLAS (libopenblas.so.0,
+# lib/src/kernel_methods/blas_runtime.cpp).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "coinor-libclp1, libopenblas0 | libopenblas0-pthread")
+# For the library: its headers include Eigen's and nlohmann_json's.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libeigen3-dev (>= 3.4), nlohmann-json3-dev (>= 3.10), pkgconf")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)
+include(CPack)
