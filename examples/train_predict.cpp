@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/model.hpp"
+#include "kestrel/pipeline/model.hpp"
 #include "kestrel/io/data_reader.hpp"
 
 int main(int argc, char** argv) {

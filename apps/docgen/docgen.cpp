@@ -26,7 +26,7 @@
 
 #include "common/commands.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 
 namespace {
