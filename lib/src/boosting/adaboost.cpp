@@ -22,7 +22,9 @@ bool base_is_tree(const Estimator& learner) {
 std::unique_ptr<Estimator> AdaBoost::make_base(const Json& spec) const {
     const std::string name = spec.at("model").get<std::string>();
     const Params given = spec.contains("params") ? spec.at("params") : Params::object();
-    std::unique_ptr<Estimator> e = maker_.create(name, given);
+    // The default weak learner, a tree, is made as the tree itself (its own parameters,
+    // no multiclass wrapper): the state saved for it is the one adaboost always saved.
+    std::unique_ptr<Estimator> e = name == "tree" ? maker_.create_unwrapped(name, given) : maker_.create(name, given);
     if (!e->supports_sample_weights()) {
         std::string valid = "tree";
         for (const auto& n : maker_.names()) {

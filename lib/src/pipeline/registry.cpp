@@ -10,6 +10,7 @@ namespace kestrel {
 void Registry::add(ModelInfo info) {
     if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
     if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
+    own_specs_.push_back(info.spec);
     if (info.is_classifier() && !info.spec.find("multiclass")) {
         std::vector<std::string> strategies{"auto", "ovr", "ovo", "ecoc"};
         strategies.insert(strategies.end(), info.native_strategies.begin(), info.native_strategies.end());
@@ -73,6 +74,14 @@ std::unique_ptr<Estimator> Registry::create(const std::string& name, const Param
     auto wrapper = make_multiclass_wrapper(strategy, make_member, transparent);
     wrapper->set_identity(name, resolved);
     return wrapper;
+}
+
+std::unique_ptr<Estimator> Registry::create_unwrapped(const std::string& name, const Params& given) const {
+    const ModelInfo& mi = info(name);
+    const auto at = static_cast<std::size_t>(&mi - models_.data());
+    auto e = mi.factory();
+    e->set_identity(mi, own_specs_[at].resolve(given, name));
+    return e;
 }
 
 Capabilities Registry::capabilities(const std::string& name, const Params& given) const {

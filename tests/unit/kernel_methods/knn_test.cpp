@@ -1,4 +1,5 @@
 #include "kestrel/kernel_methods/knn.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 #include <doctest/doctest.h>
 

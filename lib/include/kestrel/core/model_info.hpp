@@ -67,6 +67,9 @@ public:
     // A fresh estimator of model `name`, `given` resolved against its spec (UsageError
     // for an unknown name, ParamError for a bad parameter).
     virtual std::unique_ptr<Estimator> create(const std::string& name, const Params& given) const = 0;
+    // The model itself, `given` resolved against its own parameters only: never wrapped,
+    // without the registry's common multiclass parameters.
+    virtual std::unique_ptr<Estimator> create_unwrapped(const std::string& name, const Params& given) const = 0;
     virtual const ModelInfo& info(const std::string& name) const = 0;
     virtual std::vector<std::string> names() const = 0;  // sorted
 };

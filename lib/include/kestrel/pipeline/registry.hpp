@@ -33,11 +33,13 @@ public:
     // the one-vs-rest / one-vs-one wrapper when `multiclass` asks for it (or when the
     // model is binary-only and the data turns out to have k > 2 classes).
     std::unique_ptr<Estimator> create(const std::string& name, const Params& given) const override;
+    std::unique_ptr<Estimator> create_unwrapped(const std::string& name, const Params& given) const override;
     // The spec including the common parameters added by add().
     const ParamSpec& spec(const std::string& name) const { return info(name).spec; }
 
 private:
     std::vector<ModelInfo> models_;
+    std::vector<ParamSpec> own_specs_;  // each model's spec before add() appended the common parameters
 };
 
 // The registry holding every built-in model.
