@@ -45,15 +45,17 @@ for f in lib/src/*.cpp; do
   [ -e "$f" ] && complain "$f: a source outside every floor (put it in the folder of its floor)"
 done
 
+include_re='#[[:space:]]*include[[:space:]]*"kestrel/([a-z_]+)/'
 while IFS= read -r hit; do
   file=${hit%%:*}
   rest=${hit#*:}
   line=${rest%%:*}
-  target=$(sed -E 's/.*#include[[:space:]]*"kestrel\/([a-z_]+)\/.*/\1/' <<<"$rest")
+  [[ $rest =~ $include_re ]] && target=${BASH_REMATCH[1]}
   case "$file" in
-    lib/include/kestrel/*) from=$(cut -d/ -f4 <<<"$file") ;;
-    lib/src/*) from=$(cut -d/ -f3 <<<"$file") ;;
+    lib/include/kestrel/*) from=${file#lib/include/kestrel/} ;;
+    lib/src/*) from=${file#lib/src/} ;;
   esac
+  from=${from%%/*}
   [ "$from" = "$target" ] && continue
   ok=0
   for a in ${allowed[$from]:-}; do [ "$a" = "$target" ] && ok=1; done
