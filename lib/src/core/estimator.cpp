@@ -186,22 +186,30 @@ bool ModelInfo::supports(Task t) const {
 
 void Estimator::set_identity(const ModelInfo& info, Params resolved) {
     name_ = info.name;
-    capabilities_ = info.capabilities_for(resolved);
-    params_ = std::move(resolved);
     factory_ = info.factory;
     declared_ = info.capabilities;
     refine_ = info.refine;
+    take_params(std::move(resolved));
+}
+
+void Estimator::set_identity(std::string name, Params resolved) {
+    name_ = std::move(name);
+    take_params(std::move(resolved));
+}
+
+void Estimator::take_params(Params resolved) {
+    capabilities_ = refine_ ? refine_(declared_, resolved) : declared_;
+    params_ = std::move(resolved);
 }
 
 std::unique_ptr<Estimator> Estimator::clone_unfitted(const Params& resolved) const {
     if (!factory_) throw InternalError("model " + name_ + " was not made from its ModelInfo; it cannot be cloned");
     auto e = factory_();
     e->name_ = name_;
-    e->params_ = resolved;
     e->factory_ = factory_;
     e->declared_ = declared_;
     e->refine_ = refine_;
-    e->capabilities_ = refine_ ? refine_(declared_, resolved) : declared_;
+    e->take_params(resolved);
     return e;
 }
 

@@ -36,8 +36,9 @@ public:
     // The model this estimator is: its name, what it can do with these parameters and
     // how to make another (clone_unfitted).
     void set_identity(const ModelInfo& info, Params resolved);
-    // New hyperparameters (and name) for the same model; capabilities and factory kept.
-    void set_identity(std::string name, Params resolved) { name_ = std::move(name); params_ = std::move(resolved); }
+    // New hyperparameters (and name) for the same model: its factory and declared
+    // capabilities kept, the capabilities refined anew for these parameters.
+    void set_identity(std::string name, Params resolved);
 
     // Learning. Dense-only models receive sparse data densified (supports_sparse()).
     void fit(const Dataset& data, const Context& ctx);
@@ -135,6 +136,7 @@ protected:
 private:
     void begin_fit(const Dataset& data);  // the checks every fit makes; records its shape
     void check_features(const Features& X) const;
+    void take_params(Params resolved);  // params_, and capabilities_ refined for them
     Json finish_state(Json s) const;  // refuses non-finite numbers; adds the common fields
 
     std::string name_;
