@@ -38,6 +38,33 @@ TEST_SUITE("contract") {
         check_agree("linear_svm", {{"multiclass", "ovo"}});
     }
 
+    TEST_CASE("declared reports agree with every estimator the registry makes") {
+        auto agree = [](const std::string& name, const Params& given) {
+            CAPTURE(name);
+            CAPTURE(given.dump());
+            CHECK(registry().create(name, given)->report_names() == registry().reports(name, given));
+        };
+        for (const auto& name : registry().names()) agree(name, Params::object());
+        agree("logistic", {{"C", "auto"}});
+        agree("linear_svm", {{"C", "auto"}});
+        agree("linear_svr", {{"C", "auto"}});
+    }
+
+    TEST_CASE("declared reports, by hand") {
+        using Names = std::vector<std::string>;
+        CHECK(registry().reports("logistic", Params::object()) == Names{});
+        CHECK(registry().reports("logistic", {{"C", "auto"}}) == Names{"c_search"});
+        CHECK(registry().reports("linear_svm", {{"C", "auto"}}) == Names{"c_search"});
+        CHECK(registry().reports("lasso", Params::object()) == Names{"path"});
+        CHECK(registry().reports("elastic_net", Params::object()) == Names{"path"});
+        CHECK(registry().reports("gbdt", Params::object()) == Names{"trace", "tree"});
+        CHECK(registry().reports("adaboost", Params::object()) == Names{"trace", "tree"});
+        CHECK(registry().reports("tree", Params::object()) == Names{"tree"});
+        CHECK(registry().reports("forest", Params::object()) == Names{"tree"});
+        CHECK(registry().reports("svc", Params::object()) == Names{});
+        CHECK(registry().reports("ridge", Params::object()) == Names{});
+    }
+
     TEST_CASE("declared capabilities, by hand") {
         CHECK(registry().capabilities("svc", Params::object()).predict_proba == false);
         CHECK(registry().capabilities("svc", {{"probability", "true"}}).predict_proba == true);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 
@@ -57,7 +58,7 @@ void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     // ε_t must stay below ½ (binary) or 1 − 1/k (SAMME) for α_t > 0.
     const double chance = samme ? 1.0 - 1.0 / static_cast<double>(k) : 0.5;
 
-    const Vector s = class_weighted_rows(data, p, "adaboost");
+    const Vector s = class_weighted_rows(data, get_string(p, "class_weight"), "adaboost");
     if (!(s.sum() > 0)) throw DataError("adaboost: the sample weights sum to zero");
     Vector D = s / s.sum();
     Dataset work = data;
@@ -176,7 +177,7 @@ ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
             .like("scikit-learn estimator=DecisionTreeClassifier(max_depth=1)"),
         class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the initial "
                            "boosting weight of that class's rows",
-                           "scikit-learn sample_weight scaled by compute_class_weight"),
+                           "scikit-learn sample_weight scaled by compute_class_weight").def,
     };
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
@@ -197,6 +198,7 @@ ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
         }
         return c;
     };
+    info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [&learners] { return std::make_unique<AdaBoost>(learners); };
     return info;
 }

@@ -90,10 +90,9 @@ std::vector<int> draw_features(Index d, double colsample, Rng& rng) {
     return f;
 }
 
-std::vector<double> initial_scores(const Params& p, const Loss& loss, const Vector& y, const Vector& w, Index K) {
-    const Json& v = p.at("base_score");
-    if (v.is_string()) return loss.initial_scores(y, w, K);
-    double s = v.get<double>();
+std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const Vector& y, const Vector& w, Index K) {
+    if (p.base_score.is("auto")) return loss.initial_scores(y, w, K);
+    double s = p.base_score.value;
     if (loss.kind == LossKind::logistic) {
         if (!(s > 0 && s < 1))
             throw ParamError("parameter base_score=" + std::to_string(s) +
@@ -106,32 +105,32 @@ std::vector<double> initial_scores(const Params& p, const Loss& loss, const Vect
 }  // namespace
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
-    const Loss loss{resolve_loss(get_string(p, "loss"), data), get_real(p, "huber_delta")};
+    const GbdtParams& p = p_;
+    const Loss loss{resolve_loss(p.loss, data), p.huber_delta};
     const int threads = ctx.resolved_threads();
     HistTreeParams tp;
-    tp.max_depth = static_cast<int>(get_int(p, "max_depth"));
-    tp.max_leaves = static_cast<int>(get_int(p, "max_leaves"));
-    tp.min_child_weight = get_real(p, "min_child_weight");
-    tp.lambda = get_real(p, "lambda");
-    tp.gamma = get_real(p, "gamma");
-    tp.learning_rate = get_real(p, "learning_rate");
+    tp.max_depth = static_cast<int>(p.max_depth);
+    tp.max_leaves = static_cast<int>(p.max_leaves);
+    tp.min_child_weight = p.min_child_weight;
+    tp.lambda = p.lambda;
+    tp.gamma = p.gamma;
+    tp.learning_rate = p.learning_rate;
     if (tp.max_leaves == 1)
         throw ParamError("parameter max_leaves=1 of model gbdt: a split needs 2 leaves (valid: 0 = depth-wise, >= 2)");
     if (tp.max_depth == 0 && tp.max_leaves == 0)
         throw ParamError("parameter max_depth=0 (unlimited) of model gbdt needs leaf-wise growth: set max_leaves >= 2");
-    const double subsample = get_real(p, "subsample"), colsample = get_real(p, "colsample");
-    const auto rounds = static_cast<Index>(get_int(p, "n_estimators"));
-    const auto patience = static_cast<Index>(get_int(p, "early_stopping_rounds"));
+    const double subsample = p.subsample, colsample = p.colsample;
+    const auto rounds = static_cast<Index>(p.n_estimators);
+    const auto patience = static_cast<Index>(p.early_stopping_rounds);
     if (data.rows() > INT_MAX) throw DataError("gbdt: at most " + std::to_string(INT_MAX) + " training rows");
     require_no_infinity(data.X);
 
     std::vector<Index> train_rows, valid_rows;
-    if (patience > 0) holdout_split(data, get_real(p, "validation_fraction"), ctx.seed, train_rows, valid_rows);
+    if (patience > 0) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
     const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
     const Vector yv = gather(data.y, valid_rows), wv = gather(data.weights, valid_rows);
 
-    const BinCuts cuts = BinCuts::fit(data.X, train_rows, static_cast<int>(get_int(p, "max_bins")), ctx.seed, threads);
+    const BinCuts cuts = BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
     BinnedMatrix valid_bins;
     if (!valid_rows.empty()) valid_bins = BinnedMatrix(cuts, data.X, valid_rows, threads);

@@ -164,61 +164,87 @@ void Gbdt::do_load_state(const Json& state) {
     validation_loss_.assign(vl.data(), vl.data() + vl.size());
 }
 
+const ParamBinding<GbdtParams>& gbdt_params() {
+    using P = GbdtParams;
+    static const ParamBinding<P> binding = [] {
+        ParamDef base_score = real_param("base_score", 0.0,
+                                         "initial raw score: auto = the best constant (mean, median, log-odds, log "
+                                         "priors); a number: that value (a probability for logistic)")
+                                  .also({"auto"})
+                                  .like("XGBoost base_score");
+        base_score.default_value = "auto";
+        return ParamBinding<P>{
+            bind(&P::loss, choice_param("loss", "auto", {"auto", "squared", "absolute", "huber", "logistic", "softmax"},
+                                        "auto: squared (regression), logistic (2 classes), softmax (more)")
+                               .like("XGBoost objective; scikit-learn HistGradientBoosting loss")),
+            bind(&P::n_estimators,
+                 int_param("n_estimators", 100, "boosting rounds (one tree per round, k with softmax)")
+                     .range(1, std::nullopt)
+                     .like("XGBoost num_boost_round; scikit-learn max_iter")),
+            bind(&P::learning_rate, real_param("learning_rate", 0.1, "shrinkage of every tree's values")
+                                        .range(0.0, std::nullopt)
+                                        .open_below()
+                                        .like("XGBoost eta (alias learning_rate); scikit-learn learning_rate")),
+            bind(&P::max_depth, int_param("max_depth", 6, "depth limit of each tree (0 = none; needs max_leaves)")
+                                    .range(0, 64)
+                                    .like("XGBoost max_depth; scikit-learn max_depth")),
+            bind(&P::max_leaves,
+                 int_param("max_leaves", 0,
+                           "> 0: leaf-wise growth, best gain first, up to this many leaves (0 = depth-wise)")
+                     .range(0, std::nullopt)
+                     .like("XGBoost max_leaves with grow_policy=lossguide; scikit-learn max_leaf_nodes")),
+            bind(&P::min_child_weight,
+                 real_param("min_child_weight", 1.0, "minimum Hessian sum in each child of a split")
+                     .range(0.0, std::nullopt)
+                     .like("XGBoost min_child_weight; scikit-learn min_hessian_to_split")),
+            bind(&P::lambda, real_param("lambda", 1.0, "L2 penalty on leaf weights")
+                                 .range(0.0, std::nullopt)
+                                 .like("XGBoost lambda (reg_lambda); scikit-learn l2_regularization")),
+            bind(&P::gamma, real_param("gamma", 0.0, "minimum gain of a split")
+                                .range(0.0, std::nullopt)
+                                .like("XGBoost gamma (min_split_loss)")),
+            bind(&P::max_bins, int_param("max_bins", 255, "histogram bins per feature (plus one for missing values)")
+                                   .range(2, 65535)
+                                   .like("XGBoost max_bin; scikit-learn max_bins")),
+            bind(&P::subsample,
+                 real_param("subsample", 1.0, "fraction of rows drawn (seeded, without replacement) for each round")
+                     .range(0.0, 1.0)
+                     .open_below()
+                     .like("XGBoost subsample")),
+            bind(&P::colsample,
+                 real_param("colsample", 1.0, "fraction of features drawn (seeded) for each round's trees")
+                     .range(0.0, 1.0)
+                     .open_below()
+                     .like("XGBoost colsample_bytree")),
+            bind(&P::early_stopping_rounds,
+                 int_param("early_stopping_rounds", 0,
+                           "> 0: stop when the validation loss has not improved for this many "
+                           "rounds and keep the best round (0 = off)")
+                     .range(0, std::nullopt)
+                     .like("XGBoost early_stopping_rounds; scikit-learn n_iter_no_change")),
+            bind(&P::validation_fraction,
+                 real_param("validation_fraction", 0.1,
+                            "fraction of rows held out (seeded, stratified) for early stopping")
+                     .range(0.0, 1.0)
+                     .open_below()
+                     .open_above()
+                     .like("scikit-learn validation_fraction")),
+            bind(&P::huber_delta,
+                 real_param("huber_delta", 1.0, "δ of the Huber loss: residuals beyond it count linearly")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .like("XGBoost huber_slope (pseudo-Huber)")),
+            bind(&P::base_score, base_score),
+        };
+    }();
+    return binding;
+}
+
 ModelInfo gbdt_model_info() {
     ModelInfo info;
     info.name = "gbdt";
     info.summary = "histogram gradient boosting (XGBoost hist): squared/absolute/huber, logistic, softmax losses";
-    ParamDef base_score = real_param("base_score", 0.0,
-                                     "initial raw score: auto = the best constant (mean, median, log-odds, log "
-                                     "priors); a number: that value (a probability for logistic)")
-                              .also({"auto"})
-                              .like("XGBoost base_score");
-    base_score.default_value = "auto";
-    info.spec = ParamSpec{
-        choice_param("loss", "auto", {"auto", "squared", "absolute", "huber", "logistic", "softmax"},
-                     "auto: squared (regression), logistic (2 classes), softmax (more)")
-            .like("XGBoost objective; scikit-learn HistGradientBoosting loss"),
-        int_param("n_estimators", 100, "boosting rounds (one tree per round, k with softmax)")
-            .range(1, std::nullopt)
-            .like("XGBoost num_boost_round; scikit-learn max_iter"),
-        real_param("learning_rate", 0.1, "shrinkage of every tree's values").range(0.0, std::nullopt).open_below()
-            .like("XGBoost eta (alias learning_rate); scikit-learn learning_rate"),
-        int_param("max_depth", 6, "depth limit of each tree (0 = none; needs max_leaves)").range(0, 64)
-            .like("XGBoost max_depth; scikit-learn max_depth"),
-        int_param("max_leaves", 0, "> 0: leaf-wise growth, best gain first, up to this many leaves (0 = depth-wise)")
-            .range(0, std::nullopt)
-            .like("XGBoost max_leaves with grow_policy=lossguide; scikit-learn max_leaf_nodes"),
-        real_param("min_child_weight", 1.0, "minimum Hessian sum in each child of a split").range(0.0, std::nullopt)
-            .like("XGBoost min_child_weight; scikit-learn min_hessian_to_split"),
-        real_param("lambda", 1.0, "L2 penalty on leaf weights").range(0.0, std::nullopt)
-            .like("XGBoost lambda (reg_lambda); scikit-learn l2_regularization"),
-        real_param("gamma", 0.0, "minimum gain of a split").range(0.0, std::nullopt)
-            .like("XGBoost gamma (min_split_loss)"),
-        int_param("max_bins", 255, "histogram bins per feature (plus one for missing values)").range(2, 65535)
-            .like("XGBoost max_bin; scikit-learn max_bins"),
-        real_param("subsample", 1.0, "fraction of rows drawn (seeded, without replacement) for each round")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("XGBoost subsample"),
-        real_param("colsample", 1.0, "fraction of features drawn (seeded) for each round's trees")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("XGBoost colsample_bytree"),
-        int_param("early_stopping_rounds", 0, "> 0: stop when the validation loss has not improved for this many "
-                                              "rounds and keep the best round (0 = off)")
-            .range(0, std::nullopt)
-            .like("XGBoost early_stopping_rounds; scikit-learn n_iter_no_change"),
-        real_param("validation_fraction", 0.1, "fraction of rows held out (seeded, stratified) for early stopping")
-            .range(0.0, 1.0)
-            .open_below()
-            .open_above()
-            .like("scikit-learn validation_fraction"),
-        real_param("huber_delta", 1.0, "δ of the Huber loss: residuals beyond it count linearly")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("XGBoost huber_slope (pseudo-Huber)"),
-        base_score,
-    };
+    info.spec = gbdt_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.capabilities = {.decision_function = true,
@@ -226,6 +252,7 @@ ModelInfo gbdt_model_info() {
                          .sparse_input = true,
                          .sample_weights = true,
                          .absent_is_missing = true};
+    info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;
 }

@@ -78,20 +78,15 @@ Vector sample_costs(const Dataset& data, const Vector& class_weights) {
     return cost;
 }
 
-Vector row_costs(const Dataset& data, const Params& p, double C) {
-    return C * sample_costs(data, parse_class_weights(get_string(p, "class_weight"), data.classes, data.y));
+Vector row_costs(const Dataset& data, const std::string& class_weight, double C) {
+    return C * sample_costs(data, parse_class_weights(class_weight, data.classes, data.y));
 }
 
 Vector plus_minus(const Dataset& data) {
     return (data.y.array() > 0.5).select(Vector::Ones(data.rows()), -Vector::Ones(data.rows()));
 }
 
-ParamDef class_weight_param(std::string help, std::string anchor) {
-    return text_param("class_weight", "", std::move(help)).like(std::move(anchor));
-}
-
-Vector class_weighted_rows(const Dataset& data, const Params& p, const std::string& model) {
-    const std::string text = p.contains("class_weight") ? get_string(p, "class_weight") : std::string();
+Vector class_weighted_rows(const Dataset& data, const std::string& text, const std::string& model) {
     if (data.task != Task::classification) {
         if (text.find_first_not_of(" \t") != std::string::npos)
             throw ParamError("parameter class_weight of model " + model + " applies to classification only");

@@ -189,6 +189,7 @@ void Estimator::set_identity(const ModelInfo& info, Params resolved) {
     factory_ = info.factory;
     declared_ = info.capabilities;
     refine_ = info.refine;
+    reports_ = info.reports;
     take_params(std::move(resolved));
 }
 
@@ -200,6 +201,7 @@ void Estimator::set_identity(std::string name, Params resolved) {
 void Estimator::take_params(Params resolved) {
     capabilities_ = refine_ ? refine_(declared_, resolved) : declared_;
     params_ = std::move(resolved);
+    on_params(params_);
 }
 
 std::unique_ptr<Estimator> Estimator::clone_unfitted(const Params& resolved) const {
@@ -209,6 +211,7 @@ std::unique_ptr<Estimator> Estimator::clone_unfitted(const Params& resolved) con
     e->factory_ = factory_;
     e->declared_ = declared_;
     e->refine_ = refine_;
+    e->reports_ = reports_;
     e->take_params(resolved);
     return e;
 }

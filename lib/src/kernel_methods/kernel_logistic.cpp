@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -26,26 +27,26 @@ constexpr double kMaxGramBytes = 16.0 * 1024 * 1024 * 1024;
 void KernelLogistic::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification)
         throw UsageError("kernel_logistic: learns classification only (for regression use kernel_ridge)");
-    const Params& p = params();
+    const KernelLogisticParams& p = p_;
     const Index n = data.rows(), k = data.n_classes();
     const int threads = std::max(1, ctx.resolved_threads());
     const KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
-    const Vector cost = row_costs(data, p, get_real(p, "C"));
+    const Vector cost = row_costs(data, p.class_weight, p.C);
     const Vector y_pm = plus_minus(data);
     const Index q = k == 2 ? 1 : k;
     SolverOptions opts;
-    opts.tol = get_real(p, "tol");
-    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    const std::string solver = get_string(p, "solver");
+    opts.tol = p.tol;
+    opts.max_iter = static_cast<int>(p.max_iter);
+    const std::string& solver = p.solver;
     std::string trouble;  // why the solver stopped early, for the warning
 
     model_ = KernelExpansion{};
     model_.kernel_spec = spec;
-    if (get_int(p, "nystrom") > 0) {
+    if (p.nystrom > 0) {
         // Stream "nyst", as kernel_ridge: the same seed picks the same landmarks.
-        const auto landmarks = choose_landmarks(data.X, kernel, static_cast<Index>(get_int(p, "nystrom")),
-                                                landmark_sampling_from_string(get_string(p, "landmarks")),
+        const auto landmarks = choose_landmarks(data.X, kernel, static_cast<Index>(p.nystrom),
+                                                landmark_sampling_from_string(p.landmarks),
                                                 derive_seed(ctx.seed, 0x6e797374), threads);
         const NystromBasis basis = nystrom_basis(data.X, kernel, landmarks, threads);
         const Features phi{DenseMatrix(nystrom_features(basis, kernel, data.X, threads))};
@@ -114,39 +115,45 @@ void KernelLogistic::do_load_state(const Json& state) {
     model_ = KernelExpansion::from_json(state, n_features(), n_classes() == 2 ? 1 : n_classes());
 }
 
+const ParamBinding<KernelLogisticParams>& kernel_logistic_params() {
+    using P = KernelLogisticParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b{
+            bind(&P::C, real_param("C", 1.0, "weight of the summed log-loss against ½||f||² (C = 1/(n*lambda))")
+                            .range(0.0, std::nullopt)
+                            .open_below()
+                            .like("LIBLINEAR -c; scikit-learn LogisticRegression(C=...)")),
+            class_weight_param("\"\" (all 1), \"balanced\" or label:weight,...; multiplies C for that class",
+                               "scikit-learn LogisticRegression(class_weight=...)"),
+            bind(&P::solver, choice_param("solver", "auto", {"auto", "newton", "lbfgs"},
+                                          "newton (IRLS, binary, O(n³) a step), lbfgs (dual coefficients), auto = "
+                                          "newton for binary problems up to 1000 rows")
+                                 .like("scikit-learn LogisticRegression(solver='newton-cg'|'lbfgs')")),
+            tol_param(1e-4, "stop when ||grad|| <= tol * max(1, ||grad at 0||)",
+                      "scikit-learn LogisticRegression(tol=...)", true),
+            max_iter_param(1000, "maximum Newton steps or L-BFGS iterations",
+                           "scikit-learn LogisticRegression(max_iter=...)"),
+        };
+        for (auto& x : nystrom_param_bindings("use a Nyström feature map with this many landmarks (0 = exact)",
+                                              "scikit-learn Nystroem(n_components=m) + LogisticRegression"))
+            b.add(std::move(x));
+        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo kernel_logistic_model_info() {
     ModelInfo info;
     info.name = "kernel_logistic";
     info.summary = "kernel logistic regression (L2, intercept), binary or multinomial; Newton, L-BFGS or Nyström";
-    info.spec = ParamSpec{
-        real_param("C", 1.0, "weight of the summed log-loss against ½||f||² (C = 1/(n*lambda))")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
-        class_weight_param("\"\" (all 1), \"balanced\" or label:weight,...; multiplies C for that class",
-                           "scikit-learn LogisticRegression(class_weight=...)"),
-        choice_param("solver", "auto", {"auto", "newton", "lbfgs"},
-                     "newton (IRLS, binary, O(n³) a step), lbfgs (dual coefficients), auto = newton for binary "
-                     "problems up to 1000 rows")
-            .like("scikit-learn LogisticRegression(solver='newton-cg'|'lbfgs')"),
-        real_param("tol", 1e-4, "stop when ||grad|| <= tol * max(1, ||grad at 0||)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("scikit-learn LogisticRegression(tol=...)"),
-        int_param("max_iter", 1000, "maximum Newton steps or L-BFGS iterations").range(1.0, std::nullopt)
-            .like("scikit-learn LogisticRegression(max_iter=...)"),
-        int_param("nystrom", 0, "use a Nyström feature map with this many landmarks (0 = exact)")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn Nystroem(n_components=m) + LogisticRegression"),
-        choice_param("landmarks", "uniform", {"uniform", "kmeans++"},
-                     "nystrom: landmark rows drawn uniformly or by k-means++ seeding in feature space")
-            .like("scikit-learn Nystroem (uniform)"),
-    };
-    info.spec.extend(kernel_param_defs("rbf"));
+    info.spec = kernel_logistic_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
     // The exact Newton solver is binary: k > 2 classes with solver=newton train one-vs-rest.
-    info.binary_only_when = [](const Params& resolved) { return get_string(resolved, "solver") == "newton"; };
+    info.binary_only_when = [](const Params& resolved) {
+        return kernel_logistic_params().read(resolved).solver == "newton";
+    };
     info.capabilities = {
         .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<KernelLogistic>(); };

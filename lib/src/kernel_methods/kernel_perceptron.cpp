@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -32,18 +33,18 @@ void KernelPerceptron::do_fit(const Dataset& data, const Context& ctx) {
     if (data.n_classes() != 2)
         throw UsageError("kernel_perceptron: is binary; for " + std::to_string(data.n_classes()) +
                          " classes use multiclass=ovr or ovo");
-    const Params& p = params();
+    const KernelPerceptronParams& p = p_;
     const Index n = data.rows();
     const int threads = std::max(1, ctx.resolved_threads());
     const KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     const KernelRows rows(data.X);
-    const double eta = get_real(p, "eta");
-    const auto max_epochs = get_int(p, "max_iter");
-    const bool shuffle = get_bool(p, "shuffle"), averaged = get_bool(p, "averaged");
-    const bool fit_intercept = get_bool(p, "fit_intercept");
-    const auto budget = static_cast<std::size_t>(get_int(p, "budget"));
-    const Vector cost = row_costs(data, p, 1.0);
+    const double eta = p.eta;
+    const auto max_epochs = p.max_iter;
+    const bool shuffle = p.shuffle, averaged = p.averaged;
+    const bool fit_intercept = p.fit_intercept;
+    const auto budget = static_cast<std::size_t>(p.budget);
+    const Vector cost = row_costs(data, p.class_weight, 1.0);
 
     std::vector<Index> order;
     for (Index i = 0; i < n; ++i)
@@ -129,29 +130,39 @@ void KernelPerceptron::do_load_state(const Json& state) {
     model_ = KernelExpansion::from_json(state, n_features(), 1);
 }
 
+const ParamBinding<KernelPerceptronParams>& kernel_perceptron_params() {
+    using P = KernelPerceptronParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b{
+            bind(&P::eta, real_param("eta", 1.0, "step: alpha_i += eta * class_weight * sample_weight on a mistake")
+                              .range(0.0, std::nullopt)
+                              .open_below()
+                              .like("scikit-learn Perceptron(eta0=...)")),
+            max_iter_param(1000, "maximum number of epochs; stops early after an epoch without mistakes",
+                           "scikit-learn Perceptron(max_iter=...)", 0.0),
+            bind(&P::shuffle, bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
+                                  .like("scikit-learn Perceptron(shuffle=...)")),
+            bind(&P::averaged,
+                 bool_param("averaged", false, "predict with the average of the dual weights over every row visit")),
+            fit_intercept_param("learn a bias b (updated as a constant kernel term of value 1)",
+                                "scikit-learn Perceptron(fit_intercept=...)"),
+            bind(&P::budget,
+                 int_param("budget", 0, "keep at most this many support entries, dropping the oldest (0 = unlimited)")
+                     .range(0.0, std::nullopt)),
+            class_weight_param("\"\" (all 1), \"balanced\" or label:weight,...; multiplies the step for that class",
+                               "scikit-learn Perceptron(class_weight=...)"),
+        };
+        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo kernel_perceptron_model_info() {
     ModelInfo info;
     info.name = "kernel_perceptron";
     info.summary = "dual (kernel) perceptron with epochs, seeded shuffling, a budget and averaging";
-    info.spec = ParamSpec{
-        real_param("eta", 1.0, "step: alpha_i += eta * class_weight * sample_weight on a mistake")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("scikit-learn Perceptron(eta0=...)"),
-        int_param("max_iter", 1000, "maximum number of epochs; stops early after an epoch without mistakes")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn Perceptron(max_iter=...)"),
-        bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
-            .like("scikit-learn Perceptron(shuffle=...)"),
-        bool_param("averaged", false, "predict with the average of the dual weights over every row visit"),
-        bool_param("fit_intercept", true, "learn a bias b (updated as a constant kernel term of value 1)")
-            .like("scikit-learn Perceptron(fit_intercept=...)"),
-        int_param("budget", 0, "keep at most this many support entries, dropping the oldest (0 = unlimited)")
-            .range(0.0, std::nullopt),
-        class_weight_param("\"\" (all 1), \"balanced\" or label:weight,...; multiplies the step for that class",
-                           "scikit-learn Perceptron(class_weight=...)"),
-    };
-    info.spec.extend(kernel_param_defs("rbf"));
+    info.spec = kernel_perceptron_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";

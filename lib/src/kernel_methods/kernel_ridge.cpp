@@ -70,16 +70,16 @@ bool solve_mixed(const DenseMatrix& M, const Vector& rhs, int threads, const Con
 void KernelRidge::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("kernel_ridge: learns regression only (for classification use kernel_logistic)");
-    const KernelSpec spec = kernel_from_params(params(), data.X, ctx);
-    if (get_int(params(), "nystrom") > 0) fit_nystrom(data, ctx, spec);
+    const KernelSpec spec = kernel_from_params(p_, data.X, ctx);
+    if (p_.nystrom > 0) fit_nystrom(data, ctx, spec);
     else fit_exact(data, ctx, spec);
     require_finite(model_.coef, model_.intercept, "kernel_ridge");
 }
 
 void KernelRidge::fit_exact(const Dataset& data, const Context& ctx, const KernelSpec& spec) {
-    const Params& p = params();
-    const double alpha = get_real(p, "alpha");
-    const bool intercept = get_bool(p, "fit_intercept");
+    const KernelRidgeParams& p = p_;
+    const double alpha = p.alpha;
+    const bool intercept = p.fit_intercept;
     const int threads = std::max(1, ctx.resolved_threads());
     const Index n = data.rows();
     if (static_cast<double>(n) * static_cast<double>(n) * 8.0 > kMaxGramBytes)
@@ -113,23 +113,23 @@ void KernelRidge::fit_exact(const Dataset& data, const Context& ctx, const Kerne
     };
     const Vector rhs = sq.cwiseProduct((data.y.array() - ybar).matrix());
     Vector v;
-    if (get_string(p, "solver") == "cg") {
+    if (p.solver == "cg") {
         const DenseMatrix M = system(0.0);
-        const int max_iter = get_int(p, "max_iter") > 0 ? static_cast<int>(get_int(p, "max_iter"))
-                                                        : static_cast<int>(std::max<Index>(n, 100));
+        const int max_iter =
+            p.max_iter > 0 ? static_cast<int>(p.max_iter) : static_cast<int>(std::max<Index>(n, 100));
         const CgResult r = conjugate_gradient([&](const Vector& x) { return Vector(parallel_multiply(M, x, threads)); },
-                                              M.diagonal(), rhs, get_real(p, "tol"), max_iter);
+                                              M.diagonal(), rhs, p.tol, max_iter);
         if (!r.converged) {
             std::ostringstream msg;
             msg << "kernel_ridge: conjugate gradient stopped after " << r.iterations
-                << " iterations at relative residual " << r.relative_residual << " (tol " << get_real(p, "tol")
+                << " iterations at relative residual " << r.relative_residual << " (tol " << p.tol
                 << "); raise max_iter or use solver=cholesky";
             ctx.warning(msg.str());
         }
         v = r.x;
     } else {
         DenseMatrix M = system(0.0);
-        const bool solved = get_string(p, "precision") == "mixed" && solve_mixed(M, rhs, threads, ctx, v);
+        const bool solved = p.precision == "mixed" && solve_mixed(M, rhs, threads, ctx, v);
         double jitter = 0;
         if (!solved && !cholesky_in_place(M, threads)) {
             // Only rounding can make K + alpha I indefinite (alpha > 0): grow a jitter
@@ -169,16 +169,16 @@ void KernelRidge::fit_exact(const Dataset& data, const Context& ctx, const Kerne
 // shift c (the first row's k_i, which tames the cancellation of centring), then solve
 // (Tᵀ A_c T + alpha I) u = Tᵀ h in the Nyström feature space and map back, β = T u.
 void KernelRidge::fit_nystrom(const Dataset& data, const Context& ctx, const KernelSpec& spec) {
-    const Params& p = params();
-    const double alpha = get_real(p, "alpha");
-    const bool intercept = get_bool(p, "fit_intercept");
+    const KernelRidgeParams& p = p_;
+    const double alpha = p.alpha;
+    const bool intercept = p.fit_intercept;
     const int threads = std::max(1, ctx.resolved_threads());
     const Index n = data.rows();
     const Kernel kernel(spec);
     // Stream "nyst": landmarks never share a stream with the median heuristic's sample.
     const auto landmarks =
-        choose_landmarks(data.X, kernel, static_cast<Index>(get_int(p, "nystrom")),
-                         landmark_sampling_from_string(get_string(p, "landmarks")), derive_seed(ctx.seed, 0x6e797374),
+        choose_landmarks(data.X, kernel, static_cast<Index>(p.nystrom), landmark_sampling_from_string(p.landmarks),
+                         derive_seed(ctx.seed, 0x6e797374),
                          threads);
     const NystromBasis basis = nystrom_basis(data.X, kernel, landmarks, threads);
     const Index m = basis.rows.size();
@@ -232,34 +232,41 @@ Json KernelRidge::do_save_state() const { return model_.to_json(); }
 
 void KernelRidge::do_load_state(const Json& state) { model_ = KernelExpansion::from_json(state, n_features(), 1); }
 
+const ParamBinding<KernelRidgeParams>& kernel_ridge_params() {
+    using P = KernelRidgeParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b{
+            bind(&P::alpha, real_param("alpha", 1.0, "weight of the penalty alpha*||f||² in the RKHS (alpha = n*lambda)")
+                                .range(0.0, std::nullopt)
+                                .open_below()
+                                .like("scikit-learn KernelRidge(alpha=...)")),
+            fit_intercept_param("learn an unpenalised intercept (centres the kernel and y); 0 = scikit-learn",
+                                "none (scikit-learn KernelRidge has no intercept: fit_intercept=0)"),
+            bind(&P::solver, choice_param("solver", "cholesky", {"cholesky", "cg"},
+                                          "cholesky (tiled, parallel) or cg (conjugate gradient on the Gram matrix)")
+                                 .like("scikit-learn KernelRidge: Cholesky (scipy.linalg.solve assume_a='pos')")),
+            bind(&P::precision,
+                 choice_param("precision", "mixed", {"mixed", "double"},
+                              "cholesky: mixed = factor in single precision, refine in double to ||b - Mx|| <= 1e-12 "
+                              "||b|| (double when that fails); double = factor in double")
+                     .like("scikit-learn KernelRidge: double (LAPACK dpotrf)")),
+            tol_param(1e-10, "cg: stop at relative residual ||r||/||b|| <= tol", "", true),
+            max_iter_param(0, "cg: maximum iterations; 0 = max(n, 100)", "", 0.0),
+        };
+        for (auto& x : nystrom_param_bindings("use a Nyström approximation with this many landmarks (0 = exact)",
+                                              "scikit-learn Nystroem(n_components=m) + Ridge"))
+            b.add(std::move(x));
+        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo kernel_ridge_model_info() {
     ModelInfo info;
     info.name = "kernel_ridge";
     info.summary = "kernel ridge regression (scikit-learn KernelRidge) with intercept; Cholesky, CG or Nyström";
-    info.spec = ParamSpec{
-        real_param("alpha", 1.0, "weight of the penalty alpha*||f||² in the RKHS (alpha = n*lambda)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("scikit-learn KernelRidge(alpha=...)"),
-        bool_param("fit_intercept", true, "learn an unpenalised intercept (centres the kernel and y); 0 = scikit-learn")
-            .like("none (scikit-learn KernelRidge has no intercept: fit_intercept=0)"),
-        choice_param("solver", "cholesky", {"cholesky", "cg"},
-                     "cholesky (tiled, parallel) or cg (conjugate gradient on the Gram matrix)")
-            .like("scikit-learn KernelRidge: Cholesky (scipy.linalg.solve assume_a='pos')"),
-        choice_param("precision", "mixed", {"mixed", "double"},
-                     "cholesky: mixed = factor in single precision, refine in double to ||b - Mx|| <= 1e-12 ||b|| "
-                     "(double when that fails); double = factor in double")
-            .like("scikit-learn KernelRidge: double (LAPACK dpotrf)"),
-        real_param("tol", 1e-10, "cg: stop at relative residual ||r||/||b|| <= tol").range(0.0, std::nullopt).open_below(),
-        int_param("max_iter", 0, "cg: maximum iterations; 0 = max(n, 100)").range(0.0, std::nullopt),
-        int_param("nystrom", 0, "use a Nyström approximation with this many landmarks (0 = exact)")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn Nystroem(n_components=m) + Ridge"),
-        choice_param("landmarks", "uniform", {"uniform", "kmeans++"},
-                     "nystrom: landmark rows drawn uniformly or by k-means++ seeding in feature space")
-            .like("scikit-learn Nystroem (uniform)"),
-    };
-    info.spec.extend(kernel_param_defs("rbf"));
+    info.spec = kernel_ridge_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<KernelRidge>(); };

@@ -11,10 +11,10 @@
 namespace kestrel {
 
 void Knn::build_index(Features train, std::optional<KernelSpec> kernel, const Context* ctx) {
-    const Params& p = params();
-    const KnnMetric metric = knn_metric_from_string(get_string(p, "metric"));
-    const std::string algorithm = get_string(p, "algorithm");
-    const auto k = get_int(p, "n_neighbors");
+    const KnnParams& p = p_;
+    const KnnMetric metric = knn_metric_from_string(p.metric);
+    const std::string& algorithm = p.algorithm;
+    const auto k = p.n_neighbors;
     const Index n = train.rows(), d = train.cols();
     const bool tree_metric = metric == KnnMetric::euclidean || metric == KnnMetric::manhattan;
     bool tree = false;
@@ -33,18 +33,18 @@ void Knn::build_index(Features train, std::optional<KernelSpec> kernel, const Co
         tree = tree_metric && !train.is_sparse() && d <= 16 && k < n / 2;
     }
     index_ = KnnIndex(std::move(train), metric, metric == KnnMetric::kernel ? kernel : std::nullopt, tree,
-                      get_int(p, "leaf_size"));
+                      p.leaf_size);
 }
 
 void Knn::do_fit(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
-    const auto k = get_int(p, "n_neighbors");
+    const KnnParams& p = p_;
+    const auto k = p.n_neighbors;
     if (k > data.rows())
         throw ParamError("n_neighbors: " + std::to_string(k) + " is more than the " + std::to_string(data.rows()) +
                          " training rows");
     kernel_.reset();
-    if (knn_metric_from_string(get_string(p, "metric")) == KnnMetric::kernel) {
-        const KernelSpec spec = KernelSpec::parse(get_string(p, "kernel"));
+    if (knn_metric_from_string(p.metric) == KnnMetric::kernel) {
+        const KernelSpec spec = KernelSpec::parse(p.kernel);
         for (const auto& term : spec.terms)
             for (const auto& f : term.factors)
                 if (f.kind == KernelKind::precomputed)
@@ -57,13 +57,13 @@ void Knn::do_fit(const Dataset& data, const Context& ctx) {
 
 Neighbors Knn::kneighbors(const Features& X) const {
     if (!fitted()) throw InternalError("knn used before it was fitted");
-    return index_.query(X, get_int(params(), "n_neighbors"));
+    return index_.query(X, p_.n_neighbors);
 }
 
 void Knn::weights_of(const Neighbors& nb, Index i, double* w) const {
     const Index k = nb.k;
     const double* dist = nb.distance.data() + i * k;
-    if (get_string(params(), "weights") == "uniform") {
+    if (p_.weights == "uniform") {
         std::fill(w, w + k, 1.0);
         return;
     }
@@ -80,7 +80,7 @@ Vector Knn::do_predict(const Features& X) const {
     if (task() == Task::classification) return scores_to_classes(do_predict_proba(X));
     const Neighbors nb = kneighbors(X);
     const Index k = nb.k;
-    const bool uniform = get_string(params(), "weights") == "uniform";
+    const bool uniform = p_.weights == "uniform";
     Vector out(X.rows());
     std::vector<double> w(static_cast<std::size_t>(k));
     for (Index i = 0; i < X.rows(); ++i) {
@@ -134,7 +134,7 @@ void Knn::do_load_state(const Json& state) {
     const Json& y = state.at("y");
     if (!y.is_array() || static_cast<Index>(y.size()) != X.rows())
         throw std::runtime_error("knn: \"y\" must hold one value per training row");
-    const auto k = get_int(params(), "n_neighbors");
+    const auto k = p_.n_neighbors;
     if (X.rows() < k) throw std::runtime_error("knn: fewer training rows than n_neighbors");
     Vector yy(X.rows());
     for (Index i = 0; i < X.rows(); ++i) {
@@ -146,7 +146,7 @@ void Knn::do_load_state(const Json& state) {
             throw std::runtime_error("knn: class index out of range in \"y\"");
     }
     std::optional<KernelSpec> kernel;
-    const bool kernel_metric = knn_metric_from_string(get_string(params(), "metric")) == KnnMetric::kernel;
+    const bool kernel_metric = knn_metric_from_string(p_.metric) == KnnMetric::kernel;
     if (kernel_metric) {
         if (!state.contains("kernel")) throw std::runtime_error("knn: metric=kernel but the state has no kernel");
         kernel = KernelSpec::from_json(state.at("kernel"));
@@ -157,33 +157,43 @@ void Knn::do_load_state(const Json& state) {
     build_index(std::move(X), kernel_, nullptr);
 }
 
+const ParamBinding<KnnParams>& knn_params() {
+    using P = KnnParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b{
+            bind(&P::n_neighbors, int_param("n_neighbors", 5, "number of neighbours k (at most the number of training rows)")
+                                      .range(1.0, std::nullopt)
+                                      .like("scikit-learn n_neighbors")),
+            bind(&P::weights, choice_param("weights", "uniform", {"uniform", "distance"},
+                                           "uniform: each neighbour counts 1; distance: 1/distance (zero-distance "
+                                           "neighbours take all the weight)")
+                                  .like("scikit-learn weights")),
+            bind(&P::metric, choice_param("metric", "euclidean", {"euclidean", "manhattan", "cosine", "kernel"},
+                                          "distance: euclidean, manhattan (L1), cosine (1 - cos), or kernel: "
+                                          "sqrt(k(x,x) - 2k(x,z) + k(z,z)) for the `kernel` spec")
+                                 .like("scikit-learn metric")),
+            bind(&P::algorithm, choice_param("algorithm", "auto", {"auto", "brute", "kd_tree"},
+                                             "exact search: brute (blocked matrix products), kd_tree "
+                                             "(euclidean/manhattan, dense), auto = kd_tree when dense with d <= 16 "
+                                             "and k < n/2, else brute; all give the same neighbours")
+                                    .like("scikit-learn algorithm")),
+            bind(&P::leaf_size, int_param("leaf_size", 30, "k-d tree leaf size (speed only)")
+                                    .range(1.0, std::nullopt)
+                                    .like("scikit-learn leaf_size")),
+        };
+        // kernel, gamma, degree, coef0: read only with metric=kernel.
+        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo knn_model_info() {
     ModelInfo info;
     info.name = "knn";
     info.summary =
         "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)";
-    info.spec = ParamSpec{
-        int_param("n_neighbors", 5, "number of neighbours k (at most the number of training rows)")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn n_neighbors"),
-        choice_param("weights", "uniform", {"uniform", "distance"},
-                     "uniform: each neighbour counts 1; distance: 1/distance (zero-distance neighbours take all "
-                     "the weight)")
-            .like("scikit-learn weights"),
-        choice_param("metric", "euclidean", {"euclidean", "manhattan", "cosine", "kernel"},
-                     "distance: euclidean, manhattan (L1), cosine (1 - cos), or kernel: sqrt(k(x,x) - 2k(x,z) + "
-                     "k(z,z)) for the `kernel` spec")
-            .like("scikit-learn metric"),
-        choice_param("algorithm", "auto", {"auto", "brute", "kd_tree"},
-                     "exact search: brute (blocked matrix products), kd_tree (euclidean/manhattan, dense), auto = "
-                     "kd_tree when dense with d <= 16 and k < n/2, else brute; all give the same neighbours")
-            .like("scikit-learn algorithm"),
-        int_param("leaf_size", 30, "k-d tree leaf size (speed only)")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn leaf_size"),
-    };
-    // kernel, gamma, degree, coef0: read only with metric=kernel.
-    info.spec.extend(kernel_param_defs("rbf"));
+    info.spec = knn_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.capabilities = {.predict_proba = true, .sparse_input = true};

@@ -112,4 +112,14 @@ Eigen::MatrixXd nystrom_features(const NystromBasis& basis, const Kernel& kernel
     return out;
 }
 
+std::vector<Bound<NystromParams>> nystrom_param_bindings(const std::string& help, const std::string& anchor) {
+    return {
+        bind(&NystromParams::nystrom, int_param("nystrom", 0, help).range(0.0, std::nullopt).like(anchor)),
+        bind(&NystromParams::landmarks,
+             choice_param("landmarks", "uniform", {"uniform", "kmeans++"},
+                          "nystrom: landmark rows drawn uniformly or by k-means++ seeding in feature space")
+                 .like("scikit-learn Nystroem (uniform)")),
+    };
+}
+
 }  // namespace kestrel

@@ -10,30 +10,6 @@
 
 namespace kestrel {
 
-KernelDefaults kernel_defaults_from_params(const Params& p) {
-    KernelDefaults d;
-    if (p.contains("gamma")) {
-        const Json& g = p["gamma"];
-        if (g.is_string()) {
-            const auto s = g.get<std::string>();
-            if (s == "median") d.gamma_rule = GammaRule::median;
-            else if (s == "auto") d.gamma_rule = GammaRule::automatic;
-            else throw ParamError("gamma='" + s + "': expected a number, 'auto' or 'median'");
-        } else {
-            double v = g.get<double>();
-            if (v < 0) throw ParamError("gamma must be non-negative");
-            // 0 is LIBSVM's "unset": 1/num_features.
-            if (v > 0) {
-                d.gamma_rule = GammaRule::given;
-                d.gamma = v;
-            }
-        }
-    }
-    if (p.contains("degree")) d.degree = static_cast<int>(p["degree"].get<double>());
-    if (p.contains("coef0")) d.coef0 = p["coef0"].get<double>();
-    return d;
-}
-
 namespace {
 
 std::vector<Index> sample_rows(Index n, Index sample, std::uint64_t seed) {

@@ -107,8 +107,9 @@ ParamDef c_param(double def, std::string help, std::string anchor) {
     return d;
 }
 
-bool c_is_auto(const Params& p) {
-    return p.contains("C") && p.at("C").is_string() && p.at("C") == "auto";
+std::vector<std::string> c_search_reports(const RealOrWord& C) {
+    if (C.is("auto")) return {"c_search"};
+    return {};
 }
 
 }  // namespace kestrel

@@ -12,11 +12,11 @@ namespace kestrel {
 void HuberRegression::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("huber: learns regression only (for classification use logistic or linear_svm)");
-    const Params& p = params();
-    const bool intercept = get_bool(p, "fit_intercept");
+    const HuberParams& p = p_;
+    const bool intercept = p.fit_intercept;
     const Index d = data.cols();
     if (data.has_weights() && !(data.weights.sum() > 0)) throw DataError("huber: the sample weights sum to zero");
-    HuberObjective f(data.X, data.y, data.weights, get_real(p, "epsilon"), get_real(p, "alpha"), intercept,
+    HuberObjective f(data.X, data.y, data.weights, p.epsilon, p.alpha, intercept,
                      ctx.resolved_threads());
 
     // As scikit-learn: start at w = 0, b = 0, σ = 1; σ kept above 10 machine epsilons
@@ -28,65 +28,61 @@ void HuberRegression::do_fit(const Dataset& data, const Context& ctx) {
     const Vector upper = Vector::Constant(dim, std::numeric_limits<double>::infinity());
     lower[dim - 1] = 10 * std::numeric_limits<double>::epsilon();
     BoundedSolverOptions opts;
-    opts.tol = get_real(p, "tol");
-    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+    opts.tol = p.tol;
+    opts.max_iter = static_cast<int>(p.max_iter);
     const SolverResult r = minimize_lbfgsb(f, x0, lower, upper, opts);
 
-    coef_ = r.w.head(d);
-    intercept_ = intercept ? r.w[d] : 0.0;
+    const double b = intercept ? r.w[d] : 0.0;
+    require_finite(r.w.head(d).transpose(), Vector{{b, r.w[dim - 1]}}, "huber");
+    keep(Vector(r.w.head(d)), b);
     scale_ = r.w[dim - 1];
-    require_finite(coef_.transpose(), Vector{{intercept_, scale_}}, "huber");
     if (!r.converged)
         ctx.warning("huber: " + r.message + "; the model is usable but not optimal (raise max_iter or loosen tol)");
 }
 
-Vector HuberRegression::do_predict(const Features& X) const {
-    Vector out = X.multiply(coef_);
-    out.array() += intercept_;
-    return out;
+void HuberRegression::on_params(const Params& resolved) {
+    p_ = huber_params().read(resolved);
 }
 
 Json HuberRegression::do_save_state() const {
-    Json j = coef_state_to_json(coef_, intercept_);
+    Json j = LinearModel::do_save_state();
     j["scale"] = scale_;
     return j;
 }
 
 void HuberRegression::do_load_state(const Json& state) {
-    Vector coef;
-    double intercept = 0;
-    coef_state_from_json(state, "huber", n_features(), coef, intercept);
+    load_weights(state);
     if (!state.contains("scale")) throw std::runtime_error("huber state needs \"scale\"");
     const Vector scale = vector_from_json(Json::array({state.at("scale")}), "huber scale", 1);
     if (!(scale[0] > 0)) throw std::runtime_error("huber scale must be > 0");
-    coef_ = std::move(coef);
-    intercept_ = intercept;
     scale_ = scale[0];
+}
+
+const ParamBinding<HuberParams>& huber_params() {
+    static const ParamBinding<HuberParams> binding{
+        bind(&HuberParams::epsilon, real_param("epsilon", 1.35,
+                                               "threshold (Huber's delta, in units of σ): residuals beyond epsilon·σ "
+                                               "count linearly; smaller = more robust")
+                                        .range(1.0, std::nullopt)
+                                        .like("scikit-learn HuberRegressor(epsilon=...)")
+                                        .alias("delta")),
+        bind(&HuberParams::alpha, real_param("alpha", 1e-4, "weight of the L2 penalty alpha·||w||²")
+                                      .range(0.0, std::nullopt)
+                                      .like("scikit-learn HuberRegressor(alpha=...)")),
+        fit_intercept_param("learn an unpenalised intercept b", "scikit-learn HuberRegressor(fit_intercept=...)"),
+        max_iter_param(100, "maximum number of L-BFGS-B iterations (then a warning)",
+                       "scikit-learn HuberRegressor(max_iter=...)"),
+        tol_param(1e-5, "stop when every entry of the projected gradient is <= tol in magnitude",
+                  "scikit-learn HuberRegressor(tol=...)"),
+    };
+    return binding;
 }
 
 ModelInfo huber_model_info() {
     ModelInfo info;
     info.name = "huber";
     info.summary = "Huber regression with a joint scale estimate, robust to outliers (scikit-learn HuberRegressor)";
-    info.spec = ParamSpec{
-        real_param("epsilon", 1.35,
-                   "threshold (Huber's delta, in units of σ): residuals beyond epsilon·σ count linearly; "
-                   "smaller = more robust")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn HuberRegressor(epsilon=...)")
-            .alias("delta"),
-        real_param("alpha", 1e-4, "weight of the L2 penalty alpha·||w||²")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn HuberRegressor(alpha=...)"),
-        bool_param("fit_intercept", true, "learn an unpenalised intercept b")
-            .like("scikit-learn HuberRegressor(fit_intercept=...)"),
-        int_param("max_iter", 100, "maximum number of L-BFGS-B iterations (then a warning)")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn HuberRegressor(max_iter=...)"),
-        real_param("tol", 1e-5, "stop when every entry of the projected gradient is <= tol in magnitude")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn HuberRegressor(tol=...)"),
-    };
+    info.spec = huber_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<HuberRegression>(); };

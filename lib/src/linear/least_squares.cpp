@@ -61,9 +61,9 @@ StepRule step_rule(const std::string& s) {
 void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("least_squares: learns regression only (for classification use logistic)");
-    const Params& p = params();
-    const bool centered = get_bool(p, "fit_intercept");
-    const std::string solver = get_string(p, "solver");
+    const LeastSquaresParams& p = p_;
+    const bool centered = p.fit_intercept;
+    const std::string& solver = p.solver;
     const Index n = data.rows(), d = data.cols();
     const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
     const double total = s.sum();
@@ -76,21 +76,22 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
     }
     const Vector yc = data.y.array() - y_mean;
     iterations_ = 0;
+    Vector coef;
 
     if (solver == "gd") {
         LeastSquaresObjective f(data.X, s, yc, x_mean);
         SolverOptions opts;
-        opts.tol = get_real(p, "tol");
-        opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-        const Json& lr = p.at("learning_rate");
-        const SolverResult r = minimize_gradient_descent(f, Vector::Zero(d), opts, step_rule(get_string(p, "step")),
-                                                         lr.is_number() ? lr.get<double>() : 0.0);
+        opts.tol = p.tol;
+        opts.max_iter = static_cast<int>(p.max_iter);
+        const RealOrWord& lr = p.learning_rate;
+        const SolverResult r =
+            minimize_gradient_descent(f, Vector::Zero(d), opts, step_rule(p.step), lr.word.empty() ? lr.value : 0.0);
         if (!std::isfinite(r.value) || !r.w.allFinite())
             throw ParamError("least_squares: gradient descent diverged: learning_rate=" +
-                             (lr.is_number() ? format_number(lr.get<double>()) : std::string("auto")) +
-                             " is too large for step=" + get_string(p, "step") +
+                             (lr.word.empty() ? format_number(lr.value) : std::string("auto")) +
+                             " is too large for step=" + p.step +
                              " (leave it at auto, or use step=bold or step=linesearch)");
-        coef_ = r.w;
+        coef = r.w;
         iterations_ = r.iterations;
         rank_ = 0;
         if (!r.converged)
@@ -117,7 +118,7 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
             const Eigen::MatrixXd R = tall_skinny_r(n, d + 1, fill, ctx.resolved_threads());
             Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R.topLeftCorner(d, d));
             qr.setThreshold(threshold);
-            coef_ = qr.solve(R.col(d).head(d));
+            coef = qr.solve(R.col(d).head(d));
             rank_ = qr.rank();
         } else {
             Eigen::MatrixXd A;
@@ -126,14 +127,14 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
                 Eigen::BDCSVD<Eigen::MatrixXd> svd(A.leftCols(d), Eigen::ComputeThinU | Eigen::ComputeThinV);
                 // numpy.linalg.lstsq's rcond=None: singular values below eps·max(n, d)·σ_max are zero.
                 svd.setThreshold(threshold);
-                coef_ = svd.solve(A.col(d));
+                coef = svd.solve(A.col(d));
                 rank_ = svd.rank();
             } else {
                 // In place (Eigen::Ref): the factorisation overwrites A instead of copying it.
                 Eigen::Ref<Eigen::MatrixXd> design = A.leftCols(d);
                 Eigen::ColPivHouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(design);
                 qr.setThreshold(threshold);
-                coef_ = qr.solve(A.col(d));
+                coef = qr.solve(A.col(d));
                 rank_ = qr.rank();
             }
         }
@@ -145,53 +146,44 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
                             "minimum-norm one");
         }
     }
-    intercept_ = centered ? y_mean - x_mean.dot(coef_) : 0.0;
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "least_squares");
+    keep(coef, centered ? y_mean - x_mean.dot(coef) : 0.0);
 }
 
-Vector LeastSquares::do_predict(const Features& X) const {
-    Vector out = X.multiply(coef_);
-    out.array() += intercept_;
-    return out;
+void LeastSquares::on_params(const Params& resolved) {
+    p_ = least_squares_params().read(resolved);
 }
 
-Json LeastSquares::do_save_state() const {
-    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
-}
-
-void LeastSquares::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("least_squares state needs \"coef\" and \"intercept\"");
-    Vector coef = vector_from_json(state.at("coef"), "least_squares coef", n_features() > 0 ? n_features() : -1);
-    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "least_squares intercept", 1);
-    coef_ = std::move(coef);
-    intercept_ = intercept[0];
+const ParamBinding<LeastSquaresParams>& least_squares_params() {
+    using P = LeastSquaresParams;
+    static const ParamBinding<P> binding = [] {
+        ParamDef learning_rate =
+            real_param("learning_rate", 0.0, "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
+                .range(0.0, std::nullopt)
+                .open_below()
+                .also({"auto"})
+                .like("scikit-learn SGDRegressor eta0 (constant schedule)");
+        learning_rate.default_value = "auto";
+        return ParamBinding<P>{
+            bind(&P::solver, choice_param("solver", "qr", {"qr", "svd", "gd"},
+                                          "qr: column-pivoted Householder QR; svd: minimum-norm solution; gd: "
+                                          "gradient descent")
+                                 .like("scikit-learn LinearRegression (scipy lstsq, SVD); numpy.linalg.lstsq")),
+            fit_intercept_param("learn an intercept (centres X and y)", "scikit-learn fit_intercept"),
+            bind(&P::step, choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
+                                        "gd step rule: fixed, bold driver, or backtracking line search")),
+            bind(&P::learning_rate, learning_rate),
+            tol_param(1e-8, "gd: stop when ||gradient|| <= tol * max(1, ||gradient at 0||)", "", true),
+            max_iter_param(100000, "gd: maximum number of iterations", ""),
+        };
+    }();
+    return binding;
 }
 
 ModelInfo least_squares_model_info() {
     ModelInfo info;
     info.name = "least_squares";
     info.summary = "ordinary least squares by QR, SVD (minimum norm) or gradient descent";
-    ParamDef learning_rate =
-        real_param("learning_rate", 0.0, "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .also({"auto"})
-            .like("scikit-learn SGDRegressor eta0 (constant schedule)");
-    learning_rate.default_value = "auto";
-    info.spec = ParamSpec{
-        choice_param("solver", "qr", {"qr", "svd", "gd"},
-                     "qr: column-pivoted Householder QR; svd: minimum-norm solution; gd: gradient descent")
-            .like("scikit-learn LinearRegression (scipy lstsq, SVD); numpy.linalg.lstsq"),
-        bool_param("fit_intercept", true, "learn an intercept (centres X and y)").like("scikit-learn fit_intercept"),
-        choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
-                     "gd step rule: fixed, bold driver, or backtracking line search"),
-        learning_rate,
-        real_param("tol", 1e-8, "gd: stop when ||gradient|| <= tol * max(1, ||gradient at 0||)")
-            .range(0.0, std::nullopt)
-            .open_below(),
-        int_param("max_iter", 100000, "gd: maximum number of iterations").range(1.0, std::nullopt),
-    };
+    info.spec = least_squares_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<LeastSquares>(); };

@@ -28,9 +28,8 @@ constexpr std::uint64_t c_search_stream = 0xc5ea;
 enum class Solver { dual, primal, l1_cd, pegasos };
 
 // The default tolerance of each solver is LIBLINEAR's default -e for it.
-double tolerance(const Params& p, Solver s) {
-    const Json& v = p.at("eps");
-    if (!v.is_string()) return v.get<double>();
+double tolerance(const LinearSvmParams& p, Solver s) {
+    if (p.eps.word.empty()) return p.eps.value;
     return s == Solver::dual ? 0.1 : 0.01;
 }
 
@@ -42,10 +41,10 @@ double primal_tolerance(double eps, const Vector& y_pm) {
     return eps * std::max(std::min(pos, n - pos), 1.0) / std::max(n, 1.0);
 }
 
-Solver pick_solver(const Params& p) {
-    const std::string solver = get_string(p, "solver");
-    const bool l1 = get_string(p, "penalty") == "l1";
-    const bool hinge = get_string(p, "loss") == "hinge";
+Solver pick_solver(const LinearSvmParams& p) {
+    const std::string& solver = p.solver;
+    const bool l1 = p.penalty == "l1";
+    const bool hinge = p.hinge();
     if (l1) {
         if (hinge)
             throw ParamError("linear_svm: penalty=l1 takes loss=squared_hinge only (LIBLINEAR -s 5), not loss=hinge");
@@ -72,14 +71,6 @@ void warn_max_iter(const Context& ctx, const std::string& what, long long max_it
                 "; the model is usable but not optimal (raise max_iter, loosen eps, or scale the features)");
 }
 
-bool crammer_singer(const Params& p) {
-    return p.contains("multiclass") && get_string(p, "multiclass") == "crammer_singer";
-}
-
-// B of LIBLINEAR's -B: the value of the constant feature whose weight is the bias; 0 for none.
-double bias_of(const Params& p) {
-    return get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
-}
 
 struct BinaryFit {
     Vector w;  // d weights, then the bias weight when bias > 0
@@ -87,12 +78,12 @@ struct BinaryFit {
 };
 
 // penalty=l1 (LIBLINEAR -s 5) on the columns of binary data, from zero.
-BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const Params& p,
+BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const LinearSvmParams& p,
                    const Context& ctx) {
     L1SvmOptions opts;
     opts.tol = primal_tolerance(tolerance(p, Solver::l1_cd), y_pm);
-    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    opts.bias = bias_of(p);
+    opts.max_iter = static_cast<int>(p.max_iter);
+    opts.bias = p.bias();
     opts.seed = derive_seed(ctx.seed, l1_stream);
     L1SvmResult r = solve_l1_squared_hinge(X, y_pm, cost, opts);
     if (!r.converged) warn_max_iter(ctx, "penalty=l1 coordinate descent", opts.max_iter);
@@ -104,8 +95,7 @@ BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& co
 void LinearSvm::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification)
         throw UsageError("linear_svm: learns classification only (for regression use linear_svr or ridge)");
-    const Params& p = params();
-    if (crammer_singer(p)) return fit_crammer_singer(data, ctx);
+    if (p_.crammer_singer) return fit_crammer_singer(data, ctx);
     if (data.n_classes() != 2)
         throw UsageError("linear_svm: binary; use multiclass=ovr or multiclass=crammer_singer for " +
                          std::to_string(data.n_classes()) + " classes");
@@ -113,33 +103,34 @@ void LinearSvm::do_fit(const Dataset& data, const Context& ctx) {
 }
 
 void LinearSvm::do_fit_owned(Dataset&& data, const Context& ctx) {
-    const Params& p = params();
+    const LinearSvmParams& p = p_;
     // Only penalty=l1 at one C reads nothing but the columns: a C=auto search refits on
     // folds of the rows, and the other solvers work on the rows. The rest (and every
     // error, in the same order) is do_fit's.
-    if (data.task != Task::classification || crammer_singer(p) || data.n_classes() != 2 || c_is_auto(p) ||
+    if (data.task != Task::classification || p.crammer_singer || data.n_classes() != 2 || p.C.is("auto") ||
         pick_solver(p) != Solver::l1_cd)
         return do_fit(data, ctx);
-    const Vector cost = row_costs(data, p, get_real(p, "C")), y_pm = plus_minus(data);
+    const Vector cost = row_costs(data, p.class_weight, p.C.value), y_pm = plus_minus(data);
     const Index d = data.cols();
     const FeatureColumns columns(std::move(data.X));  // the rows' storage, rearranged
-    c_search_ = Json();
     const BinaryFit fit = solve_l1(columns, y_pm, cost, p, ctx);
     keep_binary(fit.w, fit.objective, d);
+    keep_c_search(Json());
 }
 
 namespace {
 
 // One binary fit at C. `warm` (the stacked ŵ of a neighbouring C, or empty) starts the
 // primal Newton solver; the coordinate-descent solvers start from zero.
-BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
+BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, const Vector& warm,
+                       const Context& ctx) {
     const Solver solver = pick_solver(p);
-    const Vector cost = row_costs(data, p, C);
+    const Vector cost = row_costs(data, p.class_weight, C);
     const Vector y_pm = plus_minus(data);
-    const double bias = bias_of(p);
+    const double bias = p.bias();
     const double eps = tolerance(p, solver);
-    const auto max_iter = static_cast<int>(get_int(p, "max_iter"));
-    const bool hinge = get_string(p, "loss") == "hinge";
+    const auto max_iter = static_cast<int>(p.max_iter);
+    const bool hinge = p.hinge();
     BinaryFit out;
     switch (solver) {
         case Solver::dual: {
@@ -181,8 +172,8 @@ BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vec
         case Solver::pegasos: {
             PegasosOptions opts;
             opts.C = C;
-            opts.epochs = static_cast<int>(get_int(p, "epochs"));
-            opts.project = get_bool(p, "projection");
+            opts.epochs = static_cast<int>(p.epochs);
+            opts.project = p.projection;
             opts.squared = !hinge;
             opts.bias = bias;
             opts.seed = derive_seed(ctx.seed, pegasos_stream);
@@ -198,17 +189,17 @@ BinaryFit solve_binary(const Dataset& data, const Params& p, double C, const Vec
 }  // namespace
 
 void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
-    const double bias = bias_of(p);
+    const LinearSvmParams& p = p_;
+    const double bias = p.bias();
     const Index d = data.cols();
     double C = 0;
-    c_search_ = Json();
-    if (c_is_auto(p)) {
+    Json search;
+    if (p.C.is("auto")) {
         pick_solver(p);  // refuse a bad combination before the search
         Context quiet = ctx;
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, get_string(p, "loss") == "hinge" ? 1.0 : 2.0);
+        so.start_C = c_search_start(data.X, bias * bias, p.hinge() ? 1.0 : 2.0);
         so.seed = derive_seed(ctx.seed, c_search_stream);
         const CSearchResult r = search_c(
             data, so,
@@ -221,35 +212,34 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
                 return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
             });
         C = r.best_C;
-        c_search_ = c_search_json(r);
+        search = c_search_json(r);
     } else {
-        C = get_real(p, "C");
+        C = p.C.value;
     }
     const BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
     keep_binary(fit.w, fit.objective, d);
+    keep_c_search(std::move(search));
 }
 
 void LinearSvm::keep_binary(const Vector& w, double objective, Index d) {
-    const double bias = bias_of(params());
+    const double bias = p_.bias();
     objective_ = objective;
-    coef_ = w.head(d).transpose();
-    intercept_ = Vector::Constant(1, bias > 0 ? bias * w[d] : 0.0);
-    require_finite(coef_, intercept_, "linear_svm");
+    keep(Eigen::MatrixXd(w.head(d).transpose()), Vector::Constant(1, bias > 0 ? bias * w[d] : 0.0));
 }
 
 void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
-    if (get_string(p, "penalty") != "l2" || get_string(p, "solver") == "primal" || get_string(p, "solver") == "pegasos")
+    const LinearSvmParams& p = p_;
+    if (p.penalty != "l2" || p.solver == "primal" || p.solver == "pegasos")
         throw ParamError(
             "linear_svm: multiclass=crammer_singer is LIBLINEAR's -s 4 dual solver: it takes "
             "penalty=l2 and solver=auto or dual");
     const Index k = data.n_classes(), d = data.cols();
-    const double bias = bias_of(p);
+    const double bias = p.bias();
     auto solve = [&](const Dataset& part, double C, const Context& c) {
-        const Vector cost = row_costs(part, p, C);
+        const Vector cost = row_costs(part, p.class_weight, C);
         CrammerSingerOptions opts;
         opts.eps = tolerance(p, Solver::dual);
-        opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
+        opts.max_iter = static_cast<int>(p.max_iter);
         opts.bias = bias;
         opts.seed = derive_seed(ctx.seed, cs_stream);
         CrammerSingerResult r = solve_crammer_singer(part.X, part.y, k, cost, opts);
@@ -257,8 +247,8 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         return r;
     };
     double C = 0;
-    c_search_ = Json();
-    if (c_is_auto(p)) {
+    Json search;
+    if (p.C.is("auto")) {
         Context quiet = ctx;
         quiet.warn = nullptr;
         CSearchOptions so;
@@ -280,9 +270,9 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
                 return cls;
             });
         C = r.best_C;
-        c_search_ = c_search_json(r);
+        search = c_search_json(r);
     } else {
-        C = get_real(p, "C");
+        C = p.C.value;
     }
     const CrammerSingerResult r = solve(data, C, ctx);
     objective_ = r.dual_objective;
@@ -290,56 +280,59 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
     Vector intercept = bias > 0 ? Vector(bias * r.W.row(d).transpose()) : Vector::Zero(k);
     if (k == 2) {
         // Binary models keep one score, positive for classes[1]: the difference of the two.
-        coef_ = coef.row(1) - coef.row(0);
-        intercept_ = Vector::Constant(1, intercept[1] - intercept[0]);
+        keep(Eigen::MatrixXd(coef.row(1) - coef.row(0)), Vector::Constant(1, intercept[1] - intercept[0]));
     } else {
-        coef_ = std::move(coef);
-        intercept_ = std::move(intercept);
+        keep(std::move(coef), std::move(intercept));
     }
-    require_finite(coef_, intercept_, "linear_svm");
+    keep_c_search(std::move(search));
 }
 
-std::vector<std::string> LinearSvm::report_names() const {
-    if (c_is_auto(params())) return {"c_search"};
-    return {};
-}
-
-std::string LinearSvm::do_report(const std::string& report_name, const ReportNames& names) const {
-    if (report_name == "c_search") return c_search_.dump();
-    return Estimator::do_report(report_name, names);
-}
-
-Matrix LinearSvm::do_decision_function(const Features& X) const {
-    Matrix out = X.multiply(Eigen::MatrixXd(coef_.transpose()));
-    out.rowwise() += intercept_.transpose();
-    return out;
-}
-
-Json LinearSvm::do_save_state() const {
-    Json state = coef_.rows() == 1 ? coef_state_to_json(coef(), intercept())
-                                   : Json{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
-    if (!c_search_.is_null()) state["c_search"] = c_search_;
-    return state;
+void LinearSvm::on_params(const Params& resolved) {
+    p_ = linear_svm_params().read(resolved);
+    // `multiclass` is the registry's parameter; crammer_singer is this model's own strategy.
+    p_.crammer_singer = resolved.contains("multiclass") && resolved.at("multiclass") == "crammer_singer";
 }
 
 void LinearSvm::do_load_state(const Json& state) {
-    c_search_ = state.is_object() && state.contains("c_search") ? state.at("c_search") : Json();
-    if (n_classes() <= 2) {
-        Vector c;
-        double b = 0;
-        coef_state_from_json(state, "linear_svm", n_features(), c, b);
-        coef_ = c.transpose();
-        intercept_ = Vector::Constant(1, b);
-        return;
-    }
     // k > 2 without a wrapper: multiclass=crammer_singer, one row per class.
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("linear_svm state needs \"coef\" and \"intercept\"");
-    Eigen::MatrixXd coef =
-        matrix_from_json(state.at("coef"), "linear_svm coef", n_classes(), n_features() > 0 ? n_features() : -1);
-    Vector intercept = vector_from_json(state.at("intercept"), "linear_svm intercept", n_classes());
-    coef_ = std::move(coef);
-    intercept_ = std::move(intercept);
+    load_weights(state, n_classes() <= 2 ? 1 : n_classes());
+}
+
+const ParamBinding<LinearSvmParams>& linear_svm_params() {
+    using P = LinearSvmParams;
+    static const ParamBinding<P> binding{
+        bind(&P::loss, choice_param("loss", "squared_hinge", {"squared_hinge", "hinge"},
+                                    "squared_hinge: C*max(0,1-yz)^2 (LIBLINEAR -s 1/-s 2/-s 5); hinge: "
+                                    "C*max(0,1-yz) (-s 3)")
+                           .like("LIBLINEAR -s 1 / -s 3; scikit-learn LinearSVC(loss=...)")),
+        bind(&P::penalty, choice_param("penalty", "l2", {"l2", "l1"},
+                                       "l2: ½||w||²; l1: ||w||₁ (sparse weights; squared_hinge, primal coordinate "
+                                       "descent, -s 5)")
+                              .like("LIBLINEAR -s 5; scikit-learn LinearSVC(penalty=...)")),
+        bind(&P::solver, choice_param("solver", "auto", {"auto", "dual", "primal", "pegasos"},
+                                      "auto: dual for l2, primal coordinate descent for l1; dual: dual coordinate "
+                                      "descent (-s 1/-s 3); primal: trust-region Newton (-s 2; l1: -s 5); pegasos: "
+                                      "stochastic sub-gradient")
+                             .like("LIBLINEAR -s 1/2/3/5; scikit-learn LinearSVC(dual=True/False)")),
+        bind(&P::C, c_param(1.0, "weight of the summed loss against the penalty (larger = less regularisation)",
+                            "LIBLINEAR -c; scikit-learn LinearSVC(C=...)")),
+        bind(&P::eps, liblinear_eps_param("stopping tolerance; auto = LIBLINEAR's default: 0.1 (dual, "
+                                          "crammer_singer), 0.01 (primal, penalty=l1)")),
+        max_iter_param(1000, "maximum passes (dual, l1, crammer_singer) or Newton iterations (primal)",
+                       "LIBLINEAR's fixed 1000; scikit-learn max_iter"),
+        fit_intercept_param("append a constant feature of value intercept_scaling; its weight is penalised like w",
+                            "LIBLINEAR -B; scikit-learn fit_intercept"),
+        intercept_scaling_param(),
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class",
+                           "LIBLINEAR -wi; scikit-learn class_weight"),
+        bind(&P::epochs, int_param("epochs", 10, "solver=pegasos: passes over the data (each a fresh seeded permutation)")
+                             .range(1.0, std::nullopt)
+                             .like("Pegasos T = epochs*n; scikit-learn SGDClassifier max_iter")),
+        bind(&P::projection,
+             bool_param("projection", true, "solver=pegasos: project w onto the ball that holds the optimum after each step")
+                 .like("Pegasos' optional projection step")),
+    };
+    return binding;
 }
 
 ModelInfo linear_svm_model_info() {
@@ -348,52 +341,13 @@ ModelInfo linear_svm_model_info() {
     info.summary =
         "linear SVM: L2 (squared) hinge by dual CD or primal trust-region Newton, L1 squared hinge, Crammer-Singer, "
         "Pegasos (LIBLINEAR -s 1/2/3/4/5)";
-    ParamDef eps = real_param("eps", 0.1,
-                              "stopping tolerance; auto = LIBLINEAR's default: 0.1 (dual, crammer_singer), 0.01 "
-                              "(primal, penalty=l1)")
-                       .range(0.0, std::nullopt)
-                       .open_below()
-                       .also({"auto"})
-                       .like("LIBLINEAR -e; scikit-learn tol");
-    eps.default_value = "auto";
-    info.spec = ParamSpec{
-        choice_param("loss", "squared_hinge", {"squared_hinge", "hinge"},
-                     "squared_hinge: C*max(0,1-yz)^2 (LIBLINEAR -s 1/-s 2/-s 5); hinge: C*max(0,1-yz) (-s 3)")
-            .like("LIBLINEAR -s 1 / -s 3; scikit-learn LinearSVC(loss=...)"),
-        choice_param("penalty", "l2", {"l2", "l1"},
-                     "l2: ½||w||²; l1: ||w||₁ (sparse weights; squared_hinge, primal coordinate descent, -s 5)")
-            .like("LIBLINEAR -s 5; scikit-learn LinearSVC(penalty=...)"),
-        choice_param("solver", "auto", {"auto", "dual", "primal", "pegasos"},
-                     "auto: dual for l2, primal coordinate descent for l1; dual: dual coordinate descent (-s 1/-s 3); "
-                     "primal: trust-region Newton (-s 2; l1: -s 5); pegasos: stochastic sub-gradient")
-            .like("LIBLINEAR -s 1/2/3/5; scikit-learn LinearSVC(dual=True/False)"),
-        c_param(1.0, "weight of the summed loss against the penalty (larger = less regularisation)",
-                "LIBLINEAR -c; scikit-learn LinearSVC(C=...)"),
-        eps,
-        int_param("max_iter", 1000, "maximum passes (dual, l1, crammer_singer) or Newton iterations (primal)")
-            .range(1.0, std::nullopt)
-            .like("LIBLINEAR's fixed 1000; scikit-learn max_iter"),
-        bool_param("fit_intercept", true,
-                   "append a constant feature of value intercept_scaling; its weight is penalised like w")
-            .like("LIBLINEAR -B; scikit-learn fit_intercept"),
-        real_param("intercept_scaling", 1.0, "value of the constant feature (the bias term's B)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -B B; scikit-learn intercept_scaling"),
-        text_param("class_weight", "",
-                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
-            .like("LIBLINEAR -wi; scikit-learn class_weight"),
-        int_param("epochs", 10, "solver=pegasos: passes over the data (each a fresh seeded permutation)")
-            .range(1.0, std::nullopt)
-            .like("Pegasos T = epochs*n; scikit-learn SGDClassifier max_iter"),
-        bool_param("projection", true, "solver=pegasos: project w onto the ball that holds the optimum after each step")
-            .like("Pegasos' optional projection step"),
-    };
+    info.spec = linear_svm_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";
     info.native_strategies = {"crammer_singer"};
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
+    info.reports = [](const Params& resolved) { return c_search_reports(linear_svm_params().read(resolved).C); };
     info.factory = [] { return std::make_unique<LinearSvm>(); };
     return info;
 }

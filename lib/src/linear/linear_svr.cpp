@@ -55,17 +55,15 @@ struct SvrFit {
 
 // One fit at C; `warm` (a neighbouring C's ŵ, or empty) starts the primal L-BFGS solver,
 // the dual solver always starts from zero.
-SvrFit solve_at(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
-    const bool l1 = get_string(p, "loss") == "epsilon_insensitive";
-    const bool dual = get_bool(p, "dual");
+SvrFit solve_at(const Dataset& data, const LinearSvrParams& p, double C, const Vector& warm, const Context& ctx) {
+    const bool l1 = p.l1();
+    const bool dual = p.dual;
     Vector cost = Vector::Constant(data.rows(), C);
     if (data.has_weights()) cost = cost.cwiseProduct(data.weights);
-    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
-    const SvrDualProblem problem{data.X, data.y, cost, get_real(p, "epsilon"),
-                                 l1 ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
-    const Json& eps_param = p.at("eps");
-    const double eps = eps_param.is_number() ? eps_param.get<double>() : (dual ? 0.1 : 0.001);
-    const int max_iter = static_cast<int>(get_int(p, "max_iter"));
+    const double bias = p.bias();
+    const SvrDualProblem problem{data.X, data.y, cost, p.epsilon, l1 ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
+    const double eps = p.eps.word.empty() ? p.eps.value : (dual ? 0.1 : 0.001);
+    const int max_iter = static_cast<int>(p.max_iter);
 
     SvrFit out;
     bool converged = true;
@@ -99,16 +97,16 @@ SvrFit solve_at(const Dataset& data, const Params& p, double C, const Vector& wa
 void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("linear_svr: learns regression only (for classification use linear_svm)");
-    const Params& p = params();
-    const bool l1 = get_string(p, "loss") == "epsilon_insensitive";
-    if (l1 && !get_bool(p, "dual"))
+    const LinearSvrParams& p = p_;
+    const bool l1 = p.l1();
+    if (l1 && !p.dual)
         throw ParamError("linear_svr: loss=epsilon_insensitive is solved in the dual only (LIBLINEAR -s 13); "
                          "use dual=1, or loss=squared_epsilon_insensitive with dual=0 (-s 11)");
     const Index d = data.cols();
-    const double bias = get_bool(p, "fit_intercept") ? get_real(p, "intercept_scaling") : 0.0;
+    const double bias = p.bias();
     double C = 0;
-    c_search_ = Json();
-    if (c_is_auto(p)) {
+    Json search;
+    if (p.C.is("auto")) {
         Context quiet = ctx;
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
@@ -123,78 +121,52 @@ void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
                 return z;
             });
         C = r.best_C;
-        c_search_ = c_search_json(r);
+        search = c_search_json(r);
     } else {
-        C = get_real(p, "C");
+        C = p.C.value;
     }
     const SvrFit fit = solve_at(data, p, C, Vector(), ctx);
-    coef_ = fit.w.head(d);
-    intercept_ = bias > 0 ? bias * fit.w[d] : 0.0;
     objective_ = fit.objective;
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "linear_svr");
+    keep(Vector(fit.w.head(d)), bias > 0 ? bias * fit.w[d] : 0.0);
+    keep_c_search(std::move(search));
 }
 
-std::vector<std::string> LinearSvr::report_names() const {
-    if (c_is_auto(params())) return {"c_search"};
-    return {};
+void LinearSvr::on_params(const Params& resolved) {
+    p_ = linear_svr_params().read(resolved);
 }
 
-std::string LinearSvr::do_report(const std::string& report_name, const ReportNames& names) const {
-    if (report_name == "c_search") return c_search_.dump();
-    return Estimator::do_report(report_name, names);
-}
-
-Vector LinearSvr::do_predict(const Features& X) const {
-    Vector out = X.multiply(coef_);
-    out.array() += intercept_;
-    return out;
-}
-
-Json LinearSvr::do_save_state() const {
-    Json state = coef_state_to_json(coef_, intercept_);
-    if (!c_search_.is_null()) state["c_search"] = c_search_;
-    return state;
-}
-
-void LinearSvr::do_load_state(const Json& state) {
-    coef_state_from_json(state, "linear_svr", n_features(), coef_, intercept_);
-    c_search_ = state.contains("c_search") ? state.at("c_search") : Json();
+const ParamBinding<LinearSvrParams>& linear_svr_params() {
+    using P = LinearSvrParams;
+    static const ParamBinding<P> binding{
+        bind(&P::loss, choice_param("loss", "epsilon_insensitive", {"epsilon_insensitive", "squared_epsilon_insensitive"},
+                                    "epsilon_insensitive: C*max(0,|r|-epsilon) (-s 13); squared_...: its square (-s "
+                                    "12, -s 11)")
+                           .like("LIBLINEAR -s 13 / -s 12 / -s 11; scikit-learn LinearSVR(loss=...)")),
+        bind(&P::dual,
+             bool_param("dual", true, "dual coordinate descent (-s 12/13); 0 = primal L-BFGS, squared loss only (-s 11)")
+                 .like("scikit-learn LinearSVR(dual=...)")),
+        bind(&P::C, c_param(1.0, "weight of the summed loss against ½||w||²", "LIBLINEAR -c; scikit-learn C")),
+        bind(&P::epsilon, real_param("epsilon", 0.1, "half width of the insensitive zone")
+                              .range(0.0, std::nullopt)
+                              .like("LIBLINEAR -p (default 0.1); scikit-learn epsilon (default 0)")),
+        bind(&P::eps, liblinear_eps_param("stopping tolerance; auto = 0.1 (dual) or 0.001 (primal), as LIBLINEAR")),
+        max_iter_param(1000, "maximum number of passes (dual) or L-BFGS iterations (primal)",
+                       "LIBLINEAR's fixed 1000; scikit-learn max_iter"),
+        fit_intercept_param("append a constant feature of value intercept_scaling; its weight is penalised like w",
+                            "LIBLINEAR -B; scikit-learn fit_intercept"),
+        intercept_scaling_param(),
+    };
+    return binding;
 }
 
 ModelInfo linear_svr_model_info() {
     ModelInfo info;
     info.name = "linear_svr";
     info.summary = "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)";
-    ParamDef eps = real_param("eps", 0.1, "stopping tolerance; auto = 0.1 (dual) or 0.001 (primal), as LIBLINEAR")
-                       .range(0.0, std::nullopt)
-                       .open_below()
-                       .also({"auto"})
-                       .like("LIBLINEAR -e; scikit-learn tol");
-    eps.default_value = "auto";
-    info.spec = ParamSpec{
-        choice_param("loss", "epsilon_insensitive", {"epsilon_insensitive", "squared_epsilon_insensitive"},
-                     "epsilon_insensitive: C*max(0,|r|-epsilon) (-s 13); squared_...: its square (-s 12, -s 11)")
-            .like("LIBLINEAR -s 13 / -s 12 / -s 11; scikit-learn LinearSVR(loss=...)"),
-        bool_param("dual", true, "dual coordinate descent (-s 12/13); 0 = primal L-BFGS, squared loss only (-s 11)")
-            .like("scikit-learn LinearSVR(dual=...)"),
-        c_param(1.0, "weight of the summed loss against ½||w||²", "LIBLINEAR -c; scikit-learn C"),
-        real_param("epsilon", 0.1, "half width of the insensitive zone")
-            .range(0.0, std::nullopt)
-            .like("LIBLINEAR -p (default 0.1); scikit-learn epsilon (default 0)"),
-        eps,
-        int_param("max_iter", 1000, "maximum number of passes (dual) or L-BFGS iterations (primal)")
-            .range(1.0, std::nullopt)
-            .like("LIBLINEAR's fixed 1000; scikit-learn max_iter"),
-        bool_param("fit_intercept", true,
-                   "append a constant feature of value intercept_scaling; its weight is penalised like w")
-            .like("LIBLINEAR -B; scikit-learn fit_intercept"),
-        real_param("intercept_scaling", 1.0, "value of the constant feature (the bias term's B)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -B B; scikit-learn intercept_scaling"),
-    };
+    info.spec = linear_svr_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
+    info.reports = [](const Params& resolved) { return c_search_reports(linear_svr_params().read(resolved).C); };
     info.factory = [] { return std::make_unique<LinearSvr>(); };
     return info;
 }

@@ -26,17 +26,13 @@ struct LogisticFit {
     Vector solution;
 };
 
-bool is_l1(const Params& p) {
-    return get_string(p, "penalty") == "l1";
-}
-
 // The L1 fit (LIBLINEAR -s 6's newGLMNET) on the columns of binary data, from zero.
-LogisticFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const Params& p,
+LogisticFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const LogisticParams& p,
                      const Context& ctx) {
     L1LogisticOptions l1;
-    l1.tol = get_real(p, "tol");
-    l1.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    l1.fit_intercept = get_bool(p, "fit_intercept");
+    l1.tol = p.tol;
+    l1.max_iter = static_cast<int>(p.max_iter);
+    l1.fit_intercept = p.fit_intercept;
     l1.seed = derive_seed(ctx.seed, 0x11c0);
     l1.threads = ctx.resolved_threads();
     const L1LogisticResult r = solve_l1_logistic(X, y_pm, cost, l1);
@@ -53,17 +49,17 @@ LogisticFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& 
     return out;
 }
 
-LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vector& warm, const Context& ctx) {
+LogisticFit solve_at(const Dataset& data, const LogisticParams& p, double C, const Vector& warm, const Context& ctx) {
     const Index k = data.n_classes();
-    const bool fit_intercept = get_bool(p, "fit_intercept");
+    const bool fit_intercept = p.fit_intercept;
     SolverOptions opts;
-    opts.tol = get_real(p, "tol");
-    opts.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    const Vector cost = row_costs(data, p, C);
+    opts.tol = p.tol;
+    opts.max_iter = static_cast<int>(p.max_iter);
+    const Vector cost = row_costs(data, p.class_weight, C);
     const Index d = data.cols();
     LogisticFit out;
 
-    if (is_l1(p)) {
+    if (p.l1()) {
         if (k != 2)
             throw UsageError("logistic: penalty=l1 is binary (LIBLINEAR -s 6); for " + std::to_string(k) +
                              " classes use multiclass=ovr");
@@ -71,7 +67,7 @@ LogisticFit solve_at(const Dataset& data, const Params& p, double C, const Vecto
     }
     // Both minimise the same objective under the same stopping rule; TRON (LIBLINEAR -s 0's
     // solver) takes Newton steps through Hessian-vector products.
-    const bool tron = get_string(p, "solver") == "tron";
+    const bool tron = p.solver == "tron";
     auto minimize = [&](Objective& f) {
         const Vector start = warm.size() == f.dimension() ? warm : Vector::Zero(f.dimension());
         if (!tron) return minimize_lbfgs(f, start, opts);
@@ -114,10 +110,10 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
         throw UsageError("logistic: learns classification only (for regression use ridge)");
     const Index k = data.n_classes();
     if (k < 2) throw DataError("logistic: needs at least two classes, the data has " + std::to_string(k));
-    const Params& p = params();
+    const LogisticParams& p = p_;
     double C = 0;
-    c_search_ = Json();
-    if (c_is_auto(p)) {
+    Json search;
+    if (p.C.is("auto")) {
         Context quiet = ctx;
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
@@ -130,7 +126,7 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
             },
             [&](const Features& X, const Vector& w) {
                 const Index d = X.cols();
-                const bool l1 = is_l1(p), icpt = get_bool(p, "fit_intercept");
+                const bool l1 = p.l1(), icpt = p.fit_intercept;
                 if (k == 2 || l1) {
                     Vector z = X.multiply(Vector(w.head(d)));
                     if (icpt || l1) z.array() += w[d];
@@ -143,75 +139,68 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
                 return cls;
             });
         C = r.best_C;
-        c_search_ = c_search_json(r);
+        search = c_search_json(r);
     } else {
-        C = get_real(p, "C");
+        C = p.C.value;
     }
     LogisticFit fit = solve_at(data, p, C, Vector(), ctx);
     keep(std::move(fit.coef), std::move(fit.intercept));
+    keep_c_search(std::move(search));
 }
 
 void LogisticRegression::do_fit_owned(Dataset&& data, const Context& ctx) {
-    const Params& p = params();
+    const LogisticParams& p = p_;
     // Only an L1 fit at one C reads nothing but the columns: a C=auto search refits on
     // folds of the rows, and the L2 solvers work on the rows. The rest (and every error)
     // is do_fit's.
-    if (!is_l1(p) || c_is_auto(p) || data.task != Task::classification || data.n_classes() != 2)
+    if (!p.l1() || p.C.is("auto") || data.task != Task::classification || data.n_classes() != 2)
         return do_fit(data, ctx);
-    const Vector cost = row_costs(data, p, get_real(p, "C")), y_pm = plus_minus(data);
+    const Vector cost = row_costs(data, p.class_weight, p.C.value), y_pm = plus_minus(data);
     const FeatureColumns columns(std::move(data.X));  // the rows' storage, rearranged
-    c_search_ = Json();
     LogisticFit fit = solve_l1(columns, y_pm, cost, p, ctx);
     keep(std::move(fit.coef), std::move(fit.intercept));
+    keep_c_search(Json());
 }
 
-void LogisticRegression::keep(Eigen::MatrixXd coef, Vector intercept) {
-    coef_ = std::move(coef);
-    intercept_ = std::move(intercept);
-    require_finite(coef_, intercept_, "logistic");
-}
-
-std::vector<std::string> LogisticRegression::report_names() const {
-    if (c_is_auto(params())) return {"c_search"};
-    return {};
-}
-
-std::string LogisticRegression::do_report(const std::string& report_name, const ReportNames& names) const {
-    if (report_name == "c_search") return c_search_.dump();
-    return Estimator::do_report(report_name, names);
-}
-
-Matrix LogisticRegression::do_decision_function(const Features& X) const {
-    Matrix scores = X.multiply(Eigen::MatrixXd(coef_.transpose()));
-    scores.rowwise() += intercept_.transpose();
-    return scores;
-}
-
-Vector LogisticRegression::do_predict(const Features& X) const {
-    return scores_to_classes(do_decision_function(X));
+void LogisticRegression::on_params(const Params& resolved) {
+    p_ = logistic_params().read(resolved);
 }
 
 Matrix LogisticRegression::do_predict_proba(const Features& X) const {
-    return logistic_probabilities(do_decision_function(X));
-}
-
-Json LogisticRegression::do_save_state() const {
-    Json state{{"coef", matrix_to_json(coef_)}, {"intercept", vector_to_json(intercept_)}};
-    if (!c_search_.is_null()) state["c_search"] = c_search_;
-    return state;
+    return logistic_probabilities(scores(X));
 }
 
 void LogisticRegression::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("logistic state needs \"coef\" and \"intercept\"");
-    c_search_ = state.contains("c_search") ? state.at("c_search") : Json();
-    const Index rows = n_classes() > 2 ? n_classes() : (n_classes() == 2 ? 1 : -1);
-    const Index cols = n_features() > 0 ? n_features() : -1;
-    Eigen::MatrixXd coef = matrix_from_json(state.at("coef"), "logistic coef", rows, cols);
-    if (coef.rows() == 2) throw std::runtime_error("logistic coef: 2 rows (binary models have one)");
-    Vector intercept = vector_from_json(state.at("intercept"), "logistic intercept", coef.rows());
-    coef_ = std::move(coef);
-    intercept_ = std::move(intercept);
+    load_weights(state, n_classes() > 2 ? n_classes() : (n_classes() == 2 ? 1 : -1));
+    if (coef_matrix().rows() == 2) throw std::runtime_error("logistic coef: 2 rows (binary models have one)");
+}
+
+const ParamBinding<LogisticParams>& logistic_params() {
+    static const ParamBinding<LogisticParams> binding{
+        bind(&LogisticParams::C, c_param(1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)",
+                                         "LIBLINEAR -c; scikit-learn LogisticRegression(C=...)")),
+        tol_param(1e-4,
+                  "l2: stop when ||gradient|| <= tol * max(1, ||gradient at w=0||); l1: when the summed "
+                  "optimality violation <= tol * its value at w=0",
+                  "LIBLINEAR -e (same relative rule); scikit-learn tol", true),
+        max_iter_param(1000, "maximum number of L-BFGS / Newton iterations (l1: newGLMNET's Newton iterations)",
+                       "scikit-learn max_iter"),
+        fit_intercept_param("learn an unpenalised intercept",
+                            "scikit-learn fit_intercept; LIBLINEAR -B 1 (which penalises it)"),
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class",
+                           "LIBLINEAR -wi; scikit-learn class_weight"),
+        bind(&LogisticParams::penalty,
+             choice_param("penalty", "l2", {"l2", "l1"},
+                          "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, newGLMNET (binary; "
+                          "multiclass=ovr for more classes)")
+                 .like("LIBLINEAR -s 0 / -s 6; scikit-learn penalty")),
+        bind(&LogisticParams::solver,
+             choice_param("solver", "tron", {"tron", "lbfgs"},
+                          "penalty=l2: tron (trust-region Newton with conjugate gradient, LIBLINEAR -s 0's solver) "
+                          "or lbfgs (quasi-Newton); same objective and stopping rule")
+                 .like("LIBLINEAR -s 0 (tron); scikit-learn solver='lbfgs' / 'newton-cg'")),
+    };
+    return binding;
 }
 
 ModelInfo logistic_model_info() {
@@ -219,38 +208,14 @@ ModelInfo logistic_model_info() {
     info.name = "logistic";
     info.summary =
         "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)";
-    info.spec = ParamSpec{
-        c_param(1.0, "weight of the summed log-loss against ½||w||² (larger = less regularisation)",
-                "LIBLINEAR -c; scikit-learn LogisticRegression(C=...)"),
-        real_param("tol", 1e-4,
-                   "l2: stop when ||gradient|| <= tol * max(1, ||gradient at w=0||); l1: when the summed "
-                   "optimality violation <= tol * its value at w=0")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBLINEAR -e (same relative rule); scikit-learn tol"),
-        int_param("max_iter", 1000, "maximum number of L-BFGS / Newton iterations (l1: newGLMNET's Newton iterations)")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn max_iter"),
-        bool_param("fit_intercept", true, "learn an unpenalised intercept")
-            .like("scikit-learn fit_intercept; LIBLINEAR -B 1 (which penalises it)"),
-        text_param("class_weight", "",
-                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
-            .like("LIBLINEAR -wi; scikit-learn class_weight"),
-        choice_param("penalty", "l2", {"l2", "l1"},
-                     "l2: ½||w||², L-BFGS (binary or multinomial); l1: ||w||₁, newGLMNET (binary; "
-                     "multiclass=ovr for more classes)")
-            .like("LIBLINEAR -s 0 / -s 6; scikit-learn penalty"),
-        choice_param("solver", "tron", {"tron", "lbfgs"},
-                     "penalty=l2: tron (trust-region Newton with conjugate gradient, LIBLINEAR -s 0's solver) "
-                     "or lbfgs (quasi-Newton); same objective and stopping rule")
-            .like("LIBLINEAR -s 0 (tron); scikit-learn solver='lbfgs' / 'newton-cg'"),
-    };
+    info.spec = logistic_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
     // LIBLINEAR -s 6 is binary: k > 2 classes train one-vs-rest, as LIBLINEAR does.
-    info.binary_only_when = [](const Params& resolved) { return is_l1(resolved); };
+    info.binary_only_when = [](const Params& resolved) { return logistic_params().read(resolved).l1(); };
     info.capabilities = {
         .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.reports = [](const Params& resolved) { return c_search_reports(logistic_params().read(resolved).C); };
     info.factory = [] { return std::make_unique<LogisticRegression>(); };
     return info;
 }

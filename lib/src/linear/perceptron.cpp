@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
@@ -70,7 +71,7 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
         throw UsageError("perceptron: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) +
                          " classes");
     const Params& p = params();
-    const Vector cost = row_costs(data, p, 1.0);
+    const Vector cost = row_costs(data, get_string(p, "class_weight"), 1.0);
     const Vector y_pm = plus_minus(data);
     const Index d = data.cols();
     SparseMatrix scratch;

@@ -123,13 +123,12 @@ Vector dual_sparse(const RidgeProblem& p) {
     return w;
 }
 
-Vector sgd_solve(const RidgeProblem& p, const Params& prm, const Context& ctx) {
+Vector sgd_solve(const RidgeProblem& p, const RidgeParams& prm, const Context& ctx) {
     RidgeSgdOptions o;
-    o.max_iter = static_cast<int>(get_int(prm, "max_iter"));
-    o.tol = get_real(prm, "tol");
-    const Json& eta0 = prm.at("eta0");
-    o.eta0 = eta0.is_number() ? eta0.get<double>() : 0.0;
-    o.average = get_bool(prm, "average");
+    o.max_iter = static_cast<int>(prm.max_iter);
+    o.tol = prm.tol;
+    o.eta0 = prm.eta0.word.empty() ? prm.eta0.value : 0.0;
+    o.average = prm.average;
     o.seed = ctx.seed;
     const RidgeSgdResult r = ridge_sgd(p.X, p.s, p.yc, p.x_mean, p.alpha, o);
     if (!r.converged)
@@ -143,9 +142,9 @@ Vector sgd_solve(const RidgeProblem& p, const Params& prm, const Context& ctx) {
 void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError("ridge: learns regression only (for classification use logistic)");
-    const Params& prm = params();
-    const bool centered = get_bool(prm, "fit_intercept");
-    const std::string solver = get_string(prm, "solver");
+    const RidgeParams& prm = p_;
+    const bool centered = prm.fit_intercept;
+    const std::string& solver = prm.solver;
     const Index n = data.rows(), d = data.cols();
 
     RidgeProblem p{data.X,
@@ -154,7 +153,7 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
                    Vector::Zero(d),
                    data.y,
                    centered,
-                   get_real(prm, "alpha")};
+                   prm.alpha};
     p.sqrt_s = p.s.cwiseSqrt();
     const double total = p.s.sum();
     if (!(total > 0)) throw DataError("ridge: the sample weights sum to zero");
@@ -166,67 +165,59 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
     }
 
     const bool dual = solver == "dual" || (solver == "auto" && d > n);
+    Vector coef;
     if (solver == "svd")
-        coef_ = svd_solve(p);
+        coef = svd_solve(p);
     else if (solver == "sgd")
-        coef_ = sgd_solve(p, prm, ctx);
+        coef = sgd_solve(p, prm, ctx);
     else if (data.X.is_sparse())
-        coef_ = dual ? dual_sparse(p) : primal_sparse(p);
+        coef = dual ? dual_sparse(p) : primal_sparse(p);
     else
-        coef_ = dual ? dual_dense(p) : primal_dense(p, ctx.resolved_threads());
-    intercept_ = centered ? y_mean - p.x_mean.dot(coef_) : 0.0;
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "ridge");
+        coef = dual ? dual_dense(p) : primal_dense(p, ctx.resolved_threads());
+    keep(coef, centered ? y_mean - p.x_mean.dot(coef) : 0.0);
 }
 
-Vector RidgeRegression::do_predict(const Features& X) const {
-    Vector out = X.multiply(coef_);
-    out.array() += intercept_;
-    return out;
+void RidgeRegression::on_params(const Params& resolved) {
+    p_ = ridge_params().read(resolved);
 }
 
-Json RidgeRegression::do_save_state() const {
-    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
-}
-
-void RidgeRegression::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("ridge state needs \"coef\" and \"intercept\"");
-    Vector coef = vector_from_json(state.at("coef"), "ridge coef", n_features() > 0 ? n_features() : -1);
-    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "ridge intercept", 1);
-    coef_ = std::move(coef);
-    intercept_ = intercept[0];
+const ParamBinding<RidgeParams>& ridge_params() {
+    using P = RidgeParams;
+    static const ParamBinding<P> binding = [] {
+        ParamDef eta0 = real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
+                            .range(0.0, std::nullopt)
+                            .open_below()
+                            .also({"auto"})
+                            .like("scikit-learn SGDRegressor(eta0=...)");
+        eta0.default_value = "auto";
+        return ParamBinding<P>{
+            bind(&P::alpha, real_param("alpha", 1.0, "weight of the penalty alpha*||w||² (0 = ordinary least squares)")
+                                .range(0.0, std::nullopt)
+                                .like("scikit-learn Ridge(alpha=...)")),
+            fit_intercept_param("learn an unpenalised intercept (centres X and y)",
+                                "scikit-learn Ridge(fit_intercept=...)"),
+            bind(&P::solver, choice_param("solver", "auto", {"auto", "cholesky", "dual", "svd", "sgd"},
+                                          "cholesky: d x d normal equations; dual: n x n Gram system; auto: dual "
+                                          "when d > n; svd: SVD of X; sgd: stochastic gradient descent")
+                                 .like("scikit-learn Ridge(solver='cholesky'|'svd'); sgd: "
+                                       "SGDRegressor(penalty='l2')")),
+            max_iter_param(1000, "sgd: maximum number of epochs (passes over the rows)",
+                           "scikit-learn SGDRegressor(max_iter=...)"),
+            tol_param(1e-4, "sgd: stop after 5 epochs that lower the objective by less than tol times it",
+                      "scikit-learn SGDRegressor(tol=...) (relative here)"),
+            bind(&P::eta0, eta0),
+            bind(&P::average, bool_param("average", true, "sgd: return the average of the iterates (averaged SGD)")
+                                  .like("scikit-learn SGDRegressor(average=True)")),
+        };
+    }();
+    return binding;
 }
 
 ModelInfo ridge_model_info() {
     ModelInfo info;
     info.name = "ridge";
     info.summary = "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd";
-    ParamDef eta0 = real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
-                        .range(0.0, std::nullopt)
-                        .open_below()
-                        .also({"auto"})
-                        .like("scikit-learn SGDRegressor(eta0=...)");
-    eta0.default_value = "auto";
-    info.spec = ParamSpec{
-        real_param("alpha", 1.0, "weight of the penalty alpha*||w||² (0 = ordinary least squares)")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn Ridge(alpha=...)"),
-        bool_param("fit_intercept", true, "learn an unpenalised intercept (centres X and y)")
-            .like("scikit-learn Ridge(fit_intercept=...)"),
-        choice_param("solver", "auto", {"auto", "cholesky", "dual", "svd", "sgd"},
-                     "cholesky: d x d normal equations; dual: n x n Gram system; auto: dual when d > n; svd: "
-                     "SVD of X; sgd: stochastic gradient descent")
-            .like("scikit-learn Ridge(solver='cholesky'|'svd'); sgd: SGDRegressor(penalty='l2')"),
-        int_param("max_iter", 1000, "sgd: maximum number of epochs (passes over the rows)")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn SGDRegressor(max_iter=...)"),
-        real_param("tol", 1e-4, "sgd: stop after 5 epochs that lower the objective by less than tol times it")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn SGDRegressor(tol=...) (relative here)"),
-        eta0,
-        bool_param("average", true, "sgd: return the average of the iterates (averaged SGD)")
-            .like("scikit-learn SGDRegressor(average=True)"),
-    };
+    info.spec = ridge_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<RidgeRegression>(); };

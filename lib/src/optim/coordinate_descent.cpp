@@ -225,23 +225,6 @@ bool use_covariance(const ElasticNetSettings& st, const Features& X) {
 
 }  // namespace
 
-ElasticNetSettings elastic_net_settings(const Params& p) {
-    ElasticNetSettings st;
-    st.l1_ratio = p.contains("l1_ratio") ? get_real(p, "l1_ratio") : 1.0;
-    if (p.at("lambda").is_number()) st.lambda = get_real(p, "lambda");
-    st.n_lambda = static_cast<int>(get_int(p, "n_lambda"));
-    if (p.at("lambda_min_ratio").is_number()) st.lambda_min_ratio = get_real(p, "lambda_min_ratio");
-    st.tol = get_real(p, "tol");
-    st.max_iter = static_cast<int>(get_int(p, "max_iter"));
-    st.fit_intercept = get_bool(p, "fit_intercept");
-    st.standardize = get_bool(p, "standardize");
-    const std::string updates = get_string(p, "updates");
-    st.updates = updates == "naive"        ? ElasticNetUpdates::naive
-                 : updates == "covariance" ? ElasticNetUpdates::covariance
-                                           : ElasticNetUpdates::automatic;
-    return st;
-}
-
 ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& st, int threads) {
     const Index n = data.rows(), d = data.cols();
     const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);

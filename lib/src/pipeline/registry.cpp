@@ -89,6 +89,11 @@ Capabilities Registry::capabilities(const std::string& name, const Params& given
     return mi.capabilities_for(mi.spec.resolve(given, name));
 }
 
+std::vector<std::string> Registry::reports(const std::string& name, const Params& given) const {
+    const ModelInfo& mi = info(name);
+    return mi.reports_for(mi.spec.resolve(given, name));
+}
+
 namespace {
 struct BuiltinRegistry : Registry {
     BuiltinRegistry() { register_builtin_models(*this); }

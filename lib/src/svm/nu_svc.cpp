@@ -12,7 +12,7 @@ Vector NuSvc::sample_upper_bounds(const Dataset& data) const { return Vector::On
 BinarySvcSolution NuSvc::solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
                                     const Vector& upper, const SvmSolverSettings& settings,
                                     const Context& ctx) const {
-    const double nu = get_real(params(), "nu");
+    const double nu = p_.nu;
     const Index l = rows.size();
     Index n_pos = 0;
     for (auto v : y) n_pos += v > 0 ? 1 : 0;
@@ -48,19 +48,27 @@ BinarySvcSolution NuSvc::solve_pair(const KernelRows& rows, const Kernel& kernel
     return sol;
 }
 
+void NuSvc::on_params(const Params& resolved) {
+    p_ = nu_svc_params().read(resolved);
+}
+
+const ParamBinding<SvmParams>& nu_svc_params() {
+    static const ParamBinding<SvmParams> binding = svm_binding({
+        bind(&SvmParams::nu, real_param("nu", 0.5, "upper bound on the fraction of margin errors, lower bound on the "
+                                                   "fraction of support vectors; in (0, 1]")
+                                 .range(0.0, 1.0)
+                                 .open_below()
+                                 .like("LIBSVM -n")),
+        probability_param(),
+    });
+    return binding;
+}
+
 ModelInfo nu_svc_model_info() {
     ModelInfo info;
     info.name = "nu_svc";
     info.summary = "nu-support vector classification with kernels (LIBSVM -s 1), one-vs-one for k > 2";
-    info.spec = ParamSpec{
-        real_param("nu", 0.5, "upper bound on the fraction of margin errors, lower bound on the fraction of "
-                              "support vectors; in (0, 1]")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("LIBSVM -n"),
-        probability_param(),
-    };
-    info.spec.extend(common_svm_params());
+    info.spec = nu_svc_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
     info.capabilities = {.decision_function = true, .sparse_input = true};

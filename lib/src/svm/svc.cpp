@@ -51,11 +51,11 @@ struct PairResult {
 void Svc::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification)
         throw UsageError(name() + ": learns classification only (for regression use svr)");
-    const Params& p = params();
+    const SvmParams& p = p_;
     const Index k = data.n_classes();
     const Index n = data.rows();
     const Vector cost = sample_upper_bounds(data);
-    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     const SvmSolverSettings settings = solver_settings(p, ctx);
     const bool probability = has_predict_proba();
@@ -199,13 +199,12 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
 }
 
 Vector Svc::sample_upper_bounds(const Dataset& data) const {
-    const Params& p = params();
-    return row_costs(data, p, get_real(p, "C"));
+    return row_costs(data, p_.class_weight, p_.C);
 }
 
 BinarySvcSolution Svc::solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
                                   const Vector& upper, const SvmSolverSettings& settings, const Context& ctx) const {
-    return solve_binary_svc(rows, kernel, y, upper, settings, ctx, get_string(params(), "loss") == "squared_hinge");
+    return solve_binary_svc(rows, kernel, y, upper, settings, ctx, p_.loss == "squared_hinge");
 }
 
 Eigen::MatrixXd Svc::pairwise_decision(const Features& X) const {
@@ -251,29 +250,38 @@ void Svc::do_load_state(const Json& state) {
 
 Capabilities with_platt_probabilities(const Capabilities& declared, const Params& resolved) {
     Capabilities c = declared;
-    c.predict_proba = resolved.contains("probability") && resolved.at("probability").get<bool>();
+    c.predict_proba = resolved.contains("probability") && resolved.at("probability").get<bool>();  // svc, nu_svc
     return c;
+}
+
+void Svc::on_params(const Params& resolved) {
+    p_ = svc_params().read(resolved);
+}
+
+const ParamBinding<SvmParams>& svc_params() {
+    static const ParamBinding<SvmParams> binding = svm_binding({
+        bind(&SvmParams::C, real_param("C", 1.0, "cost of margin violations (upper bound of the dual variables)")
+                                .range(0.0, std::nullopt)
+                                .open_below()
+                                .like("LIBSVM -c")),
+        bind(&SvmParams::class_weight,
+             text_param("class_weight", "",
+                        "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
+                 .like("LIBSVM -wi; scikit-learn class_weight")),
+        bind(&SvmParams::loss, choice_param("loss", "hinge", {"hinge", "squared_hinge"},
+                                            "hinge (L1-SVM, LIBSVM's) or squared_hinge (L2-SVM: (C/2) sum of squared "
+                                            "slacks, dual Q + I/C with no upper bound)")
+                                   .like("LIBLINEAR -s 1/-s 3 (linear only); scikit-learn LinearSVC(loss=...)")),
+        probability_param(),
+    });
+    return binding;
 }
 
 ModelInfo svc_model_info() {
     ModelInfo info;
     info.name = "svc";
     info.summary = "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2";
-    info.spec = ParamSpec{
-        real_param("C", 1.0, "cost of margin violations (upper bound of the dual variables)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBSVM -c"),
-        text_param("class_weight", "",
-                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies C for that class")
-            .like("LIBSVM -wi; scikit-learn class_weight"),
-        choice_param("loss", "hinge", {"hinge", "squared_hinge"},
-                     "hinge (L1-SVM, LIBSVM's) or squared_hinge (L2-SVM: (C/2) sum of squared slacks, dual Q + I/C "
-                     "with no upper bound)")
-            .like("LIBLINEAR -s 1/-s 3 (linear only); scikit-learn LinearSVC(loss=...)"),
-        probability_param(),
-    };
-    info.spec.extend(common_svm_params());
+    info.spec = svc_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};

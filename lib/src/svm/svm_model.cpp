@@ -194,54 +194,40 @@ Eigen::MatrixXd SvmModel::probabilities(const Eigen::MatrixXd& pairwise, Index k
     return out;
 }
 
-SvmSolverSettings solver_settings(const Params& p, const Context& ctx) {
+SvmSolverSettings solver_settings(const SvmParams& p, const Context& ctx) {
     SvmSolverSettings s;
-    s.smo.eps = get_real(p, "eps");
-    s.smo.shrinking = get_bool(p, "shrinking");
-    s.smo.max_iter = get_int(p, "max_iter");
-    s.cache_mb = get_real(p, "cache_mb");
+    s.smo.eps = p.eps;
+    s.smo.shrinking = p.shrinking;
+    s.smo.max_iter = p.max_iter;
+    s.cache_mb = p.cache_mb;
     s.threads = std::max(1, ctx.resolved_threads());
     return s;
 }
 
-KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Context& ctx) {
-    const KernelSpec spec = KernelSpec::parse(get_string(p, "kernel"));
-    if (spec.single() && spec.single()->kind == KernelKind::precomputed)
-        check_precomputed_serials(X, "precomputed kernel");
-    // Stream 0x6b65726e ("kern"): the median sample never shares a stream with a fold.
-    return resolve_kernel(spec, kernel_defaults_from_params(p), X, derive_seed(ctx.seed, 0x6b65726e));
+ParamBinding<SvmParams> svm_binding(std::vector<Bound<SvmParams>> own) {
+    ParamBinding<SvmParams> b;
+    for (auto& x : own) b.add(std::move(x));
+    for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+    b.add(bind(&SvmParams::eps, real_param("eps", 1e-3, "stopping tolerance on the maximal KKT violation")
+                                    .range(0.0, std::nullopt)
+                                    .open_below()
+                                    .like("LIBSVM -e")));
+    b.add(bind(&SvmParams::cache_mb, real_param("cache_mb", 200.0, "kernel column cache size in MB")
+                                         .range(0.0, std::nullopt)
+                                         .open_below()
+                                         .like("LIBSVM -m")));
+    b.add(bind(&SvmParams::shrinking, bool_param("shrinking", true, "use the shrinking heuristics").like("LIBSVM -h")));
+    b.add(bind(&SvmParams::max_iter, int_param("max_iter", 0, "maximum SMO iterations; 0 = max(10^7, 100 n) as LIBSVM")
+                                         .range(0.0, std::nullopt)
+                                         .like("scikit-learn SVC(max_iter=...)")));
+    return b;
 }
 
-ParamSpec common_svm_params() {
-    return ParamSpec{
-        text_param("kernel", "rbf",
-                   "kernel spec: linear, poly, rbf, laplacian, exponential, sigmoid, min, anova, or a non-negative "
-                   "sum/product such as 0.7*rbf(gamma=0.5)+0.3*linear")
-            .like("LIBSVM -t"),
-        real_param("gamma", 0.0, "kernel gamma where the spec leaves it out; 0 or auto = 1/num_features, "
-                                 "median = median heuristic (recorded as its value)")
-            .range(0.0, std::nullopt)
-            .also({"auto", "median"})
-            .like("LIBSVM -g"),
-        int_param("degree", 3, "degree of poly and anova kernels").range(0.0, 1000.0).like("LIBSVM -d"),
-        real_param("coef0", 0.0, "coef0 of poly and sigmoid kernels").like("LIBSVM -r"),
-        real_param("eps", 1e-3, "stopping tolerance on the maximal KKT violation")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("LIBSVM -e"),
-        real_param("cache_mb", 200.0, "kernel column cache size in MB").range(0.0, std::nullopt).open_below().like("LIBSVM -m"),
-        bool_param("shrinking", true, "use the shrinking heuristics").like("LIBSVM -h"),
-        int_param("max_iter", 0, "maximum SMO iterations; 0 = max(10^7, 100 n) as LIBSVM")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn SVC(max_iter=...)"),
-    };
-}
-
-ParamDef probability_param() {
-    return bool_param("probability", false,
+Bound<SvmParams> probability_param() {
+    return bind(&SvmParams::probability, bool_param("probability", false,
                       "fit probability estimates: Platt's sigmoid per pair on internal 5-fold CV decision values, pairwise "
                       "coupling for k > 2; regression: the Laplace scale of cross-validated residuals")
-        .like("LIBSVM -b 1");
+        .like("LIBSVM -b 1"));
 }
 
 Vector ovo_vote(const Eigen::MatrixXd& pairwise, Index k) {

@@ -33,7 +33,7 @@ std::vector<Index> positive_rows(const Vector& cost) {
 }
 
 SmoResult solve_svr(const Dataset& data, const std::vector<Index>& rows, const Kernel& kernel, SmoProblem& pb,
-                    const Params& p, const Context& ctx, bool nu) {
+                    const SvmParams& p, const Context& ctx, bool nu) {
     const SvmSolverSettings s = solver_settings(p, ctx);
     SvrQ Q(KernelRows(data.X, rows), kernel, s.cache_mb, s.threads);
     return nu ? solve_smo_nu(Q, pb, s.smo, ctx) : solve_smo(Q, pb, s.smo, ctx);
@@ -58,7 +58,7 @@ void KernelSvmRegressor::set_solution(const Dataset& data, KernelSpec spec, cons
 }
 
 void KernelSvmRegressor::fit_laplace_scale(const Dataset& data, const Context& ctx) {
-    if (!get_bool(params(), "probability")) return;
+    if (!p_.probability) return;
     // LIBSVM's svm_svr_probability: residuals of 5-fold cross-validated predictions,
     // folds shuffled from stream "plat" of the seed (as svc's probability folds).
     const Index n = data.rows();
@@ -90,13 +90,13 @@ void KernelSvmRegressor::do_load_state(const Json& state) { model_ = SvmModel::f
 
 void Svr::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression) throw UsageError("svr: learns regression only (for classification use svc)");
-    const Params& p = params();
-    const double eps_tube = get_real(p, "epsilon");
-    const Vector cost = row_costs(data, get_real(p, "C"));
+    const SvmParams& p = p_;
+    const double eps_tube = p.epsilon;
+    const Vector cost = row_costs(data, p.C);
     const std::vector<Index> rows = positive_rows(cost);
     const auto l = static_cast<Index>(rows.size());
     if (l == 0) throw DataError("svr: every row has weight 0");
-    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     SmoProblem pb;
     pb.p.resize(2 * l);
@@ -120,13 +120,13 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
 
 void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression) throw UsageError("nu_svr: learns regression only (for classification use nu_svc)");
-    const Params& p = params();
-    const double nu = get_real(p, "nu");
-    const Vector cost = row_costs(data, get_real(p, "C"));
+    const SvmParams& p = p_;
+    const double nu = p.nu;
+    const Vector cost = row_costs(data, p.C);
     const std::vector<Index> rows = positive_rows(cost);
     const auto l = static_cast<Index>(rows.size());
     if (l == 0) throw DataError("nu_svr: every row has weight 0");
-    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     SmoProblem pb;
     pb.p.resize(2 * l);
@@ -134,7 +134,7 @@ void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
     pb.upper.resize(2 * l);
     pb.alpha.resize(2 * l);
     // A feasible start for Σ(α+α*) = C·nu·l: pairs filled in row order.
-    double left = get_real(p, "C") * nu * static_cast<double>(l) / 2;
+    double left = p.C * nu * static_cast<double>(l) / 2;
     for (Index i = 0; i < l; ++i) {
         const double c = cost[rows[static_cast<std::size_t>(i)]];
         const double a = std::min(left, c);
@@ -155,10 +155,10 @@ void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
 }
 
 void OneClassSvm::do_fit(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
-    const double nu = get_real(p, "nu");
+    const SvmParams& p = p_;
+    const double nu = p.nu;
     const Index l = data.rows();
-    KernelSpec spec = resolve_kernel_params(p, data.X, ctx);
+    KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     SmoProblem pb;
     pb.p = Vector::Zero(l);
@@ -181,16 +181,51 @@ Vector OneClassSvm::do_predict(const Features& X) const {
     return (d.array() > 0).select(Vector::Ones(d.size()), -Vector::Ones(d.size()));
 }
 
+const ParamBinding<SvmParams>& svr_params() {
+    static const ParamBinding<SvmParams> binding = svm_binding({
+        bind(&SvmParams::C, real_param("C", 1.0, "cost of errors beyond the epsilon tube")
+                                .range(0.0, std::nullopt)
+                                .open_below()
+                                .like("LIBSVM -c")),
+        bind(&SvmParams::epsilon,
+             real_param("epsilon", 0.1, "half-width of the insensitive tube").range(0.0, std::nullopt).like("LIBSVM -p")),
+        probability_param(),
+    });
+    return binding;
+}
+
+const ParamBinding<SvmParams>& nu_svr_params() {
+    static const ParamBinding<SvmParams> binding = svm_binding({
+        bind(&SvmParams::C, real_param("C", 1.0, "cost of errors beyond the tube")
+                                .range(0.0, std::nullopt)
+                                .open_below()
+                                .like("LIBSVM -c")),
+        bind(&SvmParams::nu, real_param("nu", 0.5, "upper bound on the fraction of errors, lower bound on the "
+                                                   "fraction of support vectors")
+                                 .range(0.0, 1.0)
+                                 .open_below()
+                                 .like("LIBSVM -n")),
+        probability_param(),
+    });
+    return binding;
+}
+
+const ParamBinding<SvmParams>& one_class_params() {
+    static const ParamBinding<SvmParams> binding = svm_binding({
+        bind(&SvmParams::nu, real_param("nu", 0.5, "upper bound on the fraction of training outliers, lower bound "
+                                                   "on the fraction of support vectors")
+                                 .range(0.0, 1.0)
+                                 .open_below()
+                                 .like("LIBSVM -n")),
+    });
+    return binding;
+}
+
 ModelInfo svr_model_info() {
     ModelInfo info;
     info.name = "svr";
     info.summary = "epsilon-support vector regression with kernels (LIBSVM -s 3)";
-    info.spec = ParamSpec{
-        real_param("C", 1.0, "cost of errors beyond the epsilon tube").range(0.0, std::nullopt).open_below().like("LIBSVM -c"),
-        real_param("epsilon", 0.1, "half-width of the insensitive tube").range(0.0, std::nullopt).like("LIBSVM -p"),
-        probability_param(),
-    };
-    info.spec.extend(common_svm_params());
+    info.spec = svr_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<Svr>(); };
@@ -201,15 +236,7 @@ ModelInfo nu_svr_model_info() {
     ModelInfo info;
     info.name = "nu_svr";
     info.summary = "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned";
-    info.spec = ParamSpec{
-        real_param("C", 1.0, "cost of errors beyond the tube").range(0.0, std::nullopt).open_below().like("LIBSVM -c"),
-        real_param("nu", 0.5, "upper bound on the fraction of errors, lower bound on the fraction of support vectors")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("LIBSVM -n"),
-        probability_param(),
-    };
-    info.spec.extend(common_svm_params());
+    info.spec = nu_svr_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<NuSvr>(); };
@@ -220,14 +247,7 @@ ModelInfo one_class_model_info() {
     ModelInfo info;
     info.name = "one_class";
     info.summary = "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored";
-    info.spec = ParamSpec{
-        real_param("nu", 0.5, "upper bound on the fraction of training outliers, lower bound on the fraction of "
-                              "support vectors")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("LIBSVM -n"),
-    };
-    info.spec.extend(common_svm_params());
+    info.spec = one_class_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.decision_function = true, .sparse_input = true};
     info.factory = [] { return std::make_unique<OneClassSvm>(); };

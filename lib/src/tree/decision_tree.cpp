@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
@@ -55,19 +56,19 @@ void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out) {
 }
 
 void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
+    const DecisionTreeParams& p = p_;
     const Features& X = data.X;
     require_finite_features(X, "tree");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "tree");
     const bool classification = data.task == Task::classification;
     const Index n = data.rows();
-    Vector weights = class_weighted_rows(data, p, "tree");
+    Vector weights = class_weighted_rows(data, p.class_weight, "tree");
 
     // Reduced-error pruning grows on a seeded random part of the rows and prunes on the rest.
     std::vector<Index> holdout;
-    if (get_string(p, "prune") == "reduced_error") {
+    if (p.prune == "reduced_error") {
         const auto n_val =
-            static_cast<Index>(std::llround(get_real(p, "validation_fraction") * static_cast<double>(n)));
+            static_cast<Index>(std::llround(p.validation_fraction * static_cast<double>(n)));
         if (n_val < 1 || n - n_val < 1)
             throw DataError("tree: validation_fraction leaves no rows to " +
                             std::string(n_val < 1 ? "prune on" : "grow on") + " (" + std::to_string(n) + " rows)");
@@ -93,7 +94,7 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
         }
         prune_reduced_error(tree, Xv, yv, wv, classification);
     }
-    prune_cost_complexity(tree, get_real(p, "ccp_alpha"));
+    prune_cost_complexity(tree, p.ccp_alpha);
     tree.shrink_to_fit();  // adaboost keeps one tree a round
     tree_ = std::move(tree);
     importances_ = normalised(tree_.impurity_decrease_by_feature());
@@ -137,28 +138,40 @@ void DecisionTree::do_load_state(const Json& state) {
     importances_ = std::move(imp);
 }
 
+const ParamBinding<DecisionTreeParams>& decision_tree_params() {
+    using P = DecisionTreeParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b;
+        for (auto& x : tree_growth_bindings("all")) b.add(std::move(x));
+        b.add(bind(&P::ccp_alpha, real_param("ccp_alpha", 0.0, "minimal cost-complexity pruning strength (0 = none)")
+                                      .range(0.0, std::nullopt)
+                                      .like("scikit-learn ccp_alpha")));
+        b.add(bind(&P::prune, choice_param("prune", "none", {"none", "reduced_error"},
+                                           "reduced_error: grow on part of the rows, prune bottom-up on the held-out "
+                                           "rest")));
+        b.add(bind(&P::validation_fraction,
+                   real_param("validation_fraction", 0.2, "fraction of rows held out for prune=reduced_error (seeded)")
+                       .range(0.0, 1.0)
+                       .open_below()
+                       .open_above()));
+        b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                                 "the sample weight of that class's rows",
+                                 "scikit-learn DecisionTreeClassifier class_weight"));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo tree_model_info() {
     ModelInfo info;
     info.name = "tree";
     info.summary =
         "CART decision tree (gini/entropy/variance), best-first growth, cost-complexity or reduced-error pruning";
-    info.spec = tree_growth_spec("all");
-    info.spec.add(real_param("ccp_alpha", 0.0, "minimal cost-complexity pruning strength (0 = none)")
-                      .range(0.0, std::nullopt)
-                      .like("scikit-learn ccp_alpha"));
-    info.spec.add(choice_param("prune", "none", {"none", "reduced_error"},
-                               "reduced_error: grow on part of the rows, prune bottom-up on the held-out rest"));
-    info.spec.add(real_param("validation_fraction", 0.2, "fraction of rows held out for prune=reduced_error (seeded)")
-                      .range(0.0, 1.0)
-                      .open_below()
-                      .open_above());
-    info.spec.add(
-        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                           "the sample weight of that class's rows",
-                           "scikit-learn DecisionTreeClassifier class_weight"));
+    info.spec = decision_tree_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<DecisionTree>(); };
     return info;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
@@ -124,21 +125,21 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
 }  // namespace
 
 void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
-    const Params& p = params();
+    const RandomForestParams& p = p_;
     const Features& X = data.X;
     require_finite_features(X, "forest");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
     const bool classification = data.task == Task::classification;
-    const Index n = data.rows(), n_trees = static_cast<Index>(get_int(p, "n_estimators"));
-    const bool bootstrap = get_bool(p, "bootstrap"), want_score = get_bool(p, "oob");
-    const bool want_permutation = get_string(p, "importance") == "permutation";
+    const Index n = data.rows(), n_trees = static_cast<Index>(p.n_estimators);
+    const bool bootstrap = p.bootstrap, want_score = p.oob;
+    const bool want_permutation = p.importance == "permutation";
     const bool want_oob = want_score || want_permutation;
     const Index n_draw =
-        std::max<Index>(1, static_cast<Index>(std::llround(get_real(p, "max_samples") * static_cast<double>(n))));
+        std::max<Index>(1, static_cast<Index>(std::llround(p.max_samples * static_cast<double>(n))));
     if (want_oob && !bootstrap && n_draw >= n)
         throw ParamError(std::string("parameter ") + (want_score ? "oob=1" : "importance=permutation") +
                          " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
-    const Vector weights = class_weighted_rows(data, p, "forest");
+    const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
     const int threads = ctx.resolved_threads();
 
     const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads);
@@ -267,35 +268,44 @@ void RandomForest::do_load_state(const Json& state) {
     permutation_importances_ = std::move(perm);
 }
 
+const ParamBinding<RandomForestParams>& forest_params() {
+    using P = RandomForestParams;
+    static const ParamBinding<P> binding = [] {
+        ParamBinding<P> b{
+            bind(&P::n_estimators, int_param("n_estimators", 100, "number of trees")
+                                       .range(1, std::nullopt)
+                                       .like("scikit-learn n_estimators; ranger num.trees")),
+            bind(&P::bootstrap, bool_param("bootstrap", true, "draw each tree's rows with replacement (0: without)")
+                                    .like("scikit-learn bootstrap; ranger replace")),
+            bind(&P::max_samples, real_param("max_samples", 1.0, "rows drawn per tree, as a fraction of the training rows")
+                                      .range(0.0, 1.0)
+                                      .open_below()
+                                      .like("scikit-learn max_samples (a float); ranger sample.fraction")),
+            bind(&P::oob, bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
+                              .like("scikit-learn oob_score; ranger prediction.error")),
+            bind(&P::importance, choice_param("importance", "impurity", {"impurity", "permutation"},
+                                              "impurity: mean decrease in impurity only; permutation: also the "
+                                              "out-of-bag permutation importance (saved as permutation_importances)")
+                                     .like("ranger importance='impurity'|'permutation'")),
+        };
+        for (auto& x : tree_growth_bindings("auto")) b.add(std::move(x));
+        b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
+                                 "the sample weight of that class's rows",
+                                 "scikit-learn RandomForestClassifier class_weight"));
+        return b;
+    }();
+    return binding;
+}
+
 ModelInfo forest_model_info() {
     ModelInfo info;
     info.name = "forest";
     info.summary = "random forest: bootstrap-sampled CART trees with random feature subsets, parallel and reproducible";
-    info.spec = ParamSpec{
-        int_param("n_estimators", 100, "number of trees")
-            .range(1, std::nullopt)
-            .like("scikit-learn n_estimators; ranger num.trees"),
-        bool_param("bootstrap", true, "draw each tree's rows with replacement (0: without)")
-            .like("scikit-learn bootstrap; ranger replace"),
-        real_param("max_samples", 1.0, "rows drawn per tree, as a fraction of the training rows")
-            .range(0.0, 1.0)
-            .open_below()
-            .like("scikit-learn max_samples (a float); ranger sample.fraction"),
-        bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
-            .like("scikit-learn oob_score; ranger prediction.error"),
-        choice_param("importance", "impurity", {"impurity", "permutation"},
-                     "impurity: mean decrease in impurity only; permutation: also the out-of-bag permutation "
-                     "importance (saved as permutation_importances)")
-            .like("ranger importance='impurity'|'permutation'"),
-    };
-    info.spec.extend(tree_growth_spec("auto"));
-    info.spec.add(
-        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                           "the sample weight of that class's rows",
-                           "scikit-learn RandomForestClassifier class_weight"));
+    info.spec = forest_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
     info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;
 }

@@ -7,7 +7,8 @@
 
 namespace kestrel {
 
-ParamSpec tree_growth_spec(const std::string& max_features_default) {
+std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max_features_default) {
+    using P = TreeGrowthParams;
     ParamDef max_features =
         real_param("max_features", 0,
                    "features tried per split: all, sqrt, log2, auto, a fraction in (0,1) or a count >= 1")
@@ -16,33 +17,36 @@ ParamSpec tree_growth_spec(const std::string& max_features_default) {
             .also({"all", "sqrt", "log2", "auto"})
             .like("scikit-learn max_features; ranger mtry");
     max_features.default_value = max_features_default;  // symbolic: depends on the data
-    return ParamSpec{
-        choice_param("criterion", "auto", {"auto", "gini", "entropy", "variance"},
-                     "split impurity: gini or entropy (classification), variance (regression); auto = gini or variance")
-            .like("scikit-learn criterion='gini'|'entropy'|'squared_error'"),
-        int_param("max_depth", 0, "maximum depth of a tree (0 = unlimited)")
-            .range(0, std::nullopt)
-            .like("scikit-learn max_depth (None = 0); ranger max.depth"),
-        int_param("min_samples_split", 2, "a node with fewer rows is not split")
-            .range(2, std::nullopt)
-            .like("scikit-learn min_samples_split"),
-        int_param("min_samples_leaf", 1, "each child of a split keeps at least this many rows")
-            .range(1, std::nullopt)
-            .like("scikit-learn min_samples_leaf; ranger min.node.size (roughly)"),
-        max_features,
-        int_param("max_leaf_nodes", 0, "grow best-first up to this many leaves (0 = unlimited, depth-first)")
-            .range(0, std::nullopt)
-            .like("scikit-learn max_leaf_nodes (None = 0)"),
-        real_param("min_impurity_decrease", 0.0, "split only if the weighted impurity decrease is at least this")
-            .range(0.0, std::nullopt)
-            .like("scikit-learn min_impurity_decrease"),
+    return {
+        bind(&P::criterion, choice_param("criterion", "auto", {"auto", "gini", "entropy", "variance"},
+                                         "split impurity: gini or entropy (classification), variance (regression); "
+                                         "auto = gini or variance")
+                                .like("scikit-learn criterion='gini'|'entropy'|'squared_error'")),
+        bind(&P::max_depth, int_param("max_depth", 0, "maximum depth of a tree (0 = unlimited)")
+                                .range(0, std::nullopt)
+                                .like("scikit-learn max_depth (None = 0); ranger max.depth")),
+        bind(&P::min_samples_split, int_param("min_samples_split", 2, "a node with fewer rows is not split")
+                                        .range(2, std::nullopt)
+                                        .like("scikit-learn min_samples_split")),
+        bind(&P::min_samples_leaf, int_param("min_samples_leaf", 1, "each child of a split keeps at least this many rows")
+                                       .range(1, std::nullopt)
+                                       .like("scikit-learn min_samples_leaf; ranger min.node.size (roughly)")),
+        bind(&P::max_features, max_features),
+        bind(&P::max_leaf_nodes,
+             int_param("max_leaf_nodes", 0, "grow best-first up to this many leaves (0 = unlimited, depth-first)")
+                 .range(0, std::nullopt)
+                 .like("scikit-learn max_leaf_nodes (None = 0)")),
+        bind(&P::min_impurity_decrease,
+             real_param("min_impurity_decrease", 0.0, "split only if the weighted impurity decrease is at least this")
+                 .range(0.0, std::nullopt)
+                 .like("scikit-learn min_impurity_decrease")),
     };
 }
 
-Index resolve_max_features(const Json& v, Task task, Index d, const std::string& model) {
+Index resolve_max_features(const RealOrWord& v, Task task, Index d, const std::string& model) {
     double k = 0;
-    if (v.is_string()) {
-        const std::string s = v.get<std::string>();
+    if (!v.word.empty()) {
+        const std::string& s = v.word;
         const double dd = static_cast<double>(d);
         if (s == "all")
             k = dd;
@@ -56,7 +60,7 @@ Index resolve_max_features(const Json& v, Task task, Index d, const std::string&
             throw ParamError("parameter max_features=" + s + " of model " + model +
                              " (valid: all, sqrt, log2, auto, a fraction in (0,1), a count)");
     } else {
-        const double x = v.get<double>();
+        const double x = v.value;
         if (x < 1) {
             k = std::floor(x * static_cast<double>(d));
         } else {
@@ -72,23 +76,23 @@ Index resolve_max_features(const Json& v, Task task, Index d, const std::string&
     return std::clamp<Index>(static_cast<Index>(k), 1, d);
 }
 
-TreeParams tree_params_from(const Params& p, Task task, Index n_features, const std::string& model) {
+TreeParams tree_params_from(const TreeGrowthParams& p, Task task, Index n_features, const std::string& model) {
     TreeParams t;
-    const std::string c = get_string(p, "criterion");
+    const std::string& c = p.criterion;
     t.criterion =
         c == "auto" ? (task == Task::classification ? Criterion::gini : Criterion::variance) : criterion_from_string(c);
     if (is_classification(t.criterion) != (task == Task::classification))
         throw ParamError("parameter criterion=" + c + " of model " + model + " does not fit " + to_string(task) +
                          " (valid: " + (task == Task::classification ? "gini, entropy" : "variance") + ", auto)");
-    t.max_depth = static_cast<int>(std::min<long long>(get_int(p, "max_depth"), 1 << 30));
-    t.min_samples_split = static_cast<Index>(get_int(p, "min_samples_split"));
-    t.min_samples_leaf = static_cast<Index>(get_int(p, "min_samples_leaf"));
-    t.max_features = resolve_max_features(p.at("max_features"), task, n_features, model);
+    t.max_depth = static_cast<int>(std::min<long long>(p.max_depth, 1 << 30));
+    t.min_samples_split = static_cast<Index>(p.min_samples_split);
+    t.min_samples_leaf = static_cast<Index>(p.min_samples_leaf);
+    t.max_features = resolve_max_features(p.max_features, task, n_features, model);
     if (t.max_features >= n_features) t.max_features = 0;  // all, in column order
-    t.max_leaf_nodes = static_cast<Index>(get_int(p, "max_leaf_nodes"));
+    t.max_leaf_nodes = static_cast<Index>(p.max_leaf_nodes);
     if (t.max_leaf_nodes == 1)
         throw ParamError("parameter max_leaf_nodes=1 of model " + model + " (valid: 0 = unlimited, or >= 2)");
-    t.min_impurity_decrease = get_real(p, "min_impurity_decrease");
+    t.min_impurity_decrease = p.min_impurity_decrease;
     return t;
 }
 

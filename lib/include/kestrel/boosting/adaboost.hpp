@@ -20,7 +20,6 @@ class AdaBoost : public Estimator {
 public:
     // `learners` makes the weak learner named by `base` (the pipeline's registry).
     explicit AdaBoost(const EstimatorMaker& learners) : maker_(learners) {}
-    std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     const std::vector<BoostRound>& rounds() const { return rounds_; }
     const std::vector<std::unique_ptr<Estimator>>& learners() const { return learners_; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/boosting/losses.hpp"
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
@@ -15,10 +16,28 @@
 
 namespace kestrel {
 
+struct GbdtParams {
+    std::string loss;
+    long long n_estimators = 100;
+    double learning_rate = 0.1;
+    long long max_depth = 6;
+    long long max_leaves = 0;
+    double min_child_weight = 1;
+    double lambda = 1;
+    double gamma = 0;
+    long long max_bins = 255;
+    double subsample = 1;
+    double colsample = 1;
+    long long early_stopping_rounds = 0;
+    double validation_fraction = 0.1;
+    double huber_delta = 1;
+    RealOrWord base_score;  // a number, or "auto"
+};
+const ParamBinding<GbdtParams>& gbdt_params();
+
 class Gbdt : public Estimator {
 public:
     bool has_decision_function() const override { return !fitted() || task() == Task::classification; }
-    std::vector<std::string> report_names() const override { return {"trace", "tree"}; }
 
     // Round-major: tree t is round t / K for raw score t % K (K = n_outputs()).
     const std::vector<Tree>& trees() const { return trees_; }
@@ -37,6 +56,7 @@ public:
     Matrix raw_scores(const Features& X) const;
 
 protected:
+    void on_params(const Params& resolved) override { p_ = gbdt_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;
@@ -47,6 +67,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    GbdtParams p_;
     Json state_without_trees() const;
 
     LossKind loss_ = LossKind::squared;

@@ -24,19 +24,17 @@ Vector parse_class_weights(const std::string& text, const std::vector<std::strin
 // The weight of each sample's loss: class_weight[y_i] · s_i (s_i = 1 without sample weights).
 Vector sample_costs(const Dataset& data, const Vector& class_weights);
 
-// C · class_weight[y_i] · s_i from the `class_weight` parameter of `p`: each row's loss
+// C · class_weight[y_i] · s_i from a `class_weight` parameter's text: each row's loss
 // weight (LIBLINEAR's per-instance C) in the classifiers that take C.
-Vector row_costs(const Dataset& data, const Params& p, double C);
+Vector row_costs(const Dataset& data, const std::string& class_weight, double C);
 
 // Binary labels as ±1: +1 for classes[1], the positive class (scikit-learn's classes_[1]).
 Vector plus_minus(const Dataset& data);
 
-// The `class_weight` parameter declaration shared by every classifier that takes it.
-ParamDef class_weight_param(std::string help, std::string anchor);
-
-// Row weights class_weight[y_i] · s_i from the resolved `class_weight` parameter of
-// `p` (the models that weigh rows rather than a per-class C: trees, forests, boosting).
-// For regression a non-empty class_weight is a ParamError naming `model`.
-Vector class_weighted_rows(const Dataset& data, const Params& p, const std::string& model);
+// Row weights class_weight[y_i] · s_i from a `class_weight` parameter's text (the
+// models that weigh rows rather than a per-class C: trees, forests, boosting). For
+// regression a non-empty class_weight is a ParamError naming `model`. (The parameter is
+// declared once, kestrel/core/param_binding.hpp's class_weight_param.)
+Vector class_weighted_rows(const Dataset& data, const std::string& class_weight, const std::string& model);
 
 }  // namespace kestrel

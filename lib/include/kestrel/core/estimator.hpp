@@ -105,7 +105,9 @@ public:
         const std::vector<std::string>& features;
         const std::vector<std::string>& classes;
     };
-    virtual std::vector<std::string> report_names() const { return {}; }
+    // By default the ones its ModelInfo declares for its parameters (ModelInfo::reports);
+    // a model whose fitted state narrows them (a multiclass wrapper) answers itself.
+    virtual std::vector<std::string> report_names() const { return reports_ ? reports_(params_) : std::vector<std::string>{}; }
     std::string report(const std::string& report_name, const ReportNames& names) const;
 
     // The decision path of one row (n_features values, as the estimator sees them) for
@@ -118,6 +120,9 @@ public:
     std::unique_ptr<Estimator> clone_unfitted(const Params& resolved) const;
 
 protected:
+    // Called whenever the hyperparameters are set, with them resolved: a model reads
+    // them into its typed struct here (kestrel/core/param_binding.hpp), once.
+    virtual void on_params(const Params& resolved) { (void)resolved; }
     virtual void do_fit(const Dataset& data, const Context& ctx) = 0;
     // fit(Dataset&&)'s hook; by default the const path.
     virtual void do_fit_owned(Dataset&& data, const Context& ctx) { do_fit(data, ctx); }
@@ -144,6 +149,7 @@ private:
     Capabilities capabilities_;
     std::function<std::unique_ptr<Estimator>()> factory_;
     std::function<Capabilities(const Capabilities&, const Params&)> refine_;
+    std::function<std::vector<std::string>(const Params&)> reports_;
     Capabilities declared_;
     bool fitted_ = false;
     Task task_ = Task::regression;

@@ -48,6 +48,9 @@ struct ModelInfo {
     Capabilities capabilities;
     // Adjusts `capabilities` for resolved parameters that change them; none by default.
     std::function<Capabilities(const Capabilities& declared, const Params& resolved)> refine;
+    // The named text reports a model fitted with these resolved parameters gives besides
+    // its predictions ("path", "trace", "tree", "c_search": Estimator::report); none by default.
+    std::function<std::vector<std::string>(const Params& resolved)> reports;
     std::function<std::unique_ptr<Estimator>()> factory;
 
     bool supports(Task t) const;
@@ -55,6 +58,9 @@ struct ModelInfo {
     // The capabilities with these resolved parameters.
     Capabilities capabilities_for(const Params& resolved) const {
         return refine ? refine(capabilities, resolved) : capabilities;
+    }
+    std::vector<std::string> reports_for(const Params& resolved) const {
+        return reports ? reports(resolved) : std::vector<std::string>{};
     }
 };
 

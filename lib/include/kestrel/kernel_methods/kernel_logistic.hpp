@@ -6,15 +6,24 @@
 // or a Nyström feature map with m landmarks and L-BFGS on its weights.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/kernel_methods/nystrom.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/kernel_methods/kernel_expansion.hpp"
 
 namespace kestrel {
+
+struct KernelLogisticParams : KernelParams, NystromParams, IterationParams, ClassWeightParams {
+    double C = 1;
+    std::string solver;
+};
+const ParamBinding<KernelLogisticParams>& kernel_logistic_params();
 
 class KernelLogistic final : public Estimator {
 public:
     const KernelExpansion& expansion() const { return model_; }
 
 protected:
+    void on_params(const Params& resolved) override { p_ = kernel_logistic_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Matrix do_decision_function(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
@@ -22,6 +31,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    KernelLogisticParams p_;
     KernelExpansion model_;
 };
 

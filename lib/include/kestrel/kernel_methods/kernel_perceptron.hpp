@@ -6,21 +6,32 @@
 // k > 2 classes through the generic one-vs-rest wrapper.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/kernel_methods/kernel_expansion.hpp"
 
 namespace kestrel {
+
+struct KernelPerceptronParams : KernelParams, InterceptParams, IterationParams, ClassWeightParams {
+    double eta = 1;
+    bool shuffle = true;
+    bool averaged = false;
+    long long budget = 0;
+};
+const ParamBinding<KernelPerceptronParams>& kernel_perceptron_params();
 
 class KernelPerceptron final : public Estimator {
 public:
     const KernelExpansion& expansion() const { return model_; }
 
 protected:
+    void on_params(const Params& resolved) override { p_ = kernel_perceptron_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Matrix do_decision_function(const Features& X) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
 
 private:
+    KernelPerceptronParams p_;
     KernelExpansion model_;
 };
 

@@ -5,9 +5,17 @@
 // by 1/distance. The learned state is the training set itself, as scikit-learn's.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/kernel_methods/knn_search.hpp"
 
 namespace kestrel {
+
+struct KnnParams : KernelParams {
+    long long n_neighbors = 5;
+    std::string weights, metric, algorithm;
+    long long leaf_size = 30;
+};
+const ParamBinding<KnnParams>& knn_params();
 
 class Knn final : public Estimator {
 public:
@@ -16,6 +24,7 @@ public:
     const KnnIndex& index() const { return index_; }
 
 protected:
+    void on_params(const Params& resolved) override { p_ = knn_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
@@ -24,6 +33,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    KnnParams p_;
     Json state_json(JsonTextSlots* slots) const;
     // Builds index_ from the stored training rows and the parameters.
     void build_index(Features train, std::optional<KernelSpec> kernel, const Context* ctx);

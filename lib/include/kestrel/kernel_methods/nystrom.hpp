@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/kernels/kernel.hpp"
 
 namespace kestrel {
@@ -16,6 +17,14 @@ enum class LandmarkSampling {
     kmeanspp,  // k-means++ seeding (D² sampling) in the kernel's feature space
 };
 LandmarkSampling landmark_sampling_from_string(const std::string& s);
+
+// `nystrom` (landmark count, 0 = exact) and `landmarks` (uniform | kmeans++): the Nyström
+// parameters of kernel_ridge and kernel_logistic, declared once.
+struct NystromParams {
+    long long nystrom = 0;
+    std::string landmarks;
+};
+std::vector<Bound<NystromParams>> nystrom_param_bindings(const std::string& help, const std::string& anchor);
 
 // m row indices of X, sorted for uniform, in drawing order for kmeans++.
 // Throws ParamError (naming `param`) when m > X.rows().

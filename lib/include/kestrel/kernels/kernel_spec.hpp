@@ -87,9 +87,6 @@ struct KernelDefaults {
     double coef0 = 0.0;
 };
 
-// Reads the defaults from resolved params holding "gamma" (number; 0 or "auto" =
-// 1/num_features; "median"), "degree" and "coef0" (each optional).
-KernelDefaults kernel_defaults_from_params(const Params& p);
 
 // Fills every unset parameter: gamma from the rule (1/num_features, or the median
 // heuristic on at most `median_sample` rows drawn with `seed`), degree and coef0

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
@@ -55,9 +56,10 @@ double c_search_start(const Features& X, double extra, double factor);
 // (the "c_search" report of the models, shown by kestrel-train).
 Json c_search_json(const CSearchResult& r);
 
-// The `C` parameter of the linear models, with the symbolic value "auto".
+// The `C` parameter of the linear models, with the symbolic value "auto" (bind it to a
+// RealOrWord: `C.is("auto")`).
 ParamDef c_param(double def, std::string help, std::string anchor);
-// True when the resolved params ask for C=auto.
-bool c_is_auto(const Params& p);
+// The reports of a model with this C: {"c_search"} when it is "auto", none otherwise.
+std::vector<std::string> c_search_reports(const RealOrWord& C);
 
 }  // namespace kestrel

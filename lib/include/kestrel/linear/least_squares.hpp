@@ -3,27 +3,29 @@
 // by Householder QR, by SVD (the minimum-norm solution when the design is rank
 // deficient) or by gradient descent with a fixed step, the bold-driver heuristic or
 // backtracking line search.
-#include "kestrel/core/estimator.hpp"
+#include "kestrel/core/param_binding.hpp"
+#include "kestrel/linear/linear_model.hpp"
 #include "kestrel/core/model_info.hpp"
 
 namespace kestrel {
 
-class LeastSquares : public Estimator {
+struct LeastSquaresParams : InterceptParams, IterationParams {
+    std::string solver, step;
+    RealOrWord learning_rate;  // gd's step, or "auto"
+};
+const ParamBinding<LeastSquaresParams>& least_squares_params();
+
+class LeastSquares : public LinearModel {
 public:
-    const Vector& coef() const { return coef_; }
-    double intercept() const { return intercept_; }
     int iterations() const { return iterations_; }  // gd iterations of the last fit; not saved
     Index rank() const { return rank_; }           // numerical rank seen by qr/svd; not saved
 
 protected:
+    void on_params(const Params& resolved) override;
     void do_fit(const Dataset& data, const Context& ctx) override;
-    Vector do_predict(const Features& X) const override;
-    Json do_save_state() const override;
-    void do_load_state(const Json& state) override;
 
 private:
-    Vector coef_;
-    double intercept_ = 0;
+    LeastSquaresParams p_;
     int iterations_ = 0;
     Index rank_ = 0;
 };

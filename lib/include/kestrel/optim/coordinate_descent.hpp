@@ -36,9 +36,6 @@ struct ElasticNetSettings {
     ElasticNetUpdates updates = ElasticNetUpdates::automatic;
 };
 
-// Reads the settings out of resolved `lasso` / `elastic_net` parameters (lasso has no
-// l1_ratio: it is 1).
-ElasticNetSettings elastic_net_settings(const Params& resolved);
 
 struct ElasticNetPath {
     Vector lambdas;        // decreasing; the last one is the final model's λ

@@ -28,6 +28,8 @@ public:
     std::vector<std::string> names() const override;  // sorted
     // What model `name` can do with `given` parameters (resolved against its spec).
     Capabilities capabilities(const std::string& name, const Params& given) const;
+    // The reports (--path, --trace, --dump-tree) model `name` gives with `given` parameters.
+    std::vector<std::string> reports(const std::string& name, const Params& given) const;
 
     // Resolves `given` against the model's spec and builds the estimator, wrapped in
     // the one-vs-rest / one-vs-one wrapper when `multiclass` asks for it (or when the

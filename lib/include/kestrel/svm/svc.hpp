@@ -32,6 +32,7 @@ public:
     Eigen::MatrixXd pairwise_decision(const Features& X) const;
 
 protected:
+    void on_params(const Params& resolved) override;
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     // Binary: n x 1, positive = classes[1] (LIBSVM's value negated). Multiclass: n x k,
@@ -56,12 +57,15 @@ protected:
                             const Vector& upper, const Kernel& kernel, const SvmSolverSettings& settings,
                             const Context& ctx, std::uint64_t seed) const;
 
+    SvmParams p_;
+
 private:
     SvmModel model_;
 };
 
 // svc's and nu_svc's capabilities: probability=true adds Platt-scaled probabilities (LIBSVM -b 1).
 Capabilities with_platt_probabilities(const Capabilities& declared, const Params& resolved);
+const ParamBinding<SvmParams>& svc_params();
 ModelInfo svc_model_info();
 
 // nu-SVC (LIBSVM -s 1): per pair, min ½αᵀQα subject to yᵀα = 0, eᵀα = nu·l, 0 <= α_i <= 1,
@@ -70,12 +74,14 @@ ModelInfo svc_model_info();
 class NuSvc final : public Svc {
 public:
 protected:
+    void on_params(const Params& resolved) override;
     Vector sample_upper_bounds(const Dataset& data) const override;
     BinarySvcSolution solve_pair(const KernelRows& rows, const Kernel& kernel, const std::vector<std::int8_t>& y,
                                  const Vector& upper, const SvmSolverSettings& settings,
                                  const Context& ctx) const override;
 };
 
+const ParamBinding<SvmParams>& nu_svc_params();
 ModelInfo nu_svc_model_info();
 
 }  // namespace kestrel

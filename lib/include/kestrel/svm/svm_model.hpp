@@ -11,6 +11,7 @@
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/params.hpp"
 #include "kestrel/kernels/kernel.hpp"
+#include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/svm/smo_solver.hpp"
 
 namespace kestrel {
@@ -65,16 +66,27 @@ struct SvmSolverSettings {
     double cache_mb = 200;
     int threads = 1;
 };
-SvmSolverSettings solver_settings(const Params& p, const Context& ctx);
-
-// The kernel of the `kernel`, `gamma`, `degree`, `coef0` parameters, resolved on X.
-KernelSpec resolve_kernel_params(const Params& p, const Features& X, const Context& ctx);
-
-// The parameters every kernel SVM takes (kernel, gamma, degree, coef0, eps,
-// cache_mb, shrinking, max_iter), for the models' ParamSpecs.
-ParamSpec common_svm_params();
+// The parameters of the kernel SVMs: each model binds its own (C, nu, epsilon,
+// class_weight, loss, probability) and the common ones (the kernel group, eps, cache_mb,
+// shrinking, max_iter); a field a model does not declare keeps LIBSVM's default.
+struct SvmParams : KernelParams {
+    double C = 1;
+    double nu = 0.5;
+    double epsilon = 0.1;
+    std::string class_weight;
+    std::string loss = "hinge";
+    bool probability = false;
+    double eps = 1e-3;
+    double cache_mb = 200;
+    bool shrinking = true;
+    long long max_iter = 0;
+};
+// A model's binding: its own parameters, then the common ones.
+ParamBinding<SvmParams> svm_binding(std::vector<Bound<SvmParams>> own);
 // `probability` (svc, nu_svc, svr, nu_svr): fit the probability model at training time.
-ParamDef probability_param();
+Bound<SvmParams> probability_param();
+
+SvmSolverSettings solver_settings(const SvmParams& p, const Context& ctx);
 
 // Votes of the one-vs-one decision values: the class with the most votes, ties to
 // the lowest class index (LIBSVM's rule in its label order).

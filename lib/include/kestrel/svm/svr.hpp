@@ -13,6 +13,10 @@
 
 namespace kestrel {
 
+const ParamBinding<SvmParams>& svr_params();
+const ParamBinding<SvmParams>& nu_svr_params();
+const ParamBinding<SvmParams>& one_class_params();
+
 class KernelSvmRegressor : public Estimator {
 public:
     const SvmModel& model() const { return model_; }
@@ -24,6 +28,10 @@ protected:
     Json do_save_state_for_file(JsonTextSlots& slots) const override { return model_.to_json(slots); }
     void do_load_state(const Json& state) override;
 
+    // The model's binding (svr_params, nu_svr_params, one_class_params).
+    virtual const ParamBinding<SvmParams>& binding() const = 0;
+    void on_params(const Params& resolved) override { p_ = binding().read(resolved); }
+
     // Builds the model from per-row coefficients (zeros are dropped) and rho.
     void set_solution(const Dataset& data, KernelSpec spec, const Vector& coef, double rho);
     // probability=1 (svr, nu_svr): the Laplace scale σ of 5-fold cross-validated residuals
@@ -31,22 +39,26 @@ protected:
     void fit_laplace_scale(const Dataset& data, const Context& ctx);
 
     SvmModel model_;
+    SvmParams p_;
 };
 
 class Svr final : public KernelSvmRegressor {
 public:
 protected:
+    const ParamBinding<SvmParams>& binding() const override { return svr_params(); }
     void do_fit(const Dataset& data, const Context& ctx) override;
 };
 
 class NuSvr final : public KernelSvmRegressor {
 public:
 protected:
+    const ParamBinding<SvmParams>& binding() const override { return nu_svr_params(); }
     void do_fit(const Dataset& data, const Context& ctx) override;
 };
 
 class OneClassSvm final : public KernelSvmRegressor {
 protected:
+    const ParamBinding<SvmParams>& binding() const override { return one_class_params(); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;  // +1 / -1
 };

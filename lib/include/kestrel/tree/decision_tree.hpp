@@ -8,14 +8,21 @@
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
+
+struct DecisionTreeParams : TreeGrowthParams, ClassWeightParams {
+    double ccp_alpha = 0;
+    std::string prune;
+    double validation_fraction = 0.2;
+};
+const ParamBinding<DecisionTreeParams>& decision_tree_params();
 
 class DecisionTree : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
     // fitted: only when the tree learned classification.
-    std::vector<std::string> report_names() const override { return {"tree"}; }
 
     const Tree& tree() const { return tree_; }
     // Impurity decrease per feature over the tree's splits, summing to 1 (all zeros
@@ -23,6 +30,7 @@ public:
     const Vector& feature_importances() const { return importances_; }
 
 protected:
+    void on_params(const Params& resolved) override { p_ = decision_tree_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
@@ -32,6 +40,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    DecisionTreeParams p_;
     Tree tree_;
     Vector importances_;
 };

@@ -8,14 +8,23 @@
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
+
+struct RandomForestParams : TreeGrowthParams, ClassWeightParams {
+    long long n_estimators = 100;
+    bool bootstrap = true;
+    double max_samples = 1;
+    bool oob = false;
+    std::string importance;
+};
+const ParamBinding<RandomForestParams>& forest_params();
 
 class RandomForest : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
     // fitted: only when the tree learned classification.
-    std::vector<std::string> report_names() const override { return {"tree"}; }
     // 2: the trees in the compact layout (TreeLayout); 1: in the full one, still read.
     int state_version() const override { return 2; }
     int oldest_state_version() const override { return 1; }
@@ -33,6 +42,7 @@ public:
     const std::optional<Vector>& permutation_importances() const { return permutation_importances_; }
 
 protected:
+    void on_params(const Params& resolved) override { p_ = forest_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
@@ -43,6 +53,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    RandomForestParams p_;
     Matrix mean_outputs(const Features& X) const;
     Json state_with(Json trees) const;
 

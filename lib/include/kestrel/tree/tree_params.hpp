@@ -2,8 +2,10 @@
 // The growth parameters every tree model declares (tree, forest, and the trees of
 // boosting), declared once here and read back into a TreeParams.
 #include <string>
+#include <vector>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/params.hpp"
 #include "kestrel/tree/split_criteria.hpp"
 
@@ -19,19 +21,29 @@ struct TreeParams {
     double min_impurity_decrease = 0;  // split only if (W_t/W)(I_t − W_L/W_t I_L − W_R/W_t I_R) >= this
 };
 
+// The growth parameters as given (the group tree and forest derive their parameters from).
+struct TreeGrowthParams {
+    std::string criterion;
+    long long max_depth = 0;
+    long long min_samples_split = 2;
+    long long min_samples_leaf = 1;
+    RealOrWord max_features;
+    long long max_leaf_nodes = 0;
+    double min_impurity_decrease = 0;
+};
 // criterion, max_depth, min_samples_split, min_samples_leaf, max_features,
 // max_leaf_nodes, min_impurity_decrease. `max_features_default` is "all" for a single
 // tree and "auto" (sqrt for classification, 1/3 for regression) for a forest.
-ParamSpec tree_growth_spec(const std::string& max_features_default);
+std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max_features_default);
 
-// Reads resolved params for a fit on `task` with `n_features` columns; throws
+// The growth parameters for a fit on `task` with `n_features` columns; throws
 // ParamError for a criterion that does not fit the task, max_features above the
 // column count, or max_leaf_nodes = 1. `model` names the model in messages.
-TreeParams tree_params_from(const Params& p, Task task, Index n_features, const std::string& model);
+TreeParams tree_params_from(const TreeGrowthParams& p, Task task, Index n_features, const std::string& model);
 
 // max_features: "all" -> d, "sqrt" -> ⌊√d⌋, "log2" -> ⌊log₂ d⌋, "auto" -> sqrt for
 // classification and ⌊d/3⌋ for regression, a value in (0, 1) -> ⌊value·d⌋, an integer
 // >= 1 -> that count; never below 1.
-Index resolve_max_features(const Json& value, Task task, Index n_features, const std::string& model);
+Index resolve_max_features(const RealOrWord& value, Task task, Index n_features, const std::string& model);
 
 }  // namespace kestrel

@@ -1,0 +1,21 @@
+#include "kestrel/linear/liblinear_params.hpp"
+
+namespace kestrel {
+
+Bound<LiblinearBiasParams> intercept_scaling_param() {
+    return bind(&LiblinearBiasParams::intercept_scaling,
+                real_param("intercept_scaling", 1.0, "value of the constant feature (the bias term's B)")
+                    .range(0.0, std::nullopt)
+                    .open_below()
+                    .like("LIBLINEAR -B B; scikit-learn intercept_scaling"));
+}
+
+ParamDef liblinear_eps_param(std::string help) {
+    ParamDef eps =
+        real_param("eps", 0.1, std::move(help)).range(0.0, std::nullopt).open_below().also({"auto"}).like(
+            "LIBLINEAR -e; scikit-learn tol");
+    eps.default_value = "auto";
+    return eps;
+}
+
+}  // namespace kestrel
