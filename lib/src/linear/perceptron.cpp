@@ -1,5 +1,6 @@
 #include "kestrel/linear/perceptron.hpp"
 
+#include <limits>
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
@@ -17,6 +18,28 @@ struct PerceptronRun {
     Vector w;  // d weights, then the intercept
     int epochs = 0;
     bool separated = false;
+    bool converged = false;  // stopped by the tol rule
+};
+
+// scikit-learn's stopping rule (SGDClassifier / Perceptron without early_stopping): L_e,
+// the epoch's loss Σ_i max(0, −y_i z_i) summed over its visits (each z_i taken before
+// that visit's update, sample and class weights not applied), is "no improvement" when
+// L_e > best − tol · n, best the smallest L of the epochs before (+∞ at first); training
+// stops after n_iter_no_change such epochs in a row. tol = −∞ never stops.
+struct NoImprovement {
+    double tol;
+    int patience;
+    double best = std::numeric_limits<double>::infinity();
+    int count = 0;
+    // After an epoch of loss `sum` over n visits: whether to stop.
+    bool stop(double sum, Index n) {
+        if (sum > best - tol * static_cast<double>(n))
+            ++count;
+        else
+            count = 0;
+        if (sum < best) best = sum;
+        return count >= patience;
+    }
 };
 
 // The averaged weights are Σ_t w_t / T over the T row visits (w_t: the weights after
@@ -24,7 +47,7 @@ struct PerceptronRun {
 // u accumulates (t − 1)·Δ and the average is w − u/T.
 template <class Rows>
 PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index d, double eta, int max_epochs,
-                    bool shuffle, bool averaged, bool fit_intercept, std::uint64_t seed) {
+                    NoImprovement rule, bool shuffle, bool averaged, bool fit_intercept, std::uint64_t seed) {
     const Index n = y.size();
     PerceptronRun r;
     r.w = Vector::Zero(d + 1);
@@ -37,8 +60,10 @@ PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index
     while (r.epochs < max_epochs) {
         if (shuffle) rng.shuffle(order);
         bool mistake = false;
+        double loss = 0;
         for (Index i : order) {
             const double z = rows.dot(i, w) + w[d];
+            if (y[i] * z <= 0) loss -= y[i] * z;
             if (y[i] * z <= 0 && cost[i] > 0) {
                 mistake = true;
                 const double step = eta * cost[i] * y[i];
@@ -54,6 +79,10 @@ PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index
         ++r.epochs;
         if (!mistake) {
             r.separated = true;
+            break;
+        }
+        if (rule.stop(loss, n)) {
+            r.converged = true;
             break;
         }
     }
@@ -73,9 +102,12 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
     const Vector cost = row_costs(data, p, 1.0);
     const Vector y_pm = plus_minus(data);
     const Index d = data.cols();
+    // tol=none: the rule never stops (scikit-learn's tol=None).
+    const NoImprovement rule{p.at("tol").is_string() ? -std::numeric_limits<double>::infinity() : get_real(p, "tol"),
+                             static_cast<int>(get_int(p, "n_iter_no_change"))};
     SparseMatrix scratch;
     const PerceptronRun r = rows::visit(data.X, scratch, [&](const auto& rows) {
-        return train(rows, y_pm, cost, d, get_real(p, "eta"), static_cast<int>(get_int(p, "max_iter")),
+        return train(rows, y_pm, cost, d, get_real(p, "eta"), static_cast<int>(get_int(p, "max_iter")), rule,
                      get_bool(p, "shuffle"), get_bool(p, "averaged"), get_bool(p, "fit_intercept"),
                      derive_seed(ctx.seed, shuffle_stream));
     });
@@ -83,7 +115,7 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
     intercept_ = r.w[d];
     epochs_ = r.epochs;
     require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "perceptron");
-    if (!r.separated)
+    if (!r.separated && !r.converged)
         ctx.warning("perceptron: the training data were not separated within max_iter=" +
                     std::to_string(r.epochs) + " epochs (not linearly separable, or more epochs needed); " +
                     (get_bool(p, "averaged") ? "the averaged weights are used"
@@ -120,7 +152,16 @@ ModelInfo perceptron_model_info() {
             .like("scikit-learn Perceptron(eta0=...)"),
         int_param("max_iter", 1000, "maximum number of epochs (passes); stops early after an epoch without mistakes")
             .range(1.0, std::nullopt)
-            .like("scikit-learn max_iter (with tol=None)"),
+            .like("scikit-learn max_iter"),
+        real_param("tol", 1e-3,
+                   "stop when the epoch's summed perceptron loss exceeds (best epoch so far - tol * rows) for "
+                   "n_iter_no_change epochs in a row; none = run until separated or max_iter")
+            .range(0.0, std::nullopt)
+            .also({"none"})
+            .like("scikit-learn tol (none = tol=None)"),
+        int_param("n_iter_no_change", 5, "epochs in a row without improvement (see tol) before stopping")
+            .range(1.0, std::nullopt)
+            .like("scikit-learn n_iter_no_change"),
         bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
             .like("scikit-learn shuffle"),
         bool_param("averaged", false, "predict with the average of the weights over every row visit")
