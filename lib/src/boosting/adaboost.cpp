@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
@@ -50,7 +51,9 @@ void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification) throw UsageError("adaboost: learns classification only");
     const Params& p = params();
     const Json base = p.at("base");
-    make_base(base);  // checks the weak learner before any work
+    // Checks the weak learner before any work; a learner that can prepare its fits on
+    // these rows (a tree sorts each column once) is refitted with each round's weights.
+    const std::unique_ptr<Refitter> refit = make_base(base)->refitter(data, ctx);
     const Index n = data.rows(), k = data.n_classes(), rounds = static_cast<Index>(get_int(p, "n_estimators"));
     const double rate = get_real(p, "learning_rate");
     const bool samme = k > 2;
@@ -60,15 +63,23 @@ void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     const Vector s = class_weighted_rows(data, p, "adaboost");
     if (!(s.sum() > 0)) throw DataError("adaboost: the sample weights sum to zero");
     Vector D = s / s.sum();
-    Dataset work = data;
+    std::optional<Dataset> work;  // the data with D, for a learner fitted afresh each round
+    if (!refit) work = data;
     Matrix F = Matrix::Zero(n, samme ? k : 1);
     std::vector<std::unique_ptr<Estimator>> learners;
     std::vector<BoostRound> trace;
     double alpha_sum = 0;
     for (Index t = 0; t < rounds; ++t) {
-        auto h = make_base(base);
-        work.weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
-        h->fit(work, ctx.child(static_cast<std::uint64_t>(t)));
+        const Vector weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
+        const Context round = ctx.child(static_cast<std::uint64_t>(t));
+        std::unique_ptr<Estimator> h;
+        if (refit) {
+            h = refit->fit(weights, round);
+        } else {
+            h = make_base(base);
+            work->weights = weights;
+            h->fit(*work, round);
+        }
         const Vector pred = h->predict(data.X);
         std::vector<char> mistake(static_cast<std::size_t>(n));
         double eps = 0;

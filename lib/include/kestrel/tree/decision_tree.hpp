@@ -11,6 +11,9 @@
 
 namespace kestrel {
 
+class TreeGrower;
+class TreeRefitter;
+
 class DecisionTree : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
@@ -22,6 +25,10 @@ public:
     // for a tree that is a single leaf).
     const Vector& feature_importances() const { return importances_; }
 
+    // Boosting's rounds: the columns are sorted once for every fit on `data`, and a
+    // fit with new weights grows the tree that fit() on the data with them grows.
+    std::unique_ptr<Refitter> refitter(const Dataset& data, const Context& ctx) const override;
+
 protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
@@ -32,8 +39,11 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    friend class TreeRefitter;
+
     Tree tree_;
     Vector importances_;
+    const TreeGrower* prepared_ = nullptr;  // set by a TreeRefitter for the one fit it makes
 };
 
 ModelInfo tree_model_info();
