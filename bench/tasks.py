@@ -326,6 +326,25 @@ add(Task("adaboost_binary", "trees", "svm_binary",
                                                  "estimator": "DecisionTreeClassifier(max_depth=1)"},
                           "train.csv", "test.csv", goal=Goal(predict=1.0, accuracy_points=0.3))],
          requires=("adaboost",)))
+# issue 23: 200 stumps on multiclass sets, against scikit-learn's whole job (its CSV load
+# and fit: the train stage), at its accuracy or better
+for short, data, shape in (("multi7", "multi7_dense", "synthetic 46000 x 9, 7 classes (80% one class)"),
+                           ("letter", "shared:letter", "letter 16000 x 16, 26 classes")):
+    add(Task(f"adaboost_{short}", "trees", data,
+             f"AdaBoost (SAMME), 200 decision stumps, {{threads}} threads; {shape}",
+             kestrel=kestrel("adaboost", {"n_estimators": 200}, "train.csv", "test.csv"),
+             anchors=[sklearn("AdaBoostClassifier", {"n_estimators": 200, "algorithm": "SAMME",
+                                                     "estimator": "DecisionTreeClassifier(max_depth=1)"},
+                              "train.csv", "test.csv", goal=Goal(train=0.5, accuracy_points=0.3))],
+             requires=("adaboost",)))
+# issue 23: both tools' defaults (tol 1e-3, n_iter_no_change 5, max_iter 1000, eta 1,
+# shuffled; one-vs-rest over the 26 classes)
+add(Task("perceptron_letter", "linear", "shared:letter",
+         "perceptron with default parameters (one-vs-rest); letter 16000 x 16, 26 classes",
+         kestrel=kestrel("perceptron", {}, "train.csv", "test.csv", extra="--seed {seed}"),
+         anchors=[sklearn("Perceptron", {"random_state": "{seed}"}, "train.csv", "test.csv",
+                          goal=Goal(train=1.0, accuracy_points=1.0))],
+         requires=("perceptron",), quality_seeds=(2, 3)))
 
 # ---------------------------------------------------------------- selection (issue 8)
 def kestrel_grid(name, model, fixed, grid, train_file, threads=T, goal=None):

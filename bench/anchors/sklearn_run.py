@@ -31,6 +31,7 @@ ESTIMATORS = {
     "HuberRegressor": "sklearn.linear_model",
     "LogisticRegression": "sklearn.linear_model",
     "SGDClassifier": "sklearn.linear_model",
+    "Perceptron": "sklearn.linear_model",
     "LinearSVC": "sklearn.svm",
     "LinearSVR": "sklearn.svm",
     "SVC": "sklearn.svm",

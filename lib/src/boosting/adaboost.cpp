@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/param_binding.hpp"
@@ -49,27 +50,37 @@ Vector adaboost_update(const Vector& D, const std::vector<char>& mistake, double
 
 void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::classification) throw UsageError("adaboost: learns classification only");
-    const Params& p = params();
-    const Json base = p.at("base");
-    make_base(base);  // checks the weak learner before any work
-    const Index n = data.rows(), k = data.n_classes(), rounds = static_cast<Index>(get_int(p, "n_estimators"));
-    const double rate = get_real(p, "learning_rate");
+    const AdaBoostParams& p = p_;
+    const Json& base = p.base;
+    // Checks the weak learner before any work; a learner that can prepare its fits on
+    // these rows (a tree sorts each column once) is refitted with each round's weights.
+    const std::unique_ptr<Refitter> refit = make_base(base)->refitter(data, ctx);
+    const Index n = data.rows(), k = data.n_classes(), rounds = static_cast<Index>(p.n_estimators);
+    const double rate = p.learning_rate;
     const bool samme = k > 2;
     // ε_t must stay below ½ (binary) or 1 − 1/k (SAMME) for α_t > 0.
     const double chance = samme ? 1.0 - 1.0 / static_cast<double>(k) : 0.5;
 
-    const Vector s = class_weighted_rows(data, get_string(p, "class_weight"), "adaboost");
+    const Vector s = class_weighted_rows(data, p.class_weight, "adaboost");
     if (!(s.sum() > 0)) throw DataError("adaboost: the sample weights sum to zero");
     Vector D = s / s.sum();
-    Dataset work = data;
+    std::optional<Dataset> work;  // the data with D, for a learner fitted afresh each round
+    if (!refit) work = data;
     Matrix F = Matrix::Zero(n, samme ? k : 1);
     std::vector<std::unique_ptr<Estimator>> learners;
     std::vector<BoostRound> trace;
     double alpha_sum = 0;
     for (Index t = 0; t < rounds; ++t) {
-        auto h = make_base(base);
-        work.weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
-        h->fit(work, ctx.child(static_cast<std::uint64_t>(t)));
+        const Vector weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
+        const Context round = ctx.child(static_cast<std::uint64_t>(t));
+        std::unique_ptr<Estimator> h;
+        if (refit) {
+            h = refit->fit(weights, round);
+        } else {
+            h = make_base(base);
+            work->weights = weights;
+            h->fit(*work, round);
+        }
         const Vector pred = h->predict(data.X);
         std::vector<char> mistake(static_cast<std::size_t>(n));
         double eps = 0;
@@ -161,24 +172,34 @@ void AdaBoost::do_load_state(const Json& state) {
     rounds_ = std::move(trace);
 }
 
+void AdaBoost::on_params(const Params& resolved) {
+    p_ = adaboost_params().read(resolved);
+}
+
+const ParamBinding<AdaBoostParams>& adaboost_params() {
+    using P = AdaBoostParams;
+    static const ParamBinding<P> binding{
+        bind(&P::n_estimators, int_param("n_estimators", 50, "maximum number of boosting rounds")
+                                   .range(1, std::nullopt)
+                                   .like("scikit-learn AdaBoostClassifier n_estimators")),
+        bind(&P::learning_rate, real_param("learning_rate", 1.0, "shrinks each α_t (1 = the textbook algorithm)")
+                                    .range(0.0, std::nullopt)
+                                    .open_below()
+                                    .like("scikit-learn learning_rate")),
+        bind(&P::base, model_param("base", "tree(max_depth=1)", "the weak learner; must accept sample weights")
+                           .like("scikit-learn estimator=DecisionTreeClassifier(max_depth=1)")),
+        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the initial "
+                           "boosting weight of that class's rows",
+                           "scikit-learn sample_weight scaled by compute_class_weight"),
+    };
+    return binding;
+}
+
 ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
     ModelInfo info;
     info.name = "adaboost";
     info.summary = "AdaBoost (Freund & Schapire; SAMME for k > 2 classes) over decision stumps or any weighted learner";
-    info.spec = ParamSpec{
-        int_param("n_estimators", 50, "maximum number of boosting rounds")
-            .range(1, std::nullopt)
-            .like("scikit-learn AdaBoostClassifier n_estimators"),
-        real_param("learning_rate", 1.0, "shrinks each α_t (1 = the textbook algorithm)")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("scikit-learn learning_rate"),
-        model_param("base", "tree(max_depth=1)", "the weak learner; must accept sample weights")
-            .like("scikit-learn estimator=DecisionTreeClassifier(max_depth=1)"),
-        class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the initial "
-                           "boosting weight of that class's rows",
-                           "scikit-learn sample_weight scaled by compute_class_weight").def,
-    };
+    info.spec = adaboost_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::native;
     info.capabilities = {.decision_function = true, .sample_weights = true};

@@ -1,5 +1,6 @@
 #include "kestrel/linear/perceptron.hpp"
 
+#include <limits>
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
@@ -18,6 +19,28 @@ struct PerceptronRun {
     Vector w;  // d weights, then the intercept
     int epochs = 0;
     bool separated = false;
+    bool converged = false;  // stopped by the tol rule
+};
+
+// scikit-learn's stopping rule (SGDClassifier / Perceptron without early_stopping): L_e,
+// the epoch's loss Σ_i max(0, −y_i z_i) summed over its visits (each z_i taken before
+// that visit's update, sample and class weights not applied), is "no improvement" when
+// L_e > best − tol · n, best the smallest L of the epochs before (+∞ at first); training
+// stops after n_iter_no_change such epochs in a row. tol = −∞ never stops.
+struct NoImprovement {
+    double tol;
+    int patience;
+    double best = std::numeric_limits<double>::infinity();
+    int count = 0;
+    // After an epoch of loss `sum` over n visits: whether to stop.
+    bool stop(double sum, Index n) {
+        if (sum > best - tol * static_cast<double>(n))
+            ++count;
+        else
+            count = 0;
+        if (sum < best) best = sum;
+        return count >= patience;
+    }
 };
 
 // The averaged weights are Σ_t w_t / T over the T row visits (w_t: the weights after
@@ -25,7 +48,7 @@ struct PerceptronRun {
 // u accumulates (t − 1)·Δ and the average is w − u/T.
 template <class Rows>
 PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index d, double eta, int max_epochs,
-                    bool shuffle, bool averaged, bool fit_intercept, std::uint64_t seed) {
+                    NoImprovement rule, bool shuffle, bool averaged, bool fit_intercept, std::uint64_t seed) {
     const Index n = y.size();
     PerceptronRun r;
     r.w = Vector::Zero(d + 1);
@@ -38,8 +61,10 @@ PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index
     while (r.epochs < max_epochs) {
         if (shuffle) rng.shuffle(order);
         bool mistake = false;
+        double loss = 0;
         for (Index i : order) {
             const double z = rows.dot(i, w) + w[d];
+            if (y[i] * z <= 0) loss -= y[i] * z;
             if (y[i] * z <= 0 && cost[i] > 0) {
                 mistake = true;
                 const double step = eta * cost[i] * y[i];
@@ -57,6 +82,10 @@ PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index
             r.separated = true;
             break;
         }
+        if (rule.stop(loss, n)) {
+            r.converged = true;
+            break;
+        }
     }
     if (averaged && visits > 0) r.w -= u / visits;
     return r;
@@ -70,68 +99,70 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
     if (data.n_classes() != 2)
         throw UsageError("perceptron: binary; use multiclass=ovr for " + std::to_string(data.n_classes()) +
                          " classes");
-    const Params& p = params();
-    const Vector cost = row_costs(data, get_string(p, "class_weight"), 1.0);
+    const PerceptronParams& p = p_;
+    const Vector cost = row_costs(data, p.class_weight, 1.0);
     const Vector y_pm = plus_minus(data);
     const Index d = data.cols();
+    // tol=none: the rule never stops (scikit-learn's tol=None).
+    const NoImprovement rule{p.tol.is("none") ? -std::numeric_limits<double>::infinity() : p.tol.value,
+                             static_cast<int>(p.n_iter_no_change)};
     SparseMatrix scratch;
     const PerceptronRun r = rows::visit(data.X, scratch, [&](const auto& rows) {
-        return train(rows, y_pm, cost, d, get_real(p, "eta"), static_cast<int>(get_int(p, "max_iter")),
-                     get_bool(p, "shuffle"), get_bool(p, "averaged"), get_bool(p, "fit_intercept"),
-                     derive_seed(ctx.seed, shuffle_stream));
+        return train(rows, y_pm, cost, d, p.eta, static_cast<int>(p.max_iter), rule, p.shuffle, p.averaged,
+                     p.fit_intercept, derive_seed(ctx.seed, shuffle_stream));
     });
-    coef_ = r.w.head(d);
-    intercept_ = r.w[d];
     epochs_ = r.epochs;
-    require_finite(coef_.transpose(), Vector::Constant(1, intercept_), "perceptron");
-    if (!r.separated)
+    keep(Vector(r.w.head(d)), r.w[d]);
+    if (!r.separated && !r.converged)
         ctx.warning("perceptron: the training data were not separated within max_iter=" +
                     std::to_string(r.epochs) + " epochs (not linearly separable, or more epochs needed); " +
-                    (get_bool(p, "averaged") ? "the averaged weights are used"
+                    (p.averaged ? "the averaged weights are used"
                                              : "the last weights are used (averaged=1 is steadier)"));
 }
 
-Matrix Perceptron::do_decision_function(const Features& X) const {
-    Matrix out = X.multiply(coef_);
-    out.array() += intercept_;
-    return out;
+void Perceptron::on_params(const Params& resolved) {
+    p_ = perceptron_params().read(resolved);
 }
 
-Json Perceptron::do_save_state() const {
-    return Json{{"coef", vector_to_json(coef_)}, {"intercept", intercept_}};
-}
-
-void Perceptron::do_load_state(const Json& state) {
-    if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error("perceptron state needs \"coef\" and \"intercept\"");
-    Vector coef = vector_from_json(state.at("coef"), "perceptron coef", n_features() > 0 ? n_features() : -1);
-    const Vector intercept = vector_from_json(Json::array({state.at("intercept")}), "perceptron intercept", 1);
-    coef_ = std::move(coef);
-    intercept_ = intercept[0];
+const ParamBinding<PerceptronParams>& perceptron_params() {
+    using P = PerceptronParams;
+    static const ParamBinding<P> binding{
+        bind(&P::eta, real_param("eta", 1.0, "step size: w += eta * class_weight * sample_weight * y * x on a mistake")
+                          .range(0.0, std::nullopt)
+                          .open_below()
+                          .like("scikit-learn Perceptron(eta0=...)")),
+        bind(&P::max_iter,
+             int_param("max_iter", 1000, "maximum number of epochs (passes); stops early after an epoch without mistakes")
+                 .range(1.0, std::nullopt)
+                 .like("scikit-learn max_iter")),
+        bind(&P::tol, real_param("tol", 1e-3,
+                                 "stop when the epoch's summed perceptron loss exceeds (best epoch so far - tol * rows) "
+                                 "for n_iter_no_change epochs in a row; none = run until separated or max_iter")
+                          .range(0.0, std::nullopt)
+                          .also({"none"})
+                          .like("scikit-learn tol (none = tol=None)")),
+        bind(&P::n_iter_no_change,
+             int_param("n_iter_no_change", 5, "epochs in a row without improvement (see tol) before stopping")
+                 .range(1.0, std::nullopt)
+                 .like("scikit-learn n_iter_no_change")),
+        bind(&P::shuffle, bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
+                              .like("scikit-learn shuffle")),
+        bind(&P::averaged, bool_param("averaged", false, "predict with the average of the weights over every row visit")
+                               .like("scikit-learn average=True (averages from the first visit)")),
+        fit_intercept_param("learn an intercept (updated like a constant feature of value 1, never penalised)",
+                            "scikit-learn fit_intercept"),
+        class_weight_param(
+            "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the step for that class",
+            "scikit-learn class_weight"),
+    };
+    return binding;
 }
 
 ModelInfo perceptron_model_info() {
     ModelInfo info;
     info.name = "perceptron";
     info.summary = "Rosenblatt's perceptron (optionally averaged), seeded shuffling, class weights";
-    info.spec = ParamSpec{
-        real_param("eta", 1.0, "step size: w += eta * class_weight * sample_weight * y * x on a mistake")
-            .range(0.0, std::nullopt)
-            .open_below()
-            .like("scikit-learn Perceptron(eta0=...)"),
-        int_param("max_iter", 1000, "maximum number of epochs (passes); stops early after an epoch without mistakes")
-            .range(1.0, std::nullopt)
-            .like("scikit-learn max_iter (with tol=None)"),
-        bool_param("shuffle", true, "visit the rows in a fresh seeded random order each epoch")
-            .like("scikit-learn shuffle"),
-        bool_param("averaged", false, "predict with the average of the weights over every row visit")
-            .like("scikit-learn average=True (averages from the first visit)"),
-        bool_param("fit_intercept", true, "learn an intercept (updated like a constant feature of value 1, never penalised)")
-            .like("scikit-learn fit_intercept"),
-        text_param("class_weight", "",
-                   "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the step for that class")
-            .like("scikit-learn class_weight"),
-    };
+    info.spec = perceptron_params().spec();
     info.tasks = {Task::classification};
     info.multiclass = Multiclass::binary_only;
     info.default_strategy = "ovr";

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/param_binding.hpp"
@@ -58,7 +59,7 @@ void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out) {
 void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     const DecisionTreeParams& p = p_;
     const Features& X = data.X;
-    require_finite_features(X, "tree");
+    if (!prepared_) require_finite_features(X, "tree");  // a refitter checked its data once
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "tree");
     const bool classification = data.task == Task::classification;
     const Index n = data.rows();
@@ -81,7 +82,9 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     Vector grow_weights = weights;
     for (Index i : holdout) grow_weights[i] = 0;
 
-    const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, ctx.resolved_threads());
+    std::optional<TreeGrower> own;
+    if (!prepared_) own.emplace(X, data.y, classification ? data.n_classes() : 0, tp, ctx.resolved_threads());
+    const TreeGrower& grower = prepared_ ? *prepared_ : *own;
     Rng rng(derive_seed(ctx.seed, 0));
     Tree tree = grower.build({grow_weights.data(), static_cast<std::size_t>(n)}, rng);
 
@@ -98,6 +101,39 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     tree.shrink_to_fit();  // adaboost keeps one tree a round
     tree_ = std::move(tree);
     importances_ = normalised(tree_.impurity_decrease_by_feature());
+}
+
+// The grower (each column sorted once) of a copy of the data, shared by every fit; a
+// fit sets new weights on the copy and fits a fresh tree through the usual path, which
+// takes the grower instead of sorting anew.
+class TreeRefitter : public Refitter {
+public:
+    TreeRefitter(const DecisionTree& proto, const Dataset& data, const TreeParams& tp, int threads)
+        : proto_(proto.clone_unfitted(proto.params())),
+          work_(data),
+          grower_(work_.X, work_.y, work_.task == Task::classification ? work_.n_classes() : 0, tp, threads) {}
+
+    std::unique_ptr<Estimator> fit(const Vector& weights, const Context& ctx) override {
+        work_.weights = weights;
+        std::unique_ptr<Estimator> e = proto_->clone_unfitted(proto_->params());
+        auto* tree = dynamic_cast<DecisionTree*>(e.get());
+        if (!tree) throw InternalError("tree refitter: the model's factory made no DecisionTree");
+        tree->prepared_ = &grower_;
+        e->fit(work_, ctx);
+        tree->prepared_ = nullptr;
+        return e;
+    }
+
+private:
+    std::unique_ptr<Estimator> proto_;
+    Dataset work_;
+    TreeGrower grower_;  // borrows work_'s targets
+};
+
+std::unique_ptr<Refitter> DecisionTree::refitter(const Dataset& data, const Context& ctx) const {
+    require_finite_features(data.X, "tree");
+    const TreeParams tp = tree_params_from(p_, data.task, data.cols(), "tree");
+    return std::make_unique<TreeRefitter>(*this, data, tp, ctx.resolved_threads());
 }
 
 Vector DecisionTree::do_predict(const Features& X) const {

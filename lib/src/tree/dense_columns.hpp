@@ -33,6 +33,8 @@ private:
 
 class DenseColumnStore {
 public:
+    // scan() only reads the store: a node's features may be scanned on several threads.
+    static constexpr bool kConcurrentScans = true;
     explicit DenseColumnStore(const SortedColumns& sorted);
     Index rows() const { return sorted_.rows(); }
     Index cols() const { return sorted_.cols(); }

@@ -63,6 +63,8 @@ public:
     std::span<const int> all_candidates();
     template <class Scan>
     bool scan(const ScanInputs& in, Index f, Index begin, Index end, Split& best);
+    // scan() fills the store's scratch entries: one feature at a time.
+    static constexpr bool kConcurrentScans = false;
     std::span<const int> node_order(Index f, Index begin, Index end);
     void partition(Index begin, Index end, const Split& split);
 

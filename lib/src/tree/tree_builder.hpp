@@ -25,14 +25,19 @@
 
 namespace kestrel {
 
+// Rows x candidate features of a node below which its scan stays on one thread.
+inline constexpr Index kParallelScanWork = 1 << 15;
+
 template <class Columns>
 class TreeBuilder {
 public:
     // y: class index 0..n_classes-1, or the target when n_classes == 0 (regression,
     // criterion variance). y and the store's columns are borrowed: they must outlive
     // the builder.
-    TreeBuilder(Columns columns, const Vector& y, Index n_classes, TreeParams params)
-        : columns_(std::move(columns)), y_(y), n_classes_(n_classes), p_(params) {
+    // threads > 1: a large node's features are scanned in parallel when all are candidates
+    // and the store allows it (the split found is the same at any thread count).
+    TreeBuilder(Columns columns, const Vector& y, Index n_classes, TreeParams params, int threads = 1)
+        : columns_(std::move(columns)), y_(y), n_classes_(n_classes), p_(params), threads_(threads) {
         if (y.size() != columns_.rows()) throw InternalError("tree builder: features and targets differ in rows");
         if ((n_classes_ > 0) != is_classification(p_.criterion))
             throw InternalError("tree builder: criterion does not match the task");
@@ -71,8 +76,10 @@ private:
     const Vector& y_;
     Index n_classes_;
     TreeParams p_;
+    int threads_ = 1;
 
     TreeSample sample_;
+    std::vector<Split> per_feature_;  // the parallel scan's best split of each candidate
     std::vector<int> features_;  // the identity permutation between nodes
     std::vector<int> touched_;   // positions of features_ a node's draws swapped
     double root_weight_ = 0;
@@ -106,7 +113,21 @@ Split TreeBuilder<Columns>::find_split(Index begin, Index end, const NodeStats& 
     columns_.open_node(begin, end);
     const Index d = columns_.cols();
     if (p_.max_features == 0 || p_.max_features >= d) {
-        for (int f : columns_.all_candidates()) scan(f, begin, end, s, best);
+        const std::span<const int> candidates = columns_.all_candidates();
+        const auto nc = static_cast<Index>(candidates.size());
+        // Each feature's best boundary, then the first feature whose best is strictly
+        // the highest: the serial scan's choice (first feature, then first boundary, of
+        // the highest proxy), whatever the thread count.
+        if (Columns::kConcurrentScans && threads_ > 1 && nc > 1 && (end - begin) * nc >= kParallelScanWork) {
+            per_feature_.assign(static_cast<std::size_t>(nc), Split{});
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+            for (Index i = 0; i < nc; ++i)
+                scan(candidates[static_cast<std::size_t>(i)], begin, end, s, per_feature_[static_cast<std::size_t>(i)]);
+            for (const Split& sp : per_feature_)
+                if (sp.proxy > best.proxy) best = sp;
+            return best;
+        }
+        for (int f : candidates) scan(f, begin, end, s, best);
         return best;
     }
     // Features drawn without replacement until max_features were looked at and at

@@ -1,5 +1,7 @@
 #include "kestrel/tree/tree_grower.hpp"
 
+#include <algorithm>
+
 #include "dense_columns.hpp"
 #include "sparse_columns.hpp"
 #include "tree_builder.hpp"
@@ -7,7 +9,7 @@
 namespace kestrel {
 
 TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads)
-    : y_(y), n_classes_(n_classes), p_(params) {
+    : y_(y), n_classes_(n_classes), p_(params), threads_(std::max(1, threads)) {
     if (X.is_sparse())
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     else
@@ -16,12 +18,13 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
 
 TreeGrower::~TreeGrower() = default;
 
-TreeGrower::Builder TreeGrower::builder() const {
+TreeGrower::Builder TreeGrower::builder(int scan_threads) const {
     Builder b;
     if (sparse_)
         b.sparse_ = std::make_unique<TreeBuilder<SparseColumnStore>>(SparseColumnStore(*sparse_), y_, n_classes_, p_);
     else
-        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_), y_, n_classes_, p_);
+        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_), y_, n_classes_, p_,
+                                                                    std::max(1, scan_threads));
     return b;
 }
 

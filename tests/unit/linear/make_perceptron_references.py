@@ -30,3 +30,10 @@ for kw in ({"max_iter": 3}, {"max_iter": 3, "eta0": 0.5, "class_weight": {1: 2.0
     m = Perceptron(shuffle=False, tol=None, **kw).fit(X, y)
     show("Perceptron(shuffle=False, tol=None, %s).fit(X, y) coef_ then intercept_" % kw,
          list(m.coef_[0]) + list(m.intercept_))
+
+# The stopping rule with scikit-learn's defaults (tol=1e-3, n_iter_no_change=5), rows in file
+# order: the number of epochs it ran (kestrel's epochs() with shuffle=0), and the weights.
+for kw in ({}, {"n_iter_no_change": 2}):
+    m = Perceptron(shuffle=False, **kw).fit(X, y)
+    print("Perceptron(shuffle=False, %s).fit(X, y).n_iter_: %d; coef_ then intercept_:" % (kw, m.n_iter_))
+    show("   ", list(m.coef_[0]) + list(m.intercept_))

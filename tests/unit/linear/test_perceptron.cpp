@@ -99,9 +99,69 @@ TEST_CASE("perceptron: separable data are separated; non-separable data warn") {
     CHECK(warned.empty());
     CHECK(m->predict(d.X) == d.y);
 
-    const auto n = fit(heart(), {{"max_iter", 20}}, ctx);
+    const auto n = fit(heart(), {{"max_iter", 20}, {"tol", "none"}}, ctx);
     CHECK(warned.find("not separated") != std::string::npos);
     CHECK(n->epochs() == 20);
+}
+
+TEST_CASE("perceptron: scikit-learn's stopping rule, tol and n_iter_no_change, by hand") {
+    // One point twice, labelled both ways, no intercept, rows in order, w = 0:
+    //   (1) pos: z = 0 → mistake, loss 0,  w = 1
+    //   (1) neg: z = 1 → mistake, loss 1,  w = 0
+    // Every epoch has loss L = 1 and ends at w = 0. With n = 2 rows and tol = 1e-3:
+    //   epoch 1: 1 > ∞ − 0.002? no → count 0, best = 1
+    //   epochs 2, 3, ...: 1 > 1 − 0.002 → count 1, 2, ...: stop when count = n_iter_no_change,
+    // after 1 + n_iter_no_change epochs, without a warning (it converged by the rule).
+    DenseMatrix X(2, 1);
+    X << 1, 1;
+    const Dataset d = tiny(X, {1, 0});
+    const Params base{{"shuffle", false}, {"fit_intercept", false}, {"max_iter", 50}};
+    auto with = [&](Params extra) {
+        Params p = base;
+        p.update(extra);
+        return p;
+    };
+    std::string warned;
+    Context ctx;
+    ctx.warn = [&](const std::string& m) { warned = m; };
+    CHECK(fit(d, base, ctx)->epochs() == 6);  // the defaults: tol 1e-3, n_iter_no_change 5
+    CHECK(warned.empty());
+    CHECK(fit(d, with({{"n_iter_no_change", 2}}), ctx)->epochs() == 3);
+    CHECK(fit(d, with({{"n_iter_no_change", 1}}), ctx)->epochs() == 2);
+    CHECK(warned.empty());
+    // tol = 0: 1 > 1 − 0 is false, an equal loss counts as an improvement: never stops.
+    CHECK(fit(d, with({{"tol", 0.0}}), ctx)->epochs() == 50);
+    CHECK(warned.find("not separated") != std::string::npos);
+    // tol = none: the old rule, every epoch up to max_iter.
+    warned.clear();
+    CHECK(fit(d, with({{"tol", "none"}}), ctx)->epochs() == 50);
+    CHECK(warned.find("not separated") != std::string::npos);
+    // An epoch without mistakes stops first: the separable set of the first test takes 2
+    // epochs (losses 1, then 0) even with n_iter_no_change = 1.
+    DenseMatrix S(4, 2);
+    S << 1, 0, 0, 1, 2, 1, 1, 2;
+    CHECK(fit(tiny(S, {1, 0, 1, 0}), {{"shuffle", false}, {"n_iter_no_change", 1}})->epochs() == 2);
+}
+
+TEST_CASE("perceptron: the stopping rule stops where scikit-learn's does on heart_scale") {
+    // scikit-learn 1.2.1, tests/unit/linear/make_perceptron_references.py: its defaults
+    // (tol=1e-3, n_iter_no_change=5) with the rows in file order, as kestrel's shuffle=0:
+    //   Perceptron(shuffle=False).fit(X, y): n_iter_ = 9, and coef_, intercept_ below;
+    //   Perceptron(shuffle=False, n_iter_no_change=2): n_iter_ = 6.
+    Eigen::MatrixXd defaults(1, 14), patience2(1, 14);
+    defaults << -1.6666744999999978, 3.0, 3.6666809999999965, 2.9622950000000006, 4.547958499999996, -1.0, 1.0,
+        -3.458023420000003, 3.0, 1.0000059000000014, 1.0, 6.333340000000007, 0.5, 5.0;
+    patience2 << -3.7916719999999993, 1.0, 3.000009999999996, 2.7358688, 3.753433500000001, 1.0, 0.0, -2.17557914,
+        3.0, -0.41935079999999947, 1.0, 8.333336000000003, 1.5, 5.0;
+    for (const Dataset& d : {heart(), with_sparse_features(heart())}) {
+        CAPTURE(d.X.is_sparse());
+        const auto m = fit(d, {{"shuffle", false}});
+        CHECK(m->epochs() == 9);
+        CHECK(relative_error(fitted(*m), defaults) < 1e-12);
+        const auto q = fit(d, {{"shuffle", false}, {"n_iter_no_change", 2}});
+        CHECK(q->epochs() == 6);
+        CHECK(relative_error(fitted(*q), patience2) < 1e-12);
+    }
 }
 
 TEST_CASE("perceptron: the shuffle follows the context's seed, never the thread count") {
@@ -117,6 +177,9 @@ TEST_CASE("perceptron: the shuffle follows the context's seed, never the thread 
 TEST_CASE("perceptron: bad input") {
     CHECK_THROWS_AS(make<Perceptron>(perceptron_model_info(), {{"eta", 0.0}}), ParamError);
     CHECK_THROWS_AS(make<Perceptron>(perceptron_model_info(), {{"C", 1.0}}), ParamError);
+    CHECK_THROWS_AS(make<Perceptron>(perceptron_model_info(), {{"tol", -1.0}}), ParamError);
+    CHECK_THROWS_AS(make<Perceptron>(perceptron_model_info(), {{"tol", "never"}}), ParamError);
+    CHECK_THROWS_AS(make<Perceptron>(perceptron_model_info(), {{"n_iter_no_change", 0}}), ParamError);
     CHECK_THROWS_AS(fit(diabetes(), {}), UsageError);
 }
 

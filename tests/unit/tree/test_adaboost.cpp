@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 
 #include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/core/error.hpp"
@@ -22,6 +23,60 @@ std::unique_ptr<AdaBoost> fit_boost(const Dataset& d, const Params& given) {
 const Dataset& breast_cancer() {
     static const Dataset d = load("breast_cancer/train.csv", Task::classification);
     return d;
+}
+
+// 4000 rows x 12 features, values on a 0.1 grid (many ties), 4 classes from a noisy
+// linear rule: large enough (rows x features >= 2^15) for a node's features to be
+// scanned on several threads.
+const Dataset& grid4() {
+    static const Dataset d = [] {
+        std::mt19937_64 gen(42);
+        auto uniform = [&] { return static_cast<double>(gen() >> 11) * 0x1.0p-53; };
+        const Index n = 4000, cols = 12;
+        DenseMatrix X(n, cols);
+        Vector y(n);
+        for (Index i = 0; i < n; ++i) {
+            double z = 0;
+            for (Index j = 0; j < cols; ++j) {
+                X(i, j) = std::round(uniform() * 40) / 10;
+                z += (j % 3 == 0 ? 1.0 : -0.5) * X(i, j) / static_cast<double>(j + 1);
+            }
+            z += uniform() - 0.5;
+            y[i] = z < -1.2 ? 0 : z < -0.6 ? 1 : z < 0 ? 2 : 3;
+        }
+        return tiny(X, y, Task::classification, 4);
+    }();
+    return d;
+}
+
+// Freund & Schapire / SAMME with the base fitted afresh each round on the data with
+// weights D·n: the algorithm as adaboost ran it before its rounds shared sorted columns.
+std::vector<std::unique_ptr<Estimator>> afresh(const Dataset& d, const Params& base, int rounds,
+                                               std::vector<BoostRound>& out) {
+    const Index n = d.rows(), k = d.n_classes();
+    const bool samme = k > 2;
+    Vector D = Vector::Constant(n, 1.0 / static_cast<double>(n));
+    Dataset work = d;
+    std::vector<std::unique_ptr<Estimator>> learners;
+    const Context ctx;
+    for (int t = 0; t < rounds; ++t) {
+        auto h = registry().create_unwrapped("tree", base);
+        work.weights = D * static_cast<double>(n);
+        h->fit(work, ctx.child(static_cast<std::uint64_t>(t)));
+        const Vector pred = h->predict(d.X);
+        std::vector<char> mistake(static_cast<std::size_t>(n));
+        double eps = 0;
+        for (Index i = 0; i < n; ++i) {
+            mistake[static_cast<std::size_t>(i)] = pred[i] != d.y[i];
+            if (mistake[static_cast<std::size_t>(i)]) eps += D[i];
+        }
+        const double alpha = samme ? std::log((1 - eps) / eps) + std::log(static_cast<double>(k - 1))
+                                   : 0.5 * std::log((1 - eps) / eps);
+        out.push_back({eps, alpha, 0});
+        learners.push_back(std::move(h));
+        D = adaboost_update(D, mistake, alpha, samme);
+    }
+    return learners;
 }
 
 }  // namespace
@@ -116,6 +171,82 @@ TEST_SUITE("tree") {
         const std::string dump = c->report("tree", {d.feature_names, d.classes});
         CHECK(dump.rfind("round 0 (alpha=" + format_number(c->rounds()[0].alpha) + "):\n|--- ", 0) == 0);
         CHECK(dump.find("round 9 (alpha=") != std::string::npos);
+    }
+
+    TEST_CASE("adaboost: rounds over columns sorted once give the learners of fitting each round afresh") {
+        // The stump rounds reuse one presorted grower (DecisionTree::refitter): every
+        // round's ε, α and tree must be the ones of a tree fitted afresh on the weights.
+        struct Case {
+            const Dataset* data;
+            const char* base_text;
+            Params base;
+        };
+        const Case cases[] = {{&breast_cancer(), "tree(max_depth=1)", {{"max_depth", 1}}},
+                              {&grid4(), "tree(max_depth=1)", {{"max_depth", 1}}},
+                              {&grid4(), "tree(max_depth=2,criterion=entropy)", {{"max_depth", 2}, {"criterion", "entropy"}}}};
+        for (const Case& c : cases) {
+            CAPTURE(c.base_text);
+            std::vector<BoostRound> ref;
+            const auto learners = afresh(*c.data, c.base, 12, ref);
+            auto a = fit_boost(*c.data, {{"n_estimators", 12}, {"base", c.base_text}});
+            REQUIRE(a->rounds().size() == 12);
+            for (std::size_t t = 0; t < 12; ++t) {
+                CAPTURE(t);
+                CHECK(a->rounds()[t].error == ref[t].error);
+                CHECK(a->rounds()[t].alpha == ref[t].alpha);
+                CHECK(a->learners()[t]->save_state().dump() == learners[t]->save_state().dump());
+            }
+        }
+    }
+
+    TEST_CASE("adaboost and tree: the same model at any thread count") {
+        // grid4's root nodes are scanned feature-parallel on 2 threads.
+        Context one, two;
+        one.threads = 1;
+        two.threads = 2;
+        for (const char* base : {"tree(max_depth=1)", "tree(max_depth=3,criterion=entropy)"}) {
+            CAPTURE(base);
+            auto a = make<AdaBoost>(adaboost_model_info(registry()), {{"n_estimators", 15}, {"base", base}});
+            auto b = make<AdaBoost>(adaboost_model_info(registry()), {{"n_estimators", 15}, {"base", base}});
+            a->fit(grid4(), one);
+            b->fit(grid4(), two);
+            CHECK(a->save_state().dump() == b->save_state().dump());
+        }
+        auto t1 = registry().create_unwrapped("tree", Params::object());
+        auto t2 = registry().create_unwrapped("tree", Params::object());
+        t1->fit(grid4(), one);
+        t2->fit(grid4(), two);
+        CHECK(t1->save_state().dump() == t2->save_state().dump());
+    }
+
+    TEST_CASE("tree: a refitter's fits are the fits on the data with the same weights") {
+        // Dense and sparse, classification and regression, any weights (zeros leave rows out).
+        std::mt19937_64 gen(7);
+        Dataset reg = grid4();
+        reg.task = Task::regression;
+        reg.classes.clear();
+        for (Index i = 0; i < reg.rows(); ++i) reg.y[i] = reg.X.dense_ref()(i, 0) * 2 - reg.X.dense_ref()(i, 3);
+        Dataset sparse = breast_cancer();
+        sparse.X = Features(SparseMatrix(sparse.X.to_dense().sparseView()));
+        Context two;
+        two.threads = 2;
+        for (const Dataset* d : std::initializer_list<const Dataset*>{&grid4(), &breast_cancer(), &sparse, &reg}) {
+            CAPTURE(d->X.is_sparse());
+            for (const Params& p : {Params{{"max_depth", 1}}, Params{{"max_depth", 4}, {"min_samples_leaf", 3}}}) {
+                auto proto = registry().create_unwrapped("tree", p);
+                const auto refit = proto->refitter(*d, two);
+                REQUIRE(refit);
+                Dataset work = *d;
+                for (int r = 0; r < 3; ++r) {
+                    Vector w(d->rows());
+                    for (Index i = 0; i < w.size(); ++i) w[i] = static_cast<double>(gen() % 5) * 0.75;
+                    work.weights = w;
+                    auto fresh = registry().create_unwrapped("tree", p);
+                    fresh->fit(work, Context{});
+                    CHECK(refit->fit(w, Context{})->save_state().dump() == fresh->save_state().dump());
+                }
+            }
+        }
     }
 
     TEST_CASE("adaboost: bad parameters are clear errors") {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
 
@@ -16,6 +17,13 @@ struct BoostRound {
     double error = 0, alpha = 0, train_error = 0;
 };
 
+struct AdaBoostParams : ClassWeightParams {
+    long long n_estimators = 50;
+    double learning_rate = 1;
+    Json base;  // {"model": name, "params": {...}}
+};
+const ParamBinding<AdaBoostParams>& adaboost_params();
+
 class AdaBoost : public Estimator {
 public:
     // `learners` makes the weak learner named by `base` (the pipeline's registry).
@@ -25,6 +33,7 @@ public:
     const std::vector<std::unique_ptr<Estimator>>& learners() const { return learners_; }
 
 protected:
+    void on_params(const Params& resolved) override;
     void do_fit(const Dataset& data, const Context& ctx) override;
     Matrix do_decision_function(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
@@ -33,6 +42,7 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    AdaBoostParams p_;
     std::unique_ptr<Estimator> make_base(const Json& spec) const;
 
     const EstimatorMaker& maker_;

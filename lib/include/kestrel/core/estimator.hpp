@@ -26,6 +26,18 @@ struct RegularizationPath {
     Eigen::MatrixXd coef;  // strengths.size() x n_features
 };
 
+class Estimator;
+
+// Fits of one model repeated on the same rows, only the sample weights changing
+// (boosting's rounds): made by Estimator::refitter, it keeps what those fits share.
+class Refitter {
+public:
+    virtual ~Refitter() = default;
+    // A fresh estimator of the model refitter() was asked of, fitted on its rows with
+    // `weights` (one per row): the same model as fit() on that data with those weights.
+    virtual std::unique_ptr<Estimator> fit(const Vector& weights, const Context& ctx) = 0;
+};
+
 class Estimator {
 public:
     virtual ~Estimator() = default;
@@ -114,6 +126,14 @@ public:
     // `kestrel-predict --explain`, each line starting with `indent`. Models that walk
     // trees give it (tree, forest, adaboost over trees); UsageError for any other.
     std::string explain_row(const double* row, const ReportNames& names, const std::string& indent = "  ") const;
+
+    // For many fits of this model (these parameters) on `data` with new weights each
+    // time: a Refitter that prepares once what does not depend on the weights (a
+    // tree's presorted columns). `data` is borrowed: it must outlive the refitter.
+    // nullptr (the default) when the model prepares nothing: fit() each time.
+    virtual std::unique_ptr<Refitter> refitter(const Dataset& /*data*/, const Context& /*ctx*/) const {
+        return nullptr;
+    }
 
     // A fresh, unfitted estimator of the same model from its ModelInfo's factory, with
     // `resolved` hyperparameters (svr's probability folds refit it without probability).

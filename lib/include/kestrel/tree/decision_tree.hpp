@@ -19,6 +19,9 @@ struct DecisionTreeParams : TreeGrowthParams, ClassWeightParams {
 };
 const ParamBinding<DecisionTreeParams>& decision_tree_params();
 
+class TreeGrower;
+class TreeRefitter;
+
 class DecisionTree : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
@@ -28,6 +31,10 @@ public:
     // Impurity decrease per feature over the tree's splits, summing to 1 (all zeros
     // for a tree that is a single leaf).
     const Vector& feature_importances() const { return importances_; }
+
+    // Boosting's rounds: the columns are sorted once for every fit on `data`, and a
+    // fit with new weights grows the tree that fit() on the data with them grows.
+    std::unique_ptr<Refitter> refitter(const Dataset& data, const Context& ctx) const override;
 
 protected:
     void on_params(const Params& resolved) override { p_ = decision_tree_params().read(resolved); }
@@ -40,9 +47,12 @@ protected:
     void do_load_state(const Json& state) override;
 
 private:
+    friend class TreeRefitter;
+
     DecisionTreeParams p_;
     Tree tree_;
     Vector importances_;
+    const TreeGrower* prepared_ = nullptr;  // set by a TreeRefitter for the one fit it makes
 };
 
 ModelInfo tree_model_info();

@@ -50,14 +50,20 @@ public:
     // X, y borrowed (must outlive the grower). n_classes = 0 for regression.
     TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads);
     ~TreeGrower();
-    // Borrows the grower: it must outlive the builder.
-    Builder builder() const;
-    Tree build(std::span<const double> row_weights, Rng& rng) const { return builder().build(row_weights, rng); }
+    // Borrows the grower: it must outlive the builder. scan_threads > 1: a large node's
+    // features are scanned in parallel (dense features, all of them candidates); the
+    // tree is the same at any count.
+    Builder builder(int scan_threads = 1) const;
+    // One tree, its large nodes scanned on the grower's threads.
+    Tree build(std::span<const double> row_weights, Rng& rng) const {
+        return builder(threads_).build(row_weights, rng);
+    }
 
 private:
     const Vector& y_;
     Index n_classes_;
     TreeParams p_;
+    int threads_;
     std::unique_ptr<SortedColumns> dense_;
     std::unique_ptr<SparseColumns> sparse_;
 };
