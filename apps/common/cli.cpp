@@ -6,8 +6,10 @@
 #endif
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <clocale>
+#include <cstring>
 #include <cmath>
 #include <iostream>
 #include <locale>
@@ -15,6 +17,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <streambuf>
 #include <sstream>
 
 #include "common/progress.hpp"
@@ -59,7 +62,53 @@ private:
     std::string c_;
 };
 
+// Standard output of the executables: a buffer over file descriptor 1 that remembers
+// the errno of the first failed write (ENOSPC on /dev/full, EIO, EPIPE when SIGPIPE is
+// ignored), so that lost output ends in exit 2 with one line, as coreutils do, never exit 0.
+class StdoutBuffer : public std::streambuf {
+public:
+    StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain() {
+        const char* p = pbase();
+        auto left = static_cast<std::size_t>(pptr() - pbase());
+        setp(buffer_, buffer_ + sizeof buffer_);
+        while (left > 0 && error_ == 0) {
+            const ssize_t n = ::write(STDOUT_FILENO, p, left);
+            if (n < 0) {
+                if (errno != EINTR) error_ = errno;
+                continue;
+            }
+            p += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        return error_ == 0;
+    }
+    char buffer_[1 << 16];
+    int error_ = 0;
+};
+
 }  // namespace
+
+void Io::check_out() const {
+    if (out.flush()) return;
+    const auto* buffer = dynamic_cast<const StdoutBuffer*>(out.rdbuf());
+    const int e = buffer ? buffer->error() : 0;
+    throw OutputError(std::string("cannot write standard output") + (e != 0 ? std::string(": ") + std::strerror(e) : ""));
+}
 
 int run_command(const std::string& program, Command body, const std::vector<std::string>& args, Io& io) {
     const ClassicLocale classic(io);
@@ -90,9 +139,20 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
 #endif
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
-    Io io{std::cout, std::cerr, isatty(STDERR_FILENO) == 1};
-    const int rc = run_command(program, body, args, io);
-    std::cout.flush();
+    static StdoutBuffer stdout_buffer;  // static: a large buffer, and alive until exit
+    std::ostream out(&stdout_buffer);
+    Io io{out, std::cerr, isatty(STDERR_FILENO) == 1};
+    int rc = run_command(program, body, args, io);
+    // What is still buffered is written now; a write that failed at any point makes a
+    // successful run exit 2 (a failed one has already said why it failed).
+    try {
+        io.check_out();
+    } catch (const OutputError& e) {
+        if (rc == 0) {
+            std::cerr << program << ": " << e.what() << "\n";
+            rc = static_cast<int>(e.code());
+        }
+    }
     return rc;
 }
 

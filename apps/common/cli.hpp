@@ -18,6 +18,12 @@ struct Io {
     std::ostream& out;
     std::ostream& err;
     bool err_is_terminal = false;  // progress is only shown on a terminal
+    // Flushes `out` and throws OutputError ("cannot write standard output: ...") when a
+    // write to it failed: a command writing much to stdout calls it as it goes, so that
+    // a full disk ends the run at once; main_entry checks it at the end of every command.
+    // The message names the errno of the first failed write when `out` is the
+    // executables' standard output (which keeps it).
+    void check_out() const;
 };
 
 using Command = int (*)(const std::vector<std::string>& args, Io& io);

@@ -44,9 +44,37 @@ void write_stdout(std::string_view content) {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
         const int err = errno;
         std::clearerr(stdout);
-        // A reader that went away (`| head`) is not an error of ours.
-        if (err != EPIPE) output_error("standard output", err);
+        // Every failure is an error, EPIPE included: with SIGPIPE at its default (the
+        // executables reset it) a reader that went away ends the process before write()
+        // returns; EPIPE only comes back when SIGPIPE is ignored or blocked, and then
+        // the lost output must not end in exit 0.
+        output_error("standard output", err);
     }
+}
+
+// Whether `path` names an existing file that is not a regular file (a character device
+// such as /dev/full or /dev/stdout, a FIFO, a socket): such a target cannot be replaced
+// by a rename, and must never be (as root, a rename over /dev/full would replace the
+// device node): it is written in place.
+bool is_special_file(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+void write_in_place(const std::string& path, const std::function<void(const TextSink&)>& produce) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) output_error(path, errno);
+    try {
+        // The first failed write ends the production: a stream is not read on to its end
+        // for output that can no longer be written.
+        produce([&](std::string_view piece) {
+            if (const int e = write_all(fd, piece)) output_error(path, e);
+        });
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    if (::close(fd) != 0) output_error(path, errno);
 }
 
 // Temporary files being written, where a signal handler can find them: a fixed table
@@ -97,6 +125,7 @@ void write_file_atomically(const std::string& path, std::string_view content, Du
 void write_file_atomically_in_pieces(const std::string& path, const std::function<void(const TextSink&)>& produce,
                                      Durability durability) {
     if (path == "-") return produce([](std::string_view piece) { write_stdout(piece); });
+    if (is_special_file(path)) return write_in_place(path, produce);
     const std::filesystem::path target(path);
     if (target.filename().empty()) output_error(path, EISDIR);
     const std::string tmp = temp_name(target);
@@ -110,10 +139,11 @@ void write_file_atomically_in_pieces(const std::string& path, const std::functio
         unregister_pending(slot);
         output_error(path, err);
     }
-    int err = 0;
     try {
+        // The first failed write ends the production: a stream is not read on to its end
+        // for output that can no longer be written.
         produce([&](std::string_view piece) {
-            if (err == 0) err = write_all(fd, piece);
+            if (const int e = write_all(fd, piece)) output_error(path, e);
         });
     } catch (...) {
         ::close(fd);
@@ -121,7 +151,8 @@ void write_file_atomically_in_pieces(const std::string& path, const std::functio
         unregister_pending(slot);
         throw;
     }
-    if (err == 0 && durability == Durability::synced && ::fsync(fd) != 0) err = errno;
+    int err = 0;
+    if (durability == Durability::synced && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
     if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
     if (err != 0) ::unlink(tmp.c_str());

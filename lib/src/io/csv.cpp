@@ -142,6 +142,19 @@ std::vector<std::size_t> sample_field_counts(std::string_view sample, bool whole
     return counts;
 }
 
+// A piece of a stream without data rows: no rows, the piece's columns.
+Table empty_piece(CsvLayout layout, std::size_t n_fields, const std::string& source) {
+    Table table;
+    table.X = Features(DenseMatrix(0, layout.n_features));
+    if (layout.label_field >= 0) table.labels = make_labels(0, source);
+    table.kept.assign(layout.kept_names.size(), {});
+    table.kept_names = layout.kept_names;
+    table.feature_names = std::move(layout.feature_names);
+    table.source = source;
+    table.fields = n_fields;
+    return table;
+}
+
 }  // namespace
 
 Table read_csv_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
@@ -153,8 +166,13 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
 
     const char* p = text.data() + bom_length(text);
     const char* end = text.data() + text.size();
-    std::uint64_t line = 1;
-    if (!skip_blank_lines(p, end, tab_is_space, line))
+    std::uint64_t line = opts.first_line;
+    if (!skip_blank_lines(p, end, tab_is_space, line) && opts.piece_of_stream) {
+        Table blank;  // a piece of blank lines (a CSV without a header)
+        blank.source = source;
+        return blank;
+    }
+    if (p == end)
         throw DataError(source + ": empty file: no " + (opts.header ? "header and no " : "") + "data rows");
 
     std::vector<std::string> header;
@@ -162,6 +180,8 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     if (opts.header) {
         header = read_record(p, end, delim, line, source);
         n_fields = header.size();
+    } else if (opts.csv_fields > 0) {
+        n_fields = opts.csv_fields;
     } else {
         const char* first = p;
         std::uint64_t first_line = line;
@@ -169,11 +189,13 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     }
     CsvLayout layout = resolve_csv_layout(std::move(header), n_fields, opts, source);
     layout.delimiter = delim;
+    resolve_kept_columns(layout, opts, source);
 
     const auto data_begin = static_cast<std::size_t>(p - text.data());
     check_estimated_size(in, data_begin, layout.n_features, false, source, opts);
     auto chunks = count_records(in, data_begin, tab_is_space, opts.threads);
     const Index total = assign_offsets(chunks, line);
+    if (total == 0 && opts.piece_of_stream) return empty_piece(std::move(layout), n_fields, source);
     if (total == 0)
         throw DataError(source + ": no data rows" + (opts.header ? " after the header" : ""));
     check_table_size(total, table_bytes(total, layout.n_features, 0, false, layout.label_field >= 0),
@@ -183,7 +205,9 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     DenseMatrix X(total, layout.n_features);
     std::optional<RawLabels> labels;
     if (layout.label_field >= 0) labels = make_labels(total, source);
-    CsvSink sink{X.data(), labels ? &*labels : nullptr, opts.missing, &source};
+    std::vector<std::vector<std::string>> kept_text(layout.kept_names.size(),
+                                               std::vector<std::string>(static_cast<std::size_t>(total)));
+    CsvSink sink{X.data(), labels ? &*labels : nullptr, opts.missing, &source, &kept_text};
     run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t k) {
         parse_csv_chunk(text, chunks[k], layout, sink);
         in.done_with(chunks[k].begin, chunks[k].end);
@@ -195,13 +219,23 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
             std::memmove(X.data() + dst * cols, X.data() + c.first_row * cols,
                          static_cast<std::size_t>(c.kept * cols) * sizeof(double));
         if (labels) move_label_rows(*labels, dst, c.first_row, c.kept);
+        for (auto& column : kept_text)
+            std::move(column.begin() + c.first_row, column.begin() + c.first_row + c.kept, column.begin() + dst);
     });
+    if (kept == 0 && opts.piece_of_stream) {
+        Table empty = empty_piece(std::move(layout), n_fields, source);
+        empty.dropped_rows = total;
+        return empty;
+    }
     if (kept == 0)
         throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
     if (kept < total) {
         X.conservativeResize(kept, cols);
         if (labels) truncate_labels(*labels, kept);
+        for (auto& column : kept_text) column.resize(static_cast<std::size_t>(kept));
     }
+    table.kept = std::move(kept_text);
+    table.kept_names = layout.kept_names;
 
     table.X = Features(std::move(X));
     table.labels = std::move(labels);
@@ -211,6 +245,7 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     table.source = source;
     table.dropped_rows = total - kept;
     table.bytes = text.size();
+    table.fields = n_fields;
     return table;
 }
 

@@ -21,6 +21,8 @@ struct CsvLayout {
     int label_field = -1;               // -1: no label column
     std::vector<std::string> header;    // names per field; empty without a header
     std::vector<std::string> feature_names;  // header names in output order
+    std::vector<int> keep_slot;         // per field: its slot in Table::kept, or -1 (empty: none kept)
+    std::vector<std::string> kept_names;
 };
 
 // Decides the label field and the feature fields from the header (may be empty),
@@ -28,11 +30,16 @@ struct CsvLayout {
 CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fields, const ReadOptions& opts,
                              const std::string& source);
 
+// The fields of ReadOptions::keep_columns (names, else indices): sets keep_slot and
+// kept_names. Throws DataError naming a column not in the file.
+void resolve_kept_columns(CsvLayout& layout, const ReadOptions& opts, const std::string& source);
+
 struct CsvSink {
     double* X = nullptr;           // rows x n_features, row-major, preallocated
     RawLabels* labels = nullptr;   // preallocated to rows, or null without a label column
     MissingPolicy missing = MissingPolicy::error;
     const std::string* source = nullptr;
+    std::vector<std::vector<std::string>>* kept = nullptr;  // per slot, preallocated to rows
 };
 
 // Parses the records of one chunk into rows first_row.. of the sink; sets kept.

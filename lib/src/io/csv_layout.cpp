@@ -142,4 +142,21 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
     return L;
 }
 
+void resolve_kept_columns(CsvLayout& L, const ReadOptions& opts, const std::string& source) {
+    if (opts.keep_columns.empty()) return;
+    L.keep_slot.assign(L.n_fields, -1);
+    for (const auto& name : opts.keep_columns) {
+        std::optional<std::size_t> j = find_name(L.header, name);
+        if (!j) j = parse_index(name);
+        if (!j || *j >= L.n_fields)
+            throw DataError(source + ": column '" + name + "' to copy to the output not found; " +
+                            (L.header.empty() ? "the file has " + std::to_string(L.n_fields) +
+                                                    " columns (indices from 0)"
+                                              : "the columns are: " + list_columns(L.header)));
+        if (L.keep_slot[*j] >= 0) throw DataError(source + ": column '" + name + "' is copied to the output twice");
+        L.keep_slot[*j] = static_cast<int>(L.kept_names.size());
+        L.kept_names.push_back(L.header.empty() ? name : L.header[*j]);
+    }
+}
+
 }  // namespace kestrel::detail

@@ -54,7 +54,15 @@ private:
             if (j == n) too_many_fields();
             const int target = layout_.target[j];
             FieldEnd fe;
-            if (target >= 0) {
+            if (!layout_.keep_slot.empty() && layout_.keep_slot[j] >= 0) {
+                // A field copied to the output: scanned whole, then read as it is.
+                const std::uint64_t field_line = line_;
+                fe = scan(j);
+                (*sink_.kept)[static_cast<std::size_t>(layout_.keep_slot[j])][static_cast<std::size_t>(row)].assign(
+                    field_.data(), field_.size());
+                if (target >= 0) scanned_number(j, field_line, dst[target], keep);
+                else if (target == field_label) store_label(j, row, field_line, keep);
+            } else if (target >= 0) {
                 fe = numeric_field(j, dst[target], keep);
             } else {
                 const std::uint64_t field_line = line_;
@@ -92,6 +100,12 @@ private:
         }
         const std::uint64_t field_line = line_;
         const FieldEnd fe = scan(j);
+        scanned_number(j, field_line, out, keep);
+        return fe;
+    }
+
+    // The number in the field just scanned.
+    void scanned_number(std::size_t j, std::uint64_t field_line, double& out, bool& keep) {
         double v = 0;
         switch (classify_number(field_.data(), field_.data() + field_.size(), v)) {
             case FieldKind::number: out = v; break;
@@ -105,7 +119,6 @@ private:
             case FieldKind::invalid:
                 fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number");
         }
-        return fe;
     }
 
     void store_label(std::size_t j, Index row, std::uint64_t field_line, bool& keep) {

@@ -309,6 +309,15 @@ Features read_sparse(std::string_view text, const TextInput& in, std::vector<Chu
     return Features(std::move(X));
 }
 
+// A piece of a stream without data rows: no rows, the expected width.
+Table empty_piece(const std::string& source, const ReadOptions& opts) {
+    Table table;
+    table.X = Features(DenseMatrix(0, std::max<Index>(opts.expected_features, 0)));
+    table.labels = make_labels(0, source);
+    table.source = source;
+    return table;
+}
+
 }  // namespace
 
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
@@ -322,7 +331,8 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
         count_chunk(text, chunks[k]);
         in.done_with(chunks[k].begin, chunks[k].end);
     });
-    const Index total = assign_offsets(chunks, 1);
+    const Index total = assign_offsets(chunks, opts.first_line);
+    if (total == 0 && opts.piece_of_stream) return empty_piece(source, opts);
     if (total == 0) throw DataError(source + ": empty file: no data lines");
     const std::uint64_t total_nnz = chunks.back().first_nnz + chunks.back().nnz;
     if (total_nnz > static_cast<std::uint64_t>(INT_MAX))
@@ -350,6 +360,11 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     }
     if (!dense_read) table.X = read_sparse(text, in, chunks, threads, total, total_nnz, sink);
     const Index kept = table.X.rows();
+    if (kept == 0 && opts.piece_of_stream) {
+        Table empty = empty_piece(source, opts);
+        empty.dropped_rows = total;
+        return empty;
+    }
     if (kept == 0)
         throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
     if (kept < total) truncate_labels(labels, kept);

@@ -1,7 +1,9 @@
 #pragma once
 // Output files are written atomically: to a temporary file in the same directory,
 // then renamed over the target. A failed run leaves no half-written file.
-// "-" writes to standard output.
+// "-" writes to standard output. An existing target that is not a regular file (a
+// device such as /dev/full, a FIFO, /dev/stdout) is written in place: it cannot be
+// renamed over. Every failed write (ENOSPC, EIO, EPIPE, ...) throws OutputError at once.
 #include <functional>
 #include <string>
 #include <string_view>

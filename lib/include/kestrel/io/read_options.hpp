@@ -43,6 +43,18 @@ struct ReadOptions {
     Index expected_features = -1;
     // Predict time: a file without a label column is fine (labels then empty).
     bool labels_optional = false;
+
+    // Streaming (TableStream hands the readers one piece of the input at a time):
+    // the line number of the text's first line, so that errors name the line of the
+    // whole input; and a piece without data rows (blank lines only, or every row
+    // dropped) reads as an empty table instead of failing.
+    std::uint64_t first_line = 1;
+    bool piece_of_stream = false;
+    // CSV without a header: the fields every record has (0 = those of the first record).
+    std::size_t csv_fields = 0;
+    // CSV: fields whose text is copied into Table::kept, as read (kestrel-predict's
+    // --id-col / --keep-cols): header names, or 0-based field indices.
+    std::vector<std::string> keep_columns;
 };
 
 // What a reader returns: features, the label column as read, and names.
@@ -54,6 +66,11 @@ struct Table {
     std::string source;                     // path, or "<stdin>"
     Index dropped_rows = 0;                 // rows dropped by MissingPolicy::drop
     std::uint64_t bytes = 0;                // size of the input read
+    std::size_t fields = 0;                 // CSV: fields per record (features, label, ignored)
+    // The text of the ReadOptions::keep_columns fields: kept[c][row], and their names
+    // (the header's, or the index as given).
+    std::vector<std::vector<std::string>> kept;
+    std::vector<std::string> kept_names;
 };
 
 }  // namespace kestrel

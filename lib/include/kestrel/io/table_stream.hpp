@@ -1,0 +1,74 @@
+#pragma once
+// A data file read in pieces, for commands that handle rows one at a time
+// (kestrel-predict): the input (a file, a pipe, or "-" for standard input) is read a
+// block at a time, cut after the last whole record, and each piece is parsed by the
+// same CSV or LIBSVM reader as a whole file, with the file's header, dialect and line
+// numbers. Memory holds one block (plus whatever record straddles it), whatever the
+// size of the input.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kestrel/io/read_options.hpp"
+
+namespace kestrel {
+
+class TableStream {
+public:
+    // `block_bytes`: how much is read before a piece is cut (at least one record always
+    // goes into a piece). Throws DataError when the input cannot be opened.
+    TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes);
+    ~TableStream();
+    TableStream(const TableStream&) = delete;
+    TableStream& operator=(const TableStream&) = delete;
+
+    // The text of the next piece: whole records, in input order; false at the end of
+    // the input. Cheap (a read and a scan for the last record end): parse() does the
+    // work, and may run on another thread, for several pieces at once.
+    struct Piece {
+        std::string text;             // the CSV header (if any) then the piece's records
+        std::uint64_t first_line = 1; // line number in the input of the text's first line
+        std::size_t index = 0;        // 0, 1, 2, ... in input order
+    };
+    bool next(Piece& piece);
+
+    // Parses a piece as read_table would parse the whole input: the same errors
+    // ("file:line:column: ..."), with the whole input's line numbers. A piece without
+    // rows (blank lines; every row dropped by --missing drop) gives an empty table.
+    // Thread-safe: pieces may be parsed at once on several threads.
+    Table parse(const Piece& piece, int threads) const;
+    // Called with each parsed piece, in input order, before a piece after it is parsed
+    // if possible: a CSV without a header learns its field count from the first record
+    // (so a ragged first record of a later piece is reported as in a whole file).
+    void learn(const Table& table);
+
+    // After the last piece: throws the error the whole input would give when it held no
+    // data row at all ("no data rows", "all N rows ... were dropped"). `rows` and
+    // `dropped` are the totals of the pieces' tables.
+    void finish(Index rows, Index dropped) const;
+
+    FileFormat format() const { return opts_.format; }
+    const std::string& source() const { return source_; }
+    const ReadOptions& options() const { return opts_; }
+
+private:
+    void start();  // the first block: format, delimiter and the CSV header
+    bool fill();   // reads one block more; false at the end of the input
+    std::size_t record_end_after(std::size_t from) const;
+
+    std::string path_, source_;
+    ReadOptions opts_;
+    std::size_t block_ = 0;
+    int fd_ = -1;
+    bool eof_ = false;
+    bool started_ = false;
+    std::string buffer_;           // read, not yet handed out
+    std::string header_;           // CSV: the text up to and with the header record
+    std::uint64_t header_lines_ = 0;
+    std::uint64_t line_ = 1;       // line number of buffer_'s first byte
+    std::size_t pieces_ = 0;
+    std::string whole_;            // the whole input when it fit the first block (for finish())
+    bool have_whole_ = false;
+};
+
+}  // namespace kestrel
