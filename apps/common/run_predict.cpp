@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
@@ -21,6 +22,21 @@ namespace {
 // memory is the model plus a few pieces, large enough that the per-piece work
 // (a parse, a predict call, a write) is amortised.
 constexpr std::size_t default_chunk_bytes = std::size_t{1} << 20;
+
+// A regular file up to this size is read whole, as before streaming: today the whole-file
+// path scores such files faster (an SVM on a dense LIBSVM file: 256 ms against 331 ms
+// streamed at 2 threads), and the output bytes are the same either way (tested). Pipes,
+// standard input and larger files stream in default_chunk_bytes pieces.
+constexpr std::uintmax_t whole_file_limit = std::uintmax_t{64} << 20;
+
+bool whole_file_limit_applies(const std::string& input) {
+    if (input.empty() || input == "-") return false;
+    std::error_code ec;
+    const auto status = std::filesystem::status(input, ec);
+    if (ec || !std::filesystem::is_regular_file(status)) return false;
+    const auto size = std::filesystem::file_size(input, ec);
+    return !ec && size <= whole_file_limit;
+}
 
 // What the scores of a piece are, and what --metrics keeps of them.
 struct Scoring {
@@ -166,12 +182,13 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
         ->delimiter(',')
         ->type_name("COL[,COL...]");
     // Hidden: the size of the pieces the input is read in (0 = the whole input at once);
-    // tests make it tiny to cross many piece boundaries.
-    long long chunk_bytes = static_cast<long long>(default_chunk_bytes);
+    // tests make it tiny to cross many piece boundaries. Not given: whole_file_limit.
+    long long chunk_bytes = -1;
     app.add_option("--chunk-bytes", chunk_bytes, "")->group("")->check(CLI::NonNegativeNumber);
     PlotFlags plots;
     plots.add_to(app, prediction_plot_kinds(), true);
     if (!parse(app, args, io)) return 0;
+    if (chunk_bytes < 0) chunk_bytes = whole_file_limit_applies(input) ? 0 : static_cast<long long>(default_chunk_bytes);
     const auto plot_targets = plots.targets(prediction_plot_kinds());
     if (plots.any()) metrics = true;  // curves and plots score the predictions: they imply --metrics
 
