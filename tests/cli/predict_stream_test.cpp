@@ -54,6 +54,12 @@ long peak_rss_kb(const std::string& command, int* exit_code) {
 }
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+
 TEST_SUITE("cli.predict_stream") {
     TEST_CASE("pieces of any size and any thread count give the whole-input bytes") {
         ScratchDir dir("stream_same");
@@ -174,7 +180,9 @@ TEST_SUITE("cli.predict_stream") {
         }
     }
 
-    TEST_CASE("memory stays bounded on an input far larger than the piece") {
+    // Under AddressSanitizer every process reserves hundreds of MB of shadow memory up
+    // front, so peak RSS says nothing about the reader there: the Release stage measures it.
+    TEST_CASE("memory stays bounded on an input far larger than the piece" * doctest::skip(kSanitizedBuild)) {
         ScratchDir dir("stream_rss");
         const auto model = dir / "m.json";
         REQUIRE(run_tool("kestrel-train -q -m logistic " + q(iris_train) + " -o " + q(model)).exit_code == 0);
