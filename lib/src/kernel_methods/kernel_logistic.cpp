@@ -134,10 +134,9 @@ const ParamBinding<KernelLogisticParams>& kernel_logistic_params() {
             max_iter_param(1000, "maximum Newton steps or L-BFGS iterations",
                            "scikit-learn LogisticRegression(max_iter=...)"),
         };
-        for (auto& x : nystrom_param_bindings("use a Nyström feature map with this many landmarks (0 = exact)",
-                                              "scikit-learn Nystroem(n_components=m) + LogisticRegression"))
-            b.add(std::move(x));
-        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        b.add(nystrom_param_bindings("use a Nyström feature map with this many landmarks (0 = exact)",
+                                       "scikit-learn Nystroem(n_components=m) + LogisticRegression"));
+        b.add(kernel_param_bindings("rbf"));
         return b;
     }();
     return binding;

@@ -152,7 +152,7 @@ const ParamBinding<KernelPerceptronParams>& kernel_perceptron_params() {
             class_weight_param("\"\" (all 1), \"balanced\" or label:weight,...; multiplies the step for that class",
                                "scikit-learn Perceptron(class_weight=...)"),
         };
-        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        b.add(kernel_param_bindings("rbf"));
         return b;
     }();
     return binding;

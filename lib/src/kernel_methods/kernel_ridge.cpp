@@ -253,10 +253,9 @@ const ParamBinding<KernelRidgeParams>& kernel_ridge_params() {
             tol_param(1e-10, "cg: stop at relative residual ||r||/||b|| <= tol", "", true),
             max_iter_param(0, "cg: maximum iterations; 0 = max(n, 100)", "", 0.0),
         };
-        for (auto& x : nystrom_param_bindings("use a Nyström approximation with this many landmarks (0 = exact)",
-                                              "scikit-learn Nystroem(n_components=m) + Ridge"))
-            b.add(std::move(x));
-        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        b.add(nystrom_param_bindings("use a Nyström approximation with this many landmarks (0 = exact)",
+                                       "scikit-learn Nystroem(n_components=m) + Ridge"));
+        b.add(kernel_param_bindings("rbf"));
         return b;
     }();
     return binding;

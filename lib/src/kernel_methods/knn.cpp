@@ -182,7 +182,7 @@ const ParamBinding<KnnParams>& knn_params() {
                                     .like("scikit-learn leaf_size")),
         };
         // kernel, gamma, degree, coef0: read only with metric=kernel.
-        for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+        b.add(kernel_param_bindings("rbf"));
         return b;
     }();
     return binding;

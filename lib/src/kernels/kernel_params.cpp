@@ -62,7 +62,7 @@ KernelSpec kernel_from_params(const KernelParams& p, const Features& X, const Co
 KernelSpec kernel_from_params(const Params& resolved, const Features& X, const Context& ctx) {
     static const ParamBinding<KernelParams> binding = [] {
         ParamBinding<KernelParams> b;
-        for (auto& x : kernel_param_bindings()) b.add(std::move(x));
+        b.add(kernel_param_bindings());
         return b;
     }();
     return kernel_from_params(binding.read(resolved), X, ctx);

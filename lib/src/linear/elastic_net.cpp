@@ -108,13 +108,6 @@ std::vector<Bound<P>> path_params() {
     };
 }
 
-template <class P>
-ParamBinding<P> binding_of(std::vector<Bound<P>> bound) {
-    ParamBinding<P> b;
-    for (Bound<P>& x : bound) b.add(std::move(x));
-    return b;
-}
-
 ModelInfo path_model_info(std::string name) {
     ModelInfo info;
     info.name = std::move(name);
@@ -128,19 +121,23 @@ ModelInfo path_model_info(std::string name) {
 }  // namespace
 
 const ParamBinding<ElasticNetParams>& lasso_params() {
-    static const ParamBinding<ElasticNetParams> binding = binding_of(path_params<ElasticNetParams>());
+    static const ParamBinding<ElasticNetParams> binding = [] {
+        ParamBinding<ElasticNetParams> b;
+        b.add(path_params<ElasticNetParams>());
+        return b;
+    }();
     return binding;
 }
 
 const ParamBinding<ElasticNetParams>& elastic_net_params() {
     static const ParamBinding<ElasticNetParams> binding = [] {
-        std::vector<Bound<ElasticNetParams>> bound{
+        ParamBinding<ElasticNetParams> b{
             bind(&ElasticNetParams::l1_ratio,
                  real_param("l1_ratio", 0.5, "mixing α: penalty λ(α||β||₁ + (1-α)/2 ||β||²); 1 = lasso, 0 = ridge")
                      .range(0.0, 1.0)
                      .like("glmnet alpha; scikit-learn l1_ratio"))};
-        for (auto& b : path_params<ElasticNetParams>()) bound.push_back(std::move(b));
-        return binding_of(std::move(bound));
+        b.add(path_params<ElasticNetParams>());
+        return b;
     }();
     return binding;
 }

@@ -206,8 +206,8 @@ SvmSolverSettings solver_settings(const SvmParams& p, const Context& ctx) {
 
 ParamBinding<SvmParams> svm_binding(std::vector<Bound<SvmParams>> own) {
     ParamBinding<SvmParams> b;
-    for (auto& x : own) b.add(std::move(x));
-    for (auto& x : kernel_param_bindings("rbf")) b.add(std::move(x));
+    b.add(std::move(own));
+    b.add(kernel_param_bindings("rbf"));
     b.add(bind(&SvmParams::eps, real_param("eps", 1e-3, "stopping tolerance on the maximal KKT violation")
                                     .range(0.0, std::nullopt)
                                     .open_below()

@@ -178,7 +178,7 @@ const ParamBinding<DecisionTreeParams>& decision_tree_params() {
     using P = DecisionTreeParams;
     static const ParamBinding<P> binding = [] {
         ParamBinding<P> b;
-        for (auto& x : tree_growth_bindings("all")) b.add(std::move(x));
+        b.add(tree_growth_bindings("all"));
         b.add(bind(&P::ccp_alpha, real_param("ccp_alpha", 0.0, "minimal cost-complexity pruning strength (0 = none)")
                                       .range(0.0, std::nullopt)
                                       .like("scikit-learn ccp_alpha")));

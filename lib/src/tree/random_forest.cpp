@@ -288,7 +288,7 @@ const ParamBinding<RandomForestParams>& forest_params() {
                                               "out-of-bag permutation importance (saved as permutation_importances)")
                                      .like("ranger importance='impurity'|'permutation'")),
         };
-        for (auto& x : tree_growth_bindings("auto")) b.add(std::move(x));
+        b.add(tree_growth_bindings("auto"));
         b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
                                  "the sample weight of that class's rows",
                                  "scikit-learn RandomForestClassifier class_weight"));

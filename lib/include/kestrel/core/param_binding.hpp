@@ -86,6 +86,11 @@ public:
         setters_.emplace_back(b.def.name, std::move(b.set));
         spec_.add(std::move(b.def));
     }
+    // A group's (or a list's) declarations, in order.
+    template <class G>
+    void add(std::vector<Bound<G>> group) {
+        for (Bound<G>& b : group) add(Bound<S>(std::move(b)));
+    }
     const ParamSpec& spec() const { return spec_; }
     // The struct from parameters resolved against spec() (every name present).
     S read(const Params& resolved) const {
