@@ -214,6 +214,8 @@ ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
                 b.spec.resolve(base.contains("params") ? base.at("params") : Params::object(), b.name));
             c.sparse_input = bc.sparse_input;
             c.absent_is_missing = bc.absent_is_missing;
+            c.native_missing = bc.native_missing;
+            c.native_categories = bc.native_categories;
         } catch (const Error&) {
             // fit reports the bad base
         }

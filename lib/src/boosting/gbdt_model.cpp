@@ -251,7 +251,8 @@ ModelInfo gbdt_model_info() {
                          .predict_proba = true,
                          .sparse_input = true,
                          .sample_weights = true,
-                         .absent_is_missing = true};
+                         .absent_is_missing = true,
+                         .native_missing = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;

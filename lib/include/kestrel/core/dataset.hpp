@@ -86,6 +86,11 @@ struct Dataset {
     Vector weights;                           // empty = every weight 1
     std::vector<std::string> feature_names;   // empty for files without a header
     std::vector<std::string> classes;         // classification only; index = class id
+    // Per feature column: 0 for a numeric column, else the k categories of a categorical
+    // column, whose cells hold the codes 0..k-1 (as doubles; NaN = missing). Empty means
+    // every column is numeric. Only models with Capabilities::native_categories are given
+    // codes; the others get the columns one-hot encoded by the pipeline.
+    std::vector<Index> category_counts;
     Task task = Task::regression;
     std::string source;                       // file the rows came from, for messages
 
@@ -93,6 +98,9 @@ struct Dataset {
     Index cols() const { return X.cols(); }
     Index n_classes() const { return static_cast<Index>(classes.size()); }
     bool has_weights() const { return weights.size() > 0; }
+    bool is_categorical(Index j) const {
+        return !category_counts.empty() && category_counts[static_cast<std::size_t>(j)] > 0;
+    }
     double weight(Index i) const { return weights.size() ? weights[i] : 1.0; }
 
     // The rows given, in the given order (folds, bootstrap samples).

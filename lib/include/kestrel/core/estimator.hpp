@@ -78,6 +78,10 @@ public:
     // Whether an entry absent from a sparse row means "missing" rather than zero
     // (gbdt). Other models may be given LIBSVM data densified (ReadOptions::densify).
     virtual bool absent_is_missing() const { return capabilities_.absent_is_missing; }
+    // Whether NaN cells may be given to fit and predict (else the pipeline imputes them),
+    // and whether categorical columns may be given as codes (else they are one-hot encoded).
+    virtual bool native_missing() const { return capabilities_.native_missing; }
+    virtual bool native_categories() const { return capabilities_.native_categories; }
     virtual bool supports_sample_weights() const { return capabilities_.sample_weights; }
 
     // Learned state only, versioned by state_version(); load_state validates.

@@ -28,6 +28,8 @@ struct Capabilities {
     bool sparse_input = false;       // takes CSR features without densifying them
     bool sample_weights = false;     // per-row weights in fit
     bool absent_is_missing = false;  // an absent sparse entry means "missing", not 0 (gbdt)
+    bool native_missing = false;     // NaN cells are learned from (a default direction per split)
+    bool native_categories = false;  // splits on category codes itself (Dataset::category_counts)
     bool operator==(const Capabilities&) const = default;
 };
 

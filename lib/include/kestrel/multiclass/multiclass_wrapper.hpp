@@ -21,6 +21,8 @@ public:
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
     bool absent_is_missing() const override { return prototype_->absent_is_missing(); }
+    bool native_missing() const override { return prototype_->native_missing(); }
+    bool native_categories() const override { return prototype_->native_categories(); }
     bool supports_sample_weights() const override { return prototype_->supports_sample_weights(); }
     // With two classes the single member is the model, and its reports (e.g. linear_svm's
     // c_search) are the model's; k > 2 members have none in common.
