@@ -200,8 +200,29 @@ void DataFlags::add_to(CLI::App& app) {
     app.add_flag("--no-header", no_header, "CSV files have no header row");
     app.add_option("--label-col", label_col, "label column: name or 0-based index (default: 'label' if present, else the first)");
     app.add_option("--delimiter", delimiter, "CSV delimiter: ',' ';' or 'tab' (default: detected)");
-    app.add_option("--missing", missing, "missing values (empty, NA, NaN, ?): error, drop the row, or impute the training mean")
-        ->check(CLI::IsMember({"error", "drop", "mean"}))
+    app.add_option("--missing", missing,
+                   "missing cells (empty, NA, N/A, NaN, ?): auto (the model's own handling if it has one, else "
+                   "median / most frequent category), keep, error, drop the row, or impute: mean, median, "
+                   "most_frequent, constant:VALUE")
+        ->capture_default_str();
+    app.add_flag("--missing-indicator", missing_indicator,
+                 "with imputation: add a 0/1 column per feature that had missing cells in training");
+    // One value per flag (comma-separated, repeatable): a list must not swallow the data file.
+    app.add_option("--categorical", categorical, "CSV columns read as categories (names or 0-based indices, comma-separated)")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    app.add_option("--numeric", numeric, "CSV columns read as numbers only (a non-number cell is an error)")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    app.add_option("--ignore-cols", ignore_cols, "CSV columns not read at all (row ids, free text)")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    app.add_option("--unknown", unknown,
+                   "a category the model never saw: ignore (all-zero one-hot row; a tree's missing direction) or error")
+        ->check(CLI::IsMember({"ignore", "error"}))
+        ->capture_default_str();
+    app.add_option("--max-categories-hard", max_categories_hard, "refuse a column with more categories than this")
+        ->check(CLI::PositiveNumber)
         ->capture_default_str();
     app.add_option("--max-rows", max_rows, "refuse a data file with more rows than this (0 = no limit)")
         ->check(CLI::NonNegativeNumber);
@@ -219,7 +240,12 @@ ReadOptions DataFlags::options(int threads) const {
         else if (delimiter == "," || delimiter == ";") o.delimiter = delimiter[0];
         else throw UsageError("--delimiter must be ',', ';' or 'tab', got '" + delimiter + "'");
     }
-    o.missing = missing == "drop" ? MissingPolicy::drop : missing == "mean" ? MissingPolicy::keep : MissingPolicy::error;
+    o.missing = missing == "drop" ? MissingPolicy::drop : missing == "error" ? MissingPolicy::error : MissingPolicy::keep;
+    o.categorical_columns = categorical;
+    o.numeric_columns = numeric;
+    o.ignore_columns = ignore_cols;
+    o.unknown_category_error = unknown == "error";
+    o.max_categories = static_cast<Index>(max_categories_hard);
     o.threads = threads;
     o.max_rows = max_rows;
     if (!max_memory.empty()) o.max_memory = parse_byte_size(max_memory, "--max-memory");
@@ -244,6 +270,16 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
                    "polynomial features: every monomial of the features up to this degree (after imputation, "
                    "before scaling)")
         ->check(CLI::PositiveNumber);
+    app.add_option("--encode", encode,
+                   "categorical columns, for models without native categories: onehot, or ordinal (codes as numbers)")
+        ->check(CLI::IsMember({"onehot", "ordinal"}))
+        ->capture_default_str();
+    app.add_option("--max-categories", max_categories,
+                   "onehot: at most this many columns per feature, the rarest categories sharing one (0 = no limit)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--min-frequency", min_frequency,
+                   "onehot: categories seen fewer times (a fraction of the rows when < 1) share one column")
+        ->check(CLI::NonNegativeNumber);
     app.add_flag("--poly-interaction-only", poly_interaction_only,
                  "--poly: products of distinct features only (no powers)");
     app.add_option("--max-poly-width", max_poly_width, "--poly: refuse an expansion wider than this many columns")
@@ -267,7 +303,14 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
         s.params[name] = value;
     }
     ps.resolve(s.params, model);  // validate every value before any work
-    if (data.missing == "mean") s.preprocessing.push_back("impute_mean");
+    s.missing = model_missing(data.missing);
+    s.missing_indicator = data.missing_indicator;
+    if (s.missing_indicator && (s.missing == "auto" || s.missing == "keep"))
+        throw UsageError("--missing-indicator goes with an imputer: --missing mean, median, most_frequent or constant:VALUE");
+    if (max_categories == 1) throw UsageError("--max-categories must be 0 (no limit) or at least 2");
+    s.encode = encode;
+    s.max_categories = static_cast<Index>(max_categories);
+    s.min_frequency = min_frequency;
     if (scale != "none") s.preprocessing.push_back(scale);
     add_poly_step(s.preprocessing);
     if (task != "auto") s.task = task_from_string(task);
@@ -276,6 +319,22 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
         s.resample = resample;
     }
     return s;
+}
+
+// The model's share of --missing: read-time policies (error, drop) leave nothing missing.
+std::string model_missing(const std::string& flag) {
+    if (flag == "error" || flag == "drop" || flag == "auto") return "auto";
+    if (flag == "keep" || flag == "mean" || flag == "median" || flag == "most_frequent") return flag;
+    if (flag.rfind("constant:", 0) == 0) {
+        const std::string value = flag.substr(9);
+        double v = 0;
+        const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+        if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size() || !std::isfinite(v))
+            throw UsageError("--missing constant:VALUE needs a finite number, got '" + value + "'");
+        return "constant=" + value;
+    }
+    throw UsageError("--missing: '" + flag +
+                     "' is not one of auto, keep, error, drop, mean, median, most_frequent, constant:VALUE");
 }
 
 void ModelFlags::add_poly_step(std::vector<std::string>& steps) const {

@@ -50,7 +50,11 @@ struct DataFlags {
     bool no_header = false;
     std::string label_col;
     std::string delimiter;
-    std::string missing = "error";  // error | drop | mean
+    std::string missing = "auto";   // auto | keep | error | drop | mean | median | most_frequent | constant:V
+    bool missing_indicator = false;
+    std::vector<std::string> categorical, numeric, ignore_cols;  // column names or 0-based indices
+    std::string unknown = "ignore";  // ignore | error: a category the model never saw (predict time)
+    long long max_categories_hard = 100000;
     long long max_rows = 0;         // 0 = no limit
     std::string max_memory;         // "2G"; empty = the memory available
     void add_to(CLI::App& app);
@@ -62,6 +66,10 @@ struct DataFlags {
 };
 
 // Model choice and parameters for train / cv / gridsearch.
+// The model's share of --missing (ModelSpec::missing): "auto" for the read-time
+// policies error and drop, "constant=V" for constant:V; UsageError on anything else.
+std::string model_missing(const std::string& flag);
+
 struct ModelFlags {
     std::string model;
     std::vector<std::string> params;  // "name=value"
@@ -72,6 +80,9 @@ struct ModelFlags {
     bool poly_interaction_only = false;
     double max_poly_width = 1e6;
     bool poly_axis = false;  // kestrel-gridsearch has -g poly=...: the poly options go to that axis
+    std::string encode = "onehot";  // categorical columns of models without native categories
+    long long max_categories = 0;
+    double min_frequency = 0;
     void add_to(CLI::App& app, bool model_required);
     // The ModelSpec (parameters parsed and validated against the model's spec now, so a
     // bad value fails before any data is read). `missing` adds an imputation step.

@@ -48,6 +48,30 @@ void list_models(Io& io, bool json) {
 
 }  // namespace
 
+namespace {
+
+Index categorical_count(const Model& m) {
+    Index n = 0;
+    for (const auto& c : m.categories()) n += !c.empty();
+    return n;
+}
+
+// What the pipeline did with the table's categories and missing cells, for the summary.
+std::string table_summary(const Model& m) {
+    const auto kinds = m.step_kinds();
+    const auto has = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+    std::string s;
+    if (const Index n = categorical_count(m); n > 0)
+        s = plural(n, "categorical column") + (has("onehot") ? " one-hot encoded"
+                                               : m.estimator().native_categories() ? " split natively"
+                                                                                   : " given as codes");
+    if (has("impute") || has("impute_mean"))
+        s += (s.empty() ? "" : "; ") + std::string("missing cells imputed");
+    return s;
+}
+
+}  // namespace
+
 int run_train(const std::vector<std::string>& args, Io& io) {
     CLI::App app{"Train a model on a data file and save it as JSON.\n"
                  "  kestrel-train -m MODEL [-p k=v]... [--scale standard|minmax] TRAIN_FILE -o MODEL.json",
@@ -128,12 +152,15 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         Json j = {{"model", spec.model}, {"task", to_string(task)}, {"rows", rows},    {"features", cols},
                   {"classes", classes},  {"fit_seconds", seconds},  {"output", output}};
         if (!c_search.is_null()) j["c_search"] = c_search;
+        j["categorical_features"] = categorical_count(m);
+        j["preprocessing"] = m.step_kinds();
         io.out << j.dump(2) << "\n";
     } else if (!common.quiet && !common.json) {
         io.err << "trained " << spec.model << " (" << to_string(task) << ") on " << plural(rows, "row") << " x "
                << plural(cols, "feature");
         if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
         io.err << " in " << seconds << " s -> " << output << "\n";
+        if (const std::string t = table_summary(m); !t.empty()) io.err << "  " << t << "\n";
         if (!c_search.is_null()) io.err << c_search_text(c_search);
     }
     return 0;

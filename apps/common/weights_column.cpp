@@ -75,6 +75,11 @@ Vector take_weights_column(Table& t, const DataFlags& data) {
         t.X = Features(std::move(out));
     }
     if (!t.feature_names.empty()) t.feature_names.erase(t.feature_names.begin() + j);
+    if (!t.categories.empty()) {
+        if (!t.categories[static_cast<std::size_t>(j)].empty())
+            throw DataError(t.source + ": --weights-col " + data.weights_col + " is a column of words, not numbers");
+        t.categories.erase(t.categories.begin() + j);
+    }
     for (Index i = 0; i < n; ++i)
         if (!std::isfinite(w[i]) || w[i] < 0)
             throw DataError(t.source + ": --weights-col " + data.weights_col + ": the weight of data row " +

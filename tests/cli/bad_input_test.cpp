@@ -37,9 +37,9 @@ const std::string iris_train = repo_path("data/iris/train.csv");
 TEST_SUITE("cli.bad_input") {
     TEST_CASE("data files") {
         expect_train_error("ragged.csv", "label,a,b\n0,1,2\n1,3\n", 2, "ragged.csv:3");
-        expect_train_error("text.csv", "label,a,b\n0,1,2\n1,x7,4\n", 2, "text.csv:3:2");
-        expect_train_error("nan.csv", "label,a,b\n0,1,2\n1,NaN,4\n", 2, "nan.csv:3:2");
-        expect_train_error("empty_cell.csv", "label,a,b\n0,1,\n1,3,4\n", 2, "empty_cell.csv:2:3");
+        expect_train_error("text.csv", "label,a,b\n0,1,2\n1,x7,4\n", 2, "text.csv:3:2", "--numeric a");
+        expect_train_error("nan.csv", "label,a,b\n0,1,2\n1,NaN,4\n", 2, "nan.csv:3:2", "--missing error");
+        expect_train_error("empty_cell.csv", "label,a,b\n0,1,\n1,3,4\n", 2, "empty_cell.csv:2:3", "--missing error");
         expect_train_error("inf.csv", "label,a,b\n0,1,inf\n1,3,4\n", 2, "inf.csv:2:3");
         expect_train_error("nolabel.csv", "y,a,b\n0,1,2\n1,3,4\n", 2, "nolabel.csv", "--label-col target");
         expect_train_error("index0.libsvm", "1 1:0.5\n-1 0:1 2:3\n", 2, "index0.libsvm:2");
@@ -66,7 +66,8 @@ TEST_SUITE("cli.bad_input") {
         auto mean = run_tool("kestrel-train -m logistic --missing mean '" + data + "' -o '" + (dir / "m.json") + "'");
         CHECK(mean.exit_code == 0);
         const auto j = kestrel::Json::parse(slurp(dir / "m.json"));
-        CHECK(j["preprocessing"][0]["type"] == "impute_mean");
+        CHECK(j["preprocessing"][0]["type"] == "impute");
+        CHECK(j["preprocessing"][0]["strategy"] == "mean");
         CHECK(j["preprocessing"][0]["fill"][0].get<double>() == doctest::Approx((1 + 1.5 + 3 + 0.5 + 4) / 5.0));
         // The imputing model accepts missing cells at predict time too.
         auto p = run_tool("kestrel-predict '" + (dir / "m.json") + "' '" + data + "'");

@@ -137,6 +137,7 @@ Dataset Dataset::subset(std::span<const Index> rows) const {
     d.feature_names = feature_names;
     d.classes = classes;
     d.category_counts = category_counts;
+    d.categories = categories;
     d.task = task;
     d.source = source;
     return d;

@@ -10,6 +10,7 @@
 #include "csv_fields.hpp"
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
+#include "number_field.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
@@ -142,6 +143,77 @@ std::vector<std::size_t> sample_field_counts(std::string_view sample, bool whole
     return counts;
 }
 
+// The categorical feature columns: named so, or (automatic ones) holding a cell that
+// is not a number in any chunk.
+std::vector<Index> categorical_features(const CsvLayout& layout, const std::vector<ChunkColumns>& columns) {
+    std::vector<char> text(static_cast<std::size_t>(layout.n_features), 0);
+    for (std::size_t j = 0; j < layout.n_fields; ++j)
+        if (layout.target[j] >= 0 && layout.field_type[j] == FieldType::categorical)
+            text[static_cast<std::size_t>(layout.target[j])] = 1;
+    for (const auto& c : columns)
+        for (std::size_t f = 0; f < c.text_seen.size(); ++f) text[f] |= c.text_seen[f] > 0;
+    std::vector<Index> out;
+    for (std::size_t f = 0; f < text.size(); ++f)
+        if (text[f]) out.push_back(static_cast<Index>(f));
+    return out;
+}
+
+// Two mistakes that would otherwise turn a numeric column into categories silently: a
+// header row read as data (--no-header, one word at the top of a column of numbers), and
+// decimal commas ("1,5" in a ';'-separated file). Both are errors at the first such cell.
+void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& chunks,
+                             const std::vector<ChunkColumns>& columns, bool header, const std::string& source) {
+    for (std::size_t f = 0; f < static_cast<std::size_t>(layout.n_features); ++f) {
+        Index count = 0;
+        const ChunkColumns* first = nullptr;
+        for (const auto& c : columns) {
+            if (c.text_seen[f] > 0 && !first) first = &c;
+            count += c.text_seen[f];
+        }
+        if (!first) continue;
+        const std::string& text = first->first_text[f];
+        const std::uint64_t line = first->first_text_line[f];
+        const std::size_t field = first->first_text_field[f];
+        const std::string column =
+            layout.header.empty() ? "column " + std::to_string(field) : "column '" + layout.header[field] + "'";
+        if (!header && count == 1 && !chunks.empty() && line == chunks.front().first_line)
+            throw DataError(SourceLocation{source, line, field + 1},
+                            quote_field(text) + " in " + column +
+                                " is not a number, and every other cell is: a header row? (drop --no-header, or "
+                                "--categorical to read the column as categories)");
+        if (text.find(',') != std::string::npos) {
+            std::string dotted = text;
+            std::replace(dotted.begin(), dotted.end(), ',', '.');
+            double v = 0;
+            if (classify_number(dotted.data(), dotted.data() + dotted.size(), v) == FieldKind::number)
+                throw DataError(SourceLocation{source, line, field + 1},
+                                quote_field(text) + " in " + column +
+                                    " is not a number: a decimal comma? kestrel reads numbers with '.' (--categorical "
+                                    "reads the column as categories)");
+        }
+    }
+}
+
+// A training column whose every cell is missing holds nothing to learn or impute from.
+void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chunks,
+                          const std::vector<ChunkColumns>& columns, const std::string& source) {
+    Index rows = 0;
+    for (const auto& c : chunks) rows += c.kept;
+    if (rows == 0) return;
+    for (std::size_t f = 0; f < static_cast<std::size_t>(layout.n_features); ++f) {
+        Index missing = 0;
+        for (const auto& c : columns) missing += c.missing[f];
+        if (missing < rows) continue;
+        std::size_t field = 0;
+        while (layout.target[field] != static_cast<int>(f)) ++field;
+        throw DataError(SourceLocation{source, 1, field + 1},
+                        "every cell of " +
+                            (layout.header.empty() ? "column " + std::to_string(field)
+                                                   : "column '" + layout.header[field] + "'") +
+                            " is missing; drop it with --ignore-cols");
+    }
+}
+
 // A piece of a stream without data rows: no rows, the piece's columns.
 Table empty_piece(CsvLayout layout, std::size_t n_fields, const std::string& source) {
     Table table;
@@ -190,6 +262,7 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     CsvLayout layout = resolve_csv_layout(std::move(header), n_fields, opts, source);
     layout.delimiter = delim;
     resolve_kept_columns(layout, opts, source);
+    resolve_field_types(layout, opts, source);
 
     const auto data_begin = static_cast<std::size_t>(p - text.data());
     check_estimated_size(in, data_begin, layout.n_features, false, source, opts);
@@ -208,10 +281,18 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     std::vector<std::vector<std::string>> kept_text(layout.kept_names.size(),
                                                std::vector<std::string>(static_cast<std::size_t>(total)));
     CsvSink sink{X.data(), labels ? &*labels : nullptr, opts.missing, &source, &kept_text};
+    std::vector<ChunkColumns> columns(chunks.size());
     run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t k) {
-        parse_csv_chunk(text, chunks[k], layout, sink);
+        parse_csv_chunk(text, chunks[k], layout, sink, columns[k]);
         in.done_with(chunks[k].begin, chunks[k].end);
     });
+    const std::vector<Index> categorical = categorical_features(layout, columns);
+    if (!opts.feature_categories) {
+        refuse_mistyped_numbers(layout, chunks, columns, opts.header, source);
+        refuse_empty_columns(layout, chunks, columns, source);
+    }
+    if (!categorical.empty())
+        categorize_csv(in, chunks, layout, columns, categorical, X.data(), opts, source, table.categories);
 
     const Index cols = layout.n_features;
     const Index kept = compact_chunks(chunks, [&](Index dst, const Chunk& c) {

@@ -13,6 +13,10 @@ namespace kestrel::detail {
 constexpr int field_ignored = -1;
 constexpr int field_label = -2;
 
+// How a feature field's cells are read: numbers unless a cell is not one (then the
+// column is categorical), numbers only, or category strings.
+enum class FieldType : unsigned char { automatic, numeric, categorical };
+
 struct CsvLayout {
     char delimiter = ',';
     std::size_t n_fields = 0;           // fields in every record
@@ -23,6 +27,7 @@ struct CsvLayout {
     std::vector<std::string> feature_names;  // header names in output order
     std::vector<int> keep_slot;         // per field: its slot in Table::kept, or -1 (empty: none kept)
     std::vector<std::string> kept_names;
+    std::vector<FieldType> field_type;  // per field (features only matter)
 };
 
 // Decides the label field and the feature fields from the header (may be empty),
@@ -34,6 +39,22 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
 // kept_names. Throws DataError naming a column not in the file.
 void resolve_kept_columns(CsvLayout& layout, const ReadOptions& opts, const std::string& source);
 
+// The column types the caller asked for (--categorical, --numeric, --ignore-cols) or the
+// model's (feature_categories): sets field_type, and drops ignored fields from the
+// features. Throws DataError naming a column not in the file.
+void resolve_field_types(CsvLayout& layout, const ReadOptions& opts, const std::string& source);
+
+// What pass 1 learned of one chunk's feature columns.
+struct ChunkColumns {
+    std::vector<Index> text_seen;  // per feature: cells of an automatic column that were not numbers
+    // The first such cell of each feature in the chunk: its line, field and text.
+    std::vector<std::uint64_t> first_text_line;
+    std::vector<std::size_t> first_text_field;
+    std::vector<std::string> first_text;
+    std::vector<Index> missing;    // per feature: missing cells (rows kept)
+    std::vector<Index> dropped;    // ordinals (in the chunk) of the records MissingPolicy::drop removed
+};
+
 struct CsvSink {
     double* X = nullptr;           // rows x n_features, row-major, preallocated
     RawLabels* labels = nullptr;   // preallocated to rows, or null without a label column
@@ -43,6 +64,15 @@ struct CsvSink {
 };
 
 // Parses the records of one chunk into rows first_row.. of the sink; sets kept.
-void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink);
+// Categorical cells are left for categorize_csv (a missing one is NaN already).
+void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
+                     ChunkColumns& columns);
+
+// Pass 2, for tables with categorical columns: codes every categorical cell (sorted
+// category order over the whole file; or the model's categories at predict time) and
+// sets table.categories. `features` are the categorical feature columns.
+void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLayout& layout,
+                    const std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
+                    const ReadOptions& opts, const std::string& source, CategoryLists& categories);
 
 }  // namespace kestrel::detail

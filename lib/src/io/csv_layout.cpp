@@ -160,3 +160,72 @@ void resolve_kept_columns(CsvLayout& L, const ReadOptions& opts, const std::stri
 }
 
 }  // namespace kestrel::detail
+
+namespace kestrel::detail {
+
+namespace {
+
+// The field a --categorical / --numeric / --ignore-cols entry names: a header name,
+// else a 0-based field index.
+std::size_t named_field(const CsvLayout& L, const std::string& name, const char* flag, const std::string& source) {
+    std::optional<std::size_t> j = find_name(L.header, name);
+    if (!j) j = parse_index(name);
+    if (!j || *j >= L.n_fields)
+        throw DataError(source + ": " + flag + " names column '" + name + "', which is not in the file; " +
+                        (L.header.empty() ? "the file has " + std::to_string(L.n_fields) + " columns (indices from 0)"
+                                          : "the columns are: " + list_columns(L.header)));
+    return *j;
+}
+
+std::string field_name(const CsvLayout& L, std::size_t j) {
+    return L.header.empty() ? "column " + std::to_string(j) : "column '" + L.header[j] + "'";
+}
+
+}  // namespace
+
+void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::string& source) {
+    L.field_type.assign(L.n_fields, FieldType::automatic);
+    if (!opts.ignore_columns.empty()) {
+        for (const auto& name : opts.ignore_columns) {
+            const std::size_t j = named_field(L, name, "--ignore-cols", source);
+            if (L.target[j] == field_label)
+                throw DataError(source + ": --ignore-cols names the label " + field_name(L, j));
+            L.target[j] = field_ignored;
+        }
+        L.feature_names.clear();
+        int c = 0;
+        for (std::size_t j = 0; j < L.n_fields; ++j) {
+            if (L.target[j] < 0) continue;
+            L.target[j] = c++;
+            if (!L.header.empty()) L.feature_names.push_back(L.header[j]);
+        }
+        L.n_features = c;
+    }
+    const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const char* flag) {
+        for (const auto& name : names) {
+            const std::size_t j = named_field(L, name, flag, source);
+            if (L.target[j] == field_label)
+                throw DataError(source + ": " + flag + " names the label " + field_name(L, j) +
+                                " (the label's type follows the model and --task)");
+            if (L.target[j] < 0) throw DataError(source + ": " + flag + " names the ignored " + field_name(L, j));
+            if (L.field_type[j] != FieldType::automatic && L.field_type[j] != type)
+                throw DataError(source + ": " + field_name(L, j) + " is named by both --categorical and --numeric");
+            L.field_type[j] = type;
+        }
+    };
+    set_type(opts.categorical_columns, FieldType::categorical, "--categorical");
+    set_type(opts.numeric_columns, FieldType::numeric, "--numeric");
+    if (!opts.feature_categories) return;
+    // Predict time: the model's types; an empty list means every column is numeric.
+    const CategoryLists& model = *opts.feature_categories;
+    if (!model.empty() && static_cast<Index>(model.size()) != L.n_features)
+        throw InternalError("the model's category lists do not match its features");
+    for (std::size_t j = 0; j < L.n_fields; ++j) {
+        const int c = L.target[j];
+        if (c < 0) continue;
+        const bool categorical = !model.empty() && !model[static_cast<std::size_t>(c)].empty();
+        L.field_type[j] = categorical ? FieldType::categorical : FieldType::numeric;
+    }
+}
+
+}  // namespace kestrel::detail

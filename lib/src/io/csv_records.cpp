@@ -14,12 +14,19 @@ namespace {
 
 class ChunkParser {
 public:
-    ChunkParser(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink)
-        : chunk_(chunk), layout_(layout), sink_(sink),
+    ChunkParser(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
+                ChunkColumns& columns)
+        : chunk_(chunk), layout_(layout), sink_(sink), columns_(columns),
           p_(text.data() + chunk.begin), end_(text.data() + chunk.end), line_(chunk.first_line),
           delim_(layout.delimiter), tab_is_space_(layout.delimiter != '\t') {}
 
     void run() {
+        columns_.text_seen.assign(static_cast<std::size_t>(layout_.n_features), 0);
+        columns_.first_text_line.assign(static_cast<std::size_t>(layout_.n_features), 0);
+        columns_.first_text_field.assign(static_cast<std::size_t>(layout_.n_features), 0);
+        columns_.first_text.assign(static_cast<std::size_t>(layout_.n_features), {});
+        columns_.missing.assign(static_cast<std::size_t>(layout_.n_features), 0);
+        columns_.dropped.clear();
         Index row = chunk_.first_row;
         Index seen = 0;
         while (p_ < end_) {
@@ -27,6 +34,7 @@ public:
             if (seen == chunk_.records)
                 throw InternalError("CSV chunk holds more records than counted");
             if (parse_record(row)) ++row;
+            else columns_.dropped.push_back(seen);
             ++seen;
         }
         if (seen != chunk_.records) throw InternalError("CSV chunk holds fewer records than counted");
@@ -60,10 +68,14 @@ private:
                 fe = scan(j);
                 (*sink_.kept)[static_cast<std::size_t>(layout_.keep_slot[j])][static_cast<std::size_t>(row)].assign(
                     field_.data(), field_.size());
-                if (target >= 0) scanned_number(j, field_line, dst[target], keep);
+                if (target >= 0) scanned_cell(j, target, field_line, dst[target], keep);
                 else if (target == field_label) store_label(j, row, field_line, keep);
+            } else if (target >= 0 && layout_.field_type[j] == FieldType::categorical) {
+                const std::uint64_t field_line = line_;
+                fe = scan(j);
+                scanned_cell(j, target, field_line, dst[target], keep);
             } else if (target >= 0) {
-                fe = numeric_field(j, dst[target], keep);
+                fe = numeric_field(j, target, dst[target], keep);
             } else {
                 const std::uint64_t field_line = line_;
                 fe = scan(j);
@@ -76,7 +88,7 @@ private:
         }
     }
 
-    FieldEnd numeric_field(std::size_t j, double& out, bool& keep) {
+    FieldEnd numeric_field(std::size_t j, int target, double& out, bool& keep) {
         const char c = p_ < end_ ? *p_ : '\0';
         if ((c >= '0' && c <= '9') || c == '-' || c == '.') {
             double v;
@@ -100,24 +112,46 @@ private:
         }
         const std::uint64_t field_line = line_;
         const FieldEnd fe = scan(j);
-        scanned_number(j, field_line, out, keep);
+        scanned_cell(j, target, field_line, out, keep);
         return fe;
     }
 
-    // The number in the field just scanned.
-    void scanned_number(std::size_t j, std::uint64_t field_line, double& out, bool& keep) {
+    // The cell in the field just scanned: a number, a missing marker, or (in a column
+    // that may be categorical) text that categorize_csv codes in pass 2.
+    void scanned_cell(std::size_t j, int target, std::uint64_t field_line, double& out, bool& keep) {
         double v = 0;
-        switch (classify_number(field_.data(), field_.data() + field_.size(), v)) {
+        const FieldKind kind = classify_number(field_.data(), field_.data() + field_.size(), v);
+        if (kind == FieldKind::missing) {
+            out = std::numeric_limits<double>::quiet_NaN();
+            // Counted in kept rows only (a dropped row leaves nothing missing).
+            if (sink_.missing == MissingPolicy::keep) ++columns_.missing[static_cast<std::size_t>(target)];
+            on_missing(j, field_line, keep);
+            return;
+        }
+        const FieldType type = layout_.field_type[j];
+        if (type == FieldType::categorical) {
+            out = 0;
+            return;
+        }
+        if (kind == FieldKind::invalid && type == FieldType::automatic) {
+            const auto f = static_cast<std::size_t>(target);
+            if (columns_.text_seen[f]++ == 0) {
+                columns_.first_text_line[f] = field_line;
+                columns_.first_text_field[f] = j;
+                columns_.first_text[f].assign(field_.data(), field_.size());
+            }
+            out = 0;
+            return;
+        }
+        switch (kind) {
             case FieldKind::number: out = v; break;
-            case FieldKind::missing:
-                out = std::numeric_limits<double>::quiet_NaN();
-                on_missing(j, field_line, keep);
-                break;
+            case FieldKind::missing: break;
             case FieldKind::infinite:
                 fail(field_line, j, quote_field(field_) + in_column(j) +
                                         " is infinite or out of range; only finite numbers are allowed");
             case FieldKind::invalid:
-                fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number");
+                fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number" +
+                                        (layout_.header.empty() ? "" : " (a numeric column)"));
         }
     }
 
@@ -142,7 +176,7 @@ private:
             case MissingPolicy::drop: keep = false; return;
             case MissingPolicy::error:
                 fail(field_line, j, "missing value" + in_column(j) +
-                                        " (use --missing=drop to skip such rows or --missing=mean to impute them)");
+                                        " (use --missing=drop to skip such rows, or auto, keep or an imputer: see --help)");
         }
     }
 
@@ -183,6 +217,7 @@ private:
     Chunk& chunk_;
     const CsvLayout& layout_;
     const CsvSink& sink_;
+    ChunkColumns& columns_;
     const char* p_;
     const char* end_;
     std::uint64_t line_;
@@ -195,8 +230,9 @@ private:
 
 }  // namespace
 
-void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink) {
-    ChunkParser(text, chunk, layout, sink).run();
+void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
+                     ChunkColumns& columns) {
+    ChunkParser(text, chunk, layout, sink, columns).run();
 }
 
 }  // namespace kestrel::detail

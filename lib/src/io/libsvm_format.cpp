@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <charconv>
 #include <cstring>
 #include <limits>
 
@@ -202,13 +203,20 @@ private:
         const FieldKind kind = classify_number(b, e, v);
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
-            else if (sink_.missing == MissingPolicy::error)
-                fail(1, "missing label " + quote_field({b, e}) + " (use --missing=drop to skip such rows)");
+            else fail(1, "missing label " + quote_field({b, e}) + " (use --missing=drop to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;
         const auto r = static_cast<std::size_t>(row);
-        L.text[r].assign(b, e);
+        // LIBSVM reads a label as a number: +1, 1 and 1.0 are one class, named by the
+        // shortest text of its value ("1").
+        if (kind == FieldKind::number) {
+            char text[32];
+            const auto res = std::to_chars(text, text + sizeof text, v);
+            L.text[r].assign(text, res.ptr);
+        } else {
+            L.text[r].assign(b, e);
+        }
         L.numeric[r] = v;
         L.line[r] = line_;
     }

@@ -65,6 +65,13 @@ void require_utf8_text(const Table& table, const std::string& source) {
     for (const auto& name : table.feature_names)
         if (!is_utf8(name)) refuse(SourceLocation{source, 0, 0}, "the column name", name);
     if (!is_utf8(table.label_name)) refuse(SourceLocation{source, 0, 0}, "the column name", table.label_name);
+    for (std::size_t j = 0; j < table.categories.size(); ++j)
+        for (const auto& c : table.categories[j])
+            if (!is_utf8(c))
+                refuse(SourceLocation{source, 0, 0},
+                       "a category of column " +
+                           (j < table.feature_names.size() ? "'" + table.feature_names[j] + "'" : std::to_string(j)),
+                       c);
     if (!table.labels) return;
     const RawLabels& labels = *table.labels;
     for (std::size_t i = 0; i < labels.text.size(); ++i)

@@ -12,7 +12,7 @@ namespace kestrel::detail {
 // Whether `text` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
 bool is_utf8(std::string_view text);
 
-// Throws DataError naming the first feature name or label (file:line) that is not UTF-8.
+// Throws DataError naming the first feature name, category or label (file:line) that is not UTF-8.
 void require_utf8_text(const Table& table, const std::string& source);
 
 }  // namespace kestrel::detail

@@ -35,6 +35,16 @@ Dataset with_features(const Dataset& data, const std::vector<Index>& features) {
     d.weights = data.weights;
     if (!data.feature_names.empty())
         for (Index f : features) d.feature_names.push_back(data.feature_names[static_cast<std::size_t>(f)]);
+    if (!data.category_counts.empty()) {
+        for (Index f : features) {
+            d.category_counts.push_back(data.category_counts[static_cast<std::size_t>(f)]);
+            d.categories.push_back(data.categories[static_cast<std::size_t>(f)]);
+        }
+        if (std::all_of(d.category_counts.begin(), d.category_counts.end(), [](Index k) { return k == 0; })) {
+            d.category_counts.clear();
+            d.categories.clear();
+        }
+    }
     d.classes = data.classes;
     d.task = data.task;
     d.source = data.source;

@@ -1,6 +1,9 @@
 #include "kestrel/pipeline/model.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <unordered_set>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_packed.hpp"
@@ -9,6 +12,7 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/resample.hpp"
 #include "kestrel/svm/libsvm_model.hpp"
 
@@ -26,9 +30,15 @@ Task choose_task(const ModelSpec& spec, const RawLabels& labels) {
         return *spec.task;
     }
     if (info.tasks.size() == 1) return info.tasks.front();
-    // Both tasks: numbers with a fractional part are a regression target; anything
-    // else (words, integer codes) is a class label. --task overrides.
-    return labels.all_numeric() && !labels.all_integer() ? Task::regression : Task::classification;
+    // Both tasks: numbers with a fractional part, or integers taking more than
+    // kMaxIntegerClasses values (prices, counts, scores), are a regression target;
+    // anything else (words, a few integer codes) is a class label. --task overrides.
+    if (!labels.all_numeric()) return Task::classification;
+    if (!labels.all_integer()) return Task::regression;
+    std::unordered_set<double> values;
+    for (const double v : labels.numeric)
+        if (values.insert(v).second && values.size() > kMaxIntegerClasses) return Task::regression;
+    return Task::classification;
 }
 
 Dataset make_dataset(Table table, Task task) {
@@ -37,6 +47,10 @@ Dataset make_dataset(Table table, Task task) {
     d.task = task;
     d.source = table.source;
     d.feature_names = std::move(table.feature_names);
+    if (!table.categories.empty()) {
+        d.categories = std::move(table.categories);
+        for (const auto& c : d.categories) d.category_counts.push_back(static_cast<Index>(c.size()));
+    }
     if (task == Task::classification)
         encode_classes(*table.labels, d);
     else
@@ -72,7 +86,7 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
 
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    if (spec.preprocessing.empty())
+    if (spec.preprocessing.empty() && m.table_steps(data).empty())
         m.fit_estimator(data, ctx);
     else
         m.fit_estimator(m.fit_steps(data), ctx);  // the prepared rows are ours to give up
@@ -81,7 +95,7 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
 
 Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    if (spec.preprocessing.empty()) {
+    if (spec.preprocessing.empty() && m.table_steps(data).empty()) {
         m.fit_estimator(std::move(data), ctx);
     } else {
         Dataset prepared = m.fit_steps(data);
@@ -97,6 +111,7 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     m.task_ = data.task;
     m.classes_ = data.task == Task::classification ? data.classes : std::vector<std::string>{};
     m.feature_names_ = data.feature_names;
+    if (!data.category_counts.empty()) m.categories_ = data.categories;
     m.n_features_ = data.cols();
     const ModelInfo& info = registry().info(spec.model);
     if (!info.supports(data.task))
@@ -116,6 +131,48 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     return m;
 }
 
+namespace {
+
+bool has_missing_cells(const Features& X) {
+    if (X.is_sparse()) {
+        const SparseMatrix& m = X.sparse_ref();
+        return std::any_of(m.valuePtr(), m.valuePtr() + m.nonZeros(), [](double v) { return std::isnan(v); });
+    }
+    return X.dense_ref().hasNaN();
+}
+
+}  // namespace
+
+std::vector<std::string> Model::table_steps(const Dataset& data) const {
+    std::vector<std::string> steps;
+    const std::string& missing = spec_.missing;
+    const bool imputer = missing != "auto" && missing != "keep";
+    const bool has_missing = has_missing_cells(data.X);
+    if (missing == "keep" && has_missing && !estimator_->native_missing())
+        throw UsageError("model " + spec_.model +
+                         " does not take missing values (--missing keep); use --missing auto or an imputer");
+    if (imputer || (has_missing && !estimator_->native_missing())) {
+        // An imputer the user chose is kept even without missing cells in training:
+        // it then imputes those met at predict time.
+        std::string step = "impute:" + (imputer ? missing : std::string("median"));
+        if (spec_.missing_indicator) step += ",indicator";
+        steps.push_back(step);
+    }
+    if (!data.category_counts.empty() && !estimator_->native_categories() && spec_.encode == "onehot") {
+        std::string step = "onehot";
+        std::string options;
+        if (spec_.max_categories > 0) options += "max_categories=" + std::to_string(spec_.max_categories);
+        if (spec_.min_frequency > 0) {
+            char text[32];
+            const auto r = std::to_chars(text, text + sizeof text, spec_.min_frequency);
+            options += (options.empty() ? "" : ",") + std::string("min_frequency=") + std::string(text, r.ptr);
+        }
+        if (!options.empty()) step += ":" + options;
+        steps.push_back(step);
+    }
+    return steps;
+}
+
 Dataset Model::fit_steps(const Dataset& data) {
     Dataset d;
     d.y = data.y;
@@ -124,16 +181,57 @@ Dataset Model::fit_steps(const Dataset& data) {
     d.classes = data.classes;
     d.task = data.task;
     d.source = data.source;
+    // kestrel-select's column selection comes first, so that the table steps see the
+    // columns it keeps; then imputation and encoding; then the steps the user asked for.
+    std::vector<std::string> kinds;
+    auto user = spec_.preprocessing.begin();
+    for (; user != spec_.preprocessing.end() && user->rfind("select_columns", 0) == 0; ++user) kinds.push_back(*user);
+    std::vector<Index> roles = data.category_counts;
+    CategoryLists categories = categories_;  // follows the columns through the steps
     const Features* X = &data.X;
     Features current;
-    for (const auto& kind : spec_.preprocessing) {
+    const auto apply = [&](const std::string& kind) {
         auto t = make_transformer(kind);
-        t->fit(*X);
+        t->fit(*X, roles);
         current = t->transform(*X);
+        const std::vector<Index> in_roles = roles;
+        roles = t->output_roles(roles, current.cols());
+        if (!categories.empty()) {
+            set_category_names(*t, categories);
+            // Column identities: kept by width-preserving steps (and appended indicator
+            // columns), picked by a selection, lost to anything else (one-hot).
+            if (kind.rfind("select_columns", 0) == 0) {
+                CategoryLists picked;
+                for (Index c : json_integers<Index>(t->to_json().at("columns")))
+                    picked.push_back(categories.at(static_cast<std::size_t>(c)));
+                categories = std::move(picked);
+            } else if (roles.size() >= in_roles.size() &&
+                       std::equal(in_roles.begin(), in_roles.end(), roles.begin())) {
+                categories.resize(roles.size());
+            } else {
+                categories.clear();
+            }
+        }
         X = &current;
         steps_.push_back(std::move(t));
+    };
+    for (const auto& kind : kinds) apply(kind);
+    Dataset after_selection;
+    if (!kinds.empty()) {
+        after_selection.X = current;
+        after_selection.category_counts = roles;
     }
+    const Dataset& table = kinds.empty() ? data : after_selection;
+    for (const auto& kind : table_steps(table)) apply(kind);
+    for (; user != spec_.preprocessing.end(); ++user) apply(*user);
     d.X = std::move(current);
+    // What stays categorical after the steps (a model with native categories).
+    if (std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; })) {
+        for (std::size_t j = 0; j < roles.size(); ++j) {
+            d.category_counts.push_back(std::max<Index>(roles[j], 0));
+            d.categories.push_back(j < categories.size() && roles[j] > 0 ? categories[j] : std::vector<std::string>{});
+        }
+    }
     return d;
 }
 
@@ -214,9 +312,12 @@ ReadOptions Model::align_options(ReadOptions base) const {
     base.expected_features = n_features_;
     base.labels_optional = true;
     base.densify = !estimator_->absent_is_missing();
-    bool imputes = false;
-    for (const auto& s : steps_) imputes |= s->kind() == "impute_mean";
+    base.feature_categories = categories_;  // empty: every column numeric
+    bool imputes = estimator_->native_missing();
+    for (const auto& s : steps_) imputes |= s->kind() == "impute_mean" || s->kind() == "impute";
+    // A model that cannot take a missing cell has it named by the reader (file:line:column).
     if (imputes && base.missing == MissingPolicy::error) base.missing = MissingPolicy::keep;
+    if (!imputes && base.missing == MissingPolicy::keep) base.missing = MissingPolicy::error;
     return base;
 }
 
@@ -243,12 +344,13 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = threshold_ ? 2 : 1;
+    j["version"] = !categories_.empty() ? 3 : threshold_ ? 2 : 1;
     j["kestrel_version"] = kestrel_version();
     j["model"] = spec_.model;
     j["task"] = to_string(task_);
     j["params"] = estimator_->params();
     j["features"] = {{"count", n_features_}, {"names", feature_names_}};
+    if (!categories_.empty()) j["features"]["categories"] = categories_;
     j["classes"] = classes_;
     j["preprocessing"] = Json::array();
     for (const auto& s : steps_) j["preprocessing"].push_back(s->to_json());
@@ -294,6 +396,14 @@ Model Model::from_json(const Json& j, const std::string& source) {
         if (m.n_features_ < 1) throw fail("feature count must be positive");
         if (!m.feature_names_.empty() && static_cast<Index>(m.feature_names_.size()) != m.n_features_)
             throw fail("feature names and feature count disagree");
+        if (j.at("features").contains("categories")) {
+            m.categories_ = j["features"]["categories"].get<CategoryLists>();
+            if (static_cast<Index>(m.categories_.size()) != m.n_features_)
+                throw fail("feature categories and feature count disagree");
+            for (const auto& list : m.categories_)
+                for (std::size_t c = 1; c < list.size(); ++c)
+                    if (!(list[c - 1] < list[c])) throw fail("feature categories must be sorted and distinct");
+        }
         if (m.task_ == Task::classification && m.classes_.size() < 2)
             throw fail("a classifier needs two classes or more");
         m.spec_.params = j.at("params");

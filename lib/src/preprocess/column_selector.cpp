@@ -30,6 +30,12 @@ public:
         if (in_features_ < 1) throw std::runtime_error("select_columns: in_features must be positive");
         check(in_features_);
     }
+    std::vector<Index> output_roles(const std::vector<Index>& in, Index) const override {
+        if (in.empty()) return in;
+        std::vector<Index> out;
+        for (Index c : cols_) out.push_back(in.at(static_cast<std::size_t>(c)));
+        return out;
+    }
     std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
         if (in.empty()) return in;
         std::vector<std::string> out;

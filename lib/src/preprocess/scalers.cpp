@@ -6,6 +6,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
+#include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 
@@ -138,16 +139,67 @@ bool has_underflowed(const Features& X, const Vector& sd) {
     return varies;
 }
 
+// Per-column mean and deviation (or min and max) of the non-missing cells, for a
+// dense table with NaN cells (a model that takes missing values natively): scikit-learn's
+// scalers ignore NaN in fit and keep it in transform, as affine() does.
+void nan_moments(const DenseMatrix& m, Vector& mean, Vector& sd) {
+    mean = Vector::Zero(m.cols());
+    sd = Vector::Zero(m.cols());
+    for (Index j = 0; j < m.cols(); ++j) {
+        double sum = 0;
+        Index n = 0;
+        for (Index r = 0; r < m.rows(); ++r)
+            if (!std::isnan(m(r, j))) sum += m(r, j), ++n;
+        if (n == 0) continue;
+        const double mu = sum / static_cast<double>(n);
+        double sq = 0;
+        for (Index r = 0; r < m.rows(); ++r)
+            if (!std::isnan(m(r, j))) sq += (m(r, j) - mu) * (m(r, j) - mu);
+        mean[j] = mu;
+        sd[j] = std::sqrt(sq / static_cast<double>(n));
+    }
+}
+
+void nan_range(const DenseMatrix& m, Vector& lo, Vector& hi) {
+    lo = Vector::Zero(m.cols());
+    hi = Vector::Zero(m.cols());
+    for (Index j = 0; j < m.cols(); ++j) {
+        bool any = false;
+        for (Index r = 0; r < m.rows(); ++r) {
+            const double x = m(r, j);
+            if (std::isnan(x)) continue;
+            lo[j] = any ? std::min(lo[j], x) : x;
+            hi[j] = any ? std::max(hi[j], x) : x;
+            any = true;
+        }
+    }
+}
+
+bool dense_with_nan(const Features& X) { return !X.is_sparse() && X.dense_ref().hasNaN(); }
+
 class StandardScaler final : public Transformer {
 public:
     std::string kind() const override { return "standard"; }
     void fit(const Features& X) override {
+        if (dense_with_nan(X)) {
+            Vector sd;
+            nan_moments(X.dense_ref(), mean_, sd);
+            scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+            return;
+        }
         Vector sd;
         column_moments(X, mean_, sd);
         if (!mean_.allFinite() || !sd.allFinite() || has_underflowed(X, sd)) column_moments_rescaled(X, mean_, sd);
         if (X.is_sparse()) mean_.setZero();  // sklearn's with_mean=False for sparse input
         // Constant columns are left unscaled (sklearn does the same), never divided by zero.
         scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+    }
+    // Categorical codes and 0/1 columns are not scaled (scikit-learn users scale the
+    // numeric columns only, in a ColumnTransformer).
+    void fit(const Features& X, const std::vector<Index>& roles) override {
+        fit(X);
+        for (std::size_t j = 0; j < roles.size(); ++j)
+            if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard"); }
     Json to_json() const override { return {{"type", kind()}, {"mean", to_array(mean_)}, {"scale", to_array(scale_)}}; }
@@ -168,13 +220,23 @@ public:
         const DenseMatrix* m = nullptr;
         DenseMatrix scratch;
         m = &X.dense(scratch);
-        const Vector lo = m->colwise().minCoeff().transpose();
-        const Vector hi = m->colwise().maxCoeff().transpose();
+        Vector lo, hi;
+        if (m->hasNaN()) {
+            nan_range(*m, lo, hi);
+        } else {
+            lo = m->colwise().minCoeff().transpose();
+            hi = m->colwise().maxCoeff().transpose();
+        }
         // Map [lo, hi] to [-1, 1]: x' = (x - mid) * 2 / (hi - lo). Constant columns map to 0.
         // Halved before adding or subtracting: lo + hi and hi - lo overflow for values
         // near the double's limit; halving is exact, so ordinary data is unchanged.
         shift_ = lo / 2 + hi / 2;
         scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
+    }
+    void fit(const Features& X, const std::vector<Index>& roles) override {
+        fit(X);
+        for (std::size_t j = 0; j < roles.size(); ++j)
+            if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax"); }
     Json to_json() const override { return {{"type", kind()}, {"shift", to_array(shift_)}, {"scale", to_array(scale_)}}; }
@@ -229,9 +291,11 @@ std::unique_ptr<Transformer> make_transformer(const std::string& kind) {
     if (kind == "standard") return std::make_unique<StandardScaler>();
     if (kind == "minmax") return std::make_unique<MinMaxScaler>();
     if (kind == "impute_mean") return std::make_unique<MeanImputer>();
+    if (is_impute_step(kind)) return make_impute_step(kind);
+    if (is_onehot_step(kind)) return make_onehot_step(kind);
     if (kind.rfind("select_columns", 0) == 0) return make_column_selector(kind);
     if (is_poly_step(kind)) return make_poly_step(kind);
-    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute_mean, select_columns, poly)");
+    throw UsageError("unknown preprocessing step '" + kind + "' (valid: standard, minmax, impute, impute_mean, onehot, select_columns, poly)");
 }
 
 std::unique_ptr<Transformer> transformer_from_json(const Json& j) {

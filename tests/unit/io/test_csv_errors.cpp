@@ -26,18 +26,25 @@ TEST_CASE("csv errors: ragged rows name the line and both field counts") {
     CHECK(error_of("1,2\n\n3\n", no_header) == "t.csv:3: expected 2 fields (as in the first row), found 1");
 }
 
-TEST_CASE("csv errors: a non-numeric feature quotes the field and names its column") {
-    CHECK(error_of("label,a,b\n1,2,x7\n") == "t.csv:2:3: \"x7\" in column 'b' is not a number");
-    CHECK(error_of("label,a,b\n1,1.5e,2\n") == "t.csv:2:2: \"1.5e\" in column 'a' is not a number");
+TEST_CASE("csv errors: a non-numeric cell of a numeric column quotes the field and names its column") {
+    // Without --numeric such a column is categorical (test_csv_types.cpp).
+    ReadOptions numeric;
+    numeric.numeric_columns = {"a", "b"};
+    CHECK(error_of("label,a,b\n1,2,x7\n", numeric) == "t.csv:2:3: \"x7\" in column 'b' is not a number (a numeric column)");
+    CHECK(error_of("label,a,b\n1,1.5e,2\n", numeric) ==
+          "t.csv:2:2: \"1.5e\" in column 'a' is not a number (a numeric column)");
     ReadOptions no_header;
     no_header.header = false;
+    no_header.numeric_columns = {"1"};
     CHECK(error_of("0,1\n0,abc\n", no_header) == "t.csv:2:2: \"abc\" is not a number");
     // The line counts the newlines inside quoted fields before it.
-    CHECK(error_of("label,a\n\"x\ny\",1\nz,bad\n") == "t.csv:4:2: \"bad\" in column 'a' is not a number");
+    ReadOptions a;
+    a.numeric_columns = {"a"};
+    CHECK(error_of("label,a\n\"x\ny\",1\nz,bad\n", a) == "t.csv:4:2: \"bad\" in column 'a' is not a number (a numeric column)");
 }
 
 TEST_CASE("csv errors: missing values without a policy") {
-    const std::string hint = " (use --missing=drop to skip such rows or --missing=mean to impute them)";
+    const std::string hint = " (use --missing=drop to skip such rows, or auto, keep or an imputer: see --help)";
     CHECK(error_of("label,a,b\n1,,3\n") == "t.csv:2:2: missing value in column 'a'" + hint);
     CHECK(error_of("label,a,b\n1,3,NA\n") == "t.csv:2:3: missing value in column 'b'" + hint);
     CHECK(error_of("label,a,b\n1,3,4\n1,?,4\n") == "t.csv:3:2: missing value in column 'a'" + hint);

@@ -52,7 +52,7 @@ TEST_CASE("libsvm: comments, blank lines, tabs, repeated spaces and CRLF") {
     CHECK(X.cols() == 4);
     CHECK(row_of(t, 0) == std::vector<double>{1, 0, 0, 2});
     CHECK(row_of(t, 1) == std::vector<double>{0, 3, 0, 0});
-    CHECK(t.labels->text == std::vector<std::string>{"+1", "0"});
+    CHECK(t.labels->text == std::vector<std::string>{"1", "0"});  // LIBSVM labels are numbers: "+1" is 1
     CHECK(t.labels->numeric == std::vector<double>{1, 0});
     CHECK(t.labels->line == std::vector<std::uint64_t>{3, 5});
 }

@@ -19,6 +19,14 @@ using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 using Vector = Eigen::VectorXd;
 
 enum class Task { classification, regression };
+
+// The categories of each feature column, in code order: an empty list for a numeric
+// column. A categorical column's cells hold the index of their category (as a double),
+// NaN for a missing cell and -1 for a category never seen in training (predict time).
+// Categories are sorted byte-wise (scikit-learn's encoders sort them the same way).
+// An empty CategoryLists means every column is numeric.
+using CategoryLists = std::vector<std::vector<std::string>>;
+inline constexpr double kUnknownCategory = -1;
 const char* to_string(Task t);
 Task task_from_string(const std::string& s);  // throws UsageError
 
@@ -91,6 +99,7 @@ struct Dataset {
     // every column is numeric. Only models with Capabilities::native_categories are given
     // codes; the others get the columns one-hot encoded by the pipeline.
     std::vector<Index> category_counts;
+    CategoryLists categories;                 // the names behind category_counts (same length)
     Task task = Task::regression;
     std::string source;                       // file the rows came from, for messages
 

@@ -12,9 +12,9 @@ enum class FileFormat { automatic, csv, libsvm };
 FileFormat file_format_from_string(const std::string& s);  // "auto", "csv", "libsvm"; UsageError
 
 enum class MissingPolicy {
-    error,  // a missing cell is an error naming file:line:column (default)
+    error,  // a missing cell is an error naming file:line:column (the library's default)
     drop,   // rows with a missing feature are dropped (the count is reported)
-    keep,   // kept as NaN, for an imputation step fitted later (--missing=mean)
+    keep,   // kept as NaN, for the model or an imputation step fitted later (the CLI's default)
 };
 // Missing markers: an empty field, NA, N/A, NaN, nan, NAN, ?. Infinities are never data
 // (an error whatever the policy). A missing label is an error unless the policy is
@@ -55,6 +55,20 @@ struct ReadOptions {
     // CSV: fields whose text is copied into Table::kept, as read (kestrel-predict's
     // --id-col / --keep-cols): header names, or 0-based field indices.
     std::vector<std::string> keep_columns;
+
+    // CSV column types (train time). A feature column is numeric when every non-missing
+    // cell is a number, categorical otherwise; these override that (header names, or
+    // 0-based field indices). Ignored columns are not read at all.
+    std::vector<std::string> categorical_columns;
+    std::vector<std::string> numeric_columns;
+    std::vector<std::string> ignore_columns;
+    // Predict time: the model's categories per feature (CategoryLists, in feature order).
+    // A category not in the list reads as kUnknownCategory, or is an error naming
+    // file:line:column when unknown_category_error.
+    std::optional<CategoryLists> feature_categories;
+    bool unknown_category_error = false;
+    // More categories than this in one column is an error (--max-categories-hard).
+    Index max_categories = 100000;
 };
 
 // What a reader returns: features, the label column as read, and names.
@@ -62,6 +76,7 @@ struct Table {
     Features X;
     std::optional<RawLabels> labels;        // absent when the file has no label column
     std::vector<std::string> feature_names; // header names, or empty
+    CategoryLists categories;               // per feature; empty when every column is numeric
     std::string label_name;                 // header name of the label column, if any
     std::string source;                     // path, or "<stdin>"
     Index dropped_rows = 0;                 // rows dropped by MissingPolicy::drop

@@ -18,9 +18,10 @@
 namespace kestrel {
 
 inline constexpr const char* kModelFormat = "kestrel-model";
-// Version 2 adds the optional "threshold" field; files without one are still written
-// as version 1, so that older readers keep reading them.
-inline constexpr int kModelFormatVersion = 2;
+// Version 2 adds the optional "threshold" field, version 3 the optional
+// "features.categories"; a file is written with the lowest version that holds it, so
+// that older readers keep reading what they can.
+inline constexpr int kModelFormatVersion = 3;
 const char* kestrel_version();
 
 // What to train: a model name, its parameters as given (resolved at fit time), and
@@ -31,6 +32,17 @@ struct ModelSpec {
     std::vector<std::string> preprocessing;  // step kinds in order, e.g. {"impute_mean", "standard"}
     std::optional<Task> task;                // forced task; else the model's choice for the labels
     std::string resample;                    // train-time class rebalancing ("smote:5"; see preprocess/resample.hpp)
+    // Missing cells: "auto" (the model's own handling when it has one, else "median"),
+    // "keep" (the model must handle them), or an imputer: "mean", "median",
+    // "most_frequent", "constant=VALUE" (categorical columns always take their most
+    // frequent category). See preprocess/encoders.hpp.
+    std::string missing = "auto";
+    bool missing_indicator = false;          // imputers append a 0/1 column per feature with missing cells
+    // Categorical columns for models without native categories: "onehot" or "ordinal"
+    // (the codes as numbers, unknown = -1); rare-category folding for onehot.
+    std::string encode = "onehot";
+    Index max_categories = 0;                // 0 = no limit
+    double min_frequency = 0;
 };
 
 // A decision threshold of a binary classifier: predict classes[1] when the score is
@@ -43,7 +55,9 @@ struct DecisionThreshold {
 };
 
 // The task a model learns from these labels: forced, or the model's only task, or
-// classification unless every label is a number and some are not integers.
+// classification unless every label is a number and some are not integers or they take
+// more than kMaxIntegerClasses distinct values.
+inline constexpr std::size_t kMaxIntegerClasses = 30;
 Task choose_task(const ModelSpec& spec, const RawLabels& labels);
 
 // Builds a Dataset from a read Table for training under `task`.
@@ -93,6 +107,13 @@ public:
     Task task() const { return task_; }
     const std::vector<std::string>& classes() const { return classes_; }
     const std::vector<std::string>& feature_names() const { return feature_names_; }
+    const CategoryLists& categories() const { return categories_; }
+    // The kinds of the fitted preprocessing steps, in order ("impute", "onehot", "standard").
+    std::vector<std::string> step_kinds() const {
+        std::vector<std::string> kinds;
+        for (const auto& s : steps_) kinds.push_back(s->kind());
+        return kinds;
+    }
     // The names of the columns the estimator sees: the input names (x1..xd when the
     // file had none) renamed by each step (select_columns keeps some, poly multiplies them).
     std::vector<std::string> prepared_feature_names() const;
@@ -111,6 +132,8 @@ private:
     // the estimator fitted (on resampled rows with --resample).
     static Model untrained(const ModelSpec& spec, const Dataset& data);
     Dataset fit_steps(const Dataset& data);
+    // The steps a raw table needs before this estimator: imputation, one-hot encoding.
+    std::vector<std::string> table_steps(const Dataset& data) const;
     Dataset resampled(const Dataset& data, const Context& ctx);
     void fit_estimator(const Dataset& data, const Context& ctx);
     void fit_estimator(Dataset&& data, const Context& ctx);
@@ -121,6 +144,7 @@ private:
     Task task_ = Task::regression;
     std::vector<std::string> classes_;
     std::vector<std::string> feature_names_;
+    CategoryLists categories_;  // per input feature; empty when every column is numeric
     Index n_features_ = 0;
     std::vector<std::shared_ptr<const Transformer>> steps_;
     std::shared_ptr<Estimator> estimator_;

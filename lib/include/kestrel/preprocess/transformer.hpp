@@ -1,7 +1,7 @@
 #pragma once
 // A preprocessing step fitted on the training data only and stored in the model:
-// scaling (standard, minmax to [-1,1]), mean imputation. Later steps (polynomial
-// features, feature selection) implement the same interface.
+// imputation, one-hot encoding, scaling (standard, minmax to [-1,1]), polynomial
+// features, feature selection.
 #include <memory>
 #include <string>
 
@@ -10,11 +10,26 @@
 
 namespace kestrel {
 
+inline constexpr Index kNumericColumn = 0;
+inline constexpr Index kIndicatorColumn = -1;
+
 class Transformer {
 public:
     virtual ~Transformer() = default;
     virtual std::string kind() const = 0;               // "standard", "minmax", "impute_mean", ...
     virtual void fit(const Features& X) = 0;
+    // The role of each column the step is fitted on: kNumericColumn, kIndicatorColumn
+    // (a 0/1 column a step made: one-hot, missing indicator; scalers leave it alone), or
+    // k > 0 for a categorical column of k category codes (Dataset::category_counts).
+    // Steps that care override this; the others ignore the roles.
+    virtual void fit(const Features& X, const std::vector<Index>& roles) {
+        (void)roles;
+        fit(X);
+    }
+    // The roles of the columns the step outputs, `width` of them.
+    virtual std::vector<Index> output_roles(const std::vector<Index>& in, Index width) const {
+        return static_cast<Index>(in.size()) == width ? in : std::vector<Index>(static_cast<std::size_t>(width), 0);
+    }
     virtual Features transform(const Features& X) const = 0;
     virtual Json to_json() const = 0;                    // {"type": kind(), ...learned numbers}
     virtual void from_json(const Json& j) = 0;           // validates; throws ModelFileError via caller

@@ -1,0 +1,186 @@
+// Pass 2 of the CSV reader, for tables with categorical columns: pass 1 left their
+// cells 0 (NaN when missing); here each chunk codes them in parallel. At train time
+// every chunk codes with its own dictionaries, which are then merged into one sorted
+// list per column and the chunk's codes remapped to it, so the codes never depend on
+// how the file was split or on the thread count. At predict time the model's lists
+// are the dictionaries.
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
+
+#include "csv_fields.hpp"
+#include "csv_internal.hpp"
+#include "kestrel/core/error.hpp"
+#include "number_field.hpp"
+
+namespace kestrel::detail {
+namespace {
+
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using Dictionary = std::unordered_map<std::string, int, TextHash, std::equal_to<>>;
+
+struct CoderSetup {
+    const CsvLayout& layout;
+    std::vector<int> slot;  // per field: its index among the categorical columns, or -1
+    const std::vector<Index>& features;
+    double* X;
+    const std::vector<Dictionary>* model;  // predict time; null at train time
+    bool unknown_is_error;
+    const std::string& source;
+};
+
+class ChunkCoder {
+public:
+    ChunkCoder(std::string_view text, const Chunk& chunk, const ChunkColumns& columns, const CoderSetup& setup,
+               std::vector<Dictionary>& own)
+        : chunk_(chunk), columns_(columns), s_(setup), own_(own), p_(text.data() + chunk.begin),
+          end_(text.data() + chunk.end), line_(chunk.first_line), delim_(setup.layout.delimiter),
+          tab_is_space_(setup.layout.delimiter != '\t') {}
+
+    void run() {
+        Index seen = 0, row = chunk_.first_row;
+        auto dropped = columns_.dropped.begin();
+        const auto d = static_cast<std::size_t>(s_.layout.n_features);
+        while (p_ < end_) {
+            const char* le = line_end(p_, end_);
+            if (is_blank(p_, le, tab_is_space_)) {
+                if (le < end_) ++line_;
+                p_ = le < end_ ? le + 1 : end_;
+                continue;
+            }
+            const bool keep = dropped == columns_.dropped.end() || *dropped != seen;
+            if (!keep) ++dropped;
+            code_record(keep ? s_.X + static_cast<std::size_t>(row) * d : nullptr);
+            if (keep) ++row;
+            ++seen;
+        }
+    }
+
+private:
+    void code_record(double* dst) {
+        for (std::size_t j = 0; j < s_.layout.n_fields; ++j) {
+            const std::uint64_t field_line = line_;
+            const FieldEnd fe = scan_field(p_, end_, delim_, field_, scratch_, line_);
+            if (field_failed(fe)) throw InternalError("CSV pass 2 met a malformed field that pass 1 accepted");
+            const int k = s_.slot[j];
+            if (dst && k >= 0) {
+                double& cell = dst[s_.features[static_cast<std::size_t>(k)]];
+                if (!std::isnan(cell)) cell = code(static_cast<std::size_t>(k), j, field_line);
+            }
+            if (fe == FieldEnd::record) ++line_;
+            if (fe != FieldEnd::delimiter) break;
+        }
+    }
+
+    double code(std::size_t k, std::size_t j, std::uint64_t line) {
+        if (!s_.model) {
+            Dictionary& dict = own_[k];
+            return dict.try_emplace(std::string(field_), static_cast<int>(dict.size())).first->second;
+        }
+        const Dictionary& dict = (*s_.model)[k];
+        if (const auto it = dict.find(field_); it != dict.end()) return it->second;
+        if (s_.unknown_is_error) {
+            const auto& header = s_.layout.header;
+            throw DataError(SourceLocation{s_.source, line, j + 1},
+                            quote_field(field_) + (header.empty() ? "" : " in column '" + header[j] + "'") +
+                                " is a category the model never saw in training (--unknown ignore treats it as "
+                                "unknown)");
+        }
+        return kUnknownCategory;
+    }
+
+    const Chunk& chunk_;
+    const ChunkColumns& columns_;
+    const CoderSetup& s_;
+    std::vector<Dictionary>& own_;
+    const char* p_;
+    const char* end_;
+    std::uint64_t line_;
+    const char delim_;
+    const bool tab_is_space_;
+    std::string_view field_;
+    std::string scratch_;
+};
+
+// One column's categories over all chunks, sorted byte-wise, and each chunk's map
+// from its own codes to their place in that list.
+std::vector<std::string> merge_column(const std::vector<std::vector<Dictionary>>& dicts, std::size_t k,
+                                      std::vector<std::vector<std::vector<double>>>& remap) {
+    std::vector<std::string> all;
+    for (const auto& chunk : dicts)
+        for (const auto& [text, code] : chunk[k]) all.push_back(text);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    for (std::size_t c = 0; c < dicts.size(); ++c) {
+        auto& map = remap[c][k];
+        map.resize(dicts[c][k].size());
+        for (const auto& [text, code] : dicts[c][k])
+            map[static_cast<std::size_t>(code)] =
+                static_cast<double>(std::lower_bound(all.begin(), all.end(), text) - all.begin());
+    }
+    return all;
+}
+
+}  // namespace
+
+void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLayout& layout,
+                    const std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
+                    const ReadOptions& opts, const std::string& source, CategoryLists& categories) {
+    const std::size_t n_cat = features.size();
+    CoderSetup setup{layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr,
+                     opts.unknown_category_error, source};
+    std::vector<Index> slot_of_feature(static_cast<std::size_t>(layout.n_features), -1);
+    for (std::size_t k = 0; k < n_cat; ++k) slot_of_feature[static_cast<std::size_t>(features[k])] = static_cast<Index>(k);
+    for (std::size_t j = 0; j < layout.n_fields; ++j)
+        if (layout.target[j] >= 0) setup.slot[j] = static_cast<int>(slot_of_feature[static_cast<std::size_t>(layout.target[j])]);
+
+    std::vector<Dictionary> model;
+    const bool predict = opts.feature_categories && !opts.feature_categories->empty();
+    if (predict) {
+        model.resize(n_cat);
+        for (std::size_t k = 0; k < n_cat; ++k) {
+            const auto& names = (*opts.feature_categories)[static_cast<std::size_t>(features[k])];
+            for (std::size_t c = 0; c < names.size(); ++c) model[k].emplace(names[c], static_cast<int>(c));
+        }
+        setup.model = &model;
+    }
+    std::vector<std::vector<Dictionary>> own(chunks.size(), std::vector<Dictionary>(predict ? 0 : n_cat));
+    run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t c) {
+        ChunkCoder(in.text, chunks[c], columns[c], setup, own[c]).run();
+        in.done_with(chunks[c].begin, chunks[c].end);
+    });
+
+    categories.assign(static_cast<std::size_t>(layout.n_features), {});
+    if (predict) {
+        categories = *opts.feature_categories;
+        return;
+    }
+    std::vector<std::vector<std::vector<double>>> remap(chunks.size(), std::vector<std::vector<double>>(n_cat));
+    for (std::size_t k = 0; k < n_cat; ++k) {
+        auto& list = categories[static_cast<std::size_t>(features[k])];
+        list = merge_column(own, k, remap);
+        if (static_cast<Index>(list.size()) > opts.max_categories) {
+            const auto f = static_cast<std::size_t>(features[k]);
+            throw DataError(source + ": column " +
+                            (layout.feature_names.empty() ? std::to_string(f) : "'" + layout.feature_names[f] + "'") +
+                            " has " + std::to_string(list.size()) + " categories, more than --max-categories-hard (" +
+                            std::to_string(opts.max_categories) + ")");
+        }
+    }
+    const auto d = static_cast<std::size_t>(layout.n_features);
+    run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t c) {
+        for (Index r = 0; r < chunks[c].kept; ++r) {
+            double* row = X + static_cast<std::size_t>(chunks[c].first_row + r) * d;
+            for (std::size_t k = 0; k < n_cat; ++k) {
+                double& cell = row[features[k]];
+                if (!std::isnan(cell)) cell = remap[c][k][static_cast<std::size_t>(cell)];
+            }
+        }
+    });
+}
+
+}  // namespace kestrel::detail

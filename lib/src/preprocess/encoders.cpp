@@ -1,0 +1,377 @@
+// Imputation and one-hot encoding: the steps that let every model read a raw table.
+// Their rules (and the scikit-learn classes they follow) are in encoders.hpp.
+#include "kestrel/preprocess/encoders.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
+
+namespace kestrel {
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+double parse_number(const std::string& text, const std::string& what) {
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v))
+        throw UsageError(what + ": '" + text + "' is not a finite number");
+    return v;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t comma = s.find(',', start);
+        out.push_back(s.substr(start, comma - start));
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
+const DenseMatrix& dense_input(const Features& X, const char* step) {
+    if (X.is_sparse())
+        throw UsageError(std::string(step) + " needs a dense table (CSV); sparse LIBSVM data has no categories or "
+                                             "missing cells to encode");
+    return X.dense_ref();
+}
+
+void check_width(const Features& X, Index expected, const char* step) {
+    if (X.cols() != expected)
+        throw DataError(std::string(step) + ": data has " + std::to_string(X.cols()) + " features, the step expects " +
+                        std::to_string(expected));
+}
+
+Index role_of(const std::vector<Index>& roles, Index j) {
+    return roles.empty() ? kNumericColumn : roles[static_cast<std::size_t>(j)];
+}
+
+// The non-missing values of column j, sorted.
+std::vector<double> sorted_values(const DenseMatrix& m, Index j) {
+    std::vector<double> v;
+    v.reserve(static_cast<std::size_t>(m.rows()));
+    for (Index r = 0; r < m.rows(); ++r)
+        if (!std::isnan(m(r, j))) v.push_back(m(r, j));
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+// The most frequent of sorted values, the smallest on ties (scikit-learn's rule).
+double most_frequent(const std::vector<double>& v) {
+    double best = v.front();
+    std::size_t best_count = 0;
+    for (std::size_t i = 0; i < v.size();) {
+        std::size_t k = i;
+        while (k < v.size() && v[k] == v[i]) ++k;
+        if (k - i > best_count) {
+            best_count = k - i;
+            best = v[i];
+        }
+        i = k;
+    }
+    return best;
+}
+
+// ---- impute ---------------------------------------------------------------------
+
+class Imputer final : public Transformer {
+public:
+    explicit Imputer(const std::string& spec) {
+        if (spec == "impute") return;  // rebuilt from a model file: from_json sets everything
+        for (const auto& part : split_commas(spec.substr(std::string("impute:").size()))) {
+            if (part == "indicator") indicator_wanted_ = true;
+            else if (part == "mean" || part == "median" || part == "most_frequent") strategy_ = part;
+            else if (starts_with(part, "constant=")) {
+                strategy_ = "constant";
+                constant_ = parse_number(part.substr(9), "--missing constant");
+            } else {
+                throw UsageError("unknown imputation '" + part +
+                                 "' (valid: mean, median, most_frequent, constant:VALUE, and indicator)");
+            }
+        }
+    }
+    std::string kind() const override { return "impute"; }
+    void fit(const Features& X) override { fit(X, {}); }
+    void fit(const Features& X, const std::vector<Index>& roles) override {
+        in_features_ = X.cols();
+        fill_ = Vector::Zero(in_features_);
+        indicator_.clear();
+        if (X.is_sparse()) return;  // LIBSVM rows: an absent entry is a zero, never missing
+        const DenseMatrix& m = X.dense_ref();
+        for (Index j = 0; j < m.cols(); ++j) {
+            const std::vector<double> v = sorted_values(m, j);
+            if (static_cast<Index>(v.size()) < m.rows() && indicator_wanted_) indicator_.push_back(j);
+            // A column without a value in these rows (possible in a cv fold) is filled with 0.
+            if (v.empty()) continue;
+            const bool categorical = role_of(roles, j) > 0;
+            if (categorical || strategy_ == "most_frequent") fill_[j] = most_frequent(v);
+            else if (strategy_ == "constant") fill_[j] = constant_;
+            else if (strategy_ == "median") {
+                const std::size_t n = v.size();
+                fill_[j] = n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2;
+            } else {
+                double sum = 0;
+                for (double x : v) sum += x;
+                fill_[j] = sum / static_cast<double>(v.size());
+            }
+        }
+    }
+    Features transform(const Features& X) const override {
+        check_width(X, in_features_, "impute");
+        if (X.is_sparse()) {
+            SparseMatrix s = X.sparse_ref();
+            for (Index i = 0; i < s.nonZeros(); ++i)
+                if (std::isnan(s.valuePtr()[i])) s.valuePtr()[i] = fill_[s.innerIndexPtr()[i]];
+            return s;
+        }
+        const DenseMatrix& in = X.dense_ref();
+        const auto extra = static_cast<Index>(indicator_.size());
+        DenseMatrix out(in.rows(), in.cols() + extra);
+        for (Index r = 0; r < in.rows(); ++r) {
+            for (Index j = 0; j < in.cols(); ++j) {
+                const double x = in(r, j);
+                out(r, j) = std::isnan(x) ? fill_[j] : x;
+            }
+            for (Index k = 0; k < extra; ++k) out(r, in.cols() + k) = std::isnan(in(r, indicator_[static_cast<std::size_t>(k)])) ? 1 : 0;
+        }
+        return out;
+    }
+    std::vector<Index> output_roles(const std::vector<Index>& in, Index width) const override {
+        std::vector<Index> out = in.empty() ? std::vector<Index>(static_cast<std::size_t>(in_features_), 0) : in;
+        out.resize(static_cast<std::size_t>(width), kIndicatorColumn);
+        return out;
+    }
+    std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
+        if (in.empty() || indicator_.empty()) return in;
+        std::vector<std::string> out = in;
+        for (Index j : indicator_) out.push_back("missing(" + in.at(static_cast<std::size_t>(j)) + ")");
+        return out;
+    }
+    Json to_json() const override {
+        Json j{{"type", kind()}, {"strategy", strategy_}, {"fill", std::vector<double>(fill_.data(), fill_.data() + fill_.size())}};
+        if (strategy_ == "constant") j["constant"] = constant_;
+        if (!indicator_.empty()) j["indicator"] = indicator_;
+        return j;
+    }
+    void from_json(const Json& j) override {
+        strategy_ = j.at("strategy").get<std::string>();
+        if (strategy_ != "mean" && strategy_ != "median" && strategy_ != "most_frequent" && strategy_ != "constant")
+            throw std::runtime_error("impute: unknown strategy '" + strategy_ + "'");
+        const auto fill = j.at("fill").get<std::vector<double>>();
+        for (double x : fill)
+            if (!std::isfinite(x)) throw std::runtime_error("impute: non-finite fill value");
+        fill_ = Eigen::Map<const Vector>(fill.data(), static_cast<Index>(fill.size()));
+        in_features_ = fill_.size();
+        if (in_features_ < 1) throw std::runtime_error("impute: no columns");
+        constant_ = j.value("constant", 0.0);
+        indicator_ = j.contains("indicator") ? json_integers<Index>(j.at("indicator")) : std::vector<Index>{};
+        for (Index c : indicator_)
+            if (c < 0 || c >= in_features_) throw std::runtime_error("impute: indicator column out of range");
+    }
+
+private:
+    std::string strategy_ = "mean";
+    double constant_ = 0;
+    bool indicator_wanted_ = false;
+    Index in_features_ = 0;
+    Vector fill_;
+    std::vector<Index> indicator_;  // columns that had missing cells in training
+};
+
+// ---- onehot ---------------------------------------------------------------------
+
+// How one categorical input column becomes 0/1 columns.
+struct Block {
+    Index column = 0;
+    std::vector<int> slot;           // per code: its output column within the block, or -1
+    int width = 0;                   // output columns of the block
+    bool infrequent = false;         // the last output column gathers the rare categories
+    std::vector<std::string> names;  // per output column: the category (or "infrequent")
+};
+
+class OneHotEncoder final : public Transformer {
+public:
+    explicit OneHotEncoder(const std::string& spec) {
+        if (spec == "onehot") return;
+        for (const auto& part : split_commas(spec.substr(std::string("onehot:").size()))) {
+            if (starts_with(part, "max_categories=")) {
+                const double v = parse_number(part.substr(15), "--max-categories");
+                if (v < 2 || v != std::floor(v)) throw UsageError("--max-categories must be an integer >= 2");
+                max_categories_ = static_cast<Index>(v);
+            } else if (starts_with(part, "min_frequency=")) {
+                min_frequency_ = parse_number(part.substr(14), "--min-frequency");
+                if (min_frequency_ < 0) throw UsageError("--min-frequency must be >= 0");
+            } else {
+                throw UsageError("unknown one-hot option '" + part + "' (valid: max_categories=N, min_frequency=F)");
+            }
+        }
+    }
+    std::string kind() const override { return "onehot"; }
+    void fit(const Features& X) override { fit(X, {}); }
+    void fit(const Features& X, const std::vector<Index>& roles) override {
+        const DenseMatrix& m = dense_input(X, "one-hot encoding");
+        in_features_ = m.cols();
+        blocks_.clear();
+        const double rows = static_cast<double>(m.rows());
+        const double min_count = min_frequency_ < 1 ? min_frequency_ * rows : min_frequency_;
+        for (Index j = 0; j < m.cols(); ++j) {
+            const Index k = role_of(roles, j);
+            if (k <= 0) continue;
+            std::vector<Index> count(static_cast<std::size_t>(k), 0);
+            for (Index r = 0; r < m.rows(); ++r) {
+                const double x = m(r, j);
+                if (x >= 0 && x < static_cast<double>(k)) ++count[static_cast<std::size_t>(x)];
+            }
+            Block b;
+            b.column = j;
+            b.slot.assign(static_cast<std::size_t>(k), -1);
+            // scikit-learn's rule: infrequent when seen fewer than min_count times; and
+            // with more observed categories than max_categories, the observed ones beyond
+            // the max_categories - 1 most frequent (a stable ascending sort by count, so
+            // of equal counts the later category stays frequent).
+            std::vector<Index> order;
+            for (Index c = 0; c < k; ++c)
+                if (count[static_cast<std::size_t>(c)] > 0) order.push_back(c);
+            std::vector<char> frequent(static_cast<std::size_t>(k), 0);
+            for (Index c : order) frequent[static_cast<std::size_t>(c)] = static_cast<double>(count[static_cast<std::size_t>(c)]) >= min_count;
+            if (max_categories_ > 0 && max_categories_ < static_cast<Index>(order.size())) {
+                std::stable_sort(order.begin(), order.end(), [&](Index a, Index c) {
+                    return count[static_cast<std::size_t>(a)] < count[static_cast<std::size_t>(c)];
+                });
+                const auto rare = order.size() - static_cast<std::size_t>(max_categories_ - 1);
+                for (std::size_t i = 0; i < rare; ++i) frequent[static_cast<std::size_t>(order[i])] = 0;
+            }
+            Index n_rare = 0;
+            for (Index c : order) n_rare += !frequent[static_cast<std::size_t>(c)];
+            for (Index c = 0; c < k; ++c)
+                if (frequent[static_cast<std::size_t>(c)]) {
+                    b.slot[static_cast<std::size_t>(c)] = b.width++;
+                    b.names.push_back(std::to_string(c));
+                }
+            if (n_rare > 0) {
+                b.infrequent = true;
+                for (Index c : order)
+                    if (!frequent[static_cast<std::size_t>(c)]) b.slot[static_cast<std::size_t>(c)] = b.width;
+                ++b.width;
+                b.names.push_back("infrequent");
+            }
+            blocks_.push_back(std::move(b));
+        }
+    }
+    Features transform(const Features& X) const override {
+        const DenseMatrix& in = dense_input(X, "one-hot encoding");
+        check_width(X, in_features_, "onehot");
+        DenseMatrix out = DenseMatrix::Zero(in.rows(), out_width());
+        for (Index r = 0; r < in.rows(); ++r) {
+            Index o = 0;
+            std::size_t b = 0;
+            for (Index j = 0; j < in.cols(); ++j) {
+                if (b < blocks_.size() && blocks_[b].column == j) {
+                    const Block& blk = blocks_[b++];
+                    const double x = in(r, j);
+                    const auto k = static_cast<double>(blk.slot.size());
+                    if (x >= 0 && x < k) {
+                        const int s = blk.slot[static_cast<std::size_t>(x)];
+                        if (s >= 0) out(r, o + s) = 1;
+                    }
+                    o += blk.width;
+                } else {
+                    out(r, o++) = in(r, j);
+                }
+            }
+        }
+        return out;
+    }
+    std::vector<Index> output_roles(const std::vector<Index>&, Index width) const override {
+        std::vector<Index> out;
+        out.reserve(static_cast<std::size_t>(width));
+        std::size_t b = 0;
+        for (Index j = 0; j < in_features_; ++j) {
+            if (b < blocks_.size() && blocks_[b].column == j) out.insert(out.end(), static_cast<std::size_t>(blocks_[b++].width), kIndicatorColumn);
+            else out.push_back(kNumericColumn);
+        }
+        return out;
+    }
+    std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
+        std::vector<std::string> out;
+        std::size_t b = 0;
+        for (Index j = 0; j < in_features_; ++j) {
+            const std::string name = in.empty() ? "x" + std::to_string(j + 1) : in.at(static_cast<std::size_t>(j));
+            if (b < blocks_.size() && blocks_[b].column == j) {
+                for (const auto& c : blocks_[b].names) out.push_back(name + "=" + c);
+                ++b;
+            } else {
+                out.push_back(name);
+            }
+        }
+        return out;
+    }
+    Json to_json() const override {
+        Json blocks = Json::array();
+        for (const auto& b : blocks_)
+            blocks.push_back({{"column", b.column}, {"slot", b.slot}, {"width", b.width}, {"infrequent", b.infrequent},
+                              {"names", b.names}});
+        return {{"type", kind()}, {"in_features", in_features_}, {"columns", std::move(blocks)}};
+    }
+    void from_json(const Json& j) override {
+        in_features_ = json_integer<Index>(j.at("in_features"));
+        if (in_features_ < 1) throw std::runtime_error("onehot: in_features must be positive");
+        blocks_.clear();
+        Index last = -1;
+        for (const auto& e : j.at("columns")) {
+            Block b;
+            b.column = json_integer<Index>(e.at("column"));
+            if (b.column <= last || b.column >= in_features_) throw std::runtime_error("onehot: bad column");
+            last = b.column;
+            b.width = json_integer<int>(e.at("width"));
+            b.infrequent = e.at("infrequent").get<bool>();
+            b.slot = json_integers<int>(e.at("slot"));
+            b.names = e.at("names").get<std::vector<std::string>>();
+            if (b.width < 0 || static_cast<int>(b.names.size()) != b.width) throw std::runtime_error("onehot: bad width");
+            for (int s : b.slot)
+                if (s < -1 || s >= b.width) throw std::runtime_error("onehot: slot out of range");
+            blocks_.push_back(std::move(b));
+        }
+    }
+    void name_categories(const CategoryLists& categories) {
+        for (auto& b : blocks_) {
+            const auto& names = categories.at(static_cast<std::size_t>(b.column));
+            for (std::size_t c = 0; c < b.slot.size() && c < names.size(); ++c) {
+                const int s = b.slot[c];
+                if (s >= 0 && !(b.infrequent && s == b.width - 1)) b.names[static_cast<std::size_t>(s)] = names[c];
+            }
+        }
+    }
+
+private:
+    Index out_width() const {
+        Index w = in_features_;
+        for (const auto& b : blocks_) w += b.width - 1;
+        return w;
+    }
+
+    Index max_categories_ = 0;  // 0 = no limit
+    double min_frequency_ = 0;
+    Index in_features_ = 0;
+    std::vector<Block> blocks_;
+};
+
+}  // namespace
+
+bool is_impute_step(const std::string& spec) { return spec == "impute" || starts_with(spec, "impute:"); }
+std::unique_ptr<Transformer> make_impute_step(const std::string& spec) { return std::make_unique<Imputer>(spec); }
+bool is_onehot_step(const std::string& spec) { return spec == "onehot" || starts_with(spec, "onehot:"); }
+std::unique_ptr<Transformer> make_onehot_step(const std::string& spec) { return std::make_unique<OneHotEncoder>(spec); }
+
+void set_category_names(Transformer& onehot, const CategoryLists& categories) {
+    if (auto* e = dynamic_cast<OneHotEncoder*>(&onehot)) e->name_categories(categories);
+}
+
+}  // namespace kestrel

@@ -1,0 +1,133 @@
+// Raw tables (string categories, NA cells) through every command, run in process on the
+// bundled copies of the shared tables (data/tables/, see data/README.md).
+#include <doctest/doctest.h>
+
+#include "cli/run_in_process.hpp"
+#include "cli/run_tool.hpp"
+#include "common/commands.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/registry.hpp"
+
+using namespace kestrel;
+using namespace kestrel::cli;
+using kestrel::test::run;
+
+namespace {
+
+std::string table(const std::string& name, const std::string& part) {
+    return test::repo_path("data/tables/" + name + "/" + part + ".csv");
+}
+
+}  // namespace
+
+TEST_SUITE("cli.tables") {
+    TEST_CASE("every model trains on the raw penguins table and predicts its test file") {
+        test::ScratchDir dir("tables_every_model");
+        for (const auto& name : registry().names()) {
+            CAPTURE(name);
+            const bool classifier = registry().info(name).is_classifier();
+            // Classifiers learn the species; regressors the body mass, an integer column
+            // with more than 30 values (so a regression target for models doing both).
+            // Two rows have no measurements at all (their label included): regressors
+            // drop them; classifiers impute (or, gbdt, keep) their missing cells.
+            const std::string label = classifier ? "species" : "body_mass_g";
+            const std::string missing = classifier ? "auto" : "drop";
+            const auto model = dir / (name + ".json");
+            auto t = run(run_train, "kestrel-train",
+                         {"-m", name, "--scale", "standard", table("penguins", "train"), "--label-col", label,
+                          "--missing", missing, "-o", model, "--json"});
+            REQUIRE_MESSAGE(t.code == 0, t.err);
+            const Json summary = Json::parse(t.out);
+            // island and sex; species too when it is a feature
+            CHECK(summary["categorical_features"] == (classifier ? 2 : 3));
+            CHECK(summary["task"] == (classifier ? "classification" : "regression"));
+            auto p = run(run_predict, "kestrel-predict",
+                         {model, table("penguins", "test"), "--label-col", label, "--missing", missing, "--metrics",
+                          "--json", "-o", dir / (name + ".pred.csv")});
+            REQUIRE_MESSAGE(p.code == 0, p.err);
+            const Json metrics = Json::parse(p.out);
+            CHECK(metrics.contains(classifier ? "accuracy" : "r2"));
+        }
+    }
+
+    TEST_CASE("penguins: accuracy of a few models on the held-out rows") {
+        test::ScratchDir dir("tables_penguins");
+        for (const std::string name : {"logistic", "forest", "gbdt", "svc"}) {
+            CAPTURE(name);
+            const auto model = dir / (name + ".json");
+            auto t = run(run_train, "kestrel-train",
+                         {"-m", name, "--scale", "standard", table("penguins", "train"), "--label-col", "species", "-o",
+                          model});
+            REQUIRE_MESSAGE(t.code == 0, t.err);
+            auto p = run(run_predict, "kestrel-predict",
+                         {model, table("penguins", "test"), "--label-col", "species", "--metrics", "--json", "-o",
+                          dir / "p.csv"});
+            REQUIRE_MESSAGE(p.code == 0, p.err);
+            // Species is nearly separable on bill and flipper measurements: 69 test rows.
+            CHECK(Json::parse(p.out)["accuracy"].get<double>() >= 0.95);
+        }
+    }
+
+    TEST_CASE("credit_data: cv, gridsearch and select on a table with NA cells and categories") {
+        test::ScratchDir dir("tables_credit");
+        const std::string train = table("credit_data", "train");
+        auto cv = run(run_cv, "kestrel-cv",
+                      {"-m", "logistic", "--scale", "standard", train, "--label-col", "Status", "-k", "3", "--json"});
+        REQUIRE_MESSAGE(cv.code == 0, cv.err);
+        const double accuracy = Json::parse(cv.out)["metrics"]["accuracy"]["mean"].get<double>();
+        CHECK(accuracy > 0.75);  // the majority class ("good") is 72% of the rows
+        auto gs = run(run_gridsearch, "kestrel-gridsearch",
+                      {"-m", "logistic", "-g", "C=0.1,1", "--scale", "standard", train, "--label-col", "Status", "-k",
+                       "3", "-o", dir / "best.json", "--json"});
+        REQUIRE_MESSAGE(gs.code == 0, gs.err);
+        auto sel = run(run_select, "kestrel-select",
+                       {"-m", "logistic", "--scale", "standard", train, "--label-col", "Status", "-k", "3", "--json"});
+        REQUIRE_MESSAGE(sel.code == 0, sel.err);
+        auto gb = run(run_cv, "kestrel-cv",
+                      {"-m", "gbdt", "-p", "n_estimators=30", train, "--label-col", "Status", "-k", "3", "--json"});
+        REQUIRE_MESSAGE(gb.code == 0, gb.err);
+        CHECK(Json::parse(gb.out)["metrics"]["accuracy"]["mean"].get<double>() > 0.75);
+    }
+
+    TEST_CASE("an integer label with many values is a regression target; LIBSVM +1 and 1 are one class") {
+        test::ScratchDir dir("tables_labels");
+        auto t = run(run_train, "kestrel-train",
+                     {"-m", "gbdt", "-p", "n_estimators=5", test::repo_path("data/diabetes/train.csv"), "-o",
+                      dir / "g.json", "--json"});
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        CHECK(Json::parse(t.out)["task"] == "regression");
+        auto forced = run(run_train, "kestrel-train",
+                          {"-m", "tree", "--task", "classification", test::repo_path("data/diabetes/train.csv"), "-o",
+                           dir / "t.json", "--json"});
+        REQUIRE_MESSAGE(forced.code == 0, forced.err);
+        CHECK(Json::parse(forced.out)["task"] == "classification");
+
+        const auto data = dir.file("mixed.libsvm", "+1 1:1\n1 1:2\n1.0 1:3\n-1 1:-1\n-1 1:-2\n");
+        auto m = run(run_train, "kestrel-train", {"-m", "logistic", data, "-o", dir / "l.json", "--json"});
+        REQUIRE_MESSAGE(m.code == 0, m.err);
+        CHECK(Json::parse(m.out)["classes"] == Json::array({"-1", "1"}));
+    }
+
+    TEST_CASE("predict-time categories: unknown ignored or an error; bad column flags are one-line errors") {
+        test::ScratchDir dir("tables_unknown");
+        const auto train = dir.file("t.csv", "label,colour,x\na,red,1\nb,blue,2\na,red,3\nb,blue,4\n");
+        const auto test_file = dir.file("u.csv", "label,colour,x\na,red,1\nb,purple,2\n");
+        const auto model = dir / "m.json";
+        auto t = run(run_train, "kestrel-train", {"-m", "logistic", train, "-o", model});
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        auto ok = run(run_predict, "kestrel-predict", {model, test_file});
+        CHECK_MESSAGE(ok.code == 0, ok.err);
+        auto err = run(run_predict, "kestrel-predict", {model, test_file, "--unknown", "error"});
+        CHECK(err.code == 2);
+        CHECK(err.err.find("u.csv:3:2: \"purple\" in column 'colour' is a category the model never saw") !=
+              std::string::npos);
+        auto absent = run(run_train, "kestrel-train", {"-m", "logistic", train, "--categorical", "size", "-o", model});
+        CHECK(absent.code == 2);
+        CHECK(absent.err.find("--categorical names column 'size', which is not in the file") != std::string::npos);
+        auto keep = run(run_train, "kestrel-train",
+                        {"-m", "logistic", dir.file("n.csv", "label,x\na,1\nb,NA\na,3\nb,4\n"), "--missing", "keep",
+                         "-o", model});
+        CHECK(keep.code != 0);
+        CHECK(keep.err.find("does not take missing values") != std::string::npos);
+    }
+}

@@ -1,0 +1,32 @@
+# Reference values for tests/unit/preprocess/test_encoders.cpp (scikit-learn 1.2.1, Debian 12).
+import numpy as np, pandas as pd, io
+from sklearn.impute import SimpleImputer
+from sklearn.preprocessing import OneHotEncoder
+from sklearn.linear_model import Ridge, LogisticRegression
+from sklearn.compose import ColumnTransformer
+from sklearn.pipeline import make_pipeline
+csv = """colour,size,weight,label
+red,S,1.5,1.0
+blue,M,NA,2.0
+red,L,2.5,1.5
+green,M,3.0,3.5
+NA,S,4.0,2.5
+blue,S,2.0,0.5
+red,M,7.0,4.0
+"""
+df = pd.read_csv(io.StringIO(csv))
+X = df[["colour","size","weight"]]; y = df["label"]
+for s in ["mean","median","most_frequent"]:
+    print(s, SimpleImputer(strategy=s).fit(X[["weight"]]).statistics_)
+print("cat mf", SimpleImputer(strategy="most_frequent").fit(X[["colour"]]).statistics_)
+ct = ColumnTransformer([("num", SimpleImputer(strategy="median"), ["weight"]),
+                        ("cat", make_pipeline(SimpleImputer(strategy="most_frequent"), OneHotEncoder(handle_unknown="ignore")), ["colour","size"])])
+m = make_pipeline(ct, Ridge(alpha=1.0)).fit(X, y)
+print("names", m[0].get_feature_names_out())
+print("coef", repr(m[1].coef_), repr(m[1].intercept_))
+t = pd.DataFrame({"colour":["purple","red"],"size":["S","XL"],"weight":[np.nan,2.0]})
+print("pred", repr(m.predict(t)))
+enc = OneHotEncoder(min_frequency=2, handle_unknown="infrequent_if_exist").fit(X[["size"]].fillna("S"))
+print("infreq", enc.categories_, enc.infrequent_categories_, enc.transform([["L"],["M"]]).toarray())
+enc = OneHotEncoder(max_categories=2, handle_unknown="infrequent_if_exist").fit(X[["size"]])
+print("maxcat", enc.infrequent_categories_, enc.transform([["L"],["M"],["S"]]).toarray())

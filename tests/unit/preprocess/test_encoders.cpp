@@ -1,0 +1,138 @@
+// Imputation and one-hot encoding against scikit-learn 1.2.1 (Debian 12's
+// python3-sklearn): the reference figures come from make_encoder_references.py beside
+// this file, run on the same fixture.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "kestrel/core/context.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/preprocess/encoders.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+const char* kTable =
+    "colour,size,weight,label\n"
+    "red,S,1.5,1.0\n"
+    "blue,M,NA,2.0\n"
+    "red,L,2.5,1.5\n"
+    "green,M,3.0,3.5\n"
+    "NA,S,4.0,2.5\n"
+    "blue,S,2.0,0.5\n"
+    "red,M,7.0,4.0\n";
+
+Table read_table_text(const std::string& text, ReadOptions o = {}) {
+    o.missing = MissingPolicy::keep;
+    return read_table_from_buffer(text, "t.csv", o);
+}
+
+std::vector<Index> roles_of(const Table& t) {
+    std::vector<Index> r;
+    for (const auto& c : t.categories) r.push_back(static_cast<Index>(c.size()));
+    return r;
+}
+
+double fill_of(const std::string& spec, const Table& t, Index column) {
+    auto step = make_impute_step(spec);
+    step->fit(t.X, roles_of(t));
+    return step->to_json().at("fill").at(static_cast<std::size_t>(column)).get<double>();
+}
+
+}  // namespace
+
+TEST_SUITE("preprocess") {
+
+TEST_CASE("impute: mean, median, most_frequent and constant as SimpleImputer; categories take the most frequent") {
+    const Table t = read_table_text(kTable);
+    // SimpleImputer(strategy=...).fit(weight).statistics_: 3.33333333, 2.75, 1.5.
+    CHECK(fill_of("impute:mean", t, 2) == doctest::Approx(10.0 / 3).epsilon(1e-15));
+    CHECK(fill_of("impute:median", t, 2) == 2.75);
+    CHECK(fill_of("impute:most_frequent", t, 2) == 1.5);
+    CHECK(fill_of("impute:constant=-7", t, 2) == -7);
+    // colour: SimpleImputer(most_frequent) gives 'red' (code 2 of blue, green, red),
+    // whatever the numeric strategy.
+    CHECK(fill_of("impute:mean", t, 0) == 2);
+    CHECK(fill_of("impute:constant=-7", t, 0) == 2);
+
+    auto with_indicator = make_impute_step("impute:median,indicator");
+    with_indicator->fit(t.X, roles_of(t));
+    const Features out = with_indicator->transform(t.X);
+    REQUIRE(out.cols() == 5);  // colour and weight had missing cells
+    CHECK(out.dense_ref()(1, 2) == 2.75);
+    CHECK(out.dense_ref()(1, 4) == 1);
+    CHECK(out.dense_ref()(4, 3) == 1);
+    CHECK(out.dense_ref()(0, 3) == 0);
+    CHECK(with_indicator->output_names({"colour", "size", "weight"}) ==
+          std::vector<std::string>{"colour", "size", "weight", "missing(colour)", "missing(weight)"});
+    CHECK_THROWS_AS(make_impute_step("impute:mode"), UsageError);
+}
+
+TEST_CASE("onehot: min_frequency and max_categories fold rare categories as OneHotEncoder's infrequent column") {
+    const Table t = read_table_text(kTable);
+    const std::vector<Index> roles = roles_of(t);
+    // colour: blue x2, green x1, red x3 (codes 0, 1, 2); size: L x1, M x3, S x3.
+    auto min_freq = make_onehot_step("onehot:min_frequency=2");
+    min_freq->fit(t.X, roles);
+    // OneHotEncoder(min_frequency=2): colour blue, red, infrequent (green); size M, S,
+    // infrequent (L); so L -> [0, 0, 1] and M -> [1, 0, 0].
+    set_category_names(*min_freq, t.categories);
+    CHECK(min_freq->output_names({"colour", "size", "weight"}) ==
+          std::vector<std::string>{"colour=blue", "colour=red", "colour=infrequent", "size=M", "size=S",
+                                   "size=infrequent", "weight"});
+    const DenseMatrix m = min_freq->transform(t.X).dense_ref();
+    CHECK(m(2, 3) == 0);  // row 3: size L
+    CHECK(m(2, 5) == 1);
+    CHECK(m(1, 3) == 1);  // row 2: size M
+    CHECK(m(3, 2) == 1);  // row 4: colour green, infrequent
+    CHECK(m(4, 0) + m(4, 1) + m(4, 2) == 0);  // a missing colour is an all-zero row
+
+    // OneHotEncoder(max_categories=2): one frequent category per column. colour keeps
+    // red; of size's M and S (3 each) the later, S, stays: L -> [0, 1], M -> [0, 1], S -> [1, 0].
+    auto max_cat = make_onehot_step("onehot:max_categories=2");
+    max_cat->fit(t.X, roles);
+    const DenseMatrix c = max_cat->transform(t.X).dense_ref();
+    REQUIRE(c.cols() == 2 + 2 + 1);
+    CHECK(c(0, 0) == 1);  // red
+    CHECK(c(1, 1) == 1);  // blue: infrequent
+    CHECK(c(2, 2) == 0);  // L
+    CHECK(c(2, 3) == 1);
+    CHECK(c(1, 3) == 1);  // M
+    CHECK(c(0, 2) == 1);  // S
+}
+
+TEST_CASE("ridge on a raw table equals scikit-learn's impute + OneHotEncoder + Ridge pipeline") {
+    const Dataset d = make_dataset(read_table_text(kTable), Task::regression);
+    REQUIRE(d.category_counts == std::vector<Index>{3, 3, 0});
+    ModelSpec spec;
+    spec.model = "ridge";
+    spec.params = {{"alpha", 1.0}};
+    Context ctx;
+    const Model m = Model::train(spec, d, ctx);
+    CHECK(m.prepared_feature_names() == std::vector<std::string>{"colour=blue", "colour=green", "colour=red", "size=L",
+                                                                 "size=M", "size=S", "weight"});
+    // ColumnTransformer([median imputer on weight, most_frequent imputer + OneHotEncoder
+    // on colour and size]) + Ridge(alpha=1): coef_ and intercept_ in our column order.
+    const std::vector<double> coef{-0.42685226, 0.50421196, -0.0773597, -0.14677685, 0.40456898, -0.25779213, 0.43218741};
+    const Eigen::MatrixXd w = m.estimator().linear_weights();
+    REQUIRE(w.cols() == 7);
+    for (Index j = 0; j < 7; ++j) CHECK(w(0, j) == doctest::Approx(coef[static_cast<std::size_t>(j)]).epsilon(1e-6));
+    // Prediction on raw rows with unknown categories (purple, XL) and a missing weight:
+    // sklearn (handle_unknown='ignore') gives 1.72116812 and 1.57745999.
+    ReadOptions o = m.align_options(ReadOptions{});
+    const Table test = read_table_from_buffer("colour,size,weight\npurple,S,NA\nred,XL,2.0\n", "test.csv", o);
+    const Vector p = m.predict(test.X);
+    CHECK(p[0] == doctest::Approx(1.72116812).epsilon(1e-6));
+    CHECK(p[1] == doctest::Approx(1.57745999).epsilon(1e-6));
+
+    // Save and load: the categories and steps come back, predictions are identical.
+    const Model back = Model::from_json(m.to_json(), "m.json");
+    CHECK(back.categories() == m.categories());
+    CHECK(back.predict(test.X) == p);
+    CHECK(m.to_json()["version"] == 3);
+}
+
+}  // TEST_SUITE
