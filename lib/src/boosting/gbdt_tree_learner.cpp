@@ -136,9 +136,7 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     }
 }
 
-HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, double g, double h,
-                                                      Index count) const {
-    if (cuts_.is_categorical(f)) return best_categorical_split(hist, f, g, h, count);
+HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, double g, double h) const {
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
@@ -150,7 +148,7 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
         if (hl < mcw || hr < mcw) return;
         const double gr = g - gl;
         const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
-        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, {}};
+        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1};
     };
     double gl = 0, hl = 0;
     for (int b = 0; b + 1 < nb; ++b) {
@@ -172,7 +170,7 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
 // missing bin is not a category: every candidate set is tried with the missing rows on
 // either side, and "missing left, every category right" is a candidate too.
 HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hist, Index f, double g, double h,
-                                                               Index count) const {
+                                                               Index count, std::vector<std::uint32_t>& left_bins) const {
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
@@ -189,7 +187,7 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
         const double gr = g - gl;
         const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
         if (!(gain > best.gain)) return false;
-        best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, {}};
+        best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, 0};
         return true;
     };
     const auto nonempty = [&](int b) { return hist[b].h != 0 || hist[b].g != 0; };
@@ -232,8 +230,8 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
         }
     }
     if (best.feature < 0) return best;
-    best.left_bins.assign(static_cast<std::size_t>((nb + 1 + 31) / 32), 0u);
-    const auto set = [&](int b) { best.left_bins[static_cast<std::size_t>(b >> 5)] |= 1u << (b & 31); };
+    left_bins.assign(static_cast<std::size_t>((nb + 1 + 31) / 32), 0u);
+    const auto set = [&](int b) { left_bins[static_cast<std::size_t>(b >> 5)] |= 1u << (b & 31); };
     if (best_one >= 0) {
         set(best_one);
     } else {
@@ -248,6 +246,8 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     const auto nf = static_cast<Index>(features_.size());
     const Index tasks = static_cast<Index>(nodes.size()) * nf;
     std::vector<Split> found(static_cast<std::size_t>(tasks));
+    // Left bins of each task's categorical candidate (none without categorical features).
+    std::vector<std::vector<std::uint32_t>> found_sets(cuts_.any_categorical() ? static_cast<std::size_t>(tasks) : 0);
     const Index work = static_cast<Index>(nodes.size()) * cuts_.total_cells();
 #pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
     for (Index t = 0; t < tasks; ++t) {
@@ -261,17 +261,29 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
                 h[b].h -= s[b].h;
             }
         }
-        found[static_cast<std::size_t>(t)] = best_split_of(h, f, n->g, n->h, n->end - n->begin);
+        const auto ut = static_cast<std::size_t>(t);
+        found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, n->g, n->h, n->end - n->begin, found_sets[ut])
+                                            : best_split_of(h, f, n->g, n->h);
     }
     // Features in order, the first of equal gains: the same split for any thread count.
     const double threshold = std::max(p_.gamma, kMinGain);
     for (std::size_t j = 0; j < nodes.size(); ++j) {
         Split best;
+        std::size_t best_task = 0;
         for (Index fi = 0; fi < nf; ++fi) {
-            const Split& s = found[j * static_cast<std::size_t>(nf) + static_cast<std::size_t>(fi)];
-            if (s.feature >= 0 && s.gain > best.gain) best = s;
+            const std::size_t task = j * static_cast<std::size_t>(nf) + static_cast<std::size_t>(fi);
+            const Split& s = found[task];
+            if (s.feature >= 0 && s.gain > best.gain) {
+                best = s;
+                best_task = task;
+            }
         }
-        nodes[j]->best = best.feature >= 0 && best.gain > threshold ? best : Split{};
+        if (!(best.feature >= 0 && best.gain > threshold)) best = Split{};
+        if (best.set >= 0) {  // a categorical split: its bins into the learner's pool
+            sets_.push_back(std::move(found_sets[best_task]));
+            best.set = static_cast<int>(sets_.size()) - 1;
+        }
+        nodes[j]->best = best;
     }
 }
 
@@ -287,12 +299,13 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         const Node& n = *batch[static_cast<std::size_t>(j)];
         const Split& s = n.best;
         const int miss = cuts_.missing_bin(s.feature);
-        if (!s.left_bins.empty()) {
+        if (s.set >= 0) {
+            const std::uint32_t* left = sets_[static_cast<std::size_t>(s.set)].data();
             mid[static_cast<std::size_t>(j)] =
-                wide ? partition_rows_cat(bins_.column16(s.feature), s.left_bins.data(), miss, s.missing_left,
-                                          rows_.data(), tmp_.data(), n.begin, n.end)
-                     : partition_rows_cat(bins_.column8(s.feature), s.left_bins.data(), miss, s.missing_left,
-                                          rows_.data(), tmp_.data(), n.begin, n.end);
+                wide ? partition_rows_cat(bins_.column16(s.feature), left, miss, s.missing_left, rows_.data(),
+                                          tmp_.data(), n.begin, n.end)
+                     : partition_rows_cat(bins_.column8(s.feature), left, miss, s.missing_left, rows_.data(),
+                                          tmp_.data(), n.begin, n.end);
             continue;
         }
         mid[static_cast<std::size_t>(j)] =
@@ -321,15 +334,15 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         TreeNode& t = out.tree.node(n.id);
         t.feature = s.feature;
         // A categorical split keeps its set aside (GrownTree::left_bins); its threshold is 0.
-        t.threshold = s.left_bins.empty() ? cuts_.upper(s.feature, s.bin) : 0.0;
+        t.threshold = s.set < 0 ? cuts_.upper(s.feature, s.bin) : 0.0;
         t.left = l.id;
         t.right = r.id;
         t.missing_left = s.missing_left;
         t.impurity = s.gain;
         out.split_bin[static_cast<std::size_t>(n.id)] = s.bin;
-        if (!s.left_bins.empty()) {
+        if (s.set >= 0) {
             out.left_bins.resize(static_cast<std::size_t>(out.tree.size()));
-            out.left_bins[static_cast<std::size_t>(n.id)] = s.left_bins;
+            out.left_bins[static_cast<std::size_t>(n.id)] = sets_[static_cast<std::size_t>(s.set)];
         }
         kids.push_back(l);
         kids.push_back(r);
@@ -378,6 +391,7 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
 GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features) {
     features_.assign(features.begin(), features.end());
     rows_.assign(rows.begin(), rows.end());
+    sets_.clear();
     const auto m = static_cast<Index>(rows_.size());
     tmp_.resize(rows_.size());
     ordered_.resize(rows_.size());

@@ -68,7 +68,7 @@ private:
         double gain = 0, gl = 0, hl = 0;
         int feature = -1, bin = -1;
         bool missing_left = false;
-        std::vector<std::uint32_t> left_bins;  // a categorical split: the bins going left
+        int set = -1;  // a categorical split: its left bins are sets_[set] (trivially copyable)
     };
     struct Node {
         int id = 0, depth = 0, slot = -1;
@@ -82,8 +82,9 @@ private:
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void find_splits(std::span<Node* const> nodes);
-    Split best_split_of(const BinStat* hist, Index f, double g, double h, Index count) const;
-    Split best_categorical_split(const BinStat* hist, Index f, double g, double h, Index count) const;
+    Split best_split_of(const BinStat* hist, Index f, double g, double h) const;
+    Split best_categorical_split(const BinStat* hist, Index f, double g, double h, Index count,
+                                 std::vector<std::uint32_t>& left_bins) const;
     std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
     int acquire_slot();
     void release_slot(int slot);
@@ -100,6 +101,7 @@ private:
     bool contiguous_root_ = false;
     std::vector<std::vector<BinStat>> pool_;
     std::vector<int> free_;
+    std::vector<std::vector<std::uint32_t>> sets_;  // left bins of the chosen categorical splits
 };
 
 // The leaf a row of a binned matrix falls into.
