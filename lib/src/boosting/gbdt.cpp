@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
@@ -20,6 +21,8 @@ namespace {
 
 // Below this many rows a loop over rows runs on one thread: a fork-join costs more.
 constexpr Index kParallelRows = 1 << 15;
+// The most categories a categorical feature may have (the codes are read as int).
+constexpr Index kMaxCategories = Index{1} << 24;
 
 // NaN is a missing value; an infinity has no bin.
 void require_no_infinity(const Features& X) {
@@ -102,6 +105,25 @@ std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const 
     return std::vector<double>(static_cast<std::size_t>(K), s);
 }
 
+// The categorical splits of a grown tree, as category codes: a bin's codes go left when
+// the bin does (the shared bin of rare categories holds several).
+std::vector<Gbdt::CategoricalSplit> categorical_splits_of(const GrownTree& g, const BinCuts& cuts) {
+    std::vector<Gbdt::CategoricalSplit> out;
+    for (std::size_t i = 0; i < g.left_bins.size(); ++i) {
+        const std::vector<std::uint32_t>& words = g.left_bins[i];
+        if (words.empty()) continue;
+        Gbdt::CategoricalSplit s;
+        s.node = static_cast<int>(i);
+        const std::vector<int>& bins = cuts.code_bins(g.tree.node(static_cast<int>(i)).feature);
+        for (std::size_t c = 0; c < bins.size(); ++c) {
+            const int b = bins[c];
+            if (b >= 0 && ((words[static_cast<std::size_t>(b >> 5)] >> (b & 31)) & 1u)) s.left.push_back(static_cast<int>(c));
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
 }  // namespace
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
@@ -115,6 +137,10 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     tp.lambda = p.lambda;
     tp.gamma = p.gamma;
     tp.learning_rate = p.learning_rate;
+    tp.cat_smooth = p.cat_smooth;
+    tp.min_data_per_group = static_cast<int>(p.min_data_per_group);
+    tp.max_cat_threshold = static_cast<int>(p.max_cat_threshold);
+    tp.max_cat_to_onehot = static_cast<int>(p.max_cat_to_onehot);
     if (tp.max_leaves == 1)
         throw ParamError("parameter max_leaves=1 of model gbdt: a split needs 2 leaves (valid: 0 = depth-wise, >= 2)");
     if (tp.max_depth == 0 && tp.max_leaves == 0)
@@ -124,13 +150,27 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const auto patience = static_cast<Index>(p.early_stopping_rounds);
     if (data.rows() > INT_MAX) throw DataError("gbdt: at most " + std::to_string(INT_MAX) + " training rows");
     require_no_infinity(data.X);
+    // Categorical features: none when every count is 0 (the numeric path, unchanged).
+    std::vector<Index> category_counts;
+    if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; })) {
+        if (static_cast<Index>(data.category_counts.size()) != data.cols())
+            throw DataError("gbdt: " + std::to_string(data.category_counts.size()) + " category counts for " +
+                            std::to_string(data.cols()) + " features");
+        for (std::size_t j = 0; j < data.category_counts.size(); ++j)
+            if (data.category_counts[j] > kMaxCategories)
+                throw DataError("gbdt: feature " + std::to_string(j + 1) + " has " +
+                                std::to_string(data.category_counts[j]) + " categories (at most " +
+                                std::to_string(kMaxCategories) + ")");
+        category_counts = data.category_counts;
+    }
 
     std::vector<Index> train_rows, valid_rows;
     if (patience > 0) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
     const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
     const Vector yv = gather(data.y, valid_rows), wv = gather(data.weights, valid_rows);
 
-    const BinCuts cuts = BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads);
+    const BinCuts cuts =
+        BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
     BinnedMatrix valid_bins;
     if (!valid_rows.empty()) valid_bins = BinnedMatrix(cuts, data.X, valid_rows, threads);
@@ -150,11 +190,13 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
         learners.emplace_back(bins, cuts, tp, per_tree_threads ? 1 : threads);
     std::vector<Tree> round_trees(static_cast<std::size_t>(K));
+    std::vector<std::vector<CategoricalSplit>> round_cats(static_cast<std::size_t>(K));
     std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
     std::iota(all_rows.begin(), all_rows.end(), 0);
     std::vector<char> in_sample(static_cast<std::size_t>(n), 1);
 
     std::vector<Tree> trees;
+    std::vector<std::vector<CategoricalSplit>> cats;  // per tree, with categorical features
     std::vector<double> train_loss, valid_loss;
     double best = std::numeric_limits<double>::infinity();
     Index best_rounds = 0;
@@ -203,6 +245,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
 #pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && nv >= kParallelRows / 4)
             for (Index i = 0; i < nv; ++i)
                 Fv[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, valid_bins, cuts, i))[0];
+            if (!g.left_bins.empty()) round_cats[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
             round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
         };
         if (per_tree_threads) {
@@ -213,6 +256,8 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             for (Index c = 0; c < K; ++c) grow_one(c, learners.front(), threads);
         }
         for (Tree& tr : round_trees) trees.push_back(std::move(tr));
+        if (cuts.any_categorical())
+            for (auto& cs : round_cats) cats.push_back(std::exchange(cs, {}));
         if (nv > 0) {
             const double v = loss.mean(Fv.data(), yv, wv, K, threads);
             valid_loss.push_back(v);
@@ -225,7 +270,10 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         }
     }
     train_loss.push_back(loss.mean(F.data(), y, w, K, threads));
-    if (nv > 0) trees.resize(static_cast<std::size_t>(best_rounds * K));
+    if (nv > 0) {
+        trees.resize(static_cast<std::size_t>(best_rounds * K));
+        if (!cats.empty()) cats.resize(trees.size());
+    }
 
     Vector gain = Vector::Zero(data.cols());
     for (const Tree& tr : trees)
@@ -237,6 +285,19 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     importances_ = normalised(gain);
     train_loss_ = std::move(train_loss);
     validation_loss_ = std::move(valid_loss);
+    category_counts_ = std::move(category_counts);
+    unseen_.clear();
+    if (!category_counts_.empty()) {
+        unseen_.resize(category_counts_.size());
+        for (Index f = 0; f < data.cols(); ++f) {
+            if (!cuts.is_categorical(f)) continue;
+            const std::vector<int>& code_bins = cuts.code_bins(f);
+            for (std::size_t c = 0; c < code_bins.size(); ++c)
+                if (code_bins[c] < 0) unseen_[static_cast<std::size_t>(f)].push_back(static_cast<int>(c));
+        }
+    }
+    cat_splits_ = std::move(cats);
+    build_routes();
 }
 
 }  // namespace kestrel

@@ -2,10 +2,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
 #include "kestrel/boosting/gbdt.hpp"
+#include "kestrel/boosting/histogram.hpp"
+#include "kestrel/core/json_packed.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -14,6 +18,41 @@ namespace kestrel {
 namespace {
 
 constexpr Index kPredictBlock = 256;
+constexpr Index kMaxCategories = Index{1} << 24;
+
+// Numbers in the "tree" report as dump_tree writes them (6 significant digits).
+std::string short_number(double x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
+    return std::string(buf, r.ptr);
+}
+
+std::string feature_label(const std::vector<std::string>& names, int f) {
+    if (f >= 0 && static_cast<std::size_t>(f) < names.size() && !names[static_cast<std::size_t>(f)].empty())
+        return names[static_cast<std::size_t>(f)];
+    std::string label = "x";
+    label += std::to_string(f);
+    return label;
+}
+
+std::string code_set(const std::vector<int>& codes) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < codes.size(); ++i) out += (i ? ", " : "") + std::to_string(codes[i]);
+    return out + "}";
+}
+
+// A JSON array of integers, plain or packed by parse_model_json.
+std::vector<long long> integers_from_json(const Json& j, const char* what) {
+    std::vector<long long> out;
+    if (const auto packed = packed_array(j)) {
+        if (packed->kind != PackedKind::integers) throw std::runtime_error(std::string(what) + " is not integers");
+        for (std::size_t i = 0; i < packed->size; ++i) out.push_back(packed->integer(i));
+        return out;
+    }
+    if (!j.is_array()) throw std::runtime_error(std::string(what) + " is not an array");
+    for (const Json& x : j) out.push_back(json_integer<long long>(x));
+    return out;
+}
 
 }  // namespace
 
@@ -57,7 +96,7 @@ Matrix Gbdt::raw_scores(const Features& X) const {
                 double* o = out.data() + i * K;
                 for (Index c = 0; c < K; ++c) o[c] = base_score_[static_cast<std::size_t>(c)];
                 for (std::size_t t = 0; t < trees_.size(); ++t)
-                    o[static_cast<Index>(t) % K] += trees_[t].value(trees_[t].apply(x))[0];
+                    o[static_cast<Index>(t) % K] += trees_[t].value(apply_tree(t, x))[0];
                 if (sparse)
                     for (SparseMatrix::InnerIterator it(X.sparse_ref(), i); it; ++it)
                         row[static_cast<std::size_t>(it.col())] = std::numeric_limits<double>::quiet_NaN();
@@ -68,6 +107,85 @@ Matrix Gbdt::raw_scores(const Features& X) const {
     for (Index i = 0; i < n; ++i)
         for (Index c = 0; c < K; ++c) m(i, c) = out[static_cast<std::size_t>(i * K + c)];
     return m;
+}
+
+int Gbdt::apply_categorical(std::size_t t, const double* row) const {
+    const Tree& tree = trees_[t];
+    const Routes& r = routes_[t];
+    int i = 0;
+    while (!tree.node(i).is_leaf()) {
+        const TreeNode& n = tree.node(i);
+        const double x = row[n.feature];
+        const int off = r.offset[static_cast<std::size_t>(i)];
+        bool left;
+        if (off < 0) {
+            left = x <= n.threshold || (n.missing_left && std::isnan(x));
+        } else {
+            const int c = category_code(x, category_counts_[static_cast<std::size_t>(n.feature)]);
+            left = c < 0 ? n.missing_left
+                         : ((r.words[static_cast<std::size_t>(off + (c >> 5))] >> (c & 31)) & 1u) != 0;
+        }
+        i = left ? n.left : n.right;
+    }
+    return i;
+}
+
+void Gbdt::build_routes() {
+    routes_.clear();
+    if (cat_splits_.empty()) return;
+    routes_.resize(trees_.size());
+    for (std::size_t t = 0; t < trees_.size(); ++t) {
+        if (cat_splits_[t].empty()) continue;
+        Routes& r = routes_[t];
+        r.offset.assign(static_cast<std::size_t>(trees_[t].size()), -1);
+        for (const CategoricalSplit& s : cat_splits_[t]) {
+            const TreeNode& n = trees_[t].node(s.node);
+            const auto f = static_cast<std::size_t>(n.feature);
+            const auto k = static_cast<std::size_t>(category_counts_[f]);
+            const auto off = r.words.size();
+            r.offset[static_cast<std::size_t>(s.node)] = static_cast<int>(off);
+            r.words.resize(off + (k + 31) / 32, 0u);
+            const auto set = [&](int c) { r.words[off + static_cast<std::size_t>(c >> 5)] |= 1u << (c & 31); };
+            for (int c : s.left) set(c);
+            if (n.missing_left)
+                for (int c : unseen_[f]) set(c);
+        }
+    }
+}
+
+std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::string>& features) const {
+    // dump_tree's rendering, with "feature in {codes}" at the categorical splits.
+    const Tree& tree = trees_[t];
+    std::vector<const std::vector<int>*> left(static_cast<std::size_t>(tree.size()), nullptr);
+    for (const CategoricalSplit& s : cat_splits_[t]) left[static_cast<std::size_t>(s.node)] = &s.left;
+    std::string out;
+    const auto leaf = [&](int i) {
+        out += "value: " + short_number(tree.value(i)[0]) + " (samples=" + std::to_string(tree.node(i).samples) +
+               ", impurity=" + short_number(tree.node(i).impurity) + ")\n";
+    };
+    const auto node = [&](const auto& self, int i, int depth) -> void {
+        std::string indent;
+        for (int d = 0; d < depth; ++d) indent += "|   ";
+        const TreeNode& n = tree.node(i);
+        if (n.is_leaf()) {
+            out += indent + "|--- ";
+            leaf(i);
+            return;
+        }
+        const std::string f = feature_label(features, n.feature);
+        const std::vector<int>* codes = left[static_cast<std::size_t>(i)];
+        const std::string l = codes ? f + " in " + code_set(*codes) : f + " <= " + short_number(n.threshold);
+        const std::string r = codes ? f + " not in " + code_set(*codes) : f + " >  " + short_number(n.threshold);
+        out += indent + "|--- " + l + (n.missing_left ? " or missing" : "") + "\n";
+        self(self, n.left, depth + 1);
+        out += indent + "|--- " + r + "\n";
+        self(self, n.right, depth + 1);
+    };
+    if (tree.node(0).is_leaf())
+        leaf(0);
+    else
+        node(node, 0, 0);
+    return out;
 }
 
 Vector Gbdt::do_predict(const Features& X) const {
@@ -96,7 +214,8 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
                 const auto c = t % static_cast<std::size_t>(K);
                 out += ", class " + (c < names.classes.size() ? names.classes[c] : std::to_string(c));
             }
-            out += ":\n" + dump_tree(trees_[t], names.features, {});
+            out += ":\n" + (cat_splits_.empty() || cat_splits_[t].empty() ? dump_tree(trees_[t], names.features, {})
+                                                                           : dump_categorical_tree(t, names.features));
         }
         return out;
     }
@@ -130,12 +249,104 @@ Json Gbdt::state_without_trees() const {
     for (double b : base_score_) base.push_back(b);
     for (double x : train_loss_) tl.push_back(x);
     for (double x : validation_loss_) vl.push_back(x);
-    return Json{{"loss", to_string(loss_)},
-                {"base_score", base},
-                {"feature_importances", vector_to_json(importances_)},
-                {"train_loss", tl},
-                {"validation_loss", vl}};
+    Json s{{"loss", to_string(loss_)},
+           {"base_score", base},
+           {"feature_importances", vector_to_json(importances_)},
+           {"train_loss", tl},
+           {"validation_loss", vl}};
+    if (category_counts_.empty()) return s;  // numeric features only: the version 1 layout
+    Json features = Json::array(), splits = Json::array();
+    for (std::size_t f = 0; f < category_counts_.size(); ++f)
+        if (category_counts_[f] > 0)
+            features.push_back(Json{{"feature", f}, {"categories", category_counts_[f]}, {"unseen", unseen_[f]}});
+    for (std::size_t t = 0; t < cat_splits_.size(); ++t)
+        for (const CategoricalSplit& c : cat_splits_[t])
+            splits.push_back(Json{{"tree", t}, {"node", c.node}, {"left", c.left}});
+    s["categorical_features"] = std::move(features);
+    s["categorical_splits"] = std::move(splits);
+    return s;
 }
+
+namespace {
+
+// Reads and checks the categorical part of a version 2 state against the trees.
+void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d, std::vector<Index>& counts,
+                      std::vector<std::vector<int>>& unseen,
+                      std::vector<std::vector<Gbdt::CategoricalSplit>>& splits) {
+    counts.clear();
+    unseen.clear();
+    splits.clear();
+    const bool has_features = state.contains("categorical_features"), has_splits = state.contains("categorical_splits");
+    if (!has_features && !has_splits) return;
+    if (!has_features || !has_splits)
+        throw std::runtime_error("gbdt state: categorical_features and categorical_splits come together");
+    counts.assign(static_cast<std::size_t>(d), 0);
+    unseen.resize(static_cast<std::size_t>(d));
+    const auto ascending_codes = [](const std::vector<long long>& v, Index k, const std::string& what) {
+        std::vector<int> out;
+        for (long long c : v) {
+            if (c < 0 || c >= k || (!out.empty() && c <= out.back()))
+                throw std::runtime_error("gbdt state: " + what + " must be ascending codes in [0, " +
+                                         std::to_string(k) + ")");
+            out.push_back(static_cast<int>(c));
+        }
+        return out;
+    };
+    const Json& fs = state.at("categorical_features");
+    if (!fs.is_array() || fs.empty()) throw std::runtime_error("gbdt state: categorical_features is not a non-empty array");
+    for (const Json& f : fs) {
+        if (!f.is_object() || !f.contains("feature") || !f.contains("categories") || !f.contains("unseen"))
+            throw std::runtime_error("gbdt state: a categorical feature needs feature, categories and unseen");
+        const auto j = json_integer<Index>(f.at("feature"));
+        const auto k = json_integer<Index>(f.at("categories"));
+        if (j < 0 || j >= d || counts[static_cast<std::size_t>(j)] != 0)
+            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " is out of range or repeated");
+        if (k < 1 || k > kMaxCategories)
+            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
+                                     std::to_string(k) + " categories");
+        counts[static_cast<std::size_t>(j)] = k;
+        unseen[static_cast<std::size_t>(j)] =
+            ascending_codes(integers_from_json(f.at("unseen"), "gbdt unseen"), k, "unseen categories");
+    }
+    splits.resize(trees.size());
+    std::vector<std::vector<char>> has(trees.size());
+    for (std::size_t t = 0; t < trees.size(); ++t) has[t].assign(static_cast<std::size_t>(trees[t].size()), 0);
+    const Json& ss = state.at("categorical_splits");
+    if (!ss.is_array()) throw std::runtime_error("gbdt state: categorical_splits is not an array");
+    for (const Json& s : ss) {
+        if (!s.is_object() || !s.contains("tree") || !s.contains("node") || !s.contains("left"))
+            throw std::runtime_error("gbdt state: a categorical split needs tree, node and left");
+        const auto t = json_integer<long long>(s.at("tree"));
+        const auto i = json_integer<long long>(s.at("node"));
+        if (t < 0 || t >= static_cast<long long>(trees.size()) || i < 0 ||
+            i >= trees[static_cast<std::size_t>(t)].size())
+            throw std::runtime_error("gbdt state: categorical split of tree " + std::to_string(t) + " node " +
+                                     std::to_string(i) + " is out of range");
+        const TreeNode& n = trees[static_cast<std::size_t>(t)].node(static_cast<int>(i));
+        if (n.is_leaf() || counts[static_cast<std::size_t>(n.feature)] == 0 ||
+            has[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)])
+            throw std::runtime_error("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
+                                     " is not one categorical split");
+        has[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)] = 1;
+        Gbdt::CategoricalSplit c;
+        c.node = static_cast<int>(i);
+        c.left = ascending_codes(integers_from_json(s.at("left"), "gbdt categorical split"),
+                                 counts[static_cast<std::size_t>(n.feature)], "categorical split codes");
+        splits[static_cast<std::size_t>(t)].push_back(std::move(c));
+    }
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+        for (int i = 0; i < trees[t].size(); ++i) {
+            const TreeNode& n = trees[t].node(i);
+            if (!n.is_leaf() && counts[static_cast<std::size_t>(n.feature)] > 0 && !has[t][static_cast<std::size_t>(i)])
+                throw std::runtime_error("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
+                                         " splits a categorical feature without its categories");
+        }
+        std::sort(splits[t].begin(), splits[t].end(),
+                  [](const Gbdt::CategoricalSplit& a, const Gbdt::CategoricalSplit& b) { return a.node < b.node; });
+    }
+}
+
+}  // namespace
 
 void Gbdt::do_load_state(const Json& state) {
     for (const char* key : {"loss", "base_score", "trees", "feature_importances", "train_loss", "validation_loss"})
@@ -156,12 +367,20 @@ void Gbdt::do_load_state(const Json& state) {
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
     if (vl.size() != 0 && vl.size() != tl.size())
         throw std::runtime_error("gbdt state: validation_loss and train_loss differ in length");
+    std::vector<Index> counts;
+    std::vector<std::vector<int>> unseen;
+    std::vector<std::vector<CategoricalSplit>> cats;
+    load_categorical(state, trees, n_features(), counts, unseen, cats);
     loss_ = loss;
     base_score_.assign(base.data(), base.data() + base.size());
     trees_ = std::move(trees);
     importances_ = std::move(imp);
     train_loss_.assign(tl.data(), tl.data() + tl.size());
     validation_loss_.assign(vl.data(), vl.data() + vl.size());
+    category_counts_ = std::move(counts);
+    unseen_ = std::move(unseen);
+    cat_splits_ = std::move(cats);
+    build_routes();
 }
 
 const ParamBinding<GbdtParams>& gbdt_params() {
@@ -235,6 +454,27 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                      .open_below()
                      .like("XGBoost huber_slope (pseudo-Huber)")),
             bind(&P::base_score, base_score),
+            bind(&P::cat_smooth,
+                 real_param("cat_smooth", 10.0,
+                            "categorical splits: added to each category's Hessian sum when categories are "
+                            "sorted by gradient/Hessian; a category with fewer rows is left out of the sort")
+                     .range(0.0, std::nullopt)
+                     .like("LightGBM cat_smooth")),
+            bind(&P::min_data_per_group,
+                 int_param("min_data_per_group", 100,
+                           "categorical splits: rows added between two candidate category sets, and the "
+                           "fewest rows on the right")
+                     .range(1, std::nullopt)
+                     .like("LightGBM min_data_per_group")),
+            bind(&P::max_cat_threshold,
+                 int_param("max_cat_threshold", 32, "categorical splits: the most categories sent left")
+                     .range(1, std::nullopt)
+                     .like("LightGBM max_cat_threshold")),
+            bind(&P::max_cat_to_onehot,
+                 int_param("max_cat_to_onehot", 4,
+                           "categorical splits: with at most this many categories, one category against the rest")
+                     .range(1, std::nullopt)
+                     .like("LightGBM max_cat_to_onehot")),
         };
     }();
     return binding;
@@ -252,7 +492,8 @@ ModelInfo gbdt_model_info() {
                          .sparse_input = true,
                          .sample_weights = true,
                          .absent_is_missing = true,
-                         .native_missing = true};
+                         .native_missing = true,
+                         .native_categories = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;

@@ -46,6 +46,27 @@ Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missin
     return l;
 }
 
+// A categorical split: the rows whose bin is in left_bins go left, missing ones as told.
+template <class Bin>
+Index partition_rows_cat(const Bin* col, const std::uint32_t* left_bins, int missing_bin, bool missing_left,
+                         int* rows, int* tmp, Index begin, Index end) {
+    Index l = begin, r = begin;
+    for (Index k = begin; k < end; ++k) {
+        const int row = rows[k];
+        const int b = col[row];
+        if (b == missing_bin ? missing_left : ((left_bins[b >> 5] >> (b & 31)) & 1u) != 0)
+            rows[l++] = row;
+        else
+            tmp[r++] = row;
+    }
+    std::copy(tmp + begin, tmp + r, rows + l);
+    return l;
+}
+
+inline bool bit(const std::vector<std::uint32_t>& words, int b) {
+    return ((words[static_cast<std::size_t>(b >> 5)] >> (b & 31)) & 1u) != 0;
+}
+
 }  // namespace
 
 HistTreeLearner::HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads)
@@ -127,7 +148,7 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
         if (hl < mcw || hr < mcw) return;
         const double gr = g - gl;
         const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
-        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left};
+        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1};
     };
     double gl = 0, hl = 0;
     for (int b = 0; b + 1 < nb; ++b) {
@@ -143,10 +164,90 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
     return best;
 }
 
+// LightGBM's FindBestThresholdCategorical with the gain and min_child_weight of the
+// numeric splits; a bin's row count is estimated from its Hessian as LightGBM does
+// (count/H rows per unit of Hessian: exact for the squared loss without weights). The
+// missing bin is not a category: every candidate set is tried with the missing rows on
+// either side, and "missing left, every category right" is a candidate too.
+HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hist, Index f, double g, double h,
+                                                               Index count, std::vector<std::uint32_t>& left_bins) const {
+    const int nb = cuts_.n_bins(f);
+    const BinStat miss = hist[nb];
+    const bool has_missing = miss.h != 0 || miss.g != 0;
+    const double lambda = p_.lambda, mcw = p_.min_child_weight;
+    const double parent = g * g / (h + lambda);
+    const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
+    Split best;
+    // The best candidate's left set: one bin (one against the rest), or the first `len`
+    // of `order` read from the front (dir > 0) or the back; len 0: no category left.
+    int best_one = -1, best_dir = 0, best_len = 0;
+    const auto consider = [&](double gl, double hl, bool missing_left) {
+        const double hr = h - hl;
+        if (hl < mcw || hr < mcw) return false;
+        const double gr = g - gl;
+        const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
+        if (!(gain > best.gain)) return false;
+        best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, 0};
+        return true;
+    };
+    const auto nonempty = [&](int b) { return hist[b].h != 0 || hist[b].g != 0; };
+    if (has_missing && consider(miss.g, miss.h, true)) best_one = -1, best_len = 0, best_dir = 0;
+
+    std::vector<int> order;
+    if (nb <= p_.max_cat_to_onehot) {
+        for (int b = 0; b < nb; ++b) {
+            if (!nonempty(b)) continue;
+            if (consider(hist[b].g, hist[b].h, false)) best_one = b;
+            if (has_missing && consider(hist[b].g + miss.g, hist[b].h + miss.h, true)) best_one = b;
+        }
+    } else {
+        const double smooth = p_.cat_smooth;
+        for (int b = 0; b < nb; ++b)
+            if (nonempty(b) && hist[b].h * rows_per_h >= smooth) order.push_back(b);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            return hist[a].g / (hist[a].h + smooth) < hist[b].g / (hist[b].h + smooth);
+        });
+        const int used = static_cast<int>(order.size());
+        const int max_num_cat = std::min(p_.max_cat_threshold, (used + 1) / 2);
+        const auto per_group = static_cast<double>(p_.min_data_per_group);
+        for (const int dir : {1, -1}) {
+            int pos = dir > 0 ? 0 : used - 1;
+            double gl = 0, hl = 0, left_count = 0, group = 0;
+            for (int i = 0; i < used && i < max_num_cat; ++i, pos += dir) {
+                const BinStat& s = hist[order[static_cast<std::size_t>(pos)]];
+                gl += s.g;
+                hl += s.h;
+                left_count += s.h * rows_per_h;
+                group += s.h * rows_per_h;
+                if (hl < mcw) continue;
+                if (static_cast<double>(count) - left_count < per_group || h - hl < mcw) break;
+                if (group < per_group) continue;
+                group = 0;
+                if (consider(gl, hl, false)) best_one = -1, best_dir = dir, best_len = i + 1;
+                if (has_missing && consider(gl + miss.g, hl + miss.h, true))
+                    best_one = -1, best_dir = dir, best_len = i + 1;
+            }
+        }
+    }
+    if (best.feature < 0) return best;
+    left_bins.assign(static_cast<std::size_t>((nb + 1 + 31) / 32), 0u);
+    const auto set = [&](int b) { left_bins[static_cast<std::size_t>(b >> 5)] |= 1u << (b & 31); };
+    if (best_one >= 0) {
+        set(best_one);
+    } else {
+        const int used = static_cast<int>(order.size());
+        for (int i = 0; i < best_len; ++i)
+            set(order[static_cast<std::size_t>(best_dir > 0 ? i : used - 1 - i)]);
+    }
+    return best;
+}
+
 void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     const auto nf = static_cast<Index>(features_.size());
     const Index tasks = static_cast<Index>(nodes.size()) * nf;
     std::vector<Split> found(static_cast<std::size_t>(tasks));
+    // Left bins of each task's categorical candidate (none without categorical features).
+    std::vector<std::vector<std::uint32_t>> found_sets(cuts_.any_categorical() ? static_cast<std::size_t>(tasks) : 0);
     const Index work = static_cast<Index>(nodes.size()) * cuts_.total_cells();
 #pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
     for (Index t = 0; t < tasks; ++t) {
@@ -160,17 +261,29 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
                 h[b].h -= s[b].h;
             }
         }
-        found[static_cast<std::size_t>(t)] = best_split_of(h, f, n->g, n->h);
+        const auto ut = static_cast<std::size_t>(t);
+        found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, n->g, n->h, n->end - n->begin, found_sets[ut])
+                                            : best_split_of(h, f, n->g, n->h);
     }
     // Features in order, the first of equal gains: the same split for any thread count.
     const double threshold = std::max(p_.gamma, kMinGain);
     for (std::size_t j = 0; j < nodes.size(); ++j) {
         Split best;
+        std::size_t best_task = 0;
         for (Index fi = 0; fi < nf; ++fi) {
-            const Split& s = found[j * static_cast<std::size_t>(nf) + static_cast<std::size_t>(fi)];
-            if (s.feature >= 0 && s.gain > best.gain) best = s;
+            const std::size_t task = j * static_cast<std::size_t>(nf) + static_cast<std::size_t>(fi);
+            const Split& s = found[task];
+            if (s.feature >= 0 && s.gain > best.gain) {
+                best = s;
+                best_task = task;
+            }
         }
-        nodes[j]->best = best.feature >= 0 && best.gain > threshold ? best : Split{};
+        if (!(best.feature >= 0 && best.gain > threshold)) best = Split{};
+        if (best.set >= 0) {  // a categorical split: its bins into the learner's pool
+            sets_.push_back(std::move(found_sets[best_task]));
+            best.set = static_cast<int>(sets_.size()) - 1;
+        }
+        nodes[j]->best = best;
     }
 }
 
@@ -186,6 +299,15 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         const Node& n = *batch[static_cast<std::size_t>(j)];
         const Split& s = n.best;
         const int miss = cuts_.missing_bin(s.feature);
+        if (s.set >= 0) {
+            const std::uint32_t* left = sets_[static_cast<std::size_t>(s.set)].data();
+            mid[static_cast<std::size_t>(j)] =
+                wide ? partition_rows_cat(bins_.column16(s.feature), left, miss, s.missing_left, rows_.data(),
+                                          tmp_.data(), n.begin, n.end)
+                     : partition_rows_cat(bins_.column8(s.feature), left, miss, s.missing_left, rows_.data(),
+                                          tmp_.data(), n.begin, n.end);
+            continue;
+        }
         mid[static_cast<std::size_t>(j)] =
             wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), tmp_.data(),
                                   n.begin, n.end)
@@ -211,12 +333,17 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         add_tree_node(r, out);
         TreeNode& t = out.tree.node(n.id);
         t.feature = s.feature;
-        t.threshold = cuts_.upper(s.feature, s.bin);
+        // A categorical split keeps its set aside (GrownTree::left_bins); its threshold is 0.
+        t.threshold = s.set < 0 ? cuts_.upper(s.feature, s.bin) : 0.0;
         t.left = l.id;
         t.right = r.id;
         t.missing_left = s.missing_left;
         t.impurity = s.gain;
         out.split_bin[static_cast<std::size_t>(n.id)] = s.bin;
+        if (s.set >= 0) {
+            out.left_bins.resize(static_cast<std::size_t>(out.tree.size()));
+            out.left_bins[static_cast<std::size_t>(n.id)] = sets_[static_cast<std::size_t>(s.set)];
+        }
         kids.push_back(l);
         kids.push_back(r);
     }
@@ -264,6 +391,7 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
 GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features) {
     features_.assign(features.begin(), features.end());
     rows_.assign(rows.begin(), rows.end());
+    sets_.clear();
     const auto m = static_cast<Index>(rows_.size());
     tmp_.resize(rows_.size());
     ordered_.resize(rows_.size());
@@ -346,8 +474,10 @@ int apply_binned(const GrownTree& t, const BinnedMatrix& bins, const BinCuts& cu
     while (!t.tree.node(i).is_leaf()) {
         const TreeNode& n = t.tree.node(i);
         const int b = bins.bin(n.feature, row);
-        const bool left = b <= t.split_bin[static_cast<std::size_t>(i)] ||
-                          (n.missing_left && b == cuts.missing_bin(n.feature));
+        const auto ui = static_cast<std::size_t>(i);
+        const bool categorical = ui < t.left_bins.size() && !t.left_bins[ui].empty();
+        const bool left = categorical ? (b == cuts.missing_bin(n.feature) ? n.missing_left : bit(t.left_bins[ui], b))
+                                      : b <= t.split_bin[ui] || (n.missing_left && b == cuts.missing_bin(n.feature));
         i = left ? n.left : n.right;
     }
     return i;

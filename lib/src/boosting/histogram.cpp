@@ -131,6 +131,10 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
             const int nb = cuts.n_bins(f);
             const double* e = cuts.edges(f);
             Bin* o = out.data() + f * n;
+            if (cuts.is_categorical(f)) {
+                for (Index i = b * kRowBlock; i < end; ++i) o[i] = static_cast<Bin>(cuts.bin_of(f, M(src(i), f)));
+                continue;
+            }
             for (Index i = b * kRowBlock; i < end; ++i) {
                 const double x = M(src(i), f);
                 o[i] = static_cast<Bin>(std::isnan(x) ? nb : std::min(search_edges(e, nb, x), nb));
@@ -139,11 +143,69 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
     }
 }
 
+// Code -> bin of a categorical feature from the training rows' code counts (see
+// histogram.hpp); the number of bins is one more than the largest bin.
+std::vector<int> category_bins(const std::vector<Index>& counts, int max_bins) {
+    std::vector<int> bin(counts.size(), -1);
+    std::vector<int> seen;
+    for (std::size_t c = 0; c < counts.size(); ++c)
+        if (counts[c] > 0) seen.push_back(static_cast<int>(c));
+    if (seen.size() > static_cast<std::size_t>(max_bins)) {
+        // The max_bins − 1 most frequent keep their own bins; the rest share the last one.
+        std::vector<int> by_count = seen;
+        std::stable_sort(by_count.begin(), by_count.end(), [&](int a, int b) {
+            return counts[static_cast<std::size_t>(a)] > counts[static_cast<std::size_t>(b)];
+        });
+        std::vector<char> own(counts.size(), 0);
+        for (int j = 0; j + 1 < max_bins; ++j) own[static_cast<std::size_t>(by_count[static_cast<std::size_t>(j)])] = 1;
+        int next = 0;
+        for (int c : seen)
+            if (own[static_cast<std::size_t>(c)]) bin[static_cast<std::size_t>(c)] = next++;
+        for (int c : seen)
+            if (!own[static_cast<std::size_t>(c)]) bin[static_cast<std::size_t>(c)] = next;
+        return bin;
+    }
+    int next = 0;
+    for (int c : seen) bin[static_cast<std::size_t>(c)] = next++;
+    return bin;
+}
+
 }  // namespace
 
-BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed, int threads) {
+BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed, int threads,
+                     std::span<const Index> category_counts) {
     const Index d = X.cols();
     const std::vector<Index> sample = sample_rows(X.rows(), rows, seed);
+    const auto categorical = [&](Index f) {
+        return !category_counts.empty() && category_counts[static_cast<std::size_t>(f)] > 0;
+    };
+    // Categorical features: code counts over every training row.
+    std::vector<std::vector<Index>> code_counts(static_cast<std::size_t>(d));
+    bool any_categorical = false;
+    for (Index f = 0; f < d; ++f)
+        if (categorical(f)) {
+            code_counts[static_cast<std::size_t>(f)].assign(
+                static_cast<std::size_t>(category_counts[static_cast<std::size_t>(f)]), 0);
+            any_categorical = true;
+        }
+    if (any_categorical) {
+        const auto count_code = [&](Index f, double x) {
+            auto& cnt = code_counts[static_cast<std::size_t>(f)];
+            if (cnt.empty()) return;
+            const int c = category_code(x, static_cast<Index>(cnt.size()));
+            if (c >= 0) ++cnt[static_cast<std::size_t>(c)];
+        };
+        const Index n_rows = rows.empty() ? X.rows() : static_cast<Index>(rows.size());
+        for (Index i = 0; i < n_rows; ++i) {
+            const Index r = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
+            if (X.is_sparse()) {
+                for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it) count_code(it.col(), it.value());
+            } else {
+                for (Index f = 0; f < d; ++f)
+                    if (categorical(f)) count_code(f, X.dense_ref()(r, f));
+            }
+        }
+    }
     std::vector<std::vector<double>> values(static_cast<std::size_t>(d));
     if (X.is_sparse()) {
         const SparseMatrix& S = X.sparse_ref();
@@ -156,6 +218,10 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
     for (Index f = 0; f < d; ++f) {
         std::vector<double>& v = values[static_cast<std::size_t>(f)];
+        if (categorical(f)) {
+            std::vector<double>().swap(v);
+            continue;
+        }
         if (M) {
             v.reserve(sample.size());
             for (Index r : sample) {
@@ -167,6 +233,21 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
         std::vector<double>().swap(v);
     }
     BinCuts c;
+    if (any_categorical) {
+        c.code_bin_.resize(static_cast<std::size_t>(d));
+        for (Index f = 0; f < d; ++f) {
+            if (!categorical(f)) continue;
+            auto& bins = c.code_bin_[static_cast<std::size_t>(f)];
+            bins = category_bins(code_counts[static_cast<std::size_t>(f)], max_bins);
+            // Bin b's "upper edge" b + 0.5 (never a threshold); at least one bin, as a
+            // numeric feature without values has.
+            const int nb = std::max(1, *std::max_element(bins.begin(), bins.end()) + 1);
+            auto& e = edges[static_cast<std::size_t>(f)];
+            e.clear();
+            for (int b = 0; b + 1 < nb; ++b) e.push_back(b + 0.5);
+            e.push_back(std::numeric_limits<double>::max());
+        }
+    }
     c.edge_offset_.push_back(0);
     c.bin_offset_.push_back(0);
     for (const auto& e : edges) {
@@ -180,6 +261,12 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
 }
 
 int BinCuts::bin_of(Index f, double x) const {
+    if (is_categorical(f)) {
+        const auto& bins = code_bin_[static_cast<std::size_t>(f)];
+        const int c = category_code(x, static_cast<Index>(bins.size()));
+        const int b = c < 0 ? -1 : bins[static_cast<std::size_t>(c)];
+        return b < 0 ? missing_bin(f) : b;
+    }
     if (std::isnan(x)) return missing_bin(f);
     const int b = search_edges(edges_.data() + edge_offset_[static_cast<std::size_t>(f)], n_bins(f), x);
     return std::min(b, n_bins(f));  // +inf (never in training data) reads as missing

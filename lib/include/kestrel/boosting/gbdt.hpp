@@ -4,7 +4,9 @@
 // scikit-learn's HistGradientBoosting*: squared, absolute and Huber losses for
 // regression, logistic for two classes, softmax (one tree per class and round) for more.
 // Missing values (NaN, and entries absent from a sparse row) follow each split's learned
-// default direction.
+// default direction. Categorical features (Dataset::category_counts) are split natively,
+// on sets of categories (LightGBM's rule; docs/models/gbdt.md "Categorical features").
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,10 @@ struct GbdtParams {
     double validation_fraction = 0.1;
     double huber_delta = 1;
     RealOrWord base_score;  // a number, or "auto"
+    double cat_smooth = 10;
+    long long min_data_per_group = 100;
+    long long max_cat_threshold = 32;
+    long long max_cat_to_onehot = 4;
 };
 const ParamBinding<GbdtParams>& gbdt_params();
 
@@ -55,6 +61,27 @@ public:
     // n x K raw scores: base score plus the sum of the trees' values.
     Matrix raw_scores(const Features& X) const;
 
+    // Categorical features: per feature 0 (numeric) or its k categories; empty when every
+    // feature was numeric.
+    const std::vector<Index>& category_counts() const { return category_counts_; }
+    // A categorical split: tree node `node` sends the codes `left` (ascending) left, the
+    // other codes seen in training right, and missing, invalid or unseen codes (no training
+    // row) where the node's missing_left says.
+    struct CategoricalSplit {
+        int node = 0;
+        std::vector<int> left;
+        bool operator==(const CategoricalSplit&) const = default;
+    };
+    // Per tree (parallel to trees()), its categorical splits by node; empty when every
+    // feature was numeric.
+    const std::vector<std::vector<CategoricalSplit>>& categorical_splits() const { return cat_splits_; }
+    // Per feature, the codes of a categorical feature that no training row had.
+    const std::vector<std::vector<int>>& unseen_categories() const { return unseen_; }
+    // The leaf of tree t a row (n_features values) falls into.
+    int apply_tree(std::size_t t, const double* row) const {
+        return routes_.empty() || routes_[t].offset.empty() ? trees_[t].apply(row) : apply_categorical(t, row);
+    }
+
 protected:
     void on_params(const Params& resolved) override { p_ = gbdt_params().read(resolved); }
     void do_fit(const Dataset& data, const Context& ctx) override;
@@ -65,16 +92,33 @@ protected:
     Json do_save_state() const override;
     Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;
+    // 2: categorical features ("categorical_features", "categorical_splits"); 1: numeric only.
+    int state_version() const override { return 2; }
+    int oldest_state_version() const override { return 1; }
 
 private:
     GbdtParams p_;
     Json state_without_trees() const;
+    int apply_categorical(std::size_t t, const double* row) const;
+    void build_routes();
+    std::string dump_categorical_tree(std::size_t t, const std::vector<std::string>& features) const;
 
     LossKind loss_ = LossKind::squared;
     std::vector<double> base_score_;
     std::vector<Tree> trees_;
     Vector importances_;
     std::vector<double> train_loss_, validation_loss_;
+    std::vector<Index> category_counts_;
+    std::vector<std::vector<int>> unseen_;
+    std::vector<std::vector<CategoricalSplit>> cat_splits_;
+    // Prediction tables of the categorical splits, per tree (empty: a numeric tree): per
+    // node the offset of its words (−1: a numeric split), whose bit c says whether code c
+    // goes left (an unseen code: the missing direction).
+    struct Routes {
+        std::vector<int> offset;
+        std::vector<std::uint32_t> words;
+    };
+    std::vector<Routes> routes_;
 };
 
 ModelInfo gbdt_model_info();

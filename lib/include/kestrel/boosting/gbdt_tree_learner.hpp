@@ -4,7 +4,10 @@
 //   gain = G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ)
 // over every bin boundary of every candidate feature, with the node's missing values sent
 // left or right, whichever gains more (the learned default direction), and leaf weights
-// w = −G/(H + λ). Depth-wise (level by level, up to max_depth) or leaf-wise (best gain
+// w = −G/(H + λ). On a categorical feature the candidates are subsets of categories
+// (LightGBM's rule, docs/models/gbdt.md "Categorical features"): one category against the
+// rest for few categories, else prefixes of the categories sorted by G/(H + cat_smooth),
+// scanned from both ends. Depth-wise (level by level, up to max_depth) or leaf-wise (best gain
 // first, up to max_leaves) growth.
 //
 // Speed: the rows of a node are one range of a partitioned row list; a node's histogram
@@ -12,6 +15,7 @@
 // parent − smaller (the subtraction trick); histograms are built and splits searched
 // feature by feature in parallel, each feature summed by one thread in row order, so the
 // tree is the same for any number of threads.
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -28,6 +32,11 @@ struct HistTreeParams {
     double lambda = 1;
     double gamma = 0;       // a split must gain more than this
     double learning_rate = 0.1;
+    // Categorical splits (LightGBM's names and defaults).
+    double cat_smooth = 10;        // added to H in the sort key; a category needs this many rows
+    int min_data_per_group = 100;  // rows per step of the prefix scan, and on the right
+    int max_cat_threshold = 32;    // categories in the left set at most
+    int max_cat_to_onehot = 4;     // up to this many categories: one against the rest
 };
 
 // A grown tree in the shared Tree format: thresholds in feature units (a row goes left
@@ -36,6 +45,9 @@ struct HistTreeParams {
 struct GrownTree {
     Tree tree;
     std::vector<int> split_bin;  // per node: the split is "bin <= split_bin" (−1 at leaves)
+    // Categorical splits: per node (resized only when a tree has one) the bins going left,
+    // one bit per bin (empty: not a categorical split). The missing bin follows missing_left.
+    std::vector<std::vector<std::uint32_t>> left_bins;
     std::vector<int> leaves;     // leaf node ids, with their rows in the learner's row list:
     std::vector<Index> leaf_begin, leaf_end;
 };
@@ -56,6 +68,7 @@ private:
         double gain = 0, gl = 0, hl = 0;
         int feature = -1, bin = -1;
         bool missing_left = false;
+        int set = -1;  // a categorical split: its left bins are sets_[set] (trivially copyable)
     };
     struct Node {
         int id = 0, depth = 0, slot = -1;
@@ -70,6 +83,8 @@ private:
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void find_splits(std::span<Node* const> nodes);
     Split best_split_of(const BinStat* hist, Index f, double g, double h) const;
+    Split best_categorical_split(const BinStat* hist, Index f, double g, double h, Index count,
+                                 std::vector<std::uint32_t>& left_bins) const;
     std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
     int acquire_slot();
     void release_slot(int slot);
@@ -86,6 +101,7 @@ private:
     bool contiguous_root_ = false;
     std::vector<std::vector<BinStat>> pool_;
     std::vector<int> free_;
+    std::vector<std::vector<std::uint32_t>> sets_;  // left bins of the chosen categorical splits
 };
 
 // The leaf a row of a binned matrix falls into.

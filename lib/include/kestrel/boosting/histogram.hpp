@@ -4,6 +4,12 @@
 // the values in (upper(f, b−1), upper(f, b)]; missing values (NaN, and entries absent
 // from a sparse row) have their own bin, n_bins(f). A split "bin <= b" is therefore the
 // split "x <= upper(f, b)" on raw values, which is what the fitted trees store.
+//
+// A categorical feature (Dataset::category_counts) is not cut at quantiles: each category
+// code seen in the training rows has its own bin, in code order, and codes not seen
+// (no training row), invalid cells and NaN fall into the missing bin. With more seen
+// categories than max_bins, the max_bins − 1 most frequent (ties: the lower code) keep
+// their own bins and the others share the last bin.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -11,6 +17,14 @@
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
+
+// The category code cell x holds in a column of k categories: x when it is an integer in
+// [0, k), else −1 (NaN, negative, fractional or too large: read as missing).
+inline int category_code(double x, Index k) {
+    if (!(x >= 0 && x < static_cast<double>(k))) return -1;
+    const int c = static_cast<int>(x);
+    return static_cast<double>(c) == x ? c : -1;
+}
 
 // One histogram cell: the sums of the gradients and Hessians of the rows in a bin.
 struct BinStat {
@@ -25,8 +39,10 @@ public:
     // j/max_bins quantiles, j = 1..max_bins−1 (linear interpolation, duplicates merged).
     // At most 200000 rows are looked at (a seeded sample beyond that, as LightGBM and
     // scikit-learn do). Values must be finite or NaN (the caller checks).
+    // category_counts: per feature 0 (numeric) or its k categories; empty = all numeric.
+    // A categorical feature's bins count every training row (not the sample).
     static BinCuts fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed,
-                       int threads);
+                       int threads, std::span<const Index> category_counts = {});
 
     Index n_features() const { return static_cast<Index>(bin_offset_.size()) - 1; }
     int n_bins(Index f) const { return static_cast<int>(edge_offset_[f + 1] - edge_offset_[f]); }
@@ -36,6 +52,14 @@ public:
     const double* edges(Index f) const { return edges_.data() + edge_offset_[f]; }
     // Bin of value x of feature f (NaN: the missing bin).
     int bin_of(Index f, double x) const;
+    // Categorical features: whether f is one, its k categories, and the bin of each code
+    // (−1: the missing bin; no training row had the code).
+    bool is_categorical(Index f) const {
+        return !code_bin_.empty() && !code_bin_[static_cast<std::size_t>(f)].empty();
+    }
+    Index n_categories(Index f) const { return static_cast<Index>(code_bin_[static_cast<std::size_t>(f)].size()); }
+    const std::vector<int>& code_bins(Index f) const { return code_bin_[static_cast<std::size_t>(f)]; }
+    bool any_categorical() const { return !code_bin_.empty(); }
     // Histogram layout: feature f's cells (its bins and its missing bin) start at offset(f).
     Index offset(Index f) const { return bin_offset_[static_cast<std::size_t>(f)]; }
     Index total_cells() const { return bin_offset_.back(); }
@@ -47,6 +71,7 @@ private:
     std::vector<Index> edge_offset_;  // n_features + 1
     std::vector<Index> bin_offset_;   // n_features + 1, cells = n_bins + 1
     Index max_cells_ = 0;
+    std::vector<std::vector<int>> code_bin_;  // per feature: code -> bin (empty: numeric); empty: all numeric
 };
 
 // The bins of a set of rows, column-major (feature f's column is contiguous) so that a
