@@ -79,7 +79,8 @@ private:
     double code(std::size_t k, std::size_t j, std::uint64_t line) {
         if (!s_.model) {
             Dictionary& dict = own_[k];
-            return dict.try_emplace(std::string(field_), static_cast<int>(dict.size())).first->second;
+            if (const auto it = dict.find(field_); it != dict.end()) return it->second;  // no string built
+            return dict.emplace(std::string(field_), static_cast<int>(dict.size())).first->second;
         }
         const Dictionary& dict = (*s_.model)[k];
         if (const auto it = dict.find(field_); it != dict.end()) return it->second;
