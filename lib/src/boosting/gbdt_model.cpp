@@ -20,21 +20,6 @@ namespace {
 constexpr Index kPredictBlock = 256;
 constexpr Index kMaxCategories = Index{1} << 24;
 
-// Numbers in the "tree" report as dump_tree writes them (6 significant digits).
-std::string short_number(double x) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
-    return std::string(buf, r.ptr);
-}
-
-std::string feature_label(const std::vector<std::string>& names, int f) {
-    if (f >= 0 && static_cast<std::size_t>(f) < names.size() && !names[static_cast<std::size_t>(f)].empty())
-        return names[static_cast<std::size_t>(f)];
-    std::string label = "x";
-    label += std::to_string(f);
-    return label;
-}
-
 std::string code_set(const std::vector<int>& codes) {
     std::string out = "{";
     for (std::size_t i = 0; i < codes.size(); ++i) out += (i ? ", " : "") + std::to_string(codes[i]);

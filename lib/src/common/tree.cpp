@@ -110,8 +110,6 @@ Tree Tree::leaf_values_only() const {
     return out;
 }
 
-namespace {
-
 std::string short_number(double x) {
     char buf[64];
     auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 6);
@@ -125,6 +123,8 @@ std::string feature_label(const std::vector<std::string>& names, int f) {
     label += std::to_string(f);
     return label;
 }
+
+namespace {
 
 void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, std::string& out) {
     const double* v = t.value(i);

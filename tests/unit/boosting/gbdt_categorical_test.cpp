@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gbdt_test_util.hpp"
 #include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/error.hpp"
@@ -16,28 +17,12 @@
 #include "kestrel/core/rng.hpp"
 
 using namespace kestrel;
+using gbdt_test::fit_gbdt;
+using gbdt_test::make_gbdt;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::unique_ptr<Gbdt> make_gbdt(const Params& given) {
-    const ModelInfo info = gbdt_model_info();
-    std::unique_ptr<Estimator> e = info.factory();
-    e->set_identity(info, info.spec.resolve(given, info.name));
-    auto* g = dynamic_cast<Gbdt*>(e.release());
-    REQUIRE(g != nullptr);
-    return std::unique_ptr<Gbdt>(g);
-}
-
-std::unique_ptr<Gbdt> fit_gbdt(const Dataset& d, const Params& given, int threads = 1, std::uint64_t seed = 1) {
-    auto g = make_gbdt(given);
-    Context ctx;
-    ctx.threads = threads;
-    ctx.seed = seed;
-    g->fit(d, ctx);
-    return g;
-}
 
 Dataset make_data(DenseMatrix X, Vector y, Task task, std::vector<Index> counts, Index k = 0) {
     Dataset d;

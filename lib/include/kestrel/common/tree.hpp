@@ -113,6 +113,12 @@ private:
 std::optional<Json> trees_text_slot(const std::vector<Tree>& trees, JsonTextSlots& slots,
                                     TreeLayout layout = TreeLayout::full);
 
+// The pieces of the text renderings below, for families that render their own nodes
+// (gbdt's category sets): a number with 6 significant digits, and a feature's name
+// (x<f> when unnamed).
+std::string short_number(double x);
+std::string feature_label(const std::vector<std::string>& names, int f);
+
 // A text rendering like scikit-learn's export_text: one line per node, features by
 // name (x0, x1, ... when unnamed), thresholds, and at each leaf the prediction with
 // its value (class counts, or the mean) and sample count.
