@@ -27,6 +27,7 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "kestrel/preprocess/resample.hpp"
 
@@ -325,13 +326,10 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
 std::string model_missing(const std::string& flag) {
     if (flag == "error" || flag == "drop" || flag == "auto") return "auto";
     if (flag == "keep" || flag == "mean" || flag == "median" || flag == "most_frequent") return flag;
-    if (flag.rfind("constant:", 0) == 0) {
-        const std::string value = flag.substr(9);
-        double v = 0;
-        const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-        if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size() || !std::isfinite(v))
-            throw UsageError("--missing constant:VALUE needs a finite number, got '" + value + "'");
-        return "constant=" + value;
+    if (flag.rfind("constant:", 0) == 0 && flag.find(',') == std::string::npos) {
+        const std::string model = "constant=" + flag.substr(9);
+        make_impute_step("impute:" + model);  // a bad value fails before any data is read
+        return model;
     }
     throw UsageError("--missing: '" + flag +
                      "' is not one of auto, keep, error, drop, mean, median, most_frequent, constant:VALUE");

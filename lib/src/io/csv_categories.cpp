@@ -155,11 +155,11 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
         in.done_with(chunks[c].begin, chunks[c].end);
     });
 
-    categories.assign(static_cast<std::size_t>(layout.n_features), {});
     if (predict) {
         categories = *opts.feature_categories;
         return;
     }
+    categories.assign(static_cast<std::size_t>(layout.n_features), {});
     std::vector<std::vector<std::vector<double>>> remap(chunks.size(), std::vector<std::vector<double>>(n_cat));
     for (std::size_t k = 0; k < n_cat; ++k) {
         auto& list = categories[static_cast<std::size_t>(features[k])];

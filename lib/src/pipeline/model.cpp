@@ -12,6 +12,7 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/preprocess/column_selector.hpp"
 #include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/resample.hpp"
 #include "kestrel/svm/libsvm_model.hpp"
@@ -86,21 +87,21 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
 
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    if (spec.preprocessing.empty() && m.table_steps(data).empty())
-        m.fit_estimator(data, ctx);
+    if (std::optional<Dataset> prepared = m.fit_steps(data))
+        m.fit_estimator(std::move(*prepared), ctx);  // the prepared rows are ours to give up
     else
-        m.fit_estimator(m.fit_steps(data), ctx);  // the prepared rows are ours to give up
+        m.fit_estimator(data, ctx);
     return m;
 }
 
 Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    if (spec.preprocessing.empty() && m.table_steps(data).empty()) {
+    std::optional<Dataset> prepared = m.fit_steps(data);
+    if (!prepared) {
         m.fit_estimator(std::move(data), ctx);
     } else {
-        Dataset prepared = m.fit_steps(data);
         data = Dataset();  // the raw rows are not needed past the steps
-        m.fit_estimator(std::move(prepared), ctx);
+        m.fit_estimator(std::move(*prepared), ctx);
     }
     return m;
 }
@@ -143,11 +144,11 @@ bool has_missing_cells(const Features& X) {
 
 }  // namespace
 
-std::vector<std::string> Model::table_steps(const Dataset& data) const {
+std::vector<std::string> Model::table_steps(const Features& X, const std::vector<Index>& category_counts) const {
     std::vector<std::string> steps;
     const std::string& missing = spec_.missing;
     const bool imputer = missing != "auto" && missing != "keep";
-    const bool has_missing = has_missing_cells(data.X);
+    const bool has_missing = has_missing_cells(X);
     if (missing == "keep" && has_missing && !estimator_->native_missing())
         throw UsageError("model " + spec_.model +
                          " does not take missing values (--missing keep); use --missing auto or an imputer");
@@ -158,7 +159,8 @@ std::vector<std::string> Model::table_steps(const Dataset& data) const {
         if (spec_.missing_indicator) step += ",indicator";
         steps.push_back(step);
     }
-    if (!data.category_counts.empty() && !estimator_->native_categories() && spec_.encode == "onehot") {
+    const bool categorical = std::any_of(category_counts.begin(), category_counts.end(), [](Index k) { return k > 0; });
+    if (categorical && !estimator_->native_categories() && spec_.encode == "onehot") {
         std::string step = "onehot";
         std::string options;
         if (spec_.max_categories > 0) options += "max_categories=" + std::to_string(spec_.max_categories);
@@ -173,7 +175,48 @@ std::vector<std::string> Model::table_steps(const Dataset& data) const {
     return steps;
 }
 
-Dataset Model::fit_steps(const Dataset& data) {
+std::optional<Dataset> Model::fit_steps(const Dataset& data) {
+    std::vector<Index> roles = data.category_counts;
+    CategoryLists categories = categories_;  // follow the columns through the steps
+    const Features* X = &data.X;
+    Features current;
+    // Fits a step on the current columns (a one-hot step names its columns after
+    // `names`) and moves them through it.
+    const auto apply = [&](const std::string& kind, const CategoryLists& names) {
+        auto t = make_transformer(kind);
+        t->fit(*X, roles);
+        if (!names.empty()) set_category_names(*t, names);
+        current = t->transform(*X);
+        roles = t->output_roles(roles, current.cols());
+        X = &current;
+        steps_.push_back(std::move(t));
+    };
+    // kestrel-select's column selection comes first, so that the table steps see the
+    // columns it keeps; then imputation and encoding; then the steps the user asked for.
+    auto user = spec_.preprocessing.begin();
+    for (; user != spec_.preprocessing.end() && user->rfind("select_columns", 0) == 0; ++user) {
+        apply(*user, {});
+        if (categories.empty()) continue;
+        CategoryLists picked;
+        for (Index c : column_selector_columns(*user)) picked.push_back(categories.at(static_cast<std::size_t>(c)));
+        categories = std::move(picked);
+    }
+    // A later step keeps the columns' identities when it preserves the width (or only
+    // appends indicator columns); anything else (one-hot) ends them.
+    const auto apply_following = [&](const std::string& kind) {
+        const std::vector<Index> in_roles = roles;
+        apply(kind, categories);
+        if (categories.empty()) return;
+        if (roles.size() >= in_roles.size() && std::equal(in_roles.begin(), in_roles.end(), roles.begin()))
+            categories.resize(roles.size());
+        else
+            categories.clear();
+    };
+    const std::vector<std::string> table = table_steps(*X, roles);
+    if (steps_.empty() && table.empty() && user == spec_.preprocessing.end()) return std::nullopt;
+    for (const auto& kind : table) apply_following(kind);
+    for (; user != spec_.preprocessing.end(); ++user) apply_following(*user);
+
     Dataset d;
     d.y = data.y;
     d.weights = data.weights;
@@ -181,49 +224,6 @@ Dataset Model::fit_steps(const Dataset& data) {
     d.classes = data.classes;
     d.task = data.task;
     d.source = data.source;
-    // kestrel-select's column selection comes first, so that the table steps see the
-    // columns it keeps; then imputation and encoding; then the steps the user asked for.
-    std::vector<std::string> kinds;
-    auto user = spec_.preprocessing.begin();
-    for (; user != spec_.preprocessing.end() && user->rfind("select_columns", 0) == 0; ++user) kinds.push_back(*user);
-    std::vector<Index> roles = data.category_counts;
-    CategoryLists categories = categories_;  // follows the columns through the steps
-    const Features* X = &data.X;
-    Features current;
-    const auto apply = [&](const std::string& kind) {
-        auto t = make_transformer(kind);
-        t->fit(*X, roles);
-        current = t->transform(*X);
-        const std::vector<Index> in_roles = roles;
-        roles = t->output_roles(roles, current.cols());
-        if (!categories.empty()) {
-            set_category_names(*t, categories);
-            // Column identities: kept by width-preserving steps (and appended indicator
-            // columns), picked by a selection, lost to anything else (one-hot).
-            if (kind.rfind("select_columns", 0) == 0) {
-                CategoryLists picked;
-                for (Index c : json_integers<Index>(t->to_json().at("columns")))
-                    picked.push_back(categories.at(static_cast<std::size_t>(c)));
-                categories = std::move(picked);
-            } else if (roles.size() >= in_roles.size() &&
-                       std::equal(in_roles.begin(), in_roles.end(), roles.begin())) {
-                categories.resize(roles.size());
-            } else {
-                categories.clear();
-            }
-        }
-        X = &current;
-        steps_.push_back(std::move(t));
-    };
-    for (const auto& kind : kinds) apply(kind);
-    Dataset after_selection;
-    if (!kinds.empty()) {
-        after_selection.X = current;
-        after_selection.category_counts = roles;
-    }
-    const Dataset& table = kinds.empty() ? data : after_selection;
-    for (const auto& kind : table_steps(table)) apply(kind);
-    for (; user != spec_.preprocessing.end(); ++user) apply(*user);
     d.X = std::move(current);
     // What stays categorical after the steps (a model with native categories).
     if (std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; })) {

@@ -85,7 +85,7 @@ std::string column_selector_spec(const std::vector<Index>& cols) {
     return s;
 }
 
-std::unique_ptr<Transformer> make_column_selector(const std::string& spec) {
+std::vector<Index> column_selector_columns(const std::string& spec) {
     std::vector<Index> cols;
     const auto colon = spec.find(':');
     if (colon != std::string::npos) {
@@ -103,7 +103,11 @@ std::unique_ptr<Transformer> make_column_selector(const std::string& spec) {
             rest.remove_prefix(comma + 1);
         }
     }
-    return std::make_unique<ColumnSelector>(std::move(cols));
+    return cols;
+}
+
+std::unique_ptr<Transformer> make_column_selector(const std::string& spec) {
+    return std::make_unique<ColumnSelector>(column_selector_columns(spec));
 }
 
 }  // namespace kestrel

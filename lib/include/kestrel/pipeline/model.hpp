@@ -131,9 +131,11 @@ private:
     // the task and the resampling first), the preprocessing steps fitted and applied, and
     // the estimator fitted (on resampled rows with --resample).
     static Model untrained(const ModelSpec& spec, const Dataset& data);
-    Dataset fit_steps(const Dataset& data);
+    // The rows as the estimator sees them after the fitted steps; nullopt when no step
+    // applies (the estimator then fits the rows as given).
+    std::optional<Dataset> fit_steps(const Dataset& data);
     // The steps a raw table needs before this estimator: imputation, one-hot encoding.
-    std::vector<std::string> table_steps(const Dataset& data) const;
+    std::vector<std::string> table_steps(const Features& X, const std::vector<Index>& category_counts) const;
     Dataset resampled(const Dataset& data, const Context& ctx);
     void fit_estimator(const Dataset& data, const Context& ctx);
     void fit_estimator(Dataset&& data, const Context& ctx);

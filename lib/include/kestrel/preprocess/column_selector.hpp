@@ -17,6 +17,10 @@ Features select_columns(const Features& X, const std::vector<Index>& cols);
 // "select_columns:0,3,5" for these indices.
 std::string column_selector_spec(const std::vector<Index>& cols);
 
+// The column indices of a spec text "select_columns:i,j,..." (none for "select_columns");
+// UsageError on a malformed list.
+std::vector<Index> column_selector_columns(const std::string& spec);
+
 // The step for a spec text "select_columns" (empty, filled by from_json) or
 // "select_columns:i,j,..."; UsageError on a malformed list.
 std::unique_ptr<Transformer> make_column_selector(const std::string& spec);
