@@ -209,7 +209,9 @@ void DataFlags::add_to(CLI::App& app) {
     app.add_flag("--missing-indicator", missing_indicator,
                  "with imputation: add a 0/1 column per feature that had missing cells in training");
     // One value per flag (comma-separated, repeatable): a list must not swallow the data file.
-    app.add_option("--categorical", categorical, "CSV columns read as categories (names or 0-based indices, comma-separated)")
+    app.add_option("--categorical", categorical,
+                   "columns read as categories: CSV names or 0-based indices; LIBSVM 1-based feature indices "
+                   "holding integer codes")
         ->delimiter(',')
         ->allow_extra_args(false);
     app.add_option("--numeric", numeric, "CSV columns read as numbers only (a non-number cell is an error)")

@@ -130,4 +130,37 @@ TEST_SUITE("cli.tables") {
         CHECK(keep.code != 0);
         CHECK(keep.err.find("does not take missing values") != std::string::npos);
     }
+
+    TEST_CASE("LIBSVM --categorical: the same models and predictions as the CSV table with those categories") {
+        test::ScratchDir dir("tables_libsvm_categorical");
+        // Feature 1 is a code 0..3 (absent = 0 in LIBSVM), feature 2 a number; the CSV
+        // holds the same values with the codes as text, read as categories.
+        std::string svm, csv = "label,code,x\n";
+        for (int i = 0; i < 60; ++i) {
+            const int code = (i * 7) % 4, label = (code == 1 || code == 3) != (i % 9 == 0);
+            const std::string x = std::to_string(i % 5) + ".5";
+            svm += std::to_string(label) + (code ? " 1:" + std::to_string(code) : std::string()) + " 2:" + x + "\n";
+            csv += std::to_string(label) + "," + std::to_string(code) + "," + x + "\n";
+        }
+        const auto svm_file = dir.file("c.svm", svm), csv_file = dir.file("c.csv", csv);
+        const auto probe = dir.file("p.svm", "1 1:3 2:1.5\n0 2:0.5\n1 1:1 2:4.5\n0 1:2 2:2.5\n");
+        const auto probe_csv = dir.file("p.csv", "label,code,x\n1,3,1.5\n0,0,0.5\n1,1,4.5\n0,2,2.5\n");
+        for (const std::string name : {"logistic", "gbdt"}) {
+            CAPTURE(name);
+            auto a = run(run_train, "kestrel-train",
+                         {"-m", name, svm_file, "--categorical", "1", "-o", dir / (name + "_svm.json"), "--json"});
+            REQUIRE_MESSAGE(a.code == 0, a.err);
+            CHECK(Json::parse(a.out)["categorical_features"] == 1);
+            auto b = run(run_train, "kestrel-train",
+                         {"-m", name, csv_file, "--categorical", "code", "-o", dir / (name + "_csv.json")});
+            REQUIRE_MESSAGE(b.code == 0, b.err);
+            const Json from_svm = Json::parse(test::slurp(dir / (name + "_svm.json")));
+            CHECK(from_svm["features"]["categories"][0] == Json::array({"0", "1", "2", "3"}));
+            auto pa = run(run_predict, "kestrel-predict", {dir / (name + "_svm.json"), probe, "--proba"});
+            auto pb = run(run_predict, "kestrel-predict", {dir / (name + "_csv.json"), probe_csv, "--proba"});
+            REQUIRE_MESSAGE(pa.code == 0, pa.err);
+            REQUIRE_MESSAGE(pb.code == 0, pb.err);
+            CHECK(pa.out == pb.out);
+        }
+    }
 }

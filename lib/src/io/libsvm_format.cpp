@@ -329,6 +329,10 @@ Table empty_piece(const std::string& source, const ReadOptions& opts) {
 }  // namespace
 
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
+    if (!opts.numeric_columns.empty() || !opts.ignore_columns.empty())
+        throw UsageError(std::string(opts.numeric_columns.empty() ? "--ignore-cols" : "--numeric") +
+                         " names CSV columns; " + source + " is a LIBSVM file, whose features are numbers unless "
+                         "--categorical names their indices");
     const std::string_view text = in.text;
     const std::size_t begin = bom_length(text);
     check_estimated_size(in, begin, 0, true, source, opts);
@@ -380,6 +384,7 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     table.source = source;
     table.dropped_rows = total - kept;
     table.bytes = text.size();
+    code_libsvm_categories(table, opts);
     return table;
 }
 

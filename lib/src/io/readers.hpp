@@ -10,6 +10,10 @@ namespace kestrel::detail {
 
 Table read_csv_input(const TextInput& in, const std::string& source, const ReadOptions& opts);
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts);
+// Turns the LIBSVM features named by opts.categorical_columns (training) or holding
+// categories in opts.feature_categories (predict time) into category codes, and fills
+// t.categories (libsvm_categories.cpp).
+void code_libsvm_categories(Table& t, const ReadOptions& opts);
 
 // Bytes of a UTF-8 byte order mark at the start of text (0 or 3).
 inline std::size_t bom_length(std::string_view text) {

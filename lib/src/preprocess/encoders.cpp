@@ -36,13 +36,6 @@ std::vector<std::string> split_commas(const std::string& s) {
     }
 }
 
-const DenseMatrix& dense_input(const Features& X, const char* step) {
-    if (X.is_sparse())
-        throw UsageError(std::string(step) + " needs a dense table (CSV); sparse LIBSVM data has no categories or "
-                                             "missing cells to encode");
-    return X.dense_ref();
-}
-
 void check_width(const Features& X, Index expected, const char* step) {
     if (X.cols() != expected)
         throw DataError(std::string(step) + ": data has " + std::to_string(X.cols()) + " features, the step expects " +
@@ -216,7 +209,8 @@ public:
     std::string kind() const override { return "onehot"; }
     void fit(const Features& X) override { fit(X, {}); }
     void fit(const Features& X, const std::vector<Index>& roles) override {
-        const DenseMatrix& m = dense_input(X, "one-hot encoding");
+        DenseMatrix scratch;  // LIBSVM rows with --categorical features arrive sparse
+        const DenseMatrix& m = X.dense(scratch);
         in_features_ = m.cols();
         blocks_.clear();
         const double rows = static_cast<double>(m.rows());
@@ -266,7 +260,8 @@ public:
         }
     }
     Features transform(const Features& X) const override {
-        const DenseMatrix& in = dense_input(X, "one-hot encoding");
+        DenseMatrix scratch;
+        const DenseMatrix& in = X.dense(scratch);
         check_width(X, in_features_, "onehot");
         DenseMatrix out = DenseMatrix::Zero(in.rows(), out_width());
         for (Index r = 0; r < in.rows(); ++r) {
