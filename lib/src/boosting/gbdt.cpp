@@ -14,10 +14,26 @@
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
 namespace {
+
+// What the fit holds per raw score: scores of the training and validation rows,
+// gradient pairs, and K trees a round at their largest. Softmax on thousands of
+// classes (a label column of ids) is refused by check_memory before it is allocated,
+// rather than found by the kernel's out-of-memory killer.
+std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, Index rounds) {
+    const double k = static_cast<double>(K);
+    double leaves = static_cast<double>(std::max<Index>(n, 1));
+    if (tp.max_leaves > 0) leaves = std::min(leaves, static_cast<double>(tp.max_leaves));
+    if (tp.max_depth > 0) leaves = std::min(leaves, std::ldexp(1.0, std::min(tp.max_depth, 62)));
+    const double per_tree = (2 * leaves - 1) * static_cast<double>(sizeof(TreeNode) + sizeof(double));
+    const double bytes = k * (static_cast<double>(n + nv) * sizeof(double) + static_cast<double>(n) * sizeof(GradPair) +
+                              static_cast<double>(rounds) * per_tree);
+    return bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes);
+}
 
 // Below this many rows a loop over rows runs on one thread: a fork-join costs more.
 constexpr Index kParallelRows = 1 << 15;
@@ -176,6 +192,9 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     if (!valid_rows.empty()) valid_bins = BinnedMatrix(cuts, data.X, valid_rows, threads);
 
     const Index K = loss.n_outputs(data.n_classes()), n = bins.rows(), nv = valid_bins.rows();
+    check_memory(fit_bytes(tp, n, nv, K, rounds), 0,
+                 "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
+                     " rounds");
     const std::vector<double> base = initial_scores(p, loss, y, w, K);
     std::vector<double> F(static_cast<std::size_t>(n * K)), Fv(static_cast<std::size_t>(nv * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];

@@ -383,4 +383,21 @@ TEST_SUITE("gbdt") {
         auto ok = fit_gbdt(multi, {{"loss", "softmax"}, {"n_estimators", 3}});
         CHECK(ok->n_outputs() == 3);
     }
+
+    TEST_CASE("gbdt: softmax over thousands of classes is refused before its arrays are allocated") {
+        // A label column of ids: 3000 rows, 3000 classes. 1000 rounds of 3000 trees of up to
+        // 3000 leaves would need about 1 TB: no machine running this has it.
+        const Index n = 3000;
+        DenseMatrix X(n, 1);
+        Vector y(n);
+        for (Index i = 0; i < n; ++i) {
+            X(i, 0) = static_cast<double>(i);
+            y[i] = static_cast<double>(i);
+        }
+        const Dataset d = make_data(std::move(X), std::move(y), Task::classification, n);
+        CHECK_THROWS_WITH_AS(fit_gbdt(d, {{"n_estimators", 1000}, {"max_depth", 12}}),
+                             doctest::Contains("gbdt with 3000 raw scores per row (one per class) over 1000 rounds "
+                                               "needs about"),
+                             DataError);
+    }
 }
