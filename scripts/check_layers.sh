@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # What each folder of lib/include/kestrel and lib/src may include, besides itself.
 ground="core"
 shared="$ground common"
-below_families="$shared optim kernels io metrics report preprocess multiclass"
+below_families="$shared optim kernels io metrics report preprocess multiclass calibration"
 families="linear svm kernel_methods tree boosting"
 declare -A allowed=(
   [core]=""
@@ -21,6 +21,7 @@ declare -A allowed=(
   [report]="$shared"
   [preprocess]="$shared"
   [multiclass]="$shared"
+  [calibration]="$shared"
   [linear]="$below_families"
   [svm]="$below_families"
   [kernel_methods]="$below_families"

@@ -13,6 +13,10 @@ mkdir -p "$img"
 "$bin/kestrel-train" -q -m logistic data/heart_scale/train.csv -o "$tmp/heart.json"
 "$bin/kestrel-predict" "$tmp/heart.json" data/heart_scale/test.csv -o "$tmp/pred.csv" \
   --plot roc="$img/roc.svg" --plot pr="$img/pr.svg" --plot confusion="$img/confusion.svg" > /dev/null
+# Reliability diagram of a calibrated SVM.
+"$bin/kestrel-train" -q -m svc --calibrate sigmoid data/heart_scale/train.csv -o "$tmp/heart-cal.json"
+"$bin/kestrel-predict" "$tmp/heart-cal.json" data/heart_scale/test.csv -o "$tmp/pred.csv" \
+  --plot calibration="$img/calibration.svg" > /dev/null
 # Multiclass: one-vs-rest curves of the out-of-fold probabilities on iris.
 "$bin/kestrel-cv" -q -m logistic -k 5 data/iris/train.csv --plot roc="$img/roc-iris.svg" > /dev/null
 # Grid search of an RBF SVM, as LIBSVM's grid.py.

@@ -283,6 +283,14 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
     app.add_option("--min-frequency", min_frequency,
                    "onehot: categories seen fewer times (a fraction of the rows when < 1) share one column")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--calibrate", calibrate,
+                   "calibrate the classifier's probabilities on out-of-fold scores (scikit-learn's "
+                   "CalibratedClassifierCV, ensemble=False): sigmoid or isotonic")
+        ->check(CLI::IsMember({"sigmoid", "isotonic"}));
+    app.add_option("--calibrate-folds", calibrate_folds,
+                   "--calibrate: stratified folds giving the out-of-fold scores (scikit-learn's cv)")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
     app.add_flag("--poly-interaction-only", poly_interaction_only,
                  "--poly: products of distinct features only (no powers)");
     app.add_option("--max-poly-width", max_poly_width, "--poly: refuse an expansion wider than this many columns")
@@ -321,6 +329,9 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
         parse_resample(resample);  // a bad method fails before any data is read
         s.resample = resample;
     }
+    if (calibrate_folds != 5 && calibrate.empty()) throw UsageError("--calibrate-folds goes with --calibrate");
+    s.calibrate = calibrate;
+    s.calibrate_folds = calibrate_folds;
     return s;
 }
 

@@ -83,6 +83,8 @@ struct ModelFlags {
     std::string encode = "onehot";  // categorical columns of models without native categories
     long long max_categories = 0;
     double min_frequency = 0;
+    std::string calibrate;   // --calibrate sigmoid|isotonic (ModelSpec::calibrate)
+    int calibrate_folds = 5;
     void add_to(CLI::App& app, bool model_required);
     // The ModelSpec (parameters parsed and validated against the model's spec now, so a
     // bad value fails before any data is read). `missing` adds an imputation step.

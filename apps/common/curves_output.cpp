@@ -14,6 +14,9 @@ namespace kestrel::cli {
 namespace {
 
 bool is_curve_kind(const std::string& kind) { return kind == "roc" || kind == "pr"; }
+bool is_prediction_plot(const std::string& kind) {
+    return is_curve_kind(kind) || kind == "confusion" || kind == "calibration";
+}
 
 std::string three_decimals(double v) {
     const std::string s = format_number(std::round(v * 1000.0) / 1000.0);
@@ -84,6 +87,38 @@ std::string confusion_svg(const Predictions& p, const std::string& about) {
     return report::render_heatmap(map);
 }
 
+// The reliability diagram: per class (class 1 for two classes, each class present in the
+// truth against the rest for more) the fraction of positives against the mean probability in
+// ten uniform bins, each point labelled with its row count.
+std::string calibration_svg(const Predictions& p, const std::string& about) {
+    if (p.proba.size() == 0) throw InternalError("--plot calibration without probabilities");
+    const Index m = p.proba.cols();
+    const bool binary = m == 2;
+    report::LinePlot plot;
+    plot.title = "Reliability diagram" + (binary ? ", positive class " + p.classes.at(1) : std::string(", one vs rest")) +
+                 (about.empty() ? "" : " (" + about + ")");
+    plot.x_label = "Mean predicted probability (10 bins; n = rows per bin)";
+    plot.y_label = "Fraction of positives";
+    plot.diagonal = true;
+    plot.fixed_x = plot.fixed_y = true;
+    plot.x_min = plot.y_min = 0;
+    plot.x_max = plot.y_max = 1;
+    for (Index c = binary ? 1 : 0; c < m; ++c) {
+        const Eigen::VectorXd is_positive = (p.y_true.array() == static_cast<double>(c)).cast<double>();
+        if (!binary && is_positive.sum() == 0) continue;
+        const ReliabilityCurve r = reliability_curve(is_positive, p.proba.col(c));
+        report::Series s;
+        s.name = binary ? "P(" + p.classes.at(1) + ")" : p.classes.at(static_cast<std::size_t>(c)) + " vs rest";
+        s.x = r.mean_predicted;
+        s.y = r.fraction_positive;
+        s.markers = true;
+        plot.point_labels.emplace_back();
+        for (const Index n : r.count) plot.point_labels.back().push_back("n=" + std::to_string(n));
+        plot.series.push_back(std::move(s));
+    }
+    return report::render_line_plot(plot);
+}
+
 }  // namespace
 
 std::string short_source(const std::string& source) {
@@ -94,16 +129,19 @@ std::string short_source(const std::string& source) {
 }
 
 void check_prediction_outputs(const std::vector<PlotTarget>& plots, const std::string& curves_path, Task task,
-                              bool has_scores, const std::string& model_name) {
+                              bool has_scores, const std::string& model_name, bool has_proba) {
     std::vector<std::string> flags;
     if (!curves_path.empty()) flags.push_back("--curves");
     for (const auto& t : plots)
-        if (is_curve_kind(t.kind) || t.kind == "confusion") flags.push_back("--plot " + t.kind);
+        if (is_prediction_plot(t.kind)) flags.push_back("--plot " + t.kind);
     for (const auto& flag : flags) {
         if (task != Task::classification)
             throw UsageError(flag + " needs a classifier; " + model_name + " does regression here");
         if (flag != "--plot confusion" && !has_scores)
             throw UsageError(flag + " needs decision values or probabilities, which model " + model_name + " does not give");
+        if (flag == "--plot calibration" && !has_proba)
+            throw UsageError(flag + " needs probabilities, which model " + model_name +
+                             " does not give (kestrel-train --calibrate gives them)");
     }
 }
 
@@ -129,6 +167,7 @@ std::string prediction_plot_svg(const std::string& kind, const Predictions& p, c
     if (kind == "roc") return roc_svg(p, about);
     if (kind == "pr") return pr_svg(p, about);
     if (kind == "confusion") return confusion_svg(p, about);
+    if (kind == "calibration") return calibration_svg(p, about);
     throw InternalError("prediction_plot_svg: unknown kind " + kind);
 }
 
@@ -138,7 +177,7 @@ void write_prediction_outputs(const std::vector<PlotTarget>& plots, const std::s
     std::vector<std::pair<std::string, std::string>> files;
     if (!curves_path.empty()) files.emplace_back(curves_path, curves_csv(p));
     for (const auto& t : plots)
-        if (is_curve_kind(t.kind) || t.kind == "confusion") files.emplace_back(t.path, prediction_plot_svg(t.kind, p, about));
+        if (is_prediction_plot(t.kind)) files.emplace_back(t.path, prediction_plot_svg(t.kind, p, about));
     for (const auto& [path, content] : files) write_file_atomically(path, content);
 }
 

@@ -28,7 +28,7 @@ bool stem_names(const std::string& stem, const std::string& word) {
 
 const std::vector<PlotKind>& prediction_plot_kinds() {
     static const std::vector<PlotKind> kinds = {{"roc", {}}, {"pr", {"precision-recall", "precision_recall"}},
-                                                {"confusion", {}}};
+                                                {"confusion", {}}, {"calibration", {"reliability"}}};
     return kinds;
 }
 

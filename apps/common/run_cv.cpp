@@ -89,7 +89,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
             throw UsageError("--metric " + m + " is a " + to_string(metric_info(m).task) + " metric, but this is " +
                              to_string(d.task));
     threshold.check(spec, d);
-    check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model);  // scores: known after the folds
+    check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model, true);  // scores: known after the folds
     if (outputs.wants_curve()) {
         const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
         write_learning_plots(plot_targets, curve, spec.model + " on " + short_source(d.source));
@@ -98,7 +98,8 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     }
     const CvResult r = cross_validate(spec, d, opts, ctx);
     if (!outputs.predictions.empty()) write_fold_predictions(outputs.predictions, d, r, opts);
-    check_prediction_outputs(plot_targets, plots.curves, d.task, r.out_of_fold.has_scores(), spec.model);
+    check_prediction_outputs(plot_targets, plots.curves, d.task, r.out_of_fold.has_scores(), spec.model,
+                             r.out_of_fold.proba.size() > 0);
     write_prediction_outputs(plot_targets, plots.curves, r.out_of_fold, spec.model + ", out of fold, " + short_source(d.source));
     const CvThresholdOutcome tuned = tune_and_refit(threshold, spec, d, r, ctx);
 

@@ -203,7 +203,8 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
         throw UsageError("--decision: model " + model.model_name() + " has no decision function");
 
     check_prediction_outputs(plot_targets, plots.curves, model.task(),
-                             model.has_predict_proba() || model.has_decision_function(), model.model_name());
+                             model.has_predict_proba() || model.has_decision_function(), model.model_name(),
+                             model.has_predict_proba());
     if (explain) check_explain(model, output.empty());
     Context ctx = common.context(io);
     const int threads = ctx.resolved_threads();

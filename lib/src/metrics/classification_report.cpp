@@ -92,6 +92,7 @@ ClassificationReport classification_report(const Predictions& p) {
     r.roc_auc = roc_auc(p);
     r.average_precision = average_precision(p);
     r.log_loss = log_loss(p);
+    r.brier_score = brier_score(p);
     if ((r.roc_auc || r.average_precision) && k == 2)
         r.positive_class = p.n_classes() > 1 ? p.classes[1] : std::string("1");
     return r;
@@ -140,6 +141,7 @@ std::string ClassificationReport::to_text() const {
     if (roc_auc) line("ROC AUC             ", *roc_auc, how);
     if (average_precision) line("average precision   ", *average_precision, how);
     if (log_loss) line("log loss            ", *log_loss, "\n");
+    if (brier_score) line("Brier score         ", *brier_score, "\n");
     return out;
 }
 
@@ -169,6 +171,7 @@ Json ClassificationReport::to_json() const {
     if (roc_auc) j["roc_auc"] = *roc_auc;
     if (average_precision) j["average_precision"] = *average_precision;
     if (log_loss) j["log_loss"] = *log_loss;
+    if (brier_score) j["brier_score"] = *brier_score;
     if (!positive_class.empty()) j["positive_class"] = positive_class;
     return j;
 }

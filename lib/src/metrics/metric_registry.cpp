@@ -69,6 +69,15 @@ std::vector<MetricInfo> build_table() {
                          [](const Predictions& p) { return -value_or_nan(log_loss(p)); });
     nll.needs_scores = nll.needs_proba = true;
     t.push_back(nll);
+    MetricInfo brier = cls("brier_score", "mean squared error of the probabilities (lower is better)",
+                           [](const Predictions& p) { return value_or_nan(brier_score(p)); });
+    brier.greater_is_better = false;
+    brier.needs_scores = brier.needs_proba = true;
+    t.push_back(brier);
+    MetricInfo neg_brier = cls("neg_brier_score", "brier_score negated, so that greater is better",
+                               [](const Predictions& p) { return -value_or_nan(brier_score(p)); });
+    neg_brier.needs_scores = neg_brier.needs_proba = true;
+    t.push_back(neg_brier);
 
     const auto r2 = [](const Predictions& p) { return r2_score(p.y_true, p.y_pred); };
     const auto mse = [](const Predictions& p) { return mean_squared_error(p.y_true, p.y_pred); };

@@ -23,7 +23,8 @@ struct Offers {
 // capabilities (resolving the parameters also rejects bad ones early).
 Offers offers(const ModelSpec& spec) {
     const Capabilities c = registry().capabilities(spec.model, spec.params);
-    return {c.decision_function || c.predict_proba, c.predict_proba};
+    const bool proba = c.predict_proba || !spec.calibrate.empty();  // a calibrated model gives them
+    return {c.decision_function || proba, proba};
 }
 
 std::string fold_label(const Fold& f, int k, int repeats) {

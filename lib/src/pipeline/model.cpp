@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <unordered_set>
+#include <utility>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_packed.hpp"
@@ -91,10 +92,12 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
         m.fit_estimator(std::move(*prepared), ctx);  // the prepared rows are ours to give up
     else
         m.fit_estimator(data, ctx);
+    if (!spec.calibrate.empty()) m.calibrate(data, ctx);
     return m;
 }
 
 Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
+    if (!spec.calibrate.empty()) return train(spec, std::as_const(data), ctx);  // its folds need the rows
     Model m = untrained(spec, data);
     std::optional<Dataset> prepared = m.fit_steps(data);
     if (!prepared) {
@@ -125,6 +128,12 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
         parse_resample(spec.resample);  // a bad spec fails before any work
         if (data.task != Task::classification)
             throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
+    }
+    if (!spec.calibrate.empty()) {
+        Calibration::check_method(spec.calibrate);
+        if (data.task != Task::classification)
+            throw UsageError("--calibrate calibrates class probabilities; it does not apply to regression");
+        if (spec.calibrate_folds < 2) throw UsageError("--calibrate-folds must be at least 2");
     }
     m.provenance_["kestrel_version"] = kestrel_version();
     m.provenance_["rows"] = data.rows();
@@ -273,15 +282,21 @@ Features Model::prepare(const Features& X) const {
 }
 
 Vector Model::predict(const Features& X) const {
-    if (!threshold_) return estimator_->predict(prepare(X));
+    if (!threshold_ && !calibration_) return estimator_->predict(prepare(X));
     const Features P = prepare(X);
-    const Matrix s = threshold_->score == "proba" ? estimator_->predict_proba(P) : estimator_->decision_function(P);
+    if (!threshold_) {  // scikit-learn's CalibratedClassifierCV: the most probable class, the first on ties
+        const Matrix p = probabilities(P);
+        Vector classes(p.rows());
+        for (Index i = 0; i < p.rows(); ++i) p.row(i).maxCoeff(&classes.coeffRef(i));
+        return classes;
+    }
+    const Matrix s = threshold_->score == "proba" ? probabilities(P) : estimator_->decision_function(P);
     const Vector score = s.col(s.cols() - 1);  // P(classes[1]) or the single decision column
     return (score.array() > threshold_->value).cast<double>();
 }
 
 std::string Model::threshold_score() const {
-    if (estimator_->has_predict_proba()) return "proba";
+    if (has_predict_proba()) return "proba";
     if (estimator_->has_decision_function()) return "decision";
     return "";
 }
@@ -304,7 +319,7 @@ Matrix Model::decision_function(const Features& X) const {
     return estimator_->decision_function(prepare(X));
 }
 Matrix Model::predict_proba(const Features& X) const {
-    return estimator_->predict_proba(prepare(X));
+    return probabilities(prepare(X));
 }
 
 ReadOptions Model::align_options(ReadOptions base) const {
@@ -344,7 +359,7 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = !categories_.empty() ? 3 : threshold_ ? 2 : 1;
+    j["version"] = calibration_ ? 4 : !categories_.empty() ? 3 : threshold_ ? 2 : 1;
     j["kestrel_version"] = kestrel_version();
     j["model"] = spec_.model;
     j["task"] = to_string(task_);
@@ -357,6 +372,10 @@ Json Model::to_json(JsonTextSlots* slots) const {
     if (has_non_finite(j["preprocessing"]))
         throw DataError("model " + spec_.model + ": a preprocessing step has NaN or infinite values; not saving it");
     j["state"] = slots ? estimator_->save_state(*slots) : estimator_->save_state();
+    if (calibration_) {
+        j["calibration"] = calibration_->to_json();
+        j["calibration"]["folds"] = spec_.calibrate_folds;
+    }
     if (threshold_)
         j["threshold"] = {
             {"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
@@ -432,6 +451,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
         if (m.task_ == Task::classification && est->n_classes() != static_cast<Index>(m.classes_.size()))
             throw fail("state class count disagrees with the model's classes");
         m.estimator_ = std::move(est);
+        if (j.contains("calibration")) m.load_calibration(j["calibration"], source);
         if (j.contains("threshold")) {
             const Json& t = j["threshold"];
             DecisionThreshold th{t.at("value").get<double>(), t.at("score").get<std::string>(),

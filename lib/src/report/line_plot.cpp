@@ -211,6 +211,13 @@ std::string render_line_plot(const LinePlot& plot) {
                 }
             doc.raw("<g class=\"markers\" fill=\"" + series_colour(si) + "\">" + dots + "</g>\n");
         }
+        const std::vector<std::string> none;
+        const auto& labels = si < plot.point_labels.size() ? plot.point_labels[si] : none;
+        for (std::size_t i = 0; i < labels.size() && i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i]) || (plot.log_x && s.x[i] <= 0)) continue;
+            doc.text(xs(s.x[i]) + 5, ys(s.y[i]) - 6, labels[i], "start", "point-label",
+                     "font-size=\"10\" fill=\"" + series_colour(si) + "\" data-series=\"" + xml_escape(s.name) + "\"");
+        }
     }
 
     // Frame and labels.

@@ -37,7 +37,8 @@ TEST_CASE("metric registry: the names per task") {
     CHECK(metric_names(Task::classification) ==
           std::vector<std::string>{"accuracy", "balanced_accuracy", "f1_macro", "f1_micro", "f1_weighted",
                                    "precision_macro", "recall_macro", "precision_weighted", "recall_weighted",
-                                   "roc_auc", "average_precision", "log_loss", "neg_log_loss"});
+                                   "roc_auc", "average_precision", "log_loss", "neg_log_loss", "brier_score",
+                                   "neg_brier_score"});
     CHECK(metric_names(Task::regression) ==
           std::vector<std::string>{"r2", "mse", "rmse", "mae", "max_error", "neg_mean_squared_error",
                                    "neg_root_mean_squared_error", "neg_mean_absolute_error"});

@@ -45,6 +45,12 @@ std::optional<double> average_precision(const Predictions& p);
 // model never saw has probability 0 (clipped to eps).
 inline constexpr double kLogLossEps = 2.220446049250313e-16;  // sklearn 1.2 eps="auto": np.finfo(float64).eps
 std::optional<double> log_loss(const Predictions& p);
+// Brier score (brier.cpp), lower is better. Two classes: scikit-learn 1.2's
+// brier_score_loss, the mean of (P(classes[1]) - [y = classes[1]])^2. More classes: the
+// mean over rows of sum_k (p_k - [y = k])^2 (Brier's original definition, twice the binary
+// form on two classes); a class the model never saw has probability 0. nullopt without
+// probabilities.
+std::optional<double> brier_score(const Predictions& p);
 
 // Covers the classes present in y_true or y_pred (as sklearn's classification_report with
 // labels=None): `classes`, `per_class` and `confusion` are restricted to them.
@@ -54,7 +60,7 @@ struct ClassificationReport {
     ClassScores macro, micro, weighted;
     double accuracy = 0, balanced_accuracy = 0;
     CountMatrix confusion;
-    std::optional<double> roc_auc, average_precision, log_loss;
+    std::optional<double> roc_auc, average_precision, log_loss, brier_score;
     std::string positive_class;  // binary ranking metrics: the positive class; empty = one-vs-rest macro
     long long n = 0;
 

@@ -45,4 +45,14 @@ struct ClassCurves {
 // to name their flag.
 std::vector<ClassCurves> class_curves(const Predictions& p);
 
+// A reliability diagram, as scikit-learn 1.2's calibration_curve(strategy="uniform"): n_bins
+// equal bins of [0, 1] with edges b / n_bins (bin b holds the probabilities in
+// (b / n, (b + 1) / n], bin 0 also 0); per non-empty bin, the mean probability, the fraction
+// of positives and the row count. UsageError when n_bins < 1.
+struct ReliabilityCurve {
+    std::vector<double> mean_predicted, fraction_positive;
+    std::vector<Index> count;
+};
+ReliabilityCurve reliability_curve(const Eigen::VectorXd& is_positive, const Eigen::VectorXd& proba, int n_bins = 10);
+
 }  // namespace kestrel

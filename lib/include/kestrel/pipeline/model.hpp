@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kestrel/calibration/calibration.hpp"
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/estimator.hpp"
@@ -19,9 +20,9 @@ namespace kestrel {
 
 inline constexpr const char* kModelFormat = "kestrel-model";
 // Version 2 adds the optional "threshold" field, version 3 the optional
-// "features.categories"; a file is written with the lowest version that holds it, so
+// "features.categories", version 4 the optional "calibration"; a file is written with the lowest version that holds it, so
 // that older readers keep reading what they can.
-inline constexpr int kModelFormatVersion = 3;
+inline constexpr int kModelFormatVersion = 4;
 const char* kestrel_version();
 
 // What to train: a model name, its parameters as given (resolved at fit time), and
@@ -43,6 +44,10 @@ struct ModelSpec {
     std::string encode = "onehot";
     Index max_categories = 0;                // 0 = no limit
     double min_frequency = 0;
+    // Probability calibration of a classifier: "" (none), "sigmoid" or "isotonic", fitted
+    // on the out-of-fold scores of calibrate_folds stratified folds (docs/calibration.md).
+    std::string calibrate;
+    int calibrate_folds = 5;
 };
 
 // A decision threshold of a binary classifier: predict classes[1] when the score is
@@ -81,7 +86,13 @@ public:
     Matrix decision_function(const Features& X) const;
     Matrix predict_proba(const Features& X) const;
     bool has_decision_function() const { return estimator_->has_decision_function(); }
-    bool has_predict_proba() const { return estimator_->has_predict_proba(); }
+    bool has_predict_proba() const { return estimator_->has_predict_proba() || calibration_.has_value(); }
+    // With a calibration, predict_proba is calibrated and predict() its argmax (or the
+    // threshold on its P(classes[1])); decision_function stays the estimator's.
+    const std::optional<Calibration>& calibration() const { return calibration_; }
+    // The scores the calibration maps: the decision values when they have a column per
+    // calibrator, else the probabilities (binary: of classes[1]), as scikit-learn.
+    Matrix calibration_scores(const Features& X) const;
 
     // Binary classifiers with scores only (UsageError naming --threshold otherwise).
     // predict() then compares the score with it; decision_function / predict_proba are unchanged.
@@ -140,6 +151,11 @@ private:
     void fit_estimator(const Dataset& data, const Context& ctx);
     void fit_estimator(Dataset&& data, const Context& ctx);
     Features prepare(const Features& X) const;
+    // Calibration (model_calibration.cpp): the calibrators fitted on out-of-fold scores.
+    void calibrate(const Dataset& data, const Context& ctx);
+    static Matrix uncalibrated_scores(const Estimator& e, const Features& prepared, Index n_columns);
+    Matrix probabilities(const Features& prepared) const;
+    void load_calibration(const Json& j, const std::string& source);  // ModelFileError
     Json to_json(JsonTextSlots* slots) const;
 
     ModelSpec spec_;
@@ -151,6 +167,7 @@ private:
     std::vector<std::shared_ptr<const Transformer>> steps_;
     std::shared_ptr<Estimator> estimator_;
     std::optional<DecisionThreshold> threshold_;
+    std::optional<Calibration> calibration_;
     Json provenance_ = Json::object();
 };
 

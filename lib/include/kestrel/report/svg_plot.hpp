@@ -28,6 +28,9 @@ struct LinePlot {
     // Optional fixed ranges (both ends, min < max); otherwise fitted to the data.
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
     bool fixed_x = false, fixed_y = false;
+    // Optional, per series: a short text beside each of its points (a reliability diagram's
+    // bin counts), drawn as <text class="point-label" data-series="NAME">.
+    std::vector<std::vector<std::string>> point_labels;
     int width = 640, height = 480;
 };
 

@@ -7,23 +7,10 @@
 #include <cstdint>
 #include <span>
 
+#include "kestrel/calibration/sigmoid.hpp"  // fit_sigmoid, sigmoid_probability
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
-
-struct SigmoidFit {
-    double a = 0;
-    double b = 0;
-    int iterations = 0;
-    bool converged = true;  // false: line search failed or 100 iterations reached
-};
-
-// LIBSVM's sigmoid_train: minimises the regularised cross-entropy with targets
-// (N+ + 1)/(N+ + 2) and 1/(N- + 2); labels are ±1. Throws InternalError on empty input.
-SigmoidFit fit_sigmoid(std::span<const double> decision, std::span<const std::int8_t> labels);
-
-// 1 / (1 + exp(a f + b)), evaluated without overflow (LIBSVM's sigmoid_predict).
-double sigmoid_probability(double f, double a, double b);
 
 // LIBSVM's svm_svr_probability: the scale σ of a Laplace density fitted to
 // held-out residuals, leaving out those beyond 5 standard deviations.
