@@ -6,11 +6,9 @@
 #include <filesystem>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <vector>
 
-#include "kestrel/core/number_text.hpp"
-#include "kestrel/io/atomic_file.hpp"
+#include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/random_forest.hpp"
@@ -56,26 +54,6 @@ double gini_proxy(const std::set<int>& left) {
     return (l1 * l1 + l0 * l0) / (l1 + l0) + (r1 * r1 + r0 * r0) / (r1 + r0);
 }
 
-// The numbers of a CSV with a header, from column `first` on (kestrel-predict's output).
-Matrix csv_numbers(const std::string& path, Index first) {
-    std::istringstream in(read_whole_file(path));
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> row;
-        std::istringstream fields(line);
-        std::string field;
-        for (Index c = 0; std::getline(fields, field, ','); ++c)
-            if (c >= first) row.push_back(parse_number_text(field).value());
-        rows.push_back(std::move(row));
-    }
-    Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(rows.at(0).size()));
-    for (Index i = 0; i < out.rows(); ++i)
-        for (Index c = 0; c < out.cols(); ++c) out(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
-    return out;
-}
-
 Dataset credit(const std::string& part, const std::optional<CategoryLists>& categories = std::nullopt) {
     ReadOptions o;
     o.label_col = "Status";
@@ -114,7 +92,7 @@ TEST_SUITE("tree native categories") {
         CHECK(best == std::set<int>{1, 3, 5});  // the three low-P(class 1) categories
         const std::vector<int> left = tree.left_categories(0);
         CHECK(std::set<int>(left.begin(), left.end()) == best);
-        // The children's class counts: [54, 6] left, [7, 53] right.
+        // The children's class counts: [53, 7] left, [7, 53] right.
         CHECK(tree.value(tree.node(0).left)[0] == 53.0);
         CHECK(tree.value(tree.node(0).left)[1] == 7.0);
         CHECK(tree.value(tree.node(0).right)[1] == 53.0);
@@ -131,7 +109,7 @@ TEST_SUITE("tree native categories") {
         // Rank of each code in increasing mean: 6, 1, 3, 5, 0, 4, 2.
         const int rank[7] = {4, 1, 6, 2, 5, 3, 0};
         for (Index i = 0; i < n; ++i) {
-            const int c = static_cast<int>((i * i) % 7);
+            const int c = static_cast<int>((i % 7 + (i % 5 == 0 ? 1 : 0)) % 7);  // unbalanced
             Xc(i, 0) = c;
             Xr(i, 0) = rank[c];
             y[i] = mean[c] + 0.1 * rng.normal();
@@ -142,9 +120,10 @@ TEST_SUITE("tree native categories") {
             CAPTURE(depth);
             const auto tc = fit_tree(dc, {{"max_depth", depth}, {"cat_smooth", 0.0}, {"min_samples_leaf", 5}});
             const auto tr = fit_tree(dr, {{"max_depth", depth}, {"cat_smooth", 0.0}, {"min_samples_leaf", 5}});
+            // The same partitions; sums over the rows in another order may differ in the last bits.
             CHECK(tc->tree().size() == tr->tree().size());
-            CHECK(tc->predict(dc.X) == tr->predict(dr.X));
-            CHECK(tc->tree().node(0).impurity == tr->tree().node(0).impurity);
+            CHECK((tc->predict(dc.X) - tr->predict(dr.X)).cwiseAbs().maxCoeff() < 1e-12);
+            CHECK(tc->tree().node(0).impurity == doctest::Approx(tr->tree().node(0).impurity).epsilon(1e-14));
         }
     }
 
