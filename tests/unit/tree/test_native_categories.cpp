@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/tree/decision_tree.hpp"
@@ -163,6 +164,16 @@ TEST_SUITE("tree native categories") {
             CHECK(t->predict(Features(q))[0] == (cut == 7 ? 0.0 : 1.0));
             CHECK(std::isfinite(t->predict_proba(Features(q))(0, 0)));
         }
+    }
+
+    TEST_CASE("tree missing: sparse input has no missing values, so a NaN there is a data error") {
+        DenseMatrix X(4, 1);
+        X << 1, 2, 3, 4;
+        Dataset d = tiny(X, Vector{{0.0, 0.0, 1.0, 1.0}}, Task::classification);
+        SparseMatrix S = X.sparseView();
+        S.coeffRef(1, 0) = kNaN;
+        d.X = Features(std::move(S));
+        CHECK_THROWS_AS(fit_tree(d, Params::object()), DataError);
     }
 
     TEST_CASE("tree categories: unseen, invalid and missing codes at predict follow the missing direction") {
