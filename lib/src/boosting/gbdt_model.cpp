@@ -106,9 +106,8 @@ int Gbdt::apply_categorical(std::size_t t, const double* row) const {
         if (off < 0) {
             left = x <= n.threshold || (n.missing_left && std::isnan(x));
         } else {
-            const int c = category_code(x, category_counts_[static_cast<std::size_t>(n.feature)]);
-            left = c < 0 ? n.missing_left
-                         : ((r.words[static_cast<std::size_t>(off + (c >> 5))] >> (c & 31)) & 1u) != 0;
+            left = category_goes_left(r.words.data() + off, category_counts_[static_cast<std::size_t>(n.feature)], x,
+                                      n.missing_left);
         }
         i = left ? n.left : n.right;
     }

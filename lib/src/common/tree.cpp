@@ -11,17 +11,61 @@ int Tree::add_node(const TreeNode& node, const double* value) {
     if (!leaf_row_.empty()) throw InternalError("tree: a node added after its internal values were dropped");
     nodes_.push_back(node);
     values_.insert(values_.end(), value, value + n_outputs_);
+    if (has_categories()) cat_offset_.push_back(-1);
     return static_cast<int>(nodes_.size()) - 1;
+}
+
+bool Tree::goes_left(int i, double x) const {
+    const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
+    if (is_categorical(i)) {
+        const std::uint32_t* w = cat_words_.data() + cat_offset_[static_cast<std::size_t>(i)];
+        return category_goes_left(w + 1, static_cast<Index>(w[0]), x, n.missing_left);
+    }
+    return x <= n.threshold || (n.missing_left && std::isnan(x));
 }
 
 int Tree::apply(const double* row) const {
     int i = 0;
+    if (has_categories()) {
+        while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
+            const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
+            i = goes_left(i, row[n.feature]) ? n.left : n.right;
+        }
+        return i;
+    }
+    // The numeric loop alone: a forest's prediction is this loop.
     while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
         const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
         const double x = row[n.feature];
         i = x <= n.threshold || (n.missing_left && std::isnan(x)) ? n.left : n.right;
     }
     return i;
+}
+
+void Tree::set_categories(int i, Index k, std::span<const int> left) {
+    if (k < 1 || k > (Index{1} << 30)) throw InternalError("tree: a categorical split needs 1 to 2^30 categories");
+    if (!has_categories()) cat_offset_.assign(nodes_.size(), -1);
+    const std::size_t off = cat_words_.size();
+    cat_offset_[static_cast<std::size_t>(i)] = static_cast<int>(off);
+    cat_words_.push_back(static_cast<std::uint32_t>(k));
+    cat_words_.resize(off + 1 + static_cast<std::size_t>((k + 31) / 32), 0u);
+    for (int c : left) {
+        if (c < 0 || c >= k) throw InternalError("tree: a category code out of range");
+        cat_words_[off + 1 + static_cast<std::size_t>(c >> 5)] |= 1u << (c & 31);
+    }
+}
+
+Index Tree::category_count(int i) const {
+    return is_categorical(i) ? static_cast<Index>(cat_words_[static_cast<std::size_t>(cat_offset_[static_cast<std::size_t>(i)])]) : 0;
+}
+
+std::vector<int> Tree::left_categories(int i) const {
+    std::vector<int> out;
+    const Index k = category_count(i);
+    const std::uint32_t* w = k > 0 ? cat_words_.data() + cat_offset_[static_cast<std::size_t>(i)] + 1 : nullptr;
+    for (int c = 0; c < k; ++c)
+        if ((w[c >> 5] >> (c & 31)) & 1u) out.push_back(c);
+    return out;
 }
 
 int Tree::n_leaves() const {
@@ -77,6 +121,10 @@ void Tree::compact() {
         const int old_left = n.left, old_right = n.right;
         n.left = n.right = -1;
         const int k = out.add_node(n, value(it.old_index));
+        if (is_categorical(it.old_index)) {
+            const std::vector<int> codes = left_categories(it.old_index);
+            out.set_categories(k, category_count(it.old_index), codes);
+        }
         if (it.parent >= 0) (it.side == 0 ? out.node(it.parent).left : out.node(it.parent).right) = k;
         if (old_left >= 0) {
             out.node(k).left = out.node(k).right = -2;  // placeholder: internal node
@@ -93,12 +141,16 @@ void Tree::reset(Index n_features, Index n_outputs) {
     nodes_.clear();
     values_.clear();
     leaf_row_.clear();
+    cat_offset_.clear();
+    cat_words_.clear();
 }
 
 Tree Tree::leaf_values_only() const {
     if (!has_internal_values()) return *this;
     Tree out(n_features_, n_outputs_);
     out.nodes_ = nodes_;  // copied to their size: no spare capacity
+    out.cat_offset_ = cat_offset_;
+    out.cat_words_ = cat_words_;
     out.values_.reserve(static_cast<std::size_t>(n_leaves() * n_outputs_));
     out.leaf_row_.assign(nodes_.size(), -1);
     int next = 0;
@@ -144,6 +196,15 @@ void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, st
     out += " (samples=" + std::to_string(n.samples) + ", impurity=" + short_number(n.impurity) + ")\n";
 }
 
+// The test of split i for one side: " <= 2.5" / " >  2.5", or " in {0, 3}" / " not in
+// {0, 3}" with category codes (the model keeps no category names).
+std::string condition(const Tree& t, int i, bool left) {
+    if (!t.is_categorical(i)) return (left ? " <= " : " >  ") + short_number(t.node(i).threshold);
+    std::string set = "{";
+    for (int c : t.left_categories(i)) set += (set.size() > 1 ? ", " : "") + std::to_string(c);
+    return (left ? " in " : " not in ") + set + "}";
+}
+
 void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& names,
                const std::vector<std::string>& classes, std::string& out) {
     std::string indent;
@@ -154,10 +215,10 @@ void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& 
         dump_leaf(t, i, classes, out);
         return;
     }
-    const std::string f = feature_label(names, n.feature), thr = short_number(n.threshold);
-    out += indent + "|--- " + f + " <= " + thr + (n.missing_left ? " or missing" : "") + "\n";
+    const std::string f = feature_label(names, n.feature);
+    out += indent + "|--- " + f + condition(t, i, true) + (n.missing_left ? " or missing" : "") + "\n";
     dump_node(t, n.left, depth + 1, names, classes, out);
-    out += indent + "|--- " + f + " >  " + thr + "\n";
+    out += indent + "|--- " + f + condition(t, i, false) + "\n";
     dump_node(t, n.right, depth + 1, names, classes, out);
 }
 
@@ -183,9 +244,9 @@ std::string explain_path(const Tree& tree, const double* row, const std::vector<
     while (!tree.node(i).is_leaf()) {
         const TreeNode& n = tree.node(i);
         const double x = row[n.feature];
-        const bool left = std::isnan(x) ? n.missing_left : x <= n.threshold;
-        out += indent + feature_label(feature_names, n.feature) + " = " + short_number(x) + (left ? " <= " : " >  ") +
-               short_number(n.threshold) + " -> " + (left ? "left" : "right") + "\n";
+        const bool left = tree.goes_left(i, x);
+        out += indent + feature_label(feature_names, n.feature) + " = " + short_number(x) + condition(tree, i, left) +
+               " -> " + (left ? "left" : "right") + "\n";
         i = left ? n.left : n.right;
     }
     out += indent + "leaf " + std::to_string(i) + ": ";

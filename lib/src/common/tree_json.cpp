@@ -126,8 +126,24 @@ bool any_missing_left(const Tree& t) {
     return false;
 }
 
+// The categorical splits, in both layouts (only trees that have them carry the arrays):
+// each one's node, its category count k and its left codes. Keys sort before "feature".
+template <class Sink>
+void category_arrays(const Tree& t, Sink& w) {
+    if (!t.has_categories()) return;
+    std::vector<int> nodes;
+    for (int i = 0; i < t.size(); ++i)
+        if (t.is_categorical(i)) nodes.push_back(i);
+    w.array("category_count", nodes.size(), [&](std::size_t i, Sink& s) { s.integer(t.category_count(nodes[i])); });
+    w.rows("category_left", nodes.size(), [&](std::size_t i, Sink& s) {
+        for (int c : t.left_categories(nodes[i])) s.integer(c);
+    });
+    w.array("category_node", nodes.size(), [&](std::size_t i, Sink& s) { s.integer(nodes[i]); });
+}
+
 template <class Sink>
 void full_layout(const Tree& t, Sink& w) {
+    category_arrays(t, w);
     const auto m = static_cast<std::size_t>(t.size());
     auto integers = [&](const char* name, auto field) {
         w.array(name, m, [&](std::size_t i, Sink& s) { s.integer(field(t.node(static_cast<int>(i)))); });
@@ -157,6 +173,7 @@ void compact_layout(const Tree& t, Sink& w) {
     auto over = [&](const std::vector<int>& nodes, auto number) {
         return [&nodes, number](std::size_t i, Sink& s) { number(nodes[i], s); };
     };
+    category_arrays(t, w);
     w.array("feature", static_cast<std::size_t>(t.size()),
             [&](std::size_t i, Sink& s) { s.integer(t.node(static_cast<int>(i)).feature); });
     const Index k = t.n_outputs();
@@ -446,10 +463,36 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs) {
     return t;
 }
 
+void Tree::read_categories(const Json& j) {
+    if (!j.contains("category_node")) return;
+    const NodeArray nodes(j.at("category_node"));
+    if (!nodes.is_array()) throw std::runtime_error("tree array \"category_node\" is not an array");
+    const std::size_t n = nodes.size();
+    const NodeArray count = required_array(j, "category_count", n), left = required_array(j, "category_left", n);
+    for (std::size_t s = 0; s < n; ++s) {
+        const int i = nodes.integer<int>(s);
+        const Index k = count.integer<Index>(s);
+        if (i < 0 || i >= size() || node(i).is_leaf() || is_categorical(i))
+            throw std::runtime_error("tree categorical split " + std::to_string(s) + " is not on one split node");
+        if (k < 1 || k > (Index{1} << 30))
+            throw std::runtime_error(node_text(static_cast<std::size_t>(i)) + " has " + std::to_string(k) + " categories");
+        std::vector<int> codes(left.row_size(s));
+        for (std::size_t c = 0; c < codes.size(); ++c) {
+            codes[c] = static_cast<int>(left.row_integer(s, c));
+            if (codes[c] < 0 || codes[c] >= k || (c > 0 && codes[c] <= codes[c - 1]))
+                throw std::runtime_error(node_text(static_cast<std::size_t>(i)) +
+                                         " has category codes out of range or out of order");
+        }
+        set_categories(i, k, codes);
+    }
+}
+
 Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout) {
     if (!j.is_object()) throw std::runtime_error("tree is not an object");
-    return layout == TreeLayout::compact ? from_compact_json(j, n_features, n_outputs)
-                                         : from_full_json(j, n_features, n_outputs);
+    Tree t = layout == TreeLayout::compact ? from_compact_json(j, n_features, n_outputs)
+                                           : from_full_json(j, n_features, n_outputs);
+    t.read_categories(j);
+    return t;
 }
 
 }  // namespace kestrel

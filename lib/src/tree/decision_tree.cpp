@@ -19,7 +19,8 @@ namespace kestrel {
 void require_finite_features(const Features& X, const std::string& model) {
     auto fail = [&](Index i, Index j) {
         throw DataError(model + ": feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
-                        " is not a finite number (impute missing values first)");
+                        (X.is_sparse() ? " is not a finite number (sparse input has no missing values; impute first)"
+                                       : " is infinite (NaN marks a missing value; infinities are not allowed)"));
     };
     if (X.is_sparse()) {
         const SparseMatrix& S = X.sparse_ref();
@@ -31,7 +32,7 @@ void require_finite_features(const Features& X, const std::string& model) {
     const DenseMatrix& D = X.dense_ref();
     for (Index i = 0; i < D.rows(); ++i)
         for (Index j = 0; j < D.cols(); ++j)
-            if (!std::isfinite(D(i, j))) fail(i, j);
+            if (std::isinf(D(i, j))) fail(i, j);
 }
 
 void add_tree_output(const Tree& tree, const double* row, double* out) {
@@ -83,7 +84,8 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     for (Index i : holdout) grow_weights[i] = 0;
 
     std::optional<TreeGrower> own;
-    if (!prepared_) own.emplace(X, data.y, classification ? data.n_classes() : 0, tp, ctx.resolved_threads());
+    if (!prepared_)
+        own.emplace(X, data.y, classification ? data.n_classes() : 0, tp, ctx.resolved_threads(), data.category_counts);
     const TreeGrower& grower = prepared_ ? *prepared_ : *own;
     Rng rng(derive_seed(ctx.seed, 0));
     Tree tree = grower.build({grow_weights.data(), static_cast<std::size_t>(n)}, rng);
@@ -111,7 +113,8 @@ public:
     TreeRefitter(const DecisionTree& proto, const Dataset& data, const TreeParams& tp, int threads)
         : proto_(proto.clone_unfitted(proto.params())),
           work_(data),
-          grower_(work_.X, work_.y, work_.task == Task::classification ? work_.n_classes() : 0, tp, threads) {}
+          grower_(work_.X, work_.y, work_.task == Task::classification ? work_.n_classes() : 0, tp, threads,
+                  work_.category_counts) {}
 
     std::unique_ptr<Estimator> fit(const Vector& weights, const Context& ctx) override {
         work_.weights = weights;
@@ -206,7 +209,11 @@ ModelInfo tree_model_info() {
     info.spec = decision_tree_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.capabilities = {.predict_proba = true,
+                         .sparse_input = true,
+                         .sample_weights = true,
+                         .native_missing = true,
+                         .native_categories = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<DecisionTree>(); };
     return info;

@@ -4,25 +4,47 @@
 #include <limits>
 #include <numeric>
 
+#include "kestrel/common/tree.hpp"  // category_code
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
 
-SortedColumns::SortedColumns(const DenseMatrix& X, int threads) : rows_(X.rows()), cols_(X.cols()) {
+SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories)
+    : rows_(X.rows()), cols_(X.cols()), categories_(static_cast<std::size_t>(X.cols()), 0),
+      has_missing_(static_cast<std::size_t>(X.cols()), 0) {
     if (rows_ > std::numeric_limits<int>::max()) throw UsageError("tree: more rows than a tree can index (2^31 - 1)");
+    if (!categories.empty() && static_cast<Index>(categories.size()) != cols_)
+        throw InternalError("tree: category counts and columns differ");
+    std::copy(categories.begin(), categories.end(), categories_.begin());
     order_.resize(static_cast<std::size_t>(rows_ * cols_));
     values_.resize(order_.size());
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
     for (Index f = 0; f < cols_; ++f) {
+        double* v = values_.data() + f * rows_;  // first the column in row order
+        const Index k = categories_[static_cast<std::size_t>(f)];
+        bool missing = false;
+        for (Index i = 0; i < rows_; ++i) {
+            double x = X(i, f);
+            if (k > 0 && category_code(x, k) < 0) x = std::numeric_limits<double>::quiet_NaN();
+            missing = missing || std::isnan(x);
+            v[i] = x;
+        }
+        has_missing_[static_cast<std::size_t>(f)] = missing ? 1 : 0;
         int* o = order_.data() + f * rows_;
         std::iota(o, o + rows_, 0);
         // Ties by row index: the order, and so the tree, never depends on the sort's luck.
-        std::sort(o, o + rows_, [&](int a, int b) {
-            const double xa = X(a, f), xb = X(b, f);
-            return xa < xb || (xa == xb && a < b);
-        });
-        double* v = values_.data() + f * rows_;
-        for (Index i = 0; i < rows_; ++i) v[i] = X(o[i], f);
+        if (missing)
+            std::sort(o, o + rows_, [v](int a, int b) {
+                const double xa = v[a], xb = v[b];
+                const bool na = std::isnan(xa), nb = std::isnan(xb);
+                if (na || nb) return na == nb ? a < b : nb;
+                return xa < xb || (xa == xb && a < b);
+            });
+        else
+            std::sort(o, o + rows_, [v](int a, int b) { return v[a] < v[b] || (v[a] == v[b] && a < b); });
+        std::vector<double> sorted(static_cast<std::size_t>(rows_));
+        for (Index i = 0; i < rows_; ++i) sorted[static_cast<std::size_t>(i)] = v[o[i]];
+        std::copy(sorted.begin(), sorted.end(), v);
     }
 }
 
@@ -60,18 +82,54 @@ void DenseColumnStore::gather(const TreeSample& sample) {
 
 // One pass over the node's rows in the feature's order, moving them one at a time
 // from the right child to the left and scoring each boundary between distinct values.
+// With missing values (sorted last) the observed rows are scanned twice, the missing
+// ones staying on the right and then moved left first, and the split of all observed
+// rows against the missing ones is scored too (XGBoost's sparsity-aware search).
 template <class Scan>
 bool DenseColumnStore::scan(const ScanInputs& in, Index f, Index begin, Index end, Split& best) {
     if (constant(f, begin, end)) return false;
+    if (sorted_.categories(f) > 0) {
+        scan_categories<Scan>(in, f, begin, end, best);
+        return true;
+    }
     const int* o = order_.data() + f * m_ + begin;
     const double* v = values_.data() + f * m_ + begin;
     const Index n = end - begin;
+    const Index observed = sorted_.has_missing(f)
+                               ? static_cast<Index>(std::partition_point(v, v + n, [](double x) { return !std::isnan(x); }) - v)
+                               : n;
     Scan scan(in, f, begin, end, best);
-    for (Index i = 0; i + 1 < n; ++i) {
+    if (observed < n) scan.with_missing(false);
+    bool all_scanned = true;
+    for (Index i = 0; i + 1 < observed; ++i) {
         scan.add(o[i]);
-        if (!scan.score(i + 1, v[i], v[i + 1])) break;
+        if (!scan.score(i + 1, v[i], v[i + 1])) {
+            all_scanned = false;
+            break;
+        }
+    }
+    if (observed == n) return true;
+    if (all_scanned) {  // observed left, missing right: the threshold is the largest observed value
+        scan.add(o[observed - 1]);
+        scan.score(observed, v[observed - 1], std::numeric_limits<double>::infinity());
+    }
+    Scan left(in, f, begin, end, best);
+    left.with_missing(true);
+    for (Index i = observed; i < n; ++i) left.add(o[i]);
+    for (Index i = 0; i + 1 < observed; ++i) {
+        left.add(o[i]);
+        if (!left.score(n - observed + i + 1, v[i], v[i + 1])) break;
     }
     return true;
+}
+
+void DenseColumnStore::sides(const Split& split, Index begin, Index end, std::vector<int>& left,
+                             std::vector<int>& right) const {
+    left.clear();
+    right.clear();
+    const int* o = order_.data() + split.feature * m_;
+    const double* v = values_.data() + split.feature * m_;
+    for (Index i = begin; i < end; ++i) (split.sends_left(v[i]) ? left : right).push_back(o[i]);
 }
 template bool DenseColumnStore::scan<ClassScan<Criterion::gini>>(const ScanInputs&, Index, Index, Index, Split&);
 template bool DenseColumnStore::scan<ClassScan<Criterion::entropy>>(const ScanInputs&, Index, Index, Index, Split&);
@@ -80,11 +138,19 @@ template bool DenseColumnStore::scan<VarianceScan>(const ScanInputs&, Index, Ind
 void DenseColumnStore::partition(Index begin, Index end, const Split& split) {
     const int* of = order_.data() + split.feature * m_;
     char* goes_left = goes_left_.data();
-    for (Index i = begin; i < end; ++i) goes_left[of[i]] = i < split.pos ? 1 : 0;
+    // A prefix split leaves its own feature's order partitioned already; any other split
+    // partitions it too (stably: each child's codes and observed values stay sorted).
+    const bool prefix = split.by_prefix();
+    if (prefix) {
+        for (Index i = begin; i < end; ++i) goes_left[of[i]] = i < split.pos ? 1 : 0;
+    } else {
+        const double* vf = values_.data() + split.feature * m_;
+        for (Index i = begin; i < end; ++i) goes_left[of[i]] = split.sends_left(vf[i]) ? 1 : 0;
+    }
     int* tmp_o = tmp_order_.data();
     double* tmp_v = tmp_values_.data();
     for (Index f = 0; f < cols(); ++f) {
-        if (f == split.feature) continue;
+        if (prefix && f == split.feature) continue;
         int* o = order_.data() + f * m_;
         double* v = values_.data() + f * m_;
         // A feature constant here is constant in every descendant and never scanned

@@ -142,7 +142,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
     const int threads = ctx.resolved_threads();
 
-    const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads);
+    const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads, data.category_counts);
     GrownTrees grown = grow_trees(grower, weights, {n_trees, n_draw, bootstrap, want_oob}, ctx.seed, threads);
     std::vector<Tree>& trees = grown.trees;
     const std::vector<std::vector<char>>& in_bag = grown.in_bag;
@@ -304,7 +304,11 @@ ModelInfo forest_model_info() {
     info.spec = forest_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.capabilities = {.predict_proba = true,
+                         .sparse_input = true,
+                         .sample_weights = true,
+                         .native_missing = true,
+                         .native_categories = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;

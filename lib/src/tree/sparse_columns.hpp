@@ -65,6 +65,9 @@ public:
     bool scan(const ScanInputs& in, Index f, Index begin, Index end, Split& best);
     // scan() fills the store's scratch entries: one feature at a time.
     static constexpr bool kConcurrentScans = false;
+    // Numeric splits only, missing values right: LIBSVM input has no categories, and its
+    // features must be finite (require_finite_features).
+    static constexpr bool kGeneralSplits = false;
     std::span<const int> node_order(Index f, Index begin, Index end);
     void partition(Index begin, Index end, const Split& split);
 

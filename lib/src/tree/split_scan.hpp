@@ -33,11 +33,27 @@ struct NodeStats {
 
 struct Split {
     Index feature = -1;
-    Index pos = 0;  // where the right child starts in the node's rows, sorted by the feature
+    Index pos = 0;  // by_prefix(): where the right child starts in the node's rows, sorted by the feature
     double threshold = 0;
     double proxy = -std::numeric_limits<double>::infinity();
     double improvement = 0;
+    // Missing values: saw_missing when the node had rows missing the feature, and then
+    // missing_left is the direction learned for them (else the builder sends missing
+    // values to the heavier child).
+    bool saw_missing = false, missing_left = false;
+    // A categorical split: per code 1 (left), 0 (right) or -1 (no row of the node);
+    // empty for a numeric split.
+    std::vector<signed char> category_side;
     bool valid() const { return feature >= 0; }
+    // The left child is the first rows of the node in the feature's sorted order
+    // (numeric, missing values right: they sort last).
+    bool by_prefix() const { return category_side.empty() && !missing_left; }
+    // Where a training row with value x goes.
+    bool sends_left(double x) const {
+        if (std::isnan(x)) return missing_left;
+        if (!category_side.empty()) return category_side[static_cast<std::size_t>(x)] == 1;
+        return x <= threshold;
+    }
 };
 
 // What the scans of one node share. A store builds its scan from these itself, as a
@@ -46,6 +62,7 @@ struct ScanInputs {
     const TreeSample& sample;
     const NodeStats& node;
     Index min_leaf;
+    double cat_smooth;  // categorical features: the prior weight in a category's statistic
 };
 
 // What a scan shares whatever the criterion: the candidate and the limits on the sides.
@@ -53,6 +70,12 @@ class ScanSite {
 public:
     ScanSite(const ScanInputs& in, Index feature, Index begin, Index end, Split& best)
         : feature_(feature), begin_(begin), n_(end - begin), min_leaf_(in.min_leaf), best_(best) {}
+    // The node has rows missing the feature, and they were moved to the left side first
+    // (left) or stay on the right: recorded with every split this scan finds.
+    void with_missing(bool left) {
+        saw_missing_ = true;
+        missing_left_ = left;
+    }
 
 protected:
     enum class Boundary { skip, score, stop };
@@ -69,6 +92,9 @@ protected:
             best_.proxy = proxy;
             best_.feature = feature_;
             best_.pos = begin_ + nl;
+            best_.saw_missing = saw_missing_;
+            best_.missing_left = missing_left_;
+            best_.category_side.clear();
             double t = v / 2.0 + v_next / 2.0;
             if (!(t < v_next) || !std::isfinite(t)) t = v;  // midpoint rounded up to the right value
             best_.threshold = t;
@@ -77,6 +103,7 @@ protected:
 
 private:
     Index feature_, begin_, n_, min_leaf_;
+    bool saw_missing_ = false, missing_left_ = false;
     Split& best_;
 };
 

@@ -63,7 +63,7 @@ private:
     }
     Split find_split(Index begin, Index end, const NodeStats& s, Rng& rng);
     bool scan(Index f, Index begin, Index end, const NodeStats& s, Split& best) {
-        const ScanInputs in{sample_, s, p_.min_samples_leaf};
+        const ScanInputs in{sample_, s, p_.min_samples_leaf, p_.cat_smooth};
         if (p_.criterion == Criterion::gini)
             return columns_.template scan<ClassScan<Criterion::gini>>(in, f, begin, end, best);
         if (p_.criterion == Criterion::entropy)
@@ -71,6 +71,7 @@ private:
         return columns_.template scan<VarianceScan>(in, f, begin, end, best);
     }
     Frontier make(Index begin, Index end, int depth, const NodeStats& s, Rng& rng, Tree& tree);
+    void set_categories(Tree& tree, int node, const Split& sp, bool missing_left);
 
     Columns columns_;
     const Vector& y_;
@@ -82,6 +83,7 @@ private:
     std::vector<Split> per_feature_;  // the parallel scan's best split of each candidate
     std::vector<int> features_;  // the identity permutation between nodes
     std::vector<int> touched_;   // positions of features_ a node's draws swapped
+    std::vector<int> left_rows_, right_rows_, codes_;  // a general split's sides; a category set
     double root_weight_ = 0;
 };
 
@@ -171,15 +173,36 @@ typename TreeBuilder<Columns>::Frontier TreeBuilder<Columns>::make(Index begin, 
     Split sp = find_split(begin, end, s, rng);
     if (!sp.valid()) return fr;
     // The children's sums in the split feature's sorted order.
-    const std::span<const int> order = columns_.node_order(sp.feature, begin, end);
-    const auto nl = static_cast<std::size_t>(sp.pos - begin);
-    NodeStats l = stats_of(order.first(nl)), r = stats_of(order.subspan(nl));
+    NodeStats l, r;
+    if (sp.by_prefix()) {
+        const std::span<const int> order = columns_.node_order(sp.feature, begin, end);
+        const auto nl = static_cast<std::size_t>(sp.pos - begin);
+        l = stats_of(order.first(nl));
+        r = stats_of(order.subspan(nl));
+    } else if constexpr (Columns::kGeneralSplits) {
+        columns_.sides(sp, begin, end, left_rows_, right_rows_);
+        l = stats_of(left_rows_);
+        r = stats_of(right_rows_);
+        sp.pos = begin + static_cast<Index>(left_rows_.size());
+    } else {
+        throw InternalError("tree builder: a column store without missing values or categories made such a split");
+    }
     sp.improvement = (s.w / root_weight_) * (s.impurity - l.w / s.w * l.impurity - r.w / s.w * r.impurity);
     if (sp.improvement + DBL_EPSILON < p_.min_impurity_decrease) return fr;
     fr.split = sp;
     fr.left = std::move(l);
     fr.right = std::move(r);
     return fr;
+}
+
+// The node's left set: the codes sent left, and the codes no row of the node had when
+// missing values go left (they follow the missing direction).
+template <class Columns>
+void TreeBuilder<Columns>::set_categories(Tree& tree, int node, const Split& sp, bool missing_left) {
+    codes_.clear();
+    for (std::size_t c = 0; c < sp.category_side.size(); ++c)
+        if (sp.category_side[c] == 1 || (missing_left && sp.category_side[c] < 0)) codes_.push_back(static_cast<int>(c));
+    tree.set_categories(node, static_cast<Index>(sp.category_side.size()), codes_);
 }
 
 template <class Columns>
@@ -209,6 +232,9 @@ void TreeBuilder<Columns>::build(std::span<const double> row_weights, Rng& rng, 
         parent.threshold = sp.threshold;
         parent.left = left.node;
         parent.right = right.node;
+        // Where missing values go when the node had none: the heavier child (ties left).
+        parent.missing_left = sp.saw_missing ? sp.missing_left : fr.left.w >= fr.right.w;
+        if (!sp.category_side.empty()) set_categories(tree, fr.node, sp, parent.missing_left);
         // Depth-first pops the left child next.
         frontier.push(std::move(right));
         frontier.push(std::move(left));

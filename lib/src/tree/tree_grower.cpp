@@ -2,18 +2,23 @@
 
 #include <algorithm>
 
+#include "kestrel/core/error.hpp"
 #include "dense_columns.hpp"
 #include "sparse_columns.hpp"
 #include "tree_builder.hpp"
 
 namespace kestrel {
 
-TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads)
+TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads,
+                       std::span<const Index> categories)
     : y_(y), n_classes_(n_classes), p_(params), threads_(std::max(1, threads)) {
-    if (X.is_sparse())
+    if (X.is_sparse()) {
+        if (std::any_of(categories.begin(), categories.end(), [](Index k) { return k > 0; }))
+            throw InternalError("tree: categorical features in a sparse matrix");
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
-    else
-        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads);
+    } else {
+        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories);
+    }
 }
 
 TreeGrower::~TreeGrower() = default;

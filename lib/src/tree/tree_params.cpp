@@ -40,6 +40,12 @@ std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max
              real_param("min_impurity_decrease", 0.0, "split only if the weighted impurity decrease is at least this")
                  .range(0.0, std::nullopt)
                  .like("scikit-learn min_impurity_decrease")),
+        bind(&P::cat_smooth,
+             real_param("cat_smooth", 10.0,
+                        "categorical splits: categories are ordered by their class-1 share / class share / mean "
+                        "target, each shrunk toward the node's by this many rows' weight")
+                 .range(0.0, std::nullopt)
+                 .like("LightGBM cat_smooth")),
     };
 }
 
@@ -93,6 +99,7 @@ TreeParams tree_params_from(const TreeGrowthParams& p, Task task, Index n_featur
     if (t.max_leaf_nodes == 1)
         throw ParamError("parameter max_leaf_nodes=1 of model " + model + " (valid: 0 = unlimited, or >= 2)");
     t.min_impurity_decrease = p.min_impurity_decrease;
+    t.cat_smooth = p.cat_smooth;
     return t;
 }
 

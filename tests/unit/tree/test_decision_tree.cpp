@@ -187,8 +187,9 @@ TEST_SUITE("tree") {
         d.classes = {"no", "yes"};
         d.feature_names = {"age", "income"};
         auto t = fit_tree(d, Params::object());
+        // Two rows each side: missing values go left (ties to the left child).
         CHECK(t->report("tree", {d.feature_names, d.classes}) ==
-              "|--- age <= 2.5\n"
+              "|--- age <= 2.5 or missing\n"
               "|   |--- class: no [2, 0] (samples=2, impurity=0)\n"
               "|--- age >  2.5\n"
               "|   |--- class: yes [0, 2] (samples=2, impurity=0)\n");
@@ -196,7 +197,7 @@ TEST_SUITE("tree") {
         Xr << 1, 2, 3, 4;
         auto r = fit_tree(tiny(Xr, Vector{{1.0, 1.0, 5.0, 7.0}}, Task::regression), {{"max_depth", 1}});
         CHECK(r->report("tree", {{}, {}}) ==
-              "|--- x0 <= 2.5\n"
+              "|--- x0 <= 2.5 or missing\n"
               "|   |--- value: 1 (samples=2, impurity=0)\n"
               "|--- x0 >  2.5\n"
               "|   |--- value: 6 (samples=2, impurity=1)\n");
@@ -213,9 +214,10 @@ TEST_SUITE("tree") {
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_features", 5}}), ParamError);
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_features", 2.5}}), ParamError);
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_leaf_nodes", 1}}), ParamError);
-        Dataset nan = iris_train();
-        nan.X.dense_mut()(3, 1) = std::numeric_limits<double>::quiet_NaN();
-        CHECK_THROWS_AS(fit_tree(nan, Params::object()), DataError);
+        // A dense NaN is a missing value (test_native_categories.cpp); an infinity is an error.
+        Dataset inf = iris_train();
+        inf.X.dense_mut()(3, 1) = std::numeric_limits<double>::infinity();
+        CHECK_THROWS_AS(fit_tree(inf, Params::object()), DataError);
     }
 
 }  // TEST_SUITE

@@ -42,27 +42,6 @@ void write(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 
-// The numbers of a CSV with a header, from column `first` on (kestrel-predict's output).
-Matrix csv_numbers(const std::string& path, Index first) {
-    std::istringstream in(read_whole_file(path));
-    std::string line;
-    std::getline(in, line);  // the header
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> row;
-        std::istringstream fields(line);
-        std::string field;
-        for (Index c = 0; std::getline(fields, field, ','); ++c)
-            if (c >= first) row.push_back(parse_number_text(field).value());
-        rows.push_back(std::move(row));
-    }
-    Matrix out(static_cast<Index>(rows.size()), rows.empty() ? 0 : static_cast<Index>(rows[0].size()));
-    for (Index i = 0; i < out.rows(); ++i)
-        for (Index c = 0; c < out.cols(); ++c)
-            out(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
-    return out;
-}
-
 std::string load_error(const std::string& path, const std::string& text) {
     write(path, text);
     try {
@@ -77,7 +56,7 @@ std::string load_error(const std::string& path, const std::string& text) {
 
 TEST_SUITE("tree") {
     TEST_CASE("forest file: the trees written from the nodes are the DOM's text; loading gives the same model") {
-        Dataset gaps = diabetes_train();  // gbdt may learn missing_left where a feature has NaN
+        Dataset gaps = diabetes_train();  // gbdt and forest learn missing_left where a feature has NaN
         DenseMatrix holes = gaps.X.dense_ref();
         for (Index i = 0; i < holes.rows(); i += 7) holes(i, 2) = std::nan("");
         gaps.X = Features(std::move(holes));
@@ -89,7 +68,8 @@ TEST_SUITE("tree") {
         };
         const Case cases[] = {{"forest", &iris_train(), {{"n_estimators", 5}, {"oob", true}}, &iris_test()},
                               {"forest", &diabetes_train(), {{"n_estimators", 40}}, &diabetes_test()},
-                              {"gbdt", &gaps, {{"n_estimators", 5}}, &diabetes_test()}};
+                              {"gbdt", &gaps, {{"n_estimators", 5}}, &diabetes_test()},
+                              {"forest", &gaps, {{"n_estimators", 5}}, &diabetes_test()}};
         for (const Case& c : cases) {
             CAPTURE(c.model);
             const Model m = train(c.model, *c.data, c.params);
@@ -199,7 +179,7 @@ TEST_SUITE("tree") {
         fs::remove(path);
     }
 
-    TEST_CASE("forest file: version 1 files give the predictions their kestrel wrote, and are saved as version 2") {
+    TEST_CASE("forest file: version 1 files give the predictions their kestrel wrote, and are saved as version 3") {
         // tests/fixtures/forest-v1 (README there): written before the compact layout.
         const std::string dir = std::string(KESTREL_SOURCE_DIR) + "/tests/fixtures/forest-v1/";
         struct Case {
@@ -219,7 +199,7 @@ TEST_SUITE("tree") {
             const auto path = temp_path("forest_v1_resaved.json");
             old.save(path);
             const Json state = Json::parse(read_whole_file(path))["state"];
-            CHECK(state["state_version"] == 2);
+            CHECK(state["state_version"] == 3);
             CHECK(!state["trees"][0].contains("value"));
             const Model back = Model::load(path);
             CHECK(back.predict(c.test->X) == old.predict(c.test->X));
@@ -274,10 +254,10 @@ TEST_SUITE("tree") {
 
     TEST_CASE("forest file: a state version newer than this kestrel's is refused by name") {
         Json j = train("forest", iris_train(), {{"n_estimators", 2}}).to_json();
-        j["state"]["state_version"] = 3;
-        const auto path = temp_path("forest_v3.json");
+        j["state"]["state_version"] = 4;
+        const auto path = temp_path("forest_v4.json");
         CHECK(load_error(path, j.dump())
-                  .find("state version 3 of model forest is not supported (this kestrel reads versions 1 to 2)") !=
+                  .find("state version 4 of model forest is not supported (this kestrel reads versions 1 to 3)") !=
               std::string::npos);
         fs::remove(path);
     }

@@ -4,9 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "estimator_test_util.hpp"
+#include "kestrel/core/number_text.hpp"
+#include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
@@ -52,6 +56,27 @@ inline double accuracy(const Vector& pred, const Vector& y) {
 inline double r2(const Vector& pred, const Vector& y) {
     const double mean = y.mean();
     return 1.0 - (y - pred).squaredNorm() / (y.array() - mean).square().sum();
+}
+
+// The numbers of a CSV with a header, from column `first` on (kestrel-predict's output).
+inline Matrix csv_numbers(const std::string& path, Index first) {
+    std::istringstream in(read_whole_file(path));
+    std::string line;
+    std::getline(in, line);  // the header
+    std::vector<std::vector<double>> rows;
+    while (std::getline(in, line)) {
+        std::vector<double> row;
+        std::istringstream fields(line);
+        std::string field;
+        for (Index c = 0; std::getline(fields, field, ','); ++c)
+            if (c >= first) row.push_back(parse_number_text(field).value());
+        rows.push_back(std::move(row));
+    }
+    Matrix out(static_cast<Index>(rows.size()), rows.empty() ? 0 : static_cast<Index>(rows[0].size()));
+    for (Index i = 0; i < out.rows(); ++i)
+        for (Index c = 0; c < out.cols(); ++c)
+            out(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
+    return out;
 }
 
 }  // namespace kestrel::tree_test

@@ -14,17 +14,10 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/tree.hpp"  // category_code
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
-
-// The category code cell x holds in a column of k categories: x when it is an integer in
-// [0, k), else −1 (NaN, negative, fractional or too large: read as missing).
-inline int category_code(double x, Index k) {
-    if (!(x >= 0 && x < static_cast<double>(k))) return -1;
-    const int c = static_cast<int>(x);
-    return static_cast<double>(c) == x ? c : -1;
-}
 
 // One histogram cell: the sums of the gradients and Hessians of the rows in a bin.
 struct BinStat {

@@ -6,9 +6,13 @@
 // classification: the weighted class counts (probabilities are their normalisation);
 // regression: the weighted mean of the targets. A forest keeps only its leaves' values
 // (leaf_values_only): prediction, the dump and --explain read no other.
-// A missing value (NaN) goes right, or left where the node says missing_left (the
-// default direction learned by gbdt; CART trees never see missing values).
+// A split on a categorical feature sends a set of category codes left instead (see
+// set_categories). A missing value (NaN), and at a categorical split any code outside
+// the set's 0..k-1 (kUnknownCategory: a category unseen in training), goes where the
+// node's missing_left says: the default direction learned by the tree models and gbdt.
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +62,17 @@ public:
 
     // The leaf a row (n_features values) falls into.
     int apply(const double* row) const;
+    // Whether split node i sends the value x of its feature left: the one routing rule
+    // of every tree (numeric threshold, category set, missing direction).
+    bool goes_left(int i, double x) const;
+
+    // Makes split node i a categorical split over k categories sending the codes `left`
+    // left (its threshold is then unused).
+    void set_categories(int i, Index k, std::span<const int> left);
+    bool has_categories() const { return !cat_offset_.empty(); }
+    bool is_categorical(int i) const { return has_categories() && cat_offset_[static_cast<std::size_t>(i)] >= 0; }
+    Index category_count(int i) const;             // k of a categorical split
+    std::vector<int> left_categories(int i) const;  // its left codes, ascending
     int n_leaves() const;
     int depth() const;  // edges on the longest root-to-leaf path; 0 for a lone leaf
 
@@ -96,6 +111,7 @@ public:
 private:
     static Tree from_full_json(const Json& j, Index n_features, Index n_outputs);
     static Tree from_compact_json(const Json& j, Index n_features, Index n_outputs);
+    void read_categories(const Json& j);  // the optional categorical splits of either layout
     std::size_t value_row(int i) const {
         return static_cast<std::size_t>(leaf_row_.empty() ? i : leaf_row_[static_cast<std::size_t>(i)]);
     }
@@ -104,7 +120,26 @@ private:
     std::vector<TreeNode> nodes_;
     std::vector<double> values_;  // value rows x n_outputs, row-major
     std::vector<int> leaf_row_;   // empty: node i's value is row i; else a leaf's row (-1: internal)
+    // Categorical splits (empty when the tree has none): per node the offset of its set
+    // in cat_words_ (-1: none), where k comes first, then the k bits of the left codes.
+    std::vector<int> cat_offset_;
+    std::vector<std::uint32_t> cat_words_;
 };
+
+// The category code a cell x holds in a column of k categories: x when it is an integer
+// in [0, k), else −1 (NaN, kUnknownCategory, fractional or too large: read as missing).
+inline int category_code(double x, Index k) {
+    if (!(x >= 0 && x < static_cast<double>(k))) return -1;
+    const int c = static_cast<int>(x);
+    return static_cast<double>(c) == x ? c : -1;
+}
+
+// Whether x goes left at a split whose left codes are the bits of `words` over k
+// categories: its code's bit, or missing_left for a code category_code reads as missing.
+inline bool category_goes_left(const std::uint32_t* words, Index k, double x, bool missing_left) {
+    const int c = category_code(x, k);
+    return c < 0 ? missing_left : ((words[c >> 5] >> (c & 31)) & 1u) != 0;
+}
 
 // A placeholder for a JSON array of the trees' to_json(layout) that model_json_text
 // writes straight from the nodes (see JsonTextSlots); nullopt when a tree holds a

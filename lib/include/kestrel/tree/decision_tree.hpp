@@ -45,6 +45,10 @@ protected:
     std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const override;
     Json do_save_state() const override;
     void do_load_state(const Json& state) override;
+    // 2: splits may be categorical (the tree's category arrays) and send missing values
+    // left; 1: numeric splits only, still read.
+    int state_version() const override { return 2; }
+    int oldest_state_version() const override { return 1; }
 
 private:
     friend class TreeRefitter;
@@ -58,7 +62,8 @@ private:
 ModelInfo tree_model_info();
 
 // Shared by the tree models.
-// Throws DataError when X holds a NaN or an infinity (trees need ordered values).
+// Throws DataError when X holds an infinity, or a NaN in a sparse matrix (dense
+// features may be missing: NaN; sparse ones have no missing-value direction).
 void require_finite_features(const Features& X, const std::string& model);
 // Class probabilities of each row from one tree's leaf class counts, added into `out`
 // (n x k); or, for regression, the leaf value added into `out` (n x 1).

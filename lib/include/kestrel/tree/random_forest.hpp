@@ -25,8 +25,9 @@ class RandomForest : public Estimator {
 public:
     // Unfitted: the capability of a classifier (asked before fitting, e.g. by cv);
     // fitted: only when the tree learned classification.
-    // 2: the trees in the compact layout (TreeLayout); 1: in the full one, still read.
-    int state_version() const override { return 2; }
+    // 3: splits may be categorical and send missing values left; 2: the trees in the
+    // compact layout (TreeLayout); 1: in the full one. Both still read.
+    int state_version() const override { return 3; }
     int oldest_state_version() const override { return 1; }
 
     // Each tree keeps its leaves' values only (Tree::leaf_values_only).

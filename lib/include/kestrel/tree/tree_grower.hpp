@@ -48,7 +48,10 @@ public:
     };
 
     // X, y borrowed (must outlive the grower). n_classes = 0 for regression.
-    TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads);
+    // categories: per feature 0 (numeric) or its k categories (Dataset::category_counts;
+    // empty: all numeric), split on sets of codes; dense features only.
+    TreeGrower(const Features& X, const Vector& y, Index n_classes, TreeParams params, int threads,
+               std::span<const Index> categories = {});
     ~TreeGrower();
     // Borrows the grower: it must outlive the builder. scan_threads > 1: a large node's
     // features are scanned in parallel (dense features, all of them candidates); the

@@ -19,6 +19,7 @@ struct TreeParams {
     Index max_features = 0;            // features tried per node; 0 = all (in column order, no draw)
     Index max_leaf_nodes = 0;          // > 0: best-first growth up to this many leaves
     double min_impurity_decrease = 0;  // split only if (W_t/W)(I_t − W_L/W_t I_L − W_R/W_t I_R) >= this
+    double cat_smooth = 10;            // prior weight of the node's statistic in a category's (categorical splits)
 };
 
 // The growth parameters as given (the group tree and forest derive their parameters from).
@@ -30,9 +31,10 @@ struct TreeGrowthParams {
     RealOrWord max_features;
     long long max_leaf_nodes = 0;
     double min_impurity_decrease = 0;
+    double cat_smooth = 10;
 };
 // criterion, max_depth, min_samples_split, min_samples_leaf, max_features,
-// max_leaf_nodes, min_impurity_decrease. `max_features_default` is "all" for a single
+// max_leaf_nodes, min_impurity_decrease, cat_smooth. `max_features_default` is "all" for a single
 // tree and "auto" (sqrt for classification, 1/3 for regression) for a forest.
 std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max_features_default);
 
