@@ -65,6 +65,7 @@ void DecisionTree::do_fit(const Dataset& data, const Context& ctx) {
     const bool classification = data.task == Task::classification;
     const Index n = data.rows();
     Vector weights = class_weighted_rows(data, p.class_weight, "tree");
+    check_tree_memory(tp, n, classification ? data.n_classes() : 1, 1, "tree");
 
     // Reduced-error pruning grows on a seeded random part of the rows and prunes on the rest.
     std::vector<Index> holdout;

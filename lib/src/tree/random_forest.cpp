@@ -142,6 +142,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
     const int threads = ctx.resolved_threads();
 
+    check_tree_memory(tp, n_draw, classification ? data.n_classes() : 1, n_trees, "forest");
     const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads, data.category_counts);
     GrownTrees grown = grow_trees(grower, weights, {n_trees, n_draw, bootstrap, want_oob}, ctx.seed, threads);
     std::vector<Tree>& trees = grown.trees;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kestrel/common/tree.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 
@@ -101,6 +103,18 @@ TreeParams tree_params_from(const TreeGrowthParams& p, Task task, Index n_featur
     t.min_impurity_decrease = p.min_impurity_decrease;
     t.cat_smooth = p.cat_smooth;
     return t;
+}
+
+void check_tree_memory(const TreeParams& tp, Index rows, Index outputs, Index trees, const std::string& model) {
+    double leaves = static_cast<double>(std::max<Index>(1, rows / std::max<Index>(1, tp.min_samples_leaf)));
+    if (tp.max_leaf_nodes > 0) leaves = std::min(leaves, static_cast<double>(tp.max_leaf_nodes));
+    if (tp.max_depth > 0) leaves = std::min(leaves, std::ldexp(1.0, std::min(tp.max_depth, 62)));
+    const double per_node = static_cast<double>(sizeof(TreeNode)) + static_cast<double>(outputs) * sizeof(double);
+    const double bytes = static_cast<double>(trees) * (2 * leaves - 1) * per_node;
+    check_memory(bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes), 0,
+                 model + " with " + std::to_string(trees) + (trees == 1 ? " tree" : " trees") + " of up to " +
+                     std::to_string(static_cast<long long>(leaves)) + " leaves holding " + std::to_string(outputs) +
+                     (outputs == 1 ? " value" : " class values") + " per node");
 }
 
 }  // namespace kestrel

@@ -96,4 +96,21 @@ TEST_SUITE("tree") {
         CHECK_THROWS_AS(fit_forest(diabetes_train(), {{"criterion", "entropy"}}), ParamError);
     }
 
+
+    TEST_CASE("forest: thousands of classes are refused before the trees are grown when they cannot fit") {
+        // A label column of ids: 3000 rows, 3000 classes. 1000 trees of up to 3000 leaves,
+        // each node holding 3000 class values, would need about 144 GB.
+        const Index n = 3000;
+        DenseMatrix X(n, 1);
+        Vector y(n);
+        for (Index i = 0; i < n; ++i) {
+            X(i, 0) = static_cast<double>(i);
+            y[i] = static_cast<double>(i);
+        }
+        const Dataset d = tiny(std::move(X), std::move(y), Task::classification, n);
+        CHECK_THROWS_WITH_AS(fit_forest(d, {{"n_estimators", 1000}}),
+                             doctest::Contains("forest with 1000 trees of up to 3000 leaves holding 3000 class values "
+                                               "per node needs about"),
+                             DataError);
+    }
 }  // TEST_SUITE

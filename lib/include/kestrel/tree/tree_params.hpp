@@ -43,6 +43,13 @@ std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max
 // column count, or max_leaf_nodes = 1. `model` names the model in messages.
 TreeParams tree_params_from(const TreeGrowthParams& p, Task task, Index n_features, const std::string& model);
 
+// Throws DataError before `trees` trees are grown on `rows` rows when their nodes, each
+// holding `outputs` values (k classes, or 1), cannot fit in memory. A node count is
+// bounded by the leaves the rows allow (min_samples_leaf each), max_leaf_nodes and
+// 2^max_depth. A classification over thousands of classes (a label column of ids) is
+// then refused with the figure, instead of found by the out-of-memory killer.
+void check_tree_memory(const TreeParams& tp, Index rows, Index outputs, Index trees, const std::string& model);
+
 // max_features: "all" -> d, "sqrt" -> ⌊√d⌋, "log2" -> ⌊log₂ d⌋, "auto" -> sqrt for
 // classification and ⌊d/3⌋ for regression, a value in (0, 1) -> ⌊value·d⌋, an integer
 // >= 1 -> that count; never below 1.
