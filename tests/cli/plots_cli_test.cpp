@@ -174,7 +174,7 @@ TEST_CASE("--plot and --curves: clear errors naming the flag") {
     const auto test_file = test::repo_path("data/heart_scale/test.csv");
     auto unknown = run(run_predict, "kestrel-predict", {model, test_file, "--plot", "lift=x.svg"});
     CHECK(unknown.code == 1);
-    CHECK(unknown.err.find("--plot lift=x.svg: unknown plot kind 'lift' (valid: roc, pr, confusion)") != std::string::npos);
+    CHECK(unknown.err.find("--plot lift=x.svg: unknown plot kind 'lift' (valid: roc, pr, confusion, calibration)") != std::string::npos);
     auto unnamed = run(run_predict, "kestrel-predict", {model, test_file, "--plot", dir / "figure.svg"});
     CHECK(unnamed.code == 1);
     CHECK(unnamed.err.find("the file name does not say which plot; write KIND=FILE") != std::string::npos);

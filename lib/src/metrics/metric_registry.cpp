@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/metrics/classification.hpp"
@@ -27,6 +29,20 @@ MetricInfo cls(std::string name, std::string help, std::function<double(const Pr
 
 MetricInfo reg(std::string name, std::string help, bool greater_is_better, std::function<double(const Predictions&)> f) {
     return MetricInfo{std::move(name), std::move(help), Task::regression, greater_is_better, false, false, std::move(f)};
+}
+
+// A loss of the probabilities (lower is better) and its negation "neg_NAME", as scikit-learn
+// names the scorer.
+void add_probability_loss(std::vector<MetricInfo>& t, const std::string& name, const std::string& help,
+                          std::optional<double> (*loss)(const Predictions&)) {
+    MetricInfo plain = cls(name, help + " (lower is better)", [loss](const Predictions& p) { return value_or_nan(loss(p)); });
+    plain.greater_is_better = false;
+    plain.needs_scores = plain.needs_proba = true;
+    t.push_back(plain);
+    MetricInfo negated = cls("neg_" + name, name + " negated, so that greater is better",
+                             [loss](const Predictions& p) { return -value_or_nan(loss(p)); });
+    negated.needs_scores = negated.needs_proba = true;
+    t.push_back(negated);
 }
 
 std::vector<MetricInfo> build_table() {
@@ -60,24 +76,8 @@ std::vector<MetricInfo> build_table() {
                         [](const Predictions& p) { return value_or_nan(average_precision(p)); });
     ap.needs_scores = true;
     t.push_back(ap);
-    MetricInfo ll = cls("log_loss", "mean negative log-likelihood of the true class (lower is better)",
-                        [](const Predictions& p) { return value_or_nan(log_loss(p)); });
-    ll.greater_is_better = false;
-    ll.needs_scores = ll.needs_proba = true;
-    t.push_back(ll);
-    MetricInfo nll = cls("neg_log_loss", "log_loss negated, so that greater is better",
-                         [](const Predictions& p) { return -value_or_nan(log_loss(p)); });
-    nll.needs_scores = nll.needs_proba = true;
-    t.push_back(nll);
-    MetricInfo brier = cls("brier_score", "mean squared error of the probabilities (lower is better)",
-                           [](const Predictions& p) { return value_or_nan(brier_score(p)); });
-    brier.greater_is_better = false;
-    brier.needs_scores = brier.needs_proba = true;
-    t.push_back(brier);
-    MetricInfo neg_brier = cls("neg_brier_score", "brier_score negated, so that greater is better",
-                               [](const Predictions& p) { return -value_or_nan(brier_score(p)); });
-    neg_brier.needs_scores = neg_brier.needs_proba = true;
-    t.push_back(neg_brier);
+    add_probability_loss(t, "log_loss", "mean negative log-likelihood of the true class", log_loss);
+    add_probability_loss(t, "brier_score", "mean squared error of the probabilities", brier_score);
 
     const auto r2 = [](const Predictions& p) { return r2_score(p.y_true, p.y_pred); };
     const auto mse = [](const Predictions& p) { return mean_squared_error(p.y_true, p.y_pred); };

@@ -46,7 +46,7 @@ struct ModelSpec {
     double min_frequency = 0;
     // Probability calibration of a classifier: "" (none), "sigmoid" or "isotonic", fitted
     // on the out-of-fold scores of calibrate_folds stratified folds (docs/calibration.md).
-    std::string calibrate;
+    std::string calibrate{};
     int calibrate_folds = 5;
 };
 
