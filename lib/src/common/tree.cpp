@@ -18,8 +18,7 @@ int Tree::apply(const double* row) const {
     int i = 0;
     while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
         const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
-        const double x = row[n.feature];
-        i = x <= n.threshold || (n.missing_left && std::isnan(x)) ? n.left : n.right;
+        i = n.sends_left(row[n.feature]) ? n.left : n.right;
     }
     return i;
 }

@@ -8,6 +8,7 @@
 // (leaf_values_only): prediction, the dump and --explain read no other.
 // A missing value (NaN) goes right, or left where the node says missing_left (the
 // default direction learned by gbdt; CART trees never see missing values).
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct TreeNode {      // 48 bytes: the integers first, so that no padding sits 
     double weight = 0;          // their total sample weight
     Index samples = 0;          // their number (distinct rows; bootstrap copies count once)
     bool is_leaf() const { return left < 0; }
+    // Whether a row whose split feature is x goes left (NaN: where missing_left says).
+    bool sends_left(double x) const { return x <= threshold || (missing_left && std::isnan(x)); }
 };
 
 // How a tree's nodes are saved (the arrays are listed in docs/models/forest.md).
