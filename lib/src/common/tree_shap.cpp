@@ -107,8 +107,11 @@ bool TreeExplainer::goes_left(int node, const double* row) const {
 
 void TreeExplainer::add(const double* row, double* phi) const {
     const auto d = tree_.n_features();
-    // Each level copies its parent's path after it: depth+1 elements at depth `depth`.
-    std::vector<PathElement> paths(static_cast<std::size_t>((depth_ + 2) * (depth_ + 3) / 2));
+    // Each level copies its parent's path after it: depth+1 elements at depth `depth`. One
+    // buffer per thread, grown to the deepest tree seen: no allocation per row and tree.
+    thread_local std::vector<PathElement> paths;
+    const auto needed = static_cast<std::size_t>((depth_ + 2) * (depth_ + 3) / 2);
+    if (paths.size() < needed) paths.resize(needed);
     recurse(0, row, phi, paths.data(), 0, 1, 1, -1);
     for (Index o = 0; o < n_outputs_; ++o) phi[o * (d + 1) + d] += expected_[static_cast<std::size_t>(o)];
 }

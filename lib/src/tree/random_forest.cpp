@@ -222,6 +222,27 @@ Matrix RandomForest::do_predict_proba(const Features& X) const {
     return mean_outputs(X);
 }
 
+Matrix RandomForest::do_contributions(const Features& X) const {
+    // A forest's file keeps its leaves' statistics only: the covers are summed up from
+    // the leaves, whose cover is their weight (the sum of their bootstrap-weighted class
+    // counts) for classification and their training rows for regression (whose leaves
+    // keep no weight).
+    const bool classification = task() == Task::classification;
+    std::vector<TreeExplainer> shap;
+    shap.reserve(trees_.size());
+    for (const Tree& t : trees_)
+        shap.push_back(cart_explainer(t, covers_from_leaves(t, [&](int leaf) {
+                                          return classification ? t.node(leaf).weight
+                                                                : static_cast<double>(t.node(leaf).samples);
+                                      })));
+    const double scale = 1.0 / static_cast<double>(trees_.size());
+    const Index width = trees_.front().n_outputs() * (n_features() + 1);
+    return contributions_by_row(X, width, 0.0, [&](const double* row, double* phi) {
+        for (const TreeExplainer& e : shap) e.add(row, phi);
+        for (Index j = 0; j < width; ++j) phi[j] *= scale;
+    });
+}
+
 Json RandomForest::do_save_state() const {
     Json trees = Json::array();
     for (const Tree& t : trees_) trees.push_back(t.to_json(TreeLayout::compact));
@@ -304,7 +325,7 @@ ModelInfo forest_model_info() {
     info.spec = forest_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true};
+    info.capabilities = {.predict_proba = true, .sparse_input = true, .sample_weights = true, .contributions = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;

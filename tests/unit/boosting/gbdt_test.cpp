@@ -280,6 +280,42 @@ TEST_SUITE("gbdt") {
         CHECK((margin.col(0) - f.xgb_margin).cwiseAbs().maxCoeff() < 1e-4);
     }
 
+    // XGBoost 1.7.4's predict(pred_contribs=True) for the same two models (the same trees:
+    // their predictions agree above), tests/unit/boosting/make_contrib_references.py:
+    // TreeSHAP with each node's Hessian sum as its cover. XGBoost sums in float: 1e-4.
+    TEST_CASE("gbdt: contributions agree with XGBoost pred_contribs on the fixture") {
+        const XgbFixture& f = xgb_fixture();
+        std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/xgb_contribs.csv");
+        REQUIRE(in.good());
+        std::string line;
+        std::getline(in, line);
+        std::vector<std::vector<double>> rows;
+        while (std::getline(in, line)) {
+            std::vector<double> r;
+            std::stringstream ss(line);
+            std::string cell;
+            while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
+            REQUIRE(r.size() == 14);
+            rows.push_back(r);
+        }
+        REQUIRE(static_cast<Index>(rows.size()) == f.X.rows());
+        const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
+                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+        auto reg = fit_gbdt(make_data(f.X, f.y_reg, Task::regression), common);
+        auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
+        const Matrix cr = reg->contributions(Features(f.X)), cb = clf->contributions(Features(f.X));
+        REQUIRE(cr.cols() == 7);
+        REQUIRE(cb.cols() == 7);
+        double worst = 0;
+        for (Index i = 0; i < f.X.rows(); ++i)
+            for (Index j = 0; j < 7; ++j) {
+                const auto& r = rows[static_cast<std::size_t>(i)];
+                worst = std::max(worst, std::abs(cr(i, j) - r[static_cast<std::size_t>(j)]));
+                worst = std::max(worst, std::abs(cb(i, j) - r[static_cast<std::size_t>(7 + j)]));
+            }
+        CHECK(worst < 1e-4);
+    }
+
     TEST_CASE("gbdt: save and load give identical predictions, missing directions included") {
         Dataset d = synthetic(200, 4, 3);
         for (Index i = 0; i < d.rows(); i += 7) d.X.dense_mut()(i, 1) = kNaN;
