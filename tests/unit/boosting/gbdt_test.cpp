@@ -51,20 +51,26 @@ struct XgbFixture {
     Vector y_reg, y_bin, xgb_reg, xgb_margin;
 };
 
+// The rows of numbers of a CSV file of tests/unit/boosting/data, after its header.
+std::vector<std::vector<double>> csv_rows(const std::string& name) {
+    std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
+    REQUIRE(in.good());
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::vector<double>> rows;
+    while (std::getline(in, line)) {
+        std::vector<double> r;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
+        rows.push_back(r);
+    }
+    return rows;
+}
+
 const XgbFixture& xgb_fixture() {
     static const XgbFixture f = [] {
-        std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/xgb_fixture.csv");
-        REQUIRE(in.good());
-        std::string line;
-        std::getline(in, line);
-        std::vector<std::vector<double>> rows;
-        while (std::getline(in, line)) {
-            std::vector<double> r;
-            std::stringstream ss(line);
-            std::string cell;
-            while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-            rows.push_back(r);
-        }
+        const std::vector<std::vector<double>> rows = csv_rows("xgb_fixture.csv");
         XgbFixture x;
         const auto n = static_cast<Index>(rows.size());
         x.X.resize(n, 6);
@@ -285,20 +291,9 @@ TEST_SUITE("gbdt") {
     // TreeSHAP with each node's Hessian sum as its cover. XGBoost sums in float: 1e-4.
     TEST_CASE("gbdt: contributions agree with XGBoost pred_contribs on the fixture") {
         const XgbFixture& f = xgb_fixture();
-        std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/xgb_contribs.csv");
-        REQUIRE(in.good());
-        std::string line;
-        std::getline(in, line);
-        std::vector<std::vector<double>> rows;
-        while (std::getline(in, line)) {
-            std::vector<double> r;
-            std::stringstream ss(line);
-            std::string cell;
-            while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-            REQUIRE(r.size() == 14);
-            rows.push_back(r);
-        }
+        const std::vector<std::vector<double>> rows = csv_rows("xgb_contribs.csv");
         REQUIRE(static_cast<Index>(rows.size()) == f.X.rows());
+        for (const auto& r : rows) REQUIRE(r.size() == 14);
         const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
                             {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
         auto reg = fit_gbdt(make_data(f.X, f.y_reg, Task::regression), common);

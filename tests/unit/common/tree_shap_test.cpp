@@ -80,6 +80,18 @@ std::vector<double> brute_force(const RandomTree& r, const double* row) {
     return phi;
 }
 
+// A stump over d features: x0 <= 0 to a leaf of value 1, else to one of value 5.
+Tree stump(Index d) {
+    Tree t(d, 1);
+    TreeNode root;
+    root.feature = 0;
+    const double v0 = 0, v1 = 1, v5 = 5;
+    t.add_node(root, &v0);
+    t.node(0).left = t.add_node(TreeNode{}, &v1);
+    t.node(0).right = t.add_node(TreeNode{}, &v5);
+    return t;
+}
+
 }  // namespace
 
 TEST_CASE("TreeSHAP equals the Shapley values by subset enumeration on random small trees") {
@@ -117,13 +129,7 @@ TEST_CASE("TreeSHAP equals the Shapley values by subset enumeration on random sm
 TEST_CASE("TreeSHAP by hand: a stump and a tree splitting the same feature twice") {
     // Stump on x0 <= 0: covers 3 (left, value 1) and 1 (right, value 5). Bias = (3+5)/4 = 2;
     // a row going left gets 1 - 2 = -1 on x0, one going right 5 - 2 = 3.
-    Tree t(2, 1);
-    TreeNode root;
-    root.feature = 0;
-    const double v0 = 0, v1 = 1, v5 = 5;
-    t.add_node(root, &v0);
-    t.node(0).left = t.add_node(TreeNode{}, &v1);
-    t.node(0).right = t.add_node(TreeNode{}, &v5);
+    const Tree t = stump(2);
     const TreeExplainer stump(t, {4, 3, 1}, {0, 1, 5});
     CHECK(stump.expected()[0] == 2);
     const double left_row[] = {-1, 7}, right_row[] = {1, 7};
@@ -137,13 +143,7 @@ TEST_CASE("TreeSHAP by hand: a stump and a tree splitting the same feature twice
 
 TEST_CASE("TreeSHAP follows a given route and cover-free splits") {
     // The route sends every row right: the contribution is the right leaf's minus the bias.
-    Tree t(1, 1);
-    TreeNode root;
-    root.feature = 0;
-    const double v0 = 0, v1 = 1, v5 = 5;
-    t.add_node(root, &v0);
-    t.node(0).left = t.add_node(TreeNode{}, &v1);
-    t.node(0).right = t.add_node(TreeNode{}, &v5);
+    const Tree t = stump(1);
     const TreeExplainer routed(t, {2, 1, 1}, {0, 1, 5}, [](int, const double*) { return false; });
     const double row[] = {-10};
     std::vector<double> phi(2, 0.0);
