@@ -65,6 +65,9 @@ std::vector<std::string> prediction_column_names(const Model& model, const Predi
     else
         for (Index c = 0; c < cols.decision.cols(); ++c)
             names.push_back("decision_" + classes[static_cast<std::size_t>(c)]);
+    if (cols.contrib.cols() > 0)
+        for (auto& n : model.contribution_names(cols.contrib.cols() / (model.n_features() + 1)))
+            names.push_back(std::move(n));
     return names;
 }
 
@@ -104,6 +107,7 @@ std::string prediction_rows(const Model& model, const PredictionColumns& cols, c
                             : json_number(cols.predicted[i]);
             for (Index c = 0; c < cols.proba.cols(); ++c) out += "," + keys[k++] + json_number(cols.proba(i, c));
             for (Index c = 0; c < cols.decision.cols(); ++c) out += "," + keys[k++] + json_number(cols.decision(i, c));
+            for (Index c = 0; c < cols.contrib.cols(); ++c) out += "," + keys[k++] + json_number(cols.contrib(i, c));
             out += "}\n";
         }
         return out;
@@ -123,6 +127,10 @@ std::string prediction_rows(const Model& model, const PredictionColumns& cols, c
         for (Index c = 0; c < cols.decision.cols(); ++c) {
             out += sep;
             out += format_number(cols.decision(i, c));
+        }
+        for (Index c = 0; c < cols.contrib.cols(); ++c) {
+            out += sep;
+            out += format_number(cols.contrib(i, c));
         }
         out += '\n';
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Writes predictions as a table: a `prediction` column (class labels as their original
-// strings, or values), then the requested score columns (`proba_<class>`,
-// `decision` or `decision_<class>`), as CSV, TSV or JSON lines. The header and the rows
-// are separate, so that a stream of row pieces makes the same bytes as the whole table.
+// strings, or values), then the requested score columns (`proba_<class>`, `decision` or
+// `decision_<class>`) and contributions (Model::contribution_names), as CSV, TSV or JSON
+// lines. The header and the rows are separate, so that a stream of row pieces makes the
+// same bytes as the whole table.
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct PredictionColumns {
     Vector predicted;   // class index or value
     Matrix proba;       // optional, n x k
     Matrix decision;    // optional, n x 1 or n x k
+    Matrix contrib;     // optional, n x K·(n_features + 1): Model::contributions
 };
 
 enum class TableFormat { csv, tsv, jsonl };

@@ -42,6 +42,7 @@ bool whole_file_limit_applies(const std::string& input) {
 struct Scoring {
     bool classify = false;
     bool proba = false, decision = false;            // output columns
+    bool contrib = false;                            // feature contribution columns
     bool want_proba = false, want_decision = false;  // computed (output or metrics)
 };
 
@@ -80,6 +81,7 @@ PredictionColumns score(const Model& model, const Features& X, const Scoring& s,
         if (decision_m.size() > 0) decision_m = decision_m.topRows(n).eval();
         if (s.proba) cols.proba = proba_m;
         if (s.decision) cols.decision = decision_m;
+        if (s.contrib) cols.contrib = cols.contrib.topRows(n).eval();
         return cols;
     }
     PredictionColumns cols;
@@ -88,6 +90,7 @@ PredictionColumns score(const Model& model, const Features& X, const Scoring& s,
     decision_m = s.want_decision ? model.decision_function(X) : Matrix();
     if (s.proba) cols.proba = proba_m;
     if (s.decision) cols.decision = decision_m;
+    if (s.contrib) cols.contrib = model.contributions(X);
     return cols;
 }
 
@@ -158,6 +161,11 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     auto* p = app.add_flag("--proba", proba, "add class probability columns (named proba_CLASS)");
     app.add_flag("--decision", decision, "add decision value columns")->excludes(p);
     app.add_flag("--metrics", metrics, "score the predictions against the file's labels");
+    bool contrib = false;
+    app.add_flag("--contrib", contrib,
+                 "tree, forest, gbdt, linear models: add each row's feature contributions (TreeSHAP, or "
+                 "w_j (x_j - mean_j); one column per input column, then bias; CLASS:feature per class for "
+                 "several outputs), summing to the raw output");
     bool explain = false;
     app.add_flag("--explain", explain,
                  "tree, forest, adaboost: print each row's decision path (features, thresholds, leaf) to stdout");
@@ -206,6 +214,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
                              model.has_predict_proba() || model.has_decision_function(), model.model_name(),
                              model.has_predict_proba());
     if (explain) check_explain(model, output.empty());
+    if (contrib) (void)model.contribution_sources();  // refused before any input is read
     Context ctx = common.context(io);
     const int threads = ctx.resolved_threads();
     // Prediction's parallel loops (a forest's blocks of rows) size their teams from OpenMP.
@@ -215,6 +224,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     s.classify = model.task() == Task::classification;
     s.proba = proba;
     s.decision = decision;
+    s.contrib = contrib;
     // Scores are computed once and serve both the output columns and the metrics.
     s.want_proba = proba || (metrics && s.classify && model.has_predict_proba());
     s.want_decision = decision || (metrics && s.classify && !s.want_proba && model.has_decision_function());
@@ -289,7 +299,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
             std::vector<Table> tables(n);
             std::vector<std::string> texts(n);
             std::vector<Vector> predicted(n);
-            std::vector<Matrix> probas(n), decisions(n);
+            std::vector<Matrix> probas(n), decisions(n), contributions(n);
             std::vector<std::exception_ptr> errors(n);
             const auto work = [&](std::size_t k, int piece_threads) {
                 try {
@@ -298,6 +308,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
                     const PredictionColumns cols = score(model, tables[k].X, s, probas[k], decisions[k]);
                     texts[k] = table_text(tables[k], cols, !header_written && k == 0);
                     predicted[k] = cols.predicted;
+                    if (s.contrib) contributions[k] = cols.contrib.topRows(0);  // its width, for a later header
                 } catch (...) {
                     errors[k] = std::current_exception();
                 }
@@ -325,6 +336,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
                     PredictionColumns shape;
                     shape.proba = probas[k].cols() > 0 && s.proba ? probas[k] : Matrix();
                     shape.decision = decisions[k].cols() > 0 && s.decision ? decisions[k] : Matrix();
+                    shape.contrib = contributions[k];
                     PredictionLayout l = layout;
                     (void)passthrough(tables[k], l);
                     texts[k] = prediction_header(model, shape, l) + texts[k];

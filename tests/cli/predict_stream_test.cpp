@@ -71,6 +71,10 @@ TEST_SUITE("cli.predict_stream") {
         REQUIRE(run_tool("kestrel-train -q -m forest -p n_estimators=20 " + q(iris_train) + " -o " + q(forest_model)).exit_code == 0);
         REQUIRE(run_tool("kestrel-train -q -m svc " + q(heart_train) + " -o " + q(svc_model)).exit_code == 0);
         REQUIRE(run_tool("kestrel-train -q -m ridge " + q(diabetes_train) + " -o " + q(ridge_model)).exit_code == 0);
+        const auto gbdt_model = dir / "gbdt.json";
+        const auto gbdt_heart = dir / "gbdt_heart.json";
+        REQUIRE(run_tool("kestrel-train -q -m gbdt -p n_estimators=10 " + q(diabetes_train) + " -o " + q(gbdt_model)).exit_code == 0);
+        REQUIRE(run_tool("kestrel-train -q -m gbdt -p n_estimators=10 " + q(heart_train) + " -o " + q(gbdt_heart)).exit_code == 0);
         const auto iris_big = dir.file("iris_big.csv", repeated(iris_test, 40, true));        // 1200 rows
         const auto heart_big = dir.file("heart_big.libsvm", repeated(heart_test, 40, false));  // 2160 rows
         const auto diabetes_big = dir.file("diabetes_big.csv", repeated(diabetes_test, 20, true));
@@ -80,7 +84,11 @@ TEST_SUITE("cli.predict_stream") {
         const Case cases[] = {{iris_model, iris_big, "--proba"},
                               {forest_model, iris_big, "--proba"},
                               {svc_model, heart_big, "--decision"},
-                              {ridge_model, diabetes_big, ""}};
+                              {ridge_model, diabetes_big, ""},
+                              {forest_model, iris_big, "--proba --contrib"},
+                              {gbdt_model, diabetes_big, "--contrib --output-format jsonl"},
+                              {gbdt_heart, heart_big, "--decision --contrib"},
+                              {ridge_model, diabetes_big, "--contrib --output-format tsv"}};
         for (const auto& c : cases) {
             const auto whole = run_tool("kestrel-predict " + q(c.model) + " " + q(c.data) + " " + c.flags + " --chunk-bytes 0");
             REQUIRE(whole.exit_code == 0);

@@ -21,6 +21,7 @@ void check_agree(const std::string& name, const Params& given) {
     CHECK(e->supports_sparse() == declared.sparse_input);
     CHECK(e->supports_sample_weights() == declared.sample_weights);
     CHECK(e->absent_is_missing() == declared.absent_is_missing);
+    CHECK(e->has_contributions() == declared.contributions);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 
@@ -96,22 +97,19 @@ Matrix Gbdt::raw_scores(const Features& X) const {
 
 int Gbdt::apply_categorical(std::size_t t, const double* row) const {
     const Tree& tree = trees_[t];
-    const Routes& r = routes_[t];
     int i = 0;
-    while (!tree.node(i).is_leaf()) {
-        const TreeNode& n = tree.node(i);
-        const double x = row[n.feature];
-        const int off = r.offset[static_cast<std::size_t>(i)];
-        bool left;
-        if (off < 0) {
-            left = x <= n.threshold || (n.missing_left && std::isnan(x));
-        } else {
-            left = category_goes_left(r.words.data() + off, category_counts_[static_cast<std::size_t>(n.feature)], x,
-                                      n.missing_left);
-        }
-        i = left ? n.left : n.right;
-    }
+    while (!tree.node(i).is_leaf()) i = goes_left_categorical(t, i, row) ? tree.node(i).left : tree.node(i).right;
     return i;
+}
+
+bool Gbdt::goes_left_categorical(std::size_t t, int i, const double* row) const {
+    const TreeNode& n = trees_[t].node(i);
+    const Routes& r = routes_[t];
+    const double x = row[n.feature];
+    const int off = r.offset[static_cast<std::size_t>(i)];
+    if (off < 0) return n.sends_left(x);
+    return category_goes_left(r.words.data() + off, category_counts_[static_cast<std::size_t>(n.feature)], x,
+                              n.missing_left);
 }
 
 void Gbdt::build_routes() {
@@ -186,6 +184,31 @@ Matrix Gbdt::do_decision_function(const Features& X) const {
 
 Matrix Gbdt::do_predict_proba(const Features& X) const {
     return Loss{loss_, 1.0}.probabilities(raw_scores(X));
+}
+
+Matrix Gbdt::do_contributions(const Features& X) const {
+    // XGBoost's cover: each node's Hessian sum, kept as its weight.
+    const Index K = n_outputs(), d = n_features();
+    std::vector<TreeExplainer> shap;
+    shap.reserve(trees_.size());
+    for (std::size_t t = 0; t < trees_.size(); ++t) {
+        const Tree& tree = trees_[t];
+        std::vector<double> cover, values;
+        for (int i = 0; i < tree.size(); ++i) {
+            cover.push_back(tree.node(i).weight);
+            values.push_back(tree.node(i).is_leaf() ? tree.value(i)[0] : 0.0);
+        }
+        TreeRoute route;
+        if (!routes_.empty() && !routes_[t].offset.empty())
+            route = [this, t](int node, const double* row) { return goes_left_categorical(t, node, row); };
+        shap.emplace_back(tree, std::move(cover), std::move(values), std::move(route));
+    }
+    return contributions_by_row(X, K * (d + 1), std::numeric_limits<double>::quiet_NaN(),
+                                [&](const double* row, double* phi) {
+                                    for (Index c = 0; c < K; ++c) phi[c * (d + 1) + d] = base_score_[static_cast<std::size_t>(c)];
+                                    for (std::size_t t = 0; t < shap.size(); ++t)
+                                        shap[t].add(row, phi + static_cast<Index>(t) % K * (d + 1));
+                                });
 }
 
 std::string Gbdt::do_report(const std::string& report_name, const ReportNames& names) const {
@@ -477,7 +500,8 @@ ModelInfo gbdt_model_info() {
                          .sample_weights = true,
                          .absent_is_missing = true,
                          .native_missing = true,
-                         .native_categories = true};
+                         .native_categories = true,
+                         .contributions = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;

@@ -21,7 +21,7 @@ bool Tree::goes_left(int i, double x) const {
         const std::uint32_t* w = cat_words_.data() + cat_offset_[static_cast<std::size_t>(i)];
         return category_goes_left(w + 1, static_cast<Index>(w[0]), x, n.missing_left);
     }
-    return x <= n.threshold || (n.missing_left && std::isnan(x));
+    return n.sends_left(x);
 }
 
 int Tree::apply(const double* row) const {
@@ -36,8 +36,7 @@ int Tree::apply(const double* row) const {
     // The numeric loop alone: a forest's prediction is this loop.
     while (!nodes_[static_cast<std::size_t>(i)].is_leaf()) {
         const TreeNode& n = nodes_[static_cast<std::size_t>(i)];
-        const double x = row[n.feature];
-        i = x <= n.threshold || (n.missing_left && std::isnan(x)) ? n.left : n.right;
+        i = n.sends_left(row[n.feature]) ? n.left : n.right;
     }
     return i;
 }

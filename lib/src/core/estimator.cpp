@@ -90,6 +90,15 @@ Matrix Estimator::predict_proba(const Features& X) const {
     return do_predict_proba(X);
 }
 
+Matrix Estimator::contributions(const Features& X) const {
+    check_features(X);
+    if (!has_contributions())
+        throw UsageError("model " + name_ + " gives no feature contributions (valid: tree, forest, gbdt, and linear "
+                         "models; docs/explanations.md)");
+    if (X.is_sparse() && !supports_sparse()) return do_contributions(Features(X.to_dense()));
+    return do_contributions(X);
+}
+
 Vector Estimator::do_predict(const Features& X) const {
     if (task_ != Task::classification) throw InternalError("regressor " + name_ + " must implement do_predict");
     if (has_predict_proba()) return scores_to_classes(do_predict_proba(X));
@@ -99,6 +108,10 @@ Vector Estimator::do_predict(const Features& X) const {
 
 Matrix Estimator::do_decision_function(const Features&) const {
     throw InternalError("model " + name_ + " declares a decision function but does not implement it");
+}
+
+Matrix Estimator::do_contributions(const Features&) const {
+    throw InternalError("model " + name_ + " declares contributions but does not implement them");
 }
 
 Matrix Estimator::do_predict_proba(const Features&) const {

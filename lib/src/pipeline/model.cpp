@@ -253,18 +253,39 @@ Dataset Model::resampled(const Dataset& data, const Context& ctx) {
     return r;
 }
 
+namespace {
+
+// The mean of each column over the rows (a sparse row's absent entries count as 0).
+Vector column_means(const Features& X) {
+    if (!X.is_sparse()) return X.dense_ref().colwise().mean().transpose();
+    Vector sum = Vector::Zero(X.cols());
+    const SparseMatrix& S = X.sparse_ref();
+    for (Index i = 0; i < S.outerSize(); ++i)
+        for (SparseMatrix::InnerIterator it(S, i); it; ++it) sum[it.col()] += it.value();
+    return sum / static_cast<double>(std::max<Index>(1, X.rows()));
+}
+
+}  // namespace
+
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
-    if (spec_.resample.empty()) return estimator_->fit(data, ctx);
-    estimator_->fit(resampled(data, ctx), ctx);
+    Vector mean = column_means(data.X);
+    if (spec_.resample.empty()) estimator_->fit(data, ctx);
+    else estimator_->fit(resampled(data, ctx), ctx);
+    if (estimator_->linear_weights().size() > 0 && mean.allFinite()) feature_mean_ = std::move(mean);
 }
 
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
-    if (spec_.resample.empty()) return estimator_->fit(std::move(data), ctx);
-    Dataset rebalanced = resampled(data, ctx);
-    data = Dataset();
-    estimator_->fit(std::move(rebalanced), ctx);
+    Vector mean = column_means(data.X);
+    if (spec_.resample.empty()) {
+        estimator_->fit(std::move(data), ctx);
+    } else {
+        Dataset rebalanced = resampled(data, ctx);
+        data = Dataset();
+        estimator_->fit(std::move(rebalanced), ctx);
+    }
+    if (estimator_->linear_weights().size() > 0 && mean.allFinite()) feature_mean_ = std::move(mean);
 }
 
 Features Model::prepare(const Features& X) const {
@@ -322,6 +343,87 @@ Matrix Model::predict_proba(const Features& X) const {
     return probabilities(prepare(X));
 }
 
+std::vector<Index> Model::contribution_sources() const {
+    if (!estimator_->has_contributions()) {
+        const bool linear = estimator_->linear_weights().size() > 0;
+        if (!linear)
+            throw UsageError("--contrib: model " + spec_.model + " gives no feature contributions (valid: tree, "
+                             "forest, gbdt and the linear models; docs/explanations.md)");
+        if (!feature_mean_)
+            throw UsageError("--contrib: this " + spec_.model + " model file holds no training mean (written before "
+                             "format version 4); retrain it to get contributions");
+    }
+    // The input column each column the estimator sees is made from.
+    std::vector<Index> source(static_cast<std::size_t>(n_features_));
+    for (Index j = 0; j < n_features_; ++j) source[static_cast<std::size_t>(j)] = j;
+    for (const auto& s : steps_) {
+        const auto from = s->output_sources(static_cast<Index>(source.size()));
+        if (!from)
+            throw UsageError("--contrib: preprocessing step '" + s->kind() +
+                             "' mixes input columns; contributions per input column are not defined for it");
+        std::vector<Index> next;
+        for (Index j : *from) next.push_back(source.at(static_cast<std::size_t>(j)));
+        source = std::move(next);
+    }
+    return source;
+}
+
+Matrix Model::contributions(const Features& X) const {
+    const std::vector<Index> source = contribution_sources();
+    const Features P = prepare(X);
+    const Matrix c = estimator_->has_contributions() ? estimator_->contributions(P) : linear_contributions(P);
+    const auto dp = static_cast<Index>(source.size()), d = n_features_;
+    const Index outputs = c.cols() / (dp + 1);
+    Matrix out = Matrix::Zero(c.rows(), outputs * (d + 1));
+    for (Index o = 0; o < outputs; ++o) {
+        // Column by column in the estimator's order: a row's sums do not depend on the rows beside it.
+        for (Index j = 0; j < dp; ++j) out.col(o * (d + 1) + source[static_cast<std::size_t>(j)]) += c.col(o * (dp + 1) + j);
+        out.col(o * (d + 1) + d) = c.col(o * (dp + 1) + dp);
+    }
+    return out;
+}
+
+Matrix Model::linear_contributions(const Features& P) const {
+    const Matrix W = estimator_->linear_weights();
+    const Vector& mean = *feature_mean_;
+    const Index d = P.cols(), K = W.rows();
+    if (W.cols() != d || mean.size() != d) throw InternalError("linear contributions: widths disagree");
+    const auto refuse = [&] {
+        return UsageError("--contrib: model " + spec_.model + " has " + std::to_string(K) +
+                          " rows of weights for its outputs; no contributions");
+    };
+    // The bias: the model's output at the mean, w·mean + b, for every row the same.
+    const Features centre(DenseMatrix(mean.transpose()));
+    const Matrix at_mean = task_ == Task::classification ? estimator_->decision_function(centre)
+                                                         : Matrix(estimator_->predict(centre));
+    if (at_mean.cols() != K) throw refuse();
+    Matrix out(P.rows(), K * (d + 1));
+    const DenseMatrix* dense = P.is_sparse() ? nullptr : &P.dense_ref();
+    for (Index i = 0; i < P.rows(); ++i) {
+        Vector x = dense ? Vector(dense->row(i).transpose()) : Vector(Vector::Zero(d));
+        if (!dense)
+            for (SparseMatrix::InnerIterator it(P.sparse_ref(), i); it; ++it) x[it.col()] = it.value();
+        for (Index o = 0; o < K; ++o) {
+            for (Index j = 0; j < d; ++j) out(i, o * (d + 1) + j) = W(o, j) * (x[j] - mean[j]);
+            out(i, o * (d + 1) + d) = at_mean(0, o);
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> Model::contribution_names(Index outputs) const {
+    std::vector<std::string> features = input_names();
+    features.emplace_back("bias");
+    if (outputs == 1) return features;
+    std::vector<std::string> out;
+    for (Index o = 0; o < outputs; ++o)
+        for (const auto& f : features)
+            out.push_back((static_cast<std::size_t>(o) < classes_.size() ? classes_[static_cast<std::size_t>(o)]
+                                                                         : std::to_string(o)) +
+                          ":" + f);
+    return out;
+}
+
 ReadOptions Model::align_options(ReadOptions base) const {
     if (!feature_names_.empty() && base.header) base.feature_columns = feature_names_;
     base.expected_features = n_features_;
@@ -336,11 +438,16 @@ ReadOptions Model::align_options(ReadOptions base) const {
     return base;
 }
 
-std::vector<std::string> Model::prepared_feature_names() const {
+std::vector<std::string> Model::input_names() const {
     std::vector<std::string> features = feature_names_;
     if (features.empty())
         for (Index j = 0; j < n_features_; ++j)
             features.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
+    return features;
+}
+
+std::vector<std::string> Model::prepared_feature_names() const {
+    std::vector<std::string> features = input_names();
     for (const auto& s : steps_) features = s->output_names(features);
     return features;
 }
@@ -359,7 +466,7 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = calibration_ ? 4 : !categories_.empty() ? 3 : threshold_ ? 2 : 1;
+    j["version"] = calibration_ || feature_mean_ ? 4 : !categories_.empty() ? 3 : threshold_ ? 2 : 1;
     j["kestrel_version"] = kestrel_version();
     j["model"] = spec_.model;
     j["task"] = to_string(task_);
@@ -376,6 +483,7 @@ Json Model::to_json(JsonTextSlots* slots) const {
         j["calibration"] = calibration_->to_json();
         j["calibration"]["folds"] = spec_.calibrate_folds;
     }
+    if (feature_mean_) j["feature_mean"] = std::vector<double>(feature_mean_->data(), feature_mean_->data() + feature_mean_->size());
     if (threshold_)
         j["threshold"] = {
             {"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
@@ -452,6 +560,13 @@ Model Model::from_json(const Json& j, const std::string& source) {
             throw fail("state class count disagrees with the model's classes");
         m.estimator_ = std::move(est);
         if (j.contains("calibration")) m.load_calibration(j["calibration"], source);
+        if (j.contains("feature_mean")) {
+            const auto mean = j["feature_mean"].get<std::vector<double>>();
+            if (static_cast<Index>(mean.size()) != width) throw fail("feature_mean disagrees with the model's width");
+            for (double x : mean)
+                if (!std::isfinite(x)) throw fail("feature_mean holds a non-finite number");
+            m.feature_mean_ = Eigen::Map<const Vector>(mean.data(), width);
+        }
         if (j.contains("threshold")) {
             const Json& t = j["threshold"];
             DecisionThreshold th{t.at("value").get<double>(), t.at("score").get<std::string>(),

@@ -36,6 +36,7 @@ public:
         for (Index c : cols_) out.push_back(in.at(static_cast<std::size_t>(c)));
         return out;
     }
+    std::optional<std::vector<Index>> output_sources(Index) const override { return cols_; }
     std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
         if (in.empty()) return in;
         std::vector<std::string> out;

@@ -141,6 +141,11 @@ public:
         out.resize(static_cast<std::size_t>(width), kIndicatorColumn);
         return out;
     }
+    std::optional<std::vector<Index>> output_sources(Index in_width) const override {
+        std::vector<Index> out = same_columns(in_width);
+        out.insert(out.end(), indicator_.begin(), indicator_.end());
+        return out;
+    }
     std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
         if (in.empty() || indicator_.empty()) return in;
         std::vector<std::string> out = in;
@@ -291,6 +296,15 @@ public:
         for (Index j = 0; j < in_features_; ++j) {
             if (b < blocks_.size() && blocks_[b].column == j) out.insert(out.end(), static_cast<std::size_t>(blocks_[b++].width), kIndicatorColumn);
             else out.push_back(kNumericColumn);
+        }
+        return out;
+    }
+    std::optional<std::vector<Index>> output_sources(Index) const override {
+        std::vector<Index> out;
+        std::size_t b = 0;
+        for (Index j = 0; j < in_features_; ++j) {
+            const Index copies = b < blocks_.size() && blocks_[b].column == j ? blocks_[b++].width : 1;
+            out.insert(out.end(), static_cast<std::size_t>(copies), j);
         }
         return out;
     }

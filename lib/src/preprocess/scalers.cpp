@@ -202,6 +202,7 @@ public:
             if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard"); }
+    std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
     Json to_json() const override { return {{"type", kind()}, {"mean", to_array(mean_)}, {"scale", to_array(scale_)}}; }
     void from_json(const Json& j) override {
         mean_ = from_array(j, "mean");
@@ -239,6 +240,7 @@ public:
             if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax"); }
+    std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
     Json to_json() const override { return {{"type", kind()}, {"shift", to_array(shift_)}, {"scale", to_array(scale_)}}; }
     void from_json(const Json& j) override {
         shift_ = from_array(j, "shift");
@@ -278,6 +280,7 @@ public:
                 if (std::isnan(m(r, c))) m(r, c) = fill_[c];
         return m;
     }
+    std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
     Json to_json() const override { return {{"type", kind()}, {"fill", to_array(fill_)}}; }
     void from_json(const Json& j) override { fill_ = from_array(j, "fill"); }
 
@@ -286,6 +289,12 @@ private:
 };
 
 }  // namespace
+
+std::vector<Index> same_columns(Index width) {
+    std::vector<Index> out(static_cast<std::size_t>(width));
+    for (Index j = 0; j < width; ++j) out[static_cast<std::size_t>(j)] = j;
+    return out;
+}
 
 std::unique_ptr<Transformer> make_transformer(const std::string& kind) {
     if (kind == "standard") return std::make_unique<StandardScaler>();

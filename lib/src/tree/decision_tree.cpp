@@ -36,8 +36,11 @@ void require_finite_features(const Features& X, const std::string& model) {
 }
 
 void add_tree_output(const Tree& tree, const double* row, double* out) {
+    add_tree_output_at_leaf(tree, tree.apply(row), out);
+}
+
+void add_tree_output_at_leaf(const Tree& tree, int leaf, double* out) {
     const Index k = tree.n_outputs();
-    const int leaf = tree.apply(row);
     const double* v = tree.value(leaf);
     if (k == 1) {
         out[0] += v[0];
@@ -46,6 +49,14 @@ void add_tree_output(const Tree& tree, const double* row, double* out) {
     // The node's weight is the sum of its class counts, added in class order when grown.
     const double total = tree.node(leaf).weight;
     for (Index c = 0; c < k; ++c) out[c] += v[c] / total;
+}
+
+TreeExplainer cart_explainer(const Tree& tree, std::vector<double> cover) {
+    const Index k = tree.n_outputs();
+    std::vector<double> values(static_cast<std::size_t>(tree.size() * k), 0.0);
+    for (int i = 0; i < tree.size(); ++i)
+        if (tree.node(i).is_leaf()) add_tree_output_at_leaf(tree, i, values.data() + i * k);
+    return TreeExplainer(tree, std::move(cover), std::move(values));
 }
 
 void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out) {
@@ -164,6 +175,15 @@ Matrix DecisionTree::do_predict_proba(const Features& X) const {
     return out;
 }
 
+Matrix DecisionTree::do_contributions(const Features& X) const {
+    // The covers are the nodes' training weights (scikit-learn's weighted_n_node_samples).
+    std::vector<double> cover;
+    for (int i = 0; i < tree_.size(); ++i) cover.push_back(tree_.node(i).weight);
+    const TreeExplainer shap = cart_explainer(tree_, std::move(cover));
+    return contributions_by_row(X, tree_.n_outputs() * (n_features() + 1), 0.0,
+                                [&](const double* row, double* phi) { shap.add(row, phi); });
+}
+
 Json DecisionTree::do_save_state() const {
     return Json{{"tree", tree_.to_json()}, {"feature_importances", vector_to_json(importances_)}};
 }
@@ -214,7 +234,8 @@ ModelInfo tree_model_info() {
                          .sparse_input = true,
                          .sample_weights = true,
                          .native_missing = true,
-                         .native_categories = true};
+                         .native_categories = true,
+                         .contributions = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<DecisionTree>(); };
     return info;

@@ -223,6 +223,27 @@ Matrix RandomForest::do_predict_proba(const Features& X) const {
     return mean_outputs(X);
 }
 
+Matrix RandomForest::do_contributions(const Features& X) const {
+    // A forest's file keeps its leaves' statistics only: the covers are summed up from
+    // the leaves, whose cover is their weight (the sum of their bootstrap-weighted class
+    // counts) for classification and their training rows for regression (whose leaves
+    // keep no weight).
+    const bool classification = task() == Task::classification;
+    std::vector<TreeExplainer> shap;
+    shap.reserve(trees_.size());
+    for (const Tree& t : trees_)
+        shap.push_back(cart_explainer(t, covers_from_leaves(t, [&](int leaf) {
+                                          return classification ? t.node(leaf).weight
+                                                                : static_cast<double>(t.node(leaf).samples);
+                                      })));
+    const double scale = 1.0 / static_cast<double>(trees_.size());
+    const Index width = trees_.front().n_outputs() * (n_features() + 1);
+    return contributions_by_row(X, width, 0.0, [&](const double* row, double* phi) {
+        for (const TreeExplainer& e : shap) e.add(row, phi);
+        for (Index j = 0; j < width; ++j) phi[j] *= scale;
+    });
+}
+
 Json RandomForest::do_save_state() const {
     Json trees = Json::array();
     for (const Tree& t : trees_) trees.push_back(t.to_json(TreeLayout::compact));
@@ -309,7 +330,8 @@ ModelInfo forest_model_info() {
                          .sparse_input = true,
                          .sample_weights = true,
                          .native_missing = true,
-                         .native_categories = true};
+                         .native_categories = true,
+                         .contributions = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;

@@ -51,20 +51,26 @@ struct XgbFixture {
     Vector y_reg, y_bin, xgb_reg, xgb_margin;
 };
 
+// The rows of numbers of a CSV file of tests/unit/boosting/data, after its header.
+std::vector<std::vector<double>> csv_rows(const std::string& name) {
+    std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
+    REQUIRE(in.good());
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::vector<double>> rows;
+    while (std::getline(in, line)) {
+        std::vector<double> r;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
+        rows.push_back(r);
+    }
+    return rows;
+}
+
 const XgbFixture& xgb_fixture() {
     static const XgbFixture f = [] {
-        std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/xgb_fixture.csv");
-        REQUIRE(in.good());
-        std::string line;
-        std::getline(in, line);
-        std::vector<std::vector<double>> rows;
-        while (std::getline(in, line)) {
-            std::vector<double> r;
-            std::stringstream ss(line);
-            std::string cell;
-            while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-            rows.push_back(r);
-        }
+        const std::vector<std::vector<double>> rows = csv_rows("xgb_fixture.csv");
         XgbFixture x;
         const auto n = static_cast<Index>(rows.size());
         x.X.resize(n, 6);
@@ -278,6 +284,31 @@ TEST_SUITE("gbdt") {
         auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
         const Matrix margin = clf->decision_function(Features(f.X));
         CHECK((margin.col(0) - f.xgb_margin).cwiseAbs().maxCoeff() < 1e-4);
+    }
+
+    // XGBoost 1.7.4's predict(pred_contribs=True) for the same two models (the same trees:
+    // their predictions agree above), tests/unit/boosting/make_contrib_references.py:
+    // TreeSHAP with each node's Hessian sum as its cover. XGBoost sums in float: 1e-4.
+    TEST_CASE("gbdt: contributions agree with XGBoost pred_contribs on the fixture") {
+        const XgbFixture& f = xgb_fixture();
+        const std::vector<std::vector<double>> rows = csv_rows("xgb_contribs.csv");
+        REQUIRE(static_cast<Index>(rows.size()) == f.X.rows());
+        for (const auto& r : rows) REQUIRE(r.size() == 14);
+        const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
+                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+        auto reg = fit_gbdt(make_data(f.X, f.y_reg, Task::regression), common);
+        auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
+        const Matrix cr = reg->contributions(Features(f.X)), cb = clf->contributions(Features(f.X));
+        REQUIRE(cr.cols() == 7);
+        REQUIRE(cb.cols() == 7);
+        double worst = 0;
+        for (Index i = 0; i < f.X.rows(); ++i)
+            for (Index j = 0; j < 7; ++j) {
+                const auto& r = rows[static_cast<std::size_t>(i)];
+                worst = std::max(worst, std::abs(cr(i, j) - r[static_cast<std::size_t>(j)]));
+                worst = std::max(worst, std::abs(cb(i, j) - r[static_cast<std::size_t>(7 + j)]));
+            }
+        CHECK(worst < 1e-4);
     }
 
     TEST_CASE("gbdt: save and load give identical predictions, missing directions included") {

@@ -31,7 +31,8 @@ TEST_SUITE("core.model_file") {
     TEST_CASE("the envelope holds every documented field") {
         const Json j = trained({"standard"}).to_json();
         CHECK(j["format"] == "kestrel-model");
-        CHECK(j["version"] == 1);
+        CHECK(j["version"] == 4);  // a linear model keeps its training mean (feature_mean)
+        CHECK(j["feature_mean"].size() == 3);
         CHECK(j["model"] == "logistic");
         CHECK(j["task"] == "classification");
         CHECK(j["params"]["C"].get<double>() == 0.5);

@@ -132,7 +132,7 @@ TEST_CASE("ridge on a raw table equals scikit-learn's impute + OneHotEncoder + R
     const Model back = Model::from_json(m.to_json(), "m.json");
     CHECK(back.categories() == m.categories());
     CHECK(back.predict(test.X) == p);
-    CHECK(m.to_json()["version"] == 3);
+    CHECK(m.to_json()["version"] == 4);  // categories, and ridge's feature_mean
 }
 
 }  // TEST_SUITE

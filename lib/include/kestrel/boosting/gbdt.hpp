@@ -88,6 +88,9 @@ protected:
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
+    // TreeSHAP of the raw scores: per raw score, its trees' contributions, the base score
+    // in the bias.
+    Matrix do_contributions(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     Json do_save_state() const override;
     Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
@@ -100,6 +103,8 @@ private:
     GbdtParams p_;
     Json state_without_trees() const;
     int apply_categorical(std::size_t t, const double* row) const;
+    // Whether a row goes left at node i of tree t, a tree with categorical splits.
+    bool goes_left_categorical(std::size_t t, int i, const double* row) const;
     void build_routes();
     std::string dump_categorical_tree(std::size_t t, const std::vector<std::string>& features) const;
 

@@ -10,13 +10,16 @@ namespace kestrel {
 
 class RowScatter {
 public:
-    explicit RowScatter(const Features& X);
+    // `absent`: what a sparse row's absent entries read as (0, or NaN for a model to
+    // which absent means missing).
+    explicit RowScatter(const Features& X, double absent = 0.0);
     // n_features values of row i; valid until the next call. One RowScatter per thread.
     const double* row(Index i);
 
 private:
     const Features& X_;
     std::vector<double> buffer_;
+    double absent_ = 0;
     Index last_ = -1;  // the sparse row now in buffer_
 };
 

@@ -10,6 +10,7 @@
 // set_categories). A missing value (NaN), and at a categorical split any code outside
 // the set's 0..k-1 (kUnknownCategory: a category unseen in training), goes where the
 // node's missing_left says: the default direction learned by the tree models and gbdt.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -31,6 +32,9 @@ struct TreeNode {      // 48 bytes: the integers first, so that no padding sits 
     double weight = 0;          // their total sample weight
     Index samples = 0;          // their number (distinct rows; bootstrap copies count once)
     bool is_leaf() const { return left < 0; }
+    // Whether a row whose split feature is x goes left at a numeric split (NaN: where
+    // missing_left says); Tree::goes_left covers categorical splits too.
+    bool sends_left(double x) const { return x <= threshold || (missing_left && std::isnan(x)); }
 };
 
 // How a tree's nodes are saved (the arrays are listed in docs/models/forest.md).

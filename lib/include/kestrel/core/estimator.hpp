@@ -65,6 +65,12 @@ public:
     Matrix decision_function(const Features& X) const;
     // n x k class probabilities, rows summing to 1.
     Matrix predict_proba(const Features& X) const;
+    // Per-row feature contributions to the model's raw output (docs/explanations.md):
+    // n x K·(n_features + 1), per output o its n_features contributions then the bias,
+    // summing to that output: the regression output, gbdt's margins (one column of
+    // log-odds for logistic, one per class for softmax), or a tree's or forest's
+    // probability of each class. UsageError when the model gives none.
+    Matrix contributions(const Features& X) const;
 
     // What the model can do: its ModelInfo's declared Capabilities, unless the model
     // answers from its fitted state (a tree fitted for regression gives no probabilities)
@@ -83,6 +89,7 @@ public:
     virtual bool native_missing() const { return capabilities_.native_missing; }
     virtual bool native_categories() const { return capabilities_.native_categories; }
     virtual bool supports_sample_weights() const { return capabilities_.sample_weights; }
+    virtual bool has_contributions() const { return capabilities_.contributions; }
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;
@@ -154,6 +161,7 @@ protected:
     virtual Vector do_predict(const Features& X) const;
     virtual Matrix do_decision_function(const Features& X) const;
     virtual Matrix do_predict_proba(const Features& X) const;
+    virtual Matrix do_contributions(const Features& X) const;
     virtual std::string do_report(const std::string& report_name, const ReportNames& names) const;
     // explain_row's hook; `names.classes` is empty for regression.
     virtual std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const;

@@ -30,6 +30,7 @@ struct Capabilities {
     bool absent_is_missing = false;  // an absent sparse entry means "missing", not 0 (gbdt)
     bool native_missing = false;     // NaN cells are learned from (a default direction per split)
     bool native_categories = false;  // splits on category codes itself (Dataset::category_counts)
+    bool contributions = false;      // per-row feature contributions (Estimator::contributions: TreeSHAP)
     bool operator==(const Capabilities&) const = default;
 };
 

@@ -21,6 +21,7 @@ public:
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
     bool absent_is_missing() const override { return prototype_->absent_is_missing(); }
+    bool has_contributions() const override { return false; }  // one model per class: no one sum
     bool native_missing() const override { return prototype_->native_missing(); }
     bool native_categories() const override { return prototype_->native_categories(); }
     bool supports_sample_weights() const override { return prototype_->supports_sample_weights(); }

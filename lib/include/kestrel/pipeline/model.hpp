@@ -20,8 +20,9 @@ namespace kestrel {
 
 inline constexpr const char* kModelFormat = "kestrel-model";
 // Version 2 adds the optional "threshold" field, version 3 the optional
-// "features.categories", version 4 the optional "calibration"; a file is written with the lowest version that holds it, so
-// that older readers keep reading what they can.
+// "features.categories", version 4 the optional "calibration" and "feature_mean" (a
+// linear model's training mean, for its contributions); a file is written with the
+// lowest version that holds it, so that older readers keep reading what they can.
 inline constexpr int kModelFormatVersion = 4;
 const char* kestrel_version();
 
@@ -85,6 +86,20 @@ public:
     Vector predict(const Features& X) const;  // class index or value
     Matrix decision_function(const Features& X) const;
     Matrix predict_proba(const Features& X) const;
+    // Per-row feature contributions (docs/explanations.md), one column per input column
+    // of the data (a category's one-hot columns and a missing indicator summed into their
+    // column) then the bias, for each explained output: n x K·(n_features + 1). Tree
+    // models: Estimator::contributions; a linear model: w_j (x_j − mean_j) with the
+    // training mean of the columns it sees, the bias its decision value (or prediction) at
+    // that mean. UsageError when the estimator gives none, a linear model's file holds no
+    // mean, or a preprocessing step mixes columns.
+    Matrix contributions(const Features& X) const;
+    // Per column the estimator sees, the input column its contributions go to; the same
+    // UsageError as contributions() when there are none.
+    std::vector<Index> contribution_sources() const;
+    // Their column names for K outputs: the feature names and `bias`; each prefixed by
+    // `CLASS:` when K > 1 (one output per class).
+    std::vector<std::string> contribution_names(Index outputs) const;
     bool has_decision_function() const { return estimator_->has_decision_function(); }
     bool has_predict_proba() const { return estimator_->has_predict_proba() || calibration_.has_value(); }
     // With a calibration, predict_proba is calibrated and predict() its argmax (or the
@@ -128,6 +143,8 @@ public:
     // The names of the columns the estimator sees: the input names (x1..xd when the
     // file had none) renamed by each step (select_columns keeps some, poly multiplies them).
     std::vector<std::string> prepared_feature_names() const;
+    // The input columns' names: the file's, or x1..xd when it had none.
+    std::vector<std::string> input_names() const;
     Index n_features() const { return n_features_; }
     const Estimator& estimator() const { return *estimator_; }
     // Raw features as the estimator sees them (aligned, preprocessing applied).
@@ -168,6 +185,9 @@ private:
     std::shared_ptr<Estimator> estimator_;
     std::optional<DecisionThreshold> threshold_;
     std::optional<Calibration> calibration_;
+    // A linear estimator's training mean of the columns it sees (its contributions' centre).
+    std::optional<Vector> feature_mean_;
+    Matrix linear_contributions(const Features& P) const;
     Json provenance_ = Json::object();
 };
 

@@ -3,6 +3,7 @@
 // imputation, one-hot encoding, scaling (standard, minmax to [-1,1]), polynomial
 // features, feature selection.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "kestrel/core/dataset.hpp"
@@ -33,9 +34,20 @@ public:
     virtual Features transform(const Features& X) const = 0;
     virtual Json to_json() const = 0;                    // {"type": kind(), ...learned numbers}
     virtual void from_json(const Json& j) = 0;           // validates; throws ModelFileError via caller
+    // Per output column, the input column it is made from (a scaled, imputed or selected
+    // column, one of a category's 0/1 columns, a missing indicator), for `in_width` input
+    // columns; nullopt when an output mixes several inputs (polynomial features): then
+    // contributions cannot be given per input column (Model::contributions).
+    virtual std::optional<std::vector<Index>> output_sources(Index in_width) const {
+        (void)in_width;
+        return std::nullopt;
+    }
     // Feature names after the step (steps that change the width rename columns).
     virtual std::vector<std::string> output_names(const std::vector<std::string>& in) const { return in; }
 };
+
+// Each of `width` columns made from itself (a step that keeps the columns).
+std::vector<Index> same_columns(Index width);
 
 // Builds an unfitted step by kind; UsageError listing the valid kinds.
 std::unique_ptr<Transformer> make_transformer(const std::string& kind);

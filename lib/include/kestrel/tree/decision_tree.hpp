@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kestrel/common/tree.hpp"
+#include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
 #include "kestrel/tree/tree_params.hpp"
@@ -41,6 +42,7 @@ protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
+    Matrix do_contributions(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const override;
     Json do_save_state() const override;
@@ -70,5 +72,10 @@ void require_finite_features(const Features& X, const std::string& model);
 void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out);
 // The same for one row (n_features values) into out[0..n_outputs).
 void add_tree_output(const Tree& tree, const double* row, double* out);
+// The same for the row's leaf.
+void add_tree_output_at_leaf(const Tree& tree, int leaf, double* out);
+// TreeSHAP of a tree as the tree models predict with it (add_tree_output: the leaf's
+// class probabilities, or its value), with `cover` per node.
+TreeExplainer cart_explainer(const Tree& tree, std::vector<double> cover);
 
 }  // namespace kestrel

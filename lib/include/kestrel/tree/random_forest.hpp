@@ -47,6 +47,7 @@ protected:
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_predict_proba(const Features& X) const override;
+    Matrix do_contributions(const Features& X) const override;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     std::string do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const override;
     Json do_save_state() const override;
