@@ -5,6 +5,8 @@
 
 #include <omp.h>
 
+#include <limits>
+
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/random_forest.hpp"
 #include "tree_test_util.hpp"
@@ -78,5 +80,43 @@ TEST_SUITE("tree") {
         const Matrix c = t->contributions(Features(X));
         CHECK(c.row(0) == Eigen::RowVector3d(0, -2, 2));
         CHECK(c.row(3) == Eigen::RowVector3d(0, 6, 2));
+    }
+
+    TEST_CASE("tree and forest contributions: category sets and missing values route as prediction does") {
+        // A category stump: the one row of code 1 (of 3) has y = 6, the rest y = 0; the bias
+        // is the mean 1, a row of code 1 gets 5 on column 0 and the others -1. An unseen code
+        // (-1) and a missing one go the missing side, learned here with the larger side.
+        DenseMatrix X(6, 2);
+        X << 0, 5, 1, 5, 2, 5, 0, 5, 2, 5, 2, 5;
+        Vector y(6);
+        y << 0, 6, 0, 0, 0, 0;
+        Dataset d = tiny(X, y, Task::regression);
+        d.category_counts = {3, 0};
+        d.categories = {{"a", "b", "c"}, {}};
+        const auto t = fit<DecisionTree>(tree_model_info(), d, {{"max_depth", 1}, {"cat_smooth", 0}});
+        DenseMatrix probe(4, 2);
+        probe << 1, 5, 2, 5, kUnknownCategory, 5, std::numeric_limits<double>::quiet_NaN(), 5;
+        const Matrix c = t->contributions(Features(probe));
+        const Vector p = t->predict(Features(probe));
+        CHECK(c.row(0) == Eigen::RowVector3d(5, 0, 1));
+        CHECK(c.row(1) == Eigen::RowVector3d(-1, 0, 1));
+        for (Index r = 2; r < 4; ++r) CHECK(c(r, 0) + c(r, 2) == doctest::Approx(p[r]).epsilon(1e-15));
+
+        // A forest on mixed columns with missing cells: additive on every row.
+        const Index n = 300;
+        DenseMatrix Xm(n, 3);
+        Vector ym(n);
+        for (Index i = 0; i < n; ++i) {
+            const double code = static_cast<double>((i * 7) % 5);
+            Xm(i, 0) = i % 11 == 0 ? std::numeric_limits<double>::quiet_NaN() : code;
+            Xm(i, 1) = i % 13 == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(i % 17) / 4;
+            Xm(i, 2) = static_cast<double>((i * 3) % 10);
+            ym[i] = (code == 1 || code == 3) + (Xm(i, 2) > 4) > 0 ? 1 : 0;
+        }
+        Dataset m = tiny(Xm, ym, Task::classification);
+        m.category_counts = {5, 0, 0};
+        m.categories = {{"a", "b", "c", "d", "e"}, {}, {}};
+        const auto f = fit<RandomForest>(forest_model_info(), m, {{"n_estimators", 10}});
+        check_additive(f->contributions(m.X), f->predict_proba(m.X), 3);
     }
 }
