@@ -64,13 +64,21 @@ void check_additive(const Model& m, const Features& X) {
 TEST_SUITE("core.model_contrib") {
     TEST_CASE("contributions per input column: one-hot blocks and missing indicators summed back") {
         const Dataset d = table(Task::classification);
-        const Model tree = train("tree", Params::object(), {}, true);
-        REQUIRE(tree.prepared_feature_names().size() > 3);  // one-hot columns and an indicator
-        check_additive(tree, d.X);
-        CHECK(tree.contribution_names(2) ==
+        // logistic gets the one-hot and imputer steps (tree, forest and gbdt split on the
+        // categories natively): its contributions explain the decision value.
+        const Model onehot = train("logistic", Params::object(), {}, true);
+        REQUIRE(onehot.prepared_feature_names().size() > 3);  // one-hot columns and an indicator
+        const Matrix co = onehot.contributions(d.X), dec = onehot.decision_function(d.X);
+        REQUIRE(co.cols() == 4);
+        for (Index i = 0; i < co.rows(); ++i) CHECK(co.row(i).sum() == doctest::Approx(dec(i, 0)).epsilon(1e-12));
+        CHECK(onehot.contribution_names(2) ==
               std::vector<std::string>{"a:colour", "a:size", "a:weight", "a:bias", "b:colour", "b:size", "b:weight",
                                        "b:bias"});
-        CHECK(tree.contribution_names(1) == std::vector<std::string>{"colour", "size", "weight", "bias"});
+        CHECK(onehot.contribution_names(1) == std::vector<std::string>{"colour", "size", "weight", "bias"});
+        // A tree sees the three columns themselves, categories and missing cells included.
+        const Model tree = train("tree", Params::object());
+        CHECK(tree.prepared_feature_names().size() == 3);
+        check_additive(tree, d.X);
         // gbdt sees the categories natively: one column per input column already.
         const Model gbdt = train("gbdt", {{"n_estimators", 5}, {"min_data_per_group", 1}});
         const Matrix c = gbdt.contributions(d.X), margin = gbdt.decision_function(d.X);
@@ -80,8 +88,8 @@ TEST_SUITE("core.model_contrib") {
         const Model scaled = train("forest", {{"n_estimators", 5}}, {"standard"});
         check_additive(scaled, d.X);
         // Save and load: the same contributions.
-        const Model back = Model::from_json(tree.to_json(), "m.json");
-        CHECK(back.contributions(d.X) == tree.contributions(d.X));
+        const Model back = Model::from_json(onehot.to_json(), "m.json");
+        CHECK(back.contributions(d.X) == co);
     }
 
     TEST_CASE("linear models: w_j (x_j - mean_j) per input column, the bias the output at the training mean") {
