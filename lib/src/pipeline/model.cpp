@@ -265,19 +265,26 @@ Vector column_means(const Features& X) {
     return sum / static_cast<double>(std::max<Index>(1, X.rows()));
 }
 
+// Whether the estimator's contributions will need the training mean: a linear model's
+// do (w_j (x_j - mean_j)); models that explain without it (the trees, by their covers)
+// or give no contributions skip it, so that a very wide sparse file reaches the model's
+// own memory check instead of allocating a mean per column here.
+bool needs_feature_mean(const Estimator& e) { return e.has_contributions() && !e.native_categories(); }
+
 }  // namespace
 
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
-    Vector mean = column_means(data.X);
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
     if (spec_.resample.empty()) estimator_->fit(data, ctx);
     else estimator_->fit(resampled(data, ctx), ctx);
-    if (estimator_->linear_weights().size() > 0 && mean.allFinite()) feature_mean_ = std::move(mean);
+    if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
+        feature_mean_ = std::move(mean);
 }
 
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
-    Vector mean = column_means(data.X);
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
     if (spec_.resample.empty()) {
         estimator_->fit(std::move(data), ctx);
     } else {
@@ -285,7 +292,8 @@ void Model::fit_estimator(Dataset&& data, const Context& ctx) {
         data = Dataset();
         estimator_->fit(std::move(rebalanced), ctx);
     }
-    if (estimator_->linear_weights().size() > 0 && mean.allFinite()) feature_mean_ = std::move(mean);
+    if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
+        feature_mean_ = std::move(mean);
 }
 
 Features Model::prepare(const Features& X) const {

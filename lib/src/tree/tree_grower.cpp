@@ -14,7 +14,9 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
     : y_(y), n_classes_(n_classes), p_(params), threads_(std::max(1, threads)) {
     if (X.is_sparse()) {
         if (std::any_of(categories.begin(), categories.end(), [](Index k) { return k > 0; }))
-            throw InternalError("tree: categorical features in a sparse matrix");
+            // LIBSVM --categorical on a file too wide for a dense read.
+            throw DataError("tree: categorical features need a dense table, and this sparse one is too wide to "
+                            "densify (drop --categorical, or give the file fewer features)");
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     } else {
         dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories);
