@@ -265,11 +265,12 @@ Vector column_means(const Features& X) {
     return sum / static_cast<double>(std::max<Index>(1, X.rows()));
 }
 
-// Whether the estimator's contributions will need the training mean: a linear model's
-// do (w_j (x_j - mean_j)); models that explain without it (the trees, by their covers)
-// or give no contributions skip it, so that a very wide sparse file reaches the model's
-// own memory check instead of allocating a mean per column here.
-bool needs_feature_mean(const Estimator& e) { return e.has_contributions() && !e.native_categories(); }
+// Whether the model's contributions may need the training mean: the linear ones, which
+// the Model computes from linear_weights (w_j (x_j - mean_j)), and which are known only
+// after the fit. Estimators that explain themselves (the trees, by their covers) skip
+// it, so that a very wide sparse file reaches the tree's own memory check instead of
+// allocating a mean per column here.
+bool needs_feature_mean(const Estimator& e) { return !e.has_contributions(); }
 
 }  // namespace
 
