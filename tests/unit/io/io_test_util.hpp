@@ -26,6 +26,8 @@ inline std::string error_of(std::string_view text, const ReadOptions& opts = {},
     return "<no error>";
 }
 
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
 inline std::vector<double> row_of(const Table& t, Index r) {
     const DenseMatrix X = t.X.to_dense();
     std::vector<double> out(static_cast<std::size_t>(X.cols()));

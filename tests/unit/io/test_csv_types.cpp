@@ -7,15 +7,10 @@
 #include "io_test_util.hpp"
 
 using namespace kestrel;
+using io_test::contains;
 using io_test::error_of;
 using io_test::read;
 using io_test::row_of;
-
-namespace {
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-}  // namespace
 
 TEST_SUITE("io") {
 

@@ -7,13 +7,12 @@
 #include "io_test_util.hpp"
 
 using namespace kestrel;
+using io_test::contains;
 using io_test::error_of;
 using io_test::read;
 using io_test::row_of;
 
 namespace {
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // Feature 1 takes 3, 1, absent (= 0), 10; feature 2 is numeric.
 const char* const kFile =
