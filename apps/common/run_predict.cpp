@@ -23,11 +23,13 @@ namespace {
 // (a parse, a predict call, a write) is amortised.
 constexpr std::size_t default_chunk_bytes = std::size_t{1} << 20;
 
-// A regular file up to this size is read whole, as before streaming: today the whole-file
-// path scores such files faster (an SVM on a dense LIBSVM file: 256 ms against 331 ms
-// streamed at 2 threads), and the output bytes are the same either way (tested). Pipes,
-// standard input and larger files stream in default_chunk_bytes pieces.
-constexpr std::uintmax_t whole_file_limit = std::uintmax_t{64} << 20;
+// A regular file up to this size is read whole, as before streaming: small files score
+// faster that way (an SVM on letter's 4,000-row LIBSVM test file: 256 ms against 331 ms
+// streamed), larger ones slower (logistic on a 56 MB CSV of 340,000 rows: 0.9 CPU s whole
+// against 0.2 streamed; the two cross between 2 and 4 MB, bench/predict/stream_bench.sh).
+// The output bytes are the same either way (tested). Pipes, standard input and larger
+// files stream in default_chunk_bytes pieces.
+constexpr std::uintmax_t whole_file_limit = std::uintmax_t{4} << 20;
 
 bool whole_file_limit_applies(const std::string& input) {
     if (input.empty() || input == "-") return false;
