@@ -307,13 +307,12 @@ void DataFlags::add_weights_to(CLI::App& app) {
 ModelSpec ModelFlags::spec(const DataFlags& data) const {
     ModelSpec s;
     s.model = model;
-    const ParamSpec& ps = registry().spec(model);  // UsageError for an unknown model
     for (const auto& text : params) {
         auto [name, value] = split_assignment(text);
         if (s.params.contains(name)) throw UsageError("parameter " + name + " given twice");
         s.params[name] = value;
     }
-    ps.resolve(s.params, model);  // validate every value before any work
+    resolve_params(s);  // every value checked before any work, and only here
     s.missing = model_missing(data.missing);
     s.missing_indicator = data.missing_indicator;
     if (s.missing_indicator && (s.missing == "auto" || s.missing == "keep"))
@@ -403,7 +402,7 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
 
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) {
     ReadOptions options = data.options(threads);
-    options.densify = !registry().capabilities(spec.model, spec.params).absent_is_missing;
+    options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
     Table t = read_table(path, options);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");

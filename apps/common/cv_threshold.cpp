@@ -22,7 +22,7 @@ void CvThresholdFlags::check(const ModelSpec& spec, const Dataset& data) const {
     if (data.n_classes() != 2)
         throw UsageError("--tune-threshold needs a binary classifier; the data has " +
                          plural(data.n_classes(), "class"));
-    const Capabilities can = registry().capabilities(spec.model, spec.params);
+    const Capabilities can = registry().capabilities(*resolved_params(spec));
     if (!can.predict_proba && !can.decision_function)
         throw UsageError("--tune-threshold: model " + spec.model + " gives neither probabilities nor decision values");
 }

@@ -14,7 +14,7 @@ int print_kernel_info(const ModelSpec& spec, const std::string& input, const Dat
     const ModelInfo& info = registry().info(spec.model);
     if (!info.spec.find("kernel"))
         throw UsageError("--kernel-info: model " + spec.model + " has no kernel (try svc, kernel_ridge, kernel_logistic)");
-    const Params p = info.spec.resolve(spec.params, spec.model);
+    const Params p = resolved_params(spec)->values();
     const Context ctx = common.context(io);
     Dataset train = read_training_data(input, spec, data, ctx.threads);
     // The kernel sees the data as the model would: after its preprocessing steps.

@@ -114,7 +114,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const ModelSpec spec = model.spec(data);
     {
         // Fail on an output the model cannot give before reading data or training.
-        const auto names = registry().reports(spec.model, spec.params);
+        const auto names = registry().reports(*resolved_params(spec));
         auto require = [&](bool wanted, const char* report, const char* flag) {
             if (wanted && std::find(names.begin(), names.end(), report) == names.end())
                 throw UsageError(std::string(flag) + ": model " + spec.model + " has no " + report + " output");

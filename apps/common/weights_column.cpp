@@ -88,7 +88,7 @@ Vector take_weights_column(Table& t, const DataFlags& data) {
 }
 
 void check_model_takes_weights(const ModelSpec& spec) {
-    if (registry().capabilities(spec.model, spec.params).sample_weights) return;
+    if (registry().capabilities(*resolved_params(spec)).sample_weights) return;
     std::string valid;
     for (const auto& n : registry().names())
         if (registry().info(n).capabilities.sample_weights) valid += (valid.empty() ? "" : ", ") + n;

@@ -22,7 +22,7 @@ struct Offers {
 // What the model will offer the metrics, known before any fit from its declared
 // capabilities (resolving the parameters also rejects bad ones early).
 Offers offers(const ModelSpec& spec) {
-    const Capabilities c = registry().capabilities(spec.model, spec.params);
+    const Capabilities c = registry().capabilities(*resolved_params(spec));
     const bool proba = c.predict_proba || !spec.calibrate.empty();  // a calibrated model gives them
     return {c.decision_function || proba, proba};
 }

@@ -38,7 +38,7 @@ void set_poly_degree(std::vector<std::string>& steps, const std::string& value) 
 ModelSpec point_spec(const ModelSpec& base, const GridPoint& point, const std::string& metric, Task task) {
     ModelSpec s = apply_point(base, point);
     try {
-        (void)registry().spec(s.model).resolve(s.params, s.model);
+        resolve_params(s);  // once per point: every fold of it builds from this
     } catch (const ParamError& e) {
         throw ParamError("grid point " + detail::point_text(point) + ": " + e.what());
     }

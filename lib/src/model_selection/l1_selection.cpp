@@ -110,7 +110,8 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
         base.params["penalty"] = "l1";
         if (data.n_classes() > 2) base.params["multiclass"] = "ovr";
     }
-    const Params resolved = registry().spec(base.model).resolve(base.params, base.model);
+    resolve_params(base);
+    const Params& resolved = base.resolved->values();
 
     if (classify) {
         const auto problems = binary_problems(data);

@@ -123,7 +123,7 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
                          (data.task == Task::classification
                               ? " (the labels look like classes; --task regression forces a numeric target)"
                               : ""));
-    m.estimator_ = registry().create(spec.model, spec.params);
+    m.estimator_ = registry().create(*resolved_params(spec));
     if (!spec.resample.empty()) {
         parse_resample(spec.resample);  // a bad spec fails before any work
         if (data.task != Task::classification)
@@ -545,7 +545,8 @@ Model Model::from_json(const Json& j, const std::string& source) {
         m.spec_.params = j.at("params");
         std::shared_ptr<Estimator> est;
         try {
-            est = registry().create(m.spec_.model, m.spec_.params);
+            resolve_params(m.spec_);
+            est = registry().create(*m.spec_.resolved);
         } catch (const Error& e) {
             throw fail(std::string("invalid parameters: ") + e.what());
         }

@@ -52,9 +52,19 @@ std::vector<std::string> Registry::names() const {
     return out;
 }
 
-std::unique_ptr<Estimator> Registry::create(const std::string& name, const Params& given) const {
+std::shared_ptr<const ResolvedParams> Registry::resolve(const std::string& name, const Params& given) const {
     const ModelInfo& mi = info(name);
-    Params resolved = mi.spec.resolve(given, name);
+    return std::shared_ptr<const ResolvedParams>(new ResolvedParams(name, given, mi.spec.resolve(given, name)));
+}
+
+std::unique_ptr<Estimator> Registry::create(const std::string& name, const Params& given) const {
+    return create(*resolve(name, given));
+}
+
+std::unique_ptr<Estimator> Registry::create(const ResolvedParams& params) const {
+    const std::string& name = params.model();
+    const ModelInfo& mi = info(name);
+    const Params& resolved = params.values();
     auto make_member = [info = std::make_shared<const ModelInfo>(mi), resolved]() {
         auto e = info->factory();
         e->set_identity(*info, resolved);
@@ -84,14 +94,20 @@ std::unique_ptr<Estimator> Registry::create_unwrapped(const std::string& name, c
     return e;
 }
 
+Capabilities Registry::capabilities(const ResolvedParams& params) const {
+    return info(params.model()).capabilities_for(params.values());
+}
+
+std::vector<std::string> Registry::reports(const ResolvedParams& params) const {
+    return info(params.model()).reports_for(params.values());
+}
+
 Capabilities Registry::capabilities(const std::string& name, const Params& given) const {
-    const ModelInfo& mi = info(name);
-    return mi.capabilities_for(mi.spec.resolve(given, name));
+    return capabilities(*resolve(name, given));
 }
 
 std::vector<std::string> Registry::reports(const std::string& name, const Params& given) const {
-    const ModelInfo& mi = info(name);
-    return mi.reports_for(mi.spec.resolve(given, name));
+    return reports(*resolve(name, given));
 }
 
 namespace {

@@ -26,8 +26,10 @@ inline constexpr const char* kModelFormat = "kestrel-model";
 inline constexpr int kModelFormatVersion = 4;
 const char* kestrel_version();
 
-// What to train: a model name, its parameters as given (resolved at fit time), and
-// the preprocessing steps to fit first.
+class ResolvedParams;
+
+// What to train: a model name, its parameters as given, and the preprocessing steps to
+// fit first.
 struct ModelSpec {
     std::string model;
     Params params = Params::object();
@@ -49,7 +51,18 @@ struct ModelSpec {
     // on the out-of-fold scores of calibrate_folds stratified folds (docs/calibration.md).
     std::string calibrate{};
     int calibrate_folds = 5;
+    // `params` checked against the model's spec, by resolve_params() where the spec is
+    // made, so that a command resolves its -m parameters once; empty on a spec built or
+    // edited without it (resolved_params() then resolves where it is needed).
+    std::shared_ptr<const ResolvedParams> resolved{};
 };
+
+// Resolves spec.params once and keeps the result in spec.resolved (UsageError for an
+// unknown model, ParamError for a bad value).
+void resolve_params(ModelSpec& spec);
+// spec.params resolved: spec.resolved when it is the resolution of these very params,
+// else a new resolution (a spec edited after resolve_params, or never passed to it).
+std::shared_ptr<const ResolvedParams> resolved_params(const ModelSpec& spec);
 
 // A decision threshold of a binary classifier: predict classes[1] when the score is
 // above `value`. The score is P(classes[1]) when the model gives probabilities, else

@@ -14,6 +14,25 @@
 
 namespace kestrel {
 
+// A model's parameters checked against its spec (types, ranges, choices; aliases renamed;
+// defaults filled in), kept beside the values they came from. Only the registry makes
+// one, so holding one means the work is done: a command resolves -m's parameters once
+// and hands the result to create(), capabilities() and reports().
+class ResolvedParams {
+public:
+    const std::string& model() const { return model_; }
+    const Params& given() const { return given_; }    // as the user gave them (what a model file records)
+    const Params& values() const { return values_; }  // what the estimator is built with
+
+private:
+    friend class Registry;
+    ResolvedParams(std::string model, Params given, Params values)
+        : model_(std::move(model)), given_(std::move(given)), values_(std::move(values)) {}
+    std::string model_;
+    Params given_;
+    Params values_;
+};
+
 class Registry : public EstimatorMaker {
 public:
     Registry() = default;
@@ -26,14 +45,23 @@ public:
     const ModelInfo& info(const std::string& name) const override;  // UsageError listing valid names
     bool contains(const std::string& name) const;
     std::vector<std::string> names() const override;  // sorted
-    // What model `name` can do with `given` parameters (resolved against its spec).
+    // `given` checked against model `name`'s spec: UsageError for an unknown model,
+    // ParamError for a bad value.
+    std::shared_ptr<const ResolvedParams> resolve(const std::string& name, const Params& given) const;
+
+    // What the model can do with these parameters.
+    Capabilities capabilities(const ResolvedParams& params) const;
+    // The reports (--path, --trace, --dump-tree) the model gives with these parameters.
+    std::vector<std::string> reports(const ResolvedParams& params) const;
+    // The same, resolving `given` first: for a one-off question (a nested model, a test).
     Capabilities capabilities(const std::string& name, const Params& given) const;
-    // The reports (--path, --trace, --dump-tree) model `name` gives with `given` parameters.
     std::vector<std::string> reports(const std::string& name, const Params& given) const;
 
-    // Resolves `given` against the model's spec and builds the estimator, wrapped in
-    // the one-vs-rest / one-vs-one wrapper when `multiclass` asks for it (or when the
-    // model is binary-only and the data turns out to have k > 2 classes).
+    // Builds the estimator, wrapped in the one-vs-rest / one-vs-one wrapper when
+    // `multiclass` asks for it (or when the model is binary-only and the data turns out
+    // to have k > 2 classes).
+    std::unique_ptr<Estimator> create(const ResolvedParams& params) const;
+    // The same after resolving `given` (a nested model's text, an adaboost member).
     std::unique_ptr<Estimator> create(const std::string& name, const Params& given) const override;
     std::unique_ptr<Estimator> create_unwrapped(const std::string& name, const Params& given) const override;
     // The spec including the common parameters added by add().
