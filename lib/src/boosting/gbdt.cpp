@@ -144,7 +144,7 @@ std::vector<Gbdt::CategoricalSplit> categorical_splits_of(const GrownTree& g, co
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const GbdtParams& p = p_;
-    const Loss loss{resolve_loss(p.loss, data), p.huber_delta};
+    const Loss loss{resolve_loss(p.loss, data), p.huber_delta, p.hessian == "xgboost" ? 2.0 : 1.0};
     const int threads = ctx.resolved_threads();
     HistTreeParams tp;
     tp.max_depth = static_cast<int>(p.max_depth);

@@ -403,6 +403,11 @@ const ParamBinding<GbdtParams>& gbdt_params() {
             bind(&P::loss, choice_param("loss", "auto", {"auto", "squared", "absolute", "huber", "logistic", "softmax"},
                                         "auto: squared (regression), logistic (2 classes), softmax (more)")
                                .like("XGBoost objective; scikit-learn HistGradientBoosting loss")),
+            bind(&P::hessian,
+                 choice_param("hessian", "xgboost", {"xgboost", "sklearn"},
+                              "softmax's Hessian: xgboost = 2p(1-p), sklearn = p(1-p) (twice the step at the same "
+                              "learning_rate); other losses are unaffected")
+                     .like("XGBoost multi:softprob; scikit-learn HistGradientBoostingClassifier (HalfMultinomialLoss)")),
             bind(&P::n_estimators,
                  int_param("n_estimators", 100, "boosting rounds (one tree per round, k with softmax)")
                      .range(1, std::nullopt)

@@ -113,7 +113,7 @@ double Loss::derivatives(double y, const double* F, Index K, double* g, double* 
             const auto label = static_cast<Index>(y);
             for (Index c = 0; c < K; ++c) {
                 const double p = g[c];
-                h[c] = std::max(p * (1 - p), kMinHessian);
+                h[c] = std::max(softmax_hessian_scale * p * (1 - p), kMinHessian);
                 g[c] = p - (c == label ? 1.0 : 0.0);
             }
             return lse - F[label];

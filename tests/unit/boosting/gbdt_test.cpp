@@ -1,3 +1,4 @@
+#include "estimator_test_util.hpp"
 #include "gbdt_test_util.hpp"
 #include "kestrel/boosting/gbdt.hpp"
 
@@ -51,9 +52,9 @@ struct XgbFixture {
     Vector y_reg, y_bin, xgb_reg, xgb_margin;
 };
 
-// The rows of numbers of a CSV file of tests/unit/boosting/data, after its header.
-std::vector<std::vector<double>> csv_rows(const std::string& name) {
-    std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
+// The rows of numbers of a CSV file, after its header.
+std::vector<std::vector<double>> csv_rows_at(const std::string& path) {
+    std::ifstream in(path);
     REQUIRE(in.good());
     std::string line;
     std::getline(in, line);
@@ -66,6 +67,11 @@ std::vector<std::vector<double>> csv_rows(const std::string& name) {
         rows.push_back(r);
     }
     return rows;
+}
+
+// The same, of a CSV file of tests/unit/boosting/data.
+std::vector<std::vector<double>> csv_rows(const std::string& name) {
+    return csv_rows_at(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
 }
 
 const XgbFixture& xgb_fixture() {
@@ -100,7 +106,7 @@ TEST_SUITE("gbdt") {
         for (LossKind kind : {LossKind::squared, LossKind::absolute, LossKind::huber, LossKind::logistic,
                               LossKind::softmax}) {
             CAPTURE(to_string(kind));
-            const Loss loss{kind, 0.7};
+            const Loss loss{kind, 0.7};  // softmax: scikit-learn's Hessian, the true diagonal
             const Index K = kind == LossKind::softmax ? 4 : 1;
             for (int trial = 0; trial < 20; ++trial) {
                 std::vector<double> F(static_cast<std::size_t>(K)), g(F.size()), h(F.size());
@@ -132,6 +138,31 @@ TEST_SUITE("gbdt") {
                 }
             }
         }
+    }
+
+    TEST_CASE("gbdt: hessian=xgboost doubles softmax's Hessian and nothing else") {
+        Rng rng(8);
+        for (LossKind kind : {LossKind::squared, LossKind::logistic, LossKind::softmax}) {
+            const Index K = kind == LossKind::softmax ? 3 : 1;
+            const Loss sk{kind, 1.0, 1.0}, xgb{kind, 1.0, 2.0};
+            std::vector<double> F(static_cast<std::size_t>(K)), g1(F.size()), h1(F.size()), g2(F.size()), h2(F.size());
+            for (double& f : F) f = rng.normal();
+            sk.derivatives(1.0, F.data(), K, g1.data(), h1.data());
+            xgb.derivatives(1.0, F.data(), K, g2.data(), h2.data());
+            for (Index c = 0; c < K; ++c) {
+                const auto k = static_cast<std::size_t>(c);
+                CHECK(g2[k] == g1[k]);
+                CHECK(h2[k] == (kind == LossKind::softmax ? 2 * h1[k] : h1[k]));
+            }
+        }
+        // p = softmax(0, 0) = (½, ½): XGBoost's 2·½·½ = ½.
+        const double F0[2] = {0, 0};
+        double g[2], h[2];
+        Loss{LossKind::softmax, 1.0, 2.0}.derivatives(0.0, F0, 2, g, h);
+        CHECK(g[0] == -0.5);
+        CHECK(g[1] == 0.5);
+        CHECK(h[0] == 0.5);
+        CHECK(h[1] == 0.5);
     }
 
     TEST_CASE("gbdt: the training loss decreases monotonically for every loss") {
@@ -284,6 +315,54 @@ TEST_SUITE("gbdt") {
         auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
         const Matrix margin = clf->decision_function(Features(f.X));
         CHECK((margin.col(0) - f.xgb_margin).cwiseAbs().maxCoeff() < 1e-4);
+    }
+
+    // XGBoost 1.7.4 multi:softprob, tests/unit/boosting/make_xgboost_softmax_reference.py: the
+    // fixture's features, a 3-class label, {tree_method: hist, max_depth: 3, eta: 0.3, max_bin:
+    // 255, min_child_weight: 1, lambda: 1, base_score: 0.5, nthread: 1}, 10 rounds. The default
+    // hessian=xgboost reproduces its margins (float there: 1e-4); hessian=sklearn takes twice
+    // the step and does not.
+    TEST_CASE("gbdt: softmax agrees with XGBoost multi:softprob at hessian=xgboost") {
+        const std::vector<std::vector<double>> rows = csv_rows("xgb_softmax_fixture.csv");
+        const auto n = static_cast<Index>(rows.size());
+        REQUIRE(n == 300);
+        DenseMatrix X(n, 6);
+        Vector y(n);
+        Matrix ref(n, 3);
+        for (Index i = 0; i < n; ++i) {
+            const auto& r = rows[static_cast<std::size_t>(i)];
+            REQUIRE(r.size() == 10);
+            for (Index j = 0; j < 6; ++j) X(i, j) = r[static_cast<std::size_t>(j)];
+            y[i] = r[6];
+            for (Index c = 0; c < 3; ++c) ref(i, c) = r[static_cast<std::size_t>(7 + c)];
+        }
+        const Dataset d = make_data(X, y, Task::classification, 3);
+        const Params common{{"n_estimators", 10}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
+                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+        auto xgb = fit_gbdt(d, common);
+        CHECK((xgb->decision_function(Features(X)) - ref).cwiseAbs().maxCoeff() < 1e-4);
+        Params sk = common;
+        sk["hessian"] = "sklearn";
+        auto skl = fit_gbdt(d, sk);
+        CHECK((skl->decision_function(Features(X)) - ref).cwiseAbs().maxCoeff() > 0.1);
+    }
+
+    // tests/fixtures/gbdt-before-hessian (README there): a softmax model written before the
+    // hessian parameter existed loads and predicts what the old kestrel predicted: prediction
+    // does not read the Hessian.
+    TEST_CASE("gbdt: a model file written before hessian= predicts as it did") {
+        const std::string dir = std::string(KESTREL_SOURCE_DIR) + "/tests/fixtures/gbdt-before-hessian/";
+        std::ifstream in(dir + "wine_gbdt_softmax.json");
+        REQUIRE(in.good());
+        std::stringstream text;
+        text << in.rdbuf();
+        const Model m = Model::from_json(Json::parse(text.str()), "wine_gbdt_softmax.json");
+        const std::vector<std::vector<double>> expected = csv_rows_at(dir + "wine_gbdt_softmax.proba.csv");
+        const Dataset t = test::load("wine/test.csv", Task::classification);
+        REQUIRE(static_cast<Index>(expected.size()) == t.rows());
+        const Matrix p = m.predict_proba(t.X);
+        for (Index i = 0; i < t.rows(); ++i)
+            for (Index c = 0; c < 3; ++c) CHECK(p(i, c) == expected[static_cast<std::size_t>(i)][static_cast<std::size_t>(c + 1)]);
     }
 
     // XGBoost 1.7.4's predict(pred_contribs=True) for the same two models (the same trees:

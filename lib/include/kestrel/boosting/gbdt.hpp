@@ -20,6 +20,7 @@ namespace kestrel {
 
 struct GbdtParams {
     std::string loss;
+    std::string hessian;  // softmax's Hessian convention: "xgboost" (2p(1−p)) or "sklearn" (p(1−p))
     long long n_estimators = 100;
     double learning_rate = 0.1;
     long long max_depth = 6;

@@ -6,7 +6,10 @@
 //   absolute  |y − F|                                g = sign(F − y)      h = 1 (*)
 //   huber     ½r² if |r| <= δ, else δ(|r| − ½δ)     g = clip(F − y, ±δ)  h = 1 (*)
 //   logistic  log(1 + e^F) − yF, y in {0, 1}        g = p − y            h = p(1 − p)
-//   softmax   −log p_y, p = softmax(F)               g_c = p_c − [y = c]  h_c = p_c(1 − p_c)
+//   softmax   −log p_y, p = softmax(F)               g_c = p_c − [y = c]  h_c = s·p_c(1 − p_c)
+// with s = softmax_hessian_scale: 2 is XGBoost's multi:softprob, 1 scikit-learn's (the true
+// diagonal). XGBoost's doubled Hessian halves every step, so the same learning_rate means the
+// same model only with XGBoost's s.
 // (*) a unit Hessian (the true one is 0): the tree is grown as a gradient step and its
 // leaf values are then re-fitted to the loss (renewed_leaf), as LightGBM, XGBoost and
 // Friedman's M-regression do.
@@ -35,6 +38,7 @@ bool is_classification_loss(LossKind k);
 struct Loss {
     LossKind kind = LossKind::squared;
     double delta = 1.0;  // huber's δ
+    double softmax_hessian_scale = 1.0;  // s above; only softmax reads it
 
     // Raw scores per row: k for softmax, else 1.
     Index n_outputs(Index n_classes) const { return kind == LossKind::softmax ? n_classes : 1; }
