@@ -124,9 +124,15 @@ public:
     // request (--path FILE, --trace FILE, --dump-tree); a model lists what it has.
     // Reports name features and classes as the user knows them, which only the Model
     // holding the estimator knows: it passes them in.
+    // `categories` (per feature the estimator sees, as Dataset::categories; null or
+    // empty when none) lets tree renderings name a category set instead of its codes.
     struct ReportNames {
+        ReportNames(const std::vector<std::string>& f, const std::vector<std::string>& c,
+                    const CategoryLists* cats = nullptr)
+            : features(f), classes(c), categories(cats) {}
         const std::vector<std::string>& features;
         const std::vector<std::string>& classes;
+        const CategoryLists* categories;
     };
     // By default the ones its ModelInfo declares for its parameters (ModelInfo::reports);
     // a model whose fitted state narrows them (a multiclass wrapper) answers itself.
