@@ -5,6 +5,7 @@
 // The public calls are non-virtual: they check what every model needs checked
 // (fitted before predict, feature count, at least two classes, weights) and record
 // the fit's shape, then call the model's do_* hooks. A model only writes its maths.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -150,6 +151,18 @@ public:
     // nullptr (the default) when the model prepares nothing: fit() each time.
     virtual std::unique_ptr<Refitter> refitter(const Dataset& /*data*/, const Context& /*ctx*/) const {
         return nullptr;
+    }
+
+    // A lower bound of the bytes one fitted model of this kind keeps after a fit on
+    // `rows` x `cols` (its fitted state, not its working memory): a multiclass wrapper
+    // multiplies it by its member count and refuses, before fitting, members that cannot
+    // fit (check_memory). By default kFittedEstimatorBytes; a model whose state grows
+    // with the columns (the linear models' weights) says so.
+    static constexpr std::uint64_t kFittedEstimatorBytes = 256;
+    virtual std::uint64_t fitted_bytes_lower_bound(Index rows, Index cols) const {
+        (void)rows;
+        (void)cols;
+        return kFittedEstimatorBytes;
     }
 
     // A fresh, unfitted estimator of the same model from its ModelInfo's factory, with
