@@ -25,6 +25,7 @@ void check_explain(const Model& model, bool predictions_on_stdout) {
 std::string explain_text(const Model& model, const Features& X, const Vector& predicted) {
     const Features P = model.prepared(X);
     const auto names = feature_names(model);
+    const CategoryLists categories = model.prepared_categories();
     RowScatter rows(P);
     std::string out;
     for (Index i = 0; i < P.rows(); ++i) {
@@ -36,7 +37,7 @@ std::string explain_text(const Model& model, const Features& X, const Vector& pr
             label = format_number(predicted[i]);
         }
         out += "row " + std::to_string(i + 1) + ": predicted " + label + "\n";
-        out += model.estimator().explain_row(rows.row(i), {names, model.classes()});
+        out += model.estimator().explain_row(rows.row(i), {names, model.classes(), &categories});
     }
     return out;
 }

@@ -108,6 +108,52 @@ TEST_SUITE("cli.tables") {
         CHECK(Json::parse(m.out)["classes"] == Json::array({"-1", "1"}));
     }
 
+    TEST_CASE("penguins: --dump-tree and --explain name the islands, not their codes") {
+        test::ScratchDir dir("tables_dump_names");
+        // island alone: species counts per island (Adelie, Chinstrap, Gentoo) are Biscoe
+        // 36/0/99, Dream 45/55/0, Torgersen 40/0/0, so the Gini-best root sends Biscoe one
+        // way and {Dream, Torgersen} the other (weighted Gini 0.4349, against 0.4927 for
+        // Dream alone and 0.5545 for Torgersen alone).
+        const std::vector<std::string> only_island{"--ignore-cols", "bill_length_mm,bill_depth_mm,flipper_length_mm,"
+                                                                     "body_mass_g,sex,year"};
+        const auto model = dir / "tree.json";
+        std::vector<std::string> args{"-m", "tree", "-p", "max_depth=1", table("penguins", "train"), "--label-col",
+                                      "species", "-o", model, "--dump-tree"};
+        args.insert(args.end(), only_island.begin(), only_island.end());
+        auto t = run(run_train, "kestrel-train", args);
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        // Nobody's island is missing in training, so missing values go to the heavier child
+        // (140 rows against 135): the right one, and the dump says nothing of them.
+        CHECK_MESSAGE(t.out == "|--- island in {Biscoe}\n"
+                               "|   |--- class: Gentoo [36, 0, 99] (samples=135, impurity=0.391111)\n"
+                               "|--- island not in {Biscoe}\n"
+                               "|   |--- class: Adelie [85, 55, 0] (samples=140, impurity=0.477041)\n",
+                      t.out);
+        std::vector<std::string> pargs{model, table("penguins", "test"), "--label-col", "species", "-o",
+                                       dir / "p.csv", "--explain"};
+        pargs.insert(pargs.end(), only_island.begin(), only_island.end());
+        auto p = run(run_predict, "kestrel-predict", pargs);
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        // Test rows 1 and 2 are on Biscoe and Torgersen.
+        CHECK_MESSAGE(p.out.rfind("row 1: predicted Gentoo\n"
+                                  "  island = Biscoe in {Biscoe} -> left\n"
+                                  "  leaf 1: class: Gentoo [36, 0, 99] (samples=135, impurity=0.391111)\n"
+                                  "row 2: predicted Adelie\n"
+                                  "  island = Torgersen not in {Biscoe} -> right\n"
+                                  "  leaf 2: class: Adelie [85, 55, 0] (samples=140, impurity=0.477041)\n",
+                                  0) == 0,
+                      p.out);
+        // gbdt: its category sets are named too.
+        std::vector<std::string> gargs{"-m", "gbdt", "-p", "n_estimators=2", table("penguins", "train"), "--label-col",
+                                       "species", "-o", dir / "gbdt.json", "--dump-tree"};
+        gargs.insert(gargs.end(), only_island.begin(), only_island.end());
+        auto g = run(run_train, "kestrel-train", gargs);
+        REQUIRE_MESSAGE(g.code == 0, g.err);
+        CHECK(g.out.find("island in {") != std::string::npos);
+        CHECK(g.out.find("island in {0") == std::string::npos);
+        CHECK(g.out.find("island in {1") == std::string::npos);
+    }
+
     TEST_CASE("predict-time categories: unknown ignored or an error; bad column flags are one-line errors") {
         test::ScratchDir dir("tables_unknown");
         const auto train = dir.file("t.csv", "label,colour,x\na,red,1\nb,blue,2\na,red,3\nb,blue,4\n");

@@ -21,12 +21,6 @@ namespace {
 constexpr Index kPredictBlock = 256;
 constexpr Index kMaxCategories = Index{1} << 24;
 
-std::string code_set(const std::vector<int>& codes) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < codes.size(); ++i) out += (i ? ", " : "") + std::to_string(codes[i]);
-    return out + "}";
-}
-
 // A JSON array of integers, plain or packed by parse_model_json.
 std::vector<long long> integers_from_json(const Json& j, const char* what) {
     std::vector<long long> out;
@@ -135,8 +129,9 @@ void Gbdt::build_routes() {
     }
 }
 
-std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::string>& features) const {
-    // dump_tree's rendering, with "feature in {codes}" at the categorical splits.
+std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::string>& features,
+                                        const CategoryLists* categories) const {
+    // dump_tree's rendering, with "feature in {names}" at the categorical splits.
     const Tree& tree = trees_[t];
     std::vector<const std::vector<int>*> left(static_cast<std::size_t>(tree.size()), nullptr);
     for (const CategoricalSplit& s : cat_splits_[t]) left[static_cast<std::size_t>(s.node)] = &s.left;
@@ -156,8 +151,9 @@ std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::st
         }
         const std::string f = feature_label(features, n.feature);
         const std::vector<int>* codes = left[static_cast<std::size_t>(i)];
-        const std::string l = codes ? f + " in " + code_set(*codes) : f + " <= " + short_number(n.threshold);
-        const std::string r = codes ? f + " not in " + code_set(*codes) : f + " >  " + short_number(n.threshold);
+        const std::string set = codes ? category_set_text(*codes, categories, n.feature) : std::string();
+        const std::string l = codes ? f + " in " + set : f + " <= " + short_number(n.threshold);
+        const std::string r = codes ? f + " not in " + set : f + " >  " + short_number(n.threshold);
         out += indent + "|--- " + l + (n.missing_left ? " or missing" : "") + "\n";
         self(self, n.left, depth + 1);
         out += indent + "|--- " + r + "\n";
@@ -221,8 +217,10 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
                 const auto c = t % static_cast<std::size_t>(K);
                 out += ", class " + (c < names.classes.size() ? names.classes[c] : std::to_string(c));
             }
-            out += ":\n" + (cat_splits_.empty() || cat_splits_[t].empty() ? dump_tree(trees_[t], names.features, {})
-                                                                           : dump_categorical_tree(t, names.features));
+            out += ":\n";
+            out += cat_splits_.empty() || cat_splits_[t].empty()
+                       ? dump_tree(trees_[t], names.features, {})
+                       : dump_categorical_tree(t, names.features, names.categories);
         }
         return out;
     }

@@ -177,6 +177,34 @@ std::string feature_label(const std::vector<std::string>& names, int f) {
 
 namespace {
 
+// Category c of feature f by name, or its code when `categories` does not name it (no
+// names given, or a code past the list: report names from another table fall back
+// rather than guess).
+std::string category_name(const CategoryLists* categories, int f, int c) {
+    if (categories && f >= 0 && static_cast<std::size_t>(f) < categories->size()) {
+        const auto& names = (*categories)[static_cast<std::size_t>(f)];
+        if (c >= 0 && static_cast<std::size_t>(c) < names.size()) return names[static_cast<std::size_t>(c)];
+    }
+    return std::to_string(c);
+}
+
+}  // namespace
+
+std::string category_set_text(const std::vector<int>& codes, const CategoryLists* categories, int f) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < codes.size(); ++i) out += (i ? ", " : "") + category_name(categories, f, codes[i]);
+    return out + "}";
+}
+
+std::string cell_text(double x, Index k, const CategoryLists* categories, int f) {
+    if (std::isnan(x)) return "missing";
+    if (k <= 0) return short_number(x);
+    const int c = category_code(x, k);
+    return c < 0 ? "unknown" : category_name(categories, f, c);
+}
+
+namespace {
+
 void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, std::string& out) {
     const double* v = t.value(i);
     const TreeNode& n = t.node(i);
@@ -195,17 +223,15 @@ void dump_leaf(const Tree& t, int i, const std::vector<std::string>& classes, st
     out += " (samples=" + std::to_string(n.samples) + ", impurity=" + short_number(n.impurity) + ")\n";
 }
 
-// The test of split i for one side: " <= 2.5" / " >  2.5", or " in {0, 3}" / " not in
-// {0, 3}" with category codes (the model keeps no category names).
-std::string condition(const Tree& t, int i, bool left) {
+// The test of split i for one side: " <= 2.5" / " >  2.5", or " in {Biscoe, Dream}" /
+// " not in {Biscoe, Dream}" (codes when no names are given).
+std::string condition(const Tree& t, int i, bool left, const CategoryLists* categories) {
     if (!t.is_categorical(i)) return (left ? " <= " : " >  ") + short_number(t.node(i).threshold);
-    std::string set = "{";
-    for (int c : t.left_categories(i)) set += (set.size() > 1 ? ", " : "") + std::to_string(c);
-    return (left ? " in " : " not in ") + set + "}";
+    return (left ? " in " : " not in ") + category_set_text(t.left_categories(i), categories, t.node(i).feature);
 }
 
 void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& names,
-               const std::vector<std::string>& classes, std::string& out) {
+               const std::vector<std::string>& classes, const CategoryLists* categories, std::string& out) {
     std::string indent;
     for (int d = 0; d < depth; ++d) indent += "|   ";
     const TreeNode& n = t.node(i);
@@ -215,28 +241,29 @@ void dump_node(const Tree& t, int i, int depth, const std::vector<std::string>& 
         return;
     }
     const std::string f = feature_label(names, n.feature);
-    out += indent + "|--- " + f + condition(t, i, true) + (n.missing_left ? " or missing" : "") + "\n";
-    dump_node(t, n.left, depth + 1, names, classes, out);
-    out += indent + "|--- " + f + condition(t, i, false) + "\n";
-    dump_node(t, n.right, depth + 1, names, classes, out);
+    out += indent + "|--- " + f + condition(t, i, true, categories) + (n.missing_left ? " or missing" : "") + "\n";
+    dump_node(t, n.left, depth + 1, names, classes, categories, out);
+    out += indent + "|--- " + f + condition(t, i, false, categories) + "\n";
+    dump_node(t, n.right, depth + 1, names, classes, categories, out);
 }
 
 }  // namespace
 
 std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
-                      const std::vector<std::string>& classes) {
+                      const std::vector<std::string>& classes, const CategoryLists* categories) {
     std::string out;
     if (tree.size() == 0) return out;
     if (tree.node(0).is_leaf()) {
         dump_leaf(tree, 0, classes, out);
         return out;
     }
-    dump_node(tree, 0, 0, feature_names, classes, out);
+    dump_node(tree, 0, 0, feature_names, classes, categories, out);
     return out;
 }
 
 std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
-                         const std::vector<std::string>& classes, const std::string& indent) {
+                         const std::vector<std::string>& classes, const std::string& indent,
+                         const CategoryLists* categories) {
     std::string out;
     if (tree.size() == 0) return out;
     int i = 0;
@@ -244,8 +271,12 @@ std::string explain_path(const Tree& tree, const double* row, const std::vector<
         const TreeNode& n = tree.node(i);
         const double x = row[n.feature];
         const bool left = tree.goes_left(i, x);
-        out += indent + feature_label(feature_names, n.feature) + " = " + short_number(x) + condition(tree, i, left) +
-               " -> " + (left ? "left" : "right") + "\n";
+        const Index k = tree.is_categorical(i) ? tree.category_count(i) : 0;
+        const bool by_missing = k > 0 ? category_code(x, k) < 0 : std::isnan(x);
+        out += indent + feature_label(feature_names, n.feature) + " = " + cell_text(x, k, categories, n.feature);
+        out += by_missing ? std::string(" (missing goes ") + (left ? "left)" : "right)")
+                          : condition(tree, i, left, categories);
+        out += std::string(" -> ") + (left ? "left" : "right") + "\n";
         i = left ? n.left : n.right;
     }
     out += indent + "leaf " + std::to_string(i) + ": ";

@@ -181,7 +181,8 @@ std::string Estimator::report(const std::string& report_name, const ReportNames&
 std::string Estimator::explain_row(const double* row, const ReportNames& names, const std::string& indent) const {
     if (!fitted_) throw UsageError("model " + name_ + " is not fitted; nothing to explain");
     const std::vector<std::string> no_classes;
-    const ReportNames shown{names.features, task_ == Task::classification ? names.classes : no_classes};
+    const ReportNames shown{names.features, task_ == Task::classification ? names.classes : no_classes,
+                            names.categories};
     return do_explain_row(row, shown, indent);
 }
 

@@ -7,6 +7,7 @@
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
 
 namespace kestrel {
@@ -58,6 +59,7 @@ void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
         members_[0]->fit(data, ctx);
         return;
     }
+    check_member_memory(data);
     const auto probs = problems(k_);
     const Vector class_weights = translated_class_weights(params(), data, name(), prototype_->supports_sample_weights());
     Params member_params = params();
@@ -95,6 +97,19 @@ void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
     }
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
+}
+
+void MulticlassWrapper::check_member_memory(const Dataset& data) const {
+    // A lower bound only (each member's fitted state, its problem's two class lists and
+    // its pointer; none of the working memory of its fit): a label column of ids under
+    // ovo is refused here, before problems(k) builds k(k-1)/2 class lists.
+    const double members = member_count(k_);
+    const double per_member = static_cast<double>(prototype_->fitted_bytes_lower_bound(data.rows(), data.cols())) +
+                              2 * sizeof(std::vector<Index>) + sizeof(std::unique_ptr<Estimator>);
+    const double bytes = members * per_member;
+    check_memory(bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes), 0,
+                 std::string(strategy()) + " over " + std::to_string(k_) + " classes (" +
+                     std::to_string(static_cast<long long>(members)) + " members of " + prototype_->name() + ")");
 }
 
 Matrix MulticlassWrapper::member_scores(const Features& X) const {

@@ -461,8 +461,29 @@ std::vector<std::string> Model::prepared_feature_names() const {
     return features;
 }
 
+CategoryLists Model::prepared_categories() const {
+    if (categories_.empty()) return {};
+    // Follow each input column through the steps by its role (still k codes?) and its
+    // source (which input it came from); a step that mixes columns names no categories.
+    CategoryLists lists = categories_;
+    std::vector<Index> roles;
+    for (const auto& c : categories_) roles.push_back(static_cast<Index>(c.size()));
+    for (const auto& s : steps_) {
+        const auto from = s->output_sources(static_cast<Index>(lists.size()));
+        if (!from) return {};
+        const std::vector<Index> out_roles = s->output_roles(roles, static_cast<Index>(from->size()));
+        CategoryLists next(from->size());
+        for (std::size_t j = 0; j < from->size(); ++j)
+            if (out_roles[j] > 0) next[j] = lists.at(static_cast<std::size_t>((*from)[j]));
+        lists = std::move(next);
+        roles = out_roles;
+    }
+    return lists;
+}
+
 std::string Model::report(const std::string& name) const {
-    return estimator_->report(name, Estimator::ReportNames{prepared_feature_names(), classes_});
+    const CategoryLists categories = prepared_categories();
+    return estimator_->report(name, Estimator::ReportNames{prepared_feature_names(), classes_, &categories});
 }
 
 Json Model::to_json() const {

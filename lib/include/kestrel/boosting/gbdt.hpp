@@ -107,7 +107,8 @@ private:
     // Whether a row goes left at node i of tree t, a tree with categorical splits.
     bool goes_left_categorical(std::size_t t, int i, const double* row) const;
     void build_routes();
-    std::string dump_categorical_tree(std::size_t t, const std::vector<std::string>& features) const;
+    std::string dump_categorical_tree(std::size_t t, const std::vector<std::string>& features,
+                                      const CategoryLists* categories) const;
 
     LossKind loss_ = LossKind::squared;
     std::vector<double> base_score_;

@@ -157,18 +157,29 @@ std::optional<Json> trees_text_slot(const std::vector<Tree>& trees, JsonTextSlot
 // (x<f> when unnamed).
 std::string short_number(double x);
 std::string feature_label(const std::vector<std::string>& names, int f);
+// A category set of feature f as "{Biscoe, Dream}": the names from `categories`
+// (ReportNames::categories) when it names that feature's codes, else the codes.
+std::string category_set_text(const std::vector<int>& codes, const CategoryLists* categories, int f);
+// One cell of feature f for --explain: its category's name (or code) when `k` > 0 (the
+// split is categorical over k categories), "missing" for NaN and "unknown" for a code
+// outside 0..k-1; short_number otherwise.
+std::string cell_text(double x, Index k, const CategoryLists* categories, int f);
 
 // A text rendering like scikit-learn's export_text: one line per node, features by
 // name (x0, x1, ... when unnamed), thresholds, and at each leaf the prediction with
 // its value (class counts, or the mean) and sample count.
+// Category sets are named by `categories` when given (see category_set_text).
 std::string dump_tree(const Tree& tree, const std::vector<std::string>& feature_names,
-                      const std::vector<std::string>& classes);
+                      const std::vector<std::string>& classes, const CategoryLists* categories = nullptr);
 
 // The decision path of one row (n_features values) in the same rendering: one line per
 // split taken (feature = value, <= or > threshold, left or right), then the leaf line
 // of dump_tree. Each line starts with `indent`.
+// A categorical cell shows its category (cell_text), and a row sent by the missing
+// direction says so ("(missing goes left)").
 std::string explain_path(const Tree& tree, const double* row, const std::vector<std::string>& feature_names,
-                         const std::vector<std::string>& classes, const std::string& indent);
+                         const std::vector<std::string>& classes, const std::string& indent,
+                         const CategoryLists* categories = nullptr);
 
 // Feature importances normalised to sum 1 (left as zeros when the sum is 0), as the
 // tree models and gbdt report them.

@@ -5,6 +5,7 @@
 // The public calls are non-virtual: they check what every model needs checked
 // (fitted before predict, feature count, at least two classes, weights) and record
 // the fit's shape, then call the model's do_* hooks. A model only writes its maths.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -124,9 +125,15 @@ public:
     // request (--path FILE, --trace FILE, --dump-tree); a model lists what it has.
     // Reports name features and classes as the user knows them, which only the Model
     // holding the estimator knows: it passes them in.
+    // `categories` (per feature the estimator sees, as Dataset::categories; null or
+    // empty when none) lets tree renderings name a category set instead of its codes.
     struct ReportNames {
+        ReportNames(const std::vector<std::string>& f, const std::vector<std::string>& c,
+                    const CategoryLists* cats = nullptr)
+            : features(f), classes(c), categories(cats) {}
         const std::vector<std::string>& features;
         const std::vector<std::string>& classes;
+        const CategoryLists* categories;
     };
     // By default the ones its ModelInfo declares for its parameters (ModelInfo::reports);
     // a model whose fitted state narrows them (a multiclass wrapper) answers itself.
@@ -144,6 +151,18 @@ public:
     // nullptr (the default) when the model prepares nothing: fit() each time.
     virtual std::unique_ptr<Refitter> refitter(const Dataset& /*data*/, const Context& /*ctx*/) const {
         return nullptr;
+    }
+
+    // A lower bound of the bytes one fitted model of this kind keeps after a fit on
+    // `rows` x `cols` (its fitted state, not its working memory): a multiclass wrapper
+    // multiplies it by its member count and refuses, before fitting, members that cannot
+    // fit (check_memory). By default kFittedEstimatorBytes; a model whose state grows
+    // with the columns (the linear models' weights) says so.
+    static constexpr std::uint64_t kFittedEstimatorBytes = 256;
+    virtual std::uint64_t fitted_bytes_lower_bound(Index rows, Index cols) const {
+        (void)rows;
+        (void)cols;
+        return kFittedEstimatorBytes;
     }
 
     // A fresh, unfitted estimator of the same model from its ModelInfo's factory, with

@@ -20,6 +20,10 @@ public:
     double intercept() const { return intercept_[0]; }
     const Vector& intercepts() const { return intercept_; }
     Eigen::MatrixXd linear_weights() const override { return coef_; }
+    // One row of weights and its intercept, at the least.
+    std::uint64_t fitted_bytes_lower_bound(Index, Index cols) const override {
+        return kFittedEstimatorBytes + static_cast<std::uint64_t>(cols + 1) * sizeof(double);
+    }
     // With C=auto: the cross-validated C path (the "c_search" report, which the model's
     // ModelInfo::reports declares: c_search_reports); null otherwise.
     const Json& c_search() const { return c_search_; }

@@ -43,6 +43,7 @@ protected:
     const char* strategy() const override { return "ecoc"; }
     bool direct_for_two_classes() const override { return false; }
     std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const override;
+    double member_count(Index) const override { return static_cast<double>(code_.cols()); }
     Matrix combine_decisions(const Matrix& member_scores) const override;
     Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const override;
     void do_fit(const Dataset& data, const Context& ctx) override;

@@ -39,6 +39,9 @@ protected:
     virtual const char* strategy() const = 0;
     // The binary problems for k classes: (negative classes, positive classes) per member.
     virtual std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const = 0;
+    // How many members problems(k) has, without building them (a double: ovo over a
+    // label column of ids has k(k-1)/2 of them).
+    virtual double member_count(Index k) const = 0;
     // Combines member scores (n x members) into n x k class scores.
     virtual Matrix combine_decisions(const Matrix& member_scores) const = 0;
     virtual Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const = 0;
@@ -57,6 +60,9 @@ protected:
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
 
     Matrix member_scores(const Features& X) const;  // n x members: decision, or P(positive) - 1/2
+    // Refuses (DataError, check_memory) k classes whose members cannot all be kept:
+    // member_count(k) x (the member's fitted_bytes_lower_bound + its problem's record).
+    void check_member_memory(const Dataset& data) const;
 
     Index k_ = 0;  // classes seen at fit
     bool direct_ = false;  // k == 2: a single member used as it is
@@ -76,6 +82,7 @@ public:
 protected:
     const char* strategy() const override { return "ovr"; }
     std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const override;
+    double member_count(Index k) const override { return static_cast<double>(k); }
     Matrix combine_decisions(const Matrix& member_scores) const override;
     Matrix combine_probabilities(const std::vector<Matrix>& member_proba) const override;
 };
@@ -87,6 +94,7 @@ public:
 protected:
     const char* strategy() const override { return "ovo"; }
     std::vector<std::pair<std::vector<Index>, std::vector<Index>>> problems(Index k) const override;
+    double member_count(Index k) const override { return static_cast<double>(k) * static_cast<double>(k - 1) / 2; }
     // Votes (LIBSVM's rule: a positive score votes for the second class of the pair),
     // plus a bounded confidence term as scikit-learn's ovr-shaped decision function,
     // so ties in votes break by confidence and never flip a vote majority.

@@ -156,6 +156,10 @@ public:
     // The names of the columns the estimator sees: the input names (x1..xd when the
     // file had none) renamed by each step (select_columns keeps some, poly multiplies them).
     std::vector<std::string> prepared_feature_names() const;
+    // Per column the estimator sees, its category names when it is a categorical column
+    // passed on as codes (ReportNames::categories; empty lists for the others); empty
+    // when the input had no categories.
+    CategoryLists prepared_categories() const;
     // The input columns' names: the file's, or x1..xd when it had none.
     std::vector<std::string> input_names() const;
     Index n_features() const { return n_features_; }
