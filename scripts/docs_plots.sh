@@ -27,4 +27,12 @@ if "$bin/kestrel-cv" --help | grep -q -- --learning-curve; then
   "$bin/kestrel-cv" -q -m svc -p C=2 -p gamma=0.03125 -k 5 --learning-curve 0.1:1.0:10 \
     data/heart_scale/train.csv --plot learning="$img/learning-curve.svg" > /dev/null
 fi
+# Explanations: permutation importance, SHAP summary and partial dependence with ICE curves
+# of a gradient-boosted model on iris.
+if [ -x "$bin/kestrel-explain" ]; then
+  "$bin/kestrel-train" -q -m gbdt -p n_estimators=50 data/iris/train.csv -o "$tmp/iris-gbdt.json"
+  "$bin/kestrel-explain" "$tmp/iris-gbdt.json" data/iris/test.csv --importance --shap-summary \
+    --ice petal_length --ice-rows 30 --plot importance="$img/importance.svg" --plot shap="$img/shap-summary.svg" \
+    --plot pdp="$img/pdp-ice.svg" > /dev/null
+fi
 ls -l "$img"

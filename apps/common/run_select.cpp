@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/importance_output.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -160,31 +161,17 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
     const Model model = Model::load(model_path);
     Table t = read_table(f.heldout, model.align_options(data.options(ctx.threads)));
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    if (!t.labels) throw DataError(t.source + ": --heldout needs a label column");
-    Vector y;
-    if (model.task() == Task::classification) {
-        std::vector<std::string> classes = model.classes();
-        y = encode_with_classes(*t.labels, classes);
-        if (classes.size() != model.classes().size())
-            throw DataError(t.source + ": class '" + classes.back() + "' is not one the model was trained on");
-    } else {
-        y = numeric_targets(*t.labels, t.source);
-    }
+    const Vector y = labelled_targets(model, t, "--heldout");
     const std::string metric = metric_flag.empty() ? default_metric(model.task()) : metric_flag;
+    // One shuffle per input column (a categorical column's codes move as a whole, whatever
+    // the model's encoding): the library function kestrel-explain --importance calls too.
     const PermutationImportance p = permutation_importance(model, t.X, y, metric, f.repeats, common.seed, ctx.threads);
-    const auto names = names_of(model.feature_names(), model.n_features());
-    std::vector<Index> order(static_cast<std::size_t>(p.mean.size()));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return p.mean[a] > p.mean[b]; });
+    const auto names = model.input_names();
     std::vector<Index> useful;
-    for (Index j : order)
+    for (Index j : importance_order(p))
         if (p.mean[j] > 0) useful.push_back(j);
-    Json j = {{"method", "permutation"}, {"model", model.model_name()}, {"metric", metric},      {"rows", t.X.rows()},
-              {"repeats", f.repeats},    {"seed", common.seed},         {"baseline", p.baseline}};
-    j["importances"] = Json::array();
-    for (Index c : order)
-        j["importances"].push_back(
-            {{"feature", names[static_cast<std::size_t>(c)]}, {"mean", p.mean[c]}, {"std", p.std[c]}});
+    Json j = {{"method", "permutation"}, {"model", model.model_name()}, {"rows", t.X.rows()}, {"seed", common.seed}};
+    j.update(importance_json(p, names, metric, f.repeats));
     j["selected"] = names_json(useful, names);
     if (!f.output.empty()) {
         std::string text;
@@ -196,17 +183,10 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    std::size_t w = 7;
-    for (const auto& n : names) w = std::max(w, n.size());
     io.out << "permutation importance of " << model.model_name() << " on " << t.source << " ("
            << plural(t.X.rows(), "row") << "), " << metric << " baseline " << fixed(p.baseline) << ", "
            << plural(f.repeats, "repeat") << ", seed " << common.seed << "\n\n"
-           << std::left << std::setw(static_cast<int>(w) + 2) << "feature" << std::right << std::setw(10) << "mean"
-           << std::setw(10) << "std"
-           << "\n";
-    for (Index c : order)
-        io.out << std::left << std::setw(static_cast<int>(w) + 2) << names[static_cast<std::size_t>(c)] << std::right
-               << std::setw(10) << fixed(p.mean[c]) << std::setw(10) << fixed(p.std[c]) << "\n";
+           << importance_table(p, names);
     return 0;
 }
 

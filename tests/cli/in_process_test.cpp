@@ -50,7 +50,8 @@ TEST_SUITE("cli.in_process") {
                                                       {run_predict, "kestrel-predict"},
                                                       {run_cv, "kestrel-cv"},
                                                       {run_gridsearch, "kestrel-gridsearch"},
-                                                      {run_select, "kestrel-select"}};
+                                                      {run_select, "kestrel-select"},
+                                                      {run_explain, "kestrel-explain"}};
         for (const auto& [body, name] : tools) {
             auto version = run(body, name, {"--version"});
             CHECK(version.code == 0);

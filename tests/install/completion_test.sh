@@ -7,7 +7,7 @@ prefix=$1
 scratch=$2
 bin=$prefix/bin
 # bash-completion loads a command's script by the command's name: each is installed.
-for tool in train predict cv gridsearch select; do
+for tool in train predict cv gridsearch select explain; do
   [ -f "$prefix/share/bash-completion/completions/kestrel-$tool" ] || { echo "no completion for kestrel-$tool" >&2; exit 1; }
 done
 # shellcheck source=/dev/null
@@ -46,6 +46,7 @@ expect "none standard minmax" kestrel-train --scale ""
 expect "standard" kestrel-cv --scale = st
 expect "auto csv libsvm" kestrel-predict --format ""
 expect "forward backward" kestrel-select --direction ""
+expect "--shap-summary" kestrel-explain --sha
 # Model names after -m: exactly what --list-models prints.
 expect "$("$bin/kestrel-train" --list-models | cut -d' ' -f1 | tr '\n' ' ')" kestrel-train -m ""
 expect "$("$bin/kestrel-train" --list-models | cut -d' ' -f1 | grep '^log' | tr '\n' ' ')" kestrel-cv --model log

@@ -192,15 +192,32 @@ std::string render_line_plot(const LinePlot& plot) {
             doc.raw("<path class=\"band\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"" +
                     series_colour(si) + "\" fill-opacity=\"0.18\" stroke=\"none\" clip-path=\"url(#plot-area)\"/>\n");
     }
+    const auto colour = [&](std::size_t si) {
+        const int c = plot.series[si].colour;
+        return series_colour(c >= 0 ? static_cast<std::size_t>(c) : si);
+    };
+    // Faint lines first, under every full one.
     for (std::size_t si = 0; si < plot.series.size(); ++si) {
         const Series& s = plot.series[si];
+        if (!s.faint) continue;
+        std::string d;
+        for (const auto& run : all_runs[si]) {
+            if (!d.empty()) d += ' ';
+            d += path_data(run);
+        }
+        doc.raw("<path class=\"faint\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
+                colour(si) + "\" stroke-opacity=\"0.3\" stroke-width=\"1\" clip-path=\"url(#plot-area)\"/>\n");
+    }
+    for (std::size_t si = 0; si < plot.series.size(); ++si) {
+        const Series& s = plot.series[si];
+        if (s.faint) continue;
         std::string d;
         for (const auto& run : all_runs[si]) {
             if (!d.empty()) d += ' ';
             d += path_data(run);
         }
         doc.raw("<path class=\"series\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
-                series_colour(si) +
+                colour(si) +
                 "\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\" clip-path=\"url(#plot-area)\"/>\n");
         if (s.markers) {
             std::string dots;
@@ -209,14 +226,14 @@ std::string render_line_plot(const LinePlot& plot) {
                     if (plot.step && i % 2 == 1) continue;  // the step corners are not data points
                     dots += "<circle cx=\"" + coord(run[i].first) + "\" cy=\"" + coord(run[i].second) + "\" r=\"3\"/>";
                 }
-            doc.raw("<g class=\"markers\" fill=\"" + series_colour(si) + "\">" + dots + "</g>\n");
+            doc.raw("<g class=\"markers\" fill=\"" + colour(si) + "\">" + dots + "</g>\n");
         }
         const std::vector<std::string> none;
         const auto& labels = si < plot.point_labels.size() ? plot.point_labels[si] : none;
         for (std::size_t i = 0; i < labels.size() && i < s.x.size() && i < s.y.size(); ++i) {
             if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i]) || (plot.log_x && s.x[i] <= 0)) continue;
             doc.text(xs(s.x[i]) + 5, ys(s.y[i]) - 6, labels[i], "start", "point-label",
-                     "font-size=\"10\" fill=\"" + series_colour(si) + "\" data-series=\"" + xml_escape(s.name) + "\"");
+                     "font-size=\"10\" fill=\"" + colour(si) + "\" data-series=\"" + xml_escape(s.name) + "\"");
         }
     }
 
@@ -232,7 +249,7 @@ std::string render_line_plot(const LinePlot& plot) {
     // Legend in the corner where it hides the least of the curves.
     std::vector<std::size_t> named;
     for (std::size_t si = 0; si < plot.series.size(); ++si)
-        if (!plot.series[si].name.empty()) named.push_back(si);
+        if (!plot.series[si].name.empty() && !plot.series[si].faint) named.push_back(si);
     if (!named.empty()) {
         double text_w = 0;
         for (std::size_t si : named) text_w = std::max(text_w, text_width(plot.series[si].name, kFont));
@@ -253,10 +270,10 @@ std::string render_line_plot(const LinePlot& plot) {
         double y = best.y + 5 + kLegendRow / 2;
         for (std::size_t si : named) {
             doc.raw("<line x1=\"" + coord(best.x + 8) + "\" y1=\"" + coord(y) + "\" x2=\"" + coord(best.x + 32) +
-                    "\" y2=\"" + coord(y) + "\" stroke=\"" + series_colour(si) + "\" stroke-width=\"2.5\"/>");
+                    "\" y2=\"" + coord(y) + "\" stroke=\"" + colour(si) + "\" stroke-width=\"2.5\"/>");
             if (!plot.series[si].y_err.empty())
                 doc.raw("<rect x=\"" + coord(best.x + 8) + "\" y=\"" + coord(y - 5) + "\" width=\"24\" height=\"10\" fill=\"" +
-                        series_colour(si) + "\" fill-opacity=\"0.18\"/>");
+                        colour(si) + "\" fill-opacity=\"0.18\"/>");
             doc.text(best.x + 38, y + 4, plot.series[si].name, "start", "legend");
             y += kLegendRow;
         }

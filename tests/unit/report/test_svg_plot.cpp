@@ -201,4 +201,42 @@ TEST_CASE("heat map: counts written in full, labels escaped, no annotations on r
     CHECK(texts(all, "cell-value").empty());
 }
 
+
+TEST_CASE("bar chart: one bar per label from zero, whiskers, top to bottom in the given order") {
+    BarChart c;
+    c.title = "Permutation importance";
+    c.x_label = "decrease in accuracy";
+    c.labels = {"petal <width>", "sepal", "none"};
+    c.values = {0.4, -0.1, kNaN};
+    c.errors = {0.05, 0.0, 0.0};
+    const auto all = parse_xml(render_bar_chart(c));
+    const auto bars = elements_named(all, "rect", "bar");
+    REQUIRE(bars.size() == 2);  // the NaN value draws no bar
+    CHECK(bars[0].attrs.at("data-label") == "petal <width>");
+    CHECK(std::stod(bars[0].attrs.at("y")) < std::stod(bars[1].attrs.at("y")));
+    // Bars start at zero: the positive one's left edge is the negative one's right edge,
+    // and their lengths are in the ratio of the values.
+    const double x0 = std::stod(bars[0].attrs.at("x")), w0 = std::stod(bars[0].attrs.at("width"));
+    const double x1 = std::stod(bars[1].attrs.at("x")), w1 = std::stod(bars[1].attrs.at("width"));
+    CHECK(x1 + w1 == doctest::Approx(x0).epsilon(1e-3));
+    CHECK(w0 / w1 == doctest::Approx(4.0).epsilon(1e-2));
+    CHECK(elements_named(all, "path", "whisker").size() == 1);  // zero errors draw none
+    CHECK(texts(all, "bar-label") == std::vector<std::string>{"petal <width>", "sepal", "none"});
+    CHECK(texts(all, "title") == std::vector<std::string>{"Permutation importance"});
+    c.errors = {0.1};
+    CHECK_THROWS_AS(render_bar_chart(c), InternalError);
+}
+
+TEST_CASE("line plot: faint series are drawn thin, under the others, and out of the legend") {
+    LinePlot p;
+    p.series.push_back({"row 1", {0, 1}, {0, 1}, {}, false, true, 0});
+    p.series.push_back({"average", {0, 1}, {0.5, 0.5}, {}, false, false, 0});
+    const auto all = parse_xml(render_line_plot(p));
+    const auto faint = elements_named(all, "path", "faint");
+    REQUIRE(faint.size() == 1);
+    CHECK(faint[0].attrs.at("data-series") == "row 1");
+    CHECK(faint[0].attrs.at("stroke") == elements_named(all, "path", "series").at(0).attrs.at("stroke"));
+    CHECK(texts(all, "legend") == std::vector<std::string>{"average"});
+}
+
 }  // TEST_SUITE

@@ -17,6 +17,10 @@ struct Series {
     std::vector<double> x, y;         // same length; non-finite points are skipped (gaps)
     std::vector<double> y_err;        // optional: a band y +/- y_err (same length as y)
     bool markers = false;             // a dot at every point (few points, e.g. learning curves)
+    // A thin translucent line under the others, left out of the legend (ICE curves under
+    // their partial dependence), drawn as <path class="faint">.
+    bool faint = false;
+    int colour = -1;                  // palette index; -1 = the series' own position
 };
 
 struct LinePlot {
@@ -35,6 +39,19 @@ struct LinePlot {
 };
 
 std::string render_line_plot(const LinePlot& plot);
+
+// A horizontal bar chart (importances): one bar per label, top to bottom in the given
+// order, from 0 to the value, with an optional whisker value +/- error. Each bar is a
+// <rect class="bar" data-label="LABEL">, each label a <text class="bar-label">.
+struct BarChart {
+    std::string title, x_label;
+    std::vector<std::string> labels;
+    std::vector<double> values;  // non-finite values are drawn as no bar
+    std::vector<double> errors;  // optional, same length
+    int width = 640;             // the height follows the number of bars
+};
+
+std::string render_bar_chart(const BarChart& chart);
 
 struct HeatMap {
     std::string title, x_label, y_label;
