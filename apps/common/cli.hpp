@@ -1,5 +1,5 @@
 #pragma once
-// What the five executables share: the data flags, the common flags, turning errors
+// What the executables share: the data flags, the common flags, turning errors
 // into one-line messages and exit codes, and where output goes. Each command body
 // is a function of (arguments, streams) so the tests run it in process.
 #include <CLI/CLI.hpp>
