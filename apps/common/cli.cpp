@@ -400,10 +400,12 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
     return true;
 }
 
-Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) {
+Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
+                           std::string* label_name) {
     ReadOptions options = data.options(threads);
     options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
     Table t = read_table(path, options);
+    if (label_name) *label_name = t.label_name;
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
     const Task task = choose_task(spec, *t.labels);
@@ -411,6 +413,56 @@ Dataset read_training_data(const std::string& path, const ModelSpec& spec, const
     check_model_takes_weights(spec);
     Vector weights = take_weights_column(t, data);
     Dataset d = make_dataset(std::move(t), task);
+    d.weights = std::move(weights);
+    return d;
+}
+
+Dataset read_validation_data(const std::string& path, const Dataset& train, const std::string& label_name,
+                             const DataFlags& data, int threads) {
+    ReadOptions options = data.options(threads);
+    const bool named = options.header && !train.feature_names.empty();
+    if (named && !label_name.empty()) options.label_col = label_name;
+    const bool weighted = !data.weights_col.empty();
+    if (weighted && !named)
+        throw UsageError("--valid with --weights-col needs CSV files with a header (the weights column by name)");
+    options.categorical_columns.clear();  // the types are the training data's
+    options.numeric_columns.clear();
+    options.densify = !train.X.is_sparse();
+    if (named) {
+        std::vector<std::string> columns = train.feature_names;
+        if (weighted) columns.push_back(data.weights_col);
+        options.feature_columns = std::move(columns);
+    } else {
+        options.expected_features = train.cols();
+    }
+    if (!train.categories.empty()) {
+        CategoryLists categories = train.categories;
+        if (weighted) categories.emplace_back();
+        options.feature_categories = std::move(categories);
+    }
+    Table t = read_table(path, options);
+    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
+    if (!t.labels) throw DataError(t.source + ": no label column");
+    Vector weights = weighted ? take_weights_column(t, data) : Vector();
+    Dataset d;
+    d.task = train.task;
+    d.source = t.source;
+    if (train.task == Task::classification) {
+        std::vector<std::string> classes = train.classes;
+        d.y = encode_with_classes(*t.labels, classes);
+        for (Index i = 0; i < d.y.size(); ++i)
+            if (d.y[i] >= static_cast<double>(train.classes.size())) {
+                const auto r = static_cast<std::size_t>(i);
+                throw DataError(t.source + ":" +
+                                std::to_string(r < t.labels->line.size() ? t.labels->line[r] : std::uint64_t(i + 1)) +
+                                ": label '" + t.labels->text[r] + "' is not a class of the training data");
+            }
+        d.classes = train.classes;
+    } else {
+        d.y = numeric_targets(*t.labels, t.source);
+    }
+    d.X = std::move(t.X);
+    d.feature_names = train.feature_names;
     d.weights = std::move(weights);
     return d;
 }

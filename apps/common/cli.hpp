@@ -105,8 +105,19 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io);
 using AppVisitor = std::function<void(const CLI::App&)>;
 void set_app_visitor(AppVisitor visitor);
 
-// Reads a training file into a Dataset for the spec's task.
-Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads);
+// Reads a training file into a Dataset for the spec's task; `label_name`, when given,
+// receives the label column's header name (empty without a header).
+Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
+                           std::string* label_name = nullptr);
+
+// Reads a validation file (--valid) as the training data `train` was read: its feature
+// columns matched to the training ones by name (CSV with a header) or position, its
+// categories to the training categories, its labels to the training classes (a class
+// the training data lacks is a DataError naming file:line), its label column the
+// training file's (`label_name`, by header name), and its weights from --weights-col
+// (CSV with a header only).
+Dataset read_validation_data(const std::string& path, const Dataset& train, const std::string& label_name,
+                             const DataFlags& data, int threads);
 
 // "3 rows" / "1 row".
 std::string plural(long long n, const std::string& word);

@@ -43,6 +43,12 @@ std::string text_table(const CvResult& r) {
         for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << fixed(r.folds[f].scores.at(m));
         os << "\n";
     }
+    // Early stopping on each test fold: the rounds each fold's model kept.
+    if (shown > 0 && r.folds.front().rounds > 0) {
+        os << std::left << std::setw(static_cast<int>(w) + 2) << "rounds" << std::right << std::setw(20) << "";
+        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << r.folds[f].rounds;
+        os << "\n";
+    }
     return os.str();
 }
 
@@ -111,6 +117,11 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
             for (const auto& f : r.folds) folds.push_back(f.scores.at(m));
             j["metrics"][m] = {{"mean", r.summary.at(m).mean}, {"std", r.summary.at(m).std}, {"folds", folds},
                                {"pooled", r.pooled.at(m)}};
+        }
+        if (!r.folds.empty() && r.folds.front().rounds > 0) {
+            Json rounds = Json::array();
+            for (const auto& f : r.folds) rounds.push_back(f.rounds);
+            j["rounds"] = rounds;  // early stopping on each test fold
         }
         j["out_of_fold"] = d.task == Task::classification ? classification_report(r.out_of_fold).to_json()
                                                           : regression_report(r.out_of_fold).to_json();

@@ -148,9 +148,13 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
         for (const auto& p : r.points) {
             Json point = Json::object();
             for (const auto& [name, value] : p.point) point[name] = value;
-            j["points"].push_back({{"rank", p.rank}, {"params", point}, {"mean", p.score.mean}, {"std", p.score.std},
-                                   {"fold_scores", p.fold_scores}, {"mean_fit_seconds", p.fit_seconds},
-                                   {"iteration", p.iteration}, {"n_resources", p.n_resources}, {"resumed", p.resumed}});
+            Json entry = {{"rank", p.rank},          {"params", point},
+                          {"mean", p.score.mean},    {"std", p.score.std},
+                          {"fold_scores", p.fold_scores}, {"mean_fit_seconds", p.fit_seconds},
+                          {"iteration", p.iteration}, {"n_resources", p.n_resources},
+                          {"resumed", p.resumed}};
+            if (!p.fold_rounds.empty()) entry["fold_rounds"] = p.fold_rounds;  // early stopping per fold
+            j["points"].push_back(std::move(entry));
         }
         j["best"] = j["points"][0];
         io.out << j.dump(2) << "\n";

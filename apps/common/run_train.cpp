@@ -82,6 +82,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     std::string input, output;
     bool list = false, help_params = false, dump_tree = false, kernel_info = false;
     std::string path_file, trace_file;
+    std::vector<std::string> valid_files;
     common.add_to(app);
     data.add_to(app);
     data.add_weights_to(app);
@@ -91,6 +92,11 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     app.add_flag("--list-models", list, "list the available models");
     app.add_flag("--help-params", help_params, "describe the parameters of -m MODEL");
     app.add_option("--path", path_file, "write the regularization path (lasso, elastic_net) as CSV")->type_name("FILE");
+    app.add_option("--valid", valid_files,
+                   "validation file, read like TRAIN_FILE, evaluated every round (gbdt: eval_metric, "
+                   "early_stopping_rounds watches the last one); repeatable")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
     app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV")->type_name("FILE");
     app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
     app.add_flag("--kernel-info", kernel_info,
@@ -125,7 +131,15 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
     }
     Context ctx = common.context(io);
-    Dataset train = read_training_data(input, spec, data, ctx.threads);
+    if (!valid_files.empty() && !registry().capabilities(*resolved_params(spec)).eval_sets)
+        throw UsageError("--valid: model " + spec.model + " does not watch validation sets (gbdt does)");
+    std::string label_name;
+    Dataset train = read_training_data(input, spec, data, ctx.threads, &label_name);
+    // Read before training, so that a bad file fails the run before the work.
+    std::vector<Dataset> valid;
+    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, data, ctx.threads));
+    for (std::size_t i = 0; i < valid.size(); ++i)
+        ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
     // The rows go to the model, which may take their storage over (the L1 solvers
     // rearrange it into columns instead of copying it): keep what the summary needs.
     const Index rows = train.rows(), cols = train.cols();

@@ -22,6 +22,8 @@ void check_agree(const std::string& name, const Params& given) {
     CHECK(e->supports_sample_weights() == declared.sample_weights);
     CHECK(e->absent_is_missing() == declared.absent_is_missing);
     CHECK(e->has_contributions() == declared.contributions);
+    CHECK(e->watches_eval_sets() == declared.eval_sets);
+    CHECK(e->stops_early() == declared.early_stopping);
 }
 
 }  // namespace
@@ -37,6 +39,7 @@ TEST_SUITE("contract") {
         check_agree("adaboost", {{"base", "gbdt(n_estimators=2)"}});
         check_agree("logistic", {{"penalty", "l1"}});
         check_agree("linear_svm", {{"multiclass", "ovo"}});
+        check_agree("gbdt", {{"early_stopping_rounds", "5"}});
     }
 
     TEST_CASE("declared reports agree with every estimator the registry makes") {

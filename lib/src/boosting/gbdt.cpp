@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <utility>
 
+#include "kestrel/boosting/eval_metrics.hpp"
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/error.hpp"
@@ -80,6 +82,12 @@ void holdout_split(const Dataset& d, double fraction, std::uint64_t seed, std::v
                         (valid.empty() ? "validate on" : "train on") + " (" + std::to_string(d.rows()) + " rows)");
 }
 
+std::string format_metric(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
 Vector gather(const Vector& v, const std::vector<Index>& rows) {
     if (v.size() == 0 || rows.empty()) return v;
     Vector out(static_cast<Index>(rows.size()));
@@ -107,6 +115,36 @@ std::vector<int> draw_features(Index d, double colsample, Rng& rng) {
     f.resize(k);
     std::sort(f.begin(), f.end());
     return f;
+}
+
+// A set the fit evaluates every round: the internal hold-out, or one of Context::eval_sets.
+struct Watched {
+    std::string name;
+    BinnedMatrix bins;
+    Vector y, w;
+    std::vector<double> F;  // raw scores, row-major rows x K
+};
+
+// An eval set checked against the training data: same features, labels the fit knows.
+void check_eval_set(const EvalSet& e, const Dataset& data, bool classification) {
+    if (e.data == nullptr) throw DataError("gbdt: eval set " + e.name + " has no data");
+    const Dataset& v = *e.data;
+    if (v.cols() != data.cols())
+        throw DataError("gbdt: " + e.name + " has " + std::to_string(v.cols()) + " features, the training data " +
+                        std::to_string(data.cols()));
+    if (v.rows() == 0) throw DataError("gbdt: " + e.name + " has no rows");
+    if (v.y.size() != v.rows()) throw DataError("gbdt: " + e.name + " has no labels");
+    if (v.weights.size() != 0 && v.weights.size() != v.rows())
+        throw DataError("gbdt: " + e.name + " has " + std::to_string(v.weights.size()) + " weights for " +
+                        std::to_string(v.rows()) + " rows");
+    for (Index i = 0; i < v.rows(); ++i) {
+        const double y = v.y[i];
+        if (classification ? !(y >= 0 && y < static_cast<double>(data.n_classes()) && y == std::floor(y))
+                           : !std::isfinite(y))
+            throw DataError("gbdt: label of row " + std::to_string(i + 1) + " of " + e.name +
+                            (classification ? " is not a class of the training data" : " is not a finite number"));
+    }
+    require_no_infinity(v.X);
 }
 
 std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const Vector& y, const Vector& w, Index K) {
@@ -180,25 +218,43 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         category_counts = data.category_counts;
     }
 
+    const std::vector<EvalMetric> metrics = parse_eval_metrics(p.eval_metric, loss);
+    for (const EvalSet& e : ctx.eval_sets) check_eval_set(e, data, data.task == Task::classification);
+    // Without eval sets, early stopping watches a seeded hold-out of the training rows.
     std::vector<Index> train_rows, valid_rows;
-    if (patience > 0) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
+    if (patience > 0 && ctx.eval_sets.empty()) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
     const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
-    const Vector yv = gather(data.y, valid_rows), wv = gather(data.weights, valid_rows);
 
     const BinCuts cuts =
         BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
-    BinnedMatrix valid_bins;
-    if (!valid_rows.empty()) valid_bins = BinnedMatrix(cuts, data.X, valid_rows, threads);
+    std::vector<Watched> watched;
+    if (!valid_rows.empty())
+        watched.push_back({"holdout", BinnedMatrix(cuts, data.X, valid_rows, threads), gather(data.y, valid_rows),
+                           gather(data.weights, valid_rows), {}});
+    for (const EvalSet& e : ctx.eval_sets)
+        watched.push_back({e.name, BinnedMatrix(cuts, e.data->X, {}, threads), e.data->y, e.data->weights, {}});
 
-    const Index K = loss.n_outputs(data.n_classes()), n = bins.rows(), nv = valid_bins.rows();
+    const Index K = loss.n_outputs(data.n_classes()), n = bins.rows();
+    Index nv = 0;
+    for (const Watched& s : watched) nv += s.bins.rows();
     check_memory(fit_bytes(tp, n, nv, K, rounds), 0,
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
     const std::vector<double> base = initial_scores(p, loss, y, w, K);
-    std::vector<double> F(static_cast<std::size_t>(n * K)), Fv(static_cast<std::size_t>(nv * K));
+    std::vector<double> F(static_cast<std::size_t>(n * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
-    for (std::size_t i = 0; i < Fv.size(); ++i) Fv[i] = base[i % static_cast<std::size_t>(K)];
+    for (Watched& s : watched) {
+        s.F.resize(static_cast<std::size_t>(s.bins.rows() * K));
+        for (std::size_t i = 0; i < s.F.size(); ++i) s.F[i] = base[i % static_cast<std::size_t>(K)];
+    }
+    // One column per (set, metric), XGBoost's "validation_0-logloss"; early stopping
+    // watches the last metric of the last set, as XGBoost does.
+    std::vector<std::string> eval_columns;
+    for (const Watched& s : watched)
+        for (const EvalMetric& m : metrics) eval_columns.push_back(s.name + "-" + m.name);
+    std::vector<std::vector<double>> eval_history(eval_columns.size());
+    const bool maximize = metrics.back().maximize;
     std::vector<GradPair> gh(static_cast<std::size_t>(n * K));
     const double wsum = w.size() ? w.sum() : static_cast<double>(n);
 
@@ -217,7 +273,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     std::vector<Tree> trees;
     std::vector<std::vector<CategoricalSplit>> cats;  // per tree, with categorical features
     std::vector<double> train_loss, valid_loss;
-    double best = std::numeric_limits<double>::infinity();
+    double best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     Index best_rounds = 0;
     for (Index t = 0; t < rounds; ++t) {
         const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads);
@@ -261,9 +317,12 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                     if (!in_sample[static_cast<std::size_t>(i)])
                         F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
             }
-#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && nv >= kParallelRows / 4)
-            for (Index i = 0; i < nv; ++i)
-                Fv[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, valid_bins, cuts, i))[0];
+            for (Watched& s : watched) {
+                const Index ns = s.bins.rows();
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && ns >= kParallelRows / 4)
+                for (Index i = 0; i < ns; ++i)
+                    s.F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, s.bins, cuts, i))[0];
+            }
             if (!g.left_bins.empty()) round_cats[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
             round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
         };
@@ -277,19 +336,38 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         for (Tree& tr : round_trees) trees.push_back(std::move(tr));
         if (cuts.any_categorical())
             for (auto& cs : round_cats) cats.push_back(std::exchange(cs, {}));
-        if (nv > 0) {
-            const double v = loss.mean(Fv.data(), yv, wv, K, threads);
-            valid_loss.push_back(v);
-            if (v < best) {
-                best = v;
-                best_rounds = t + 1;
-            } else if (t + 1 - best_rounds >= patience) {
-                break;
+        if (!watched.empty()) {
+            std::size_t col = 0;
+            double v = 0;
+            for (const Watched& s : watched)
+                for (const EvalMetric& m : metrics) {
+                    try {
+                        v = evaluate_metric(m, loss, s.F.data(), K, s.y, s.w, threads);
+                    } catch (const DataError& e) {
+                        throw DataError("gbdt: eval_metric " + m.name + " on " + s.name + ": " + e.what());
+                    }
+                    eval_history[col++].push_back(v);
+                }
+            const Watched& last = watched.back();
+            valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads));
+            ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1),
+                       static_cast<std::uint64_t>(rounds));
+            if (patience > 0) {
+                if (maximize ? v > best : v < best) {
+                    best = v;
+                    best_rounds = t + 1;
+                } else if (t + 1 - best_rounds >= patience) {
+                    break;
+                }
             }
+        } else {
+            ctx.report("gbdt", static_cast<std::uint64_t>(t + 1), static_cast<std::uint64_t>(rounds));
         }
     }
     train_loss.push_back(loss.mean(F.data(), y, w, K, threads));
-    if (nv > 0) {
+    if (patience > 0) {
+        // A metric that never improved (NaN) keeps the first round.
+        best_rounds = std::max<Index>(best_rounds, 1);
         trees.resize(static_cast<std::size_t>(best_rounds * K));
         if (!cats.empty()) cats.resize(trees.size());
     }
@@ -304,6 +382,9 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     importances_ = normalised(gain);
     train_loss_ = std::move(train_loss);
     validation_loss_ = std::move(valid_loss);
+    eval_columns_ = std::move(eval_columns);
+    eval_history_ = std::move(eval_history);
+    best_iteration_ = patience > 0 ? best_rounds - 1 : -1;
     category_counts_ = std::move(category_counts);
     unseen_.clear();
     if (!category_counts_.empty()) {

@@ -224,10 +224,13 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
         }
         return out;
     }
-    std::string csv = validation_loss_.empty() ? "round,train_loss\n" : "round,train_loss,validation_loss\n";
+    std::string csv = validation_loss_.empty() ? "round,train_loss" : "round,train_loss,validation_loss";
+    for (const std::string& c : eval_columns_) csv += "," + c;
+    csv += "\n";
     for (std::size_t t = 0; t < train_loss_.size(); ++t) {
         csv += std::to_string(t + 1) + "," + format_number(train_loss_[t]);
         if (!validation_loss_.empty()) csv += "," + format_number(validation_loss_[t]);
+        for (const auto& h : eval_history_) csv += "," + (t < h.size() ? format_number(h[t]) : std::string());
         csv += "\n";
     }
     return csv;
@@ -259,6 +262,8 @@ Json Gbdt::state_without_trees() const {
            {"feature_importances", vector_to_json(importances_)},
            {"train_loss", tl},
            {"validation_loss", vl}};
+    if (!eval_columns_.empty()) s["evaluation"] = Json{{"columns", eval_columns_}, {"values", eval_history_}};
+    if (best_iteration_ >= 0) s["best_iteration"] = best_iteration_;
     if (category_counts_.empty()) return s;  // numeric features only: the version 1 layout
     Json features = Json::array(), splits = Json::array();
     for (std::size_t f = 0; f < category_counts_.size(); ++f)
@@ -372,6 +377,25 @@ void Gbdt::do_load_state(const Json& state) {
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
     if (vl.size() != 0 && vl.size() != tl.size())
         throw std::runtime_error("gbdt state: validation_loss and train_loss differ in length");
+    // Optional (files before eval_metric have neither): the per-round evaluation and
+    // early stopping's choice.
+    std::vector<std::string> eval_columns;
+    std::vector<std::vector<double>> eval_history;
+    if (state.contains("evaluation")) {
+        const Json& e = state.at("evaluation");
+        eval_columns = e.at("columns").get<std::vector<std::string>>();
+        eval_history = e.at("values").get<std::vector<std::vector<double>>>();
+        if (eval_columns.size() != eval_history.size())
+            throw std::runtime_error("gbdt state: evaluation has " + std::to_string(eval_columns.size()) +
+                                     " columns but " + std::to_string(eval_history.size()) + " value lists");
+        for (const auto& h : eval_history)
+            if (h.size() > static_cast<std::size_t>(tl.size()))
+                throw std::runtime_error("gbdt state: an evaluation list is longer than train_loss");
+    }
+    const Index best_iteration = state.contains("best_iteration") ? state.at("best_iteration").get<Index>() : -1;
+    if (best_iteration < -1 || best_iteration >= static_cast<Index>(trees.size() / static_cast<std::size_t>(K)))
+        throw std::runtime_error("gbdt state: best_iteration " + std::to_string(best_iteration) +
+                                 " is not a round of the model");
     std::vector<Index> counts;
     std::vector<std::vector<int>> unseen;
     std::vector<std::vector<CategoricalSplit>> cats;
@@ -382,6 +406,9 @@ void Gbdt::do_load_state(const Json& state) {
     importances_ = std::move(imp);
     train_loss_.assign(tl.data(), tl.data() + tl.size());
     validation_loss_.assign(vl.data(), vl.data() + vl.size());
+    eval_columns_ = std::move(eval_columns);
+    eval_history_ = std::move(eval_history);
+    best_iteration_ = best_iteration;
     category_counts_ = std::move(counts);
     unseen_ = std::move(unseen);
     cat_splits_ = std::move(cats);
@@ -447,17 +474,25 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                      .like("XGBoost colsample_bytree")),
             bind(&P::early_stopping_rounds,
                  int_param("early_stopping_rounds", 0,
-                           "> 0: stop when the validation loss has not improved for this many "
-                           "rounds and keep the best round (0 = off)")
+                           "> 0: stop when the last eval_metric on the last validation set (--valid, else "
+                           "the hold-out) has not improved for this many rounds; keep the best round "
+                           "(best_iteration) (0 = off)")
                      .range(0, std::nullopt)
                      .like("XGBoost early_stopping_rounds; scikit-learn n_iter_no_change")),
             bind(&P::validation_fraction,
                  real_param("validation_fraction", 0.1,
-                            "fraction of rows held out (seeded, stratified) for early stopping")
+                            "fraction of rows held out (seeded, stratified) for early stopping when no "
+                            "--valid file is given")
                      .range(0.0, 1.0)
                      .open_below()
                      .open_above()
                      .like("scikit-learn validation_fraction")),
+            bind(&P::eval_metric,
+                 text_param("eval_metric", "auto",
+                            "metrics evaluated every round on each validation set, comma-separated: logloss, "
+                            "mlogloss, error, merror, auc, aucpr, rmse, mae, mape, loss (the objective); "
+                            "auto: rmse, mae, loss, logloss or mlogloss by loss")
+                     .like("XGBoost eval_metric")),
             bind(&P::huber_delta,
                  real_param("huber_delta", 1.0, "δ of the Huber loss: residuals beyond it count linearly")
                      .range(0.0, std::nullopt)
@@ -504,7 +539,13 @@ ModelInfo gbdt_model_info() {
                          .absent_is_missing = true,
                          .native_missing = true,
                          .native_categories = true,
-                         .contributions = true};
+                         .contributions = true,
+                         .eval_sets = true};
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;
+        return c;
+    };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;

@@ -169,6 +169,7 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
         out.repeat = folds[f].repeat;
         out.index = folds[f].index;
         out.fit_seconds = outcomes[f].seconds;
+        out.rounds = outcomes[f].best_iteration + 1;
         for (std::size_t m = 0; m < result.metrics.size(); ++m) out.scores[result.metrics[m]] = outcomes[f].scores[m];
         result.fold_predictions[f] = std::move(outcomes[f].predictions);
         if (folds[f].repeat == 0) {

@@ -6,6 +6,7 @@
 
 #include "fold_runner.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::detail {
 
@@ -42,10 +43,17 @@ std::vector<FitOutcome> run_fit_jobs(const std::vector<FitJob>& jobs, const std:
         const Fold& fold = *job.fold;
         Context base = ctx;
         base.seed = job.seed;
-        const Context fit_ctx = fold_context(base, job.stream, job.label, warn_mutex);
+        Context fit_ctx = fold_context(base, job.stream, job.label, warn_mutex);
 
         const Dataset train = data.subset(fold.train);
         const Features test_X = data.X.rows_subset(fold.test);
+        // A model that stops early watches the held-out fold (as XGBoost's cv does):
+        // otherwise it would hold out rows of the fold's training part of its own.
+        Dataset watched;
+        if (registry().capabilities(*resolved_params(*job.spec)).early_stopping) {
+            watched = data.subset(fold.test);
+            fit_ctx.eval_sets = {{"validation_0", &watched}};
+        }
         if (observer) {
             std::lock_guard<std::mutex> lock(observer_mutex);
             observer(FitRecord{job.outer, job.phase, train, test_X});
@@ -54,6 +62,7 @@ std::vector<FitOutcome> run_fit_jobs(const std::vector<FitJob>& jobs, const std:
         const Model model = Model::train(*job.spec, train, fit_ctx);
         FitOutcome& o = out[j];
         o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        o.best_iteration = model.estimator().best_iteration();
 
         Predictions p = predict_rows(model, *job.spec, data, fold.test, test_X);
         for (const auto& m : metrics) o.scores.push_back(compute_metric(m, p));

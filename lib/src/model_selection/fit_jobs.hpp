@@ -28,6 +28,7 @@ struct FitOutcome {
     std::vector<double> scores;        // per metric, on the test rows
     std::vector<double> train_scores;  // per metric, on the training rows (score_train)
     double seconds = 0;                // fit time
+    long long best_iteration = -1;     // the round early stopping kept (Estimator::best_iteration)
     Predictions predictions;           // test rows in fold order (keep_predictions)
 };
 

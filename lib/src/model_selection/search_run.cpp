@@ -148,10 +148,13 @@ void SearchRun::take(std::span<FitOutcome> outcomes) {
     for (std::size_t a = 0; a < active_.size(); ++a) {
         Scored& s = scored_[active_[a]];
         s.fold_scores.clear();
+        s.fold_rounds.clear();
         double seconds = 0;
         for (std::size_t f = 0; f < nf; ++f) {
             s.fold_scores.push_back(outcomes[a * nf + f].scores.at(0));
             seconds += outcomes[a * nf + f].seconds;
+            if (outcomes[a * nf + f].best_iteration >= 0)
+                s.fold_rounds.push_back(outcomes[a * nf + f].best_iteration + 1);
         }
         s.score = summarize(s.fold_scores);
         if (pooled_) {
@@ -192,6 +195,7 @@ GridSearchResult SearchRun::result() const {
         p.params = specs_[c].params;
         p.score = s.score;
         p.fold_scores = s.fold_scores;
+        p.fold_rounds = s.fold_rounds;
         p.fit_seconds = s.fit_seconds;
         p.iteration = s.iteration;
         p.n_resources = s.n_resources;

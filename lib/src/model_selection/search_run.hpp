@@ -29,6 +29,7 @@ public:
 private:
     struct Scored {
         std::vector<double> fold_scores;
+        std::vector<long long> fold_rounds;  // rounds early stopping kept per fold; empty if none
         MetricSummary score;
         double fit_seconds = 0;
         int iteration = 0;

@@ -274,24 +274,49 @@ bool needs_feature_mean(const Estimator& e) { return !e.has_contributions(); }
 
 }  // namespace
 
+std::vector<Dataset> Model::prepared_eval_sets(const Context& ctx, Context& fit_ctx) const {
+    std::vector<Dataset> sets;
+    if (ctx.eval_sets.empty()) return sets;
+    if (!estimator_->watches_eval_sets())
+        throw UsageError("model " + spec_.model + " does not watch validation sets (--valid is for gbdt)");
+    sets.reserve(ctx.eval_sets.size());
+    for (const EvalSet& e : ctx.eval_sets) {
+        Dataset d;
+        d.X = prepare(e.data->X);
+        d.y = e.data->y;
+        d.weights = e.data->weights;
+        d.classes = e.data->classes;
+        d.task = e.data->task;
+        d.source = e.data->source;
+        sets.push_back(std::move(d));
+    }
+    fit_ctx.eval_sets.clear();
+    for (std::size_t i = 0; i < sets.size(); ++i) fit_ctx.eval_sets.push_back({ctx.eval_sets[i].name, &sets[i]});
+    return sets;
+}
+
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
+    Context fit_ctx = ctx;
+    const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
     Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
-    if (spec_.resample.empty()) estimator_->fit(data, ctx);
-    else estimator_->fit(resampled(data, ctx), ctx);
+    if (spec_.resample.empty()) estimator_->fit(data, fit_ctx);
+    else estimator_->fit(resampled(data, ctx), fit_ctx);
     if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
         feature_mean_ = std::move(mean);
 }
 
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
+    Context fit_ctx = ctx;
+    const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
     Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
     if (spec_.resample.empty()) {
-        estimator_->fit(std::move(data), ctx);
+        estimator_->fit(std::move(data), fit_ctx);
     } else {
         Dataset rebalanced = resampled(data, ctx);
         data = Dataset();
-        estimator_->fit(std::move(rebalanced), ctx);
+        estimator_->fit(std::move(rebalanced), fit_ctx);
     }
     if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
         feature_mean_ = std::move(mean);

@@ -297,7 +297,8 @@ TEST_SUITE("gbdt") {
         CHECK(g->rounds() == best);
         CHECK(static_cast<Index>(vl.size()) == best + 5);
         CHECK(g->train_loss().size() == vl.size());
-        CHECK(g->report("trace", {{}, {}}).rfind("round,train_loss,validation_loss\n1,", 0) == 0);
+        CHECK(g->report("trace", {{}, {}}).rfind("round,train_loss,validation_loss,holdout-rmse\n1,", 0) == 0);
+        CHECK(g->best_iteration() == best - 1);
     }
 
     // XGBoost 1.7.4 (Debian python3-xgboost), tests/unit/boosting/make_xgboost_reference.py:

@@ -33,6 +33,7 @@ struct GbdtParams {
     double colsample = 1;
     long long early_stopping_rounds = 0;
     double validation_fraction = 0.1;
+    std::string eval_metric;  // comma-separated (eval_metrics.hpp), or "auto"
     double huber_delta = 1;
     RealOrWord base_score;  // a number, or "auto"
     double cat_smooth = 10;
@@ -58,6 +59,13 @@ public:
     const std::vector<double>& validation_loss() const { return validation_loss_; }
     // Rounds kept: all of them, or the best validation round with early stopping.
     Index rounds() const { return n_outputs() ? static_cast<Index>(trees_.size()) / n_outputs() : 0; }
+    // The evaluation columns ("validation_0-logloss": set, metric) and their value after
+    // each round run; empty when no set was watched.
+    const std::vector<std::string>& eval_columns() const { return eval_columns_; }
+    const std::vector<std::vector<double>>& eval_history() const { return eval_history_; }
+    // XGBoost's best_iteration with early stopping: the 0-based round of the best value of
+    // the last metric on the last set, the model's last round (rounds() − 1); −1 when off.
+    Index best_iteration() const override { return best_iteration_; }
 
     // n x K raw scores: base score plus the sum of the trees' values.
     Matrix raw_scores(const Features& X) const;
@@ -115,6 +123,9 @@ private:
     std::vector<Tree> trees_;
     Vector importances_;
     std::vector<double> train_loss_, validation_loss_;
+    std::vector<std::string> eval_columns_;
+    std::vector<std::vector<double>> eval_history_;
+    Index best_iteration_ = -1;
     std::vector<Index> category_counts_;
     std::vector<std::vector<int>> unseen_;
     std::vector<std::vector<CategoricalSplit>> cat_splits_;

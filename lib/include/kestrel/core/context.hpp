@@ -5,8 +5,19 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace kestrel {
+
+struct Dataset;
+
+// A labelled set a fit watches while it runs (gbdt's evaluation metrics and early
+// stopping: `kestrel-train --valid FILE`, or the held-out fold under cv). Its labels are
+// in the training data's encoding.
+struct EvalSet {
+    std::string name;  // for traces and messages: "validation_0", ...
+    const Dataset* data = nullptr;
+};
 
 struct Context {
     std::uint64_t seed = 1;
@@ -24,6 +35,11 @@ struct Context {
     void report(const std::string& label, std::uint64_t done, std::uint64_t total) const {
         if (progress) progress(label, done, total);
     }
+    // Validation sets (none by default). Model::train hands the estimator these sets in
+    // its own feature space (the fitted preprocessing applied); child() drops them, since
+    // a sub-fit (a one-vs-rest member, a calibration fold) learns other labels or rows.
+    std::vector<EvalSet> eval_sets;
+
     int resolved_threads() const;  // threads, or the number of cores when 0
 
     // A context for a sub-task (a fold, a grid point, a one-vs-rest member): the same

@@ -91,6 +91,12 @@ public:
     virtual bool native_categories() const { return capabilities_.native_categories; }
     virtual bool supports_sample_weights() const { return capabilities_.sample_weights; }
     virtual bool has_contributions() const { return capabilities_.contributions; }
+    // Whether fit watches Context::eval_sets, and whether it stops early on the last one.
+    virtual bool watches_eval_sets() const { return capabilities_.eval_sets; }
+    virtual bool stops_early() const { return capabilities_.early_stopping; }
+    // After a fit that stopped early: the 0-based round it kept (XGBoost's
+    // best_iteration), which cv reports per fold; −1 otherwise.
+    virtual Index best_iteration() const { return -1; }
 
     // Learned state only, versioned by state_version(); load_state validates.
     Json save_state() const;

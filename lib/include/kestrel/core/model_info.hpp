@@ -31,6 +31,8 @@ struct Capabilities {
     bool native_missing = false;     // NaN cells are learned from (a default direction per split)
     bool native_categories = false;  // splits on category codes itself (Dataset::category_counts)
     bool contributions = false;      // per-row feature contributions (Estimator::contributions: TreeSHAP)
+    bool eval_sets = false;          // watches Context::eval_sets while fitting (gbdt: metrics per round)
+    bool early_stopping = false;     // stops on the last eval set: cv hands it the held-out fold
     bool operator==(const Capabilities&) const = default;
 };
 

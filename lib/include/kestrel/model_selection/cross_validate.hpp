@@ -36,6 +36,9 @@ struct FoldResult {
     int repeat = 0, index = 0;
     std::map<std::string, double> scores;
     double fit_seconds = 0;
+    // With early stopping (gbdt): the rounds the fold's model kept, best_iteration + 1,
+    // found on the fold's test rows; 0 when the model does not stop early.
+    long long rounds = 0;
 };
 
 struct MetricSummary {

@@ -19,6 +19,7 @@ struct GridPointResult {
     ModelSpec spec;         // the whole spec at this point (params and preprocessing: -g scale=...)
     MetricSummary score;    // on the chosen metric, over folds
     std::vector<double> fold_scores;
+    std::vector<long long> fold_rounds;  // with early stopping: the rounds kept per fold (best_iteration + 1)
     double fit_seconds = 0; // mean per fold
     int rank = 0;           // 1 = best
     int iteration = 0;      // halving: the last round this point ran in (0 otherwise)

@@ -90,6 +90,8 @@ Json libsvm_model_to_json(std::string_view text, const std::string& source);
 class Model {
 public:
     // Fits preprocessing then the estimator on `data` (the dataset's task is used).
+    // ctx.eval_sets, if any, are raw rows read like `data` (labels in its encoding): the
+    // fitted preprocessing is applied to them before the estimator watches them.
     static Model train(const ModelSpec& spec, const Dataset& data, const Context& ctx);
     // The same model from data the caller gives up (left valid but unspecified): the
     // estimator may take the features' storage over instead of copying them.
@@ -184,6 +186,9 @@ private:
     Dataset resampled(const Dataset& data, const Context& ctx);
     void fit_estimator(const Dataset& data, const Context& ctx);
     void fit_estimator(Dataset&& data, const Context& ctx);
+    // ctx's eval sets (raw rows, as read) with the fitted steps applied, and fit_ctx
+    // pointing at them; UsageError when the estimator watches none.
+    std::vector<Dataset> prepared_eval_sets(const Context& ctx, Context& fit_ctx) const;
     Features prepare(const Features& X) const;
     // Calibration (model_calibration.cpp): the calibrators fitted on out-of-fold scores.
     void calibrate(const Dataset& data, const Context& ctx);
