@@ -172,7 +172,8 @@ TEST_SUITE("gbdt objectives") {
     // XGBoost 1.7.4, tests/unit/boosting/make_xgboost_loglink_reference.py (its docstring has
     // the command and every setting): 300 rows of 4 integer features with 10 values each,
     // count:poisson (max_delta_step 0.7), reg:gamma and reg:tweedie (power 1.5), hist, depth 3,
-    // eta 0.3, lambda 1, base_score 0.5, 10 rounds. XGBoost keeps gradients in float.
+    // eta 0.3, lambda 1, base_score 0.5, 10 rounds. XGBoost keeps gradients in float; the
+    // margins differ by 2.4e-7 at most.
     TEST_CASE("log-link losses agree with XGBoost 1.7.4") {
         const std::vector<std::vector<double>> rows = fixture_rows("xgb_loglink_fixture.csv");
         const auto n = static_cast<Index>(rows.size());
@@ -194,7 +195,7 @@ TEST_SUITE("gbdt objectives") {
                                                       {"learning_rate", 0.3}, {"max_bins", 255},
                                                       {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}});
             const Matrix raw = g->raw_scores(Features(X));
-            CHECK((raw.col(0) - ref).cwiseAbs().maxCoeff() < 1e-4);
+            CHECK((raw.col(0) - ref).cwiseAbs().maxCoeff() < 1e-5);  // 2.4e-7 measured
             // predict() is the output space, e^F.
             CHECK((g->predict(Features(X)) - raw.col(0).array().exp().matrix()).cwiseAbs().maxCoeff() == 0.0);
         }
