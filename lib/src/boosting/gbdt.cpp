@@ -156,7 +156,35 @@ std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const 
                              " of model gbdt: with loss=logistic it is a probability in (0, 1)");
         s = std::log(s / (1 - s));
     }
+    // As XGBoost: a log-link base score is a mean in output space (its 0.5 is the margin log 0.5).
+    if (has_log_link(loss.kind)) {
+        if (!(s > 0))
+            throw ParamError("parameter base_score=" + std::to_string(s) + " of model gbdt: with loss=" +
+                             to_string(loss.kind) + " it is a mean of y, > 0");
+        s = std::log(s);
+    }
     return std::vector<double>(static_cast<std::size_t>(K), s);
+}
+
+// max_delta_step=auto: XGBoost's defaults, 0.7 with count:poisson and 0 (no clipping) otherwise.
+double max_delta_step(const GbdtParams& p, LossKind kind) {
+    if (p.max_delta_step.is("auto")) return kind == LossKind::poisson ? 0.7 : 0.0;
+    return p.max_delta_step.value;
+}
+
+Loss make_loss(const GbdtParams& p, const Dataset& data) {
+    Loss loss;
+    loss.kind = resolve_loss(p.loss, data);
+    loss.delta = p.huber_delta;
+    loss.softmax_hessian_scale = p.hessian == "xgboost" ? 2.0 : 1.0;
+    loss.alpha = p.alpha;
+    loss.tweedie_power = p.tweedie_variance_power;
+    loss.max_delta_step = max_delta_step(p, loss.kind);
+    loss.scale_pos_weight = p.scale_pos_weight;
+    if (p.scale_pos_weight != 1 && loss.kind != LossKind::logistic)
+        throw ParamError("parameter scale_pos_weight of model gbdt applies to loss=logistic only (the loss is " +
+                         std::string(to_string(loss.kind)) + ")");
+    return loss;
 }
 
 // The categorical splits of a grown tree, as category codes: a bin's codes go left when
@@ -182,7 +210,7 @@ std::vector<Gbdt::CategoricalSplit> categorical_splits_of(const GrownTree& g, co
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const GbdtParams& p = p_;
-    const Loss loss{resolve_loss(p.loss, data), p.huber_delta, p.hessian == "xgboost" ? 2.0 : 1.0};
+    const Loss loss = make_loss(p, data);
     const int threads = ctx.resolved_threads();
     HistTreeParams tp;
     tp.max_depth = static_cast<int>(p.max_depth);
@@ -191,6 +219,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     tp.lambda = p.lambda;
     tp.gamma = p.gamma;
     tp.learning_rate = p.learning_rate;
+    tp.max_delta_step = max_delta_step(p, loss.kind);
     tp.cat_smooth = p.cat_smooth;
     tp.min_data_per_group = static_cast<int>(p.min_data_per_group);
     tp.max_cat_threshold = static_cast<int>(p.max_cat_threshold);
@@ -204,6 +233,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const auto patience = static_cast<Index>(p.early_stopping_rounds);
     if (data.rows() > INT_MAX) throw DataError("gbdt: at most " + std::to_string(INT_MAX) + " training rows");
     require_no_infinity(data.X);
+    loss.check_labels(data.y);
     // Categorical features: none when every count is 0 (the numeric path, unchanged).
     std::vector<Index> category_counts;
     if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; })) {

@@ -43,10 +43,11 @@ LossKind resolve_loss(const std::string& loss, const Dataset& data) {
     const LossKind k = loss_from_string(loss);
     if (classification && !is_classification_loss(k))
         throw ParamError("parameter loss=" + loss + " of model gbdt is a regression loss; the data has classes "
-                         "(valid: auto, logistic, softmax)");
+                         "(valid: auto, logistic, softmax; whole-number labels are classes unless the task is "
+                         "set to regression)");
     if (!classification && is_classification_loss(k))
         throw ParamError("parameter loss=" + loss + " of model gbdt is a classification loss; the data is a regression "
-                         "(valid: auto, squared, absolute, huber)");
+                         "(valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie)");
     if (k == LossKind::logistic && data.n_classes() > 2)
         throw ParamError("parameter loss=logistic of model gbdt needs two classes, the data has " +
                          std::to_string(data.n_classes()) + " (valid: auto, softmax)");
@@ -168,6 +169,7 @@ std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::st
 
 Vector Gbdt::do_predict(const Features& X) const {
     if (task() == Task::classification) return scores_to_classes(do_predict_proba(X));
+    if (has_log_link(loss_)) return raw_scores(X).col(0).array().exp().matrix();
     return raw_scores(X).col(0);
 }
 
@@ -419,14 +421,27 @@ const ParamBinding<GbdtParams>& gbdt_params() {
     using P = GbdtParams;
     static const ParamBinding<P> binding = [] {
         ParamDef base_score = real_param("base_score", 0.0,
-                                         "initial raw score: auto = the best constant (mean, median, log-odds, log "
-                                         "priors); a number: that value (a probability for logistic)")
+                                         "initial raw score: auto = the best constant (mean, median, alpha-quantile, "
+                                         "log-odds, log priors, log mean); a number: that value (a probability for "
+                                         "logistic, a mean for poisson/gamma/tweedie, whose raw score is its log)")
                                   .also({"auto"})
                                   .like("XGBoost base_score");
         base_score.default_value = "auto";
+        ParamDef max_delta_step =
+            real_param("max_delta_step", 0.0,
+                       "> 0: every leaf weight clipped to +-this before learning_rate, gains computed at the "
+                       "clipped weights, and poisson's Hessian multiplied by e^this; auto = 0.7 for poisson, "
+                       "else 0 (no clipping)")
+                .range(0.0, std::nullopt)
+                .also({"auto"})
+                .like("XGBoost max_delta_step (0.7 with count:poisson)");
+        max_delta_step.default_value = "auto";
         return ParamBinding<P>{
-            bind(&P::loss, choice_param("loss", "auto", {"auto", "squared", "absolute", "huber", "logistic", "softmax"},
-                                        "auto: squared (regression), logistic (2 classes), softmax (more)")
+            bind(&P::loss, choice_param("loss", "auto",
+                                        {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma", "tweedie",
+                                         "logistic", "softmax"},
+                                        "auto: squared (regression), logistic (2 classes), softmax (more); poisson, "
+                                        "gamma, tweedie predict e^F (log link)")
                                .like("XGBoost objective; scikit-learn HistGradientBoosting loss")),
             bind(&P::hessian,
                  choice_param("hessian", "xgboost", {"xgboost", "sklearn"},
@@ -498,6 +513,25 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                      .range(0.0, std::nullopt)
                      .open_below()
                      .like("XGBoost huber_slope (pseudo-Huber)")),
+            bind(&P::alpha, real_param("alpha", 0.5, "loss=quantile: the quantile predicted (0.5 = the median)")
+                                .range(0.0, 1.0)
+                                .open_below()
+                                .open_above()
+                                .like("scikit-learn HistGradientBoostingRegressor quantile, GradientBoosting alpha; "
+                                      "XGBoost 2 quantile_alpha")),
+            bind(&P::tweedie_variance_power,
+                 real_param("tweedie_variance_power", 1.5, "loss=tweedie: the power rho of Var(y) = phi mu^rho")
+                     .range(1.0, 2.0)
+                     .open_below()
+                     .open_above()
+                     .like("XGBoost tweedie_variance_power; LightGBM tweedie_variance_power")),
+            bind(&P::max_delta_step, max_delta_step),
+            bind(&P::scale_pos_weight,
+                 real_param("scale_pos_weight", 1.0,
+                            "loss=logistic: gradient and Hessian of the rows of classes[1] multiplied by this")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .like("XGBoost scale_pos_weight; LightGBM scale_pos_weight")),
             bind(&P::base_score, base_score),
             bind(&P::cat_smooth,
                  real_param("cat_smooth", 10.0,
@@ -528,7 +562,8 @@ const ParamBinding<GbdtParams>& gbdt_params() {
 ModelInfo gbdt_model_info() {
     ModelInfo info;
     info.name = "gbdt";
-    info.summary = "histogram gradient boosting (XGBoost hist): squared/absolute/huber, logistic, softmax losses";
+    info.summary = "histogram gradient boosting (XGBoost hist): squared/absolute/huber/quantile, poisson/gamma/tweedie, "
+                   "logistic, softmax losses";
     info.spec = gbdt_params().spec();
     info.tasks = {Task::classification, Task::regression};
     info.multiclass = Multiclass::native;

@@ -95,7 +95,7 @@ void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
     t.weight = n.h;
     t.samples = n.end - n.begin;
     // XGBoost's CalcWeight: no step for a node below min_child_weight (only a lone root can be).
-    const double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : -n.g / (n.h + p_.lambda);
+    const double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : leaf_weight(n.g, n.h);
     const double value = p_.learning_rate * w;
     n.id = out.tree.add_node(t, &value);
     out.split_bin.push_back(-1);
@@ -140,14 +140,14 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
-    const double lambda = p_.lambda, mcw = p_.min_child_weight;
-    const double parent = g * g / (h + lambda);
+    const double mcw = p_.min_child_weight;
+    const double parent = node_score(g, h);
     Split best;
     const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
         const double hr = h - hl;
         if (hl < mcw || hr < mcw) return;
         const double gr = g - gl;
-        const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
+        const double gain = node_score(gl, hl) + node_score(gr, hr) - parent;
         if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1};
     };
     double gl = 0, hl = 0;
@@ -174,8 +174,8 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
-    const double lambda = p_.lambda, mcw = p_.min_child_weight;
-    const double parent = g * g / (h + lambda);
+    const double mcw = p_.min_child_weight;
+    const double parent = node_score(g, h);
     const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
     Split best;
     // The best candidate's left set: one bin (one against the rest), or the first `len`
@@ -185,7 +185,7 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
         const double hr = h - hl;
         if (hl < mcw || hr < mcw) return false;
         const double gr = g - gl;
-        const double gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
+        const double gain = node_score(gl, hl) + node_score(gr, hr) - parent;
         if (!(gain > best.gain)) return false;
         best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, 0};
         return true;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
 namespace {
@@ -53,15 +54,24 @@ const char* to_string(LossKind k) {
         case LossKind::huber: return "huber";
         case LossKind::logistic: return "logistic";
         case LossKind::softmax: return "softmax";
+        case LossKind::quantile: return "quantile";
+        case LossKind::poisson: return "poisson";
+        case LossKind::gamma: return "gamma";
+        case LossKind::tweedie: return "tweedie";
     }
     return "?";
 }
 
 LossKind loss_from_string(const std::string& s) {
-    for (LossKind k : {LossKind::squared, LossKind::absolute, LossKind::huber, LossKind::logistic, LossKind::softmax})
+    for (LossKind k : {LossKind::squared, LossKind::absolute, LossKind::huber, LossKind::logistic, LossKind::softmax,
+                       LossKind::quantile, LossKind::poisson, LossKind::gamma, LossKind::tweedie})
         if (s == to_string(k)) return k;
     throw ParamError("parameter loss: unknown loss '" + s +
-                     "' (valid: auto, squared, absolute, huber, logistic, softmax)");
+                     "' (valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie, logistic, softmax)");
+}
+
+bool has_log_link(LossKind k) {
+    return k == LossKind::poisson || k == LossKind::gamma || k == LossKind::tweedie;
 }
 
 bool is_classification_loss(LossKind k) {
@@ -86,6 +96,16 @@ double Loss::value(double y, const double* F, Index K) const {
             double s = 0;
             for (Index c = 0; c < K; ++c) s += std::exp(F[c] - m);
             return m + std::log(s) - F[static_cast<Index>(y)];
+        }
+        case LossKind::quantile: {
+            const double r = y - F[0];
+            return r >= 0 ? alpha * r : (alpha - 1) * r;
+        }
+        case LossKind::poisson: return std::exp(F[0]) - y * F[0];
+        case LossKind::gamma: return y * std::exp(-F[0]) + F[0];
+        case LossKind::tweedie: {
+            const double rho = tweedie_power;
+            return -y * std::exp((1 - rho) * F[0]) / (1 - rho) + std::exp((2 - rho) * F[0]) / (2 - rho);
         }
     }
     return 0;
@@ -118,6 +138,29 @@ double Loss::derivatives(double y, const double* F, Index K, double* g, double* 
             }
             return lse - F[label];
         }
+        case LossKind::quantile:
+            g[0] = F[0] >= y ? 1 - alpha : -alpha;
+            h[0] = 1;
+            return value(y, F, K);
+        case LossKind::poisson: {
+            const double mu = std::exp(F[0]);
+            g[0] = mu - y;
+            h[0] = std::max(mu * std::exp(max_delta_step), kMinHessian);
+            return mu - y * F[0];
+        }
+        case LossKind::gamma: {
+            const double q = y * std::exp(-F[0]);
+            g[0] = 1 - q;
+            h[0] = std::max(q, kMinHessian);
+            return q + F[0];
+        }
+        case LossKind::tweedie: {
+            const double rho = tweedie_power;
+            const double a = y * std::exp((1 - rho) * F[0]), b = std::exp((2 - rho) * F[0]);
+            g[0] = -a + b;
+            h[0] = std::max(-(1 - rho) * a + (2 - rho) * b, kMinHessian);
+            return -a / (1 - rho) + b / (2 - rho);
+        }
     }
     return 0;
 }
@@ -125,6 +168,7 @@ double Loss::derivatives(double y, const double* F, Index K, double* g, double* 
 double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const {
     const Index n = y.size();
     const bool weighted = w.size() > 0;
+    const double pos_scale = kind == LossKind::logistic ? scale_pos_weight : 1.0;
     const Index blocks = (n + kBlock - 1) / kBlock;
     std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
 #pragma omp parallel num_threads(std::max(1, threads)) if (blocks > 2)
@@ -138,9 +182,10 @@ double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index 
                 const double* f = F + i * K;
                 const double wi = weighted ? w[i] : 1.0;
                 s += wi * derivatives(y[i], f, K, g.data(), h.data());
+                const double ws = pos_scale != 1.0 && y[i] == 1 ? wi * pos_scale : wi;
                 for (Index c = 0; c < K; ++c)
-                    out[c * n + i] = {static_cast<float>(wi * g[static_cast<std::size_t>(c)]),
-                                      static_cast<float>(wi * h[static_cast<std::size_t>(c)])};
+                    out[c * n + i] = {static_cast<float>(ws * g[static_cast<std::size_t>(c)]),
+                                      static_cast<float>(ws * h[static_cast<std::size_t>(c)])};
             }
             partial[static_cast<std::size_t>(b)] = s;
         }
@@ -158,6 +203,10 @@ double Loss::mean(const double* F, const Vector& y, const Vector& w, Index K, in
 }
 
 double weighted_median(std::span<const double> values, std::span<const double> weights) {
+    return weighted_quantile(values, weights, 0.5);
+}
+
+double weighted_quantile(std::span<const double> values, std::span<const double> weights, double alpha) {
     const std::size_t n = values.size();
     if (n == 0) return 0;
     std::vector<std::size_t> order(n);
@@ -171,7 +220,7 @@ double weighted_median(std::span<const double> values, std::span<const double> w
     double acc = 0;
     for (std::size_t k = 0; k < n; ++k) {
         acc += wt(order[k]);
-        if (acc >= 0.5 * total) return values[order[k]];
+        if (acc >= alpha * total) return values[order[k]];
     }
     return values[order.back()];
 }
@@ -204,11 +253,39 @@ std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index
             for (double& p : prior) p = std::log(std::clamp(wsum > 0 ? p / wsum : 1.0 / K, kClip, 1 - kClip));
             return prior;
         }
+        case LossKind::quantile:
+            return {weighted_quantile({y.data(), static_cast<std::size_t>(n)},
+                                      w.size() ? std::span<const double>(w.data(), static_cast<std::size_t>(n))
+                                               : std::span<const double>(),
+                                      alpha)};
+        case LossKind::poisson:
+        case LossKind::gamma:
+        case LossKind::tweedie: {
+            // The minimiser of every log-link loss above: F = log of the weighted mean.
+            double s = 0;
+            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            return {std::log(wsum > 0 && s > 0 ? s / wsum : 1.0)};
+        }
     }
     return {0.0};
 }
 
+void Loss::check_labels(const Vector& y) const {
+    if (!has_log_link(kind)) return;
+    const bool positive = kind == LossKind::gamma;
+    double sum = 0;
+    for (Index i = 0; i < y.size(); ++i) {
+        if (positive ? !(y[i] > 0) : !(y[i] >= 0))
+            throw DataError(std::string("gbdt: loss=") + to_string(kind) + " needs " + (positive ? "y > 0" : "y >= 0") +
+                            "; row " + std::to_string(i + 1) + " has y = " + format_number(y[i]));
+        sum += y[i];
+    }
+    if (!(sum > 0))
+        throw DataError(std::string("gbdt: loss=") + to_string(kind) + " needs some y > 0 (every label is 0)");
+}
+
 double Loss::renewed_leaf(std::span<const double> residuals, std::span<const double> weights) const {
+    if (kind == LossKind::quantile) return weighted_quantile(residuals, weights, alpha);
     const double m = weighted_median(residuals, weights);
     if (kind != LossKind::huber) return m;
     double s = 0, wsum = 0;

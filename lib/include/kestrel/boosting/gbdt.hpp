@@ -1,8 +1,8 @@
 #pragma once
 // `gbdt` (docs/models/gbdt.md): gradient boosting of regression trees grown on quantile
 // histograms with second-order (Newton) steps, as XGBoost's `hist` method and
-// scikit-learn's HistGradientBoosting*: squared, absolute and Huber losses for
-// regression, logistic for two classes, softmax (one tree per class and round) for more.
+// scikit-learn's HistGradientBoosting*: squared, absolute, Huber and quantile losses and
+// the log-link poisson, gamma and tweedie for regression, logistic for two classes, softmax (one tree per class and round) for more.
 // Missing values (NaN, and entries absent from a sparse row) follow each split's learned
 // default direction. Categorical features (Dataset::category_counts) are split natively,
 // on sets of categories (LightGBM's rule; docs/models/gbdt.md "Categorical features").
@@ -35,6 +35,10 @@ struct GbdtParams {
     double validation_fraction = 0.1;
     std::string eval_metric;  // comma-separated (eval_metrics.hpp), or "auto"
     double huber_delta = 1;
+    double alpha = 0.5;                   // loss=quantile
+    double tweedie_variance_power = 1.5;  // loss=tweedie
+    RealOrWord max_delta_step;            // a number, or "auto" (0.7 for poisson, else 0)
+    double scale_pos_weight = 1;          // loss=logistic
     RealOrWord base_score;  // a number, or "auto"
     double cat_smooth = 10;
     long long min_data_per_group = 100;

@@ -15,6 +15,7 @@
 // parent − smaller (the subtraction trick); histograms are built and splits searched
 // feature by feature in parallel, each feature summed by one thread in row order, so the
 // tree is the same for any number of threads.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -32,6 +33,9 @@ struct HistTreeParams {
     double lambda = 1;
     double gamma = 0;       // a split must gain more than this
     double learning_rate = 0.1;
+    // > 0: leaf weights clipped to ±this before the learning rate, and gains computed at
+    // the clipped weights (XGBoost's max_delta_step; count:poisson's default 0.7).
+    double max_delta_step = 0;
     // Categorical splits (LightGBM's names and defaults).
     double cat_smooth = 10;        // added to H in the sort key; a category needs this many rows
     int min_data_per_group = 100;  // rows per step of the prefix scan, and on the right
@@ -78,6 +82,17 @@ private:
         Split best;
     };
 
+    // XGBoost's CalcWeight / CalcGain: w = −G/(H + λ), clipped to ±max_delta_step, and the
+    // objective decrease −(2Gw + (H + λ)w²) it buys (G²/(H + λ) unclipped).
+    double leaf_weight(double g, double h) const {
+        const double w = -g / (h + p_.lambda);
+        return p_.max_delta_step > 0 ? std::clamp(w, -p_.max_delta_step, p_.max_delta_step) : w;
+    }
+    double node_score(double g, double h) const {
+        if (p_.max_delta_step <= 0) return g * g / (h + p_.lambda);
+        const double w = leaf_weight(g, h);
+        return -(2 * g * w + (h + p_.lambda) * w * w);
+    }
     bool may_split(const Node& n) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);

@@ -7,6 +7,14 @@
 //   huber     ½r² if |r| <= δ, else δ(|r| − ½δ)     g = clip(F − y, ±δ)  h = 1 (*)
 //   logistic  log(1 + e^F) − yF, y in {0, 1}        g = p − y            h = p(1 − p)
 //   softmax   −log p_y, p = softmax(F)               g_c = p_c − [y = c]  h_c = s·p_c(1 − p_c)
+//   quantile  α r if r >= 0, else (α − 1) r; r = y − F  g = 1 − α if F >= y, else −α   h = 1 (*)
+//   poisson   e^F − yF                                g = e^F − y          h = e^(F + m)  (†)
+//   gamma     y e^−F + F                              g = 1 − y e^−F       h = y e^−F
+//   tweedie   −y e^((1−ρ)F)/(1−ρ) + e^((2−ρ)F)/(2−ρ)  g = −y e^((1−ρ)F) + e^((2−ρ)F)
+//                                                     h = −(1−ρ) y e^((1−ρ)F) + (2−ρ) e^((2−ρ)F)
+// The last three are negative log-likelihoods (up to terms free of F) in the log link: the
+// prediction is e^F. (†) m = max_delta_step: XGBoost's count:poisson inflates the Hessian by
+// e^m (0.7 by default there), a smaller step; m = 0 is the true Hessian.
 // with s = softmax_hessian_scale: 2 is XGBoost's multi:softprob, 1 scikit-learn's (the true
 // diagonal). XGBoost's doubled Hessian halves every step, so the same learning_rate means the
 // same model only with XGBoost's s.
@@ -28,17 +36,23 @@ struct GradPair {
     float g = 0, h = 0;
 };
 
-enum class LossKind { squared, absolute, huber, logistic, softmax };
+enum class LossKind { squared, absolute, huber, logistic, softmax, quantile, poisson, gamma, tweedie };
 
 const char* to_string(LossKind k);
 // "auto" is resolved by the caller; throws ParamError listing the valid names.
 LossKind loss_from_string(const std::string& s);
 bool is_classification_loss(LossKind k);
+// poisson, gamma, tweedie: the raw score is log E[y], predictions are e^F.
+bool has_log_link(LossKind k);
 
 struct Loss {
     LossKind kind = LossKind::squared;
     double delta = 1.0;  // huber's δ
     double softmax_hessian_scale = 1.0;  // s above; only softmax reads it
+    double alpha = 0.5;                  // quantile's α
+    double max_delta_step = 0.0;         // poisson's m
+    double tweedie_power = 1.5;          // tweedie's ρ, in (1, 2)
+    double scale_pos_weight = 1.0;       // logistic: multiplies g and h of rows with y = 1
 
     // Raw scores per row: k for softmax, else 1.
     Index n_outputs(Index n_classes) const { return kind == LossKind::softmax ? n_classes : 1; }
@@ -51,18 +65,27 @@ struct Loss {
 
     // Fills out[c·n + i] = w_i·(g, h) of row i for output c (F row-major n x K) and returns
     // Σ_i w_i ℓ_i, summed in fixed row blocks so that it does not depend on `threads`.
+    // With logistic, w_i of a row with y = 1 is multiplied by scale_pos_weight (as XGBoost;
+    // the returned sum, like mean(), is of the unscaled loss).
     double gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const;
     // Σ_i w_i ℓ_i / Σ_i w_i (w empty = all 1), thread-count independent.
     double mean(const double* F, const Vector& y, const Vector& w, Index K, int threads) const;
 
     // The constant raw score(s) minimising the weighted loss: mean, median, median,
-    // log-odds, log class priors (probabilities clipped to [1e-12, 1 − 1e-12]).
+    // log-odds, log class priors (probabilities clipped to [1e-12, 1 − 1e-12]), α-quantile,
+    // and log of the weighted mean for the log links.
     std::vector<double> initial_scores(const Vector& y, const Vector& w, Index K) const;
 
-    // Whether leaf values are re-fitted after growth (absolute, huber).
-    bool renews_leaves() const { return kind == LossKind::absolute || kind == LossKind::huber; }
+    // DataError naming the first row (1-based) whose label the loss cannot take: y < 0
+    // (poisson, tweedie), y <= 0 (gamma), or Σ y = 0 (poisson, tweedie: log 0 has no score).
+    void check_labels(const Vector& y) const;
+
+    // Whether leaf values are re-fitted after growth (absolute, huber, quantile).
+    bool renews_leaves() const {
+        return kind == LossKind::absolute || kind == LossKind::huber || kind == LossKind::quantile;
+    }
     // The value minimising Σ w_i ℓ(r_i − v) over one leaf's residuals r_i = y_i − F_i:
-    // the weighted median (absolute), or Friedman's one-step Huber estimate
+    // the weighted median (absolute), the weighted α-quantile (quantile), or Friedman's one-step Huber estimate
     // m + Σ w_i sign(r_i − m) min(δ, |r_i − m|) / Σ w_i with m the weighted median.
     double renewed_leaf(std::span<const double> residuals, std::span<const double> weights) const;
 
@@ -70,7 +93,10 @@ struct Loss {
     Eigen::MatrixXd probabilities(const Eigen::MatrixXd& raw) const;
 };
 
-// The weighted median (lower median at an exact half); weights may be empty (all 1).
+// The weighted α-quantile: the smallest value whose cumulative weight (values ascending)
+// reaches α of the total, scikit-learn's _weighted_percentile; weights may be empty (all 1).
+double weighted_quantile(std::span<const double> values, std::span<const double> weights, double alpha);
+// weighted_quantile at ½ (the lower median at an exact half).
 double weighted_median(std::span<const double> values, std::span<const double> weights);
 
 }  // namespace kestrel
