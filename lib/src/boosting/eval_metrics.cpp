@@ -13,7 +13,7 @@ namespace {
 
 constexpr double kProbEps = 1e-15;
 
-enum class Needs { classes, binary, regression, any };
+enum class Needs { classes, binary, regression, log_link, quantile, any };
 
 struct Known {
     const char* name;
@@ -25,7 +25,9 @@ constexpr Known kKnown[] = {
     {"logloss", Needs::classes, false}, {"mlogloss", Needs::classes, false}, {"error", Needs::classes, false},
     {"merror", Needs::classes, false},  {"auc", Needs::classes, true},       {"aucpr", Needs::binary, true},
     {"rmse", Needs::regression, false}, {"mae", Needs::regression, false},   {"mape", Needs::regression, false},
-    {"loss", Needs::any, false},
+    {"poisson-nloglik", Needs::log_link, false}, {"gamma-nloglik", Needs::log_link, false},
+    {"gamma-deviance", Needs::log_link, false},  {"tweedie-nloglik", Needs::log_link, false},
+    {"quantile", Needs::quantile, false},        {"loss", Needs::any, false},
 };
 
 std::string known_names() {
@@ -113,6 +115,10 @@ std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& 
             case LossKind::absolute: return {{"mae", false}};
             case LossKind::logistic: return {{"logloss", false}};
             case LossKind::softmax: return {{"mlogloss", false}};
+            case LossKind::poisson: return {{"poisson-nloglik", false}};
+            case LossKind::gamma: return {{"gamma-nloglik", false}};
+            case LossKind::tweedie: return {{"tweedie-nloglik", false}};
+            case LossKind::quantile: return {{"quantile", false}};
             default: return {{"loss", false}};
         }
     }
@@ -125,10 +131,16 @@ std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& 
             throw ParamError("parameter eval_metric of model gbdt: unknown metric \"" + name + "\" (valid: " +
                              known_names() + ", or auto)");
         const bool fits = k->needs == Needs::any || (k->needs == Needs::classes && classes) ||
-                          (k->needs == Needs::binary && binary) || (k->needs == Needs::regression && !classes);
+                          (k->needs == Needs::binary && binary) || (k->needs == Needs::regression && !classes) ||
+                          (k->needs == Needs::log_link && has_log_link(loss.kind)) ||
+                          (k->needs == Needs::quantile && loss.kind == LossKind::quantile);
         if (!fits)
             throw ParamError("parameter eval_metric of model gbdt: " + name + " does not apply to loss " +
-                             to_string(loss.kind) + (k->needs == Needs::binary ? " (two classes only)" : ""));
+                             to_string(loss.kind) +
+                             (k->needs == Needs::binary     ? " (two classes only)"
+                              : k->needs == Needs::log_link ? " (poisson, gamma, tweedie only)"
+                              : k->needs == Needs::quantile ? " (loss=quantile only: its alpha)"
+                                                            : ""));
         if (std::none_of(out.begin(), out.end(), [&](const EvalMetric& m) { return m.name == name; }))
             out.push_back({name, k->maximize});
     }
@@ -145,12 +157,36 @@ double evaluate_metric(const EvalMetric& metric, const Loss& loss, const double*
     for (Index i = 0; i < n; ++i) wsum += weight(w, i);
     if (!(wsum > 0)) return std::nan("");
     if (m == "rmse" || m == "mae" || m == "mape") {
+        // On the prediction: e^F under a log link.
+        const bool log_link = has_log_link(loss.kind);
         double s = 0;
         for (Index i = 0; i < n; ++i) {
-            const double r = y[i] - F[i];
+            const double r = y[i] - (log_link ? std::exp(F[i]) : F[i]);
             s += weight(w, i) * (m == "rmse" ? r * r : m == "mae" ? std::abs(r) : std::abs(r / y[i]));
         }
         return m == "rmse" ? std::sqrt(s / wsum) : s / wsum;
+    }
+    if (m == "quantile") return loss.mean(F, y, w, K, threads);  // the pinball loss at the loss's alpha
+    if (m == "poisson-nloglik" || m == "gamma-nloglik" || m == "gamma-deviance" || m == "tweedie-nloglik") {
+        // XGBoost 1.7's formulas (src/metric/elementwise_metric.cu), μ = e^F the predicted mean.
+        const double rho = loss.tweedie_power;
+        double s = 0;
+        for (Index i = 0; i < n; ++i) {
+            const double mu = std::max(std::exp(F[i]), 1e-16), yi = y[i];
+            double v = 0;
+            if (m == "poisson-nloglik") {
+                v = std::lgamma(yi + 1) + mu - yi * std::log(mu);
+            } else if (m == "gamma-nloglik") {
+                v = yi / mu + std::log(mu);
+            } else if (m == "gamma-deviance") {
+                constexpr double eps = 1e-6;
+                v = std::log((mu + eps) / (yi + eps)) + (yi + eps) / (mu + eps) - 1;
+            } else {
+                v = -yi * std::exp((1 - rho) * std::log(mu)) / (1 - rho) + std::exp((2 - rho) * std::log(mu)) / (2 - rho);
+            }
+            s += weight(w, i) * v;
+        }
+        return (m == "gamma-deviance" ? 2 : 1) * s / wsum;
     }
     const Index classes = loss.kind == LossKind::logistic ? 2 : K;
     std::vector<double> p;

@@ -249,7 +249,14 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     }
 
     const std::vector<EvalMetric> metrics = parse_eval_metrics(p.eval_metric, loss);
-    for (const EvalSet& e : ctx.eval_sets) check_eval_set(e, data, data.task == Task::classification);
+    for (const EvalSet& e : ctx.eval_sets) {
+        check_eval_set(e, data, data.task == Task::classification);
+        try {
+            loss.check_labels(e.data->y);
+        } catch (const DataError& err) {
+            throw DataError(std::string(err.what()) + " (in " + e.name + ")");
+        }
+    }
     // Without eval sets, early stopping watches a seeded hold-out of the training rows.
     std::vector<Index> train_rows, valid_rows;
     if (patience > 0 && ctx.eval_sets.empty()) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);

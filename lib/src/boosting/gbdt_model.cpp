@@ -505,8 +505,9 @@ const ParamBinding<GbdtParams>& gbdt_params() {
             bind(&P::eval_metric,
                  text_param("eval_metric", "auto",
                             "metrics evaluated every round on each validation set, comma-separated: logloss, "
-                            "mlogloss, error, merror, auc, aucpr, rmse, mae, mape, loss (the objective); "
-                            "auto: rmse, mae, loss, logloss or mlogloss by loss")
+                            "mlogloss, error, merror, auc, aucpr, rmse, mae, mape, poisson-nloglik, "
+                            "gamma-nloglik, gamma-deviance, tweedie-nloglik, quantile, loss (the objective); "
+                            "auto: XGBoost's default for the loss")
                      .like("XGBoost eval_metric")),
             bind(&P::huber_delta,
                  real_param("huber_delta", 1.0, "δ of the Huber loss: residuals beyond it count linearly")

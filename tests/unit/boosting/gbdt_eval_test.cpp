@@ -202,3 +202,29 @@ TEST_SUITE("unit") {
         fails(one_class, {{"n_estimators", 2}, {"eval_metric", "auc"}}, "auc on validation_0");
     }
 }
+
+TEST_SUITE("unit") {
+    // Reference values: the formulas of XGBoost 1.7's EvalPoissonNegLogLik,
+    // EvalGammaNLogLik, EvalGammaDeviance and EvalTweedieNLogLik evaluated by hand in numpy
+    // on these arrays (μ = e^F).
+    TEST_CASE("gbdt eval metrics of the log-link losses follow XGBoost's formulas") {
+        const std::vector<double> F{0.2, -0.5, 1.3, 0.0};
+        const Vector y = vec({1, 0, 4, 2}), w = vec({1, 2, 1, 0.5});
+        Loss poisson{LossKind::poisson};
+        Loss tweedie{LossKind::tweedie};
+        tweedie.tweedie_power = 1.5;
+        const auto eval = [&](const Loss& loss, const char* name, const Vector& labels) {
+            return evaluate_metric(parse_eval_metrics(name, loss)[0], loss, F.data(), 1, labels, w, 1);
+        };
+        CHECK(eval(poisson, "poisson-nloglik", y) == doctest::Approx(1.0507529257405777).epsilon(1e-12));
+        CHECK(eval(tweedie, "tweedie-nloglik", y) == doctest::Approx(4.0317039281388345).epsilon(1e-12));
+        const Vector yg = vec({1.5, 0.3, 4, 2});
+        CHECK(eval(poisson, "gamma-nloglik", yg) == doctest::Approx(1.0683235698162443).epsilon(1e-12));
+        CHECK(eval(poisson, "gamma-deviance", yg) == doctest::Approx(0.25647405504724724).epsilon(1e-9));
+        // rmse on the predicted mean e^F, not the margin.
+        CHECK(eval(poisson, "rmse", y) == doctest::Approx(0.556605337482204).epsilon(1e-12));
+        CHECK(parse_eval_metrics("auto", poisson)[0].name == "poisson-nloglik");
+        CHECK_THROWS_AS(parse_eval_metrics("poisson-nloglik", Loss{LossKind::squared}), ParamError);
+        CHECK_THROWS_AS(parse_eval_metrics("quantile", Loss{LossKind::squared}), ParamError);
+    }
+}

@@ -8,7 +8,13 @@
 //                       more: one-vs-rest AUCs averaged with weights the class totals (XGBoost 1.7)
 //   aucpr               two classes: average precision Σ (R_k − R_{k−1}) P_k over score thresholds
 //                       (scikit-learn's average_precision_score)
-//   rmse, mae, mape     on the regression prediction: √(Σ w r² / Σ w), Σ w |r| / Σ w, Σ w |r / y| / Σ w
+//   rmse, mae, mape     on the regression prediction (e^F under a log link): √(Σ w r² / Σ w),
+//                       Σ w |r| / Σ w, Σ w |r / y| / Σ w
+//   poisson-nloglik     Σ w (log Γ(y + 1) + μ − y log μ) / Σ w, μ = e^F          (log links)
+//   gamma-nloglik       Σ w (y / μ + log μ) / Σ w
+//   gamma-deviance      2 Σ w (log(μ / y) + y / μ − 1) / Σ w (μ, y each + 1e-6, as XGBoost)
+//   tweedie-nloglik     Σ w (−y μ^(1−ρ) / (1−ρ) + μ^(2−ρ) / (2−ρ)) / Σ w, ρ the loss's power
+//   quantile            the pinball loss at the loss's alpha (loss=quantile)
 //   loss                the objective itself: Loss::mean (what early stopping watched before
 //                       eval_metric existed, and the default of huber)
 #include <string>
@@ -25,7 +31,8 @@ struct EvalMetric {
 };
 
 // The metrics of `list` (comma-separated names; "auto": the loss's default, XGBoost's:
-// rmse, mae, loss, logloss, mlogloss). ParamError for an unknown name or one that does
+// rmse, mae, loss, logloss, mlogloss, poisson-nloglik, gamma-nloglik, tweedie-nloglik,
+// quantile). ParamError for an unknown name or one that does
 // not fit the loss's task.
 std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& loss);
 
