@@ -1,5 +1,5 @@
 # Install rules (GNUInstallDirs). `cmake --install build --prefix DIR` works without root.
-#   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain
+#   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto
 #   lib/libkestrel.a             the library (static only: docs/library.md says why)
 #   include/kestrel/             its public headers, installed by directory
 #   lib/cmake/kestrel/           find_package(kestrel 0.1 CONFIG REQUIRED) -> kestrel::kestrel
@@ -9,7 +9,7 @@
 #   share/doc/kestrel/           README, docs/*.md, the copyright file
 include(CMakePackageConfigHelpers)
 
-install(TARGETS kestrel-train kestrel-predict kestrel-cv kestrel-gridsearch kestrel-select kestrel-explain
+install(TARGETS kestrel-train kestrel-predict kestrel-cv kestrel-gridsearch kestrel-select kestrel-explain kestrel-auto
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 
 install(TARGETS kestrel EXPORT kestrelTargets
@@ -70,7 +70,7 @@ endif()
 # Completions. bash-completion loads a command's file by the command's name, so the one
 # script is installed under each name; zsh finds _kestrel on its fpath (Debian's
 # vendor-completions directory).
-foreach(tool train predict cv gridsearch select explain)
+foreach(tool train predict cv gridsearch select explain auto)
   install(FILES ${KESTREL_GENERATED_DIR}/completion/kestrel.bash RENAME kestrel-${tool}
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions COMPONENT runtime)
 endforeach()

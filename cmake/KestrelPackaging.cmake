@@ -13,9 +13,9 @@ forests, boosting, k-NN) on CSV or LIBSVM files, from a shell script or a
 Makefile, in the manner of the LIBSVM and LIBLINEAR tools.
 .
 This package holds the commands kestrel-train, kestrel-predict, kestrel-cv,
-kestrel-gridsearch, kestrel-select and kestrel-explain with their manual
-pages and bash and zsh completions, and the static C++ library with its
-headers, CMake package and pkg-config file.")
+kestrel-gridsearch, kestrel-select, kestrel-explain and kestrel-auto with
+their manual pages and bash and zsh completions, and the static C++ library
+with its headers, CMake package and pkg-config file.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
@@ -42,6 +44,21 @@ std::string text_table(const GridSearchResult& r, const std::vector<GridAxis>& a
     return os.str();
 }
 
+// The model's declared space without what the command line already fixes: a parameter
+// given with -p, and the scale axis when --scale is given.
+std::vector<GridAxis> default_search_axes(const ModelSpec& spec) {
+    std::vector<GridAxis> axes;
+    for (auto& axis : declared_axes(spec.model)) {
+        if (spec.params.contains(axis.name)) continue;
+        if (axis.name == "scale" && std::any_of(spec.preprocessing.begin(), spec.preprocessing.end(), [](const std::string& s) {
+                return s == "standard" || s == "minmax";
+            }))
+            continue;
+        axes.push_back(std::move(axis));
+    }
+    return axes;
+}
+
 }  // namespace
 
 int run_gridsearch(const std::vector<std::string>& args, Io& io) {
@@ -60,8 +77,8 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     data.add_weights_to(app);
     model.add_to(app, true);
     app.add_option("-g,--grid", grid_texts,
-                   "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable)")
-        ->required()
+                   "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable); "
+                   "none: the model's declared search space (docs/auto.md), 10 random points")
         ->allow_extra_args(false);
     SplitFlags split;
     split.add_to(app, "cross-validation folds per point");
@@ -84,6 +101,12 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
         axes.push_back(parse_grid_axis(g));
         if (spec.params.contains(axes.back().name))
             throw UsageError("-g " + g + ": parameter " + axes.back().name + " is also fixed with -p");
+    }
+    if (grid_texts.empty()) {
+        axes = default_search_axes(spec);
+        // The declared spaces hold distributions: without -g, a random search of
+        // scikit-learn RandomizedSearchCV's default n_iter unless --n-iter says otherwise.
+        if (search_flags.n_iter == 0) search_flags.n_iter = 10;
     }
     if (!metric.empty()) metric_info(metric);
     search_flags.check();

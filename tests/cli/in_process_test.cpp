@@ -51,7 +51,8 @@ TEST_SUITE("cli.in_process") {
                                                       {run_cv, "kestrel-cv"},
                                                       {run_gridsearch, "kestrel-gridsearch"},
                                                       {run_select, "kestrel-select"},
-                                                      {run_explain, "kestrel-explain"}};
+                                                      {run_explain, "kestrel-explain"},
+                                                      {run_auto, "kestrel-auto"}};
         for (const auto& [body, name] : tools) {
             auto version = run(body, name, {"--version"});
             CHECK(version.code == 0);

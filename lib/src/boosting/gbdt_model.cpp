@@ -587,4 +587,17 @@ ModelInfo gbdt_model_info() {
     return info;
 }
 
+SearchSpace gbdt_search_space() {
+    SearchSpace space;
+    // FLAML's LightGBM space and scikit-learn's HistGradientBoosting defaults, narrowed to
+    // what a 60 s budget can try: rounds with early stopping on a 10% hold-out, so the
+    // larger round counts stop where the validation loss does.
+    space.axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)",
+                  "min_child_weight=loguniform(0.1,10)", "lambda=loguniform(0.01,10)",
+                  "subsample=uniform(0.6,1)", "colsample=uniform(0.5,1)",
+                  "n_estimators=choice(100,300)", "early_stopping_rounds=20"};
+    space.cost = 3;
+    return space;
+}
+
 }  // namespace kestrel

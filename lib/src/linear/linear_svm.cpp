@@ -352,4 +352,12 @@ ModelInfo linear_svm_model_info() {
     return info;
 }
 
+SearchSpace linear_svm_search_space() {
+    SearchSpace space;
+    // LIBSVM grid.py's C range (2^-5..2^15).
+    space.axes = {"C=loguniform(0.03125,32768)", "scale=standard"};
+    space.cost = 1;
+    return space;
+}
+
 }  // namespace kestrel

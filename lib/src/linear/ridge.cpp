@@ -224,4 +224,12 @@ ModelInfo ridge_model_info() {
     return info;
 }
 
+SearchSpace ridge_search_space() {
+    SearchSpace space;
+    // scikit-learn RidgeCV-style alphas, log-spaced over 1e-4..1e4.
+    space.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"};
+    space.cost = 1;
+    return space;
+}
+
 }  // namespace kestrel

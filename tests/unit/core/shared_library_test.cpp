@@ -40,7 +40,8 @@ TEST_SUITE("core.shared_library") {
     // OpenBLAS's thread pool); they are opened by the solvers that use them instead.
     TEST_CASE("the executables do not link OpenBLAS, LAPACK or CLP") {
         for (const char* tool :
-             {"kestrel-train", "kestrel-predict", "kestrel-cv", "kestrel-gridsearch", "kestrel-select", "kestrel-explain"}) {
+             {"kestrel-train", "kestrel-predict", "kestrel-cv", "kestrel-gridsearch", "kestrel-select", "kestrel-explain",
+              "kestrel-auto"}) {
             CAPTURE(tool);
             const auto r = kestrel::test::run_tool(std::string("readelf -d '") + KESTREL_BIN_DIR + "/" + tool + "'");
             REQUIRE(r.exit_code == 0);

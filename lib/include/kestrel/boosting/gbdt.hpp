@@ -15,6 +15,7 @@
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 
 namespace kestrel {
 
@@ -144,6 +145,7 @@ private:
 };
 
 ModelInfo gbdt_model_info();
+SearchSpace gbdt_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 // The loss a fit on `data` uses: `loss` (auto: squared for regression, logistic for two
 // classes, softmax for more). ParamError when it does not fit the task.

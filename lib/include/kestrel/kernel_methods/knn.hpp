@@ -5,6 +5,7 @@
 // by 1/distance. The learned state is the training set itself, as scikit-learn's.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/kernel_methods/knn_search.hpp"
 
@@ -47,5 +48,6 @@ private:
 };
 
 ModelInfo knn_model_info();
+SearchSpace knn_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

@@ -6,6 +6,7 @@
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/linear/linear_model.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 
 namespace kestrel {
 
@@ -31,5 +32,6 @@ private:
 };
 
 ModelInfo least_squares_model_info();
+SearchSpace least_squares_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

@@ -8,6 +8,7 @@
 #include "kestrel/linear/liblinear_params.hpp"
 #include "kestrel/linear/linear_model.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 
 namespace kestrel {
 
@@ -49,5 +50,6 @@ private:
 };
 
 ModelInfo linear_svm_model_info();
+SearchSpace linear_svm_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

@@ -5,6 +5,7 @@
 // binary, coordinate descent (kestrel/optim/l1_logistic.hpp).
 #include "kestrel/core/model_info.hpp"
 #include "kestrel/core/param_binding.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/linear/linear_model.hpp"
 
 namespace kestrel {
@@ -38,5 +39,6 @@ private:
 };
 
 ModelInfo logistic_model_info();
+SearchSpace logistic_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

@@ -4,6 +4,7 @@
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/linear/linear_model.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 
 namespace kestrel {
 
@@ -25,5 +26,6 @@ private:
 };
 
 ModelInfo ridge_model_info();
+SearchSpace ridge_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

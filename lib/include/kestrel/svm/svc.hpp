@@ -7,6 +7,7 @@
 // of dual coefficients and one rho per pair.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/svm/platt.hpp"
 #include "kestrel/svm/svm_model.hpp"
 
@@ -67,6 +68,7 @@ private:
 Capabilities with_platt_probabilities(const Capabilities& declared, const Params& resolved);
 const ParamBinding<SvmParams>& svc_params();
 ModelInfo svc_model_info();
+SearchSpace svc_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 // nu-SVC (LIBSVM -s 1): per pair, min ½αᵀQα subject to yᵀα = 0, eᵀα = nu·l, 0 <= α_i <= 1,
 // rescaled by the solver's r so that the decision function has margin 1, as LIBSVM.

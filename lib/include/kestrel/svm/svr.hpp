@@ -9,6 +9,7 @@
 // Prediction is f(x) = Σ_i coef_i K(x_i, x) - rho.
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/svm/svm_model.hpp"
 
 namespace kestrel {
@@ -64,6 +65,7 @@ protected:
 };
 
 ModelInfo svr_model_info();
+SearchSpace svr_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 ModelInfo nu_svr_model_info();
 ModelInfo one_class_model_info();
 

@@ -9,6 +9,7 @@
 #include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
@@ -62,6 +63,7 @@ private:
 };
 
 ModelInfo tree_model_info();
+SearchSpace tree_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 // Shared by the tree models.
 // Throws DataError when X holds an infinity, or a NaN in a sparse matrix (dense

@@ -8,6 +8,7 @@
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
@@ -66,5 +67,6 @@ private:
 };
 
 ModelInfo forest_model_info();
+SearchSpace forest_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 }  // namespace kestrel

@@ -1,0 +1,241 @@
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+
+#include "common/commands.hpp"
+#include "common/cv_outputs.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
+#include "kestrel/io/atomic_file.hpp"
+#include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/auto_search.hpp"
+#include "kestrel/pipeline/registry.hpp"
+
+namespace kestrel::cli {
+namespace {
+
+// Without --max-evals or --time-budget, the run gets this many seconds (docs/auto.md).
+constexpr const char* kDefaultBudget = "60s";
+
+std::string point_text(const GridPoint& point) {
+    if (point.empty()) return "defaults";
+    std::string s;
+    for (const auto& [name, value] : point) s += (s.empty() ? "" : " ") + name + "=" + value;
+    return s;
+}
+
+std::string fixed(double x, int digits) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(digits) << x;
+    return os.str();
+}
+
+std::string stop_text(const AutoResult& r, const AutoOptions& o) {
+    const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
+    if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")";
+    if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s";
+    return n + ": every search space exhausted";
+}
+
+Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& task, const std::string& output) {
+    Json j = {{"task", task},
+              {"metric", r.metric},
+              {"greater_is_better", r.greater_is_better},
+              {"folds", r.n_splits},
+              {"portfolio", r.portfolio},
+              {"evaluations", r.evaluations()},
+              {"stopped_by", r.stopped_by},
+              {"max_evals", o.max_evals},
+              {"time_budget_seconds", o.time_budget},
+              {"seconds", r.seconds}};
+    j["leaderboard"] = Json::array();
+    for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
+        const auto& c = r.leaderboard[i];
+        Json params = Json::object();
+        for (const auto& [name, value] : c.point) params[name] = value;
+        j["leaderboard"].push_back({{"rank", i + 1},
+                                    {"order", c.order},
+                                    {"model", c.model},
+                                    {"params", params},
+                                    {"mean", c.score.mean},
+                                    {"std", c.score.std},
+                                    {"fold_scores", c.fold_scores},
+                                    {"mean_fit_seconds", c.fit_seconds}});
+    }
+    j["skipped"] = Json::array();
+    for (const auto& s : r.skipped) j["skipped"].push_back({{"model", s.model}, {"reason", s.reason}});
+    j["failed"] = Json::array();
+    for (const auto& s : r.failed) j["failed"].push_back({{"candidate", s.model}, {"error", s.reason}});
+    j["best"] = j["leaderboard"][0];
+    if (!output.empty()) j["output"] = output;
+    return j;
+}
+
+// The kestrel-train line that refits the chosen candidate: what the report tells a user
+// to run to reproduce the saved model.
+std::string train_command(const AutoCandidate& c, const std::string& input, const std::string& task,
+                          const DataFlags& data, const std::string& encode) {
+    std::string s = "kestrel-train -m " + c.model;
+    for (const auto& [name, value] : c.point) {
+        if (name == "scale") s += " --scale " + value;
+        else s += " -p " + name + "=" + value;
+    }
+    if (!data.label_col.empty()) s += " --label-col " + data.label_col;
+    if (encode != "onehot") s += " --encode " + encode;
+    return s + " --task " + task + " " + input + " -o BEST.json";
+}
+
+std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std::string& source,
+                            const std::string& task, const std::string& input, const std::string& output,
+                            std::uint64_t seed, const DataFlags& data, const std::string& encode) {
+    std::ostringstream os;
+    os << "# kestrel-auto on " << source << "\n\n"
+       << "Task " << task << ", metric " << r.metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
+       << ", " << r.n_splits << "-fold cross-validation (the same folds for every candidate), seed " << seed << ".\n"
+       << "Ran " << stop_text(r, o) << " in " << fixed(r.seconds, 1) << " s; portfolio:";
+    for (const auto& m : r.portfolio) os << " " << m;
+    os << ".\n\n## Leaderboard\n\n| rank | model | parameters | cv mean | cv std | fit seconds (mean per fold) |\n"
+       << "|---:|---|---|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
+        const auto& c = r.leaderboard[i];
+        os << "| " << i + 1 << " | " << c.model << " | " << point_text(c.point) << " | " << fixed(c.score.mean, 4)
+           << " | " << fixed(c.score.std, 4) << " | " << fixed(c.fit_seconds, 3) << " |\n";
+    }
+    if (!r.skipped.empty()) {
+        os << "\n## Not searched\n\n";
+        for (const auto& s : r.skipped) os << "- " << s.model << ": " << s.reason << "\n";
+    }
+    if (!r.failed.empty()) {
+        os << "\n## Candidates the table refused\n\n";
+        for (const auto& s : r.failed) os << "- " << s.model << ": " << s.reason << "\n";
+    }
+    const auto& b = r.best();
+    os << "\n## Chosen model\n\n" << b.model << " (" << point_text(b.point) << "): " << r.metric << " "
+       << fixed(b.score.mean, 4) << " +/- " << fixed(b.score.std, 4) << ".\n";
+    if (!output.empty()) os << "Refit on all rows and saved to `" << output << "`.\n";
+    os << "\nThe same model from kestrel-train:\n\n    " << train_command(b, input, task, data, encode) << " --seed " << seed << "\n";
+    return os.str();
+}
+
+}  // namespace
+
+int run_auto(const std::vector<std::string>& args, Io& io) {
+    const auto start = std::chrono::steady_clock::now();
+    CLI::App app{"Search a portfolio of models by cross-validation within a budget; refit the best on all rows.\n"
+                 "  kestrel-auto TRAIN_FILE [--label-col COL] [--time-budget 60s | --max-evals N]\n"
+                 "               [--models gbdt,forest,logistic,...] [--metric M] [-o BEST.json] [--report report.md]",
+                 "kestrel-auto"};
+    CommonFlags common;
+    DataFlags data;
+    std::string input, output, report_path, metric, task = "auto", encode = "onehot", budget_text;
+    std::vector<std::string> models;
+    int max_evals = 0, folds = 5;
+    common.add_to(app);
+    data.add_to(app);
+    app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
+    app.add_option("--task", task, "classification or regression (default: from the labels)")
+        ->check(CLI::IsMember({"auto", "classification", "regression"}))
+        ->capture_default_str();
+    app.add_option("--metric", metric, "metric to optimize (default: accuracy or r2)");
+    app.add_option("--models", models,
+                   "the portfolio, in this order (default: every model with a search space for the task, cheapest first)")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    app.add_option("--max-evals", max_evals,
+                   "stop after N evaluations (a candidate on every fold); the same N and seed give the same model")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--time-budget", budget_text,
+                   "wall-clock budget (60s, 2m, 1h; default 60s without --max-evals): no evaluation starts once spent");
+    app.add_option("--folds", folds, "cross-validation folds every candidate is scored on")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
+    app.add_option("--encode", encode,
+                   "categorical columns, for models without native categories: onehot, or ordinal (codes as numbers)")
+        ->check(CLI::IsMember({"onehot", "ordinal"}))
+        ->capture_default_str();
+    app.add_option("-o,--output", output, "write the best candidate's model, refit on all rows")->type_name("FILE");
+    app.add_option("--report", report_path, "write the leaderboard and the chosen model as Markdown")->type_name("FILE");
+    if (!parse(app, args, io)) return 0;
+
+    AutoOptions opts;
+    opts.max_evals = max_evals;
+    if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
+    else if (max_evals == 0) opts.time_budget = parse_duration(kDefaultBudget);
+    for (const auto& m : models) {
+        if (registry().contains(m)) continue;
+        try {
+            (void)registry().info(m);
+        } catch (const UsageError& e) {  // names the valid models; the flag is named too
+            throw UsageError(std::string("--models: ") + e.what());
+        }
+    }
+    if (!metric.empty()) (void)metric_info(metric);
+    opts.models = models;
+    opts.split.k = folds;
+
+    // The table is read as for a model that learns both tasks and fills absent sparse
+    // entries with 0, so the labels decide the task as kestrel-train's rule does.
+    ModelSpec reading;
+    reading.model = "forest";
+    resolve_params(reading);
+    reading.missing = model_missing(data.missing);
+    if (task != "auto") reading.task = task_from_string(task);
+    reading.encode = encode;
+    Context ctx = common.context(io);
+    Dataset d = read_training_data(input, reading, data, ctx.threads);
+    if (metric.empty()) metric = default_metric(d.task);
+    opts.metric = metric;
+    opts.base = reading;
+    opts.base.task = d.task;  // every candidate learns the task the labels decided
+    opts.seconds_used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const AutoResult r = auto_search(d, opts, ctx);
+    const std::string task_name = to_string(d.task);
+    const AutoCandidate& best = r.best();
+    if (!output.empty()) {
+        // A model that reads absent sparse entries as missing (gbdt) is refit on the table
+        // read as kestrel-train and kestrel-predict read it for that model.
+        const bool reread = input != "-" && registry().capabilities(*resolved_params(best.spec)).absent_is_missing;
+        Model m = Model::train(best.spec, reread ? read_training_data(input, best.spec, data, ctx.threads) : d, ctx);
+        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+        m.provenance()["seed"] = common.seed;
+        Json params = Json::object();
+        for (const auto& [name, value] : best.point) params[name] = value;
+        m.provenance()["auto"] = {{"metric", metric},
+                                  {"cv", std::to_string(r.n_splits) + "-fold"},
+                                  {"cv_mean", best.score.mean},
+                                  {"cv_std", best.score.std},
+                                  {"params", params},
+                                  {"evaluations", r.evaluations()}};
+        m.save(output);
+    }
+    if (!report_path.empty())
+        write_file_atomically(report_path, report_markdown(r, opts, d.source, task_name, input, output, common.seed, data, encode));
+
+    if (common.json) {
+        io.out << result_json(r, opts, task_name, output).dump(2) << "\n";
+        return 0;
+    }
+    io.out << "kestrel-auto on " << d.source << ": " << task_name << ", metric " << metric << ", "
+           << r.n_splits << "-fold cv, seed " << common.seed << "; ran " << stop_text(r, opts) << " in "
+           << fixed(r.seconds, 1) << " s\n\n";
+    io.out << std::setw(5) << "rank" << "  " << std::left << std::setw(14) << "model" << std::right << std::setw(10)
+           << "mean" << std::setw(9) << "std" << std::setw(9) << "fit_s" << "  parameters\n";
+    const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& c = r.leaderboard[i];
+        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << c.model << std::right << std::setw(10)
+               << fixed(c.score.mean, 4) << std::setw(9) << fixed(c.score.std, 4) << std::setw(9)
+               << fixed(c.fit_seconds, 3) << "  " << point_text(c.point) << "\n";
+    }
+    if (r.leaderboard.size() > shown)
+        io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
+    for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
+    if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
+    io.out << "\nbest: " << best.model << " " << point_text(best.point) << "  " << metric << " = "
+           << fixed(best.score.mean, 4) << " +/- " << fixed(best.score.std, 4) << "\n";
+    if (!output.empty()) io.out << "refit on all " << plural(d.rows(), "row") << " -> " << output << "\n";
+    return 0;
+}
+
+}  // namespace kestrel::cli

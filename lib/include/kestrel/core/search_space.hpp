@@ -1,0 +1,25 @@
+#pragma once
+// Where kestrel-gridsearch (without -g) and kestrel-auto search a model: axes in -g's
+// syntax (model_selection/grid.hpp), kept as text because core knows no grid and the
+// model's ParamSpec types every drawn value. A family declares its models' spaces beside
+// their ModelInfo (`gbdt_search_space()` next to `gbdt_model_info()`); the pipeline
+// collects them (pipeline/search_spaces.hpp).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace kestrel {
+
+struct SearchSpace {
+    std::vector<std::string> axes;  // empty: the model declares no space
+    // kestrel-auto skips the model on a table with more training rows than this (0 = no
+    // limit), giving `too_large` as the reason in its report.
+    std::size_t max_rows = 0;
+    std::string too_large;
+    // kestrel-auto's portfolio order, cheapest first: 1 linear models and single trees,
+    // 2 neighbours, 3 ensembles of trees, 4 kernel machines.
+    int cost = 0;
+    bool declared() const { return !axes.empty(); }
+};
+
+}  // namespace kestrel

@@ -1,0 +1,69 @@
+#pragma once
+// kestrel-auto's search: a portfolio of model families, each searched over the space it
+// declares (ModelInfo::search_space), every candidate scored on the same cross-validation
+// folds, under a budget counted in evaluations (deterministic) and/or wall-clock seconds.
+// docs/auto.md states the portfolio order, the allocation rule and the budget rule.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kestrel/model_selection/grid_search.hpp"
+
+namespace kestrel {
+
+// The model's declared search space as parsed axes. UsageError naming the model when it
+// declares none (kestrel-gridsearch -m MODEL without -g).
+std::vector<GridAxis> declared_axes(const std::string& model);
+
+// Every model that declares a search space and learns `task`, cheapest first (the
+// space's cost, then the name): kestrel-auto's default portfolio.
+std::vector<std::string> default_portfolio(Task task);
+
+struct AutoOptions {
+    SplitOptions split;               // the folds every candidate is scored on
+    std::string metric;               // the metric to optimize (its direction from the metric registry)
+    std::vector<std::string> models;  // the portfolio, in order; empty = default_portfolio(task)
+    int max_evals = 0;                // > 0: stop after this many evaluations
+    double time_budget = 0;           // > 0: seconds; no evaluation starts once spent
+    double seconds_used = 0;          // already spent before the search (reading the data)
+    ModelSpec base;                   // preprocessing and flags every candidate starts from (model ignored)
+};
+
+struct AutoCandidate {
+    int order = 0;          // 1-based evaluation order
+    std::string model;
+    GridPoint point;        // the sampled values; empty = the model's defaults
+    ModelSpec spec;
+    MetricSummary score;
+    std::vector<double> fold_scores;
+    double fit_seconds = 0; // mean fit time per fold
+    double seconds = 0;     // wall time of the whole evaluation (all folds)
+};
+
+struct AutoSkip {
+    std::string model;
+    std::string reason;
+};
+
+struct AutoResult {
+    std::string metric;
+    bool greater_is_better = true;
+    std::vector<AutoCandidate> leaderboard;  // best first (ties: evaluation order)
+    std::vector<AutoSkip> skipped;           // families not searched, and why
+    std::vector<AutoSkip> failed;            // candidates whose fit the table refused (model + point, error)
+    std::vector<std::string> portfolio;      // the families searched, in order
+    std::size_t n_splits = 0;
+    std::string stopped_by;                  // "max-evals", "time-budget" or "space" (every space exhausted)
+    double seconds = 0;                      // wall time of the search
+    const AutoCandidate& best() const { return leaderboard.front(); }
+    std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
+};
+
+// Runs the search. UsageError for a model without a space or for the task, for a
+// metric of the other task, and when the budget ends before any evaluation ran.
+AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx);
+
+// "60s", "90", "2m", "1.5h", "500ms" -> seconds (> 0). UsageError naming --time-budget.
+double parse_duration(const std::string& text);
+
+}  // namespace kestrel

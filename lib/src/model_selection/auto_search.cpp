@@ -1,0 +1,306 @@
+#include "kestrel/model_selection/auto_search.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "fit_jobs.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/pipeline/search_spaces.hpp"
+#include "search_run.hpp"
+
+namespace kestrel {
+
+namespace {
+
+constexpr std::uint64_t kAutoStream = 0xa070'0000'0000ULL;
+// Points drawn per family up front; a family evaluates them in this order. Far more
+// than any budget reaches, and cheap: drawing is text, nothing is fitted.
+constexpr int kDrawn = 500;
+
+// FNV-1a: a family's draws depend on the seed and its name only, so `--models gbdt`
+// tries the same gbdt candidates as the whole portfolio does.
+std::uint64_t name_stream(const std::string& name) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
+    return kAutoStream ^ (h & 0xffff'ffffULL);
+}
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// One family of the portfolio: its candidates, in the order they are evaluated.
+struct Family {
+    std::string model;
+    std::vector<GridPoint> points;  // [0] = the defaults with the space's fixed settings
+    std::vector<ModelSpec> specs;
+    std::size_t next = 0;
+    std::set<std::string> seen;  // resolved candidates already queued (a one-point space repeats its defaults)
+    bool has_score = false;
+    double best = 0;
+    double last_seconds = 0;
+};
+
+std::string candidate_key(const ModelSpec& s) {
+    std::string key = resolved_params(s)->values().dump();
+    for (const auto& step : s.preprocessing) key += "|" + step;
+    return key;
+}
+
+// The space's one-value axes (scale=standard, n_estimators=100): the settings every
+// candidate of the family shares, so the defaults candidate gets them too.
+GridPoint fixed_settings(const std::vector<GridAxis>& axes) {
+    GridPoint p;
+    for (const auto& a : axes)
+        if (a.kind == AxisKind::list && a.values.size() == 1) p.emplace_back(a.name, a.values[0]);
+    return p;
+}
+
+Family make_family(const std::string& model, const std::vector<GridAxis>& axes, const AutoOptions& opts,
+                   std::uint64_t seed) {
+    Family f;
+    f.model = model;
+    ModelSpec base = opts.base;
+    base.model = model;
+    base.params = Params::object();
+    base.resolved.reset();
+    auto add = [&](GridPoint point) {
+        ModelSpec s = apply_point(base, point);
+        resolve_params(s);
+        if (!f.seen.insert(candidate_key(s)).second) return;
+        f.points.push_back(std::move(point));
+        f.specs.push_back(std::move(s));
+    };
+    add(fixed_settings(axes));
+    for (auto& p : sample_points(axes, kDrawn, derive_seed(seed, name_stream(model)))) add(std::move(p));
+    return f;
+}
+
+// Better first; a NaN mean (a metric undefined on some fold) ranks last.
+bool better(double a, double b, bool greater) { return detail::better_score(a, b, greater); }
+
+std::string fixed(double x, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<GridAxis> declared_axes(const std::string& model) {
+    const SearchSpace& space = search_space(model);
+    if (!space.declared())
+        throw UsageError("model " + model + " declares no search space; give the axes with -g");
+    std::vector<GridAxis> axes;
+    for (const auto& text : space.axes) axes.push_back(parse_grid_axis(text));
+    return axes;
+}
+
+std::vector<std::string> default_portfolio(Task task) {
+    std::vector<std::string> names;
+    for (const auto& name : registry().names()) {
+        if (search_space(name).declared() && registry().info(name).supports(task)) names.push_back(name);
+    }
+    std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+        return search_space(a).cost < search_space(b).cost;
+    });
+    return names;
+}
+
+double parse_duration(const std::string& text) {
+    static const std::vector<std::pair<std::string, double>> units = {{"ms", 0.001}, {"s", 1}, {"m", 60}, {"h", 3600}};
+    std::string number = text;
+    double scale = 1;
+    for (const auto& [suffix, factor] : units) {
+        if (number.size() > suffix.size() && number.compare(number.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+            (suffix != "s" || number[number.size() - 2] != 'm')) {
+            number.resize(number.size() - suffix.size());
+            scale = factor;
+            break;
+        }
+    }
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+    if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v) || !(v > 0))
+        throw UsageError("--time-budget " + text + ": expected a positive duration such as 60s, 90, 2m, 1.5h or 500ms");
+    return v * scale;
+}
+
+AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx) {
+    const Clock::time_point start = Clock::now();
+    const MetricInfo& metric = metric_info(opts.metric);
+    if (metric.task != data.task)
+        throw UsageError("--metric " + opts.metric + " is a " + to_string(metric.task) + " metric, but this is " +
+                         to_string(data.task));
+    if (opts.max_evals <= 0 && !(opts.time_budget > 0))
+        throw UsageError("kestrel-auto needs a budget: --max-evals N or --time-budget T");
+
+    AutoResult r;
+    r.metric = opts.metric;
+    r.greater_is_better = metric.greater_is_better;
+    const bool named = !opts.models.empty();
+    const std::vector<std::string> wanted = named ? opts.models : default_portfolio(data.task);
+
+    std::vector<Family> families;
+    for (const auto& model : wanted) {
+        if (!registry().contains(model)) {
+            const auto names = registry().names();
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            throw UsageError("--models " + model + ": unknown model (models: " + list + ")");
+        }
+        const ModelInfo& info = registry().info(model);
+        if (!search_space(model).declared())
+            throw UsageError("--models " + model + ": " + model + " declares no search space (docs/auto.md lists those that do)");
+        if (!info.supports(data.task))
+            throw UsageError("--models " + model + ": " + model + " does not learn " + to_string(data.task));
+        if (std::any_of(families.begin(), families.end(), [&](const Family& f) { return f.model == model; }))
+            throw UsageError("--models " + model + ": given twice");
+        const SearchSpace& space = search_space(model);
+        if (space.max_rows > 0 && static_cast<std::size_t>(data.rows()) > space.max_rows) {
+            r.skipped.push_back({model, space.too_large + " (this table has " + std::to_string(data.rows()) + ")"});
+            continue;
+        }
+        Family f = make_family(model, declared_axes(model), opts, ctx.seed);
+        try {
+            check_metrics(f.specs[0], data.task, {opts.metric});
+        } catch (const UsageError& e) {
+            r.skipped.push_back({model, e.what()});
+            continue;
+        }
+        r.portfolio.push_back(model);
+        families.push_back(std::move(f));
+    }
+    if (families.empty()) {
+        std::string why;
+        for (const auto& s : r.skipped) why += "; " + s.model + ": " + s.reason;
+        throw UsageError("no model of the portfolio can be searched on this table" + why);
+    }
+
+    const std::vector<Fold> folds = make_splits(data, opts.split, ctx.seed);
+    r.n_splits = folds.size();
+    Context quiet = ctx;  // the auto loop reports progress itself, one line per evaluation
+    quiet.progress = nullptr;
+
+    auto evaluate = [&](Family& f) {
+        const std::size_t c = f.next++;
+        const Clock::time_point t0 = Clock::now();
+        std::vector<detail::FitJob> jobs(folds.size());
+        for (std::size_t k = 0; k < folds.size(); ++k) {
+            auto& job = jobs[k];
+            job.data = &data;
+            job.fold = &folds[k];
+            job.spec = &f.specs[c];
+            job.seed = ctx.seed;  // the fold's seed, as every search's: candidates differ only in parameters
+            job.stream = k;
+            job.label = f.model + " " + detail::point_text(f.points[c]) + ", fold " + std::to_string(k + 1);
+        }
+        AutoCandidate cand;
+        cand.order = static_cast<int>(r.evaluations() + 1);
+        cand.model = f.model;
+        cand.point = f.points[c];
+        cand.spec = f.specs[c];
+        std::vector<detail::FitOutcome> outcomes;
+        try {
+            outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
+        } catch (const UsageError& e) {  // a drawn point this table refuses (k-NN's k above a fold's rows)
+            r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            return false;
+        } catch (const DataError& e) {
+            r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            return false;
+        }
+        double fit = 0;
+        for (const auto& o : outcomes) {
+            cand.fold_scores.push_back(o.scores.at(0));
+            fit += o.seconds;
+        }
+        cand.score = summarize(cand.fold_scores);
+        cand.fit_seconds = fit / static_cast<double>(outcomes.size());
+        cand.seconds = since(t0);
+        f.last_seconds = cand.seconds;
+        if (!f.has_score || better(cand.score.mean, f.best, r.greater_is_better)) f.best = cand.score.mean;
+        f.has_score = true;
+        r.leaderboard.push_back(std::move(cand));
+        return true;
+    };
+    auto elapsed = [&] { return opts.seconds_used + since(start); };
+    auto best_so_far = [&] {
+        double b = r.leaderboard.front().score.mean;
+        for (const auto& c : r.leaderboard)
+            if (better(c.score.mean, b, r.greater_is_better)) b = c.score.mean;
+        return b;
+    };
+    auto report = [&] {
+        if (!ctx.progress) return;
+        std::string label = "auto: " + r.leaderboard.back().model + ", best " + opts.metric + " " +
+                            fixed(best_so_far(), 4);
+        if (opts.max_evals > 0) {
+            ctx.report(label, r.evaluations(), static_cast<std::uint64_t>(opts.max_evals));
+        } else {
+            label += ", " + fixed(std::max(0.0, opts.time_budget - elapsed()), 0) + "s left";
+            ctx.report(label, static_cast<std::uint64_t>(std::min(elapsed(), opts.time_budget)),
+                       static_cast<std::uint64_t>(opts.time_budget));
+        }
+    };
+
+    // Round 0 evaluates every family's defaults, cheapest family first. Each later round
+    // gives one new candidate to each of the best half of the families still holding
+    // candidates (ranked by their best mean; ties keep portfolio order).
+    r.stopped_by = "space";
+    for (int round = 0;; ++round) {
+        std::vector<Family*> turn;
+        for (auto& f : families)
+            if (f.next < f.specs.size()) turn.push_back(&f);
+        if (turn.empty()) break;
+        if (round > 0) {
+            std::stable_sort(turn.begin(), turn.end(), [&](const Family* a, const Family* b) {
+                return better(a->best, b->best, r.greater_is_better);
+            });
+            turn.resize((turn.size() + 1) / 2);
+        }
+        bool ran = false, stop = false;
+        for (Family* f : turn) {
+            if (opts.max_evals > 0 && static_cast<int>(r.evaluations()) >= opts.max_evals) {
+                r.stopped_by = "max-evals";
+                stop = true;
+                break;
+            }
+            if (opts.time_budget > 0) {
+                const double used = elapsed();
+                if (used >= opts.time_budget) {
+                    r.stopped_by = "time-budget";
+                    stop = true;
+                    break;
+                }
+                // A family whose last evaluation would not fit in what is left waits; a
+                // cheaper one may still run.
+                if (f->has_score && used + f->last_seconds > opts.time_budget) continue;
+            }
+            ran = true;  // a failed candidate spends its turn too, so a failing family cannot loop
+            if (evaluate(*f)) report();
+        }
+        if (stop) break;
+        if (!ran) {
+            r.stopped_by = "time-budget";
+            break;
+        }
+    }
+    r.seconds = since(start);
+    if (r.leaderboard.empty())
+        throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
+                         fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
+    std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
+        return better(a.score.mean, b.score.mean, r.greater_is_better);
+    });
+    return r;
+}
+
+}  // namespace kestrel

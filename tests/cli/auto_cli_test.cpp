@@ -1,0 +1,158 @@
+// kestrel-auto (docs/auto.md) on the raw penguins table (strings, NA cells), run in
+// process: the leaderboard, the refit model, determinism under --max-evals, the report,
+// and refusals as one line with exit 1 (usage) or 2 (data, I/O). Also
+// kestrel-gridsearch -m MODEL without -g, which searches the same declared space.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli/run_in_process.hpp"
+#include "cli/run_tool.hpp"
+#include "common/commands.hpp"
+
+using namespace kestrel;
+using namespace kestrel::cli;
+using kestrel::test::run;
+
+namespace {
+const std::string penguins_train = test::repo_path("data/tables/penguins/train.csv");
+const std::string penguins_test = test::repo_path("data/tables/penguins/test.csv");
+const std::string iris_train = test::repo_path("data/iris/train.csv");
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+}  // namespace
+
+TEST_SUITE("cli.auto") {
+    TEST_CASE("kestrel-auto --max-evals: N rows on the leaderboard, the winner its best, saved and predicting") {
+        test::ScratchDir dir("auto_basic");
+        const auto model = dir / "best.json", report = dir / "report.md";
+        auto r = run(run_auto, "kestrel-auto",
+                     {penguins_train, "--label-col", "species", "--models", "logistic,forest,gbdt", "--max-evals", "5",
+                      "--folds", "3", "--seed", "4", "--threads", "1", "-o", model, "--report", report, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        CHECK(j["task"] == "classification");
+        CHECK(j["metric"] == "accuracy");
+        CHECK(j["evaluations"] == 5);
+        CHECK(j["stopped_by"] == "max-evals");
+        CHECK(j["portfolio"] == Json::array({"logistic", "forest", "gbdt"}));
+        REQUIRE(j["leaderboard"].size() == 5);
+        double best = -1;
+        for (const auto& c : j["leaderboard"]) {
+            CHECK(c["fold_scores"].size() == 3);
+            best = std::max(best, c["mean"].get<double>());
+        }
+        CHECK(j["best"]["mean"].get<double>() == best);
+        CHECK(j["best"] == j["leaderboard"][0]);
+        // Penguins species from bill and flipper sizes: every family scores well above chance (1/3).
+        CHECK(best > 0.9);
+
+        // The saved model is the winner's, refit on all rows, and it predicts the test file.
+        const Json saved = Json::parse(test::slurp(model));
+        CHECK(saved["provenance"]["auto"]["cv_mean"].get<double>() == best);
+        auto p = run(run_predict, "kestrel-predict", {model, penguins_test, "--label-col", "species", "--metrics", "--json"});
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        CHECK(Json::parse(p.out)["accuracy"].get<double>() > 0.9);
+
+        // The report: a leaderboard row per evaluation and the chosen model.
+        const std::string md = test::slurp(report);
+        CHECK(md.find("## Leaderboard") != std::string::npos);
+        CHECK(md.find("| 5 | ") != std::string::npos);
+        CHECK(md.find("| 6 | ") == std::string::npos);
+        CHECK(md.find("## Chosen model") != std::string::npos);
+        CHECK(md.find("kestrel-train -m " + j["best"]["model"].get<std::string>()) != std::string::npos);
+    }
+
+    TEST_CASE("kestrel-auto: the same seed and --max-evals give a byte-identical model at 1 and 2 threads") {
+        test::ScratchDir dir("auto_determinism");
+        const auto one = dir / "one.json", two = dir / "two.json";
+        for (const auto& [threads, out] : {std::pair{"1", one}, std::pair{"2", two}}) {
+            auto r = run(run_auto, "kestrel-auto",
+                         {penguins_train, "--label-col", "species", "--models", "tree,knn,gbdt", "--max-evals", "6",
+                          "--folds", "3", "--seed", "9", "--threads", threads, "-o", out, "-q"});
+            REQUIRE_MESSAGE(r.code == 0, r.err);
+        }
+        CHECK(test::slurp(one) == test::slurp(two));
+    }
+
+    TEST_CASE("kestrel-auto's saved model predicts as kestrel-train's with the chosen parameters") {
+        test::ScratchDir dir("auto_refit");
+        const auto best = dir / "best.json", trained = dir / "trained.json";
+        auto r = run(run_auto, "kestrel-auto",
+                     {penguins_train, "--label-col", "species", "--models", "logistic,tree", "--max-evals", "4",
+                      "--folds", "3", "--seed", "2", "-o", best, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        std::vector<std::string> args = {"-m", j["best"]["model"], penguins_train, "--label-col", "species",
+                                         "--seed", "2", "-o", trained, "-q"};
+        for (const auto& [name, value] : j["best"]["params"].items()) {
+            if (name == "scale") args.insert(args.end(), {"--scale", value.get<std::string>()});
+            else args.insert(args.end(), {"-p", name + "=" + value.get<std::string>()});
+        }
+        auto t = run(run_train, "kestrel-train", args);
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        auto a = run(run_predict, "kestrel-predict", {best, penguins_test, "--label-col", "species", "--proba"});
+        auto b = run(run_predict, "kestrel-predict", {trained, penguins_test, "--label-col", "species", "--proba"});
+        REQUIRE(a.code == 0);
+        CHECK(a.out == b.out);
+        CHECK(lines(a.out) >= 69);
+    }
+
+    TEST_CASE("kestrel-auto text output: the leaderboard table and the chosen model") {
+        auto r = run(run_auto, "kestrel-auto", {iris_train, "--models", "logistic,tree", "--max-evals", "3", "--folds", "3"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        CHECK(r.out.find("ran 3 evaluations (--max-evals 3)") != std::string::npos);
+        CHECK(r.out.find("\nbest: ") != std::string::npos);
+        CHECK(lines(r.out) == 2 + 1 + 3 + 2);  // heading, blank, header, 3 rows, blank, best
+    }
+
+    TEST_CASE("kestrel-auto refusals: one line, exit 1 for usage, 2 for data") {
+        auto unknown = run(run_auto, "kestrel-auto", {iris_train, "--models", "logistic,nosuch", "--max-evals", "2"});
+        CHECK(unknown.code == 1);
+        CHECK(lines(unknown.err) == 1);
+        CHECK(unknown.err.find("nosuch") != std::string::npos);
+        auto budget = run(run_auto, "kestrel-auto", {iris_train, "--time-budget", "soon"});
+        CHECK(budget.code == 1);
+        CHECK(lines(budget.err) == 1);
+        CHECK(budget.err.find("--time-budget soon") != std::string::npos);
+        auto no_space = run(run_auto, "kestrel-auto", {iris_train, "--models", "perceptron", "--max-evals", "2"});
+        CHECK(no_space.code == 1);
+        CHECK(no_space.err.find("declares no search space") != std::string::npos);
+        auto wrong_task = run(run_auto, "kestrel-auto", {iris_train, "--models", "ridge", "--max-evals", "2"});
+        CHECK(wrong_task.code == 1);
+        auto metric = run(run_auto, "kestrel-auto", {iris_train, "--metric", "r2", "--max-evals", "2"});
+        CHECK(metric.code == 1);
+        auto missing = run(run_auto, "kestrel-auto", {"/nonexistent/train.csv", "--max-evals", "2"});
+        CHECK(missing.code == 2);
+        CHECK(lines(missing.err) == 1);
+    }
+
+    TEST_CASE("kestrel-gridsearch -m MODEL without -g: a random search of the declared space") {
+        auto r = run(run_gridsearch, "kestrel-gridsearch", {"-m", "logistic", iris_train, "--n-iter", "4", "-k", "3", "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        CHECK(j["search"] == "random");
+        REQUIRE(j["points"].size() == 4);
+        for (const auto& p : j["points"]) {
+            const double C = std::stod(p["params"]["C"].get<std::string>());
+            CHECK(C >= 1e-4);
+            CHECK(C < 1e4);
+            CHECK(p["params"]["scale"] == "standard");
+        }
+        // Ten points when --n-iter is not given (scikit-learn RandomizedSearchCV's n_iter).
+        auto ten = run(run_gridsearch, "kestrel-gridsearch", {"-m", "tree", iris_train, "-k", "3", "--json"});
+        REQUIRE_MESSAGE(ten.code == 0, ten.err);
+        CHECK(Json::parse(ten.out)["points"].size() == 10);
+        // What the command line fixes leaves the space: -p C and --scale.
+        auto fixed = run(run_gridsearch, "kestrel-gridsearch",
+                         {"-m", "logistic", "-p", "C=2", "--scale", "minmax", iris_train, "--n-iter", "2", "--json"});
+        REQUIRE_MESSAGE(fixed.code == 0, fixed.err);
+        CHECK(Json::parse(fixed.out)["points"].size() == 1);  // nothing left to vary: one point
+        auto none = run(run_gridsearch, "kestrel-gridsearch", {"-m", "perceptron", iris_train});
+        CHECK(none.code == 1);
+        CHECK(none.err.find("perceptron declares no search space; give the axes with -g") != std::string::npos);
+    }
+}

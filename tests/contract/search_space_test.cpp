@@ -1,0 +1,37 @@
+// Every declared search space (kestrel-auto, kestrel-gridsearch without -g) is valid for
+// its model: each axis parses, and points drawn from it resolve against the model's
+// parameters, so no run can fail on a space's own typo.
+#include <doctest/doctest.h>
+
+#include "kestrel/model_selection/auto_search.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/pipeline/search_spaces.hpp"
+
+using namespace kestrel;
+
+TEST_SUITE("contract") {
+    TEST_CASE("every declared search space parses and its drawn points resolve against the model") {
+        int declared = 0;
+        for (const auto& name : registry().names()) {
+            const SearchSpace& space = search_space(name);
+            if (!space.declared()) continue;
+            ++declared;
+            CAPTURE(name);
+            CHECK(space.cost >= 1);
+            CHECK(space.cost <= 4);
+            CHECK((space.max_rows == 0) == space.too_large.empty());
+            const auto axes = declared_axes(name);
+            ModelSpec base;
+            base.model = name;
+            for (const auto& point : sample_points(axes, 50, 7)) {
+                CAPTURE(point.size());
+                ModelSpec s = apply_point(base, point);
+                CHECK_NOTHROW(resolve_params(s));
+            }
+        }
+        CHECK(declared >= 10);
+        // The families the issue names, for both tasks.
+        for (const char* m : {"gbdt", "forest", "logistic", "svc", "ridge", "least_squares", "knn"})
+            CHECK(search_space(m).declared());
+    }
+}
