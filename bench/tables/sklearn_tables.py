@@ -2,6 +2,7 @@
 # scikit-learn user writes for a table with string columns and NA cells, fitted 3 times
 # (median fit time) on data/tables/NAME/train.csv and scored on test.csv.
 # Usage: python3 sklearn_tables.py NAME LABEL c|r   (c: classification, r: regression)
+# TABLES=DIR reads DIR/NAME instead (the tables of make_debian_tables.sh).
 import sys, time, numpy as np, pandas as pd
 from sklearn.compose import ColumnTransformer
 from sklearn.pipeline import make_pipeline
@@ -12,7 +13,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import accuracy_score, r2_score
 name, label, task = sys.argv[1], sys.argv[2], sys.argv[3]
 import os
-base = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "tables", name) + "/"
+base = os.path.join(os.environ.get("TABLES") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "tables"), name) + "/"
 t0=time.perf_counter()
 tr = pd.read_csv(base+"train.csv"); te = pd.read_csv(base+"test.csv")
 tr = tr.dropna(subset=[label]); te = te.dropna(subset=[label])
