@@ -200,6 +200,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             job.spec = &f.specs[c];
             job.seed = ctx.seed;  // the fold's seed, as every search's: candidates differ only in parameters
             job.stream = k;
+            job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
             job.label = f.model + " " + detail::point_text(f.points[c]) + ", fold " + std::to_string(k + 1);
         }
         AutoCandidate cand;

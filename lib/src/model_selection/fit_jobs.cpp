@@ -50,7 +50,7 @@ std::vector<FitOutcome> run_fit_jobs(const std::vector<FitJob>& jobs, const std:
         // A model that stops early watches the held-out fold (as XGBoost's cv does):
         // otherwise it would hold out rows of the fold's training part of its own.
         Dataset watched;
-        if (registry().capabilities(*resolved_params(*job.spec)).early_stopping) {
+        if (job.stop_on_test_rows && registry().capabilities(*resolved_params(*job.spec)).early_stopping) {
             watched = data.subset(fold.test);
             fit_ctx.eval_sets = {{"validation_0", &watched}};
         }

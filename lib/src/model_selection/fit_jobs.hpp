@@ -22,6 +22,10 @@ struct FitJob {
     FitPhase phase = FitPhase::tune;
     bool score_train = false;  // also score the training rows (learning curves)
     bool keep_predictions = false;
+    // A model that stops early (gbdt) watches the fold's test rows, as XGBoost's cv does;
+    // false leaves it to its own hold-out of the training rows (kestrel-auto, whose
+    // scores rank models that do not stop early against it).
+    bool stop_on_test_rows = true;
 };
 
 struct FitOutcome {
