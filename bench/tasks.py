@@ -338,13 +338,16 @@ for short, data, shape in (("multi7", "multi7_dense", "synthetic 46000 x 9, 7 cl
                               "train.csv", "test.csv", goal=Goal(train=0.5, accuracy_points=0.3))],
              requires=("adaboost",)))
 # issue 23: both tools' defaults (tol 1e-3, n_iter_no_change 5, max_iter 1000, eta 1,
-# shuffled; one-vs-rest over the 26 classes)
+# shuffled; one-vs-rest over the 26 classes). The perceptron on unscaled, non-separable
+# data ends wherever its last epochs leave it: accuracy varies by ±5 points from seed to
+# seed in both tools (scikit-learn 1.2.1 over seeds 0-29: 35.3 % to 55.0 %), so quality is
+# the mean over 20 seeds, not 3.
 add(Task("perceptron_letter", "linear", "shared:letter",
          "perceptron with default parameters (one-vs-rest); letter 16000 x 16, 26 classes",
          kestrel=kestrel("perceptron", {}, "train.csv", "test.csv", extra="--seed {seed}"),
          anchors=[sklearn("Perceptron", {"random_state": "{seed}"}, "train.csv", "test.csv",
                           goal=Goal(train=1.0, accuracy_points=1.0))],
-         requires=("perceptron",), quality_seeds=(2, 3)))
+         requires=("perceptron",), quality_seeds=tuple(range(2, 21))))
 
 # ---------------------------------------------------------------- selection (issue 8)
 def kestrel_grid(name, model, fixed, grid, train_file, threads=T, goal=None):
