@@ -167,6 +167,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
                   {"classes", classes},  {"fit_seconds", seconds},  {"output", output}};
         if (!c_search.is_null()) j["c_search"] = c_search;
         j["categorical_features"] = categorical_count(m);
+        if (const Index best = m.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
         j["preprocessing"] = m.step_kinds();
         io.out << j.dump(2) << "\n";
     } else if (!common.quiet && !common.json) {
@@ -175,6 +176,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
         io.err << " in " << seconds << " s -> " << output << "\n";
         if (const std::string t = table_summary(m); !t.empty()) io.err << "  " << t << "\n";
+        if (const Index best = m.estimator().best_iteration(); best >= 0)
+            io.err << "  early stopping kept " << plural(best + 1, "round") << " (best_iteration " << best << ")\n";
         if (!c_search.is_null()) io.err << c_search_text(c_search);
     }
     return 0;

@@ -61,6 +61,8 @@ TEST_SUITE("cli") {
         CHECK(rows.size() - 1 == best_round + 10);
         const Json state = Json::parse(test::slurp(model))["state"];
         CHECK(state["best_iteration"].get<std::size_t>() == best_round - 1);
+        CHECK(t.err.find("early stopping kept " + std::to_string(best_round) + " rounds (best_iteration " +
+                         std::to_string(best_round - 1) + ")") != std::string::npos);
         // Predicting the validation file with the saved (best-round) model gives that auc.
         auto p = run(run_predict, "kestrel-predict",
                      {model, valid, "--label-col", "Status", "--metrics", "--json", "-o", dir / "p.csv"});
