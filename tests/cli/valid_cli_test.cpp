@@ -112,7 +112,8 @@ TEST_SUITE("cli") {
         gs_args.insert(gs_args.begin() + 2, {"-g", "max_depth=2,3"});
         auto gs = run(run_gridsearch, "kestrel-gridsearch", gs_args);
         REQUIRE_MESSAGE(gs.code == 0, gs.err);
-        for (const auto& point : Json::parse(gs.out)["points"]) CHECK(point["fold_rounds"].size() == 3);
+        const Json search = Json::parse(gs.out);  // a named object: the loop must not outlive it
+        for (const auto& point : search["points"]) CHECK(point["fold_rounds"].size() == 3);
         // Without early stopping there is nothing to report.
         auto plain = run(run_cv, "kestrel-cv", {"-m", "gbdt", "-p", "n_estimators=5", train, "--label-col", "Status",
                                                 "-k", "3", "--json"});
