@@ -6,6 +6,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "kestrel/common/logistic_math.hpp"
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
@@ -41,8 +42,7 @@ double weight(const Vector& w, Index i) { return w.size() ? w[i] : 1.0; }
 // Class probabilities of row i into p (K = 1: the logistic's two).
 void row_probabilities(const Loss& loss, const double* F, Index K, Index i, std::vector<double>& p) {
     if (loss.kind == LossKind::logistic) {
-        const double z = F[i];
-        const double p1 = z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z));
+        const double p1 = sigmoid(F[i]);
         p.assign({1 - p1, p1});
         return;
     }

@@ -387,8 +387,9 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                 }
             const Watched& last = watched.back();
             valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads));
-            ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1),
-                       static_cast<std::uint64_t>(rounds));
+            if (ctx.progress)  // the label is text built per round: only for a terminal
+                ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1),
+                           static_cast<std::uint64_t>(rounds));
             if (patience > 0) {
                 if (maximize ? v > best : v < best) {
                     best = v;
