@@ -436,6 +436,15 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                 .also({"auto"})
                 .like("XGBoost max_delta_step (0.7 with count:poisson)");
         max_delta_step.default_value = "auto";
+        ParamDef learning_rate =
+            real_param("learning_rate", 0.1,
+                       "shrinkage of every tree's values; auto = 0.1 (scikit-learn's step), which with "
+                       "loss=softmax and hessian=xgboost is 0.2 (the same step under the doubled Hessian)")
+                .range(0.0, std::nullopt)
+                .open_below()
+                .also({"auto"})
+                .like("XGBoost eta (alias learning_rate, default 0.3); scikit-learn learning_rate (0.1)");
+        learning_rate.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::loss, choice_param("loss", "auto",
                                         {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma", "tweedie",
@@ -452,10 +461,7 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                  int_param("n_estimators", 100, "boosting rounds (one tree per round, k with softmax)")
                      .range(1, std::nullopt)
                      .like("XGBoost num_boost_round; scikit-learn max_iter")),
-            bind(&P::learning_rate, real_param("learning_rate", 0.1, "shrinkage of every tree's values")
-                                        .range(0.0, std::nullopt)
-                                        .open_below()
-                                        .like("XGBoost eta (alias learning_rate); scikit-learn learning_rate")),
+            bind(&P::learning_rate, learning_rate),
             bind(&P::max_depth, int_param("max_depth", 6, "depth limit of each tree (0 = none; needs max_leaves)")
                                     .range(0, 64)
                                     .like("XGBoost max_depth; scikit-learn max_depth")),

@@ -23,7 +23,7 @@ struct GbdtParams {
     std::string loss;
     std::string hessian;  // softmax's Hessian convention: "xgboost" (2p(1−p)) or "sklearn" (p(1−p))
     long long n_estimators = 100;
-    double learning_rate = 0.1;
+    RealOrWord learning_rate;  // a number, or "auto" (0.1 as a step: 0.2 for softmax under hessian=xgboost)
     long long max_depth = 6;
     long long max_leaves = 0;
     double min_child_weight = 1;
