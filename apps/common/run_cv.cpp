@@ -7,6 +7,7 @@
 #include "common/cv_outputs.hpp"
 #include "common/cv_threshold.hpp"
 #include "common/search_plots.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/metrics/classification.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
@@ -16,12 +17,6 @@
 
 namespace kestrel::cli {
 namespace {
-
-std::string fixed(double x, int digits = 4) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(digits) << x;
-    return os.str();
-}
 
 std::string text_table(const CvResult& r) {
     std::ostringstream os;
@@ -37,10 +32,10 @@ std::string text_table(const CvResult& r) {
     for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << ("f" + std::to_string(f + 1));
     os << "\n";
     for (const auto& m : r.metrics) {
-        os << std::left << std::setw(static_cast<int>(w) + 2) << m << std::right << std::setw(10) << fixed(r.summary.at(m).mean)
-           << std::setw(10) << fixed(r.summary.at(m).std);
-        if (pooled) os << std::setw(10) << fixed(r.pooled.at(m));
-        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << fixed(r.folds[f].scores.at(m));
+        os << std::left << std::setw(static_cast<int>(w) + 2) << m << std::right << std::setw(10) << format_fixed(r.summary.at(m).mean, 4)
+           << std::setw(10) << format_fixed(r.summary.at(m).std, 4);
+        if (pooled) os << std::setw(10) << format_fixed(r.pooled.at(m), 4);
+        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << format_fixed(r.folds[f].scores.at(m), 4);
         os << "\n";
     }
     // Early stopping on each test fold: the rounds each fold's model kept.

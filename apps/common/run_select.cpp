@@ -8,6 +8,7 @@
 
 #include "common/commands.hpp"
 #include "common/importance_output.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -45,12 +46,6 @@ std::string joined(const std::vector<Index>& features, const std::vector<std::st
     std::string s;
     for (Index j : features) s += (s.empty() ? "" : ", ") + names[static_cast<std::size_t>(j)];
     return s;
-}
-
-std::string fixed(double x, int digits = 4) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(digits) << x;
-    return os.str();
 }
 
 void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const std::vector<Index>& selected,
@@ -107,8 +102,8 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
         const std::string change =
             s.changed < 0 ? "(all)" : (opts.forward ? "+" : "-") + names[static_cast<std::size_t>(s.changed)];
         io.out << std::left << std::setw(5) << (opts.forward ? i + 1 : i) << std::setw(static_cast<int>(w) + 2)
-               << change << std::right << std::setw(9) << s.features.size() << std::setw(12) << fixed(s.score)
-               << std::setw(10) << fixed(s.error) << "\n";
+               << change << std::right << std::setw(9) << s.features.size() << std::setw(12) << format_fixed(s.score, 4)
+               << std::setw(10) << format_fixed(s.error, 4) << "\n";
     }
     io.out << "stopped: " << r.stop << "\nselected (" << r.selected.size() << "): " << joined(r.selected, names)
            << "\n";
@@ -145,8 +140,8 @@ int run_l1(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const 
         const auto& p = r.path[i];
         std::ostringstream s;
         s << std::setprecision(6) << p.strength;
-        io.out << std::setw(14) << s.str() << std::setw(9) << p.nonzero.size() << std::setw(12) << fixed(p.score)
-               << std::setw(10) << fixed(p.error) << (i == r.chosen ? "  <- chosen" : "") << "\n";
+        io.out << std::setw(14) << s.str() << std::setw(9) << p.nonzero.size() << std::setw(12) << format_fixed(p.score, 4)
+               << std::setw(10) << format_fixed(p.error, 4) << (i == r.chosen ? "  <- chosen" : "") << "\n";
     }
     io.out << "entry order: " << joined(r.entry_order, names) << "\nselected (" << r.selected.size()
            << "): " << joined(r.selected, names) << "\n";
@@ -184,7 +179,7 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
         return 0;
     }
     io.out << "permutation importance of " << model.model_name() << " on " << t.source << " ("
-           << plural(t.X.rows(), "row") << "), " << metric << " baseline " << fixed(p.baseline) << ", "
+           << plural(t.X.rows(), "row") << "), " << metric << " baseline " << format_fixed(p.baseline, 4) << ", "
            << plural(f.repeats, "repeat") << ", seed " << common.seed << "\n\n"
            << importance_table(p, names);
     return 0;

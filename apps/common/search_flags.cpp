@@ -57,12 +57,6 @@ double read_number(const std::string& s, const std::string& where) {
     return v;
 }
 
-std::string fixed(double x, int digits) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(digits) << x;
-    return os.str();
-}
-
 }  // namespace
 
 void SearchFlags::add_to(CLI::App& app) {
@@ -203,11 +197,11 @@ std::string nested_text(const NestedSearchResult& r) {
     for (const auto& o : r.outer) {
         std::string point;
         for (const auto& [name, value] : o.best_point) point += (point.empty() ? "" : " ") + name + "=" + value;
-        os << std::setw(7) << o.index + 1 << std::setw(10) << fixed(o.inner_score, 4) << std::setw(10)
-           << fixed(o.test_score, 4) << "  " << point << "\n";
+        os << std::setw(7) << o.index + 1 << std::setw(10) << format_fixed(o.inner_score, 4) << std::setw(10)
+           << format_fixed(o.test_score, 4) << "  " << point << "\n";
     }
-    os << "\nestimate of the tuned model: " << r.metric << " = " << fixed(r.score.mean, 4) << " +/- "
-       << fixed(r.score.std, 4) << " over " << plural(static_cast<long long>(r.outer.size()), "outer fold") << "\n";
+    os << "\nestimate of the tuned model: " << r.metric << " = " << format_fixed(r.score.mean, 4) << " +/- "
+       << format_fixed(r.score.std, 4) << " over " << plural(static_cast<long long>(r.outer.size()), "outer fold") << "\n";
     return os.str();
 }
 

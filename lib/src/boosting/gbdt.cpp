@@ -39,8 +39,6 @@ std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, In
 
 // Below this many rows a loop over rows runs on one thread: a fork-join costs more.
 constexpr Index kParallelRows = 1 << 15;
-// The most categories a categorical feature may have (the codes are read as int).
-constexpr Index kMaxCategories = Index{1} << 24;
 
 // NaN is a missing value; an infinity has no bin.
 void require_no_infinity(const Features& X) {

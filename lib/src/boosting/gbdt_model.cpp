@@ -19,7 +19,6 @@ namespace kestrel {
 namespace {
 
 constexpr Index kPredictBlock = 256;
-constexpr Index kMaxCategories = Index{1} << 24;
 
 // A JSON array of integers, plain or packed by parse_model_json.
 std::vector<long long> integers_from_json(const Json& j, const char* what) {
@@ -313,7 +312,7 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
         const auto k = json_integer<Index>(f.at("categories"));
         if (j < 0 || j >= d || counts[static_cast<std::size_t>(j)] != 0)
             throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " is out of range or repeated");
-        if (k < 1 || k > kMaxCategories)
+        if (k < 1 || k > Gbdt::kMaxCategories)
             throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
                                      std::to_string(k) + " categories");
         counts[static_cast<std::size_t>(j)] = k;

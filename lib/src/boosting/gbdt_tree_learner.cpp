@@ -9,7 +9,7 @@ namespace {
 // XGBoost's kRtEps: a split must gain more than rounding noise.
 constexpr double kMinGain = 1e-6;
 // Below this many histogram cell updates a loop runs on one thread: a fork-join costs more.
-constexpr Index kParallelWork = 1 << 15;
+constexpr Index kParallelHistogramWork = 1 << 15;
 
 template <class Bin>
 void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist) {
@@ -110,7 +110,7 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const bool wide = bins_.wide();
     Index work = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
-#pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
+#pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
 #pragma omp for schedule(dynamic)
     for (Index j = 0; j < n_nodes; ++j) {
@@ -249,7 +249,7 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     // Left bins of each task's categorical candidate (none without categorical features).
     std::vector<std::vector<std::uint32_t>> found_sets(cuts_.any_categorical() ? static_cast<std::size_t>(tasks) : 0);
     const Index work = static_cast<Index>(nodes.size()) * cuts_.total_cells();
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelWork)
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     for (Index t = 0; t < tasks; ++t) {
         Node* n = nodes[static_cast<std::size_t>(t / nf)];
         const Index f = features_[static_cast<std::size_t>(t % nf)];
@@ -294,7 +294,7 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
     const bool wide = bins_.wide();
     Index moved = 0;
     for (const Node* n : batch) moved += n->end - n->begin;
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelWork)
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelHistogramWork)
     for (Index j = 0; j < nb; ++j) {
         const Node& n = *batch[static_cast<std::size_t>(j)];
         const Split& s = n.best;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "kestrel/common/logistic_math.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 
@@ -16,10 +17,6 @@ constexpr Index kBlock = 4096;
 // Keeps Newton steps finite where a probability saturates.
 constexpr double kMinHessian = 1e-16;
 constexpr double kClip = 1e-12;
-
-double sigmoid(double f) {
-    return f >= 0 ? 1.0 / (1.0 + std::exp(-f)) : std::exp(f) / (1.0 + std::exp(f));
-}
 
 // Softmax of F[0..K) into p; returns log Σ_c exp(F_c).
 double softmax(const double* F, Index K, double* p) {

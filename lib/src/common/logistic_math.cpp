@@ -9,12 +9,6 @@ double log1p_exp(double t) {
     return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
 }
 
-double sigmoid(double t) {
-    if (t >= 0) return 1.0 / (1.0 + std::exp(-t));
-    const double e = std::exp(t);
-    return e / (1.0 + e);
-}
-
 Eigen::MatrixXd logistic_probabilities(const Eigen::MatrixXd& z) {
     const Index n = z.rows();
     if (z.cols() == 1) {

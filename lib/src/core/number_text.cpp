@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fast_float/fast_float.h>
 
 namespace kestrel {
@@ -35,6 +36,12 @@ std::string format_number(double x) {
     char buf[64];
     auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip, never locale-dependent
     return std::string(buf, r.ptr);
+}
+
+std::string format_fixed(double x, int decimals) {
+    char buf[400];  // %.*f of the largest double with a few decimals fits
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+    return buf;
 }
 
 }  // namespace kestrel

@@ -1,5 +1,7 @@
 #include "kestrel/kernel_methods/kernel_logistic.hpp"
 
+#include "gram_limit.hpp"
+
 #include <sstream>
 
 #include "kestrel/common/class_weight.hpp"
@@ -20,7 +22,6 @@ namespace {
 
 // solver=auto uses Newton up to this many rows (one (n+1)² LU per step).
 constexpr Index kNewtonMaxRows = 1000;
-constexpr double kMaxGramBytes = 16.0 * 1024 * 1024 * 1024;
 
 }  // namespace
 
@@ -68,9 +69,7 @@ void KernelLogistic::do_fit(const Dataset& data, const Context& ctx) {
         model_.rows = basis.landmarks;
         model_.coef = basis.T * W;
     } else {
-        if (static_cast<double>(n) * static_cast<double>(n) * 8.0 > kMaxGramBytes)
-            throw UsageError("kernel_logistic: " + std::to_string(n) +
-                             " rows need a Gram matrix over 16 GiB; use -p nystrom=m (e.g. nystrom=1000)");
+        require_exact_gram_fits("kernel_logistic", n);
         const DenseMatrix K = kernel.gram(KernelRows(data.X), threads);
         const bool newton = solver == "newton" || (solver == "auto" && q == 1 && n <= kNewtonMaxRows);
         if (newton) {

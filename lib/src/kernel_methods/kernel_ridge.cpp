@@ -6,6 +6,8 @@
 //     f(x) = Σ_i a_i k(x_i, x) + b,  b = ȳ - aᵀ K w   (Σ a_i = 0 makes the rest vanish).
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
 
+#include "gram_limit.hpp"
+
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
@@ -22,9 +24,6 @@ namespace kestrel {
 
 namespace {
 
-// Above this the n x n Gram matrix is refused in favour of nystrom=m (a clear error
-// instead of an allocation failure deep in the fit).
-constexpr double kMaxGramBytes = 16.0 * 1024 * 1024 * 1024;
 constexpr Index kNystromChunk = 2048;  // training rows per kernel block in the Nyström pass
 constexpr Index kUpdateTile = 64;      // columns of the m x m accumulator per task
 
@@ -82,9 +81,7 @@ void KernelRidge::fit_exact(const Dataset& data, const Context& ctx, const Kerne
     const bool intercept = p.fit_intercept;
     const int threads = std::max(1, ctx.resolved_threads());
     const Index n = data.rows();
-    if (static_cast<double>(n) * static_cast<double>(n) * 8.0 > kMaxGramBytes)
-        throw UsageError("kernel_ridge: " + std::to_string(n) +
-                         " rows need a Gram matrix over 16 GiB; use -p nystrom=m (e.g. nystrom=1000)");
+    require_exact_gram_fits("kernel_ridge", n);
     const Vector s = sample_weights(data);
     const double total = s.sum();
     const Vector w = s / total;

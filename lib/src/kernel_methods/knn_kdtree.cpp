@@ -10,8 +10,7 @@
 
 namespace kestrel::knn_detail {
 
-namespace {
-
+// Not in an anonymous namespace: KdTree::Impl, a class with linkage, holds them.
 struct RowSource {
     const DenseMatrix* m;
     std::size_t kdtree_get_point_count() const { return static_cast<std::size_t>(m->rows()); }
@@ -81,8 +80,6 @@ private:
 
 template <bool L1>
 using Tree = nanoflann::KDTreeSingleIndexAdaptor<ExactMetric<L1>, RowSource, -1, std::uint32_t>;
-
-}  // namespace
 
 struct KdTree::Impl {
     RowSource src;

@@ -18,7 +18,7 @@ constexpr Index kTile = 256;
 constexpr Index kChunk = 256;  // rows per task in parallel_multiply
 // Below this many multiply-adds a fork-join costs more than it saves (L-BFGS calls
 // parallel_multiply thousands of times on small problems).
-constexpr double kParallelWork = 1 << 21;
+constexpr double kParallelProductWork = 1 << 21;
 
 blasint as_blas(Index v) {
     return static_cast<blasint>(v);
@@ -152,7 +152,7 @@ Eigen::MatrixXd parallel_multiply(const DenseMatrix& A, const Eigen::MatrixXd& X
     const Index chunks = (n + kChunk - 1) / kChunk;
     const bool parallel =
         threads > 1 && chunks > 1 &&
-        static_cast<double>(n) * static_cast<double>(A.cols()) * static_cast<double>(X.cols()) >= kParallelWork;
+        static_cast<double>(n) * static_cast<double>(A.cols()) * static_cast<double>(X.cols()) >= kParallelProductWork;
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (Index c = 0; c < chunks; ++c) {
         const Index r0 = c * kChunk, r = std::min(kChunk, n - r0);

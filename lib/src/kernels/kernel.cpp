@@ -18,7 +18,7 @@ constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kern
 constexpr Index kGramRows = 64;     // rows per task in Kernel::gram
 // Below this many multiply-adds a fork-join (~1 µs from libgomp's pool) costs more than it
 // saves: one RBF row of 10000 x 20 (~70 µs, an SVR kernel column) is worth splitting.
-constexpr Index kParallelWork = 1 << 16;
+constexpr Index kParallelKernelWork = 1 << 16;
 constexpr double kDensifyAbove = 0.25;     // fraction of non-zeros above which sparse rows are stored dense
 
 double powi(double base, int times) {
@@ -295,7 +295,7 @@ void Kernel::row(const KernelRows& a, Index i, const KernelRows& b, Index begin,
     std::vector<double> scratch;
     const Probe p = probe(a, i, scratch);
     const Index chunks = (n + kRowChunk - 1) / kRowChunk;
-    const bool parallel = threads > 1 && chunks > 1 && n * std::max<Index>(b.dim(), 1) >= kParallelWork;
+    const bool parallel = threads > 1 && chunks > 1 && n * std::max<Index>(b.dim(), 1) >= kParallelKernelWork;
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (Index c = 0; c < chunks; ++c) {
         const Index lo = begin + c * kRowChunk;

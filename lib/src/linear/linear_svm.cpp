@@ -19,11 +19,11 @@ namespace kestrel {
 namespace {
 // Seed streams of the solvers' row / coordinate orders: any fixed numbers, so that the
 // fit depends on the context's seed only.
-constexpr std::uint64_t permutation_stream = 0x51f3;
+constexpr std::uint64_t svm_permutation_stream = 0x51f3;
 constexpr std::uint64_t l1_stream = 0x51f5;
 constexpr std::uint64_t cs_stream = 0x51f4;
 constexpr std::uint64_t pegasos_stream = 0x9e6a;
-constexpr std::uint64_t c_search_stream = 0xc5ea;
+constexpr std::uint64_t svm_c_search_stream = 0xc5ea;
 
 enum class Solver { dual, primal, l1_cd, pegasos };
 
@@ -138,7 +138,7 @@ BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, 
             DualCdOptions opts;
             opts.eps = eps;
             opts.max_iter = max_iter;
-            opts.seed = derive_seed(ctx.seed, permutation_stream);
+            opts.seed = derive_seed(ctx.seed, svm_permutation_stream);
             DualCdResult r = solve_dual_cd(problem, opts);
             out.w = std::move(r.w);
             out.objective = r.dual_objective;
@@ -200,7 +200,7 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
         so.start_C = c_search_start(data.X, bias * bias, p.hinge() ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, c_search_stream);
+        so.seed = derive_seed(ctx.seed, svm_c_search_stream);
         const CSearchResult r = search_c(
             data, so,
             [&](const Dataset& train, double c, const Vector& warm) {
@@ -253,7 +253,7 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;
         CSearchOptions so;
         so.start_C = c_search_start(data.X, bias * bias, 1.0);
-        so.seed = derive_seed(ctx.seed, c_search_stream);
+        so.seed = derive_seed(ctx.seed, svm_c_search_stream);
         // The dual solver starts from zero at each C: no warm start, the same search.
         const CSearchResult r = search_c(
             data, so,

@@ -14,8 +14,6 @@
 namespace kestrel {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // Cumulative true and false positives at each distinct score, highest first: every row
 // scoring at least the threshold is predicted positive, so tied rows enter together.
 struct ThresholdCounts {
@@ -46,7 +44,7 @@ ThresholdCounts binary_clf_curve(const Eigen::VectorXd& is_positive, const Eigen
 }
 
 std::vector<double> divided(const std::vector<double>& v, double by) {
-    std::vector<double> out(v.size(), kNaN);
+    std::vector<double> out(v.size(), metrics_internal::kNaN);
     if (by > 0) std::transform(v.begin(), v.end(), out.begin(), [by](double x) { return x / by; });
     return out;
 }

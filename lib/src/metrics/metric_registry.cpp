@@ -15,9 +15,7 @@
 namespace kestrel {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double value_or_nan(const std::optional<double>& v) { return v ? *v : kNaN; }
+double value_or_nan(const std::optional<double>& v) { return v ? *v : metrics_internal::kNaN; }
 
 ClassScores averaged(const Predictions& p, Average avg) {
     return averaged_scores(confusion_matrix(p.y_true, p.y_pred, metrics_internal::covered_classes(p)), avg);

@@ -1,10 +1,14 @@
 #pragma once
 // Helpers shared by the metric sources (not part of the public surface).
+#include <limits>
 #include <string>
 
 #include "kestrel/metrics/predictions.hpp"
 
 namespace kestrel::metrics_internal {
+
+// The value of a metric that is undefined on its input (e.g. AUC with one class).
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A class index stored as a double (y_true / y_pred); InternalError unless it is a
 // non-negative integer, since every producer of Predictions writes indices.

@@ -14,8 +14,6 @@
 namespace kestrel {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // Cumulative true and false positives at each distinct score, highest score first
 // (sklearn's _binary_clf_curve): tied scores enter together, which is what gives a
 // tied positive/negative pair half credit in the ROC area.
@@ -96,11 +94,11 @@ std::optional<double> ranking_metric(const Predictions& p, const BinaryMetric& m
 }  // namespace
 
 double roc_auc_binary(const Eigen::VectorXd& is_positive, const Eigen::VectorXd& score) {
-    if (!valid_inputs(is_positive, score)) return kNaN;
+    if (!valid_inputs(is_positive, score)) return metrics_internal::kNaN;
     const std::vector<CurvePoint> curve = binary_curve(is_positive, score);
-    if (curve.empty()) return kNaN;
+    if (curve.empty()) return metrics_internal::kNaN;
     const long long positives = curve.back().tp, negatives = curve.back().fp;
-    if (positives == 0 || negatives == 0) return kNaN;  // sklearn: undefined for one class
+    if (positives == 0 || negatives == 0) return metrics_internal::kNaN;  // sklearn: undefined for one class
     // Trapezoids between consecutive (fp, tp) points from (0, 0), in integers (twice the
     // area, exact), normalised once: the same area as sklearn's trapz over (fpr, tpr).
     long long twice_area = 0;
@@ -114,9 +112,9 @@ double roc_auc_binary(const Eigen::VectorXd& is_positive, const Eigen::VectorXd&
 }
 
 double average_precision_binary(const Eigen::VectorXd& is_positive, const Eigen::VectorXd& score) {
-    if (!valid_inputs(is_positive, score)) return kNaN;
+    if (!valid_inputs(is_positive, score)) return metrics_internal::kNaN;
     const std::vector<CurvePoint> curve = binary_curve(is_positive, score);
-    if (curve.empty() || curve.back().tp == 0) return kNaN;  // recall undefined without positives
+    if (curve.empty() || curve.back().tp == 0) return metrics_internal::kNaN;  // recall undefined without positives
     const double positives = static_cast<double>(curve.back().tp);
     // AP = sum_n (R_n - R_{n-1}) P_n over distinct thresholds, no interpolation.
     double ap = 0, prev_recall = 0;

@@ -8,27 +8,22 @@
 #include "metrics_internal.hpp"
 
 namespace kestrel {
-namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-}  // namespace
 
 double mean_squared_error(const Eigen::VectorXd& y, const Eigen::VectorXd& yhat) {
     metrics_internal::check_lengths(y, yhat);
-    if (y.size() == 0) return kNaN;
+    if (y.size() == 0) return metrics_internal::kNaN;
     return (y - yhat).squaredNorm() / static_cast<double>(y.size());
 }
 
 double mean_absolute_error(const Eigen::VectorXd& y, const Eigen::VectorXd& yhat) {
     metrics_internal::check_lengths(y, yhat);
-    if (y.size() == 0) return kNaN;
+    if (y.size() == 0) return metrics_internal::kNaN;
     return (y - yhat).cwiseAbs().sum() / static_cast<double>(y.size());
 }
 
 double r2_score(const Eigen::VectorXd& y, const Eigen::VectorXd& yhat) {
     metrics_internal::check_lengths(y, yhat);
-    if (y.size() < 2) return kNaN;  // sklearn: not well-defined with fewer than two samples
+    if (y.size() < 2) return metrics_internal::kNaN;  // sklearn: not well-defined with fewer than two samples
     const double ss_res = (y - yhat).squaredNorm();
     // A constant truth is tested directly: its float mean can differ from the value in
     // the last bit (mean of three 0.1s), which would turn SStot into rounding noise.
@@ -40,7 +35,7 @@ double r2_score(const Eigen::VectorXd& y, const Eigen::VectorXd& yhat) {
 
 double max_error(const Eigen::VectorXd& y, const Eigen::VectorXd& yhat) {
     metrics_internal::check_lengths(y, yhat);
-    if (y.size() == 0) return kNaN;
+    if (y.size() == 0) return metrics_internal::kNaN;
     return (y - yhat).cwiseAbs().maxCoeff();
 }
 

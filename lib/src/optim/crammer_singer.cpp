@@ -14,7 +14,6 @@
 namespace kestrel {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 // The per-row subproblem in closed form: minimise ½A‖α − α_old‖² + Bᵀ(α − α_old)-style
 // quadratic over {α_m ≤ bound_m, Σα = 0} by finding the threshold β of
@@ -61,7 +60,7 @@ CrammerSingerResult solve(const Rows& rows, const Vector& y, int k, const Vector
 
     auto wrow = [&](Index j) { return w.data() + j * k; };
     while (r.iterations < o.max_iter) {
-        double stopping = -inf;
+        double stopping = -std::numeric_limits<double>::infinity();
         for (std::ptrdiff_t s = 0; s < active; ++s)
             std::swap(index[static_cast<std::size_t>(s)],
                       index[static_cast<std::size_t>(
@@ -84,7 +83,7 @@ CrammerSingerResult solve(const Rows& rows, const Vector& y, int k, const Vector
                 const double* wb = wrow(d);
                 for (int m = 0; m < na; ++m) G[static_cast<std::size_t>(m)] += wb[ai[m]] * o.bias;
             }
-            double minG = inf, maxG = -inf;
+            double minG = std::numeric_limits<double>::infinity(), maxG = -std::numeric_limits<double>::infinity();
             for (int m = 0; m < na; ++m) {
                 if (a[ai[m]] < 0 && G[static_cast<std::size_t>(m)] < minG) minG = G[static_cast<std::size_t>(m)];
                 maxG = std::max(maxG, G[static_cast<std::size_t>(m)]);

@@ -13,7 +13,6 @@
 namespace kestrel {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 // Per-row constants of the dual: the box U_i and the diagonal shift D_ii.
 void box_and_diag(const DualCdProblem& p, Index i, double& upper, double& diag) {
@@ -22,7 +21,7 @@ void box_and_diag(const DualCdProblem& p, Index i, double& upper, double& diag) 
         upper = c;
         diag = 0;
     } else {
-        upper = c > 0 ? inf : 0.0;
+        upper = c > 0 ? dual_cd::kInfinity : 0.0;
         diag = c > 0 ? 0.5 / c : 0.0;
     }
 }
@@ -39,12 +38,12 @@ struct SvcStep {
     const std::vector<double>& diag;
     Vector& alpha;
     double* w;
-    double pg_max_old = inf, pg_min_old = -inf;
-    double pg_max = -inf, pg_min = inf;
+    double pg_max_old = dual_cd::kInfinity, pg_min_old = -dual_cd::kInfinity;
+    double pg_max = -dual_cd::kInfinity, pg_min = dual_cd::kInfinity;
 
     void begin_pass() {
-        pg_max = -inf;
-        pg_min = inf;
+        pg_max = -dual_cd::kInfinity;
+        pg_min = dual_cd::kInfinity;
     }
     bool update(Index i) {
         const double yi = p.y[i];
@@ -70,16 +69,16 @@ struct SvcStep {
         }
         return true;
     }
-    // A pass with every row shrunk away leaves pg_max = -inf: nothing moved, optimal.
+    // A pass with every row shrunk away leaves pg_max = -dual_cd::kInfinity: nothing moved, optimal.
     bool end_pass(double eps, bool) {
         if (pg_max - pg_min <= eps) return true;
-        pg_max_old = pg_max <= 0 ? inf : pg_max;
-        pg_min_old = pg_min >= 0 ? -inf : pg_min;
+        pg_max_old = pg_max <= 0 ? dual_cd::kInfinity : pg_max;
+        pg_min_old = pg_min >= 0 ? -dual_cd::kInfinity : pg_min;
         return false;
     }
     void forget_bounds() {
-        pg_max_old = inf;
-        pg_min_old = -inf;
+        pg_max_old = dual_cd::kInfinity;
+        pg_min_old = -dual_cd::kInfinity;
     }
 };
 

@@ -7,6 +7,7 @@
 // duals is the coordinate step and the statistics its shrinking and stopping rule use.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,9 @@
 #include "kestrel/optim/dual_cd.hpp"
 
 namespace kestrel::dual_cd {
+
+// No bound (an L2-loss box) and the shrinking thresholds before the first pass.
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Step supplies:
 //   void begin_pass()                    resets the pass's violation statistics;

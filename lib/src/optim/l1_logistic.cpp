@@ -17,7 +17,7 @@ namespace {
 
 constexpr Index row_block = 8192;  // row-wise sums go by fixed blocks: the same at any thread count
 constexpr double nu = 1e-12;       // added to each Hessian diagonal so that no step divides by 0
-constexpr double sigma = 0.01;     // Armijo's sufficient-decrease fraction
+constexpr double armijo_fraction = 0.01;  // Armijo's sufficient-decrease fraction
 constexpr int max_line_search = 20;
 constexpr int max_cycles = 1000;  // coordinate-descent cycles on one quadratic model
 constexpr double max_step = 10;   // one coordinate step is clipped to ±10
@@ -254,7 +254,7 @@ private:
                 partial[static_cast<std::size_t>(b)] = change;
             }
             const double change = std::accumulate(partial.begin(), partial.end(), 0.0) + wnorm_new - wnorm;
-            if (change <= sigma * delta) {
+            if (change <= armijo_fraction * delta) {
                 w_ = wpd_;
                 for_rows([&](Index i) { set_row(i, z_trial_[i], e_trial_[i]); });
                 return true;

@@ -15,8 +15,8 @@ namespace {
 // Every evaluation goes through here so that the best point seen survives a line
 // search that throws half-way (LBFGS++ leaves its x at the last trial point, which
 // may be worse than where the iteration started).
-struct Tracker {
-    explicit Tracker(Objective& objective) : f(objective) {}
+struct BestPointTracker {
+    explicit BestPointTracker(Objective& objective) : f(objective) {}
     Objective& f;
     Vector best_w;
     double best_value = std::numeric_limits<double>::infinity();
@@ -48,7 +48,7 @@ std::string describe(double grad_norm, double target) {
 SolverResult minimize_lbfgs(Objective& f, const Vector& w0, const SolverOptions& opts) {
     if (w0.size() != f.dimension()) throw InternalError("minimize_lbfgs: starting point has the wrong dimension");
     SolverResult result;
-    Tracker track(f);
+    BestPointTracker track(f);
 
     Vector grad(f.dimension());
     const double f0 = track(w0, grad);

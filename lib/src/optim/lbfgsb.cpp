@@ -13,8 +13,8 @@ namespace {
 
 // Every evaluation goes through here so that the best point seen survives a line
 // search that throws half-way.
-struct Tracker {
-    Tracker(Objective& objective, const Vector& lo, const Vector& hi) : f(objective), lower(lo), upper(hi) {}
+struct BoundedBestPointTracker {
+    BoundedBestPointTracker(Objective& objective, const Vector& lo, const Vector& hi) : f(objective), lower(lo), upper(hi) {}
     Objective& f;
     const Vector& lower;
     const Vector& upper;
@@ -47,7 +47,7 @@ SolverResult minimize_lbfgsb(Objective& f, const Vector& x0, const Vector& lower
     if (x0.size() != n || lower.size() != n || upper.size() != n)
         throw InternalError("minimize_lbfgsb: starting point or bounds of the wrong dimension");
     SolverResult result;
-    Tracker track(f, lower, upper);
+    BoundedBestPointTracker track(f, lower, upper);
 
     Vector x = x0.cwiseMax(lower).cwiseMin(upper);
     Vector grad(n);

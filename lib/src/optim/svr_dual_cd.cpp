@@ -11,7 +11,6 @@
 namespace kestrel {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 // LIBLINEAR 2.3's solve_l2r_l1l2_svr step: the one-variable problem ½Hd² + G d + p|β+d|
 // solved exactly (then clipped to the box), a row at a bound or at zero shrunk when its
@@ -26,7 +25,7 @@ struct SvrStep {
     const std::vector<double>& lambda;
     Vector& betas;
     double* w;
-    double g_max_old = inf, g_norm1_init = -1;
+    double g_max_old = dual_cd::kInfinity, g_norm1_init = -1;
     double g_max = 0, g_norm1 = 0;
 
     void begin_pass() {
@@ -77,7 +76,7 @@ struct SvrStep {
         g_max_old = g_max;
         return false;
     }
-    void forget_bounds() { g_max_old = inf; }
+    void forget_bounds() { g_max_old = dual_cd::kInfinity; }
 };
 
 template <class Rows>
@@ -91,7 +90,7 @@ DualCdResult solve(const SvrDualProblem& p, const DualCdOptions& o, const Rows& 
     std::vector<Index> index;
     for (Index i = 0; i < n; ++i) {
         const double c = p.cost[i];
-        upper[i] = p.loss == SvmLoss::hinge ? c : (c > 0 ? inf : 0.0);
+        upper[i] = p.loss == SvmLoss::hinge ? c : (c > 0 ? dual_cd::kInfinity : 0.0);
         lambda[i] = p.loss == SvmLoss::hinge || c <= 0 ? 0.0 : 0.5 / c;
         qd[i] = rows.squared_norm(i) + b * b;
         // A row without loss, or with no features at all, never moves w: leave it out.

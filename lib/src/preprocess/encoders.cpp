@@ -3,7 +3,6 @@
 #include "kestrel/preprocess/encoders.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -11,18 +10,17 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
+#include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
 namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-double parse_number(const std::string& text, const std::string& what) {
-    double v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v))
-        throw UsageError(what + ": '" + text + "' is not a finite number");
-    return v;
+double option_number(const std::string& text, const std::string& what) {
+    const std::optional<double> v = parse_number_text(text);
+    if (!v) throw UsageError(what + ": '" + text + "' is not a finite number");
+    return *v;
 }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -83,7 +81,7 @@ public:
             else if (part == "mean" || part == "median" || part == "most_frequent") strategy_ = part;
             else if (starts_with(part, "constant=")) {
                 strategy_ = "constant";
-                constant_ = parse_number(part.substr(9), "--missing constant");
+                constant_ = option_number(part.substr(9), "--missing constant");
             } else {
                 throw UsageError("unknown imputation '" + part +
                                  "' (valid: mean, median, most_frequent, constant:VALUE, and indicator)");
@@ -200,11 +198,11 @@ public:
         if (spec == "onehot") return;
         for (const auto& part : split_commas(spec.substr(std::string("onehot:").size()))) {
             if (starts_with(part, "max_categories=")) {
-                const double v = parse_number(part.substr(15), "--max-categories");
+                const double v = option_number(part.substr(15), "--max-categories");
                 if (v < 2 || v != std::floor(v)) throw UsageError("--max-categories must be an integer >= 2");
                 max_categories_ = static_cast<Index>(v);
             } else if (starts_with(part, "min_frequency=")) {
-                min_frequency_ = parse_number(part.substr(14), "--min-frequency");
+                min_frequency_ = option_number(part.substr(14), "--min-frequency");
                 if (min_frequency_ < 0) throw UsageError("--min-frequency must be >= 0");
             } else {
                 throw UsageError("unknown one-hot option '" + part + "' (valid: max_categories=N, min_frequency=F)");

@@ -1,12 +1,12 @@
 #include "kestrel/preprocess/resample.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
@@ -14,12 +14,10 @@ namespace {
 
 const char* const kUsage = " (valid: under, over, over:JITTER, smote, smote:K)";
 
-double parse_number(const std::string& text, const std::string& whole) {
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        throw UsageError("--resample " + whole + ": '" + text + "' is not a number" + kUsage);
-    return v;
+double resample_number(const std::string& text, const std::string& whole) {
+    const std::optional<double> v = parse_number_text(text);
+    if (!v) throw UsageError("--resample " + whole + ": '" + text + "' is not a number" + kUsage);
+    return *v;
 }
 
 // Row indices of each class, in file order.
@@ -79,12 +77,12 @@ ResampleSpec parse_resample(const std::string& text) {
         s.kind = ResampleSpec::Kind::under;
     } else if (kind == "over") {
         s.kind = ResampleSpec::Kind::over;
-        if (has_arg) s.jitter = parse_number(arg, text);
+        if (has_arg) s.jitter = resample_number(arg, text);
         if (s.jitter < 0) throw UsageError("--resample " + text + ": the jitter must be >= 0");
     } else if (kind == "smote") {
         s.kind = ResampleSpec::Kind::smote;
         if (has_arg) {
-            const double k = parse_number(arg, text);
+            const double k = resample_number(arg, text);
             if (k < 1 || k != std::floor(k) || k > 1e6)
                 throw UsageError("--resample " + text + ": the neighbour count must be an integer >= 1");
             s.neighbours = static_cast<int>(k);

@@ -16,7 +16,7 @@ using namespace detail;
 std::string render_bar_chart(const BarChart& chart) {
     if (chart.values.size() != chart.labels.size() || (!chart.errors.empty() && chart.errors.size() != chart.values.size()))
         throw InternalError("render_bar_chart: labels, values and errors differ in length");
-    constexpr double kFont = 12, kRow = 22;
+    constexpr double kRow = 22;
     // The value axis always shows 0 (a bar starts there) and every bar's end and whisker.
     double lo = 0, hi = 0;
     for (std::size_t i = 0; i < chart.values.size(); ++i) {
@@ -29,7 +29,7 @@ std::string render_bar_chart(const BarChart& chart) {
     if (hi == lo) hi = lo + 1;
     const std::vector<Tick> ticks = linear_ticks(lo, hi, 6);
     double label_w = 0;
-    for (const auto& l : chart.labels) label_w = std::max(label_w, text_width(l, kFont));
+    for (const auto& l : chart.labels) label_w = std::max(label_w, text_width(l, kLabelFont));
     const double W = chart.width, left = 16 + label_w + 10, right = 24;
     const double top = chart.title.empty() ? 16 : 42, bottom = 50;
     const double area_h = std::max(1.0, static_cast<double>(chart.labels.size())) * kRow + 8;

@@ -15,11 +15,9 @@ namespace {
 
 using namespace detail;
 
-constexpr double kFont = 12;
-
 double max_width(const std::vector<std::string>& labels) {
     double w = 0;
-    for (const auto& s : labels) w = std::max(w, text_width(s, kFont));
+    for (const auto& s : labels) w = std::max(w, text_width(s, kLabelFont));
     return w;
 }
 
@@ -79,7 +77,7 @@ std::string render_heatmap(const HeatMap& map) {
         else bar_ticks.push_back({vmin, significant_text(vmin, map.digits), ""});
     }
     double bar_label_w = 0;
-    for (const Tick& t : bar_ticks) bar_label_w = std::max(bar_label_w, text_width(t.label, kFont));
+    for (const Tick& t : bar_ticks) bar_label_w = std::max(bar_label_w, text_width(t.label, kLabelFont));
     const double bar_x = left + gw + 24, bar_w = 14;
     const double right = 24 + bar_w + 8 + std::max(bar_label_w, any_missing ? 24.0 : 0.0) + (map.value_label.empty() ? 12 : 34);
     const double W = std::max(left + gw + right, map.title.empty() ? 0.0 : text_width(map.title, 15) * 1.1 + 40);

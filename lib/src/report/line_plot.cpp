@@ -15,7 +15,7 @@ namespace {
 
 using namespace detail;
 
-constexpr double kFont = 12, kLegendRow = 18;
+constexpr double kLegendRow = 18;
 
 struct Range {
     double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
@@ -127,7 +127,7 @@ std::string render_line_plot(const LinePlot& plot) {
 
     // Layout: room for the y tick labels and the axis labels.
     double y_label_w = 0;
-    for (const Tick& t : yt) y_label_w = std::max(y_label_w, text_width(t.label, kFont));
+    for (const Tick& t : yt) y_label_w = std::max(y_label_w, text_width(t.label, kLabelFont));
     const double left = 22 + y_label_w + 12, right = 20;
     const double top = plot.title.empty() ? 16 : 42, bottom = 54;
     const Box area{left, top, W - left - right, H - top - bottom};
@@ -252,7 +252,7 @@ std::string render_line_plot(const LinePlot& plot) {
         if (!plot.series[si].name.empty() && !plot.series[si].faint) named.push_back(si);
     if (!named.empty()) {
         double text_w = 0;
-        for (std::size_t si : named) text_w = std::max(text_w, text_width(plot.series[si].name, kFont));
+        for (std::size_t si : named) text_w = std::max(text_w, text_width(plot.series[si].name, kLabelFont));
         const double w = 40 + text_w + 14, h = static_cast<double>(named.size()) * kLegendRow + 10, inset = 10;
         const std::vector<Box> corners = {{area.x + area.w - inset - w, area.y + area.h - inset - h, w, h},
                                           {area.x + area.w - inset - w, area.y + inset, w, h},

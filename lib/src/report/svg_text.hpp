@@ -15,5 +15,7 @@ std::string fixed_text(double x, int decimals);
 std::string significant_text(double x, int digits);
 // Rough width in pixels of a line of text at a font size (for layout only).
 double text_width(std::string_view text, double font_size);
+// The font size of axis, tick and legend labels (the documents' default), for layout.
+inline constexpr double kLabelFont = 12;
 
 }  // namespace kestrel::report::detail

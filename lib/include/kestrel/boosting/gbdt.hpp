@@ -50,6 +50,9 @@ const ParamBinding<GbdtParams>& gbdt_params();
 
 class Gbdt : public Estimator {
 public:
+    // The most categories a categorical feature may have (the codes are read as int).
+    static constexpr Index kMaxCategories = Index{1} << 24;
+
     bool has_decision_function() const override { return !fitted() || task() == Task::classification; }
 
     // Round-major: tree t is round t / K for raw score t % K (K = n_outputs()).

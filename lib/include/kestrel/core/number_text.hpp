@@ -10,5 +10,7 @@ namespace kestrel {
 std::optional<double> parse_number_text(std::string_view text);
 // Shortest text that reads back to the same double ("0.1", "1e-05", "3").
 std::string format_number(double x);
+// x with exactly `decimals` digits after the point, as printf's %.*f ("-0.0000", "nan" included).
+std::string format_fixed(double x, int decimals);
 
 }  // namespace kestrel
