@@ -312,6 +312,21 @@ for short, data, task, n_classes, shape in TREE_SETS:
                               "train.csv", "test.csv", goal=Goal(train=1.0, accuracy_points=None if reg else 1.0,
                                                                   rmse_relative=0.01))],
              requires=("gbdt",), heavy=short in ("letter", "multi5")))
+    if short == "friedman":
+        # Friedman #1 rises in x4 and x5 (0-based 3, 4): the same fit with those two features
+        # constrained increasing (issue 19), the same constraint given to XGBoost.
+        mono = "'(0,0,0,1,1)'"
+        add(Task("gbdt_monotone_friedman", "trees", data,
+                 f"histogram gradient boosting, squared loss, monotone_constraints (0,0,0,1,1), 100 rounds, "
+                 f"depth 6, learning rate 0.1, 255 bins, lambda 1, {{threads}} threads; {shape}",
+                 kestrel=kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255,
+                                          "lambda": 1, "loss": loss, "monotone_constraints": mono},
+                                 "train.csv", "test.csv"),
+                 anchors=[xgboost(dict(objective, tree_method="hist", max_depth=6, eta=0.1, max_bin=255,
+                                       min_child_weight=1, **{"lambda": 1}, monotone_constraints=mono,
+                                       nthread="{threads}"), 100, "train.csv", "test.csv",
+                                  goal=Goal(train=1.0, rmse_relative=0.01))],
+                 requires=("gbdt",)))
     if short in ("letter", "binary", "friedman"):
         dt = "DecisionTreeRegressor" if reg else "DecisionTreeClassifier"
         add(Task(f"tree_{short}", "trees", data, f"CART, max_depth 12, all features; {shape}",

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "kestrel/boosting/eval_metrics.hpp"
+#include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/error.hpp"
@@ -253,6 +254,10 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                                 std::to_string(kMaxCategories) + ")");
         category_counts = data.category_counts;
     }
+    tp.monotone = resolve_monotone_constraints(parse_monotone_constraints(p.monotone_constraints),
+                                               data.feature_names, data.cols(), category_counts);
+    tp.interactions = resolve_interaction_constraints(parse_interaction_constraints(p.interaction_constraints),
+                                                      data.feature_names, data.cols());
 
     const std::vector<EvalMetric> metrics = parse_eval_metrics(p.eval_metric, loss);
     for (const EvalSet& e : ctx.eval_sets) {
@@ -343,9 +348,13 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                         residuals.push_back(y[r] - F[static_cast<std::size_t>(r * K + c)]);
                         if (w.size()) leaf_weights.push_back(w[r]);
                     }
-                    if (!residuals.empty())
-                        g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0] =
-                            tp.learning_rate * loss.renewed_leaf(residuals, leaf_weights);
+                    if (residuals.empty()) continue;
+                    double v = loss.renewed_leaf(residuals, leaf_weights);
+                    // A renewed value stays within the leaf's monotone bounds (XGBoost 1.7's
+                    // adaptive leaves ignore them, which can break the constraint).
+                    if (!g.leaf_lower.empty())
+                        v = std::clamp(v, g.leaf_lower[static_cast<std::size_t>(l)], g.leaf_upper[static_cast<std::size_t>(l)]);
+                    g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0] = tp.learning_rate * v;
                 }
             }
 #pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)

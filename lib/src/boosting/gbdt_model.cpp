@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kestrel/boosting/gbdt.hpp"
+#include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
@@ -416,6 +417,13 @@ void Gbdt::do_load_state(const Json& state) {
     build_routes();
 }
 
+void Gbdt::on_params(const Params& resolved) {
+    GbdtParams p = gbdt_params().read(resolved);
+    parse_monotone_constraints(p.monotone_constraints);
+    parse_interaction_constraints(p.interaction_constraints);
+    p_ = std::move(p);
+}
+
 const ParamBinding<GbdtParams>& gbdt_params() {
     using P = GbdtParams;
     static const ParamBinding<P> binding = [] {
@@ -560,6 +568,19 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                            "categorical splits: with at most this many categories, one category against the rest")
                      .range(1, std::nullopt)
                      .like("LightGBM max_cat_to_onehot")),
+            bind(&P::monotone_constraints,
+                 text_param("monotone_constraints", "()",
+                            "per feature 1 (prediction non-decreasing in it), -1 (non-increasing) or 0: "
+                            "(1,0,-1) in input order (0-based; missing trailing entries are 0), or by "
+                            "column name price:-1,age:1; numeric features only")
+                     .alias("monotone")
+                     .like("XGBoost monotone_constraints; LightGBM monotone_constraints (method basic)")),
+            bind(&P::interaction_constraints,
+                 text_param("interaction_constraints", "[]",
+                            "sets of features that may split one branch together: [[0,1],[2,3,4]] (0-based "
+                            "indices) or [[price,age],[x,y]] (column names); a feature in no set splits "
+                            "only alone; [] = no constraint")
+                     .like("XGBoost interaction_constraints; LightGBM interaction_constraints")),
         };
     }();
     return binding;

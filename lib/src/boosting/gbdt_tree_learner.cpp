@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <queue>
+#include <utility>
+
+#include "kestrel/boosting/gbdt_constraints.hpp"
 
 namespace kestrel {
 namespace {
@@ -70,7 +73,8 @@ inline bool bit(const std::vector<std::uint32_t>& words, int b) {
 }  // namespace
 
 HistTreeLearner::HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads)
-    : bins_(bins), cuts_(cuts), p_(params), threads_(std::max(1, threads)) {}
+    : bins_(bins), cuts_(cuts), p_(std::move(params)), threads_(std::max(1, threads)),
+      constrained_(!p_.monotone.empty()) {}
 
 int HistTreeLearner::acquire_slot() {
     if (!free_.empty()) {
@@ -95,7 +99,8 @@ void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
     t.weight = n.h;
     t.samples = n.end - n.begin;
     // XGBoost's CalcWeight: no step for a node below min_child_weight (only a lone root can be).
-    const double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : leaf_weight(n.g, n.h);
+    double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : leaf_weight(n.g, n.h);
+    if (constrained_) w = std::clamp(w, n.lower, n.upper);
     const double value = p_.learning_rate * w;
     n.id = out.tree.add_node(t, &value);
     out.split_bin.push_back(-1);
@@ -136,19 +141,24 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     }
 }
 
-HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, double g, double h) const {
+HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n) const {
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
     const double mcw = p_.min_child_weight;
-    const double parent = node_score(g, h);
+    const double g = n.g, h = n.h;
+    const double parent = parent_score(n);
+    const int sign = sign_of(f);
     Split best;
+    // The missing rows go with either side; the monotone order is checked on the weights
+    // as they are (XGBoost's rule), which orders the non-missing values of the two sides.
     const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
         const double hr = h - hl;
         if (hl < mcw || hr < mcw) return;
         const double gr = g - gl;
-        const double gain = node_score(gl, hl) + node_score(gr, hr) - parent;
-        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1};
+        double wl = 0, wr = 0;
+        const double gain = split_gain(n, sign, parent, gl, hl, gr, hr, wl, wr);
+        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1, wl, wr};
     };
     double gl = 0, hl = 0;
     for (int b = 0; b + 1 < nb; ++b) {
@@ -169,13 +179,15 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
 // (count/H rows per unit of Hessian: exact for the squared loss without weights). The
 // missing bin is not a category: every candidate set is tried with the missing rows on
 // either side, and "missing left, every category right" is a candidate too.
-HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hist, Index f, double g, double h,
-                                                               Index count, std::vector<std::uint32_t>& left_bins) const {
+HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hist, Index f, const Node& n,
+                                                               std::vector<std::uint32_t>& left_bins) const {
     const int nb = cuts_.n_bins(f);
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
     const double mcw = p_.min_child_weight;
-    const double parent = node_score(g, h);
+    const double g = n.g, h = n.h;
+    const Index count = n.end - n.begin;
+    const double parent = parent_score(n);
     const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
     Split best;
     // The best candidate's left set: one bin (one against the rest), or the first `len`
@@ -185,9 +197,10 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
         const double hr = h - hl;
         if (hl < mcw || hr < mcw) return false;
         const double gr = g - gl;
-        const double gain = node_score(gl, hl) + node_score(gr, hr) - parent;
+        double wl = 0, wr = 0;  // a categorical feature has no monotone sign: only the bounds clamp
+        const double gain = split_gain(n, 0, parent, gl, hl, gr, hr, wl, wr);
         if (!(gain > best.gain)) return false;
-        best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, 0};
+        best = Split{gain, gl, hl, static_cast<int>(f), -1, missing_left, 0, wl, wr};
         return true;
     };
     const auto nonempty = [&](int b) { return hist[b].h != 0 || hist[b].g != 0; };
@@ -249,6 +262,10 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     // Left bins of each task's categorical candidate (none without categorical features).
     std::vector<std::vector<std::uint32_t>> found_sets(cuts_.any_categorical() ? static_cast<std::size_t>(tasks) : 0);
     const Index work = static_cast<Index>(nodes.size()) * cuts_.total_cells();
+    // Interaction constraints: per node, the features its path allows.
+    std::vector<std::vector<char>> allowed(p_.interactions.empty() ? 0 : nodes.size());
+    for (std::size_t j = 0; j < allowed.size(); ++j)
+        allowed_features(p_.interactions, nodes[j]->path, cuts_.n_features(), allowed[j]);
 #pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     for (Index t = 0; t < tasks; ++t) {
         Node* n = nodes[static_cast<std::size_t>(t / nf)];
@@ -262,8 +279,10 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
             }
         }
         const auto ut = static_cast<std::size_t>(t);
-        found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, n->g, n->h, n->end - n->begin, found_sets[ut])
-                                            : best_split_of(h, f, n->g, n->h);
+        // After the subtraction: a child's histogram is built from this one.
+        if (!allowed.empty() && !allowed[static_cast<std::size_t>(t / nf)][static_cast<std::size_t>(f)]) continue;
+        found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, *n, found_sets[ut])
+                                            : best_split_of(h, f, *n);
     }
     // Features in order, the first of equal gains: the same split for any thread count.
     const double threshold = std::max(p_.gamma, kMinGain);
@@ -329,6 +348,21 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         l.h = s.hl;
         r.g = n.g - s.gl;
         r.h = n.h - s.hl;
+        l.lower = r.lower = n.lower;
+        l.upper = r.upper = n.upper;
+        if (const int sign = sign_of(s.feature); sign != 0) {
+            // XGBoost's AddSplit: the children meet at the midpoint of their weights, so every
+            // leaf below the left one stays on its side of every leaf below the right one.
+            const double meet = (s.wl + s.wr) / 2;
+            (sign > 0 ? l.upper : l.lower) = meet;
+            (sign > 0 ? r.lower : r.upper) = meet;
+        }
+        if (!p_.interactions.empty()) {
+            l.path = n.path;
+            const auto at = std::lower_bound(l.path.begin(), l.path.end(), s.feature);
+            if (at == l.path.end() || *at != s.feature) l.path.insert(at, s.feature);
+            r.path = l.path;
+        }
         add_tree_node(l, out);
         add_tree_node(r, out);
         TreeNode& t = out.tree.node(n.id);
@@ -465,6 +499,10 @@ GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, s
         out.leaves.push_back(n.id);
         out.leaf_begin.push_back(n.begin);
         out.leaf_end.push_back(n.end);
+        if (constrained_) {
+            out.leaf_lower.push_back(n.lower);
+            out.leaf_upper.push_back(n.upper);
+        }
     }
     return out;
 }

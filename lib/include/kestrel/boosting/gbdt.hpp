@@ -45,6 +45,8 @@ struct GbdtParams {
     long long min_data_per_group = 100;
     long long max_cat_threshold = 32;
     long long max_cat_to_onehot = 4;
+    std::string monotone_constraints;     // gbdt_constraints.hpp: "(1,0,-1)" or "name:sign,..."
+    std::string interaction_constraints;  // gbdt_constraints.hpp: "[[0,1],[2,3]]"
 };
 const ParamBinding<GbdtParams>& gbdt_params();
 
@@ -100,7 +102,8 @@ public:
     }
 
 protected:
-    void on_params(const Params& resolved) override { p_ = gbdt_params().read(resolved); }
+    // Reads the parameters and checks the constraints' syntax (their names wait for the data).
+    void on_params(const Params& resolved) override;
     void do_fit(const Dataset& data, const Context& ctx) override;
     Vector do_predict(const Features& X) const override;
     Matrix do_decision_function(const Features& X) const override;

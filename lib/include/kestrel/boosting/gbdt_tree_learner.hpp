@@ -15,8 +15,17 @@
 // parent − smaller (the subtraction trick); histograms are built and splits searched
 // feature by feature in parallel, each feature summed by one thread in row order, so the
 // tree is the same for any number of threads.
+//
+// Constraints (docs/models/gbdt.md, "Constraints"), as XGBoost's TreeEvaluator and
+// FeatureInteractionConstraintHost: with monotone constraints every node carries bounds
+// [lower, upper] on its weight; candidate child weights are clamped into the node's
+// bounds and gains computed at the clamped weights; a split on a constrained feature whose
+// weights break the order gains nothing; its children's bounds are cut at the midpoint of
+// the two weights. With interaction constraints a node may split only on the features
+// allowed_features() gives for its path.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -41,6 +50,10 @@ struct HistTreeParams {
     int min_data_per_group = 100;  // rows per step of the prefix scan, and on the right
     int max_cat_threshold = 32;    // categories in the left set at most
     int max_cat_to_onehot = 4;     // up to this many categories: one against the rest
+    // Per feature +1 (non-decreasing), −1 (non-increasing) or 0; empty: no constraint.
+    std::vector<int> monotone;
+    // Sets of features (ascending) that may be used together on a path; empty: any.
+    std::vector<std::vector<int>> interactions;
 };
 
 // A grown tree in the shared Tree format: thresholds in feature units (a row goes left
@@ -54,6 +67,9 @@ struct GrownTree {
     std::vector<std::vector<std::uint32_t>> left_bins;
     std::vector<int> leaves;     // leaf node ids, with their rows in the learner's row list:
     std::vector<Index> leaf_begin, leaf_end;
+    // With monotone constraints, per leaf the bounds of its weight (before the learning
+    // rate): a value renewed after growth must stay within them. Empty otherwise.
+    std::vector<double> leaf_lower, leaf_upper;
 };
 
 class HistTreeLearner {
@@ -73,12 +89,16 @@ private:
         int feature = -1, bin = -1;
         bool missing_left = false;
         int set = -1;  // a categorical split: its left bins are sets_[set] (trivially copyable)
+        double wl = 0, wr = 0;  // with monotone constraints: the children's clamped weights
     };
     struct Node {
         int id = 0, depth = 0, slot = -1;
         int minus_slot = -1;  // holds the parent's histogram until this sibling's is subtracted
         Index begin = 0, end = 0;
         double g = 0, h = 0;
+        // Monotone constraints: the bounds of this node's weight (XGBoost's lower/upper).
+        double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+        std::vector<int> path;  // interaction constraints: the features split on above (ascending)
         Split best;
     };
 
@@ -93,12 +113,34 @@ private:
         const double w = leaf_weight(g, h);
         return -(2 * g * w + (h + p_.lambda) * w * w);
     }
+    // The objective decrease −(2Gw + (H + λ)w²) at a given weight (XGBoost's
+    // CalcGainGivenWeight), what gains are computed from under monotone constraints.
+    double score_at(double g, double h, double w) const {
+        return h <= 0 ? 0.0 : -(2 * g * w + (h + p_.lambda) * w * w);
+    }
+    // A node's score: at its weight clamped into its bounds when constrained.
+    double parent_score(const Node& n) const {
+        return constrained_ ? score_at(n.g, n.h, std::clamp(leaf_weight(n.g, n.h), n.lower, n.upper))
+                            : node_score(n.g, n.h);
+    }
+    // The gain of splitting node n (scoring `parent`) into (gl, hl) and (gr, hr) on a
+    // feature with monotone sign c; −1 when the order the sign asks for is broken. Under
+    // constraints wl, wr receive the children's clamped weights.
+    double split_gain(const Node& n, int c, double parent, double gl, double hl, double gr, double hr, double& wl,
+                      double& wr) const {
+        if (!constrained_) return node_score(gl, hl) + node_score(gr, hr) - parent;
+        wl = std::clamp(leaf_weight(gl, hl), n.lower, n.upper);
+        wr = std::clamp(leaf_weight(gr, hr), n.lower, n.upper);
+        if ((c > 0 && wl > wr) || (c < 0 && wl < wr)) return -1;
+        return score_at(gl, hl, wl) + score_at(gr, hr, wr) - parent;
+    }
+    int sign_of(Index f) const { return constrained_ ? p_.monotone[static_cast<std::size_t>(f)] : 0; }
     bool may_split(const Node& n) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void find_splits(std::span<Node* const> nodes);
-    Split best_split_of(const BinStat* hist, Index f, double g, double h) const;
-    Split best_categorical_split(const BinStat* hist, Index f, double g, double h, Index count,
+    Split best_split_of(const BinStat* hist, Index f, const Node& n) const;
+    Split best_categorical_split(const BinStat* hist, Index f, const Node& n,
                                  std::vector<std::uint32_t>& left_bins) const;
     std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
     int acquire_slot();
@@ -109,6 +151,7 @@ private:
     const BinCuts& cuts_;
     HistTreeParams p_;
     int threads_;
+    bool constrained_ = false;  // some feature has a monotone constraint
 
     std::vector<int> rows_, tmp_;
     std::vector<GradPair> ordered_;  // gradient pairs in rows_ order, per built node
