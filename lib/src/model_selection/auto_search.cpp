@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "fit_jobs.hpp"
@@ -43,9 +44,10 @@ struct Family {
     std::vector<ModelSpec> specs;
     std::size_t next = 0;
     std::set<std::string> seen;  // resolved candidates already queued (a one-point space repeats its defaults)
+    int cost = 0;  // the space's cost class
     bool has_score = false;
     double best = 0;
-    double last_seconds = 0;
+    double last_seconds = 0;  // 0 until its first evaluation has run
 };
 
 std::string candidate_key(const ModelSpec& s) {
@@ -67,6 +69,7 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
                    std::uint64_t seed) {
     Family f;
     f.model = model;
+    f.cost = search_space(model).cost;
     ModelSpec base = opts.base;
     base.model = model;
     base.params = Params::object();
@@ -93,6 +96,13 @@ std::string fixed(double x, int digits) {
 }
 
 }  // namespace
+
+double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
+    double estimate = 0;
+    for (const auto& [measured_cost, seconds] : measured)
+        estimate = std::max(estimate, std::ldexp(seconds, std::max(0, cost - measured_cost)));
+    return estimate;
+}
 
 std::vector<GridAxis> declared_axes(const std::string& model) {
     const SearchSpace& space = search_space(model);
@@ -213,9 +223,11 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
         } catch (const UsageError& e) {  // a drawn point this table refuses (k-NN's k above a fold's rows)
             r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            f.last_seconds = since(t0);
             return false;
         } catch (const DataError& e) {
             r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            f.last_seconds = since(t0);
             return false;
         }
         double fit = 0;
@@ -226,6 +238,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         cand.score = summarize(cand.fold_scores);
         cand.fit_seconds = fit / static_cast<double>(outcomes.size());
         cand.seconds = since(t0);
+        cand.finished_at = opts.seconds_used + since(start);
         f.last_seconds = cand.seconds;
         if (!f.has_score || better(cand.score.mean, f.best, r.greater_is_better)) f.best = cand.score.mean;
         f.has_score = true;
@@ -256,6 +269,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     // gives one new candidate to each of the best half of the families still holding
     // candidates (ranked by their best mean; ties keep portfolio order).
     r.stopped_by = "space";
+    std::map<std::string, double> waited;  // families never evaluated: the estimate that did not fit
     for (int round = 0;; ++round) {
         std::vector<Family*> turn;
         for (auto& f : families)
@@ -263,6 +277,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         if (turn.empty()) break;
         if (round > 0) {
             std::stable_sort(turn.begin(), turn.end(), [&](const Family* a, const Family* b) {
+                if (a->has_score != b->has_score) return a->has_score;  // never scored: last
                 return better(a->best, b->best, r.greater_is_better);
             });
             turn.resize((turn.size() + 1) / 2);
@@ -281,9 +296,17 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                     stop = true;
                     break;
                 }
-                // A family whose last evaluation would not fit in what is left waits; a
-                // cheaper one may still run.
-                if (f->has_score && used + f->last_seconds > opts.time_budget) continue;
+                // A family whose next evaluation would not fit in what is left waits (a
+                // cheaper one may still run): its last evaluation's time, or for a family
+                // not yet measured, the estimate from those that were.
+                std::vector<std::pair<int, double>> measured;
+                for (const auto& g : families)
+                    if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
+                const double expected = f->last_seconds > 0 ? f->last_seconds : first_evaluation_estimate(f->cost, measured);
+                if (used + expected > opts.time_budget) {
+                    if (f->last_seconds == 0) waited[f->model] = expected;
+                    continue;
+                }
             }
             ran = true;  // a failed candidate spends its turn too, so a failing family cannot loop
             if (evaluate(*f)) report();
@@ -295,6 +318,10 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         }
     }
     r.seconds = since(start);
+    for (const auto& f : families)
+        if (f.last_seconds == 0 && waited.count(f.model))
+            r.skipped.push_back({f.model, "its first evaluation (estimated " + fixed(waited[f.model], 1) +
+                                              " s) did not fit in the time budget left"});
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
                          fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -223,6 +224,35 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
     const AutoResult r = auto_search(d, o, context(1));
     CHECK(r.stopped_by == "time-budget");
     CHECK(r.evaluations() >= 1);
+}
+
+TEST_CASE("first_evaluation_estimate: the slowest measured evaluation, doubled per cost class above it") {
+    CHECK(first_evaluation_estimate(4, {}) == 0.0);  // nothing measured: the first family runs
+    // tree (class 1) took 0.5 s, forest (class 3) 2 s: svc (class 4) is max(0.5 * 8, 2 * 2) = 4 s.
+    CHECK(first_evaluation_estimate(4, {{1, 0.5}, {3, 2.0}}) == 4.0);
+    CHECK(first_evaluation_estimate(4, {{1, 0.75}, {3, 2.0}}) == 6.0);
+    // A family cheaper than those measured is estimated at their time, never less.
+    CHECK(first_evaluation_estimate(1, {{3, 2.0}}) == 2.0);
+}
+
+TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 + 1 s (docs/auto.md)") {
+    // 1500 rows: the trees are quick, svc's defaults on every fold are not; round 0 must
+    // not start a family whose first evaluation is estimated not to fit.
+    const Dataset d = two_classes(1500);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.models = {"tree", "knn", "forest", "gbdt", "svc"};
+    o.time_budget = 1.0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const AutoResult r = auto_search(d, o, context(1));
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(r.stopped_by == "time-budget");
+    CHECK(wall <= 1.0 * 1.5 + 1.0);
+    CHECK(r.seconds <= 1.0 * 1.5 + 1.0);
+    // Every candidate ended by the budget's end, or was the one that started before it.
+    int late = 0;
+    for (const auto& c : r.leaderboard) late += c.finished_at > o.time_budget ? 1 : 0;
+    CHECK(late <= 1);
 }
 
 }  // TEST_SUITE

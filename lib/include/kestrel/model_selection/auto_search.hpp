@@ -5,6 +5,7 @@
 // docs/auto.md states the portfolio order, the allocation rule and the budget rule.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kestrel/model_selection/grid_search.hpp"
@@ -38,6 +39,7 @@ struct AutoCandidate {
     std::vector<double> fold_scores;
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
+    double finished_at = 0; // seconds from the command's start (reading included) to its end
 };
 
 struct AutoSkip {
@@ -62,6 +64,11 @@ struct AutoResult {
 // Runs the search. UsageError for a model without a space or for the task, for a
 // metric of the other task, and when the budget ends before any evaluation ran.
 AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx);
+
+// The time budget's guess at a family's first evaluation, before it has run: the slowest
+// of the evaluations measured so far (cost class, seconds), doubled for each cost class
+// the family lies above that one's; 0 when nothing was measured (the first one runs).
+double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured);
 
 // "60s", "90", "2m", "1.5h", "500ms" -> seconds (> 0). UsageError naming --time-budget.
 double parse_duration(const std::string& text);
