@@ -36,9 +36,11 @@ std::string fixed(double x, int digits) {
 
 std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
-    if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")";
-    if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s";
-    return n + ": every search space exhausted";
+    const std::string screened =
+        r.screened > 0 ? ", " + plural(static_cast<long long>(r.screened), "candidate") + " screened out by halving" : "";
+    if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")" + screened;
+    if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s" + screened;
+    return n + screened + ": every search space exhausted";
 }
 
 Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& task, const std::string& output) {
@@ -51,7 +53,10 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
               {"stopped_by", r.stopped_by},
               {"max_evals", o.max_evals},
               {"time_budget_seconds", o.time_budget},
-              {"seconds", r.seconds}};
+              {"seconds", r.seconds},
+              {"halving_batch", o.halving_batch},
+              {"screened", r.screened},
+              {"screening_rounds", r.screening_rounds}};
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
@@ -165,7 +170,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     std::string input, output, report_path, metric, task = "auto", encode = "onehot", budget_text;
     std::vector<std::string> models;
-    int max_evals = 0, folds = 5;
+    int max_evals = 0, folds = 5, halving_batch = 9;
     common.add_to(app);
     data.add_to(app);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
@@ -182,6 +187,11 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->check(CLI::PositiveNumber);
     app.add_option("--time-budget", budget_text,
                    "wall-clock budget (60s, 2m, 1h; default 60s without --max-evals): no evaluation starts once spent");
+    app.add_option("--halving-batch", halving_batch,
+                   "after round 0, screen this many candidates of a family by successive halving on rows (factor 3) "
+                   "and evaluate the survivor; 1 = no screening")
+        ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
     app.add_option("--folds", folds, "cross-validation folds every candidate is scored on")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
@@ -195,6 +205,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
 
     AutoOptions opts;
     opts.max_evals = max_evals;
+    opts.halving_batch = halving_batch;
     if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
     else if (max_evals == 0) opts.time_budget = parse_duration(kDefaultBudget);
     for (const auto& m : models) {

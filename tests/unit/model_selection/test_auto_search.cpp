@@ -226,6 +226,46 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
     CHECK(r.evaluations() >= 1);
 }
 
+TEST_CASE("auto_search: a turn after round 0 screens 9 candidates by halving and evaluates the survivor") {
+    const Dataset d = two_classes(300);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.split.k = 3;
+    o.models = {"tree"};
+    // Without screening, orders 2..10 are the family's first nine draws, in order.
+    o.halving_batch = 1;
+    o.max_evals = 10;
+    const AutoResult plain = auto_search(d, o, context(1));
+    CHECK(plain.screened == 0);
+    std::vector<GridPoint> draws;
+    for (int k = 2; k <= 10; ++k)
+        for (const auto& c : plain.leaderboard)
+            if (c.order == k) draws.push_back(c.point);
+    REQUIRE(draws.size() == 9);
+    // With screening, the turn after the defaults fits those nine on about a ninth of the
+    // rows, three on a third (two rounds), and evaluates the one left on the full folds.
+    o.halving_batch = 9;
+    o.max_evals = 2;
+    const AutoResult one = auto_search(d, o, context(1));
+    const AutoResult two = auto_search(d, o, context(2));
+    REQUIRE(one.leaderboard.size() == 2);
+    CHECK(one.screened == 8);
+    CHECK(one.screening_rounds == 2);
+    const AutoCandidate& survivor = one.leaderboard[0].order == 2 ? one.leaderboard[0] : one.leaderboard[1];
+    CHECK(std::find(draws.begin(), draws.end(), survivor.point) != draws.end());
+    // Its full-fold score is that draw's score in the plain run: the same folds, the same fits.
+    for (const auto& c : plain.leaderboard)
+        if (c.point == survivor.point) CHECK(c.fold_scores == survivor.fold_scores);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(two.leaderboard[i].point == one.leaderboard[i].point);
+        CHECK(two.leaderboard[i].fold_scores == one.leaderboard[i].fold_scores);
+    }
+    // A table too small for halving's first round (2 x folds x classes = 12 rows): no screen.
+    const AutoResult small = auto_search(two_classes(11), o, context(1));
+    CHECK(small.screened == 0);
+    CHECK(small.evaluations() == 2);
+}
+
 TEST_CASE("first_evaluation_estimate: the slowest measured evaluation, doubled per cost class above it") {
     CHECK(first_evaluation_estimate(4, {}) == 0.0);  // nothing measured: the first family runs
     // tree (class 1) took 0.5 s, forest (class 3) 2 s: svc (class 4) is max(0.5 * 8, 2 * 2) = 4 s.

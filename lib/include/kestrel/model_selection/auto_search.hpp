@@ -28,6 +28,9 @@ struct AutoOptions {
     double time_budget = 0;           // > 0: seconds; no evaluation starts once spent
     double seconds_used = 0;          // already spent before the search (reading the data)
     ModelSpec base;                   // preprocessing and flags every candidate starts from (model ignored)
+    // After round 0, a family's turn screens its next halving_batch candidates by
+    // successive halving on rows (factor 3) and evaluates the survivor; < 3 = no screening.
+    int halving_batch = 9;
 };
 
 struct AutoCandidate {
@@ -57,6 +60,8 @@ struct AutoResult {
     std::size_t n_splits = 0;
     std::string stopped_by;                  // "max-evals", "time-budget" or "space" (every space exhausted)
     double seconds = 0;                      // wall time of the search
+    std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
+    int screening_rounds = 0;                // halving rounds run on subsamples
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
 };
