@@ -1,4 +1,7 @@
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -10,6 +13,7 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/report/svg_plot.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -32,9 +36,11 @@ std::string fixed(double x, int digits) {
 
 std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
-    if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")";
-    if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s";
-    return n + ": every search space exhausted";
+    const std::string screened =
+        r.screened > 0 ? ", " + plural(static_cast<long long>(r.screened), "candidate") + " screened out by halving" : "";
+    if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")" + screened;
+    if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s" + screened;
+    return n + screened + ": every search space exhausted";
 }
 
 Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& task, const std::string& output) {
@@ -47,7 +53,10 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
               {"stopped_by", r.stopped_by},
               {"max_evals", o.max_evals},
               {"time_budget_seconds", o.time_budget},
-              {"seconds", r.seconds}};
+              {"seconds", r.seconds},
+              {"halving_batch", o.halving_batch},
+              {"screened", r.screened},
+              {"screening_rounds", r.screening_rounds}};
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
@@ -71,6 +80,37 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
     return j;
 }
 
+// The report's plot: the best cv mean found so far against the seconds since the command
+// started, one step per evaluation (where the budget went, and when it stopped paying).
+std::string score_time_svg(const AutoResult& r, const std::string& source) {
+    std::vector<const AutoCandidate*> by_order;
+    for (const auto& c : r.leaderboard) by_order.push_back(&c);
+    std::sort(by_order.begin(), by_order.end(), [](const AutoCandidate* a, const AutoCandidate* b) { return a->order < b->order; });
+    report::Series best{"best cv " + r.metric + " so far", {}, {}, {}, true};
+    for (const AutoCandidate* c : by_order) {
+        const double y = c->score.mean;
+        const bool improves = best.y.empty() || (std::isfinite(y) && (!std::isfinite(best.y.back()) ||
+                                                                       (r.greater_is_better ? y > best.y.back() : y < best.y.back())));
+        best.x.push_back(c->finished_at);
+        best.y.push_back(improves ? y : best.y.back());
+    }
+    report::LinePlot plot;
+    plot.title = "kestrel-auto on " + source + ": best cv " + r.metric + " against time";
+    plot.x_label = "seconds since the start (reading included)";
+    plot.y_label = "cv " + r.metric + " (mean over " + std::to_string(r.n_splits) + " folds)";
+    plot.step = true;
+    plot.series.push_back(std::move(best));
+    return report::render_line_plot(plot);
+}
+
+// report.md -> report.svg: the plot sits beside the report, under the same stem (a report
+// itself named .svg gets report.svg.svg rather than being overwritten).
+std::string svg_path_for(const std::string& report_path) {
+    std::filesystem::path p(report_path);
+    if (p.extension() == ".svg") return report_path + ".svg";
+    return p.replace_extension(".svg").string();
+}
+
 // The kestrel-train line that refits the chosen candidate: what the report tells a user
 // to run to reproduce the saved model.
 std::string train_command(const AutoCandidate& c, const std::string& input, const std::string& task,
@@ -87,14 +127,15 @@ std::string train_command(const AutoCandidate& c, const std::string& input, cons
 
 std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std::string& source,
                             const std::string& task, const std::string& input, const std::string& output,
-                            std::uint64_t seed, const DataFlags& data, const std::string& encode) {
+                            std::uint64_t seed, const DataFlags& data, const std::string& encode,
+                            const std::string& svg_name) {
     std::ostringstream os;
     os << "# kestrel-auto on " << source << "\n\n"
        << "Task " << task << ", metric " << r.metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
        << ", " << r.n_splits << "-fold cross-validation (the same folds for every candidate), seed " << seed << ".\n"
        << "Ran " << stop_text(r, o) << " in " << fixed(r.seconds, 1) << " s; portfolio:";
     for (const auto& m : r.portfolio) os << " " << m;
-    os << ".\n\n## Leaderboard\n\n| rank | model | parameters | cv mean | cv std | fit seconds (mean per fold) |\n"
+    os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n| rank | model | parameters | cv mean | cv std | fit seconds (mean per fold) |\n"
        << "|---:|---|---|---:|---:|---:|\n";
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
@@ -129,7 +170,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     std::string input, output, report_path, metric, task = "auto", encode = "onehot", budget_text;
     std::vector<std::string> models;
-    int max_evals = 0, folds = 5;
+    int max_evals = 0, folds = 5, halving_batch = 9;
     common.add_to(app);
     data.add_to(app);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
@@ -146,6 +187,11 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->check(CLI::PositiveNumber);
     app.add_option("--time-budget", budget_text,
                    "wall-clock budget (60s, 2m, 1h; default 60s without --max-evals): no evaluation starts once spent");
+    app.add_option("--halving-batch", halving_batch,
+                   "after round 0, screen this many candidates of a family by successive halving on rows (factor 3) "
+                   "and evaluate the survivor; 1 = no screening")
+        ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
     app.add_option("--folds", folds, "cross-validation folds every candidate is scored on")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
@@ -159,6 +205,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
 
     AutoOptions opts;
     opts.max_evals = max_evals;
+    opts.halving_batch = halving_batch;
     if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
     else if (max_evals == 0) opts.time_budget = parse_duration(kDefaultBudget);
     for (const auto& m : models) {
@@ -209,8 +256,12 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                                   {"evaluations", r.evaluations()}};
         m.save(output);
     }
-    if (!report_path.empty())
-        write_file_atomically(report_path, report_markdown(r, opts, d.source, task_name, input, output, common.seed, data, encode));
+    if (!report_path.empty()) {
+        const std::string svg = svg_path_for(report_path);
+        write_file_atomically(svg, score_time_svg(r, d.source));
+        write_file_atomically(report_path, report_markdown(r, opts, d.source, task_name, input, output, common.seed, data,
+                                                           encode, std::filesystem::path(svg).filename().string()));
+    }
 
     if (common.json) {
         io.out << result_json(r, opts, task_name, output).dump(2) << "\n";

@@ -21,6 +21,23 @@ namespace {
 const std::string penguins_train = test::repo_path("data/tables/penguins/train.csv");
 const std::string penguins_test = test::repo_path("data/tables/penguins/test.csv");
 const std::string iris_train = test::repo_path("data/iris/train.csv");
+const std::string iris_train_libsvm = test::repo_path("data/iris/train.libsvm");
+const std::string iris_test_libsvm = test::repo_path("data/iris/test.libsvm");
+
+// The LIBSVM file as a CSV without header: the label, then every feature by position.
+std::string libsvm_as_csv(const std::string& path) {
+    std::istringstream in(test::slurp(path));
+    std::string line, out;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string field;
+        fields >> field;
+        out += field;
+        while (fields >> field) out += "," + field.substr(field.find(':') + 1);
+        out += "\n";
+    }
+    return out;
+}
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 }  // namespace
@@ -64,6 +81,12 @@ TEST_SUITE("cli.auto") {
         CHECK(md.find("| 6 | ") == std::string::npos);
         CHECK(md.find("## Chosen model") != std::string::npos);
         CHECK(md.find("kestrel-train -m " + j["best"]["model"].get<std::string>()) != std::string::npos);
+        // Beside it, the best score against time: one step per evaluation, linked from the report.
+        CHECK(md.find("](report.svg)") != std::string::npos);
+        const std::string svg = test::slurp(dir / "report.svg");
+        CHECK(svg.rfind("<?xml", 0) == 0);
+        CHECK(svg.find("data-series=\"best cv accuracy so far\"") != std::string::npos);
+        CHECK(svg.find("</svg>") != std::string::npos);
     }
 
     TEST_CASE("kestrel-auto: the same seed and --max-evals give a byte-identical model at 1 and 2 threads") {
@@ -99,6 +122,32 @@ TEST_SUITE("cli.auto") {
         REQUIRE(a.code == 0);
         CHECK(a.out == b.out);
         CHECK(lines(a.out) >= 69);
+    }
+
+    TEST_CASE("kestrel-auto on a LIBSVM file: a standard-scaled winner predicts the LIBSVM test file as its CSV") {
+        // The training file lists every feature, so it is read dense and the scaler learns a
+        // centring; kestrel-predict reads LIBSVM sparse, and the scaler densifies those rows.
+        test::ScratchDir dir("auto_libsvm_scaled");
+        const auto model = dir / "best.json", csv = dir / "test.csv";
+        auto r = run(run_auto, "kestrel-auto",
+                     {iris_train_libsvm, "--models", "svc", "--max-evals", "2", "--folds", "3", "-o", model, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        CHECK(Json::parse(r.out)["best"]["params"]["scale"] == "standard");
+        std::ofstream(csv) << libsvm_as_csv(iris_test_libsvm);
+        auto sparse = run(run_predict, "kestrel-predict", {model, iris_test_libsvm, "--decision"});
+        auto dense = run(run_predict, "kestrel-predict", {model, csv, "--no-header", "--decision"});
+        REQUIRE_MESSAGE(sparse.code == 0, sparse.err);
+        REQUIRE_MESSAGE(dense.code == 0, dense.err);
+        CHECK(sparse.out == dense.out);
+        CHECK(lines(sparse.out) == 31);  // header + the 30 test rows
+        // kestrel-train --scale standard on the same file: the same rule.
+        const auto trained = dir / "trained.json";
+        auto t = run(run_train, "kestrel-train", {"-m", "logistic", "--scale", "standard", iris_train_libsvm, "-o", trained, "-q"});
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        auto a = run(run_predict, "kestrel-predict", {trained, iris_test_libsvm, "--proba"});
+        auto b = run(run_predict, "kestrel-predict", {trained, csv, "--no-header", "--proba"});
+        REQUIRE_MESSAGE(a.code == 0, a.err);
+        CHECK(a.out == b.out);
     }
 
     TEST_CASE("kestrel-auto text output: the leaderboard table and the chosen model") {

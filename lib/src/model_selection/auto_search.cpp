@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "fit_jobs.hpp"
@@ -24,6 +25,9 @@ constexpr std::uint64_t kAutoStream = 0xa070'0000'0000ULL;
 // Points drawn per family up front; a family evaluates them in this order. Far more
 // than any budget reaches, and cheap: drawing is text, nothing is fitted.
 constexpr int kDrawn = 500;
+// Successive halving's factor inside a family's turn: scikit-learn's HalvingRandomSearchCV
+// default (and kestrel-gridsearch --halving's).
+constexpr int kHalvingFactor = 3;
 
 // FNV-1a: a family's draws depend on the seed and its name only, so `--models gbdt`
 // tries the same gbdt candidates as the whole portfolio does.
@@ -43,9 +47,11 @@ struct Family {
     std::vector<ModelSpec> specs;
     std::size_t next = 0;
     std::set<std::string> seen;  // resolved candidates already queued (a one-point space repeats its defaults)
+    int cost = 0;  // the space's cost class
     bool has_score = false;
     double best = 0;
-    double last_seconds = 0;
+    double last_seconds = 0;  // 0 until its first evaluation has run
+    bool last_screened = false;  // its last turn screened a batch (about 3 evaluations' time)
 };
 
 std::string candidate_key(const ModelSpec& s) {
@@ -67,6 +73,7 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
                    std::uint64_t seed) {
     Family f;
     f.model = model;
+    f.cost = search_space(model).cost;
     ModelSpec base = opts.base;
     base.model = model;
     base.params = Params::object();
@@ -93,6 +100,13 @@ std::string fixed(double x, int digits) {
 }
 
 }  // namespace
+
+double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
+    double estimate = 0;
+    for (const auto& [measured_cost, seconds] : measured)
+        estimate = std::max(estimate, std::ldexp(seconds, std::max(0, cost - measured_cost)));
+    return estimate;
+}
 
 std::vector<GridAxis> declared_axes(const std::string& model) {
     const SearchSpace& space = search_space(model);
@@ -189,8 +203,8 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     Context quiet = ctx;  // the auto loop reports progress itself, one line per evaluation
     quiet.progress = nullptr;
 
-    auto evaluate = [&](Family& f) {
-        const std::size_t c = f.next++;
+    // Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
+    auto evaluate_at = [&](Family& f, std::size_t c) {
         const Clock::time_point t0 = Clock::now();
         std::vector<detail::FitJob> jobs(folds.size());
         for (std::size_t k = 0; k < folds.size(); ++k) {
@@ -213,9 +227,11 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
         } catch (const UsageError& e) {  // a drawn point this table refuses (k-NN's k above a fold's rows)
             r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            f.last_seconds = since(t0);
             return false;
         } catch (const DataError& e) {
             r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
+            f.last_seconds = since(t0);
             return false;
         }
         double fit = 0;
@@ -226,11 +242,66 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         cand.score = summarize(cand.fold_scores);
         cand.fit_seconds = fit / static_cast<double>(outcomes.size());
         cand.seconds = since(t0);
+        cand.finished_at = opts.seconds_used + since(start);
         f.last_seconds = cand.seconds;
         if (!f.has_score || better(cand.score.mean, f.best, r.greater_is_better)) f.best = cand.score.mean;
         f.has_score = true;
         r.leaderboard.push_back(std::move(cand));
         return true;
+    };
+    // A family's turn after round 0: successive halving over its next halving_batch
+    // candidates (the grid search's SearchRun, resource = rows, factor 3) screens them on
+    // subsamples of the same folds, every round but the last; the one left is evaluated at
+    // all rows. Too few candidates left or rows for the first round: one candidate, as round 0.
+    auto evaluate = [&](Family& f, bool screen) {
+        const Clock::time_point t0 = Clock::now();
+        const std::size_t first = f.next;
+        const std::size_t batch = std::min<std::size_t>(static_cast<std::size_t>(std::max(opts.halving_batch, 1)),
+                                                        f.specs.size() - first);
+        std::size_t spent = 1;  // candidates this turn uses up
+        if (screen && batch >= static_cast<std::size_t>(kHalvingFactor)) {
+            const auto from = static_cast<std::ptrdiff_t>(first), to = static_cast<std::ptrdiff_t>(first + batch);
+            const std::vector<GridPoint> points(f.points.begin() + from, f.points.begin() + to);
+            SearchOptions so;
+            so.split = opts.split;
+            so.metric = opts.metric;
+            so.halving = true;
+            so.factor = kHalvingFactor;
+            try {
+                detail::SearchRun run(points, std::vector<ModelSpec>(f.specs.begin() + from, f.specs.begin() + to), data,
+                                      so, ctx.seed, -1);
+                // Every round but the last, which would fit the survivor on (nearly) all
+                // rows: the evaluation below does that, on the folds every candidate shares.
+                int rounds = 0;
+                while (!run.done() && run.rounds_left() > 1) {
+                    std::vector<detail::FitJob> jobs;
+                    run.next_round(jobs);
+                    for (auto& job : jobs) job.stop_on_test_rows = false;
+                    auto outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
+                    run.take(outcomes);
+                    ++rounds;
+                }
+                if (rounds > 0) {
+                    const GridPoint survivor = run.result().points.front().point;
+                    const auto at = first + static_cast<std::size_t>(
+                                                std::find(points.begin(), points.end(), survivor) - points.begin());
+                    std::swap(f.points[first], f.points[at]);
+                    std::swap(f.specs[first], f.specs[at]);
+                    spent = batch;
+                    r.screened += batch - 1;
+                    r.screening_rounds += rounds;
+                }
+            } catch (const UsageError&) {
+                // Rows too few for the first round, or a point a subsample refuses (k-NN's
+                // k above its rows): no screen this turn, the next candidate as in round 0.
+            } catch (const DataError&) {
+            }
+        }
+        const bool ok = evaluate_at(f, first);
+        f.next = first + spent;
+        f.last_seconds = since(t0);
+        f.last_screened = spent > 1;
+        return ok;
     };
     auto elapsed = [&] { return opts.seconds_used + since(start); };
     auto best_so_far = [&] {
@@ -256,6 +327,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     // gives one new candidate to each of the best half of the families still holding
     // candidates (ranked by their best mean; ties keep portfolio order).
     r.stopped_by = "space";
+    std::map<std::string, double> waited;  // families never evaluated: the estimate that did not fit
     for (int round = 0;; ++round) {
         std::vector<Family*> turn;
         for (auto& f : families)
@@ -263,6 +335,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         if (turn.empty()) break;
         if (round > 0) {
             std::stable_sort(turn.begin(), turn.end(), [&](const Family* a, const Family* b) {
+                if (a->has_score != b->has_score) return a->has_score;  // never scored: last
                 return better(a->best, b->best, r.greater_is_better);
             });
             turn.resize((turn.size() + 1) / 2);
@@ -281,12 +354,26 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                     stop = true;
                     break;
                 }
-                // A family whose last evaluation would not fit in what is left waits; a
-                // cheaper one may still run.
-                if (f->has_score && used + f->last_seconds > opts.time_budget) continue;
+                // A family whose next evaluation would not fit in what is left waits (a
+                // cheaper one may still run): its last evaluation's time, or for a family
+                // not yet measured, the estimate from those that were.
+                std::vector<std::pair<int, double>> measured;
+                for (const auto& g : families)
+                    if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
+                // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third,
+                // then one on all: about 3 plain evaluations.
+                const bool screens = round > 0 && opts.halving_batch >= kHalvingFactor &&
+                                     f->specs.size() - f->next >= static_cast<std::size_t>(kHalvingFactor);
+                const double expected = f->last_seconds > 0
+                                            ? f->last_seconds * (screens && !f->last_screened ? 3.0 : 1.0)
+                                            : first_evaluation_estimate(f->cost, measured);
+                if (used + expected > opts.time_budget) {
+                    if (f->last_seconds == 0) waited[f->model] = expected;
+                    continue;
+                }
             }
             ran = true;  // a failed candidate spends its turn too, so a failing family cannot loop
-            if (evaluate(*f)) report();
+            if (evaluate(*f, round > 0)) report();
         }
         if (stop) break;
         if (!ran) {
@@ -295,6 +382,10 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         }
     }
     r.seconds = since(start);
+    for (const auto& f : families)
+        if (f.last_seconds == 0 && waited.count(f.model))
+            r.skipped.push_back({f.model, "its first evaluation (estimated " + fixed(waited[f.model], 1) +
+                                              " s) did not fit in the time budget left"});
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
                          fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");

@@ -20,6 +20,8 @@ public:
               const SearchOptions& opts, std::uint64_t seed, int outer);
 
     bool done() const { return done_; }
+    // Rounds still to run, the next included (halving; 1 for a grid or random search).
+    int rounds_left() const { return n_iterations_ - iteration_; }
     // Appends this round's fits; the jobs point into the run, which must not move
     // until take() has had their outcomes (in the same order).
     void next_round(std::vector<FitJob>& jobs);

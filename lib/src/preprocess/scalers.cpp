@@ -29,10 +29,20 @@ void check_width(const Features& X, Index expected, const std::string& kind) {
 }
 
 // Applies x -> (x - shift) * scale column-wise. Sparse data keeps its sparsity when
-// shift is zero; otherwise it would become dense, which we refuse rather than do silently.
-Features affine(const Features& X, const Vector& shift, const Vector& scale, const char* kind) {
+// shift is zero. A shift on sparse rows makes them dense: done when the step was fitted
+// on dense rows (`fitted_dense`: the model then expects dense rows, such as a LIBSVM
+// file read dense for training and sparse by kestrel-predict's stream), refused
+// otherwise rather than done silently to data that was sparse all along.
+Features affine(const Features& X, const Vector& shift, const Vector& scale, const char* kind,
+                bool fitted_dense) {
     // A model file whose scaler is wider or narrower than the data (found by fuzzing).
     check_width(X, scale.size(), kind);
+    if (X.is_sparse() && fitted_dense && shift.cwiseAbs().maxCoeff() != 0.0) {
+        // The same expression as the dense branch, so the rows equal those read dense.
+        DenseMatrix m = X.to_dense();
+        m = ((m.rowwise() - shift.transpose()).array().rowwise() * scale.transpose().array()).matrix();
+        return m;
+    }
     if (X.is_sparse()) {
         if (shift.cwiseAbs().maxCoeff() != 0.0)
             throw UsageError(std::string("--scale ") + kind + " would make sparse data dense; use --scale standard "
@@ -201,7 +211,8 @@ public:
         for (std::size_t j = 0; j < roles.size(); ++j)
             if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
-    Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard"); }
+    // Its mean is non-zero only when fitted on dense rows (sparse: with_mean=False).
+    Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard", true); }
     std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
     Json to_json() const override { return {{"type", kind()}, {"mean", to_array(mean_)}, {"scale", to_array(scale_)}}; }
     void from_json(const Json& j) override {
@@ -218,6 +229,7 @@ class MinMaxScaler final : public Transformer {
 public:
     std::string kind() const override { return "minmax"; }
     void fit(const Features& X) override {
+        fitted_dense_ = !X.is_sparse();
         const DenseMatrix* m = nullptr;
         DenseMatrix scratch;
         m = &X.dense(scratch);
@@ -239,17 +251,23 @@ public:
         for (std::size_t j = 0; j < roles.size(); ++j)
             if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
     }
-    Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax"); }
+    Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax", fitted_dense_); }
     std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
-    Json to_json() const override { return {{"type", kind()}, {"shift", to_array(shift_)}, {"scale", to_array(scale_)}}; }
+    Json to_json() const override {
+        Json j = {{"type", kind()}, {"shift", to_array(shift_)}, {"scale", to_array(scale_)}};
+        if (fitted_dense_) j["fitted_dense"] = true;  // absent in older files: those refuse sparse rows
+        return j;
+    }
     void from_json(const Json& j) override {
         shift_ = from_array(j, "shift");
         scale_ = from_array(j, "scale");
         if (shift_.size() != scale_.size()) throw std::runtime_error("minmax scaler: shift and scale differ in length");
+        fitted_dense_ = j.value("fitted_dense", false);
     }
 
 private:
     Vector shift_, scale_;
+    bool fitted_dense_ = false;  // fitted on dense rows: sparse rows are densified at transform
 };
 
 class MeanImputer final : public Transformer {

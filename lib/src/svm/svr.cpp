@@ -96,6 +96,17 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     const std::vector<Index> rows = positive_rows(cost);
     const auto l = static_cast<Index>(rows.size());
     if (l == 0) throw DataError("svr: every row has weight 0");
+    // scale_target: solve for (y - mean) / sd, then fold the scaling into the solution
+    // (coefficients times sd, rho times sd minus the mean), so the model predicts y as an
+    // ordinary SVR model does and its file is unchanged in form. Equivalent to C and
+    // epsilon multiplied by sd on the raw target. Unweighted moments over every row, as
+    // scikit-learn's StandardScaler in a TransformedTargetRegressor; sd 0 counts as 1.
+    double y_mean = 0, y_sd = 1;
+    if (p.scale_target) {
+        y_mean = data.y.mean();
+        const double sd = std::sqrt((data.y.array() - y_mean).square().mean());
+        if (sd > 0 && std::isfinite(sd)) y_sd = sd;
+    }
     KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
     SmoProblem pb;
@@ -104,7 +115,8 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     pb.upper.resize(2 * l);
     pb.alpha = Vector::Zero(2 * l);
     for (Index i = 0; i < l; ++i) {
-        const double yi = data.y[rows[static_cast<std::size_t>(i)]];
+        const double yi = p.scale_target ? (data.y[rows[static_cast<std::size_t>(i)]] - y_mean) / y_sd
+                                         : data.y[rows[static_cast<std::size_t>(i)]];
         pb.p[i] = eps_tube - yi;
         pb.p[i + l] = eps_tube + yi;
         pb.y[static_cast<std::size_t>(i)] = 1;
@@ -114,7 +126,8 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, false);
     Vector coef = Vector::Zero(data.rows());
     for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
-    set_solution(data, std::move(spec), coef, r.rho);
+    if (p.scale_target) set_solution(data, std::move(spec), coef * y_sd, r.rho * y_sd - y_mean);
+    else set_solution(data, std::move(spec), coef, r.rho);
     fit_laplace_scale(data, ctx);
 }
 
@@ -189,6 +202,11 @@ const ParamBinding<SvmParams>& svr_params() {
                                 .like("LIBSVM -c")),
         bind(&SvmParams::epsilon,
              real_param("epsilon", 0.1, "half-width of the insensitive tube").range(0.0, std::nullopt).like("LIBSVM -p")),
+        bind(&SvmParams::scale_target,
+             bool_param("scale_target", false,
+                        "fit on the target standardized to mean 0 and sd 1 (C and epsilon then in units of the "
+                        "target's sd); predictions are in the target's units")
+                 .like("scikit-learn TransformedTargetRegressor(SVR(), transformer=StandardScaler())")),
         probability_param(),
     });
     return binding;
@@ -234,9 +252,10 @@ ModelInfo svr_model_info() {
 
 SearchSpace svr_search_space() {
     SearchSpace space;
-    // LIBSVM grid.py's C and gamma ranges; epsilon log-uniform around LIBSVM's default 0.1.
+    // LIBSVM grid.py's C and gamma ranges; epsilon log-uniform around LIBSVM's default 0.1,
+    // on the standardized target, so that the ranges mean the same on prices as on z-scores.
     space.axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)",
-                  "epsilon=loguniform(0.001,1)", "scale=standard"};
+                  "epsilon=loguniform(0.001,1)", "scale=standard", "scale_target=1"};
     space.max_rows = 20000;
     space.too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows";
     space.cost = 4;

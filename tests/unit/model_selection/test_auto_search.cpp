@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -223,6 +224,75 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
     const AutoResult r = auto_search(d, o, context(1));
     CHECK(r.stopped_by == "time-budget");
     CHECK(r.evaluations() >= 1);
+}
+
+TEST_CASE("auto_search: a turn after round 0 screens 9 candidates by halving and evaluates the survivor") {
+    const Dataset d = two_classes(300);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.split.k = 3;
+    o.models = {"tree"};
+    // Without screening, orders 2..10 are the family's first nine draws, in order.
+    o.halving_batch = 1;
+    o.max_evals = 10;
+    const AutoResult plain = auto_search(d, o, context(1));
+    CHECK(plain.screened == 0);
+    std::vector<GridPoint> draws;
+    for (int k = 2; k <= 10; ++k)
+        for (const auto& c : plain.leaderboard)
+            if (c.order == k) draws.push_back(c.point);
+    REQUIRE(draws.size() == 9);
+    // With screening, the turn after the defaults fits those nine on about a ninth of the
+    // rows, three on a third (two rounds), and evaluates the one left on the full folds.
+    o.halving_batch = 9;
+    o.max_evals = 2;
+    const AutoResult one = auto_search(d, o, context(1));
+    const AutoResult two = auto_search(d, o, context(2));
+    REQUIRE(one.leaderboard.size() == 2);
+    CHECK(one.screened == 8);
+    CHECK(one.screening_rounds == 2);
+    const AutoCandidate& survivor = one.leaderboard[0].order == 2 ? one.leaderboard[0] : one.leaderboard[1];
+    CHECK(std::find(draws.begin(), draws.end(), survivor.point) != draws.end());
+    // Its full-fold score is that draw's score in the plain run: the same folds, the same fits.
+    for (const auto& c : plain.leaderboard)
+        if (c.point == survivor.point) CHECK(c.fold_scores == survivor.fold_scores);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(two.leaderboard[i].point == one.leaderboard[i].point);
+        CHECK(two.leaderboard[i].fold_scores == one.leaderboard[i].fold_scores);
+    }
+    // A table too small for halving's first round (2 x folds x classes = 12 rows): no screen.
+    const AutoResult small = auto_search(two_classes(11), o, context(1));
+    CHECK(small.screened == 0);
+    CHECK(small.evaluations() == 2);
+}
+
+TEST_CASE("first_evaluation_estimate: the slowest measured evaluation, doubled per cost class above it") {
+    CHECK(first_evaluation_estimate(4, {}) == 0.0);  // nothing measured: the first family runs
+    // tree (class 1) took 0.5 s, forest (class 3) 2 s: svc (class 4) is max(0.5 * 8, 2 * 2) = 4 s.
+    CHECK(first_evaluation_estimate(4, {{1, 0.5}, {3, 2.0}}) == 4.0);
+    CHECK(first_evaluation_estimate(4, {{1, 0.75}, {3, 2.0}}) == 6.0);
+    // A family cheaper than those measured is estimated at their time, never less.
+    CHECK(first_evaluation_estimate(1, {{3, 2.0}}) == 2.0);
+}
+
+TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 + 1 s (docs/auto.md)") {
+    // 1500 rows: the trees are quick, svc's defaults on every fold are not; round 0 must
+    // not start a family whose first evaluation is estimated not to fit.
+    const Dataset d = two_classes(1500);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.models = {"tree", "knn", "forest", "gbdt", "svc"};
+    o.time_budget = 1.0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const AutoResult r = auto_search(d, o, context(1));
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(r.stopped_by == "time-budget");
+    CHECK(wall <= 1.0 * 1.5 + 1.0);
+    CHECK(r.seconds <= 1.0 * 1.5 + 1.0);
+    // Every candidate ended by the budget's end, or was the one that started before it.
+    int late = 0;
+    for (const auto& c : r.leaderboard) late += c.finished_at > o.time_budget ? 1 : 0;
+    CHECK(late <= 1);
 }
 
 }  // TEST_SUITE

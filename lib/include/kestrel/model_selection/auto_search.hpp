@@ -5,6 +5,7 @@
 // docs/auto.md states the portfolio order, the allocation rule and the budget rule.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kestrel/model_selection/grid_search.hpp"
@@ -27,6 +28,9 @@ struct AutoOptions {
     double time_budget = 0;           // > 0: seconds; no evaluation starts once spent
     double seconds_used = 0;          // already spent before the search (reading the data)
     ModelSpec base;                   // preprocessing and flags every candidate starts from (model ignored)
+    // After round 0, a family's turn screens its next halving_batch candidates by
+    // successive halving on rows (factor 3) and evaluates the survivor; < 3 = no screening.
+    int halving_batch = 9;
 };
 
 struct AutoCandidate {
@@ -38,6 +42,7 @@ struct AutoCandidate {
     std::vector<double> fold_scores;
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
+    double finished_at = 0; // seconds from the command's start (reading included) to its end
 };
 
 struct AutoSkip {
@@ -55,6 +60,8 @@ struct AutoResult {
     std::size_t n_splits = 0;
     std::string stopped_by;                  // "max-evals", "time-budget" or "space" (every space exhausted)
     double seconds = 0;                      // wall time of the search
+    std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
+    int screening_rounds = 0;                // halving rounds run on subsamples
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
 };
@@ -62,6 +69,11 @@ struct AutoResult {
 // Runs the search. UsageError for a model without a space or for the task, for a
 // metric of the other task, and when the budget ends before any evaluation ran.
 AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx);
+
+// The time budget's guess at a family's first evaluation, before it has run: the slowest
+// of the evaluations measured so far (cost class, seconds), doubled for each cost class
+// the family lies above that one's; 0 when nothing was measured (the first one runs).
+double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured);
 
 // "60s", "90", "2m", "1.5h", "500ms" -> seconds (> 0). UsageError naming --time-budget.
 double parse_duration(const std::string& text);

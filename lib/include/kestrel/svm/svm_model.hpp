@@ -76,6 +76,7 @@ struct SvmParams : KernelParams {
     std::string class_weight;
     std::string loss = "hinge";
     bool probability = false;
+    bool scale_target = false;  // svr: fit on the standardized target (C and epsilon in its sd's units)
     double eps = 1e-3;
     double cache_mb = 200;
     bool shrinking = true;
