@@ -28,12 +28,6 @@ std::string point_text(const GridPoint& point) {
     return s;
 }
 
-std::string fixed(double x, int digits) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(digits) << x;
-    return os.str();
-}
-
 std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
     const std::string screened =
@@ -133,14 +127,14 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     os << "# kestrel-auto on " << source << "\n\n"
        << "Task " << task << ", metric " << r.metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
        << ", " << r.n_splits << "-fold cross-validation (the same folds for every candidate), seed " << seed << ".\n"
-       << "Ran " << stop_text(r, o) << " in " << fixed(r.seconds, 1) << " s; portfolio:";
+       << "Ran " << stop_text(r, o) << " in " << format_fixed(r.seconds, 1) << " s; portfolio:";
     for (const auto& m : r.portfolio) os << " " << m;
     os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n| rank | model | parameters | cv mean | cv std | fit seconds (mean per fold) |\n"
        << "|---:|---|---|---:|---:|---:|\n";
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
-        os << "| " << i + 1 << " | " << c.model << " | " << point_text(c.point) << " | " << fixed(c.score.mean, 4)
-           << " | " << fixed(c.score.std, 4) << " | " << fixed(c.fit_seconds, 3) << " |\n";
+        os << "| " << i + 1 << " | " << c.model << " | " << point_text(c.point) << " | " << format_fixed(c.score.mean, 4)
+           << " | " << format_fixed(c.score.std, 4) << " | " << format_fixed(c.fit_seconds, 3) << " |\n";
     }
     if (!r.skipped.empty()) {
         os << "\n## Not searched\n\n";
@@ -152,7 +146,7 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     }
     const auto& b = r.best();
     os << "\n## Chosen model\n\n" << b.model << " (" << point_text(b.point) << "): " << r.metric << " "
-       << fixed(b.score.mean, 4) << " +/- " << fixed(b.score.std, 4) << ".\n";
+       << format_fixed(b.score.mean, 4) << " +/- " << format_fixed(b.score.std, 4) << ".\n";
     if (!output.empty()) os << "Refit on all rows and saved to `" << output << "`.\n";
     os << "\nThe same model from kestrel-train:\n\n    " << train_command(b, input, task, data, encode) << " --seed " << seed << "\n";
     return os.str();
@@ -269,22 +263,22 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     }
     io.out << "kestrel-auto on " << d.source << ": " << task_name << ", metric " << metric << ", "
            << r.n_splits << "-fold cv, seed " << common.seed << "; ran " << stop_text(r, opts) << " in "
-           << fixed(r.seconds, 1) << " s\n\n";
+           << format_fixed(r.seconds, 1) << " s\n\n";
     io.out << std::setw(5) << "rank" << "  " << std::left << std::setw(14) << "model" << std::right << std::setw(10)
            << "mean" << std::setw(9) << "std" << std::setw(9) << "fit_s" << "  parameters\n";
     const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& c = r.leaderboard[i];
         io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << c.model << std::right << std::setw(10)
-               << fixed(c.score.mean, 4) << std::setw(9) << fixed(c.score.std, 4) << std::setw(9)
-               << fixed(c.fit_seconds, 3) << "  " << point_text(c.point) << "\n";
+               << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
+               << format_fixed(c.fit_seconds, 3) << "  " << point_text(c.point) << "\n";
     }
     if (r.leaderboard.size() > shown)
         io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
     for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
     if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
     io.out << "\nbest: " << best.model << " " << point_text(best.point) << "  " << metric << " = "
-           << fixed(best.score.mean, 4) << " +/- " << fixed(best.score.std, 4) << "\n";
+           << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
     if (!output.empty()) io.out << "refit on all " << plural(d.rows(), "row") << " -> " << output << "\n";
     return 0;
 }

@@ -93,12 +93,6 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
 // Better first; a NaN mean (a metric undefined on some fold) ranks last.
 bool better(double a, double b, bool greater) { return detail::better_score(a, b, greater); }
 
-std::string fixed(double x, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-    return buf;
-}
-
 }  // namespace
 
 double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
@@ -313,11 +307,11 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     auto report = [&] {
         if (!ctx.progress) return;
         std::string label = "auto: " + r.leaderboard.back().model + ", best " + opts.metric + " " +
-                            fixed(best_so_far(), 4);
+                            format_fixed(best_so_far(), 4);
         if (opts.max_evals > 0) {
             ctx.report(label, r.evaluations(), static_cast<std::uint64_t>(opts.max_evals));
         } else {
-            label += ", " + fixed(std::max(0.0, opts.time_budget - elapsed()), 0) + "s left";
+            label += ", " + format_fixed(std::max(0.0, opts.time_budget - elapsed()), 0) + "s left";
             ctx.report(label, static_cast<std::uint64_t>(std::min(elapsed(), opts.time_budget)),
                        static_cast<std::uint64_t>(opts.time_budget));
         }
@@ -384,11 +378,11 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     r.seconds = since(start);
     for (const auto& f : families)
         if (f.last_seconds == 0 && waited.count(f.model))
-            r.skipped.push_back({f.model, "its first evaluation (estimated " + fixed(waited[f.model], 1) +
+            r.skipped.push_back({f.model, "its first evaluation (estimated " + format_fixed(waited[f.model], 1) +
                                               " s) did not fit in the time budget left"});
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
-                         fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
+                         format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
     std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
         return better(a.score.mean, b.score.mean, r.greater_is_better);
     });
