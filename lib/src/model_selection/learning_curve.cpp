@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::uint64_t kCurveStream = 0x1c0e'0000'0000ULL;
 
-[[noreturn]] void fail(const std::string& text, const std::string& why) {
+[[noreturn]] void fail_curve_text(const std::string& text, const std::string& why) {
     throw UsageError("--learning-curve " + text + ": " + why);
 }
 
@@ -26,7 +26,7 @@ double number(const std::string& text, const std::string& s) {
     double v = 0;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (t.empty() || ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v))
-        fail(text, "'" + t + "' is not a number");
+        fail_curve_text(text, "'" + t + "' is not a number");
     return v;
 }
 
@@ -48,20 +48,20 @@ std::vector<double> parse_fractions(const std::string& text) {
         const double a = number(text, colon[0]), b = number(text, colon[1]);
         const double count = number(text, colon[2]);
         if (count < 1 || count != std::floor(count) || count > 1000)
-            fail(text, "the count '" + colon[2] + "' must be a whole number from 1 to 1000 (start:stop:count)");
+            fail_curve_text(text, "the count '" + colon[2] + "' must be a whole number from 1 to 1000 (start:stop:count)");
         const auto n = static_cast<int>(count);
-        if (n == 1 && a != b) fail(text, "one size needs start == stop");
+        if (n == 1 && a != b) fail_curve_text(text, "one size needs start == stop");
         // numpy's linspace: the stop itself as the last value, not a + (b - a) * 1 rounded.
         for (int i = 0; i < n; ++i) out.push_back(i == n - 1 ? b : a + (b - a) * i / (n - 1));
     } else if (colon.size() == 1) {
         for (const auto& part : split(text, ',')) out.push_back(number(text, part));
     } else {
-        fail(text, "expected start:stop:count (as 0.1:1.0:10) or a list (as 0.1,0.5,1)");
+        fail_curve_text(text, "expected start:stop:count (as 0.1:1.0:10) or a list (as 0.1,0.5,1)");
     }
     for (double f : out)
-        if (!(f > 0 && f <= 1)) fail(text, "every fraction must be in (0, 1]");
+        if (!(f > 0 && f <= 1)) fail_curve_text(text, "every fraction must be in (0, 1]");
     for (std::size_t i = 1; i < out.size(); ++i)
-        if (!(out[i] > out[i - 1])) fail(text, "fractions must increase");
+        if (!(out[i] > out[i - 1])) fail_curve_text(text, "fractions must increase");
     return out;
 }
 

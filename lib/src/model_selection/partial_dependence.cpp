@@ -3,22 +3,16 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <exception>
 #include <numeric>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
 namespace {
-
-std::string shortest(double x) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);
-    return std::string(buf, r.ptr);
-}
 
 // The model's response on F: n x outputs.
 Matrix response(const Model& model, const Features& F, const std::string& kind) {
@@ -57,7 +51,7 @@ std::vector<double> percentile_grid(std::vector<double> values, int resolution, 
     if (unique.size() < static_cast<std::size_t>(resolution)) return unique;
     const double a = mquantile(values, lo), b = mquantile(values, hi);
     if (a == b)
-        throw DataError("the column's " + shortest(lo * 100) + "th and " + shortest(hi * 100) +
+        throw DataError("the column's " + format_number(lo * 100) + "th and " + format_number(hi * 100) +
                         "th percentiles are equal: no grid between them");
     // numpy.linspace: a + i (b - a) / (n - 1), the last point exactly b.
     std::vector<double> grid(static_cast<std::size_t>(resolution));
@@ -102,7 +96,7 @@ PartialDependence partial_dependence(const Model& model, const Features& X, Inde
         static_cast<std::size_t>(column) < cats.size() && !cats[static_cast<std::size_t>(column)].empty();
     for (double g : grid)
         out.labels.push_back(categorical ? cats[static_cast<std::size_t>(column)][static_cast<std::size_t>(g)]
-                                         : shortest(g));
+                                         : format_number(g));
     if (model.task() == Task::classification && model.has_predict_proba()) {
         out.response = "proba";
         out.outputs = model.classes();

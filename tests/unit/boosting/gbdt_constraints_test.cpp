@@ -24,17 +24,15 @@
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
+using gbdt_test::csv_rows;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// gbdt_test::make_data with feature names f0, f1, ... (constraints may name columns).
 Dataset make_data(DenseMatrix X, Vector y, Task task, Index k = 0) {
-    Dataset d;
-    d.X = Features(std::move(X));
-    d.y = std::move(y);
-    d.task = task;
-    for (Index c = 0; c < k; ++c) d.classes.push_back("c" + std::to_string(c));
+    Dataset d = gbdt_test::make_data(std::move(X), std::move(y), task, k);
     for (Index j = 0; j < d.cols(); ++j) d.feature_names.push_back("f" + std::to_string(j));
     return d;
 }
@@ -112,22 +110,6 @@ bool path_allowed(const std::vector<int>& path, const std::vector<std::set<int>>
         if (!ok) return false;
     }
     return true;
-}
-
-std::vector<std::vector<double>> csv_rows(const std::string& name) {
-    std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
-    REQUIRE(in.good());
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> r;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-        rows.push_back(r);
-    }
-    return rows;
 }
 
 }  // namespace

@@ -63,22 +63,6 @@ Loss loss_of(LossKind k) {
     return l;
 }
 
-std::vector<std::vector<double>> fixture_rows(const std::string& name) {
-    std::ifstream in(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
-    REQUIRE(in.good());
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> r;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-        rows.push_back(r);
-    }
-    return rows;
-}
-
 }  // namespace
 
 TEST_SUITE("gbdt objectives") {
@@ -175,7 +159,7 @@ TEST_SUITE("gbdt objectives") {
     // eta 0.3, lambda 1, base_score 0.5, 10 rounds. XGBoost keeps gradients in float; the
     // margins differ by 2.4e-7 at most.
     TEST_CASE("log-link losses agree with XGBoost 1.7.4") {
-        const std::vector<std::vector<double>> rows = fixture_rows("xgb_loglink_fixture.csv");
+        const std::vector<std::vector<double>> rows = gbdt_test::csv_rows("xgb_loglink_fixture.csv");
         const auto n = static_cast<Index>(rows.size());
         REQUIRE(n == 300);
         DenseMatrix X(n, 4);

@@ -20,19 +20,14 @@
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
+using gbdt_test::csv_rows;
+using gbdt_test::csv_rows_at;
+using gbdt_test::make_data;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-Dataset make_data(DenseMatrix X, Vector y, Task task, Index k = 0) {
-    Dataset d;
-    d.X = Features(std::move(X));
-    d.y = std::move(y);
-    d.task = task;
-    for (Index c = 0; c < k; ++c) d.classes.push_back("c" + std::to_string(c));
-    return d;
-}
 
 // y = sin(2 x0) + x1 x2 + noise, or k classes cut from that score.
 Dataset synthetic(Index n, Index d, Index k, std::uint64_t seed = 3) {
@@ -51,28 +46,6 @@ struct XgbFixture {
     DenseMatrix X;
     Vector y_reg, y_bin, xgb_reg, xgb_margin;
 };
-
-// The rows of numbers of a CSV file, after its header.
-std::vector<std::vector<double>> csv_rows_at(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> r;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-        rows.push_back(r);
-    }
-    return rows;
-}
-
-// The same, of a CSV file of tests/unit/boosting/data.
-std::vector<std::vector<double>> csv_rows(const std::string& name) {
-    return csv_rows_at(std::string(KESTREL_SOURCE_DIR) + "/tests/unit/boosting/data/" + name);
-}
 
 const XgbFixture& xgb_fixture() {
     static const XgbFixture f = [] {
