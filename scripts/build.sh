@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Configures and builds kestrel (Release) into build/ or the directory given.
-# Extra arguments go to cmake's configure step.
+# Extra arguments go to cmake's configure step. The build is a unity build (CMake joins the
+# sources of each target into batches): a whole build compiles Eigen's and JSON's templates
+# once per batch instead of once per file, about half the time on 2 cores. KESTREL_UNITY=0
+# builds file by file, which is faster for the edit-compile loop (docs/install.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
 shift || true
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} "$@" >/dev/null
+unity=ON
+[ "${KESTREL_UNITY:-1}" = "0" ] && unity=OFF
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} -DCMAKE_UNITY_BUILD=$unity "$@" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
