@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Configures and builds kestrel (Release) into build/ or the directory given.
-# Extra arguments go to cmake's configure step. The build is a unity build (CMake joins the
-# sources of each target into batches): a whole build compiles Eigen's and JSON's templates
-# once per batch instead of once per file, about half the time on 2 cores. KESTREL_UNITY=0
-# builds file by file, which is faster for the edit-compile loop (docs/install.md).
+# Extra arguments go to cmake's configure step. The library and the commands build as unity
+# builds (CMake joins each target's sources into batches): Eigen's and JSON's templates are
+# compiled once per batch instead of once per file, half the compile time on 2 cores.
+# KESTREL_UNITY=0 builds file by file, which is faster for the edit-compile loop
+# (docs/install.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
