@@ -115,8 +115,7 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     pb.upper.resize(2 * l);
     pb.alpha = Vector::Zero(2 * l);
     for (Index i = 0; i < l; ++i) {
-        const double yi = p.scale_target ? (data.y[rows[static_cast<std::size_t>(i)]] - y_mean) / y_sd
-                                         : data.y[rows[static_cast<std::size_t>(i)]];
+        const double yi = (data.y[rows[static_cast<std::size_t>(i)]] - y_mean) / y_sd;  // exact y without scale_target
         pb.p[i] = eps_tube - yi;
         pb.p[i + l] = eps_tube + yi;
         pb.y[static_cast<std::size_t>(i)] = 1;
@@ -126,8 +125,7 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, false);
     Vector coef = Vector::Zero(data.rows());
     for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
-    if (p.scale_target) set_solution(data, std::move(spec), coef * y_sd, r.rho * y_sd - y_mean);
-    else set_solution(data, std::move(spec), coef, r.rho);
+    set_solution(data, std::move(spec), coef * y_sd, r.rho * y_sd - y_mean);
     fit_laplace_scale(data, ctx);
 }
 
