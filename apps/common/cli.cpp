@@ -1,5 +1,6 @@
 #include "common/cli.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <clocale>
 #include <cstring>
 #include <cmath>
@@ -18,13 +20,16 @@
 #include <new>
 #include <set>
 #include <streambuf>
+#include <thread>
 #include <sstream>
 
+#include "common/mpi_session.hpp"
 #include "common/progress.hpp"
 #include "common/signals.hpp"
 #include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
+#include "kestrel/core/process_group.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -111,6 +116,33 @@ void Io::check_out() const {
     throw OutputError(std::string("cannot write standard output") + (e != 0 ? std::string(": ") + std::strerror(e) : ""));
 }
 
+namespace {
+
+// A rank other than 0 keeps its standard output for nothing: rank 0 prints the results.
+void silence_stdout() {
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) {
+        ::dup2(null_fd, STDOUT_FILENO);
+        ::close(null_fd);
+    }
+}
+
+// A failure on a rank other than 0: its message, naming the rank, in place of what the
+// rank held back. When rank 0 fails too (a bad file every rank reads), its own message
+// and its abort come first; the pause lets them, so the user reads one message.
+void report_rank_failure(const std::string& program, int rank, const std::string& held_back) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const std::string prefix = program + ": ";
+    std::istringstream lines(held_back);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(prefix, 0) == 0) line.erase(0, prefix.size());
+        std::cerr << prefix << "rank " << rank << ": " << line << "\n";
+    }
+    std::cerr.flush();
+}
+
+}  // namespace
+
 int run_command(const std::string& program, Command body, const std::vector<std::string>& args, Io& io) {
     const ClassicLocale classic(io);
     try {
@@ -140,10 +172,29 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
 #endif
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
+    // Under mpirun / srun this process is one rank of a group (docs/distributed.md).
+    std::unique_ptr<MpiSession> mpi;
+    try {
+        mpi = std::make_unique<MpiSession>(program);
+    } catch (const Error& e) {
+        std::cerr << program << ": " << e.what() << "\n";
+        return static_cast<int>(e.code());
+    }
+    // Rank 0 speaks for the group: the others print nothing (no results, progress or
+    // warnings) unless they fail, and write no file (io/atomic_file.hpp).
+    const bool silent_rank = mpi->rank() != 0;
+    if (mpi->active()) quiet_interrupt_message();
+    if (silent_rank) silence_stdout();
+    std::ostringstream rank_err;
     static StdoutBuffer stdout_buffer;  // static: a large buffer, and alive until exit
     std::ostream out(&stdout_buffer);
-    Io io{out, std::cerr, isatty(STDERR_FILENO) == 1};
+    Io io{out, silent_rank ? static_cast<std::ostream&>(rank_err) : std::cerr,
+          !silent_rank && isatty(STDERR_FILENO) == 1};
     int rc = run_command(program, body, args, io);
+    if (rc != 0 && mpi->active()) {
+        if (silent_rank) report_rank_failure(program, mpi->rank(), rank_err.str());
+        return mpi->finish(rc);  // ends every rank with rc
+    }
     // What is still buffered is written now; a write that failed at any point makes a
     // successful run exit 2 (a failed one has already said why it failed).
     try {
@@ -154,7 +205,7 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
             rc = static_cast<int>(e.code());
         }
     }
-    return rc;
+    return mpi->finish(rc);
 }
 
 void CommonFlags::add_to(CLI::App& app) {
@@ -402,6 +453,9 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
 
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
                            std::string* label_name) {
+    if (path == "-" && in_process_group())
+        throw UsageError("standard input reaches rank 0 of an MPI run only: give the training data as a file that "
+                         "every rank can read (docs/distributed.md)");
     ReadOptions options = data.options(threads);
     options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
     Table t = read_table(path, options);

@@ -8,6 +8,7 @@
 #include "common/commands.hpp"
 #include "common/cv_outputs.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/process_group.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
@@ -196,6 +197,10 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     app.add_option("-o,--output", output, "write the best candidate's model, refit on all rows")->type_name("FILE");
     app.add_option("--report", report_path, "write the leaderboard and the chosen model as Markdown")->type_name("FILE");
     if (!parse(app, args, io)) return 0;
+    // Its wall-clock budget decides what runs next, and each rank would decide differently.
+    if (in_process_group())
+        throw UsageError("kestrel-auto does not run under mpirun yet: its time budget would make each rank's search "
+                         "differ (docs/distributed.md)");
 
     AutoOptions opts;
     opts.max_evals = max_evals;

@@ -11,6 +11,7 @@ namespace kestrel::cli {
 namespace {
 
 const char* program_name = "kestrel";
+volatile sig_atomic_t say_interrupted = 1;
 
 void write_stderr(const char* s) {
     // write(2) only: the handler may interrupt stdio or the allocator mid-call.
@@ -20,8 +21,10 @@ void write_stderr(const char* s) {
 
 extern "C" void on_terminating_signal(int sig) {
     remove_unfinished_outputs();
-    write_stderr(program_name);
-    write_stderr(": interrupted\n");
+    if (say_interrupted != 0) {
+        write_stderr(program_name);
+        write_stderr(": interrupted\n");
+    }
     ::_exit(128 + sig);
 }
 
@@ -45,5 +48,7 @@ void install_signal_handlers(const char* program) {
     // the default (end quietly) is what a filter in a pipeline should do.
     ::signal(SIGPIPE, SIG_DFL);
 }
+
+void quiet_interrupt_message() { say_interrupted = 0; }
 
 }  // namespace kestrel::cli

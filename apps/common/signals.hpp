@@ -10,4 +10,8 @@ namespace kestrel::cli {
 // be ignored (nohup, a background job of a non-interactive shell) stays ignored.
 void install_signal_handlers(const char* program);
 
+// A rank of an MPI run ends without the "interrupted" line: mpirun, which forwarded the
+// signal or ended the group after another rank failed, says what happened (once).
+void quiet_interrupt_message();
+
 }  // namespace kestrel::cli

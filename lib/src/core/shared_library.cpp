@@ -6,9 +6,9 @@
 
 namespace kestrel {
 
-SharedLibrary::SharedLibrary(const char* soname, std::string user, std::string package)
+SharedLibrary::SharedLibrary(const char* soname, std::string user, std::string package, SymbolScope scope)
     : soname_(soname), user_(std::move(user)), package_(std::move(package)) {
-    handle_ = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    handle_ = dlopen(soname, RTLD_NOW | (scope == SymbolScope::global ? RTLD_GLOBAL : RTLD_LOCAL));
     if (handle_ == nullptr) {
         const char* why = dlerror();
         fail("cannot load " + soname_ + (why != nullptr ? std::string(": ") + why : std::string()));

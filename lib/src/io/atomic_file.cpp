@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/process_group.hpp"
 
 namespace kestrel {
 namespace {
@@ -124,6 +125,8 @@ void write_file_atomically(const std::string& path, std::string_view content, Du
 
 void write_file_atomically_in_pieces(const std::string& path, const std::function<void(const TextSink&)>& produce,
                                      Durability durability) {
+    // A command run as several MPI ranks writes each output once, from rank 0.
+    if (const ProcessGroup* group = process_group(); group != nullptr && group->rank() != 0) return;
     if (path == "-") return produce([](std::string_view piece) { write_stdout(piece); });
     if (is_special_file(path)) return write_in_place(path, produce);
     const std::filesystem::path target(path);

@@ -8,11 +8,17 @@
 
 namespace kestrel {
 
+// Whose symbols the library's own dependencies see: its own only (local), or every
+// later-loaded library's too (global: Open MPI loads plugins that bind to libmpi's).
+enum class SymbolScope { local, global };
+
 class SharedLibrary {
 public:
-    // Opens `soname`. `user` names what needs it and `package` the Debian package that
-    // provides it; both go into the error (kestrel::Error, exit 3) when it cannot load.
-    SharedLibrary(const char* soname, std::string user, std::string package);
+    // Opens `soname` (a name the loader searches for, or a path). `user` names what needs
+    // it and `package` the Debian package that provides it; both go into the error
+    // (kestrel::Error, exit 3) when it cannot load.
+    SharedLibrary(const char* soname, std::string user, std::string package,
+                  SymbolScope scope = SymbolScope::local);
 
     // Resolves `name` into the function pointer `slot`; throws the same error if absent.
     template <class F>

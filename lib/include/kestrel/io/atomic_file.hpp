@@ -4,6 +4,8 @@
 // "-" writes to standard output. An existing target that is not a regular file (a
 // device such as /dev/full, a FIFO, /dev/stdout) is written in place: it cannot be
 // renamed over. Every failed write (ENOSPC, EIO, EPIPE, ...) throws OutputError at once.
+// In a run of several MPI ranks (core/process_group.hpp) only rank 0 writes: on the
+// others these calls return without producing or writing anything.
 #include <functional>
 #include <string>
 #include <string_view>

@@ -1,0 +1,134 @@
+#include "common/mpi_session.hpp"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <filesystem>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/process_group.hpp"
+#include "kestrel/core/shared_library.hpp"
+
+namespace kestrel::cli {
+
+bool launched_by_mpi() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
+        if (std::getenv(name) != nullptr) return true;
+    return false;
+}
+
+namespace {
+
+// Where the module is: KESTREL_MPI_MODULE, else beside the executable (the build tree),
+// else in the installed library directory relative to it (any --prefix).
+std::string module_path() {
+    if (const char* given = std::getenv("KESTREL_MPI_MODULE"); given != nullptr && *given != '\0') return given;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return "kestrel_mpi.so";
+    const std::filesystem::path beside = exe.parent_path() / "kestrel_mpi.so";
+    if (std::filesystem::exists(beside, ec)) return beside.string();
+    return (exe.parent_path() / KESTREL_MPI_MODULE_RELATIVE).lexically_normal().string();
+}
+
+}  // namespace
+
+// The module's functions, and the ProcessGroup made of them.
+struct MpiSession::Impl final : ProcessGroup {
+    explicit Impl(const std::string& program)
+        : library(module_path().c_str(), program + " under MPI", "libopenmpi3", SymbolScope::global) {
+        library.bind(init, "kestrel_mpi_init");
+        library.bind(finalize, "kestrel_mpi_finalize");
+        library.bind(abort_all, "kestrel_mpi_abort");
+        library.bind(error_text, "kestrel_mpi_error");
+        library.bind(send_bytes, "kestrel_mpi_send");
+        library.bind(receive_size, "kestrel_mpi_receive_size");
+        library.bind(receive_body, "kestrel_mpi_receive_body");
+        library.bind(waiting, "kestrel_mpi_message_waiting");
+        library.bind(broadcast_size, "kestrel_mpi_broadcast_size");
+        library.bind(broadcast_body, "kestrel_mpi_broadcast_body");
+        check(init(&rank_, &size_));
+    }
+
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+
+    void send(int destination, int tag, std::span<const std::byte> bytes) override {
+        check(send_bytes(bytes.data(), bytes.size(), destination, tag));
+    }
+    std::vector<std::byte> receive(int source, int tag, int* from) override {
+        std::uint64_t n = 0;
+        int sender = 0;
+        check(receive_size(source, tag, &sender, &n));
+        std::vector<std::byte> bytes(n);
+        check(receive_body(bytes.data(), n, sender, tag));
+        if (from != nullptr) *from = sender;
+        return bytes;
+    }
+    bool message_waiting(int tag) override {
+        int flag = 0;
+        check(waiting(tag, &flag));
+        return flag != 0;
+    }
+    void broadcast(std::vector<std::byte>& bytes, int root) override {
+        std::uint64_t n = bytes.size();
+        check(broadcast_size(&n, root));
+        bytes.resize(n);
+        check(broadcast_body(bytes.data(), n, root));
+    }
+
+    void check(int rc) const {
+        if (rc != 0) throw Error(ExitCode::internal, std::string("MPI: ") + error_text());
+    }
+
+    SharedLibrary library;
+    int (*init)(int*, int*) = nullptr;
+    int (*finalize)() = nullptr;
+    void (*abort_all)(int) = nullptr;
+    const char* (*error_text)() = nullptr;
+    int (*send_bytes)(const void*, std::uint64_t, int, int) = nullptr;
+    int (*receive_size)(int, int, int*, std::uint64_t*) = nullptr;
+    int (*receive_body)(void*, std::uint64_t, int, int) = nullptr;
+    int (*waiting)(int, int*) = nullptr;
+    int (*broadcast_size)(std::uint64_t*, int) = nullptr;
+    int (*broadcast_body)(void*, std::uint64_t, int) = nullptr;
+    int rank_ = 0, size_ = 1;
+};
+
+MpiSession::MpiSession(const std::string& program) {
+    if (!launched_by_mpi()) return;
+    if (!KESTREL_HAVE_MPI)
+        throw Error(ExitCode::internal, "launched by mpirun, but this kestrel was built without MPI (Open MPI's "
+                                        "libopenmpi-dev was not found at build time; docs/distributed.md)");
+    impl_ = std::make_unique<Impl>(program);
+    set_process_group(impl_.get());
+}
+
+MpiSession::~MpiSession() {
+    if (impl_) set_process_group(nullptr);
+}
+
+int MpiSession::rank() const { return impl_ ? impl_->rank() : 0; }
+int MpiSession::size() const { return impl_ ? impl_->size() : 1; }
+
+int MpiSession::finish(int exit_code) {
+    if (!impl_) return exit_code;
+    if (exit_code != 0) {
+        // Leaving without MPI_Finalize makes mpirun end every other rank and return this
+        // code. (MPI_Abort would too, but Open MPI 4.1 sometimes garbles its notice.)
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(exit_code);
+    }
+    set_process_group(nullptr);
+    impl_->check(impl_->finalize());
+    return 0;
+}
+
+}  // namespace kestrel::cli
