@@ -3,7 +3,8 @@
 #   scripts/check_deb.sh kestrel_VERSION_ARCH.deb
 # Its Depends hold the linked libraries (dpkg-shlibdeps) and the dlopen()ed ones; once
 # unpacked into a scratch root (dpkg -x, no root needed) the commands run from there: a
-# train/predict round trip on a bundled dataset, an LP model (CLP, dlopen()ed), and
+# train/predict round trip on a bundled dataset, an LP model (CLP, dlopen()ed), a
+# cross-validation under mpirun (the MPI module, dlopen()ed), and
 # `man -l` on an installed page without a warning; lintian reports nothing that is not
 # overridden with a reason (packaging/debian/lintian-overrides, docs/install.md).
 set -euo pipefail
@@ -25,6 +26,13 @@ bin=$root/fs/usr/bin
 "$bin/kestrel-predict" "$root/iris.json" data/iris/test.csv --metrics --json -q >"$root/metrics.json"
 grep -q '"accuracy"' "$root/metrics.json" || fail "kestrel-predict gave no accuracy"
 "$bin/kestrel-train" -q -m lad data/diabetes/train.csv -o "$root/lad.json"  # CLP, dlopen()ed
+# The MPI module (docs/distributed.md): in the package, its libmpi among the Depends, and
+# found from the installed commands (relative to usr/bin) when mpirun launches them.
+[ -n "$(find "$root/fs" -name kestrel_mpi.so)" ] || fail "the MPI module kestrel_mpi.so is not in the package"
+grep -q '\blibopenmpi3\b' <<<"$depends" || fail "Depends lacks libopenmpi3: $depends"
+mpirun --allow-run-as-root --oversubscribe -np 2 "$bin/kestrel-cv" -q -m logistic -k 3 data/iris/train.csv --json \
+  >"$root/cv.json" || fail "kestrel-cv under mpirun -np 2"
+grep -q '"accuracy"' "$root/cv.json" || fail "kestrel-cv under mpirun gave no accuracy"
 for page in "$root"/fs/usr/share/man/man1/kestrel-train.1.gz "$root"/fs/usr/share/man/man7/kestrel-models.7.gz; do
   [ -f "$page" ] || fail "$page is not in the package"
   warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null) || fail "man -l $(basename "$page") fails"

@@ -173,6 +173,7 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
     // Under mpirun / srun this process is one rank of a group (docs/distributed.md).
+    if (launched_by_mpi()) quiet_interrupt_message();
     std::unique_ptr<MpiSession> mpi;
     try {
         mpi = std::make_unique<MpiSession>(program);
@@ -183,7 +184,6 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
     // Rank 0 speaks for the group: the others print nothing (no results, progress or
     // warnings) unless they fail, and write no file (io/atomic_file.hpp).
     const bool silent_rank = mpi->rank() != 0;
-    if (mpi->active()) quiet_interrupt_message();
     if (silent_rank) silence_stdout();
     std::ostringstream rank_err;
     static StdoutBuffer stdout_buffer;  // static: a large buffer, and alive until exit

@@ -4,6 +4,7 @@
 // CI runs these as root on one machine: --allow-run-as-root, --oversubscribe.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -143,6 +144,27 @@ TEST_SUITE("cli.mpi") {
         CHECK(r.exit_code == 2);
         CHECK(r.err.find("kestrel-gridsearch: rank 1: " + (dir / "r1.libsvm") + ":2:2: value \"abc\"") !=
               std::string::npos);
+        CHECK(r.err.find("interrupted") == std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir / "best.json"));
+    }
+
+    TEST_CASE("a rank killed outright ends the run non-zero, mpirun naming the rank, and no output is left") {
+        ScratchDir dir("mpi_kill");
+        // 3000 rows of two noisy classes: a search that runs for seconds, so that rank 1,
+        // killed half a second in, dies in the middle of it.
+        std::string csv = "label,a,b,c\n";
+        for (int i = 0; i < 3000; ++i) {
+            const double a = std::sin(i * 0.37), b = std::cos(i * 0.11), c = std::sin(i * 1.7);
+            csv += std::string(a + 0.3 * c > b * 0.2 ? "1" : "0") + "," + std::to_string(a) + "," + std::to_string(b) +
+                   "," + std::to_string(c) + "\n";
+        }
+        const auto data = dir.file("data.csv", csv);
+        const auto r = run_tool(mpirun(3, "sh -c 'if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then (sleep 0.5; kill -9 $$) & fi; "
+                                          "exec kestrel-gridsearch -m svc -g C=2^-5:2^15:1 -k 5 \"" + data + "\" -o \"" +
+                                          (dir / "best.json") + "\"'"));
+        CHECK(r.exit_code == 137);
+        CHECK(r.err.find("process rank 1") != std::string::npos);
+        CHECK(r.err.find("signal 9") != std::string::npos);
         CHECK(r.err.find("interrupted") == std::string::npos);
         CHECK_FALSE(std::filesystem::exists(dir / "best.json"));
     }
