@@ -26,17 +26,6 @@ constexpr std::uint64_t kNoMoreJobs = std::numeric_limits<std::uint64_t>::max();
 
 enum class RequestKind : std::uint8_t { first, result, failure, rank_done };
 
-// True while this thread runs a shared-out job: a search inside it stays on this rank.
-thread_local bool running_shared_job = false;
-
-class SharedJobScope {
-public:
-    SharedJobScope() { running_shared_job = true; }
-    ~SharedJobScope() { running_shared_job = false; }
-    SharedJobScope(const SharedJobScope&) = delete;
-    SharedJobScope& operator=(const SharedJobScope&) = delete;
-};
-
 // A failed job's error, carried to every rank and thrown there as the same kind.
 struct JobError {
     enum Kind : std::uint8_t { param, usage, data, output, internal, other_error, out_of_memory, unknown };
@@ -106,7 +95,7 @@ struct SharedJobOutcome {
 SharedJobOutcome run_shared_job(std::uint64_t index, const std::function<JobBytes(std::size_t)>& job) {
     SharedJobOutcome o;
     o.index = index;
-    const SharedJobScope scope;
+    const OneRankScope scope;
     try {
         o.bytes = job(static_cast<std::size_t>(index));
     } catch (...) {
@@ -230,7 +219,7 @@ void check_same_loop(ProcessGroup& group, std::uint64_t n, const std::string& la
 
 }  // namespace
 
-bool share_jobs_across_ranks() { return in_process_group() && !running_shared_job; }
+bool share_jobs_across_ranks() { return group_shares_here(); }
 
 std::vector<JobBytes> run_across_ranks(std::size_t n, const Context& ctx, const std::string& label,
                                        const std::function<JobBytes(std::size_t)>& job) {

@@ -14,6 +14,7 @@
 #include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
+#include "kestrel/core/process_group.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/forest_permutation_importance.hpp"
@@ -52,32 +53,37 @@ struct Sampling {
 
 struct GrownTrees {
     std::vector<Tree> trees;
+    std::vector<Vector> importance;         // per tree, its normalised impurity importances
     std::vector<std::vector<char>> in_bag;  // per tree, per row (when asked for)
 };
 
-// Tree t grows on its own sample from its own seed, whichever thread grows it; each
-// thread grows its trees one after another in the same scratch memory.
+// Trees first..last − 1 of the forest. Tree t grows on its own sample from its own seed,
+// whichever thread (or rank) grows it; each thread grows its trees one after another in
+// the same scratch memory.
 GrownTrees grow_trees(const TreeGrower& grower, const Vector& weights, const Sampling& s, std::uint64_t seed,
-                      int threads) {
+                      int threads, Index first, Index last) {
     const Index n = weights.size();
-    GrownTrees out{std::vector<Tree>(static_cast<std::size_t>(s.n_trees)),
-                   std::vector<std::vector<char>>(s.keep_in_bag ? static_cast<std::size_t>(s.n_trees) : 0)};
+    const auto count = static_cast<std::size_t>(last - first);
+    GrownTrees out{std::vector<Tree>(count), std::vector<Vector>(count),
+                   std::vector<std::vector<char>>(s.keep_in_bag ? count : 0)};
     std::exception_ptr failure;
     std::mutex failure_mutex;
 #pragma omp parallel num_threads(threads)
     {
         std::optional<TreeGrower::Builder> builder;  // made in the first tree's try
 #pragma omp for schedule(dynamic)
-        for (Index t = 0; t < s.n_trees; ++t) {
+        for (Index t = first; t < last; ++t) {
+            const auto slot = static_cast<std::size_t>(t - first);
             try {
                 if (!builder) builder = grower.builder();
                 Rng rng(derive_seed(seed, static_cast<std::uint64_t>(t)));
                 const std::vector<double> w = sample_rows(rng, weights, s.n_draw, s.bootstrap);
                 // Leaf values only: prediction, OOB and the dump read no others, the
                 // importances only the nodes' statistics.
-                out.trees[static_cast<std::size_t>(t)] = builder->grow(w, rng).leaf_values_only();
+                out.trees[slot] = builder->grow(w, rng).leaf_values_only();
+                out.importance[slot] = normalised(out.trees[slot].impurity_decrease_by_feature());
                 if (s.keep_in_bag) {
-                    auto& bag = out.in_bag[static_cast<std::size_t>(t)];
+                    auto& bag = out.in_bag[slot];
                     bag.resize(static_cast<std::size_t>(n));
                     for (Index i = 0; i < n; ++i) bag[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] > 0;
                 }
@@ -89,6 +95,47 @@ GrownTrees grow_trees(const TreeGrower& grower, const Vector& weights, const Sam
     }
     if (failure) std::rethrow_exception(failure);
     return out;
+}
+
+// The trees spread over the ranks of an MPI run (docs/distributed.md): rank r grows the
+// r-th contiguous block from the same per-tree seeds, and every rank gets all the trees
+// back in tree order, so the forest is the one-process forest. A tree travels in the
+// compact layout of the model file (what prediction reads, numbers in their shortest
+// exact form); its importance vector and in-bag rows travel beside it, as that layout
+// keeps no statistics of the internal nodes.
+GrownTrees grow_trees_across_ranks(const TreeGrower& grower, const Vector& weights, const Sampling& s,
+                                   std::uint64_t seed, int threads, Index n_features, Index n_outputs) {
+    ProcessGroup& group = *process_group();
+    const Index ranks = group.size(), rank = group.rank();
+    const Index first = s.n_trees * rank / ranks, last = s.n_trees * (rank + 1) / ranks;
+    const GrownTrees mine = grow_trees(grower, weights, s, seed, threads, first, last);
+    Json part = Json::array();
+    for (std::size_t t = 0; t < mine.trees.size(); ++t) {
+        Json entry{{"tree", mine.trees[t].to_json(TreeLayout::compact)},
+                   {"importance", std::vector<double>(mine.importance[t].data(),
+                                                      mine.importance[t].data() + mine.importance[t].size())}};
+        if (s.keep_in_bag) entry["in_bag"] = std::string(mine.in_bag[t].begin(), mine.in_bag[t].end());
+        part.push_back(std::move(entry));
+    }
+    const std::string text = part.dump();
+    const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
+    GrownTrees all;
+    for (const auto& received : share_with_all(group, std::vector<std::byte>(bytes, bytes + text.size()))) {
+        const Json trees = Json::parse(std::string(reinterpret_cast<const char*>(received.data()), received.size()));
+        for (const Json& entry : trees) {
+            all.trees.push_back(Tree::from_json(entry.at("tree"), n_features, n_outputs, TreeLayout::compact));
+            const auto v = entry.at("importance").get<std::vector<double>>();
+            all.importance.push_back(Eigen::Map<const Vector>(v.data(), static_cast<Index>(v.size())));
+            if (s.keep_in_bag) {
+                const auto bag = entry.at("in_bag").get<std::string>();
+                all.in_bag.emplace_back(bag.begin(), bag.end());
+            }
+        }
+    }
+    if (static_cast<Index>(all.trees.size()) != s.n_trees)
+        throw InternalError("forest: the ranks sent " + std::to_string(all.trees.size()) + " trees, not " +
+                            std::to_string(s.n_trees));
+    return all;
 }
 
 // Out-of-bag accuracy or R² over the rows that some tree left out of its sample.
@@ -144,12 +191,17 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
 
     check_tree_memory(tp, n_draw, classification ? data.n_classes() : 1, n_trees, "forest");
     const TreeGrower grower(X, data.y, classification ? data.n_classes() : 0, tp, threads, data.category_counts);
-    GrownTrees grown = grow_trees(grower, weights, {n_trees, n_draw, bootstrap, want_oob}, ctx.seed, threads);
+    const Sampling sampling{n_trees, n_draw, bootstrap, want_oob};
+    GrownTrees grown =
+        group_shares_here()
+            ? grow_trees_across_ranks(grower, weights, sampling, ctx.seed, threads, data.cols(),
+                                      classification ? data.n_classes() : 1)
+            : grow_trees(grower, weights, sampling, ctx.seed, threads, 0, n_trees);
     std::vector<Tree>& trees = grown.trees;
     const std::vector<std::vector<char>>& in_bag = grown.in_bag;
 
     Vector importance = Vector::Zero(data.cols());
-    for (const Tree& t : trees) importance += normalised(t.impurity_decrease_by_feature());
+    for (const Vector& v : grown.importance) importance += v;
     importances_ = normalised(importance);
 
     oob_score_.reset();

@@ -6,7 +6,11 @@
 //
 // One group per process, as MPI_COMM_WORLD is: the slot is process-wide, not carried in
 // Context, because every Context of the run (folds, members, grid points) belongs to it.
+#include <omp.h>
+
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -36,6 +40,10 @@ inline ProcessGroup*& process_group_slot() {
     static ProcessGroup* group = nullptr;
     return group;
 }
+inline bool& on_one_rank_flag() {
+    thread_local bool on_one_rank = false;
+    return on_one_rank;
+}
 }  // namespace detail
 
 // The run's group, or nullptr for a plain one-process run.
@@ -43,10 +51,59 @@ inline ProcessGroup* process_group() { return detail::process_group_slot(); }
 // Installed by the executables for the life of the run (nullptr removes it).
 inline void set_process_group(ProcessGroup* group) { detail::process_group_slot() = group; }
 
-// Whether this process is one of several: the distributed paths run only then.
+// Whether this process is one of several.
 inline bool in_process_group() {
     const ProcessGroup* g = process_group();
     return g != nullptr && g->size() > 1;
+}
+
+// Marks the work of this thread as one rank's own while it lives: a job the group has
+// shared out (a fold's fit) runs on one rank, and nothing inside it may use the group.
+class OneRankScope {
+public:
+    OneRankScope() : saved_(detail::on_one_rank_flag()) { detail::on_one_rank_flag() = true; }
+    ~OneRankScope() { detail::on_one_rank_flag() = saved_; }
+    OneRankScope(const OneRankScope&) = delete;
+    OneRankScope& operator=(const OneRankScope&) = delete;
+
+private:
+    bool saved_;
+};
+
+// Whether the code running here may share its work over the group: the process is one of
+// several, every rank is at this same point of the same command (not inside a job that
+// runs on one rank), and no parallel region of this rank runs it (the ranks' collective
+// steps must come in one order).
+inline bool group_shares_here() { return in_process_group() && !detail::on_one_rank_flag() && !omp_in_parallel(); }
+
+// Every rank's bytes, in rank order, on every rank: gathered at rank 0, then broadcast.
+// A collective step: every rank calls it, in the same order.
+inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, const std::vector<std::byte>& mine) {
+    constexpr int kTagShare = 7201;
+    std::vector<std::byte> all;
+    const auto append = [&all](const std::vector<std::byte>& part) {
+        const std::uint64_t n = part.size();
+        const auto* p = reinterpret_cast<const std::byte*>(&n);
+        all.insert(all.end(), p, p + sizeof n);
+        all.insert(all.end(), part.begin(), part.end());
+    };
+    if (group.rank() == 0) {
+        append(mine);
+        for (int r = 1; r < group.size(); ++r) append(group.receive(r, kTagShare, nullptr));
+    } else {
+        group.send(0, kTagShare, mine);
+    }
+    group.broadcast(all, 0);
+    std::vector<std::vector<std::byte>> parts;
+    for (std::size_t at = 0; at < all.size();) {
+        std::uint64_t n = 0;
+        std::memcpy(&n, all.data() + at, sizeof n);
+        at += sizeof n;
+        parts.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
+                           all.begin() + static_cast<std::ptrdiff_t>(at + n));
+        at += n;
+    }
+    return parts;
 }
 
 }  // namespace kestrel
