@@ -397,4 +397,49 @@ add(Task("gridsearch_logistic", "selection", "svm_binary",
                   kestrel_grid("kestrel 1 thread", "logistic", LOGISTIC_FIXED, LOGISTIC_GRID, "train.libsvm",
                                threads="--threads 1 -q", goal=Goal(train=0.6))]))
 
-FAMILIES = ["io", "linear", "svm", "kernel", "trees", "selection"]
+# ---------------------------------------------------------------- simd (issue 23)
+# The same kestrel binary twice: as built (AVX2 loops where the CPU has AVX2 and FMA) and with
+# KESTREL_SIMD=generic (the portable loops, docs/reliability.md "Vector paths"). Both give
+# identical models and predictions; only the time differs. The forest and gbdt
+# rows have no dispatched loop yet (tree traversal is scalar on both paths): they show that.
+
+
+def generic_path(tool, goal):
+    """tool with the portable loops forced, as the anchor its own dispatched run is compared to"""
+    env = "env KESTREL_SIMD=generic "
+    return Tool("kestrel generic", train=env + tool.train, predict=env + tool.predict if tool.predict else None,
+                goal=goal, extras=tool.extras)
+
+
+def add_simd(name, dataset, what, tool, goal, requires, heavy=False):
+    add(Task(name, "simd", dataset, what, kestrel=tool, anchors=[generic_path(tool, goal)], requires=requires,
+             heavy=heavy))
+
+
+SAME = dict(agreement=1.0)  # every prediction identical (classification); regression: max |diff| 0
+add_simd("simd_knn_multi5", "multi5_dense",
+         "k-NN k=5 euclidean, brute force, 50000 train / 12500 queries x 40 features: AVX2 screening vs portable",
+         kestrel("knn", {"n_neighbors": 5, "algorithm": "brute"}, "train.csv", "test.csv"),
+         Goal(predict=1.0, **SAME), ("knn",))
+# One thread: at --threads 2 on a loaded machine the kernel rows' fork-joins (libgomp's
+# spinning workers) cost more than the rows themselves and hide the loops compared here.
+kt = kestrel("svc", {"C": 1, "gamma": 0.02, "eps": 0.001, "cache_mb": 200}, "train.scaled.libsvm",
+             "test.scaled.libsvm")
+kt.train = kt.train.replace("--threads {threads}", "--threads 1")
+kt.extras = ("sv_count",)
+add_simd("simd_svc_binary", "svm_binary",
+         "C-SVC RBF C=1 gamma=1/50, synthetic binary 20000 x 50, training at --threads 1: kernel rows' dot "
+         "products AVX2 vs portable",
+         kt, Goal(train=1.0, **SAME), ("svc",))
+add_simd("simd_forest_letter", "shared:letter",
+         "random forest, 100 trees, letter 16000 x 16: prediction (no dispatched loop: scalar traversal on both)",
+         kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed {seed}"),
+         Goal(**SAME), ("forest",))
+add_simd("simd_gbdt_friedman", "friedman",
+         "gbdt, 100 rounds, depth 6, Friedman #1 10000 x 20: prediction (no dispatched loop: scalar traversal on "
+         "both)",
+         kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255, "lambda": 1},
+                 "train.csv", "test.csv"),
+         Goal(agreement=0.0), ("gbdt",))
+
+FAMILIES = ["io", "linear", "svm", "kernel", "trees", "selection", "simd"]

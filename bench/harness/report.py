@@ -20,6 +20,7 @@ FAMILY_TITLES = {
     "kernel": "kernel: scikit-learn kernel methods and k-NN (issue 6)",
     "trees": "trees: scikit-learn, ranger and XGBoost (issue 7)",
     "selection": "selection: grid search (issue 8)",
+    "simd": "simd: dispatched vector loops against KESTREL_SIMD=generic (issue 23)",
 }
 # Benchmarks run by their own scripts (not bench/run's tasks): their results.md, written by
 # the script, is copied into RESULTS.md under the title when it exists.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "kestrel/common/simd.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define KESTREL_KNN_X86 1
@@ -17,14 +19,10 @@ constexpr Index kTrainBlock = 1024;     // Eigen path: a 64 x 1024 block of prod
 constexpr Index kBlockDoubles = 20480;  // AVX2 path: ~160 KB of packed rows per block stays in L2
 constexpr Index kSimdMaxDim = 256;      // wider rows: Eigen's product, which also blocks the features
 
-bool simd_available() {
-#ifdef KESTREL_KNN_X86
-    static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return ok;
-#else
-    return false;
-#endif
-}
+// The AVX2 path of common/simd (AVX2 and FMA, not forced off by KESTREL_SIMD=generic).
+// Screening values only choose candidates: the reported distances are exact and
+// computed alike on both paths, so the neighbours do not depend on it.
+bool simd_available() { return simd_path() == SimdPath::avx2; }
 
 #ifdef KESTREL_KNN_X86
 // euclidean: ||z||² - 2 x·z; cosine: -(x·z) / ||z|| (k holds 1/||z||).

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to knn_search: screening a block of dense queries against every training
-// row with dot products. On CPUs with AVX2 and FMA (checked at run time, so the build
+// row with dot products. On common/simd's AVX2 path (chosen at run time, so the build
 // stays portable) a register-blocked kernel over training rows packed in panels of 8
 // fuses the products with the comparison against each query's k-th; elsewhere one
 // Eigen matrix product per block of training rows.

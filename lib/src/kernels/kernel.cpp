@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kestrel/common/simd.hpp"
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
@@ -28,19 +29,6 @@ double powi(double base, int times) {
         base *= base;
     }
     return result;
-}
-
-inline double dense_dot(const double* a, const double* b, Index d) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    Index c = 0;
-    for (; c + 4 <= d; c += 4) {
-        s0 += a[c] * b[c];
-        s1 += a[c + 1] * b[c + 1];
-        s2 += a[c + 2] * b[c + 2];
-        s3 += a[c + 3] * b[c + 3];
-    }
-    for (; c < d; ++c) s0 += a[c] * b[c];
-    return (s0 + s1) + (s2 + s3);
 }
 
 bool uses_dot(KernelKind k) {
@@ -167,8 +155,9 @@ void Kernel::dot_range(const Probe& p, const KernelRows& b, Index begin, Index e
     const Index n = end - begin;
     if (!b.is_sparse()) {
         // A fixed summation order per pair (not a library GEMV whose blocking depends on
-        // the range): a kernel value never depends on which columns were computed with it.
-        for (Index j = 0; j < n; ++j) out[j] = dense_dot(p.x, b.dense_row(begin + j), p.dim);
+        // the range): a kernel value never depends on which columns were computed with it,
+        // nor on the vector path (common/simd.hpp).
+        simd_loops().dot_rows(p.x, b.dense_row(begin), n, p.dim, out);
         return;
     }
     const SparseMatrix& s = b.sparse();
