@@ -12,9 +12,9 @@
 namespace kestrel {
 namespace {
 
-class Solver {
+class L1SvmSolver {
 public:
-    Solver(const FeatureColumns& X, const Vector& y, const Vector& cost, const L1SvmOptions& o)
+    L1SvmSolver(const FeatureColumns& X, const Vector& y, const Vector& cost, const L1SvmOptions& o)
         : y_(y), cost_(cost), o_(o), n_(X.rows()), d_(X.cols()), columns_(X) {
         p_ = d_ + (o.bias > 0 ? 1 : 0);
         w_ = Vector::Zero(p_);
@@ -157,7 +157,7 @@ L1SvmResult solve_l1_squared_hinge(const FeatureColumns& X, const Vector& y, con
                                    const L1SvmOptions& o) {
     if (y.size() != X.rows() || cost.size() != X.rows())
         throw InternalError("solve_l1_squared_hinge: y, cost and X disagree on the number of rows");
-    return Solver(X, y, cost, o).run();
+    return L1SvmSolver(X, y, cost, o).run();
 }
 
 L1SvmResult solve_l1_squared_hinge(const Features& X, const Vector& y, const Vector& cost, const L1SvmOptions& o) {
