@@ -355,6 +355,12 @@ void DataFlags::add_weights_to(CLI::App& app) {
                    "LIBSVM feature index");
 }
 
+void DataFlags::add_group_to(CLI::App& app) {
+    app.add_option("--group-col", group_col,
+                   "learning to rank: column holding each row's query id (taken out of the features; a query's rows "
+                   "contiguous); CSV header name or 0-based index. LIBSVM files give qid:N instead");
+}
+
 ModelSpec ModelFlags::spec(const DataFlags& data) const {
     ModelSpec s;
     s.model = model;
@@ -462,6 +468,7 @@ Dataset read_training_data(const std::string& path, const ModelSpec& spec, const
     if (label_name) *label_name = t.label_name;
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
+    take_group_column(t, data);
     const Task task = choose_task(spec, *t.labels);
     if (data.weights_col.empty()) return make_dataset(std::move(t), task);
     check_model_takes_weights(spec);
@@ -476,15 +483,18 @@ Dataset read_validation_data(const std::string& path, const Dataset& train, cons
     ReadOptions options = data.options(threads);
     const bool named = options.header && !train.feature_names.empty();
     if (named && !label_name.empty()) options.label_col = label_name;
-    const bool weighted = !data.weights_col.empty();
+    const bool weighted = !data.weights_col.empty(), grouped = !data.group_col.empty();
     if (weighted && !named)
         throw UsageError("--valid with --weights-col needs CSV files with a header (the weights column by name)");
+    if (grouped && !named)
+        throw UsageError("--valid with --group-col needs CSV files with a header (the query column by name)");
     options.categorical_columns.clear();  // the types are the training data's
     options.numeric_columns.clear();
     options.densify = !train.X.is_sparse();
     if (named) {
         std::vector<std::string> columns = train.feature_names;
         if (weighted) columns.push_back(data.weights_col);
+        if (grouped) columns.push_back(data.group_col);
         options.feature_columns = std::move(columns);
     } else {
         options.expected_features = train.cols();
@@ -492,13 +502,17 @@ Dataset read_validation_data(const std::string& path, const Dataset& train, cons
     if (!train.categories.empty()) {
         CategoryLists categories = train.categories;
         if (weighted) categories.emplace_back();
+        if (grouped) categories.emplace_back();
         options.feature_categories = std::move(categories);
     }
     Table t = read_table(path, options);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
+    take_group_column(t, data);
     Vector weights = weighted ? take_weights_column(t, data) : Vector();
     Dataset d;
+    const std::vector<double>& qid = t.labels->qid;
+    if (!qid.empty()) d.qid = Eigen::Map<const Vector>(qid.data(), static_cast<Index>(qid.size()));
     d.task = train.task;
     d.source = t.source;
     if (train.task == Task::classification) {

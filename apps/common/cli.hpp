@@ -63,6 +63,10 @@ struct DataFlags {
     // rows' sample weights; see common/weights_column.hpp).
     std::string weights_col;
     void add_weights_to(CLI::App& app);
+    // --group-col COLUMN: a CSV column taken out as each row's query id, for learning to
+    // rank (a LIBSVM file gives qid:N instead; see common/weights_column.hpp).
+    std::string group_col;
+    void add_group_to(CLI::App& app);
 };
 
 // Model choice and parameters for train / cv / gridsearch.

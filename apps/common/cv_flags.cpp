@@ -7,6 +7,7 @@
 
 #include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/io/csv.hpp"
 #include "kestrel/io/data_reader.hpp"
 
@@ -75,6 +76,7 @@ std::vector<Index> group_ids(const std::vector<std::string>& values) {
 Dataset finish(Table t, const ModelSpec& spec, const DataFlags& data) {
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
+    take_group_column(t, data);
     const Task task = choose_task(spec, *t.labels);
     if (data.weights_col.empty()) return make_dataset(std::move(t), task);
     check_model_takes_weights(spec);
@@ -150,11 +152,18 @@ std::pair<Dataset, std::vector<std::string>> read_grouped(const std::string& pat
 // the first and tests on the second.
 void append_validation(Dataset& d, const std::string& path, const DataFlags& data, int threads) {
     ReadOptions o = data.options(threads);
-    if (!d.feature_names.empty() && o.header) o.feature_columns = d.feature_names;
-    o.expected_features = d.cols();
+    if (!d.feature_names.empty() && o.header) {
+        o.feature_columns = d.feature_names;
+        if (!data.group_col.empty()) o.feature_columns->push_back(data.group_col);
+    }
+    o.expected_features = d.cols() + (data.group_col.empty() ? 0 : 1);
     Table t = read_table(path, o);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
+    take_group_column(t, data);
+    if (d.has_queries() != !t.labels->qid.empty())
+        throw DataError(t.source + (d.has_queries() ? ": the training rows have query groups, these rows none"
+                                                    : ": these rows have query groups, the training rows none"));
     Vector y;
     if (d.task == Task::classification) {
         std::vector<std::string> classes = d.classes;
@@ -170,6 +179,15 @@ void append_validation(Dataset& d, const std::string& path, const DataFlags& dat
     Vector all(n1 + n2);
     all << d.y, y;
     d.y = std::move(all);
+    if (d.has_queries()) {
+        // Offset past the training ids, so that no query spans the two files.
+        const double shift =
+            d.qid.maxCoeff() + 1 - *std::min_element(t.labels->qid.begin(), t.labels->qid.end());
+        Vector q(n1 + n2);
+        q.head(n1) = d.qid;
+        for (Index i = 0; i < n2; ++i) q[n1 + i] = t.labels->qid[static_cast<std::size_t>(i)] + shift;
+        d.qid = std::move(q);
+    }
     if (d.has_weights()) {
         Vector w = Vector::Ones(n1 + n2);
         w.head(n1) = d.weights;
@@ -254,6 +272,18 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
         s.shuffle_splits = shuffle_splits;
         s.test_fraction = test_fraction;
     }
+    // Rows in query groups (learning to rank) are split by query, as scikit-learn's
+    // GroupKFold on the query ids: a ranking metric needs each query whole in one fold.
+    if (out.data.has_queries() && s.scheme == CvScheme::kfold && !all_rows) {
+        std::vector<std::string> ids;
+        ids.reserve(static_cast<std::size_t>(out.data.rows()));
+        for (Index i = 0; i < out.data.rows(); ++i) ids.push_back(format_number(out.data.qid[i]));
+        s.scheme = CvScheme::group_kfold;
+        s.groups = group_ids(ids);
+    }
+    if (out.data.has_queries() && (s.scheme == CvScheme::leave_one_out || s.scheme == CvScheme::shuffle_split))
+        throw UsageError(std::string(loo || all_rows ? "leave-one-out" : "--shuffle-split") +
+                         " would split the rows of a query (the data has query groups); use -k or --validation");
     if (all_rows && s.scheme == CvScheme::group_kfold)
         throw UsageError("-k n with --groups: give a number of folds (or leave-one-group-out as -k with the group count)");
     out.split = std::move(s);

@@ -63,6 +63,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     common.add_to(app);
     data.add_to(app);
     data.add_weights_to(app);
+    data.add_group_to(app);
     model.add_to(app, true);
     SplitFlags split;
     split.add_to(app, "number of folds");

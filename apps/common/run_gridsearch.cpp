@@ -75,6 +75,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     common.add_to(app);
     data.add_to(app);
     data.add_weights_to(app);
+    data.add_group_to(app);
     model.add_to(app, true);
     app.add_option("-g,--grid", grid_texts,
                    "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable); "
@@ -116,7 +117,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     Context ctx = common.context(io);
     const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
     const Dataset& d = cv_data.data;
-    if (metric.empty()) metric = default_metric(d.task);
+    if (metric.empty()) metric = d.has_queries() ? kDefaultRankingMetric : default_metric(d.task);
     if (metric_info(metric).task != d.task)
         throw UsageError("--metric " + metric + " is a " + to_string(metric_info(metric).task) + " metric, but this is " +
                          to_string(d.task));

@@ -1,6 +1,8 @@
 #include <omp.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <unordered_map>
 #include <exception>
 #include <filesystem>
 
@@ -13,6 +15,7 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_stream.hpp"
 #include "kestrel/metrics/classification.hpp"
+#include "kestrel/metrics/query_metrics.hpp"
 #include "kestrel/metrics/regression.hpp"
 
 namespace kestrel::cli {
@@ -101,14 +104,36 @@ PredictionColumns score(const Model& model, const Features& X, const Scoring& s,
 // bytes per row for each of truth, prediction and score column.
 class MetricsAccumulator {
 public:
-    MetricsAccumulator(const Model& model, const Scoring& s) : model_(model), s_(s), classes_(model.classes()) {}
+    // group_col: --group-col, whose text the reader kept as the last pass-through column.
+    MetricsAccumulator(const Model& model, const Scoring& s, std::string group_col)
+        : model_(model), s_(s), classes_(model.classes()), group_col_(std::move(group_col)) {}
 
     void add(const Table& t, const Vector& predicted, const Matrix& proba, const Matrix& decision) {
         if (t.X.rows() == 0) return;
         if (!t.labels) throw DataError(t.source + ": --metrics needs a label column in the data file");
+        std::vector<double> qid = t.labels->qid;
+        if (!group_col_.empty()) {
+            if (t.kept.empty())
+                throw UsageError("--group-col " + group_col_ + " names a CSV column; " + t.source +
+                                 " is a LIBSVM file, whose rows give qid:N");
+            // Query ids from the column's text: the number, or for words an id per distinct word.
+            for (const std::string& text : t.kept.back()) {
+                double v = 0;
+                const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+                if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+                    v = -1.0 - static_cast<double>(words_.emplace(text, words_.size()).first->second);
+                qid.push_back(v);
+            }
+        }
         const Vector truth = s_.classify ? encode_with_classes(*t.labels, classes_) : numeric_targets(*t.labels, t.source);
         y_true_.insert(y_true_.end(), truth.data(), truth.data() + truth.size());
         y_pred_.insert(y_pred_.end(), predicted.data(), predicted.data() + predicted.size());
+        // Query ids (a ranking model's test file): kept with their lines, checked whole at the end.
+        if (qid.empty() != qid_.empty() && !y_line_.empty())
+            throw DataError(t.source + ": some rows have a query id (qid:N) and others none");
+        qid_.insert(qid_.end(), qid.begin(), qid.end());
+        y_line_.insert(y_line_.end(), t.labels->line.begin(), t.labels->line.end());
+        source_ = t.source;
         append_rows(proba_, proba_cols_, proba);
         append_rows(decision_, decision_cols_, decision);
     }
@@ -118,6 +143,10 @@ public:
         pr.task = model_.task();
         pr.y_true = Eigen::Map<const Vector>(y_true_.data(), static_cast<Index>(y_true_.size()));
         pr.y_pred = Eigen::Map<const Vector>(y_pred_.data(), static_cast<Index>(y_pred_.size()));
+        if (!qid_.empty() && !s_.classify) {
+            pr.qid = Eigen::Map<const Vector>(qid_.data(), static_cast<Index>(qid_.size()));
+            check_query_ids(pr.qid, y_line_, source_);
+        }
         if (s_.classify) {
             pr.classes = classes_;
             pr.proba = rows_to_matrix(proba_, proba_cols_);
@@ -141,7 +170,11 @@ private:
     const Model& model_;
     Scoring s_;
     std::vector<std::string> classes_;
-    std::vector<double> y_true_, y_pred_, proba_, decision_;
+    std::string group_col_;
+    std::unordered_map<std::string, std::size_t> words_;
+    std::vector<double> y_true_, y_pred_, proba_, decision_, qid_;
+    std::vector<std::uint64_t> y_line_;
+    std::string source_;
     Index proba_cols_ = 0, decision_cols_ = 0;
 };
 
@@ -157,6 +190,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     bool proba = false, decision = false, metrics = false;
     common.add_to(app);
     data.add_to(app);
+    data.add_group_to(app);
     app.add_option("MODEL", model_path, "model file written by kestrel-train")->type_name("FILE")->required();
     app.add_option("DATA_FILE", input, "data to predict (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
     app.add_option("-o,--output", output, "predictions file (default: stdout; with --json --metrics: not written)")->type_name("FILE");
@@ -238,8 +272,15 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     std::vector<std::string> copied;
     if (!id_col.empty()) copied.push_back(id_col);
     copied.insert(copied.end(), keep_cols.begin(), keep_cols.end());
+    if (!data.group_col.empty() && !metrics)
+        throw UsageError("--group-col names the queries of the rows for --metrics (ndcg, map, mrr); give --metrics");
     const auto passthrough = [&](const Table& t, PredictionLayout& l) {
         l.passthrough = t.kept_names;
+        if (!data.group_col.empty() && !t.kept_names.empty()) {
+            // The --group-col column is read for the metrics only: not written.
+            l.passthrough.pop_back();
+            return std::vector<std::vector<std::string>>(t.kept.begin(), t.kept.end() - 1);
+        }
         if (copied.empty() || !t.kept_names.empty()) return t.kept;
         // A LIBSVM reader copies nothing: its rows have no named columns.
         if (id_col != "line" || !keep_cols.empty())
@@ -258,7 +299,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     };
 
     const bool write_predictions = !(common.json && metrics && output.empty());
-    MetricsAccumulator accumulated(model, s);
+    MetricsAccumulator accumulated(model, s, data.group_col);
     std::string source;
     Table whole;  // --explain: the whole input, kept for the explanation
 
@@ -266,6 +307,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     const auto produce = [&](const TextSink& sink) {
         ReadOptions options = model.align_options(data.options(threads));
         options.keep_columns = copied;
+        if (!data.group_col.empty()) options.keep_columns.push_back(data.group_col);
         // A LIBSVM file is read into a dense matrix only when every row lists every
         // feature: a decision about the whole file, which a stream cannot make, and which
         // changed a row's score in the last digits (dense and sparse kernels sum in their
@@ -367,6 +409,9 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
         if (s.classify) {
             write_prediction_outputs(plot_targets, plots.curves, pr, model.model_name() + " on " + short_source(source));
             const auto report = classification_report(pr);
+            report_out << (common.json ? report.to_json().dump(2) + "\n" : report.to_text());
+        } else if (pr.qid.size() > 0) {
+            const auto report = ranking_report(pr);
             report_out << (common.json ? report.to_json().dump(2) + "\n" : report.to_text());
         } else {
             const auto report = regression_report(pr);

@@ -86,6 +86,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     common.add_to(app);
     data.add_to(app);
     data.add_weights_to(app);
+    data.add_group_to(app);
     model.add_to(app, false);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE");
     app.add_option("-o,--output", output, "model file to write (- for stdout)")->type_name("FILE");

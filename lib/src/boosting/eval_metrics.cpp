@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "kestrel/common/logistic_math.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/metrics/query_metrics.hpp"
 
 namespace kestrel {
 namespace {
@@ -119,6 +121,8 @@ std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& 
             case LossKind::gamma: return {{"gamma-nloglik", false}};
             case LossKind::tweedie: return {{"tweedie-nloglik", false}};
             case LossKind::quantile: return {{"quantile", false}};
+            case LossKind::lambdarank: return {{"ndcg", true}};
+            case LossKind::rank_pairwise: return {{"map", true}};
             default: return {{"loss", false}};
         }
     }
@@ -126,10 +130,28 @@ std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& 
     std::stringstream in(list);
     std::string name;
     while (std::getline(in, name, ',')) {
+        std::optional<QueryMetric> ranking;
+        try {
+            ranking = parse_query_metric(name);
+        } catch (const UsageError& e) {
+            throw ParamError(std::string("parameter eval_metric of model gbdt: ") + e.what());
+        }
+        if (ranking) {
+            if (!is_ranking_loss(loss.kind))
+                throw ParamError("parameter eval_metric of model gbdt: " + name + " ranks documents within queries; it "
+                                 "applies to loss=lambdarank and loss=rank_pairwise (the loss is " +
+                                 to_string(loss.kind) + ")");
+            if (std::none_of(out.begin(), out.end(), [&](const EvalMetric& m) { return m.name == name; }))
+                out.push_back({name, true});
+            continue;
+        }
         const Known* k = std::find_if(std::begin(kKnown), std::end(kKnown), [&](const Known& x) { return name == x.name; });
         if (k == std::end(kKnown))
             throw ParamError("parameter eval_metric of model gbdt: unknown metric \"" + name + "\" (valid: " +
-                             known_names() + ", or auto)");
+                             known_names() + ", ndcg@k, map@k, mrr@k, or auto)");
+        if (is_ranking_loss(loss.kind) && k->needs != Needs::any)
+            throw ParamError("parameter eval_metric of model gbdt: " + name + " does not apply to loss " +
+                             to_string(loss.kind) + " (valid: ndcg, ndcg@k, map, map@k, mrr, mrr@k, loss)");
         const bool fits = k->needs == Needs::any || (k->needs == Needs::classes && classes) ||
                           (k->needs == Needs::binary && binary) || (k->needs == Needs::regression && !classes) ||
                           (k->needs == Needs::log_link && has_log_link(loss.kind)) ||
@@ -149,10 +171,12 @@ std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& 
 }
 
 double evaluate_metric(const EvalMetric& metric, const Loss& loss, const double* F, Index K, const Vector& y,
-                       const Vector& w, int threads) {
+                       const Vector& w, int threads, std::span<const Index> queries) {
     const std::string& m = metric.name;
     const Index n = y.size();
-    if (m == "loss") return loss.mean(F, y, w, K, threads);
+    if (m == "loss") return loss.mean(F, y, w, K, threads, queries);
+    if (const auto q = parse_query_metric(m))
+        return query_metric(*q, F, y, queries);
     double wsum = 0;
     for (Index i = 0; i < n; ++i) wsum += weight(w, i);
     if (!(wsum > 0)) return std::nan("");

@@ -81,6 +81,26 @@ void holdout_split(const Dataset& d, double fraction, std::uint64_t seed, std::v
                         (valid.empty() ? "validate on" : "train on") + " (" + std::to_string(d.rows()) + " rows)");
 }
 
+// The ranking losses' hold-out: whole queries (a seeded share of them), the rows
+// ascending, so that each query's rows stay contiguous on both sides.
+void holdout_queries(const Dataset& d, double fraction, std::uint64_t seed, std::vector<Index>& train,
+                     std::vector<Index>& valid) {
+    const std::vector<Index> starts = query_starts(d.qid);
+    std::vector<Index> queries(starts.size() - 1);
+    std::iota(queries.begin(), queries.end(), Index{0});
+    Rng rng(derive_seed(seed, 0x5e1ec7));
+    rng.shuffle(queries);
+    const auto n_valid = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(queries.size())));
+    std::vector<char> held(queries.size(), 0);
+    for (std::size_t k = 0; k < n_valid; ++k) held[static_cast<std::size_t>(queries[k])] = 1;
+    for (std::size_t q = 0; q + 1 < starts.size(); ++q)
+        for (Index i = starts[q]; i < starts[q + 1]; ++i) (held[q] ? valid : train).push_back(i);
+    if (train.empty() || valid.empty())
+        throw DataError("gbdt: validation_fraction=" + std::to_string(fraction) + " leaves no query to " +
+                        (valid.empty() ? "validate on" : "train on") + " (" + std::to_string(queries.size()) +
+                        " queries)");
+}
+
 std::string format_metric(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -122,7 +142,20 @@ struct Watched {
     BinnedMatrix bins;
     Vector y, w;
     std::vector<double> F;  // raw scores, row-major rows x K
+    std::vector<Index> queries;  // query_starts, with a ranking loss
 };
+
+// A ranking loss's query groups of `qid` (the rows given, or all), checked.
+std::vector<Index> ranked_queries(const Loss& loss, const Vector& qid, const std::vector<Index>& rows,
+                                  const std::string& what) {
+    if (!is_ranking_loss(loss.kind)) return {};
+    if (qid.size() == 0)
+        throw DataError(std::string("gbdt: loss=") + to_string(loss.kind) + " ranks the documents of each query, and " +
+                        what + " has no query groups (qid:N in a LIBSVM file, --group-col COLUMN in a CSV file)");
+    const Vector ids = gather(qid, rows);
+    check_query_ids(ids, {}, what);
+    return query_starts(ids);
+}
 
 // An eval set checked against the training data: same features, labels the fit knows.
 void check_eval_set(const EvalSet& e, const Dataset& data, bool classification) {
@@ -188,6 +221,11 @@ Loss make_loss(const GbdtParams& p, const Dataset& data) {
     loss.tweedie_power = p.tweedie_variance_power;
     loss.max_delta_step = max_delta_step(p, loss.kind);
     loss.scale_pos_weight = p.scale_pos_weight;
+    loss.rank_sigma = p.sigmoid;
+    loss.truncation_level = static_cast<Index>(p.lambdarank_truncation_level);
+    if (is_ranking_loss(loss.kind) && data.has_weights())
+        throw DataError(std::string("gbdt: loss=") + to_string(loss.kind) +
+                        " takes no sample weights (XGBoost weighs whole queries, not rows)");
     if (p.scale_pos_weight != 1 && loss.kind != LossKind::logistic)
         throw ParamError("parameter scale_pos_weight of model gbdt applies to loss=logistic only (the loss is " +
                          std::string(to_string(loss.kind)) + ")");
@@ -270,8 +308,14 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     }
     // Without eval sets, early stopping watches a seeded hold-out of the training rows.
     std::vector<Index> train_rows, valid_rows;
-    if (patience > 0 && ctx.eval_sets.empty()) holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
+    if (patience > 0 && ctx.eval_sets.empty()) {
+        if (is_ranking_loss(loss.kind) && data.has_queries())
+            holdout_queries(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
+        else
+            holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
+    }
     const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
+    const std::vector<Index> queries = ranked_queries(loss, data.qid, train_rows, "the training data");
 
     const BinCuts cuts =
         BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
@@ -279,9 +323,10 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     std::vector<Watched> watched;
     if (!valid_rows.empty())
         watched.push_back({"holdout", BinnedMatrix(cuts, data.X, valid_rows, threads), gather(data.y, valid_rows),
-                           gather(data.weights, valid_rows), {}});
+                           gather(data.weights, valid_rows), {}, ranked_queries(loss, data.qid, valid_rows, "holdout")});
     for (const EvalSet& e : ctx.eval_sets)
-        watched.push_back({e.name, BinnedMatrix(cuts, e.data->X, {}, threads), e.data->y, e.data->weights, {}});
+        watched.push_back({e.name, BinnedMatrix(cuts, e.data->X, {}, threads), e.data->y, e.data->weights, {},
+                           ranked_queries(loss, e.data->qid, {}, e.name)});
 
     const Index K = loss.n_outputs(data.n_classes()), n = bins.rows();
     Index nv = 0;
@@ -324,7 +369,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     double best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     Index best_rounds = 0;
     for (Index t = 0; t < rounds; ++t) {
-        const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads);
+        const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
         if (t > 0) train_loss.push_back(wsum > 0 ? loss_sum / wsum : 0.0);
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
         if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample);
@@ -394,14 +439,14 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             for (const Watched& s : watched)
                 for (const EvalMetric& m : metrics) {
                     try {
-                        v = evaluate_metric(m, loss, s.F.data(), K, s.y, s.w, threads);
+                        v = evaluate_metric(m, loss, s.F.data(), K, s.y, s.w, threads, s.queries);
                     } catch (const DataError& e) {
                         throw DataError("gbdt: eval_metric " + m.name + " on " + s.name + ": " + e.what());
                     }
                     eval_history[col++].push_back(v);
                 }
             const Watched& last = watched.back();
-            valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads));
+            valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads, last.queries));
             if (ctx.progress)  // the label is text built per round: only for a terminal
                 ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1),
                            static_cast<std::uint64_t>(rounds));
@@ -417,7 +462,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             ctx.report("gbdt", static_cast<std::uint64_t>(t + 1), static_cast<std::uint64_t>(rounds));
         }
     }
-    train_loss.push_back(loss.mean(F.data(), y, w, K, threads));
+    train_loss.push_back(loss.mean(F.data(), y, w, K, threads, queries));
     if (patience > 0) {
         // A metric that never improved (NaN) keeps the first round.
         best_rounds = std::max<Index>(best_rounds, 1);

@@ -47,7 +47,7 @@ LossKind resolve_loss(const std::string& loss, const Dataset& data) {
                          "set to regression)");
     if (!classification && is_classification_loss(k))
         throw ParamError("parameter loss=" + loss + " of model gbdt is a classification loss; the data is a regression "
-                         "(valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie)");
+                         "(valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie, lambdarank, rank_pairwise)");
     if (k == LossKind::logistic && data.n_classes() > 2)
         throw ParamError("parameter loss=logistic of model gbdt needs two classes, the data has " +
                          std::to_string(data.n_classes()) + " (valid: auto, softmax)");
@@ -455,10 +455,12 @@ const ParamBinding<GbdtParams>& gbdt_params() {
         return ParamBinding<P>{
             bind(&P::loss, choice_param("loss", "auto",
                                         {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma", "tweedie",
-                                         "logistic", "softmax"},
+                                         "logistic", "softmax", "lambdarank", "rank_pairwise"},
                                         "auto: squared (regression), logistic (2 classes), softmax (more); poisson, "
-                                        "gamma, tweedie predict e^F (log link)")
-                               .like("XGBoost objective; scikit-learn HistGradientBoosting loss")),
+                                        "gamma, tweedie predict e^F (log link); lambdarank, rank_pairwise rank the "
+                                        "documents of each query (qid:N, --group-col)")
+                               .like("XGBoost objective (rank:ndcg, rank:pairwise); scikit-learn "
+                                     "HistGradientBoosting loss; LightGBM lambdarank")),
             bind(&P::hessian,
                  choice_param("hessian", "xgboost", {"xgboost", "sklearn"},
                               "softmax's Hessian: xgboost = 2p(1-p), sklearn = p(1-p) (twice the step at the same "
@@ -539,6 +541,18 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                      .open_below()
                      .open_above()
                      .like("XGBoost tweedie_variance_power; LightGBM tweedie_variance_power")),
+            bind(&P::sigmoid,
+                 real_param("sigmoid", 1.0,
+                            "lambdarank, rank_pairwise: sigma of each pair's logistic log(1 + e^(-sigma (s_i - s_j)))")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .like("LightGBM sigmoid (XGBoost: 1)")),
+            bind(&P::lambdarank_truncation_level,
+                 int_param("lambdarank_truncation_level", 0,
+                           "lambdarank, rank_pairwise: only pairs with a document in the current top T of its "
+                           "query, and lambdarank's ideal DCG at T (0 = every pair)")
+                     .range(0, std::nullopt)
+                     .like("LightGBM lambdarank_truncation_level (default 30; XGBoost 1.7: every rank)")),
             bind(&P::max_delta_step, max_delta_step),
             bind(&P::scale_pos_weight,
                  real_param("scale_pos_weight", 1.0,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "kestrel/boosting/rank_losses.hpp"
 #include "kestrel/common/logistic_math.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -55,17 +56,23 @@ const char* to_string(LossKind k) {
         case LossKind::poisson: return "poisson";
         case LossKind::gamma: return "gamma";
         case LossKind::tweedie: return "tweedie";
+        case LossKind::lambdarank: return "lambdarank";
+        case LossKind::rank_pairwise: return "rank_pairwise";
     }
     return "?";
 }
 
 LossKind loss_from_string(const std::string& s) {
     for (LossKind k : {LossKind::squared, LossKind::absolute, LossKind::huber, LossKind::logistic, LossKind::softmax,
-                       LossKind::quantile, LossKind::poisson, LossKind::gamma, LossKind::tweedie})
+                       LossKind::quantile, LossKind::poisson, LossKind::gamma, LossKind::tweedie, LossKind::lambdarank,
+                       LossKind::rank_pairwise})
         if (s == to_string(k)) return k;
     throw ParamError("parameter loss: unknown loss '" + s +
-                     "' (valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie, logistic, softmax)");
+                     "' (valid: auto, squared, absolute, huber, quantile, poisson, gamma, tweedie, logistic, softmax, "
+                     "lambdarank, rank_pairwise)");
 }
+
+bool is_ranking_loss(LossKind k) { return k == LossKind::lambdarank || k == LossKind::rank_pairwise; }
 
 bool has_log_link(LossKind k) {
     return k == LossKind::poisson || k == LossKind::gamma || k == LossKind::tweedie;
@@ -104,6 +111,8 @@ double Loss::value(double y, const double* F, Index K) const {
             const double rho = tweedie_power;
             return -y * std::exp((1 - rho) * F[0]) / (1 - rho) + std::exp((2 - rho) * F[0]) / (2 - rho);
         }
+        case LossKind::lambdarank:
+        case LossKind::rank_pairwise: break;  // no loss of one row: rank_losses.cpp
     }
     return 0;
 }
@@ -158,11 +167,15 @@ double Loss::derivatives(double y, const double* F, Index K, double* g, double* 
             h[0] = std::max(-(1 - rho) * a + (2 - rho) * b, kMinHessian);
             return -a / (1 - rho) + b / (2 - rho);
         }
+        case LossKind::lambdarank:
+        case LossKind::rank_pairwise: g[0] = 0; h[0] = 0; break;  // rank_losses.cpp
     }
     return 0;
 }
 
-double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const {
+double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads,
+                       std::span<const Index> queries) const {
+    if (is_ranking_loss(kind)) return rank_gradients(*this, F, y, queries, out, threads);
     const Index n = y.size();
     const bool weighted = w.size() > 0;
     const double pos_scale = kind == LossKind::logistic ? scale_pos_weight : 1.0;
@@ -190,8 +203,10 @@ double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index 
     return std::accumulate(partial.begin(), partial.end(), 0.0);
 }
 
-double Loss::mean(const double* F, const Vector& y, const Vector& w, Index K, int threads) const {
+double Loss::mean(const double* F, const Vector& y, const Vector& w, Index K, int threads,
+                  std::span<const Index> queries) const {
     const Index n = y.size();
+    if (is_ranking_loss(kind)) return n > 0 ? rank_loss_sum(*this, F, y, queries, threads) / static_cast<double>(n) : 0.0;
     const bool weighted = w.size() > 0;
     const double total =
         block_sum(n, threads, [&](Index i) { return (weighted ? w[i] : 1.0) * value(y[i], F + i * K, K); });
@@ -263,11 +278,14 @@ std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index
             for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
             return {std::log(wsum > 0 && s > 0 ? s / wsum : 1.0)};
         }
+        case LossKind::lambdarank:
+        case LossKind::rank_pairwise: return {0.0};
     }
     return {0.0};
 }
 
 void Loss::check_labels(const Vector& y) const {
+    if (is_ranking_loss(kind)) return check_grades(y);
     if (!has_log_link(kind)) return;
     const bool positive = kind == LossKind::gamma;
     double sum = 0;

@@ -9,6 +9,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
+#include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
 
@@ -134,6 +135,10 @@ Dataset Dataset::subset(std::span<const Index> rows) const {
         d.weights.resize(static_cast<Index>(rows.size()));
         for (std::size_t i = 0; i < rows.size(); ++i) d.weights[static_cast<Index>(i)] = weights[rows[i]];
     }
+    if (has_queries()) {
+        d.qid.resize(static_cast<Index>(rows.size()));
+        for (std::size_t i = 0; i < rows.size(); ++i) d.qid[static_cast<Index>(i)] = qid[rows[i]];
+    }
     d.feature_names = feature_names;
     d.classes = classes;
     d.category_counts = category_counts;
@@ -141,6 +146,33 @@ Dataset Dataset::subset(std::span<const Index> rows) const {
     d.task = task;
     d.source = source;
     return d;
+}
+
+std::vector<Index> query_starts(const Vector& qid) {
+    std::vector<Index> starts;
+    for (Index i = 0; i < qid.size(); ++i)
+        if (i == 0 || qid[i] != qid[i - 1]) starts.push_back(i);
+    starts.push_back(qid.size());
+    return starts;
+}
+
+void check_query_ids(const Vector& qid, const std::vector<std::uint64_t>& line, const std::string& source) {
+    const auto where = [&](Index i) {
+        const auto r = static_cast<std::size_t>(i);
+        return source + ":" + std::to_string(r < line.size() ? line[r] : static_cast<std::uint64_t>(i + 1)) + ": ";
+    };
+    std::unordered_map<double, Index> first_row;  // query id -> its first row
+    for (Index i = 0; i < qid.size(); ++i) {
+        if (!std::isfinite(qid[i])) throw DataError(where(i) + "the query id is missing or not a number");
+        if (i > 0 && qid[i] == qid[i - 1]) continue;
+        const auto [it, fresh] = first_row.emplace(qid[i], i);
+        if (!fresh) {
+            const auto r = static_cast<std::size_t>(it->second);
+            throw DataError(where(i) + "query " + format_number(qid[i]) + " reappears after other queries (first on line " +
+                            std::to_string(r < line.size() ? line[r] : static_cast<std::uint64_t>(it->second + 1)) +
+                            "); the rows of a query must be contiguous");
+        }
+    }
 }
 
 bool RawLabels::all_numeric() const {

@@ -37,6 +37,7 @@ struct Chunk {
     std::uint64_t kept_nnz = 0;
     Index max_index = 0;           // LIBSVM: highest feature index seen
     std::uint64_t last_index = 0;  // LIBSVM: highest index ending a record, from the count
+    Index qid_records = 0;         // LIBSVM: records with a `qid:N` token after the label
 };
 
 // Target chunk size for a region of `bytes`: large enough to amortise scheduling,

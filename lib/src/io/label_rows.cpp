@@ -23,6 +23,7 @@ void move_label_rows(RawLabels& labels, Index dst, Index src, Index n) {
     std::move(labels.text.begin() + s, labels.text.begin() + s + k, labels.text.begin() + d);
     std::copy(labels.numeric.begin() + s, labels.numeric.begin() + s + k, labels.numeric.begin() + d);
     std::copy(labels.line.begin() + s, labels.line.begin() + s + k, labels.line.begin() + d);
+    if (!labels.qid.empty()) std::copy(labels.qid.begin() + s, labels.qid.begin() + s + k, labels.qid.begin() + d);
 }
 
 void truncate_labels(RawLabels& labels, Index n) {
@@ -30,6 +31,7 @@ void truncate_labels(RawLabels& labels, Index n) {
     labels.text.resize(rows);
     labels.numeric.resize(rows);
     labels.line.resize(rows);
+    if (!labels.qid.empty()) labels.qid.resize(rows);
 }
 
 }  // namespace kestrel::detail

@@ -54,6 +54,13 @@ std::uint64_t last_index(const char* s, const char* ce) {
     return index;
 }
 
+// The `qid:` token right after a record's label (SVMrank's and XGBoost's query id), or
+// nullptr when the record has none.
+const char* qid_token(const char* s, const char* ce) {
+    const char* q = skip_spaces(token_end(s, ce), ce);
+    return ce - q >= 4 && std::memcmp(q, "qid:", 4) == 0 ? q : nullptr;
+}
+
 void count_chunk(std::string_view text, Chunk& c) {
     const char* p = text.data() + c.begin;
     const char* end = text.data() + c.end;
@@ -64,6 +71,10 @@ void count_chunk(std::string_view text, Chunk& c) {
         if (s < ce) {
             ++c.records;
             c.nnz += static_cast<std::uint64_t>(std::count(s, ce, ':'));
+            if (qid_token(s, ce)) {  // its ':' is not a feature's
+                --c.nnz;
+                ++c.qid_records;
+            }
             c.last_index = std::max(c.last_index, last_index(s, ce));
         }
         if (le == end) break;
@@ -136,7 +147,14 @@ private:
         store_label(s, t, row, keep);
         std::uint64_t token = 1;
         long long prev = 0;
-        for (const char* q = skip_spaces(t, ce); q < ce; q = skip_spaces(q, ce)) {
+        const char* first = skip_spaces(t, ce);
+        if (const char* qt = qid_token(s, ce)) {
+            ++token;
+            first = store_qid(qt, ce, row);
+        } else if (!sink_.labels->qid.empty()) {
+            fail(2, "no qid: this line has no query id where other lines of the file have one");
+        }
+        for (const char* q = first; q < ce; q = skip_spaces(q, ce)) {
             ++token;
             const char* tok = q;
             long long index = 0;
@@ -219,6 +237,18 @@ private:
         }
         L.numeric[r] = v;
         L.line[r] = line_;
+    }
+
+    // `qid:N` (token 2), N a non-negative integer; returns where the features start.
+    const char* store_qid(const char* b, const char* ce, Index row) {
+        const char* e = token_end(b, ce);
+        const char* digits = b + 4;
+        unsigned long long id = 0;
+        const auto [ptr, ec] = std::from_chars(digits, e, id);
+        if (digits == e || ec != std::errc() || ptr != e || id > (1ULL << 53))
+            fail(2, "malformed query id " + quote_field({b, e}) + " (expected qid:N, N an integer from 0 to 2^53)");
+        sink_.labels->qid[static_cast<std::size_t>(row)] = static_cast<double>(id);
+        return skip_spaces(e, ce);
     }
 
     [[noreturn]] void fail(std::uint64_t token, const std::string& what) const {
@@ -354,6 +384,9 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
                      opts);
 
     RawLabels labels = make_labels(total, source);
+    Index qid_records = 0;
+    for (const auto& c : chunks) qid_records += c.qid_records;
+    if (qid_records > 0) labels.qid.assign(static_cast<std::size_t>(total), 0.0);
     SparseSink sink;
     sink.labels = &labels;
     sink.missing = opts.missing;
@@ -380,6 +413,9 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     if (kept == 0)
         throw DataError(source + ": all " + std::to_string(total) + " rows have missing values and were dropped");
     if (kept < total) truncate_labels(labels, kept);
+    if (!labels.qid.empty())
+        check_query_ids(Eigen::Map<const Vector>(labels.qid.data(), static_cast<Index>(labels.qid.size())), labels.line,
+                        source);
     table.labels = std::move(labels);
     table.source = source;
     table.dropped_rows = total - kept;

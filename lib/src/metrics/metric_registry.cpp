@@ -3,12 +3,15 @@
 #include "kestrel/metrics/metric_registry.hpp"
 
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/metrics/classification.hpp"
+#include "kestrel/metrics/query_metrics.hpp"
 #include "kestrel/metrics/regression.hpp"
 #include "metrics_internal.hpp"
 
@@ -41,6 +44,19 @@ void add_probability_loss(std::vector<MetricInfo>& t, const std::string& name, c
                              [loss](const Predictions& p) { return -value_or_nan(loss(p)); });
     negated.needs_scores = negated.needs_proba = true;
     t.push_back(negated);
+}
+
+// ndcg, map, mrr and their @k forms: the rows' query ids come with the predictions.
+MetricInfo query_metric_info(const std::string& name, const QueryMetric& q) {
+    static const char* const help[] = {"normalised discounted cumulative gain per query, averaged (XGBoost's ndcg)",
+                                       "mean average precision per query, averaged (XGBoost's map)",
+                                       "reciprocal rank of the first relevant document, averaged over the queries"};
+    return reg(name, help[static_cast<int>(q.kind)], true, [name, q](const Predictions& p) {
+        if (p.qid.size() == 0 || p.qid.size() != p.y_true.size())
+            throw DataError("metric " + name + " ranks documents within queries: the data has no query groups "
+                            "(qid:N in a LIBSVM file, --group-col COLUMN in a CSV file)");
+        return query_metric(q, p.y_pred.data(), p.y_true, query_starts(p.qid));
+    });
 }
 
 std::vector<MetricInfo> build_table() {
@@ -93,6 +109,7 @@ std::vector<MetricInfo> build_table() {
                     [rmse](const Predictions& p) { return -rmse(p); }));
     t.push_back(reg("neg_mean_absolute_error", "mae negated, so that greater is better", true,
                     [mae](const Predictions& p) { return -mae(p); }));
+    for (const char* name : {"ndcg", "map", "mrr"}) t.push_back(query_metric_info(name, *parse_query_metric(name)));
     return t;
 }
 
@@ -112,9 +129,19 @@ std::string joined(const std::vector<std::string>& names) {
 const MetricInfo& metric_info(const std::string& name) {
     for (const MetricInfo& m : table())
         if (m.name == name) return m;
+    if (const auto q = parse_query_metric(name)) {
+        // ndcg@k and the like, made once per name; a deque keeps references stable.
+        static std::mutex mutex;
+        static std::deque<MetricInfo> made;
+        const std::lock_guard<std::mutex> lock(mutex);
+        for (const MetricInfo& m : made)
+            if (m.name == name) return m;
+        return made.emplace_back(query_metric_info(name, *q));
+    }
     throw UsageError("unknown metric '" + name + "'; classification metrics: " +
                      joined(metric_names(Task::classification)) +
-                     "; regression metrics: " + joined(metric_names(Task::regression)));
+                     "; regression metrics: " + joined(metric_names(Task::regression)) +
+                     "; ranking (query groups): ndcg@k, map@k, mrr@k");
 }
 
 std::vector<std::string> metric_names(Task task) {

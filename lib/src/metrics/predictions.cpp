@@ -55,6 +55,9 @@ void Predictions::append(const Predictions& other) {
     }
     decision = stack(decision, n, other.decision, m, "decision value");
     proba = stack(proba, n, other.proba, m, "probability");
+    if ((qid.size() > 0) != (other.qid.size() > 0))
+        throw InternalError("Predictions::append: one part has query ids, the other none");
+    if (qid.size() > 0) qid = concat(qid, other.qid);
     if (weights.size() > 0 || other.weights.size() > 0) {
         // Unit weights are implicit; materialise them so the rows stay aligned.
         const Eigen::VectorXd a = weights.size() > 0 ? weights : Eigen::VectorXd::Ones(n);

@@ -135,7 +135,9 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
     // Everything that can be wrong with the request fails here, before any fit.
     const std::vector<Fold> folds = make_splits(data, opts, ctx.seed);
     CvResult result;
-    if (opts.metrics.empty()) {
+    if (opts.metrics.empty() && data.has_queries()) {
+        result.metrics = {kDefaultRankingMetric};
+    } else if (opts.metrics.empty()) {
         const Offers caps = offers(spec);
         result.metrics = default_cv_metrics(data.task, caps.scores, caps.proba);
     } else {

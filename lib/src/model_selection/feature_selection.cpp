@@ -33,6 +33,7 @@ Dataset with_features(const Dataset& data, const std::vector<Index>& features) {
     d.X = select_columns(data.X, features);
     d.y = data.y;
     d.weights = data.weights;
+    d.qid = data.qid;
     if (!data.feature_names.empty())
         for (Index f : features) d.feature_names.push_back(data.feature_names[static_cast<std::size_t>(f)]);
     if (!data.category_counts.empty()) {

@@ -24,6 +24,10 @@ Predictions predict_rows(const Model& model, const ModelSpec& spec, const Datase
         p.weights.resize(n);
         for (Index i = 0; i < n; ++i) p.weights[i] = data.weights[rows[static_cast<std::size_t>(i)]];
     }
+    if (data.has_queries()) {
+        p.qid.resize(n);
+        for (Index i = 0; i < n; ++i) p.qid[i] = data.qid[rows[static_cast<std::size_t>(i)]];
+    }
     p.y_pred = model.predict(X);
     if (data.task == Task::classification) {
         p.classes = data.classes;

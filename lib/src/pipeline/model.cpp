@@ -32,6 +32,8 @@ Task choose_task(const ModelSpec& spec, const RawLabels& labels) {
         return *spec.task;
     }
     if (info.tasks.size() == 1) return info.tasks.front();
+    // Rows in query groups are documents to rank: their grades are a score's target.
+    if (!labels.qid.empty() && info.supports(Task::regression)) return Task::regression;
     // Both tasks: numbers with a fractional part, or integers taking more than
     // kMaxIntegerClasses values (prices, counts, scores), are a regression target;
     // anything else (words, a few integer codes) is a class label. --task overrides.
@@ -57,6 +59,8 @@ Dataset make_dataset(Table table, Task task) {
         encode_classes(*table.labels, d);
     else
         d.y = numeric_targets(*table.labels, table.source);
+    const std::vector<double>& qid = table.labels->qid;
+    if (!qid.empty()) d.qid = Eigen::Map<const Vector>(qid.data(), static_cast<Index>(qid.size()));
     d.X = std::move(table.X);
     return d;
 }
@@ -229,6 +233,7 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data) {
     Dataset d;
     d.y = data.y;
     d.weights = data.weights;
+    d.qid = data.qid;
     d.feature_names = data.feature_names;
     d.classes = data.classes;
     d.task = data.task;
@@ -285,6 +290,7 @@ std::vector<Dataset> Model::prepared_eval_sets(const Context& ctx, Context& fit_
         d.X = prepare(e.data->X);
         d.y = e.data->y;
         d.weights = e.data->weights;
+        d.qid = e.data->qid;
         d.classes = e.data->classes;
         d.task = e.data->task;
         d.source = e.data->source;

@@ -15,8 +15,10 @@
 //   gamma-deviance      2 Σ w (log(μ / y) + y / μ − 1) / Σ w (μ, y each + 1e-6, as XGBoost)
 //   tweedie-nloglik     Σ w (−y μ^(1−ρ) / (1−ρ) + μ^(2−ρ) / (2−ρ)) / Σ w, ρ the loss's power
 //   quantile            the pinball loss at the loss's alpha (loss=quantile)
+//   ndcg[@k], map[@k], mrr[@k]  the ranking losses: per query, averaged (metrics/query_metrics.hpp)
 //   loss                the objective itself: Loss::mean (what early stopping watched before
 //                       eval_metric existed, and the default of huber)
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,14 +34,14 @@ struct EvalMetric {
 
 // The metrics of `list` (comma-separated names; "auto": the loss's default, XGBoost's:
 // rmse, mae, loss, logloss, mlogloss, poisson-nloglik, gamma-nloglik, tweedie-nloglik,
-// quantile). ParamError for an unknown name or one that does
+// quantile, ndcg for lambdarank, map for rank_pairwise). ParamError for an unknown name or one that does
 // not fit the loss's task.
 std::vector<EvalMetric> parse_eval_metrics(const std::string& list, const Loss& loss);
 
 // The metric over n rows with raw scores F (row-major n x K), labels y (class index or
 // target) and weights w (empty: all 1). DataError when the set cannot give it (auc with
-// one class present).
+// one class present). `queries`: the set's query groups (query_starts), for the ranking losses.
 double evaluate_metric(const EvalMetric& metric, const Loss& loss, const double* F, Index K, const Vector& y,
-                       const Vector& w, int threads);
+                       const Vector& w, int threads, std::span<const Index> queries = {});
 
 }  // namespace kestrel

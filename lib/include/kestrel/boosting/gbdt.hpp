@@ -40,6 +40,8 @@ struct GbdtParams {
     double tweedie_variance_power = 1.5;  // loss=tweedie
     RealOrWord max_delta_step;            // a number, or "auto" (0.7 for poisson, else 0)
     double scale_pos_weight = 1;          // loss=logistic
+    double sigmoid = 1;                   // lambdarank, rank_pairwise: σ
+    long long lambdarank_truncation_level = 0;  // ranking: pairs with a document in the top T (0 = all)
     RealOrWord base_score;  // a number, or "auto"
     double cat_smooth = 10;
     long long min_data_per_group = 100;

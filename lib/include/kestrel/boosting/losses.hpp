@@ -18,6 +18,7 @@
 // with s = softmax_hessian_scale: 2 is XGBoost's multi:softprob, 1 scikit-learn's (the true
 // diagonal). XGBoost's doubled Hessian halves every step, so the same learning_rate means the
 // same model only with XGBoost's s.
+// lambdarank and rank_pairwise are pairwise within query groups: rank_losses.hpp.
 // (*) a unit Hessian (the true one is 0): the tree is grown as a gradient step and its
 // leaf values are then re-fitted to the loss (renewed_leaf), as LightGBM, XGBoost and
 // Friedman's M-regression do.
@@ -36,7 +37,7 @@ struct GradPair {
     float g = 0, h = 0;
 };
 
-enum class LossKind { squared, absolute, huber, logistic, softmax, quantile, poisson, gamma, tweedie };
+enum class LossKind { squared, absolute, huber, logistic, softmax, quantile, poisson, gamma, tweedie, lambdarank, rank_pairwise };
 
 const char* to_string(LossKind k);
 // "auto" is resolved by the caller; throws ParamError listing the valid names.
@@ -44,6 +45,8 @@ LossKind loss_from_string(const std::string& s);
 bool is_classification_loss(LossKind k);
 // poisson, gamma, tweedie: the raw score is log E[y], predictions are e^F.
 bool has_log_link(LossKind k);
+// lambdarank, rank_pairwise: the loss couples the rows of a query (Dataset::qid).
+bool is_ranking_loss(LossKind k);
 
 struct Loss {
     LossKind kind = LossKind::squared;
@@ -53,6 +56,8 @@ struct Loss {
     double max_delta_step = 0.0;         // poisson's m
     double tweedie_power = 1.5;          // tweedie's ρ, in (1, 2)
     double scale_pos_weight = 1.0;       // logistic: multiplies g and h of rows with y = 1
+    double rank_sigma = 1.0;             // ranking losses: σ of the pair's logistic
+    Index truncation_level = 0;          // lambdarank: pairs with a document in the top T (0: all)
 
     // Raw scores per row: k for softmax, else 1.
     Index n_outputs(Index n_classes) const { return kind == LossKind::softmax ? n_classes : 1; }
@@ -60,16 +65,21 @@ struct Loss {
     // Unweighted loss of one row; F points to n_outputs scores.
     double value(double y, const double* F, Index K) const;
     // Gradient and Hessian of one row's unweighted loss, one per output; returns the loss
-    // (value() with the exponentials shared).
+    // (value() with the exponentials shared). Not for the ranking losses, whose rows are coupled.
     double derivatives(double y, const double* F, Index K, double* g, double* h) const;
 
     // Fills out[c·n + i] = w_i·(g, h) of row i for output c (F row-major n x K) and returns
     // Σ_i w_i ℓ_i, summed in fixed row blocks so that it does not depend on `threads`.
     // With logistic, w_i of a row with y = 1 is multiplied by scale_pos_weight (as XGBoost;
     // the returned sum, like mean(), is of the unscaled loss).
-    double gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads) const;
-    // Σ_i w_i ℓ_i / Σ_i w_i (w empty = all 1), thread-count independent.
-    double mean(const double* F, const Vector& y, const Vector& w, Index K, int threads) const;
+    // The ranking losses need the rows' query groups `queries` (query_starts) and no weights;
+    // they return the sum of their pairs' losses (rank_losses.hpp).
+    double gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads,
+                     std::span<const Index> queries = {}) const;
+    // Σ_i w_i ℓ_i / Σ_i w_i (w empty = all 1), thread-count independent; for the ranking
+    // losses the sum of their pairs' losses per row.
+    double mean(const double* F, const Vector& y, const Vector& w, Index K, int threads,
+                std::span<const Index> queries = {}) const;
 
     // The constant raw score(s) minimising the weighted loss: mean, median, median,
     // log-odds, log class priors (probabilities clipped to [1e-12, 1 − 1e-12]), α-quantile,
@@ -77,7 +87,8 @@ struct Loss {
     std::vector<double> initial_scores(const Vector& y, const Vector& w, Index K) const;
 
     // DataError naming the first row (1-based) whose label the loss cannot take: y < 0
-    // (poisson, tweedie), y <= 0 (gamma), or Σ y = 0 (poisson, tweedie: log 0 has no score).
+    // (poisson, tweedie), y <= 0 (gamma), or Σ y = 0 (poisson, tweedie: log 0 has no score),
+    // or a grade that is not a whole number in 0..31 (ranking losses).
     void check_labels(const Vector& y) const;
 
     // Whether leaf values are re-fitted after growth (absolute, huber, quantile).

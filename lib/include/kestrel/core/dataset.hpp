@@ -92,6 +92,9 @@ struct Dataset {
     // Regression: the target. Classification: the class index 0..k-1 into `classes`.
     Vector y;
     Vector weights;                           // empty = every weight 1
+    // Learning to rank: each row's query id (LIBSVM `qid:N`, or --group-col); the rows of
+    // a query are contiguous. Empty = no query groups.
+    Vector qid;
     std::vector<std::string> feature_names;   // empty for files without a header
     std::vector<std::string> classes;         // classification only; index = class id
     // Per feature column: 0 for a numeric column, else the k categories of a categorical
@@ -107,6 +110,7 @@ struct Dataset {
     Index cols() const { return X.cols(); }
     Index n_classes() const { return static_cast<Index>(classes.size()); }
     bool has_weights() const { return weights.size() > 0; }
+    bool has_queries() const { return qid.size() > 0; }
     bool is_categorical(Index j) const {
         return !category_counts.empty() && category_counts[static_cast<std::size_t>(j)] > 0;
     }
@@ -121,10 +125,19 @@ struct RawLabels {
     std::vector<std::string> text;   // as written in the file (quotes removed)
     std::vector<double> numeric;     // parsed value, NaN when the text is not a number
     std::vector<std::uint64_t> line; // 1-based line of each row in its file, for messages
+    std::vector<double> qid;         // LIBSVM `qid:N` of each row; empty when the file has none
     std::string source;              // the file
     bool all_numeric() const;
     bool all_integer() const;        // all numeric and integral
 };
+
+// The query groups of rows whose query ids are `qid`: the start of each run of equal ids,
+// then the row count (q + 1 offsets; {0} for no rows). Rows of a query are contiguous.
+std::vector<Index> query_starts(const Vector& qid);
+
+// DataError "file:line: ..." when a query id is not a finite number, or reappears after
+// another query's rows (`line` the rows' file lines, as RawLabels::line; may be empty).
+void check_query_ids(const Vector& qid, const std::vector<std::uint64_t>& line, const std::string& source);
 
 // Builds the class list and class indices from raw labels. Classes are ordered
 // numerically when every label is a number (so "2" < "10"), else lexicographically;

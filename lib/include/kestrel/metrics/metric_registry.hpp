@@ -27,5 +27,7 @@ std::vector<std::string> metric_names(Task task);
 double compute_metric(const std::string& name, const Predictions& p);  // UsageError if it needs scores that p lacks
 // Default metric for a task: accuracy / r2.
 std::string default_metric(Task task);
+// Default metric of rows in query groups (learning to rank).
+inline const char* const kDefaultRankingMetric = "ndcg@10";
 
 }  // namespace kestrel

@@ -13,6 +13,7 @@ struct Predictions {
     Eigen::VectorXd y_true;   // class index or value
     Eigen::VectorXd y_pred;   // class index or value
     Eigen::VectorXd weights;  // empty = unit (unused by the default metrics)
+    Eigen::VectorXd qid;      // each row's query (learning to rank: ndcg, map, mrr); empty = none
     // Classification only. Either may be empty. decision: n x 1 (binary) or n x k;
     // proba: n x k rows summing to 1.
     Eigen::MatrixXd decision;

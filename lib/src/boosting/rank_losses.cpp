@@ -1,0 +1,123 @@
+// The pairwise ranking losses of gbdt; formulas in rank_losses.hpp.
+#include "kestrel/boosting/rank_losses.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
+#include "kestrel/metrics/query_metrics.hpp"
+
+namespace kestrel {
+namespace {
+
+constexpr double kMaxGrade = 31;
+
+// One query's pairs: adds their derivatives into g, h (when given) and returns Σ Δℓ.
+class QueryPairs {
+public:
+    explicit QueryPairs(const Loss& loss) : loss_(loss) {}
+
+    double run(const double* s, const double* y, Index m, double* g, double* h) {
+        const auto n = static_cast<std::size_t>(m);
+        const bool lambda = loss_.kind == LossKind::lambdarank;
+        const Index T = loss_.truncation_level;
+        rank_.resize(n);
+        if (lambda || T > 0) {
+            order_.resize(n);
+            std::iota(order_.begin(), order_.end(), Index{0});
+            std::stable_sort(order_.begin(), order_.end(), [&](Index a, Index b) { return s[a] > s[b]; });
+            for (std::size_t r = 0; r < n; ++r) rank_[static_cast<std::size_t>(order_[r])] = static_cast<Index>(r);
+        }
+        double inverse_idcg = 1;
+        if (lambda) {
+            grades_.assign(y, y + m);
+            std::sort(grades_.begin(), grades_.end(), std::greater<>());
+            const Index top = T > 0 ? std::min(T, m) : m;
+            double idcg = 0;
+            for (Index r = 0; r < top; ++r) idcg += ndcg_gain(grades_[static_cast<std::size_t>(r)]) * ndcg_discount(r);
+            if (!(idcg > 0)) return 0;  // no relevant document: no pair has a grade gap
+            inverse_idcg = 1 / idcg;
+        }
+        const double sigma = loss_.rank_sigma;
+        double total = 0;
+        for (Index a = 0; a < m; ++a) {
+            for (Index b = a + 1; b < m; ++b) {
+                if (y[a] == y[b]) continue;
+                const Index i = y[a] > y[b] ? a : b, j = y[a] > y[b] ? b : a;  // i the more relevant
+                const Index ri = rank_[static_cast<std::size_t>(i)], rj = rank_[static_cast<std::size_t>(j)];
+                if (T > 0 && std::min(ri, rj) >= T) continue;
+                double delta = 1;
+                if (lambda)
+                    delta = std::abs(ndcg_gain(y[i]) - ndcg_gain(y[j])) *
+                            std::abs(ndcg_discount(ri) - ndcg_discount(rj)) * inverse_idcg;
+                const double d = sigma * (s[i] - s[j]);
+                // ρ = 1 / (1 + e^d) and log(1 + e^−d), from one exponential of −|d|.
+                const double e = std::exp(-std::abs(d));
+                const double rho = d >= 0 ? e / (1 + e) : 1 / (1 + e);
+                total += delta * (std::log1p(e) + std::max(-d, 0.0));
+                if (g == nullptr) continue;
+                const double lambda_ij = sigma * rho * delta, hess = sigma * sigma * rho * (1 - rho) * delta;
+                g[i] -= lambda_ij;
+                g[j] += lambda_ij;
+                h[i] += hess;
+                h[j] += hess;
+            }
+        }
+        return total;
+    }
+
+private:
+    const Loss& loss_;
+    std::vector<Index> order_, rank_;
+    std::vector<double> grades_;
+};
+
+double over_queries(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts, GradPair* out,
+                    int threads) {
+    if (starts.size() < 2) return 0;
+    const auto queries = static_cast<Index>(starts.size() - 1);
+    std::vector<double> per_query(static_cast<std::size_t>(queries), 0.0);
+#pragma omp parallel num_threads(std::max(1, threads)) if (queries > 1 && threads > 1)
+    {
+        QueryPairs pairs(loss);
+        std::vector<double> g, h;
+#pragma omp for schedule(dynamic, 16)
+        for (Index q = 0; q < queries; ++q) {
+            const Index b = starts[static_cast<std::size_t>(q)], m = starts[static_cast<std::size_t>(q) + 1] - b;
+            if (out == nullptr) {
+                per_query[static_cast<std::size_t>(q)] = pairs.run(F + b, y.data() + b, m, nullptr, nullptr);
+                continue;
+            }
+            g.assign(static_cast<std::size_t>(m), 0.0);
+            h.assign(static_cast<std::size_t>(m), 0.0);
+            per_query[static_cast<std::size_t>(q)] = pairs.run(F + b, y.data() + b, m, g.data(), h.data());
+            for (Index i = 0; i < m; ++i)
+                out[b + i] = {static_cast<float>(g[static_cast<std::size_t>(i)]),
+                              static_cast<float>(h[static_cast<std::size_t>(i)])};
+        }
+    }
+    return std::accumulate(per_query.begin(), per_query.end(), 0.0);
+}
+
+}  // namespace
+
+double rank_gradients(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts,
+                      GradPair* out, int threads) {
+    return over_queries(loss, F, y, starts, out, threads);
+}
+
+double rank_loss_sum(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts, int threads) {
+    return over_queries(loss, F, y, starts, nullptr, threads);
+}
+
+void check_grades(const Vector& y) {
+    for (Index i = 0; i < y.size(); ++i)
+        if (!(y[i] >= 0 && y[i] <= kMaxGrade && y[i] == std::floor(y[i])))
+            throw DataError("gbdt: a ranking loss takes relevance grades, whole numbers from 0 to 31; row " +
+                            std::to_string(i + 1) + " has y = " + format_number(y[i]));
+}
+
+}  // namespace kestrel
