@@ -106,11 +106,14 @@ TEST_SUITE("cli.mpi") {
         }
     }
 
-    TEST_CASE("cross-validation, learning curves and feature selection over 3 ranks equal one process") {
+    TEST_CASE("cross-validation, learning curves, ranking and feature selection over 3 ranks equal one process") {
         for (const std::string& cmd : {"kestrel-cv -m logistic -k 5 --seed 3 '" + kIris + "'",
                                       "kestrel-cv -m tree -k 4 --seed 3 --learning-curve 0.2:1:4 '" + kIris + "'",
                                       "kestrel-cv -m forest -p n_estimators=8 -k 3 --seed 3 '" + kIris + "'",
-                                      "kestrel-select -m logistic -k 3 --seed 5 '" + kIris + "'"}) {
+                                      "kestrel-select -m logistic -k 3 --seed 5 '" + kIris + "'",
+                                      // learning to rank: folds by query, ndcg over each fold's queries
+                                      "kestrel-cv -m gbdt -p loss=lambdarank -p n_estimators=5 -k 3 --seed 2 '" +
+                                          repo_path("tests/unit/boosting/data/ranking_train.libsvm") + "'"}) {
             CAPTURE(cmd);
             const auto one = run_tool(cmd);
             const auto many = run_tool(mpirun(3, cmd + " --threads 1"));

@@ -90,6 +90,7 @@ JobBytes encode_outcome(const FitOutcome& o, const std::vector<std::string>& war
     w.put_vector(p.y_true);
     w.put_vector(p.y_pred);
     w.put_vector(p.weights);
+    w.put_vector(p.qid);
     w.put_matrix(p.decision);
     w.put_matrix(p.proba);
     w.put<std::uint64_t>(p.classes.size());
@@ -112,6 +113,7 @@ FitOutcome decode_outcome(const JobBytes& bytes, std::vector<std::string>& warni
     p.y_true = r.get_vector();
     p.y_pred = r.get_vector();
     p.weights = r.get_vector();
+    p.qid = r.get_vector();
     p.decision = r.get_matrix();
     p.proba = r.get_matrix();
     p.classes.resize(r.get<std::uint64_t>());
