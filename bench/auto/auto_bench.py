@@ -14,7 +14,7 @@ under bench/data/tables/NAME, the same lists as bench/tables/), on the table's t
 Scores on test.csv: accuracy, or R^2 for a numeric label (kestrel-auto's default metrics).
 The table is rewritten after every row, so a run cut short keeps the rows it finished.
 
-Usage: auto_bench.py BIN_DIR [--tables a,b] [--budget 60s] [--curve TABLE,TABLE] [--out FILE]
+Usage: auto_bench.py BIN_DIR [--tables a,b] [--budget 60s] [--curve TABLE,TABLE] [--out FILE] [--note TEXT]
 """
 import argparse, json, os, subprocess, sys, tempfile, time
 
@@ -154,11 +154,12 @@ def main():
     ap.add_argument("--curve", default="credit_data,ames")
     ap.add_argument("--curve-budgets", default="10s,60s,300s")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "auto", "results.md"))
+    ap.add_argument("--note", default="", help="a sentence for the report (which tables were seen before the run)")
     a = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     import sklearn
     meta = (f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, scikit-learn "
-            f"{sklearn.__version__}, budget {a.budget}, 2 threads each.")
+            f"{sklearn.__version__}, budget {a.budget}, 2 threads each. {a.note}").strip()
     rows, curve = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for name in [t for t in a.tables.split(",") if t]:
