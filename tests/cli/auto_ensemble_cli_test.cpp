@@ -182,6 +182,20 @@ TEST_SUITE("cli.auto") {
         CHECK(Json::parse(none.out)["ensemble"]["note"].get<std::string>().find("probabilities") != std::string::npos);
     }
 
+    TEST_CASE("kestrel-auto --ensemble on a LIBSVM file: gbdt candidates do not join the pool") {
+        // gbdt is refit on the file read with absent entries missing; one ensemble file reads it once.
+        auto r = run(run_auto, "kestrel-auto",
+                     {test::repo_path("data/iris/train.libsvm"), "--models", "gbdt,logistic", "--metric", "log_loss",
+                      "--max-evals", "4", "--folds", "3", "--ensemble", "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        int logistic = 0;
+        for (const auto& c : j["leaderboard"]) logistic += c["model"] == "logistic" ? 1 : 0;
+        CHECK(logistic == 3);
+        CHECK(j["ensemble"]["pool"] == 3);
+        for (const auto& m : j["ensemble"]["members"]) CHECK(m["model"] == "logistic");
+    }
+
     TEST_CASE("kestrel-auto --ensemble refusals and broken ensemble files: one line, exit 1 or 2") {
         auto size_alone = run(run_auto, "kestrel-auto", {ens_train, "--label-col", "species", "--ensemble-size", "5", "--max-evals", "1"});
         CHECK(size_alone.code == 1);
