@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "common/auto_ensemble.hpp"
 #include "common/commands.hpp"
 #include "common/cv_outputs.hpp"
 #include "kestrel/core/error.hpp"
@@ -21,13 +22,6 @@ namespace {
 
 // Without --max-evals or --time-budget, the run gets this many seconds (docs/auto.md).
 constexpr const char* kDefaultBudget = "60s";
-
-std::string point_text(const GridPoint& point) {
-    if (point.empty()) return "defaults";
-    std::string s;
-    for (const auto& [name, value] : point) s += (s.empty() ? "" : " ") + name + "=" + value;
-    return s;
-}
 
 std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
@@ -55,12 +49,10 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
-        Json params = Json::object();
-        for (const auto& [name, value] : c.point) params[name] = value;
         j["leaderboard"].push_back({{"rank", i + 1},
                                     {"order", c.order},
                                     {"model", c.model},
-                                    {"params", params},
+                                    {"params", auto_point_json(c.point)},
                                     {"mean", c.score.mean},
                                     {"std", c.score.std},
                                     {"fold_scores", c.fold_scores},
@@ -71,6 +63,7 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
     j["failed"] = Json::array();
     for (const auto& s : r.failed) j["failed"].push_back({{"candidate", s.model}, {"error", s.reason}});
     j["best"] = j["leaderboard"][0];
+    if (r.ensemble) j["ensemble"] = ensemble_json(r);
     if (!output.empty()) j["output"] = output;
     return j;
 }
@@ -134,7 +127,7 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
        << "|---:|---|---|---:|---:|---:|\n";
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
-        os << "| " << i + 1 << " | " << c.model << " | " << point_text(c.point) << " | " << format_fixed(c.score.mean, 4)
+        os << "| " << i + 1 << " | " << c.model << " | " << auto_point_text(c.point) << " | " << format_fixed(c.score.mean, 4)
            << " | " << format_fixed(c.score.std, 4) << " | " << format_fixed(c.fit_seconds, 3) << " |\n";
     }
     if (!r.skipped.empty()) {
@@ -145,8 +138,17 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
         os << "\n## Candidates the table refused\n\n";
         for (const auto& s : r.failed) os << "- " << s.model << ": " << s.reason << "\n";
     }
+    if (r.ensemble) os << ensemble_markdown(r);
     const auto& b = r.best();
-    os << "\n## Chosen model\n\n" << b.model << " (" << point_text(b.point) << "): " << r.metric << " "
+    if (r.ensemble && r.ensemble->kept) {
+        os << "\n## Chosen model\n\nThe ensemble above";
+        if (!output.empty()) os << ", its members refit on all rows, saved to `" << output << "`";
+        os << ". Each member from kestrel-train:\n\n";
+        for (std::size_t m : r.ensemble->members)
+            os << "    " << train_command(r.leaderboard[m], input, task, data, encode) << " --seed " << seed << "\n";
+        return os.str();
+    }
+    os << "\n## Chosen model\n\n" << b.model << " (" << auto_point_text(b.point) << "): " << r.metric << " "
        << format_fixed(b.score.mean, 4) << " +/- " << format_fixed(b.score.std, 4) << ".\n";
     if (!output.empty()) os << "Refit on all rows and saved to `" << output << "`.\n";
     os << "\nThe same model from kestrel-train:\n\n    " << train_command(b, input, task, data, encode) << " --seed " << seed << "\n";
@@ -165,7 +167,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     std::string input, output, report_path, metric, task = "auto", encode = "onehot", budget_text;
     std::vector<std::string> models;
-    int max_evals = 0, folds = 5, halving_batch = 9;
+    int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50;
+    bool ensemble = false;
     common.add_to(app);
     data.add_to(app);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
@@ -187,6 +190,20 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                    "and evaluate the survivor; 1 = no screening")
         ->check(CLI::Range(1, 10000))
         ->capture_default_str();
+    CLI::Option* ensemble_flag = app.add_flag("--ensemble", ensemble,
+                 "after the search, build a weighted average of the best candidates by ensemble selection "
+                 "(Caruana et al. 2004, as auto-sklearn); keep it when its cv score beats the best single model's");
+    app.add_option("--ensemble-size", ensemble_size,
+                   "--ensemble: rounds of greedy selection with replacement; weights = picks / rounds "
+                   "(auto-sklearn's ensemble_size)")
+        ->needs(ensemble_flag)
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    app.add_option("--ensemble-nbest", ensemble_nbest,
+                   "--ensemble: choose among this many best candidates that can join (auto-sklearn's ensemble_nbest)")
+        ->needs(ensemble_flag)
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
     app.add_option("--folds", folds, "cross-validation folds every candidate is scored on")
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
@@ -205,6 +222,11 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     AutoOptions opts;
     opts.max_evals = max_evals;
     opts.halving_batch = halving_batch;
+    if (ensemble) {
+        opts.ensemble_size = ensemble_size;
+        opts.ensemble_nbest = ensemble_nbest;
+        opts.ensemble_excludes_absent_missing = auto_input_is_libsvm(input, data);
+    }
     if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
     else if (max_evals == 0) opts.time_budget = parse_duration(kDefaultBudget);
     for (const auto& m : models) {
@@ -238,20 +260,31 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     const AutoResult r = auto_search(d, opts, ctx);
     const std::string task_name = to_string(d.task);
     const AutoCandidate& best = r.best();
-    if (!output.empty()) {
+    const bool save_ensemble = r.ensemble && r.ensemble->kept;
+    if (!output.empty() && save_ensemble) {
+        Model m = refit_ensemble(r, d, ctx);
+        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+        m.provenance()["seed"] = common.seed;
+        m.provenance()["auto"] = {{"metric", metric},
+                                  {"cv", std::to_string(r.n_splits) + "-fold"},
+                                  {"cv_mean", r.ensemble->score.mean},
+                                  {"cv_std", r.ensemble->score.std},
+                                  {"best_single_cv_mean", r.ensemble->best_single},
+                                  {"ensemble_size", r.ensemble->rounds},
+                                  {"evaluations", r.evaluations()}};
+        m.save(output);
+    } else if (!output.empty()) {
         // A model that reads absent sparse entries as missing (gbdt) is refit on the table
         // read as kestrel-train and kestrel-predict read it for that model.
         const bool reread = input != "-" && registry().capabilities(*resolved_params(best.spec)).absent_is_missing;
         Model m = Model::train(best.spec, reread ? read_training_data(input, best.spec, data, ctx.threads) : d, ctx);
         m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
         m.provenance()["seed"] = common.seed;
-        Json params = Json::object();
-        for (const auto& [name, value] : best.point) params[name] = value;
         m.provenance()["auto"] = {{"metric", metric},
                                   {"cv", std::to_string(r.n_splits) + "-fold"},
                                   {"cv_mean", best.score.mean},
                                   {"cv_std", best.score.std},
-                                  {"params", params},
+                                  {"params", auto_point_json(best.point)},
                                   {"evaluations", r.evaluations()}};
         m.save(output);
     }
@@ -276,15 +309,18 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         const auto& c = r.leaderboard[i];
         io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << c.model << std::right << std::setw(10)
                << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
-               << format_fixed(c.fit_seconds, 3) << "  " << point_text(c.point) << "\n";
+               << format_fixed(c.fit_seconds, 3) << "  " << auto_point_text(c.point) << "\n";
     }
     if (r.leaderboard.size() > shown)
         io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
     for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
     if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
-    io.out << "\nbest: " << best.model << " " << point_text(best.point) << "  " << metric << " = "
+    if (r.ensemble) io.out << ensemble_text(r);
+    io.out << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
            << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
-    if (!output.empty()) io.out << "refit on all " << plural(d.rows(), "row") << " -> " << output << "\n";
+    if (!output.empty())
+        io.out << (save_ensemble ? "the ensemble's members refit" : "refit") << " on all " << plural(d.rows(), "row")
+               << " -> " << output << "\n";
     return 0;
 }
 

@@ -181,7 +181,9 @@ const std::vector<CommandText>& commands() {
          {{"The best of the default portfolio within 60 seconds, refit and saved, with a report:",
            "kestrel-auto data/tables/penguins/train.csv --label-col species -o best.json --report report.md"},
           {"A reproducible run: 20 evaluations of three families, the same model at any --threads:",
-           "kestrel-auto data/iris/train.csv --models logistic,forest,gbdt --max-evals 20 --seed 7 -o best.json"}}},
+           "kestrel-auto data/iris/train.csv --models logistic,forest,gbdt --max-evals 20 --seed 7 -o best.json"},
+          {"A weighted ensemble of the best candidates, saved when it beats the best single one on the folds:",
+           "kestrel-auto data/tables/penguins/train.csv --label-col species --metric log_loss --ensemble -o best.json"}}},
     };
     return list;
 }

@@ -13,6 +13,7 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/ensemble_selection.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/pipeline/search_spaces.hpp"
 #include "search_run.hpp"
@@ -93,6 +94,54 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
 // Better first; a NaN mean (a metric undefined on some fold) ranks last.
 bool better(double a, double b, bool greater) { return detail::better_score(a, b, greater); }
 
+// Whether a candidate's out-of-fold predictions can join an ensemble: a classifier's
+// must hold probabilities (averaging decision values of different scales means nothing).
+bool can_join(const std::vector<Predictions>& oof, const ModelSpec& spec, const AutoOptions& opts) {
+    if (opts.ensemble_excludes_absent_missing && registry().capabilities(*resolved_params(spec)).absent_is_missing)
+        return false;
+    for (const auto& p : oof)
+        if (p.task == Task::classification && p.proba.size() == 0) return false;
+    return !oof.empty();
+}
+
+// Keeps the out-of-fold predictions of the ensemble_nbest best candidates only (the
+// worst holder, the later on ties, lets go), so memory stays bounded by the pool.
+void trim_pool(std::vector<AutoCandidate>& leaderboard, const AutoOptions& opts, bool greater) {
+    std::vector<AutoCandidate*> holders;
+    for (auto& c : leaderboard)
+        if (!c.oof.empty()) holders.push_back(&c);
+    if (holders.size() <= static_cast<std::size_t>(opts.ensemble_nbest)) return;
+    AutoCandidate* worst = holders.front();
+    for (AutoCandidate* c : holders)
+        if (!better(c->score.mean, worst->score.mean, greater)) worst = c;
+    std::vector<Predictions>().swap(worst->oof);
+}
+
+AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
+    AutoEnsemble e;
+    e.rounds = opts.ensemble_size;
+    e.best_single = r.leaderboard.front().score.mean;
+    std::vector<std::size_t> pool;
+    std::vector<std::vector<Predictions>> oof;
+    for (std::size_t i = 0; i < r.leaderboard.size() && pool.size() < static_cast<std::size_t>(opts.ensemble_nbest); ++i) {
+        if (r.leaderboard[i].oof.empty()) continue;
+        pool.push_back(i);
+        oof.push_back(r.leaderboard[i].oof);
+    }
+    e.pool = pool.size();
+    if (pool.empty()) {
+        e.note = "no candidate can join an ensemble (a classifier's must give probabilities)";
+        return e;
+    }
+    const EnsembleSelection s = select_ensemble(oof, opts.metric, opts.ensemble_size);
+    for (std::size_t m : s.members) e.members.push_back(pool[m]);
+    e.weights = s.weights;
+    e.fold_scores = s.fold_scores;
+    e.score = s.score;
+    e.kept = better(e.score.mean, e.best_single, r.greater_is_better);
+    return e;
+}
+
 }  // namespace
 
 double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
@@ -147,6 +196,8 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     if (metric.task != data.task)
         throw UsageError("--metric " + opts.metric + " is a " + to_string(metric.task) + " metric, but this is " +
                          to_string(data.task));
+    if (opts.ensemble_size < 0 || opts.ensemble_nbest < 1)
+        throw UsageError("--ensemble-size must be at least 1 and --ensemble-nbest at least 1");
     if (opts.max_evals <= 0 && !(opts.time_budget > 0))
         throw UsageError("kestrel-auto needs a budget: --max-evals N or --time-budget T");
 
@@ -210,6 +261,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             job.stream = k;
             job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
             job.label = f.model + " " + detail::point_text(f.points[c]) + ", fold " + std::to_string(k + 1);
+            job.keep_predictions = opts.ensemble_size > 0;
         }
         AutoCandidate cand;
         cand.order = static_cast<int>(r.evaluations() + 1);
@@ -229,10 +281,15 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             return false;
         }
         double fit = 0;
-        for (const auto& o : outcomes) {
+        for (auto& o : outcomes) {
             cand.fold_scores.push_back(o.scores.at(0));
             fit += o.seconds;
+            if (opts.ensemble_size > 0) {
+                o.predictions.decision.resize(0, 0);  // probabilities are what is averaged
+                cand.oof.push_back(std::move(o.predictions));
+            }
         }
+        if (!can_join(cand.oof, cand.spec, opts)) std::vector<Predictions>().swap(cand.oof);
         cand.score = summarize(cand.fold_scores);
         cand.fit_seconds = fit / static_cast<double>(outcomes.size());
         cand.seconds = since(t0);
@@ -241,6 +298,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         if (!f.has_score || better(cand.score.mean, f.best, r.greater_is_better)) f.best = cand.score.mean;
         f.has_score = true;
         r.leaderboard.push_back(std::move(cand));
+        if (opts.ensemble_size > 0) trim_pool(r.leaderboard, opts, r.greater_is_better);
         return true;
     };
     // A family's turn after round 0: successive halving over its next halving_batch
@@ -386,6 +444,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
         return better(a.score.mean, b.score.mean, r.greater_is_better);
     });
+    if (opts.ensemble_size > 0) r.ensemble = build_ensemble(r, opts);
     return r;
 }
 

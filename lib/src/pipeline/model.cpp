@@ -17,6 +17,7 @@
 #include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/resample.hpp"
 #include "kestrel/svm/libsvm_model.hpp"
+#include "ensemble_estimator.hpp"
 
 namespace kestrel {
 
@@ -384,6 +385,9 @@ Matrix Model::predict_proba(const Features& X) const {
 }
 
 std::vector<Index> Model::contribution_sources() const {
+    if (ensemble_members())
+        throw UsageError("--contrib: an ensemble (kestrel-auto --ensemble) gives no feature contributions; explain its "
+                         "members, or use permutation importance (kestrel-explain --importance), which works for every model");
     if (!estimator_->has_contributions()) {
         const bool linear = estimator_->linear_weights().size() > 0;
         if (!linear)
@@ -527,7 +531,11 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = calibration_ || feature_mean_ ? 4 : !categories_.empty() ? 3 : threshold_ ? 2 : 1;
+    j["version"] = ensemble_members()                 ? 5
+                   : calibration_ || feature_mean_    ? 4
+                   : !categories_.empty()             ? 3
+                   : threshold_                       ? 2
+                                                      : 1;
     j["kestrel_version"] = kestrel_version();
     j["model"] = spec_.model;
     j["task"] = to_string(task_);
@@ -571,7 +579,8 @@ Model Model::from_json(const Json& j, const std::string& source) {
     Model m;
     try {
         m.spec_.model = j.at("model").get<std::string>();
-        if (!registry().contains(m.spec_.model))
+        const bool ensemble = m.spec_.model == kEnsembleModel;
+        if (!ensemble && !registry().contains(m.spec_.model))
             throw fail("unknown model '" + m.spec_.model + "' (this kestrel knows: " + [] {
                 std::string s;
                 for (const auto& n : registry().names()) s += (s.empty() ? "" : ", ") + n;
@@ -596,12 +605,20 @@ Model Model::from_json(const Json& j, const std::string& source) {
             throw fail("a classifier needs two classes or more");
         m.spec_.params = j.at("params");
         std::shared_ptr<Estimator> est;
-        try {
-            resolve_params(m.spec_);
-            est = registry().create(*m.spec_.resolved);
-        } catch (const Error& e) {
-            throw fail(std::string("invalid parameters: ") + e.what());
+        if (ensemble) {
+            if (!m.spec_.params.is_object() || !m.spec_.params.empty())
+                throw fail("invalid parameters: an ensemble has none (its members have theirs)");
+            est = std::make_shared<detail::EnsembleEstimator>();
+        } else {
+            try {
+                resolve_params(m.spec_);
+                est = registry().create(*m.spec_.resolved);
+            } catch (const Error& e) {
+                throw fail(std::string("invalid parameters: ") + e.what());
+            }
         }
+        if (ensemble && !j.at("preprocessing").empty())
+            throw fail("an ensemble has no preprocessing of its own (its members do)");
         for (const auto& s : j.at("preprocessing")) {
             m.steps_.push_back(transformer_from_json(s));
             m.spec_.preprocessing.push_back(s.at("type").get<std::string>());
@@ -616,6 +633,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
             width = probe.cols();
         }
         est->load_state(j.at("state"));
+        if (ensemble) static_cast<const detail::EnsembleEstimator&>(*est).check_members(m.classes_, m.feature_names_);
         if (est->n_features() != width) throw fail("state feature count disagrees with the model's features");
         if (est->task() != m.task_) throw fail("state task disagrees with the model's task");
         if (m.task_ == Task::classification && est->n_classes() != static_cast<Index>(m.classes_.size()))

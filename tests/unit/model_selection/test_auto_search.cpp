@@ -9,6 +9,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/auto_search.hpp"
+#include "kestrel/model_selection/ensemble_selection.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
 using namespace kestrel;
@@ -293,6 +294,47 @@ TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 +
     int late = 0;
     for (const auto& c : r.leaderboard) late += c.finished_at > o.time_budget ? 1 : 0;
     CHECK(late <= 1);
+}
+
+TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the rule that keeps it") {
+    const Dataset d = two_classes(300);
+    AutoOptions o;
+    o.split.k = 3;
+    o.metric = "accuracy";
+    o.models = {"logistic", "tree", "knn", "linear_svm"};
+    o.max_evals = 8;
+    o.base.missing = "auto";
+    o.ensemble_size = 20;
+    o.ensemble_nbest = 5;
+    const AutoResult r = auto_search(d, o, context(1, 7));
+    REQUIRE(r.ensemble.has_value());
+    const AutoEnsemble& e = *r.ensemble;
+    CHECK(e.rounds == 20);
+    CHECK(e.best_single == r.leaderboard.front().score.mean);
+    // linear_svm gives no probabilities: never in the pool. At most 5 candidates hold
+    // out-of-fold predictions at the end, the best 5 of those that can join.
+    std::size_t holders = 0;
+    for (const auto& c : r.leaderboard) {
+        if (c.model == "linear_svm") CHECK(c.oof.empty());
+        holders += c.oof.empty() ? 0 : 1;
+    }
+    CHECK(holders <= 5);
+    CHECK(e.pool == holders);
+    REQUIRE(!e.members.empty());
+    double total = 0;
+    for (std::size_t i = 0; i < e.members.size(); ++i) {
+        CHECK(r.leaderboard[e.members[i]].model != "linear_svm");
+        // Weights are picks over 20 rounds.
+        CHECK(std::abs(e.weights[i] * 20 - std::round(e.weights[i] * 20)) < 1e-12);
+        total += e.weights[i];
+    }
+    CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
+    CHECK(e.kept == (e.score.mean > e.best_single));
+    // The selection again on the kept predictions gives the same score.
+    std::vector<std::vector<Predictions>> oof;
+    for (const auto& c : r.leaderboard)
+        if (!c.oof.empty()) oof.push_back(c.oof);
+    CHECK(select_ensemble(oof, "accuracy", 20).score.mean == e.score.mean);
 }
 
 }  // TEST_SUITE

@@ -4,6 +4,7 @@
 // folds, under a budget counted in evaluations (deterministic) and/or wall-clock seconds.
 // docs/auto.md states the portfolio order, the allocation rule and the budget rule.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,14 @@ struct AutoOptions {
     // After round 0, a family's turn screens its next halving_batch candidates by
     // successive halving on rows (factor 3) and evaluates the survivor; < 3 = no screening.
     int halving_batch = 9;
+    // --ensemble: > 0 runs this many rounds of ensemble selection (select_ensemble) over the
+    // ensemble_nbest best candidates that can join (docs/auto.md); 0 = no ensemble.
+    int ensemble_size = 0;
+    int ensemble_nbest = 50;
+    // Candidates of models that read an absent sparse entry as missing (gbdt) cannot join:
+    // set when the file is LIBSVM, where they are refit on another reading of it than the
+    // other members, and one model file reads its input once.
+    bool ensemble_excludes_absent_missing = false;
 };
 
 struct AutoCandidate {
@@ -43,6 +52,22 @@ struct AutoCandidate {
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
     double finished_at = 0; // seconds from the command's start (reading included) to its end
+    // --ensemble: the out-of-fold predictions per fold (probabilities for classification),
+    // kept only while the candidate is among the ensemble_nbest best that can join.
+    std::vector<Predictions> oof;
+};
+
+// The ensemble built after the search (--ensemble), scored on the same folds.
+struct AutoEnsemble {
+    int rounds = 0;
+    std::size_t pool = 0;               // candidates it chose from (the best that can join)
+    std::vector<std::size_t> members;   // leaderboard indices (0-based), best first
+    std::vector<double> weights;        // per member: its picks / rounds
+    std::vector<double> fold_scores;
+    MetricSummary score;
+    double best_single = 0;             // the leaderboard's best mean, which it must beat
+    bool kept = false;                  // strictly better than best_single
+    std::string note;                   // why no ensemble was formed (then members is empty)
 };
 
 struct AutoSkip {
@@ -62,6 +87,7 @@ struct AutoResult {
     double seconds = 0;                      // wall time of the search
     std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
     int screening_rounds = 0;                // halving rounds run on subsamples
+    std::optional<AutoEnsemble> ensemble;    // --ensemble
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
 };

@@ -21,12 +21,19 @@ namespace kestrel {
 inline constexpr const char* kModelFormat = "kestrel-model";
 // Version 2 adds the optional "threshold" field, version 3 the optional
 // "features.categories", version 4 the optional "calibration" and "feature_mean" (a
-// linear model's training mean, for its contributions); a file is written with the
-// lowest version that holds it, so that older readers keep reading what they can.
-inline constexpr int kModelFormatVersion = 4;
+// linear model's training mean, for its contributions), version 5 the model kind
+// "ensemble" (kestrel-auto --ensemble: whole member models and their weights); a file is
+// written with the lowest version that holds it, so that older readers keep reading what
+// they can (and refuse an ensemble as a newer format rather than an unknown model).
+inline constexpr int kModelFormatVersion = 5;
+// The model kind of a weighted average of whole Models (docs/model-format.md). It is not
+// in the registry: nothing trains it from parameters; kestrel-auto --ensemble builds it
+// from members it has fitted (Model::ensemble).
+inline constexpr const char* kEnsembleModel = "ensemble";
 const char* kestrel_version();
 
 class ResolvedParams;
+struct EnsembleMember;
 
 // What to train: a model name, its parameters as given, and the preprocessing steps to
 // fit first.
@@ -96,6 +103,14 @@ public:
     // The same model from data the caller gives up (left valid but unspecified): the
     // estimator may take the features' storage over instead of copying them.
     static Model train(const ModelSpec& spec, Dataset&& data, const Context& ctx);
+    // The weighted average of `members`, every one fitted on `data` (the same task,
+    // classes and input columns): predict_proba is sum_m w_m P_m(X) for a classifier,
+    // predict the argmax of it (the first class on ties); a regressor predicts
+    // sum_m w_m f_m(X). Each member keeps its own preprocessing. The weights must be
+    // positive and sum to 1 (UsageError otherwise).
+    static Model ensemble(std::vector<EnsembleMember> members, const Dataset& data, const Context& ctx);
+    // An ensemble's members, in the order saved; nullptr for any other model.
+    const std::vector<EnsembleMember>* ensemble_members() const;
 
     // Prediction on raw features (the preprocessing is applied here).
     Vector predict(const Features& X) const;  // class index or value
@@ -211,6 +226,12 @@ private:
     std::optional<Vector> feature_mean_;
     Matrix linear_contributions(const Features& P) const;
     Json provenance_ = Json::object();
+};
+
+// One member of an ensemble model: a whole Model and its weight.
+struct EnsembleMember {
+    Model model;
+    double weight = 0;
 };
 
 }  // namespace kestrel

@@ -1,0 +1,50 @@
+#pragma once
+// The estimator inside an ensemble Model (kEnsembleModel): whole member Models, each with
+// its own preprocessing, averaged with fixed weights. It sits at the pipeline floor
+// because it holds Models; no model family knows it, and the registry does not list it
+// (nothing trains it from parameters). The ensemble Model has no preprocessing steps of
+// its own: it hands the aligned raw columns to the members, which prepare them as they
+// were trained to.
+#include <vector>
+
+#include "kestrel/pipeline/model.hpp"
+
+namespace kestrel::detail {
+
+class EnsembleEstimator final : public Estimator {
+public:
+    explicit EnsembleEstimator(std::vector<EnsembleMember> members = {});
+
+    const std::vector<EnsembleMember>& members() const { return members_; }
+    // After load_state: every member names the envelope's classes and input columns
+    // (std::runtime_error otherwise; the caller names the file).
+    void check_members(const std::vector<std::string>& classes, const std::vector<std::string>& feature_names) const;
+
+    bool has_decision_function() const override { return false; }
+    bool has_predict_proba() const override { return task() == Task::classification; }
+    // Each member densifies or encodes what it needs itself.
+    bool supports_sparse() const override { return true; }
+    bool absent_is_missing() const override { return false; }
+    // A missing cell is accepted when every member imputes it or takes it natively.
+    bool native_missing() const override;
+    bool native_categories() const override { return true; }
+    bool supports_sample_weights() const override { return true; }
+    bool has_contributions() const override { return false; }
+    bool watches_eval_sets() const override { return false; }
+    bool stops_early() const override { return false; }
+
+protected:
+    // The members are fitted already (on these rows): the fit records the shape and checks
+    // that every member learned this task, these classes and these input columns.
+    void do_fit(const Dataset& data, const Context& ctx) override;
+    Vector do_predict(const Features& X) const override;
+    Matrix do_predict_proba(const Features& X) const override;
+    Json do_save_state() const override;
+    Json do_save_state_for_file(JsonTextSlots& slots) const override;
+    void do_load_state(const Json& state) override;
+
+private:
+    std::vector<EnsembleMember> members_;
+};
+
+}  // namespace kestrel::detail
