@@ -25,7 +25,8 @@ Index resolve_column(const Table& t, const std::string& col, const std::string& 
         std::string names;
         for (const auto& n : t.feature_names) names += (names.empty() ? "" : ", ") + n;
         // Like a missing --label-col: the file, not the command line, lacks it (exit 2).
-        throw DataError(t.source + ": column '" + col + "' (" + flag + ") not found; the columns are: " + names);
+        throw DataError(t.source + ": " + (flag == "--weights-col" ? "weights" : "query") + " column '" + col + "' (" +
+                        flag + ") not found; the columns are: " + names);
     }
     const auto v = as_index(col);
     if (t.X.is_sparse()) {

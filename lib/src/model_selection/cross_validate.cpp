@@ -41,6 +41,7 @@ Predictions assemble_out_of_fold(const Dataset& data, const std::vector<Fold>& f
     out.classes = data.classes;
     out.y_true = data.y;
     if (data.has_weights()) out.weights = data.weights;
+    if (data.has_queries()) out.qid = data.qid;  // file order: each query's rows together again
     out.y_pred = Vector::Zero(data.rows());
     if (parts.empty()) return out;
 

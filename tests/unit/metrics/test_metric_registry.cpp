@@ -41,7 +41,7 @@ TEST_CASE("metric registry: the names per task") {
                                    "neg_brier_score"});
     CHECK(metric_names(Task::regression) ==
           std::vector<std::string>{"r2", "mse", "rmse", "mae", "max_error", "neg_mean_squared_error",
-                                   "neg_root_mean_squared_error", "neg_mean_absolute_error"});
+                                   "neg_root_mean_squared_error", "neg_mean_absolute_error", "ndcg", "map", "mrr"});
     CHECK(default_metric(Task::classification) == "accuracy");
     CHECK(default_metric(Task::regression) == "r2");
 }
