@@ -229,10 +229,16 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
     std::string csv = validation_loss_.empty() ? "round,train_loss" : "round,train_loss,validation_loss";
     for (const std::string& c : eval_columns_) csv += "," + c;
     csv += "\n";
+    // A history shorter than train_loss covers the last rounds (a continued model's
+    // validation, when the old model watched other sets): blank cells before it.
+    const auto cell = [&](const std::vector<double>& h, std::size_t t) {
+        const std::size_t skip = train_loss_.size() - std::min(train_loss_.size(), h.size());
+        return t >= skip ? format_number(h[t - skip]) : std::string();
+    };
     for (std::size_t t = 0; t < train_loss_.size(); ++t) {
         csv += std::to_string(t + 1) + "," + format_number(train_loss_[t]);
-        if (!validation_loss_.empty()) csv += "," + format_number(validation_loss_[t]);
-        for (const auto& h : eval_history_) csv += "," + (t < h.size() ? format_number(h[t]) : std::string());
+        if (!validation_loss_.empty()) csv += "," + cell(validation_loss_, t);
+        for (const auto& h : eval_history_) csv += "," + cell(h, t);
         csv += "\n";
     }
     return csv;
@@ -377,8 +383,8 @@ void Gbdt::do_load_state(const Json& state) {
     Vector imp = vector_from_json(state.at("feature_importances"), "gbdt feature_importances", n_features());
     const Vector tl = vector_from_json(state.at("train_loss"), "gbdt train_loss");
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
-    if (vl.size() != 0 && vl.size() != tl.size())
-        throw std::runtime_error("gbdt state: validation_loss and train_loss differ in length");
+    // A continued model's validation history may cover its last rounds only (gbdt.cpp).
+    if (vl.size() > tl.size()) throw std::runtime_error("gbdt state: validation_loss is longer than train_loss");
     // Optional (files before eval_metric have neither): the per-round evaluation and
     // early stopping's choice.
     std::vector<std::string> eval_columns;
@@ -602,7 +608,8 @@ ModelInfo gbdt_model_info() {
                          .native_missing = true,
                          .native_categories = true,
                          .contributions = true,
-                         .eval_sets = true};
+                         .eval_sets = true,
+                         .continue_training = true};
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;
