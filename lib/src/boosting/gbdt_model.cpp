@@ -246,14 +246,14 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
 
 Json Gbdt::do_save_state() const {
     Json trees = Json::array();
-    for (const Tree& t : trees_) trees.push_back(t.to_json());
+    for (const Tree& t : trees_) trees.push_back(t.to_json(TreeLayout::boosted));
     Json s = state_without_trees();
     s["trees"] = std::move(trees);
     return s;
 }
 
 Json Gbdt::do_save_state_for_file(JsonTextSlots& slots) const {
-    std::optional<Json> trees = trees_text_slot(trees_, slots);
+    std::optional<Json> trees = trees_text_slot(trees_, slots, TreeLayout::boosted);
     if (!trees) return do_save_state();
     Json s = state_without_trees();
     s["trees"] = std::move(*trees);
@@ -378,8 +378,11 @@ void Gbdt::do_load_state(const Json& state) {
     const Json& ts = state.at("trees");
     if (!ts.is_array() || ts.empty() || ts.size() % static_cast<std::size_t>(K) != 0)
         throw std::runtime_error("gbdt state needs a positive multiple of " + std::to_string(K) + " trees");
+    // Version 3 writes the trees in the boosted layout; 1 and 2 in the full one.
+    const TreeLayout layout =
+        json_integer<int>(state.at("state_version")) >= 3 ? TreeLayout::boosted : TreeLayout::full;
     std::vector<Tree> trees;
-    for (const Json& t : ts) trees.push_back(Tree::from_json(t, n_features(), 1));
+    for (const Json& t : ts) trees.push_back(Tree::from_json(t, n_features(), 1, layout));
     Vector imp = vector_from_json(state.at("feature_importances"), "gbdt feature_importances", n_features());
     const Vector tl = vector_from_json(state.at("train_loss"), "gbdt train_loss");
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");

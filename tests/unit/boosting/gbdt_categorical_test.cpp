@@ -233,7 +233,7 @@ TEST_SUITE("gbdt categorical") {
         const Matrix expected = raw(*g, q);
 
         const Json state = g->save_state();
-        CHECK(state.at("state_version") == 2);
+        CHECK(state.at("state_version") == 3);
         CHECK(state.contains("categorical_splits"));
         auto back = make_gbdt({{"n_estimators", 8}, {"max_depth", 3}, {"subsample", 0.8}});
         back->load_state(Json::parse(state.dump()));
