@@ -334,6 +334,18 @@ for short, data, task, n_classes, shape in TREE_SETS:
                  anchors=[sklearn(dt, {"max_depth": 12, "random_state": 1}, "train.csv", "test.csv",
                                   goal=Goal(train=0.5, predict=1.0))],
                  requires=("tree",)))
+# issue 19: prediction with a 500-round model, each side's whole predict process (start, read
+# the model file and the 25000 test rows, walk every tree, write the predictions); XGBoost's
+# own predict() call alone is in its JSON line (predict_s) for the predict-call comparison
+add(Task("gbdt_predict500_binary", "trees", "binary_dense",
+         "histogram gradient boosting, logistic loss, 500 rounds, depth 6, learning rate 0.1, 255 bins, lambda 1, "
+         "{threads} threads, predict timed on 25000 rows; synthetic binary 100000 x 50",
+         kestrel=kestrel("gbdt", {"n_estimators": 500, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255,
+                                  "lambda": 1, "loss": "logistic"}, "train.csv", "test.csv"),
+         anchors=[xgboost(dict(objective="binary:logistic", tree_method="hist", max_depth=6, eta=0.1, max_bin=255,
+                               min_child_weight=1, **{"lambda": 1}, nthread="{threads}"), 500,
+                          "train.csv", "test.csv", goal=Goal(predict=0.5, accuracy_points=1.0))],
+         requires=("gbdt",), heavy=True))
 add(Task("adaboost_binary", "trees", "svm_binary",
          "AdaBoost (SAMME), 100 decision stumps; synthetic binary 20000 x 50",
          kestrel=kestrel("adaboost", {"n_estimators": 100}, "train.csv", "test.csv"),

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <optional>
 
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
@@ -81,7 +82,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     ModelFlags model;
     std::string input, output;
     bool list = false, help_params = false, dump_tree = false, kernel_info = false;
-    std::string path_file, trace_file;
+    std::string path_file, trace_file, init_file;
     std::vector<std::string> valid_files;
     common.add_to(app);
     data.add_to(app);
@@ -98,6 +99,10 @@ int run_train(const std::vector<std::string>& args, Io& io) {
                    "early_stopping_rounds watches the last one); repeatable")
         ->type_name("FILE")
         ->allow_extra_args(false);
+    app.add_option("--init-model", init_file,
+                   "continue boosting from this saved model (gbdt; XGBoost's xgb_model): the same features, "
+                   "classes and loss; n_estimators counts the new rounds")
+        ->type_name("FILE");
     app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV")->type_name("FILE");
     app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
     app.add_flag("--kernel-info", kernel_info,
@@ -134,8 +139,16 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     Context ctx = common.context(io);
     if (!valid_files.empty() && !registry().capabilities(*resolved_params(spec)).eval_sets)
         throw UsageError("--valid: model " + spec.model + " does not watch validation sets (gbdt does)");
+    if (!init_file.empty() && !registry().capabilities(*resolved_params(spec)).continue_training)
+        throw UsageError("--init-model: model " + spec.model + " cannot continue training (gbdt can)");
+    std::optional<Model> init;
+    if (!init_file.empty()) init = Model::load(init_file);
     std::string label_name;
     Dataset train = read_training_data(input, spec, data, ctx.threads, &label_name);
+    if (init) {
+        init->check_continuation(spec, train);
+        ctx.init_model = &init->estimator();
+    }
     // Read before training, so that a bad file fails the run before the work.
     std::vector<Dataset> valid;
     for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, data, ctx.threads));
@@ -152,6 +165,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     m.provenance()["date"] = utc_now();
     m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
     m.provenance()["seed"] = common.seed;
+    if (init) m.provenance()["init_model"] = init_file;
     // Reports are produced before the model is written so an unsupported flag fails
     // the run without leaving a model behind.
     const std::string path_csv = path_file.empty() ? std::string() : m.report("path");

@@ -4,10 +4,13 @@
 // on one line naming the parameter.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/run_tool.hpp"
+#include "kestrel/core/json_text.hpp"
 #include "kestrel/core/rng.hpp"
 
 using namespace kestrel;
@@ -66,5 +69,32 @@ TEST_SUITE("cli.constraints") {
         const auto range = run_bad("interaction_constraints=[[0,3]]");
         CHECK(range.exit_code == 1);
         CHECK(range.err.find("feature index 3 is out of range (0..2)") != std::string::npos);
+    }
+
+    TEST_CASE("kestrel-gridsearch -g over constraint values: parentheses, brackets and braces keep a value whole") {
+        ScratchDir dir("constraints_grid");
+        const auto data = dir.file("houses.csv", houses_csv(200));
+        const auto g = run_tool("kestrel-gridsearch -m gbdt -p n_estimators=10 -k 3 --json "
+                                "-g 'monotone_constraints=(1,-1,0),{size:1,age:-1},{size:1}' "
+                                "-g 'interaction_constraints=[[size,age]],[]' '" +
+                                data + "' --results '" + (dir / "r.csv") + "' -o '" + (dir / "best.json") + "'");
+        REQUIRE_MESSAGE(g.exit_code == 0, g.err);
+        const Json j = Json::parse(g.out);
+        REQUIRE(j["points"].size() == 6);
+        std::vector<std::string> seen;
+        for (const Json& p : j["points"])
+            seen.push_back(p["params"]["monotone_constraints"].get<std::string>() + " " +
+                           p["params"]["interaction_constraints"].get<std::string>());
+        std::sort(seen.begin(), seen.end());  // the points come best first
+        CHECK(seen == std::vector<std::string>{"(1,-1,0) [[size,age]]", "(1,-1,0) []", "size:1 [[size,age]]", "size:1 []",
+                                               "size:1,age:-1 [[size,age]]", "size:1,age:-1 []"});
+        // The results file quotes the values holding commas (RFC 4180): one row per point.
+        CHECK(lines(slurp(dir / "r.csv")) == 7);
+        CHECK(slurp(dir / "r.csv").find("\"size:1,age:-1\"") != std::string::npos);
+        // Without braces the name:sign list reads as a range: one line saying what to write.
+        const auto bare = run_tool("kestrel-gridsearch -m gbdt -g 'monotone_constraints=size:1,age:-1' '" + data + "'");
+        CHECK(bare.exit_code == 1);
+        CHECK(lines(bare.err) == 1);
+        CHECK(bare.err.find("goes in braces: {price:-1,age:1}") != std::string::npos);
     }
 }

@@ -24,6 +24,7 @@ void check_agree(const std::string& name, const Params& given) {
     CHECK(e->has_contributions() == declared.contributions);
     CHECK(e->watches_eval_sets() == declared.eval_sets);
     CHECK(e->stops_early() == declared.early_stopping);
+    CHECK(e->continues_training() == declared.continue_training);
 }
 
 }  // namespace

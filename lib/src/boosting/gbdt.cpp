@@ -251,6 +251,35 @@ std::vector<Gbdt::CategoricalSplit> categorical_splits_of(const GrownTree& g, co
     return out;
 }
 
+// The raw scores S (all rows of a set, from Gbdt::raw_scores) of `rows` (all when empty)
+// into F, rows x K row-major. raw_scores adds the trees to the base score in the model's
+// order, as the boosting loop does: the sums a fit of all the rounds would have made.
+void take_rows(const Matrix& S, const std::vector<Index>& rows, std::vector<double>& F) {
+    const Index n = rows.empty() ? S.rows() : static_cast<Index>(rows.size()), K = S.cols();
+    for (Index i = 0; i < n; ++i)
+        for (Index c = 0; c < K; ++c)
+            F[static_cast<std::size_t>(i * K + c)] = S(rows.empty() ? i : rows[static_cast<std::size_t>(i)], c);
+}
+
+// The model a fit continues (Context::init_model), checked against this fit: the same
+// loss and categorical features. Estimator::fit has checked its kind, task and shape.
+const Gbdt* continued_model(const Context& ctx, LossKind loss, const std::vector<Index>& category_counts) {
+    if (ctx.init_model == nullptr) return nullptr;
+    const auto* old = dynamic_cast<const Gbdt*>(ctx.init_model);
+    if (old == nullptr) throw InternalError("gbdt: the model to continue is not a gbdt");
+    if (old->loss() != loss)
+        throw UsageError(std::string("gbdt: the model to continue was trained with loss=") + to_string(old->loss()) +
+                         ", this fit has loss=" + to_string(loss));
+    if (old->category_counts() != category_counts)
+        throw DataError("gbdt: the categorical features or their category counts differ from the model to continue's");
+    return old;
+}
+
+// The first `kept` entries of a per-round history.
+std::vector<double> first_rounds(const std::vector<double>& v, Index kept) {
+    return {v.begin(), v.begin() + std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(v.size()), kept)};
+}
+
 }  // namespace
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
@@ -297,6 +326,8 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     tp.interactions = resolve_interaction_constraints(parse_interaction_constraints(p.interaction_constraints),
                                                       data.feature_names, data.cols());
 
+    const Gbdt* const old = continued_model(ctx, loss.kind, category_counts);
+    const Index start = old ? old->rounds() : 0;  // rounds already made (XGBoost's xgb_model)
     const std::vector<EvalMetric> metrics = parse_eval_metrics(p.eval_metric, loss);
     for (const EvalSet& e : ctx.eval_sets) {
         check_eval_set(e, data, data.task == Task::classification);
@@ -320,6 +351,20 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const BinCuts cuts =
         BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
+    // Per categorical feature, the codes no training row has: prediction sends them the
+    // missing way. One list serves every tree, so a continuation needs the same lists.
+    std::vector<std::vector<int>> unseen;
+    if (!category_counts.empty()) {
+        unseen.resize(category_counts.size());
+        for (Index f = 0; f < data.cols(); ++f) {
+            if (!cuts.is_categorical(f)) continue;
+            const std::vector<int>& code_bins = cuts.code_bins(f);
+            for (std::size_t c = 0; c < code_bins.size(); ++c)
+                if (code_bins[c] < 0) unseen[static_cast<std::size_t>(f)].push_back(static_cast<int>(c));
+        }
+    }
+    if (old && old->unseen_categories() != unseen)
+        throw DataError("gbdt: the categories seen in the training data differ from those of the model to continue");
     std::vector<Watched> watched;
     if (!valid_rows.empty())
         watched.push_back({"holdout", BinnedMatrix(cuts, data.X, valid_rows, threads), gather(data.y, valid_rows),
@@ -334,12 +379,21 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     check_memory(fit_bytes(tp, n, nv, K, rounds), 0,
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
-    const std::vector<double> base = initial_scores(p, loss, y, w, K);
+    if (old && old->n_outputs() != K) throw InternalError("gbdt: the model to continue has another number of raw scores");
+    const std::vector<double> base = old ? old->base_score() : initial_scores(p, loss, y, w, K);
     std::vector<double> F(static_cast<std::size_t>(n * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
     for (Watched& s : watched) {
         s.F.resize(static_cast<std::size_t>(s.bins.rows() * K));
         for (std::size_t i = 0; i < s.F.size(); ++i) s.F[i] = base[i % static_cast<std::size_t>(K)];
+    }
+    if (old) {
+        // The scores after the old rounds: its base score plus its trees, in order.
+        const Matrix S = old->raw_scores(data.X);
+        take_rows(S, train_rows, F);
+        std::size_t next = 0;
+        if (!valid_rows.empty()) take_rows(S, valid_rows, watched[next++].F);
+        for (const EvalSet& e : ctx.eval_sets) take_rows(old->raw_scores(e.data->X), {}, watched[next++].F);
     }
     // One column per (set, metric), XGBoost's "validation_0-logloss"; early stopping
     // watches the last metric of the last set, as XGBoost does.
@@ -363,12 +417,23 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     std::iota(all_rows.begin(), all_rows.end(), 0);
     std::vector<char> in_sample(static_cast<std::size_t>(n), 1);
 
-    std::vector<Tree> trees;
+    // A continuation starts from the old trees and histories: train_loss[i] is the loss
+    // after round i + 1, so the old rounds' entries but the last (which this fit measures
+    // again at its first round, as a fit of all the rounds would) are kept.
+    std::vector<Tree> trees = old ? old->trees() : std::vector<Tree>{};
     std::vector<std::vector<CategoricalSplit>> cats;  // per tree, with categorical features
-    std::vector<double> train_loss, valid_loss;
+    if (old) cats = old->categorical_splits();
+    std::vector<double> train_loss = old ? first_rounds(old->train_loss(), start - 1) : std::vector<double>{};
+    std::vector<double> valid_loss;
+    // The validation histories go on when the old model watched the same columns; else
+    // they cover this fit's rounds only (the trace aligns them with the last rounds).
+    if (old && !watched.empty() && old->eval_columns() == eval_columns && !old->validation_loss().empty()) {
+        valid_loss = first_rounds(old->validation_loss(), start);
+        for (std::size_t c = 0; c < eval_history.size(); ++c) eval_history[c] = first_rounds(old->eval_history()[c], start);
+    }
     double best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    Index best_rounds = 0;
-    for (Index t = 0; t < rounds; ++t) {
+    Index best_rounds = start;
+    for (Index t = start; t < start + rounds; ++t) {
         const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
         if (t > 0) train_loss.push_back(wsum > 0 ? loss_sum / wsum : 0.0);
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
@@ -448,8 +513,8 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             const Watched& last = watched.back();
             valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads, last.queries));
             if (ctx.progress)  // the label is text built per round: only for a terminal
-                ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1),
-                           static_cast<std::uint64_t>(rounds));
+                ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v),
+                           static_cast<std::uint64_t>(t + 1 - start), static_cast<std::uint64_t>(rounds));
             if (patience > 0) {
                 if (maximize ? v > best : v < best) {
                     best = v;
@@ -459,13 +524,13 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                 }
             }
         } else {
-            ctx.report("gbdt", static_cast<std::uint64_t>(t + 1), static_cast<std::uint64_t>(rounds));
+            ctx.report("gbdt", static_cast<std::uint64_t>(t + 1 - start), static_cast<std::uint64_t>(rounds));
         }
     }
     train_loss.push_back(loss.mean(F.data(), y, w, K, threads, queries));
     if (patience > 0) {
         // A metric that never improved (NaN) keeps the first round.
-        best_rounds = std::max<Index>(best_rounds, 1);
+        best_rounds = std::max<Index>(best_rounds, start + 1);
         trees.resize(static_cast<std::size_t>(best_rounds * K));
         if (!cats.empty()) cats.resize(trees.size());
     }
@@ -484,16 +549,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     eval_history_ = std::move(eval_history);
     best_iteration_ = patience > 0 ? best_rounds - 1 : -1;
     category_counts_ = std::move(category_counts);
-    unseen_.clear();
-    if (!category_counts_.empty()) {
-        unseen_.resize(category_counts_.size());
-        for (Index f = 0; f < data.cols(); ++f) {
-            if (!cuts.is_categorical(f)) continue;
-            const std::vector<int>& code_bins = cuts.code_bins(f);
-            for (std::size_t c = 0; c < code_bins.size(); ++c)
-                if (code_bins[c] < 0) unseen_[static_cast<std::size_t>(f)].push_back(static_cast<int>(c));
-        }
-    }
+    unseen_ = std::move(unseen);
     cat_splits_ = std::move(cats);
     build_routes();
 }

@@ -229,10 +229,16 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
     std::string csv = validation_loss_.empty() ? "round,train_loss" : "round,train_loss,validation_loss";
     for (const std::string& c : eval_columns_) csv += "," + c;
     csv += "\n";
+    // A history shorter than train_loss covers the last rounds (a continued model's
+    // validation, when the old model watched other sets): blank cells before it.
+    const auto cell = [&](const std::vector<double>& h, std::size_t t) {
+        const std::size_t skip = train_loss_.size() - std::min(train_loss_.size(), h.size());
+        return t >= skip ? format_number(h[t - skip]) : std::string();
+    };
     for (std::size_t t = 0; t < train_loss_.size(); ++t) {
         csv += std::to_string(t + 1) + "," + format_number(train_loss_[t]);
-        if (!validation_loss_.empty()) csv += "," + format_number(validation_loss_[t]);
-        for (const auto& h : eval_history_) csv += "," + (t < h.size() ? format_number(h[t]) : std::string());
+        if (!validation_loss_.empty()) csv += "," + cell(validation_loss_, t);
+        for (const auto& h : eval_history_) csv += "," + cell(h, t);
         csv += "\n";
     }
     return csv;
@@ -240,14 +246,14 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
 
 Json Gbdt::do_save_state() const {
     Json trees = Json::array();
-    for (const Tree& t : trees_) trees.push_back(t.to_json());
+    for (const Tree& t : trees_) trees.push_back(t.to_json(TreeLayout::boosted));
     Json s = state_without_trees();
     s["trees"] = std::move(trees);
     return s;
 }
 
 Json Gbdt::do_save_state_for_file(JsonTextSlots& slots) const {
-    std::optional<Json> trees = trees_text_slot(trees_, slots);
+    std::optional<Json> trees = trees_text_slot(trees_, slots, TreeLayout::boosted);
     if (!trees) return do_save_state();
     Json s = state_without_trees();
     s["trees"] = std::move(*trees);
@@ -372,13 +378,16 @@ void Gbdt::do_load_state(const Json& state) {
     const Json& ts = state.at("trees");
     if (!ts.is_array() || ts.empty() || ts.size() % static_cast<std::size_t>(K) != 0)
         throw std::runtime_error("gbdt state needs a positive multiple of " + std::to_string(K) + " trees");
+    // Version 3 writes the trees in the boosted layout; 1 and 2 in the full one.
+    const TreeLayout layout =
+        json_integer<int>(state.at("state_version")) >= 3 ? TreeLayout::boosted : TreeLayout::full;
     std::vector<Tree> trees;
-    for (const Json& t : ts) trees.push_back(Tree::from_json(t, n_features(), 1));
+    for (const Json& t : ts) trees.push_back(Tree::from_json(t, n_features(), 1, layout));
     Vector imp = vector_from_json(state.at("feature_importances"), "gbdt feature_importances", n_features());
     const Vector tl = vector_from_json(state.at("train_loss"), "gbdt train_loss");
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
-    if (vl.size() != 0 && vl.size() != tl.size())
-        throw std::runtime_error("gbdt state: validation_loss and train_loss differ in length");
+    // A continued model's validation history may cover its last rounds only (gbdt.cpp).
+    if (vl.size() > tl.size()) throw std::runtime_error("gbdt state: validation_loss is longer than train_loss");
     // Optional (files before eval_metric have neither): the per-round evaluation and
     // early stopping's choice.
     std::vector<std::string> eval_columns;
@@ -616,7 +625,8 @@ ModelInfo gbdt_model_info() {
                          .native_missing = true,
                          .native_categories = true,
                          .contributions = true,
-                         .eval_sets = true};
+                         .eval_sets = true,
+                         .continue_training = true};
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;

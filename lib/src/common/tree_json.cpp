@@ -167,16 +167,20 @@ void full_layout(const Tree& t, Sink& w) {
 }
 
 template <class Sink>
-void compact_layout(const Tree& t, Sink& w) {
+void compact_layout(const Tree& t, bool boosted, Sink& w) {
     std::vector<int> splits, leaves;
     for (int i = 0; i < t.size(); ++i) (t.node(i).is_leaf() ? leaves : splits).push_back(i);
     auto over = [&](const std::vector<int>& nodes, auto number) {
         return [&nodes, number](std::size_t i, Sink& s) { number(nodes[i], s); };
     };
     category_arrays(t, w);
+    if (boosted)
+        w.array("cover", static_cast<std::size_t>(t.size()),
+                [&](std::size_t i, Sink& s) { shortest(s, t.node(static_cast<int>(i)).weight); });
     w.array("feature", static_cast<std::size_t>(t.size()),
             [&](std::size_t i, Sink& s) { s.integer(t.node(static_cast<int>(i)).feature); });
     const Index k = t.n_outputs();
+    if (boosted && k != 1) throw InternalError("tree: the boosted layout holds one-output trees");
     if (k > 1) {
         // Class counts sparse: a leaf of a fully grown forest mostly holds one class.
         w.rows("leaf_class", leaves.size(), over(leaves, [&](int i, Sink& s) {
@@ -188,7 +192,8 @@ void compact_layout(const Tree& t, Sink& w) {
                        if (t.value(i)[c] != 0) shortest(s, t.value(i)[c]);
                }));
     }
-    w.array("leaf_impurity", leaves.size(), over(leaves, [&](int i, Sink& s) { shortest(s, t.node(i).impurity); }));
+    if (!boosted)
+        w.array("leaf_impurity", leaves.size(), over(leaves, [&](int i, Sink& s) { shortest(s, t.node(i).impurity); }));
     w.array("leaf_samples", leaves.size(), over(leaves, [&](int i, Sink& s) { s.integer(t.node(i).samples); }));
     if (k == 1) w.array("leaf_value", leaves.size(), over(leaves, [&](int i, Sink& s) { shortest(s, t.value(i)[0]); }));
     w.array("left", splits.size(), over(splits, [&](int i, Sink& s) { s.integer(t.node(i).left); }));
@@ -196,13 +201,15 @@ void compact_layout(const Tree& t, Sink& w) {
         w.array("missing_left", splits.size(),
                 over(splits, [&](int i, Sink& s) { s.integer(t.node(i).missing_left ? 1 : 0); }));
     w.array("right", splits.size(), over(splits, [&](int i, Sink& s) { s.integer(t.node(i).right); }));
+    if (boosted)
+        w.array("split_gain", splits.size(), over(splits, [&](int i, Sink& s) { shortest(s, t.node(i).impurity); }));
     w.array("threshold", splits.size(), over(splits, [&](int i, Sink& s) { shortest(s, t.node(i).threshold); }));
 }
 
 template <class Sink>
 void render(const Tree& t, TreeLayout layout, Sink& w) {
-    if (layout == TreeLayout::compact) {
-        compact_layout(t, w);
+    if (layout != TreeLayout::full) {
+        compact_layout(t, layout == TreeLayout::boosted, w);
         return;
     }
     if (!t.has_internal_values()) throw InternalError("tree: the full layout needs every node's value");
@@ -413,7 +420,7 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
     return t;
 }
 
-Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs) {
+Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs, bool boosted) {
     if (!j.contains("feature") || !NodeArray(j.at("feature")).is_array())
         throw std::runtime_error("tree lacks the array \"feature\"");
     const NodeArray feature(j.at("feature"));
@@ -423,14 +430,19 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs) {
     for (std::size_t i = 0; i < m; ++i) n_leaves += feature.integer<int>(i) == -1 ? 1 : 0;
     const std::size_t n_splits = m - n_leaves;
     const bool counts = n_outputs > 1;
+    if (boosted && counts) throw std::runtime_error("a boosted tree has one output");
+    // boosted: the gains of the splits and the weights of all nodes instead of the leaves' impurity.
     const NodeArray left = required_array(j, "left", n_splits), right = required_array(j, "right", n_splits),
                     threshold = required_array(j, "threshold", n_splits),
-                    impurity = required_array(j, "leaf_impurity", n_leaves),
+                    impurity = boosted ? required_array(j, "split_gain", n_splits)
+                                       : required_array(j, "leaf_impurity", n_leaves),
                     samples = required_array(j, "leaf_samples", n_leaves),
                     values = required_array(j, counts ? "leaf_count" : "leaf_value", n_leaves);
     const std::optional<NodeArray> classes =
         counts ? std::optional<NodeArray>(required_array(j, "leaf_class", n_leaves)) : std::nullopt;
     const std::optional<NodeArray> missing_left = optional_array(j, "missing_left", n_splits);
+    const std::optional<NodeArray> cover =
+        boosted ? std::optional<NodeArray>(required_array(j, "cover", m)) : std::nullopt;
 
     Tree t(n_features, n_outputs);
     t.nodes_.reserve(m);
@@ -442,7 +454,7 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs) {
         TreeNode n;
         n.feature = feature.integer<int>(i);
         if (n.feature == -1) {
-            n.impurity = impurity.real(l);
+            if (!boosted) n.impurity = impurity.real(l);
             n.samples = samples.integer<Index>(l);
             double* v = t.values_.data() + l * static_cast<std::size_t>(n_outputs);
             if (counts)
@@ -452,11 +464,13 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs) {
             t.leaf_row_[i] = static_cast<int>(l++);
         } else {
             n.threshold = threshold.real(s);
+            if (boosted) n.impurity = impurity.real(s);
             n.left = left.integer<int>(s);
             n.right = right.integer<int>(s);
             if (missing_left) n.missing_left = missing_left->integer<int>(s) != 0;
             ++s;
         }
+        if (cover) n.weight = cover->real(i);
         check_node(n, i, n_features, parents);
         t.nodes_.push_back(n);
     }
@@ -489,8 +503,8 @@ void Tree::read_categories(const Json& j) {
 
 Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout) {
     if (!j.is_object()) throw std::runtime_error("tree is not an object");
-    Tree t = layout == TreeLayout::compact ? from_compact_json(j, n_features, n_outputs)
-                                           : from_full_json(j, n_features, n_outputs);
+    Tree t = layout == TreeLayout::full ? from_full_json(j, n_features, n_outputs)
+                                        : from_compact_json(j, n_features, n_outputs, layout == TreeLayout::boosted);
     t.read_categories(j);
     return t;
 }

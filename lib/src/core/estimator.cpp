@@ -16,7 +16,7 @@ bool has_non_finite(const Json& j) {
     return false;
 }
 
-void Estimator::begin_fit(const Dataset& data) {
+void Estimator::begin_fit(const Dataset& data, const Context& ctx) {
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
     if (data.rows() == 0) throw DataError(src + ": no training rows");
     if (data.cols() == 0) throw DataError(src + ": no feature columns");
@@ -38,6 +38,22 @@ void Estimator::begin_fit(const Dataset& data) {
                             (c < data.classes.size() ? data.classes[c] : std::string("?")) + "'");
         }
     }
+    if (const Estimator* init = ctx.init_model) {
+        // A continuation adds rounds to a model of the same kind, shape and classes.
+        if (!continues_training()) throw UsageError("model " + name_ + " cannot continue training");
+        if (init == this || !init->fitted_) throw InternalError("model " + name_ + ": the model to continue is not fitted");
+        if (init->name_ != name_)
+            throw UsageError("the model to continue is a " + init->name_ + " model, not " + name_);
+        if (init->task_ != data.task)
+            throw DataError(src + ": the model to continue learned " + to_string(init->task_) + ", this data is " +
+                            to_string(data.task));
+        if (init->n_features_ != data.cols())
+            throw DataError(src + ": " + std::to_string(data.cols()) + " features, the model to continue has " +
+                            std::to_string(init->n_features_));
+        if (data.task == Task::classification && init->n_classes_ != data.n_classes())
+            throw DataError(src + ": " + std::to_string(data.n_classes()) + " classes, the model to continue has " +
+                            std::to_string(init->n_classes_));
+    }
     fitted_ = false;
     task_ = data.task;
     n_features_ = data.cols();
@@ -45,7 +61,7 @@ void Estimator::begin_fit(const Dataset& data) {
 }
 
 void Estimator::fit(const Dataset& data, const Context& ctx) {
-    begin_fit(data);
+    begin_fit(data, ctx);
     if (data.X.is_sparse() && !supports_sparse()) {
         Dataset dense = data;
         dense.X = Features(data.X.to_dense());
@@ -57,7 +73,7 @@ void Estimator::fit(const Dataset& data, const Context& ctx) {
 }
 
 void Estimator::fit(Dataset&& data, const Context& ctx) {
-    begin_fit(data);
+    begin_fit(data, ctx);
     if (data.X.is_sparse() && !supports_sparse()) data.X = Features(data.X.to_dense());
     do_fit_owned(std::move(data), ctx);
     fitted_ = true;

@@ -26,7 +26,8 @@ std::optional<PackedKind> node_array_kind(std::string_view key) {
     if (key == "feature" || key == "left" || key == "right" || key == "samples" || key == "missing_left" ||
         key == "leaf_samples")
         return PackedKind::integers;
-    if (key == "threshold" || key == "impurity" || key == "weight" || key == "leaf_impurity" || key == "leaf_value")
+    if (key == "threshold" || key == "impurity" || key == "weight" || key == "leaf_impurity" || key == "leaf_value" ||
+        key == "cover" || key == "split_gain")
         return PackedKind::reals;
     if (key == "value") return PackedKind::real_rows;
     if (key == "leaf_class") return PackedKind::ragged_integers;

@@ -27,14 +27,15 @@ std::string trim(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-// Splits at `sep` outside parentheses, so nested model specs such as
-// "tree(max_depth=3,min_samples_leaf=2)" stay one value.
+// Splits at `sep` outside parentheses, brackets and braces, so that nested model specs
+// such as "tree(max_depth=3,min_samples_leaf=2)", constraint lists such as "(1,0,-1)" or
+// "[[0,1],[2,3]]" and braced values such as "{price:-1,age:1}" stay one value.
 std::vector<std::string> split_top_level(const std::string& s, char sep) {
     std::vector<std::string> parts(1);
     int depth = 0;
     for (char c : s) {
-        if (c == '(') ++depth;
-        if (c == ')') --depth;
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        if (c == ')' || c == ']' || c == '}') --depth;
         if (c == sep && depth == 0)
             parts.emplace_back();
         else
@@ -125,12 +126,22 @@ std::vector<std::string> parse_range(const std::string& text, const std::vector<
         }
     } else {
         double a = 0, b = 0, step = 0;
-        if (!parse_number(parts[0], a)) fail(text, "the start '" + trim(parts[0]) + "' is not a number");
-        if (!parse_number(parts[1], b)) fail(text, "the stop '" + trim(parts[1]) + "' is not a number");
+        // A value that holds ':' itself (monotone_constraints=price:-1) reads as a range.
+        const std::string braces = " (a value holding ':' or ',' goes in braces: {price:-1,age:1})";
+        if (!parse_number(parts[0], a)) fail(text, "the start '" + trim(parts[0]) + "' is not a number" + braces);
+        if (!parse_number(parts[1], b)) fail(text, "the stop '" + trim(parts[1]) + "' is not a number" + braces);
         if (!parse_number(parts[2], step)) fail(text, "the step '" + trim(parts[2]) + "' is not a number");
         for (double v : arithmetic(text, a, b, step)) values.push_back(shortest(v));
     }
     return values;
+}
+
+// A list value: trimmed, and a value in braces taken as written inside them, so that a
+// value may hold the separators ("{price:-1,age:1}" is the value price:-1,age:1).
+std::string list_value(const std::string& v) {
+    std::string t = trim(v);
+    if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = trim(t.substr(1, t.size() - 2));
+    return t;
 }
 
 // "uniform(a,b)" and friends: the whole right-hand side is one call of a known name.
@@ -173,7 +184,7 @@ GridAxis parse_grid_axis(const std::string& text) {
     }
     if (parse_call(rhs, "choice", args)) {
         for (const auto& v : args) {
-            std::string value = trim(v);
+            std::string value = list_value(v);
             if (value.empty()) fail(text, "an empty value in choice(...)");
             axis.values.push_back(std::move(value));
         }
@@ -186,7 +197,7 @@ GridAxis parse_grid_axis(const std::string& text) {
         return axis;
     }
     for (const auto& v : split_top_level(rhs, ',')) {
-        std::string value = trim(v);
+        std::string value = list_value(v);
         if (value.empty()) fail(text, "an empty value in the list");
         axis.values.push_back(std::move(value));
     }

@@ -302,9 +302,17 @@ std::vector<Dataset> Model::prepared_eval_sets(const Context& ctx, Context& fit_
     return sets;
 }
 
+void Model::refuse_steps_on_continuation(const Context& ctx) const {
+    // The old trees split the columns as they were: a step fitted anew would move them.
+    if (ctx.init_model != nullptr && !steps_.empty())
+        throw UsageError("--init-model: a continued model takes no preprocessing steps (here: " +
+                         step_kinds().front() + ")");
+}
+
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
+    refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
     Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
     if (spec_.resample.empty()) estimator_->fit(data, fit_ctx);
@@ -316,6 +324,7 @@ void Model::fit_estimator(const Dataset& data, const Context& ctx) {
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
+    refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
     Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
     if (spec_.resample.empty()) {

@@ -26,6 +26,19 @@ TEST_CASE("grid: commas inside a nested model spec do not split the list") {
     CHECK(parse_grid_axis("base.C=1,2").name == "base.C");
 }
 
+TEST_CASE("grid: constraint values keep their commas; braces quote a value holding ':' or ','") {
+    // gbdt's monotone_constraints and interaction_constraints (issue 19).
+    CHECK(parse_grid_axis("monotone_constraints=(1,0,-1),(0,0,1)").values == Strings{"(1,0,-1)", "(0,0,1)"});
+    CHECK(parse_grid_axis("interaction_constraints=[[0,1],[2,3]], [[0,1,2,3]]").values ==
+          Strings{"[[0,1],[2,3]]", "[[0,1,2,3]]"});
+    CHECK(parse_grid_axis("monotone={price:-1,age:1},{price:-1}, ()").values == Strings{"price:-1,age:1", "price:-1", "()"});
+    CHECK(parse_grid_axis("monotone=choice({price:-1,age:1},(1,0))").values == Strings{"price:-1,age:1", "(1,0)"});
+    CHECK(parse_grid_axis("eval_metric={auc,logloss},logloss").values == Strings{"auc,logloss", "logloss"});
+    // Without braces a name:sign value reads as a range, and the error says what to write.
+    CHECK_THROWS_WITH_AS(parse_grid_axis("monotone=price:-1,age:1"),
+                         doctest::Contains("goes in braces: {price:-1,age:1}"), UsageError);
+}
+
 TEST_CASE("grid: linear ranges include the stop and print without drift") {
     CHECK(parse_grid_axis("C=0.1:1:0.1").values ==
           Strings{"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"});

@@ -103,9 +103,11 @@ TEST_SUITE("tree") {
             REQUIRE(packed);
             const Json& tree0 = (*packed)["state"]["trees"][0];
             CHECK(packed_array(tree0["threshold"]));
-            if (c.model == std::string("gbdt")) {
-                REQUIRE(packed_array(tree0["value"]));
-                CHECK(packed_array(tree0["value"])->width == 1u);
+            if (c.model == std::string("gbdt")) {  // the boosted layout
+                REQUIRE(packed_array(tree0["leaf_value"]));
+                CHECK(packed_array(tree0["leaf_value"])->kind == PackedKind::reals);
+                CHECK(packed_array(tree0["cover"])->kind == PackedKind::reals);
+                CHECK(packed_array(tree0["split_gain"])->kind == PackedKind::reals);
             } else if (m.task() == Task::classification) {  // the forest's compact layout
                 REQUIRE(packed_array(tree0["leaf_class"]));
                 CHECK(packed_array(tree0["leaf_class"])->kind == PackedKind::ragged_integers);

@@ -117,8 +117,9 @@ protected:
     Json do_save_state() const override;
     Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;
-    // 2: categorical features ("categorical_features", "categorical_splits"); 1: numeric only.
-    int state_version() const override { return 2; }
+    // 3: the trees in the boosted layout (common/tree.hpp); 2: categorical features
+    // ("categorical_features", "categorical_splits"); 1: numeric only.
+    int state_version() const override { return 3; }
     int oldest_state_version() const override { return 1; }
 
 private:

@@ -43,8 +43,11 @@ struct TreeNode {      // 48 bytes: the integers first, so that no padding sits 
 // split's feature, threshold and children, each leaf's value, impurity and samples,
 // class counts sparse, numbers in their shortest form. A tree read from it has zero
 // impurity, weight and samples at its internal nodes; a leaf's weight is the sum of
-// its class counts (as grown), or 0 for a one-output tree.
-enum class TreeLayout { full, compact };
+// its class counts (as grown), or 0 for a one-output tree. boosted (gbdt state version
+// 3): the compact layout of a one-output tree with what boosting reads besides: every
+// node's weight (its Hessian sum, TreeSHAP's cover) and each split's impurity (its gain,
+// the feature importances), without the leaves' impurity.
+enum class TreeLayout { full, compact, boosted };
 
 class Tree {
 public:
@@ -114,7 +117,7 @@ public:
 
 private:
     static Tree from_full_json(const Json& j, Index n_features, Index n_outputs);
-    static Tree from_compact_json(const Json& j, Index n_features, Index n_outputs);
+    static Tree from_compact_json(const Json& j, Index n_features, Index n_outputs, bool boosted);
     void read_categories(const Json& j);  // the optional categorical splits of either layout
     std::size_t value_row(int i) const {
         return static_cast<std::size_t>(leaf_row_.empty() ? i : leaf_row_[static_cast<std::size_t>(i)]);

@@ -10,6 +10,7 @@
 namespace kestrel {
 
 struct Dataset;
+class Estimator;
 
 // A labelled set a fit watches while it runs (gbdt's evaluation metrics and early
 // stopping: `kestrel-train --valid FILE`, or the held-out fold under cv). Its labels are
@@ -39,6 +40,10 @@ struct Context {
     // its own feature space (the fitted preprocessing applied); child() drops them, since
     // a sub-fit (a one-vs-rest member, a calibration fold) learns other labels or rows.
     std::vector<EvalSet> eval_sets;
+    // A fitted estimator of the same model whose rounds the fit continues (`kestrel-train
+    // --init-model`, XGBoost's xgb_model); none by default. Estimator::fit refuses it for a
+    // model that does not declare Capabilities::continue_training; child() drops it.
+    const Estimator* init_model = nullptr;
 
     int resolved_threads() const;  // threads, or the number of cores when 0
 

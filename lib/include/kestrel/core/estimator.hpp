@@ -94,6 +94,8 @@ public:
     // Whether fit watches Context::eval_sets, and whether it stops early on the last one.
     virtual bool watches_eval_sets() const { return capabilities_.eval_sets; }
     virtual bool stops_early() const { return capabilities_.early_stopping; }
+    // Whether fit continues Context::init_model (a fitted estimator of the same model).
+    virtual bool continues_training() const { return capabilities_.continue_training; }
     // After a fit that stopped early: the 0-based round it kept (XGBoost's
     // best_iteration), which cv reports per fold; −1 otherwise.
     virtual Index best_iteration() const { return -1; }
@@ -196,7 +198,7 @@ protected:
     virtual void do_load_state(const Json& state) = 0;
 
 private:
-    void begin_fit(const Dataset& data);  // the checks every fit makes; records its shape
+    void begin_fit(const Dataset& data, const Context& ctx);  // the checks every fit makes; records its shape
     void check_features(const Features& X) const;
     void take_params(Params resolved);  // params_, and capabilities_ refined for them
     Json finish_state(Json s) const;  // refuses non-finite numbers; adds the common fields

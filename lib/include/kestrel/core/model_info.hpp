@@ -33,6 +33,7 @@ struct Capabilities {
     bool contributions = false;      // per-row feature contributions (Estimator::contributions: TreeSHAP)
     bool eval_sets = false;          // watches Context::eval_sets while fitting (gbdt: metrics per round)
     bool early_stopping = false;     // stops on the last eval set: cv hands it the held-out fold
+    bool continue_training = false;  // a fit adds to Context::init_model's rounds (gbdt: --init-model)
     bool operator==(const Capabilities&) const = default;
 };
 

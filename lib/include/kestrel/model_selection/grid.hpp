@@ -9,7 +9,11 @@
 //   name=uniform(a,b)       uniform on [a, b)
 //   name=loguniform(a,b)    log-uniform on [a, b), 0 < a < b (scipy's loguniform)
 //   name=randint(a,b)       an integer in a..b-1 (scipy's randint: b excluded)
-// Values are kept as text and typed by the model's ParamSpec.
+// Values are kept as text and typed by the model's ParamSpec. Commas and colons inside
+// (), [] or {} do not separate values, so "(1,0,-1),(0,0,1)" and "[[0,1],[2,3]]" are
+// values as written; a value in braces is taken without them, for values that hold the
+// separators themselves: "{price:-1,age:1},{price:-1}" is the two values price:-1,age:1
+// and price:-1.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -149,6 +149,14 @@ public:
     // The read options a predict-time file needs to line up with this model.
     ReadOptions align_options(ReadOptions base) const;
 
+    // For a fit that continues this model (Context::init_model = &estimator(), `kestrel-train
+    // --init-model`): checks that `spec` names this model's kind and that `data`, as read for
+    // training, has its task, feature names and count, categories and classes (a sparse
+    // file not mentioning the last features is widened). UsageError (exit 1) for another
+    // kind of model, a model that cannot continue or one with preprocessing steps;
+    // DataError (exit 2) naming what differs in the data.
+    void check_continuation(const ModelSpec& spec, Dataset& data) const;
+
     // Envelope: format, version, kestrel_version, model, task, params, features,
     // classes, preprocessing, state (with state_version), provenance.
     Json to_json() const;
@@ -204,6 +212,7 @@ private:
     // ctx's eval sets (raw rows, as read) with the fitted steps applied, and fit_ctx
     // pointing at them; UsageError when the estimator watches none.
     std::vector<Dataset> prepared_eval_sets(const Context& ctx, Context& fit_ctx) const;
+    void refuse_steps_on_continuation(const Context& ctx) const;  // UsageError
     Features prepare(const Features& X) const;
     // Calibration (model_calibration.cpp): the calibrators fitted on out-of-fold scores.
     void calibrate(const Dataset& data, const Context& ctx);
