@@ -119,7 +119,11 @@ TEST_SUITE("cli.mpi") {
             const auto many = run_tool(mpirun(3, cmd + " --threads 1"));
             REQUIRE(one.exit_code == 0);
             REQUIRE(many.exit_code == 0);
-            CHECK(many.out == one.out);
+            // A learning curve's table ends with its fit times.
+            if (cmd.find("--learning-curve") != std::string::npos)
+                CHECK(without_times(many.out) == without_times(one.out));
+            else
+                CHECK(many.out == one.out);
         }
     }
 
