@@ -13,6 +13,7 @@
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "unit/tree/tree_test_util.hpp"
 
 using namespace kestrel;
 namespace fs = std::filesystem;
@@ -21,24 +22,10 @@ namespace {
 
 const std::string kFixtures = std::string(KESTREL_SOURCE_DIR) + "/tests/fixtures/gbdt-v2/";
 
-// The numbers of a kestrel-predict CSV from column `first` on, after its header.
+// The numbers of a kestrel-predict CSV from column `first` on (tree_test_util's reader).
 Matrix predicted_numbers(const std::string& path, Index first) {
-    std::istringstream in(read_whole_file(path));
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::vector<double> row;
-        std::istringstream fields(line);
-        std::string field;
-        for (Index c = 0; std::getline(fields, field, ','); ++c)
-            if (c >= first) row.push_back(parse_number_text(field).value());
-        rows.push_back(std::move(row));
-    }
-    REQUIRE(!rows.empty());
-    Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(rows[0].size()));
-    for (Index i = 0; i < out.rows(); ++i)
-        for (Index c = 0; c < out.cols(); ++c) out(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
+    Matrix out = tree_test::csv_numbers(path, first);
+    REQUIRE(out.rows() > 0);
     return out;
 }
 
