@@ -45,7 +45,6 @@ struct MpiSession::Impl final : ProcessGroup {
         : library(module_path().c_str(), program + " under MPI", "libopenmpi3", SymbolScope::global) {
         library.bind(init, "kestrel_mpi_init");
         library.bind(finalize, "kestrel_mpi_finalize");
-        library.bind(abort_all, "kestrel_mpi_abort");
         library.bind(error_text, "kestrel_mpi_error");
         library.bind(send_bytes, "kestrel_mpi_send");
         library.bind(receive_size, "kestrel_mpi_receive_size");
@@ -90,7 +89,6 @@ struct MpiSession::Impl final : ProcessGroup {
     SharedLibrary library;
     int (*init)(int*, int*) = nullptr;
     int (*finalize)() = nullptr;
-    void (*abort_all)(int) = nullptr;
     const char* (*error_text)() = nullptr;
     int (*send_bytes)(const void*, std::uint64_t, int, int) = nullptr;
     int (*receive_size)(int, int, int*, std::uint64_t*) = nullptr;

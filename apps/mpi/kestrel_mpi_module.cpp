@@ -32,7 +32,8 @@ int failed(int code, const char* what) {
 KESTREL_MPI_API const char* kestrel_mpi_error(void) { return error_text; }
 
 /* Errors come back as codes (MPI_ERRORS_RETURN), so kestrel reports them its own way
- * and ends the run through kestrel_mpi_abort. Serialized threading: a rank's threads
+ * and a failing rank ends the run by leaving without MPI_Finalize
+ * (apps/common/mpi_session.cpp says why not MPI_Abort). Serialized threading: a rank's threads
  * take turns at MPI under a lock, and rank 0 talks to the others from one thread. */
 KESTREL_MPI_API int kestrel_mpi_init(int* rank, int* size) {
     int provided = 0;
@@ -54,8 +55,6 @@ KESTREL_MPI_API int kestrel_mpi_finalize(void) {
     int rc = MPI_Finalize();
     return rc == MPI_SUCCESS ? 0 : failed(rc, "MPI_Finalize");
 }
-
-KESTREL_MPI_API void kestrel_mpi_abort(int exit_code) { MPI_Abort(MPI_COMM_WORLD, exit_code); }
 
 KESTREL_MPI_API int kestrel_mpi_send(const void* data, std::uint64_t bytes, int destination, int tag) {
     int rc = MPI_Send(&bytes, 1, MPI_UINT64_T, destination, tag, MPI_COMM_WORLD);
