@@ -18,7 +18,11 @@ bool has_non_finite(const Json& j) {
 
 void Estimator::begin_fit(const Dataset& data, const Context& ctx) {
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
-    if (data.rows() == 0) throw DataError(src + ": no training rows");
+    if (ctx.rows_sharded && !fits_sharded_rows())
+        throw UsageError("model " + name_ + " with these parameters cannot train on rows spread over MPI ranks "
+                         "(--shard; docs/distributed.md lists the models that can)");
+    // A rank's share may hold no rows, or one class: the reader checked the whole data.
+    if (data.rows() == 0 && !ctx.rows_sharded) throw DataError(src + ": no training rows");
     if (data.cols() == 0) throw DataError(src + ": no feature columns");
     if (data.y.size() != data.rows()) throw InternalError("dataset has " + std::to_string(data.y.size()) +
                                                           " targets for " + std::to_string(data.rows()) + " rows");
@@ -30,7 +34,7 @@ void Estimator::begin_fit(const Dataset& data, const Context& ctx) {
             if (!std::isfinite(data.weights[i]) || data.weights[i] < 0)
                 throw DataError(src + ": sample weight of row " + std::to_string(i + 1) + " is negative or not finite");
     }
-    if (data.task == Task::classification) {
+    if (data.task == Task::classification && !ctx.rows_sharded) {
         std::set<double> present(data.y.data(), data.y.data() + data.y.size());
         if (present.size() < 2) {
             const auto c = static_cast<std::size_t>(*present.begin());

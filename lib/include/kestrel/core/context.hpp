@@ -44,6 +44,12 @@ struct Context {
     // --init-model`, XGBoost's xgb_model); none by default. Estimator::fit refuses it for a
     // model that does not declare Capabilities::continue_training; child() drops it.
     const Estimator* init_model = nullptr;
+    // The rows of the Dataset are this rank's share of the training data; the other
+    // ranks of process_group() hold the rest, and every sum over rows the fit takes is a
+    // sum over the group (`kestrel-train --shard`, docs/distributed.md). Only a model with
+    // Capabilities::sharded_rows accepts it; child() drops it, since a sub-fit runs on
+    // one rank.
+    bool rows_sharded = false;
 
     int resolved_threads() const;  // threads, or the number of cores when 0
 

@@ -96,6 +96,8 @@ public:
     virtual bool stops_early() const { return capabilities_.early_stopping; }
     // Whether fit continues Context::init_model (a fitted estimator of the same model).
     virtual bool continues_training() const { return capabilities_.continue_training; }
+    // Fits on rows spread over the ranks of process_group() (Context::rows_sharded).
+    virtual bool fits_sharded_rows() const { return capabilities_.sharded_rows; }
     // After a fit that stopped early: the 0-based round it kept (XGBoost's
     // best_iteration), which cv reports per fold; −1 otherwise.
     virtual Index best_iteration() const { return -1; }

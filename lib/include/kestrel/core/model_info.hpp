@@ -34,6 +34,7 @@ struct Capabilities {
     bool eval_sets = false;          // watches Context::eval_sets while fitting (gbdt: metrics per round)
     bool early_stopping = false;     // stops on the last eval set: cv hands it the held-out fold
     bool continue_training = false;  // a fit adds to Context::init_model's rounds (gbdt: --init-model)
+    bool sharded_rows = false;       // fits on rows spread over MPI ranks (Context::rows_sharded)
     bool operator==(const Capabilities&) const = default;
 };
 

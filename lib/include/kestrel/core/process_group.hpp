@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace kestrel {
@@ -76,6 +77,21 @@ private:
 // steps must come in one order).
 inline bool group_shares_here() { return in_process_group() && !detail::on_one_rank_flag() && !omp_in_parallel(); }
 
+namespace detail {
+inline std::vector<std::vector<std::byte>> split_shared(const std::vector<std::byte>& all) {
+    std::vector<std::vector<std::byte>> parts;
+    for (std::size_t at = 0; at < all.size();) {
+        std::uint64_t n = 0;
+        std::memcpy(&n, all.data() + at, sizeof n);
+        at += sizeof n;
+        parts.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
+                           all.begin() + static_cast<std::ptrdiff_t>(at + n));
+        at += n;
+    }
+    return parts;
+}
+}  // namespace detail
+
 // Every rank's bytes, in rank order, on every rank: gathered at rank 0, then broadcast.
 // A collective step: every rank calls it, in the same order.
 inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, const std::vector<std::byte>& mine) {
@@ -94,16 +110,34 @@ inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, c
         group.send(0, kTagShare, mine);
     }
     group.broadcast(all, 0);
-    std::vector<std::vector<std::byte>> parts;
-    for (std::size_t at = 0; at < all.size();) {
-        std::uint64_t n = 0;
-        std::memcpy(&n, all.data() + at, sizeof n);
-        at += sizeof n;
-        parts.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
-                           all.begin() + static_cast<std::ptrdiff_t>(at + n));
-        at += n;
+    return detail::split_shared(all);
+}
+
+// Element-wise sums of every rank's `values`, left in `values` on every rank: a collective
+// step, every rank calling it with the same length in the same order. The sums are added
+// in a fixed binary tree over the ranks (rank r takes r + 1, then r + 2, r + 4, ...) and
+// rank 0's result is broadcast, so every rank holds the same bits and a run with the same
+// number of ranks gives the same bits every time, which MPI_Allreduce does not promise.
+inline void allreduce_sum(ProcessGroup& group, std::span<double> values) {
+    constexpr int kTagReduce = 7202;
+    const int rank = group.rank(), size = group.size();
+    const auto bytes = std::as_writable_bytes(values);
+    for (int step = 1; step < size; step *= 2) {
+        if (rank % (2 * step) == step) {
+            group.send(rank - step, kTagReduce, bytes);
+            break;
+        }
+        if (rank % (2 * step) == 0 && rank + step < size) {
+            const std::vector<std::byte> theirs = group.receive(rank + step, kTagReduce, nullptr);
+            if (theirs.size() != bytes.size()) throw std::logic_error("allreduce_sum: ranks disagree on the length");
+            std::vector<double> t(values.size());
+            std::memcpy(t.data(), theirs.data(), theirs.size());
+            for (std::size_t i = 0; i < values.size(); ++i) values[i] += t[i];
+        }
     }
-    return parts;
+    std::vector<std::byte> total(bytes.begin(), bytes.end());
+    group.broadcast(total, 0);
+    if (!values.empty()) std::memcpy(values.data(), total.data(), total.size());
 }
 
 }  // namespace kestrel
