@@ -27,6 +27,19 @@ bool blank_char(char c, bool tab_is_space) { return c == ' ' || c == '\r' || (c 
 
 }  // namespace
 
+std::size_t csv_header_end(std::string_view text, char delimiter) {
+    const bool tab_is_space = delimiter != '\t';
+    std::size_t p = detail::bom_length(text);
+    while (p < text.size() && (blank_char(text[p], tab_is_space) || text[p] == '\n')) ++p;
+    if (p >= text.size()) return 0;
+    bool in_quotes = false;
+    for (std::size_t i = p; i < text.size(); ++i) {
+        if (text[i] == '"') in_quotes = !in_quotes;
+        else if (text[i] == '\n' && !in_quotes) return i + 1;
+    }
+    return 0;
+}
+
 TableStream::TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes)
     : path_(path), source_(path == "-" ? "<stdin>" : path), opts_(std::move(opts)), block_(std::max<std::size_t>(block_bytes, 1)) {
     if (path == "-") {
@@ -102,20 +115,8 @@ void TableStream::start() {
     if (!opts_.header) return;
     // The header record (after a byte order mark and blank lines) is taken out of the
     // buffer and put in front of every piece.
-    const bool tab_is_space = opts_.delimiter != '\t';
     for (;;) {
-        std::size_t p = detail::bom_length(buffer_);
-        while (p < buffer_.size() && (blank_char(buffer_[p], tab_is_space) || buffer_[p] == '\n')) ++p;
-        bool in_quotes = false;
-        std::size_t end = std::string::npos;
-        for (std::size_t i = p; i < buffer_.size(); ++i) {
-            if (buffer_[i] == '"') in_quotes = !in_quotes;
-            else if (buffer_[i] == '\n' && !in_quotes) {
-                end = i + 1;
-                break;
-            }
-        }
-        if (end != std::string::npos && p < buffer_.size()) {
+        if (const std::size_t end = csv_header_end(buffer_, opts_.delimiter); end > 0) {
             header_ = buffer_.substr(0, end);
             header_lines_ = static_cast<std::uint64_t>(std::count(header_.begin(), header_.end(), '\n'));
             buffer_.erase(0, end);

@@ -13,6 +13,10 @@
 
 namespace kestrel {
 
+// One past the CSV header record of `text` (after a byte order mark and blank lines; a
+// quoted field may hold line breaks), or 0 when `text` holds no whole header record.
+std::size_t csv_header_end(std::string_view text, char delimiter);
+
 class TableStream {
 public:
     // `block_bytes`: how much is read before a piece is cut (at least one record always
