@@ -13,6 +13,7 @@
 #include "kestrel/optim/dual_cd.hpp"
 #include "kestrel/optim/l1_svm.hpp"
 #include "kestrel/optim/pegasos.hpp"
+#include "kestrel/optim/objective_over_ranks.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -35,9 +36,12 @@ double tolerance(const LinearSvmParams& p, Solver s) {
 
 // LIBLINEAR's primal solvers (-s 2, -s 5) scale eps by the smaller class's share, so that
 // eps means the same on balanced and unbalanced data.
-double primal_tolerance(double eps, const Vector& y_pm) {
-    const auto pos = static_cast<double>((y_pm.array() > 0).count());
-    const auto n = static_cast<double>(y_pm.size());
+// The counts are the whole data's when the rows are spread over ranks.
+double primal_tolerance(double eps, const Vector& y_pm, const Context& ctx) {
+    Vector counts(2);
+    counts << static_cast<double>((y_pm.array() > 0).count()), static_cast<double>(y_pm.size());
+    sum_over_ranks(ctx, counts);
+    const double pos = counts[0], n = counts[1];
     return eps * std::max(std::min(pos, n - pos), 1.0) / std::max(n, 1.0);
 }
 
@@ -81,7 +85,7 @@ struct BinaryFit {
 BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& cost, const LinearSvmParams& p,
                    const Context& ctx) {
     L1SvmOptions opts;
-    opts.tol = primal_tolerance(tolerance(p, Solver::l1_cd), y_pm);
+    opts.tol = primal_tolerance(tolerance(p, Solver::l1_cd), y_pm, ctx);
     opts.max_iter = static_cast<int>(p.max_iter);
     opts.bias = p.bias();
     opts.seed = derive_seed(ctx.seed, l1_stream);
@@ -146,9 +150,14 @@ BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, 
             break;
         }
         case Solver::primal: {
-            SquaredHingeObjective f(data.X, y_pm, cost, bias);
+            SquaredHingeObjective local(data.X, y_pm, cost, bias);
+            // Rows spread over ranks: rank 0's objective carries the penalty, the sums
+            // over rows are summed over the ranks (docs/distributed.md).
+            if (ctx.rows_sharded && process_group()->rank() != 0) local.set_penalty_weight(0);
+            ObjectiveOverRanks whole(local, ctx);
+            Objective& f = ctx.rows_sharded ? static_cast<Objective&>(whole) : local;
             TronOptions opts;
-            opts.tol = primal_tolerance(eps, y_pm);
+            opts.tol = primal_tolerance(eps, y_pm, ctx);
             opts.max_iter = max_iter;
             opts.relative_only = true;  // LIBLINEAR's ‖g‖ ≤ eps' ‖g₀‖, g₀ at ŵ = 0 as LIBLINEAR
             Vector start = Vector::Zero(f.dimension());
@@ -348,6 +357,16 @@ ModelInfo linear_svm_model_info() {
     info.native_strategies = {"crammer_singer"};
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(linear_svm_params().read(resolved).C); };
+    // On rows spread over ranks: the primal trust-region Newton solver (LIBLINEAR -s 2) on
+    // sums over the ranks, two classes (a one-vs-rest wrapper's members fit on one rank).
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        const LinearSvmParams p = linear_svm_params().read(resolved);
+        const bool crammer_singer = resolved.contains("multiclass") && resolved.at("multiclass") == "crammer_singer";
+        c.sharded_rows = p.solver == "primal" && p.penalty == "l2" && !p.hinge() && !p.C.is("auto") &&
+                         p.class_weight != "balanced" && !crammer_singer;
+        return c;
+    };
     info.factory = [] { return std::make_unique<LinearSvm>(); };
     return info;
 }

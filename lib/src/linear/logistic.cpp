@@ -10,6 +10,7 @@
 #include "kestrel/optim/l1_logistic.hpp"
 #include "kestrel/optim/lbfgs.hpp"
 #include "kestrel/optim/logistic_objective.hpp"
+#include "kestrel/optim/objective_over_ranks.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -82,16 +83,25 @@ LogisticFit solve_at(const Dataset& data, const LogisticParams& p, double C, con
         }
         return minimize_tron(f, start, t);
     };
+    // Rows spread over ranks: each rank's objective holds its rows' loss, rank 0's the penalty.
+    const double penalty = ctx.rows_sharded && process_group()->rank() != 0 ? 0.0 : 1.0;
+    auto minimize_here = [&](Objective& local) {
+        if (!ctx.rows_sharded) return minimize(local);
+        ObjectiveOverRanks whole(local, ctx);
+        return minimize(whole);
+    };
     SolverResult result;
     if (k == 2) {
         const Vector y_pm = plus_minus(data);
         BinaryLogisticObjective f(data.X, y_pm, cost, fit_intercept);
-        result = minimize(f);
+        f.set_penalty_weight(penalty);
+        result = minimize_here(f);
         out.coef = result.w.head(d).transpose();
         out.intercept = Vector::Constant(1, fit_intercept ? result.w[d] : 0.0);
     } else {
         MultinomialLogisticObjective f(data.X, data.y, k, cost, fit_intercept);
-        result = minimize(f);
+        f.set_penalty_weight(penalty);
+        result = minimize_here(f);
         out.coef = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();
         out.intercept = fit_intercept ? Vector(result.w.segment(d * k, k)) : Vector::Zero(k);
     }
@@ -216,6 +226,16 @@ ModelInfo logistic_model_info() {
     info.capabilities = {
         .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(logistic_params().read(resolved).C); };
+    // On rows spread over ranks: the L2 objective at a given C, solved by TRON or L-BFGS on
+    // sums over the ranks. Not the C search (its folds), balanced class weights (class
+    // counts of one rank), newGLMNET (coordinate steps over columns) or a wrapper's members.
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        const LogisticParams p = logistic_params().read(resolved);
+        const bool native = !resolved.contains("multiclass") || resolved.at("multiclass") == "auto";
+        c.sharded_rows = !p.l1() && !p.C.is("auto") && p.class_weight != "balanced" && native;
+        return c;
+    };
     info.factory = [] { return std::make_unique<LogisticRegression>(); };
     return info;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -25,6 +26,7 @@ struct RidgeProblem {
     Vector yc;         // centred targets
     bool centered;
     double alpha;
+    double total = 0;  // Σ s_i over every row (of every rank, when the rows are sharded)
 };
 
 Vector solve_lower(const Eigen::MatrixXd& A, const Vector& rhs) {
@@ -43,10 +45,14 @@ DenseMatrix scaled_centered(const RidgeProblem& p) {
     return p.sqrt_s.asDiagonal() * Xs;
 }
 
-// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X).
-Vector primal_dense(const RidgeProblem& p, int threads) {
-    CentredGram g =
-        centred_gram(p.X.dense_ref(), p.centered ? p.x_mean : Vector(), p.sqrt_s, p.sqrt_s.cwiseProduct(p.yc), threads);
+// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X). Rows on
+// several ranks: each rank's rows are centred on the whole data's mean, so the parts sum
+// to the whole data's system.
+Vector primal_dense(const RidgeProblem& p, const Context& ctx) {
+    CentredGram g = centred_gram(p.X.dense_ref(), p.centered ? p.x_mean : Vector(), p.sqrt_s,
+                                 p.sqrt_s.cwiseProduct(p.yc), ctx.resolved_threads());
+    sum_over_ranks(ctx, g.A);
+    sum_over_ranks(ctx, g.b);
     g.A.diagonal().array() += p.alpha;
     return solve_lower(g.A, g.b);
 }
@@ -81,7 +87,7 @@ Vector svd_solve(const RidgeProblem& p) {
 }
 
 // Σ s_i x_i x_iᵀ - S x̄x̄ᵀ from the non-zeros only (lower triangle): X is never densified.
-Vector primal_sparse(const RidgeProblem& p) {
+Vector primal_sparse(const RidgeProblem& p, const Context& ctx) {
     SparseMatrix X = p.X.sparse_ref();
     X.makeCompressed();
     const Index d = X.cols();
@@ -98,10 +104,13 @@ Vector primal_sparse(const RidgeProblem& p) {
             }
         }
     }
-    if (p.centered) A.noalias() -= p.s.sum() * (p.x_mean * p.x_mean.transpose());
+    sum_over_ranks(ctx, A);
+    if (p.centered) A.noalias() -= p.total * (p.x_mean * p.x_mean.transpose());
     A.diagonal().array() += p.alpha;
     // Σ s_i x̄ yc_i = 0, so Xᵀ(s∘yc) is already the centred right-hand side.
-    return solve_lower(A, X.transpose() * p.s.cwiseProduct(p.yc));
+    Vector b = X.transpose() * p.s.cwiseProduct(p.yc);
+    sum_over_ranks(ctx, b);
+    return solve_lower(A, b);
 }
 
 // Gram of the centred, weighted rows: (G - m1ᵀ - 1mᵀ + x̄ᵀx̄) ∘ sqrt(s)sqrt(s)ᵀ with
@@ -155,25 +164,34 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
                    centered,
                    prm.alpha};
     p.sqrt_s = p.s.cwiseSqrt();
-    const double total = p.s.sum();
+    // Σ s_i, Σ s_i x_i and Σ s_i y_i, over every rank's rows when they are sharded.
+    Vector sums = Vector::Zero(d + 2);
+    sums[0] = p.s.sum();
+    if (centered) {
+        sums.segment(1, d) = data.X.transpose_multiply(p.s);
+        sums[d + 1] = p.s.dot(data.y);
+    }
+    sum_over_ranks(ctx, sums);
+    const double total = p.total = sums[0];
     if (!(total > 0)) throw DataError("ridge: the sample weights sum to zero");
     double y_mean = 0;
     if (centered) {
-        p.x_mean = data.X.transpose_multiply(p.s) / total;
-        y_mean = p.s.dot(data.y) / total;
+        p.x_mean = sums.segment(1, d) / total;
+        y_mean = sums[d + 1] / total;
         p.yc.array() -= y_mean;
     }
 
-    const bool dual = solver == "dual" || (solver == "auto" && d > n);
+    // On sharded rows only the d x d system sums over ranks (refine allows auto and cholesky).
+    const bool dual = !ctx.rows_sharded && (solver == "dual" || (solver == "auto" && d > n));
     Vector coef;
     if (solver == "svd")
         coef = svd_solve(p);
     else if (solver == "sgd")
         coef = sgd_solve(p, prm, ctx);
     else if (data.X.is_sparse())
-        coef = dual ? dual_sparse(p) : primal_sparse(p);
+        coef = dual ? dual_sparse(p) : primal_sparse(p, ctx);
     else
-        coef = dual ? dual_dense(p) : primal_dense(p, ctx.resolved_threads());
+        coef = dual ? dual_dense(p) : primal_dense(p, ctx);
     keep(coef, centered ? y_mean - p.x_mean.dot(coef) : 0.0);
 }
 
@@ -220,6 +238,13 @@ ModelInfo ridge_model_info() {
     info.spec = ridge_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
+    // Rows spread over ranks: the d x d normal equations, X'X and X'y summed over the ranks.
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        const std::string solver = ridge_params().read(resolved).solver;
+        c.sharded_rows = solver == "auto" || solver == "cholesky";
+        return c;
+    };
     info.factory = [] { return std::make_unique<RidgeRegression>(); };
     return info;
 }

@@ -41,7 +41,7 @@ double SquaredHingeObjective::value(const Vector& w) {
         const double m = 1.0 - y_[i] * z[i];
         if (m > 0) loss += cost_[i] * m * m;
     }
-    return 0.5 * w.squaredNorm() + loss;
+    return 0.5 * penalty_ * w.squaredNorm() + loss;
 }
 
 double SquaredHingeObjective::value_gradient(const Vector& w, Vector& grad) {
@@ -58,7 +58,7 @@ double SquaredHingeObjective::value_gradient(const Vector& w, Vector& grad) {
             active_.push_back(i);
         }
     }
-    grad = w;
+    grad = penalty_ * w;
     double bias_sum = 0;
     with_rows([&](const auto& rows) {
         for (const Index i : active_) {
@@ -67,13 +67,13 @@ double SquaredHingeObjective::value_gradient(const Vector& w, Vector& grad) {
         }
     });
     if (bias_ > 0) grad[d_] += bias_ * bias_sum;
-    return 0.5 * w.squaredNorm() + loss;
+    return 0.5 * penalty_ * w.squaredNorm() + loss;
 }
 
 void SquaredHingeObjective::hessian_vector(const Vector& v, Vector& out) const {
     // Only the rows in I contribute: touching those alone is what makes a Newton
     // iteration cheap once most points are outside the margin.
-    out = v;
+    out = penalty_ * v;
     double* o = out.data();
     const double* vp = v.data();
     const bool has_bias = bias_ > 0;

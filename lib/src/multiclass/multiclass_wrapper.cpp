@@ -59,6 +59,10 @@ void MulticlassWrapper::do_fit(const Dataset& data, const Context& ctx) {
         members_[0]->fit(data, ctx);
         return;
     }
+    // The members fit at once on this rank's cores; sums over ranks would need one order.
+    if (ctx.rows_sharded)
+        throw UsageError("model " + name() + ": on rows spread over MPI ranks it fits two classes only (the data has " +
+                         std::to_string(k_) + "); multiclass members are not fitted across ranks");
     check_member_memory(data);
     const auto probs = problems(k_);
     const Vector class_weights = translated_class_weights(params(), data, name(), prototype_->supports_sample_weights());

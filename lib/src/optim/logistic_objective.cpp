@@ -43,16 +43,16 @@ double BinaryLogisticObjective::value_gradient(const Vector& w, Vector& grad) {
         curvature_[i] = cost_[i] * p_wrong * (1.0 - p_wrong);
     }
     grad.resize(dimension());
-    grad.head(d_) = w.head(d_) + X_.transpose_multiply(dz);
+    grad.head(d_) = penalty_ * w.head(d_) + X_.transpose_multiply(dz);
     if (fit_intercept_) grad[d_] = dz.sum();
-    return 0.5 * w.head(d_).squaredNorm() + loss;
+    return 0.5 * penalty_ * w.head(d_).squaredNorm() + loss;
 }
 
 double BinaryLogisticObjective::value(const Vector& w) {
     const Vector z = margins(w);
     double loss = 0;
     for (Index i = 0; i < z.size(); ++i) loss += cost_[i] * log1p_exp(-y_[i] * z[i]);
-    return 0.5 * w.head(d_).squaredNorm() + loss;
+    return 0.5 * penalty_ * w.head(d_).squaredNorm() + loss;
 }
 
 void BinaryLogisticObjective::hessian_vector(const Vector& v, Vector& out) const {
@@ -62,7 +62,7 @@ void BinaryLogisticObjective::hessian_vector(const Vector& v, Vector& out) const
     if (fit_intercept_) u.array() += v[d_];
     const Vector r = curvature_.cwiseProduct(u);
     out.resize(dimension());
-    out.head(d_) = v.head(d_) + X_.transpose_multiply(r);
+    out.head(d_) = penalty_ * v.head(d_) + X_.transpose_multiply(r);
     if (fit_intercept_) out[d_] = r.sum();
 }
 
@@ -85,7 +85,7 @@ Eigen::MatrixXd MultinomialLogisticObjective::scores(const Vector& w) const {
 void MultinomialLogisticObjective::pack_gradient(const Vector& w, const Eigen::MatrixXd& R, Vector& grad) const {
     grad.resize(dimension());
     Eigen::Map<Eigen::MatrixXd> G(grad.data(), d_, k_);
-    G = Eigen::Map<const Eigen::MatrixXd>(w.data(), d_, k_) + transpose_times(X_, R);
+    G = penalty_ * Eigen::Map<const Eigen::MatrixXd>(w.data(), d_, k_) + transpose_times(X_, R);
     if (fit_intercept_) grad.segment(d_ * k_, k_) = R.colwise().sum().transpose();
 }
 
@@ -108,7 +108,7 @@ double MultinomialLogisticObjective::value_gradient(const Vector& w, Vector& gra
         R(i, yi) -= cost_[i];
     }
     pack_gradient(w, R, grad);
-    return 0.5 * w.head(d_ * k_).squaredNorm() + loss;
+    return 0.5 * penalty_ * w.head(d_ * k_).squaredNorm() + loss;
 }
 
 double MultinomialLogisticObjective::value(const Vector& w) {
@@ -118,7 +118,7 @@ double MultinomialLogisticObjective::value(const Vector& w) {
         const double m = Z.row(i).maxCoeff();
         loss += cost_[i] * (m + std::log((Z.row(i).array() - m).exp().sum()) - Z(i, static_cast<Index>(y_[i])));
     }
-    return 0.5 * w.head(d_ * k_).squaredNorm() + loss;
+    return 0.5 * penalty_ * w.head(d_ * k_).squaredNorm() + loss;
 }
 
 void MultinomialLogisticObjective::hessian_vector(const Vector& v, Vector& out) const {

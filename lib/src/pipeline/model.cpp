@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
@@ -93,7 +94,9 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
 
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    if (std::optional<Dataset> prepared = m.fit_steps(data))
+    std::optional<Dataset> prepared = m.fit_steps(data);
+    m.check_sharded_steps(ctx);
+    if (prepared)
         m.fit_estimator(std::move(*prepared), ctx);  // the prepared rows are ours to give up
     else
         m.fit_estimator(data, ctx);
@@ -105,6 +108,7 @@ Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     if (!spec.calibrate.empty()) return train(spec, std::as_const(data), ctx);  // its folds need the rows
     Model m = untrained(spec, data);
     std::optional<Dataset> prepared = m.fit_steps(data);
+    m.check_sharded_steps(ctx);
     if (!prepared) {
         m.fit_estimator(std::move(data), ctx);
     } else {
@@ -112,6 +116,17 @@ Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
         m.fit_estimator(std::move(*prepared), ctx);
     }
     return m;
+}
+
+// The steps are fitted on one rank's rows: on rows spread over ranks they would differ
+// from rank to rank (docs/distributed.md).
+void Model::check_sharded_steps(const Context& ctx) const {
+    if (!ctx.rows_sharded || steps_.empty()) return;
+    std::string kinds;
+    for (const std::string& k : step_kinds()) kinds += (kinds.empty() ? "" : ", ") + k;
+    throw UsageError("--shard: preprocessing steps (" + kinds +
+                     ") are not fitted across ranks; train on numeric columns without missing cells and without "
+                     "--scale or --poly");
 }
 
 Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
@@ -262,7 +277,15 @@ Dataset Model::resampled(const Dataset& data, const Context& ctx) {
 namespace {
 
 // The mean of each column over the rows (a sparse row's absent entries count as 0).
-Vector column_means(const Features& X) {
+// Over every rank's rows when they are spread over ranks (kestrel-train --shard).
+Vector column_means(const Features& X, const Context& ctx) {
+    if (ctx.rows_sharded) {
+        Vector sums(X.cols() + 1);
+        sums.head(X.cols()) = X.transpose_multiply(Vector::Ones(X.rows()));
+        sums[X.cols()] = static_cast<double>(X.rows());
+        sum_over_ranks(ctx, sums);
+        return sums.head(X.cols()) / std::max(1.0, sums[X.cols()]);
+    }
     if (!X.is_sparse()) return X.dense_ref().colwise().mean().transpose();
     Vector sum = Vector::Zero(X.cols());
     const SparseMatrix& S = X.sparse_ref();
@@ -314,7 +337,7 @@ void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
-    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X, ctx) : Vector();
     if (spec_.resample.empty()) estimator_->fit(data, fit_ctx);
     else estimator_->fit(resampled(data, ctx), fit_ctx);
     if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
@@ -326,7 +349,7 @@ void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
-    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X) : Vector();
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X, ctx) : Vector();
     if (spec_.resample.empty()) {
         estimator_->fit(std::move(data), fit_ctx);
     } else {

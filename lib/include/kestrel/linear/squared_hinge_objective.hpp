@@ -22,6 +22,9 @@ public:
     double value(const Vector& w) override;
     bool has_hessian_vector() const override { return true; }
     void hessian_vector(const Vector& v, Vector& out) const override;
+    // The weight of the ½‖ŵ‖² penalty: 1, or 0 on all but rank 0 of a fit on shards
+    // (ObjectiveOverRanks sums the ranks' objectives and must count it once).
+    void set_penalty_weight(double weight) { penalty_ = weight; }
 
 private:
     Vector margins(const Vector& w) const;  // x̂_iᵀŵ
@@ -34,6 +37,7 @@ private:
     Index d_;
     double bias_;
     std::vector<Index> active_;  // I at the last value_gradient point
+    double penalty_ = 1;
 };
 
 }  // namespace kestrel

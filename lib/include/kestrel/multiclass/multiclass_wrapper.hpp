@@ -20,6 +20,7 @@ public:
     bool has_decision_function() const override { return prototype_->has_decision_function(); }
     bool has_predict_proba() const override { return prototype_->has_predict_proba(); }
     bool supports_sparse() const override { return prototype_->supports_sparse(); }
+    bool fits_sharded_rows() const override { return prototype_->fits_sharded_rows(); }
     bool absent_is_missing() const override { return prototype_->absent_is_missing(); }
     bool has_contributions() const override { return false; }  // one model per class: no one sum
     bool native_missing() const override { return prototype_->native_missing(); }

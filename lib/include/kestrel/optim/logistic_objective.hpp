@@ -26,6 +26,9 @@ public:
     double value(const Vector& w) override;
     bool has_hessian_vector() const override { return true; }
     void hessian_vector(const Vector& v, Vector& out) const override;
+    // The weight of the ½‖w‖² penalty (1; 0 on all but one rank of a fit on shards,
+    // ObjectiveOverRanks, so that the summed objective counts it once).
+    void set_penalty_weight(double weight) { penalty_ = weight; }
 
 private:
     Vector margins(const Vector& w) const;  // X w + b
@@ -35,6 +38,7 @@ private:
     Index d_;
     bool fit_intercept_;
     Vector curvature_;  // cost_i σ(t_i) σ(-t_i) at the last point, for hessian_vector
+    double penalty_ = 1;
 };
 
 class MultinomialLogisticObjective : public Objective {
@@ -47,6 +51,7 @@ public:
     double value(const Vector& w) override;
     bool has_hessian_vector() const override { return true; }
     void hessian_vector(const Vector& v, Vector& out) const override;
+    void set_penalty_weight(double weight) { penalty_ = weight; }  // as the binary one's
 
 private:
     Eigen::MatrixXd scores(const Vector& w) const;  // n x k: X W + 1 bᵀ
@@ -57,6 +62,7 @@ private:
     Index d_, k_;
     bool fit_intercept_;
     Eigen::MatrixXd proba_;  // softmax at the last point, for hessian_vector
+    double penalty_ = 1;
 };
 
 }  // namespace kestrel

@@ -204,6 +204,7 @@ private:
     // The rows as the estimator sees them after the fitted steps; nullopt when no step
     // applies (the estimator then fits the rows as given).
     std::optional<Dataset> fit_steps(const Dataset& data);
+    void check_sharded_steps(const Context& ctx) const;  // UsageError: steps on rows spread over ranks
     // The steps a raw table needs before this estimator: imputation, one-hot encoding.
     std::vector<std::string> table_steps(const Features& X, const std::vector<Index>& category_counts) const;
     Dataset resampled(const Dataset& data, const Context& ctx);
