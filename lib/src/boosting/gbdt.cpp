@@ -16,6 +16,7 @@
 #include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/rng.hpp"
@@ -179,8 +180,9 @@ void check_eval_set(const EvalSet& e, const Dataset& data, bool classification) 
     require_no_infinity(v.X);
 }
 
-std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const Vector& y, const Vector& w, Index K) {
-    if (p.base_score.is("auto")) return loss.initial_scores(y, w, K);
+std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const Vector& y, const Vector& w, Index K,
+                                   bool rows_sharded) {
+    if (p.base_score.is("auto")) return loss.initial_scores(y, w, K, rows_sharded);
     double s = p.base_score.value;
     if (loss.kind == LossKind::logistic) {
         if (!(s > 0 && s < 1))
@@ -298,6 +300,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     tp.min_data_per_group = static_cast<int>(p.min_data_per_group);
     tp.max_cat_threshold = static_cast<int>(p.max_cat_threshold);
     tp.max_cat_to_onehot = static_cast<int>(p.max_cat_to_onehot);
+    tp.rows_sharded = ctx.rows_sharded;
     if (tp.max_leaves == 1)
         throw ParamError("parameter max_leaves=1 of model gbdt: a split needs 2 leaves (valid: 0 = depth-wise, >= 2)");
     if (tp.max_depth == 0 && tp.max_leaves == 0)
@@ -348,8 +351,11 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
     const std::vector<Index> queries = ranked_queries(loss, data.qid, train_rows, "the training data");
 
+    // Rows spread over ranks: the whole data's sample cuts the bins (the same cuts).
     const BinCuts cuts =
-        BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
+        ctx.rows_sharded
+            ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()), static_cast<int>(p.max_bins), ctx.seed)
+            : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
     // Per categorical feature, the codes no training row has: prediction sends them the
     // missing way. One list serves every tree, so a continuation needs the same lists.
@@ -380,7 +386,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
     if (old && old->n_outputs() != K) throw InternalError("gbdt: the model to continue has another number of raw scores");
-    const std::vector<double> base = old ? old->base_score() : initial_scores(p, loss, y, w, K);
+    const std::vector<double> base = old ? old->base_score() : initial_scores(p, loss, y, w, K, ctx.rows_sharded);
     std::vector<double> F(static_cast<std::size_t>(n * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
     for (Watched& s : watched) {
@@ -403,10 +409,13 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     std::vector<std::vector<double>> eval_history(eval_columns.size());
     const bool maximize = metrics.back().maximize;
     std::vector<GradPair> gh(static_cast<std::size_t>(n * K));
-    const double wsum = w.size() ? w.sum() : static_cast<double>(n);
+    const double local_wsum = w.size() ? w.sum() : static_cast<double>(n);
+    double wsum = local_wsum;
+    sum_over_ranks(ctx, std::span<double>(&wsum, 1));
 
     // Softmax with at least two trees per thread: the trees of a round in parallel.
-    const bool per_tree_threads = threads > 1 && K >= 2 * threads;
+    // (Not on rows spread over ranks: each tree's sums over ranks must come in one order.)
+    const bool per_tree_threads = !ctx.rows_sharded && threads > 1 && K >= 2 * threads;
     std::vector<HistTreeLearner> learners;
     learners.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
@@ -434,7 +443,8 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     double best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     Index best_rounds = start;
     for (Index t = start; t < start + rounds; ++t) {
-        const double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
+        double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
+        sum_over_ranks(ctx, std::span<double>(&loss_sum, 1));
         if (t > 0) train_loss.push_back(wsum > 0 ? loss_sum / wsum : 0.0);
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
         if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample);
@@ -527,7 +537,13 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             ctx.report("gbdt", static_cast<std::uint64_t>(t + 1 - start), static_cast<std::uint64_t>(rounds));
         }
     }
-    train_loss.push_back(loss.mean(F.data(), y, w, K, threads, queries));
+    double last_loss = loss.mean(F.data(), y, w, K, threads, queries);
+    if (ctx.rows_sharded) {  // the mean over every rank's rows
+        last_loss *= local_wsum;
+        sum_over_ranks(ctx, std::span<double>(&last_loss, 1));
+        last_loss = wsum > 0 ? last_loss / wsum : 0.0;
+    }
+    train_loss.push_back(last_loss);
     if (patience > 0) {
         // A metric that never improved (NaN) keeps the first round.
         best_rounds = std::max<Index>(best_rounds, start + 1);

@@ -630,6 +630,11 @@ ModelInfo gbdt_model_info() {
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;
+        // Data-parallel on rows spread over ranks (docs/distributed.md): losses whose base
+        // score and leaves are sums of gradients, every row in every round, no hold-out.
+        const GbdtParams p = gbdt_params().read(resolved);
+        const bool sum_losses = p.loss == "auto" || p.loss == "squared" || p.loss == "logistic" || p.loss == "softmax";
+        c.sharded_rows = sum_losses && p.subsample == 1 && !c.early_stopping;
         return c;
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };

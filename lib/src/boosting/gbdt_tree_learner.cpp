@@ -91,13 +91,13 @@ void HistTreeLearner::release_slot(int slot) {
 }
 
 bool HistTreeLearner::may_split(const Node& n) const {
-    return (p_.max_depth == 0 || n.depth < p_.max_depth) && n.end - n.begin >= 2 && n.h >= 2 * p_.min_child_weight;
+    return (p_.max_depth == 0 || n.depth < p_.max_depth) && n.count >= 2 && n.h >= 2 * p_.min_child_weight;
 }
 
 void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
     TreeNode t;
     t.weight = n.h;
-    t.samples = n.end - n.begin;
+    t.samples = n.count;
     // XGBoost's CalcWeight: no step for a node below min_child_weight (only a lone root can be).
     double w = n.h < p_.min_child_weight || n.h <= 0 ? 0.0 : leaf_weight(n.g, n.h);
     if (constrained_) w = std::clamp(w, n.lower, n.upper);
@@ -139,6 +139,31 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         }
     }
     }
+    if (p_.rows_sharded) sum_histograms_over_ranks(nodes);
+}
+
+// The nodes' cells of the features in play, in one message: node by node, feature by
+// feature, each cell's Σg then Σh.
+void HistTreeLearner::sum_histograms_over_ranks(std::span<Node* const> nodes) {
+    std::vector<double> cells;
+    for (const Node* n : nodes)
+        for (const int f : features_) {
+            const BinStat* h = hist(n->slot) + cuts_.offset(f);
+            for (int b = 0; b <= cuts_.n_bins(f); ++b) {
+                cells.push_back(h[b].g);
+                cells.push_back(h[b].h);
+            }
+        }
+    sum_over_ranks(true, cells);
+    std::size_t at = 0;
+    for (const Node* n : nodes)
+        for (const int f : features_) {
+            BinStat* h = hist(n->slot) + cuts_.offset(f);
+            for (int b = 0; b <= cuts_.n_bins(f); ++b) {
+                h[b].g = cells[at++];
+                h[b].h = cells[at++];
+            }
+        }
 }
 
 HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n) const {
@@ -186,7 +211,7 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
     const bool has_missing = miss.h != 0 || miss.g != 0;
     const double mcw = p_.min_child_weight;
     const double g = n.g, h = n.h;
-    const Index count = n.end - n.begin;
+    const Index count = n.count;
     const double parent = parent_score(n);
     const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
     Split best;
@@ -344,6 +369,8 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         l.begin = n.begin;
         l.end = r.begin = mid[j];
         r.end = n.end;
+        l.count = l.end - l.begin;
+        r.count = r.end - r.begin;
         l.g = s.gl;
         l.h = s.hl;
         r.g = n.g - s.gl;
@@ -381,6 +408,15 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
         kids.push_back(l);
         kids.push_back(r);
     }
+    if (p_.rows_sharded) {  // the children's row counts on every rank
+        std::vector<double> counts;
+        for (const Node& k : kids) counts.push_back(static_cast<double>(k.count));
+        sum_over_ranks(true, counts);
+        for (std::size_t i = 0; i < kids.size(); ++i) {
+            kids[i].count = static_cast<Index>(counts[i]);
+            out.tree.node(kids[i].id).samples = kids[i].count;
+        }
+    }
 
     // Histograms: the smaller child built, the larger one the parent's minus it (in
     // find_splits, feature by feature).
@@ -395,7 +431,7 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
             release_slot(parent_slot);
             continue;
         }
-        Node* small = l->end - l->begin <= r->end - r->begin ? l : r;
+        Node* small = l->count <= r->count ? l : r;  // the same child on every rank
         Node* large = small == l ? r : l;
         small->slot = acquire_slot();
         build.push_back(small);
@@ -434,7 +470,12 @@ GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, s
     GrownTree out;
     out.tree = Tree(cuts_.n_features(), 1);
     Node root;
-    root.end = m;
+    root.end = root.count = m;
+    if (p_.rows_sharded) {
+        double all = static_cast<double>(m);
+        sum_over_ranks(true, std::span<double>(&all, 1));
+        root.count = static_cast<Index>(all);
+    }
     root.slot = acquire_slot();
     Node* rp = &root;
     build_histograms({&rp, 1}, gh);

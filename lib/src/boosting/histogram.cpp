@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 #include "kestrel/core/rng.hpp"
@@ -98,6 +100,33 @@ std::vector<Index> sample_rows(Index n_all, std::span<const Index> rows, std::ui
         out.resize(static_cast<std::size_t>(kMaxSampleRows));
         std::sort(out.begin(), out.end());
     }
+    return out;
+}
+
+// The sample sample_rows draws from all of n_all rows, without its n_all-long index
+// list: the partial Fisher-Yates shuffle keeps only the positions it has swapped, so that
+// rows spread over ranks draw the whole data's sample in memory of the sample's size.
+std::vector<Index> sample_of_whole(Index n_all, std::uint64_t seed) {
+    std::vector<Index> out;
+    if (n_all <= kMaxSampleRows) {
+        out.resize(static_cast<std::size_t>(n_all));
+        std::iota(out.begin(), out.end(), Index{0});
+        return out;
+    }
+    std::unordered_map<Index, Index> moved;  // position -> the row it holds now
+    const auto at = [&moved](Index i) {
+        const auto it = moved.find(i);
+        return it == moved.end() ? i : it->second;
+    };
+    Rng rng(derive_seed(seed, 0xb1a5));
+    out.resize(static_cast<std::size_t>(kMaxSampleRows));
+    for (Index i = 0; i < kMaxSampleRows; ++i) {
+        const auto j = i + static_cast<Index>(rng.below(static_cast<std::size_t>(n_all - i)));
+        const Index a = at(i), b = at(j);
+        moved[j] = a;
+        out[static_cast<std::size_t>(i)] = b;
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -232,12 +261,12 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
         edges[static_cast<std::size_t>(f)] = feature_edges(v, max_bins);
         std::vector<double>().swap(v);
     }
-    BinCuts c;
+    std::vector<std::vector<int>> code_bin;
     if (any_categorical) {
-        c.code_bin_.resize(static_cast<std::size_t>(d));
+        code_bin.resize(static_cast<std::size_t>(d));
         for (Index f = 0; f < d; ++f) {
             if (!categorical(f)) continue;
-            auto& bins = c.code_bin_[static_cast<std::size_t>(f)];
+            auto& bins = code_bin[static_cast<std::size_t>(f)];
             bins = category_bins(code_counts[static_cast<std::size_t>(f)], max_bins);
             // Bin b's "upper edge" b + 0.5 (never a threshold); at least one bin, as a
             // numeric feature without values has.
@@ -248,6 +277,13 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
             e.push_back(std::numeric_limits<double>::max());
         }
     }
+    BinCuts c = from_edges(edges);
+    c.code_bin_ = std::move(code_bin);
+    return c;
+}
+
+BinCuts BinCuts::from_edges(const std::vector<std::vector<double>>& edges) {
+    BinCuts c;
     c.edge_offset_.push_back(0);
     c.bin_offset_.push_back(0);
     for (const auto& e : edges) {
@@ -258,6 +294,52 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
         c.max_cells_ = std::max(c.max_cells_, cells);
     }
     return c;
+}
+
+BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed) {
+    const Index d = X.cols(), n = X.rows();
+    // This rank's sampled rows' non-missing values, feature by feature.
+    std::vector<std::vector<double>> mine(static_cast<std::size_t>(d));
+    for (const Index g : sample_of_whole(span.total, seed)) {
+        if (g < span.first || g >= span.first + n) continue;
+        const Index r = g - span.first;
+        if (X.is_sparse()) {
+            for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it)
+                if (!std::isnan(it.value())) mine[static_cast<std::size_t>(it.col())].push_back(it.value());
+        } else {
+            for (Index f = 0; f < d; ++f)
+                if (const double x = X.dense_ref()(r, f); !std::isnan(x)) mine[static_cast<std::size_t>(f)].push_back(x);
+        }
+    }
+    // Per feature: a count, then the values.
+    std::vector<std::byte> bytes;
+    const auto put = [&bytes](const void* p, std::size_t size) {
+        const auto* b = static_cast<const std::byte*>(p);
+        bytes.insert(bytes.end(), b, b + size);
+    };
+    for (const auto& v : mine) {
+        const std::uint64_t count = v.size();
+        put(&count, sizeof count);
+        put(v.data(), v.size() * sizeof(double));
+    }
+    std::vector<std::vector<double>> values(static_cast<std::size_t>(d));
+    ProcessGroup* group = process_group();
+    if (group == nullptr) throw InternalError("BinCuts::fit_over_ranks without a process group");
+    for (const std::vector<std::byte>& part : share_with_all(*group, bytes)) {
+        std::size_t at = 0;
+        for (auto& v : values) {
+            std::uint64_t count = 0;
+            std::memcpy(&count, part.data() + at, sizeof count);
+            at += sizeof count;
+            const std::size_t old = v.size();
+            v.resize(old + count);
+            if (count > 0) std::memcpy(v.data() + old, part.data() + at, count * sizeof(double));
+            at += count * sizeof(double);
+        }
+    }
+    std::vector<std::vector<double>> edges(static_cast<std::size_t>(d));
+    for (std::size_t f = 0; f < values.size(); ++f) edges[f] = feature_edges(values[f], max_bins);
+    return from_edges(edges);
 }
 
 int BinCuts::bin_of(Index f, double x) const {

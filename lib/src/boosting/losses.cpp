@@ -6,6 +6,7 @@
 
 #include "kestrel/boosting/rank_losses.hpp"
 #include "kestrel/common/logistic_math.hpp"
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 
@@ -237,15 +238,23 @@ double weighted_quantile(std::span<const double> values, std::span<const double>
     return values[order.back()];
 }
 
-std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index K) const {
+std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index K, bool rows_sharded) const {
     const Index n = y.size();
     const auto wt = [&](Index i) { return w.size() ? w[i] : 1.0; };
     double wsum = 0;
     for (Index i = 0; i < n; ++i) wsum += wt(i);
+    // Σw and Σwy, over every rank's rows when they are spread over ranks.
+    const auto weighted_sums = [&] {
+        double s = 0;
+        for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+        double sums[2] = {wsum, s};
+        sum_over_ranks(rows_sharded, sums);
+        wsum = sums[0];
+        return sums[1];
+    };
     switch (kind) {
         case LossKind::squared: {
-            double s = 0;
-            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            const double s = weighted_sums();
             return {wsum > 0 ? s / wsum : 0.0};
         }
         case LossKind::absolute:
@@ -254,14 +263,17 @@ std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index
                                     w.size() ? std::span<const double>(w.data(), static_cast<std::size_t>(n))
                                              : std::span<const double>())};
         case LossKind::logistic: {
-            double s = 0;
-            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            const double s = weighted_sums();
             const double p = std::clamp(wsum > 0 ? s / wsum : 0.5, kClip, 1 - kClip);
             return {std::log(p / (1 - p))};
         }
         case LossKind::softmax: {
-            std::vector<double> prior(static_cast<std::size_t>(K), 0.0);
+            std::vector<double> prior(static_cast<std::size_t>(K) + 1, 0.0);
             for (Index i = 0; i < n; ++i) prior[static_cast<std::size_t>(y[i])] += wt(i);
+            prior.back() = wsum;
+            sum_over_ranks(rows_sharded, prior);
+            wsum = prior.back();
+            prior.pop_back();
             for (double& p : prior) p = std::log(std::clamp(wsum > 0 ? p / wsum : 1.0 / K, kClip, 1 - kClip));
             return prior;
         }
@@ -274,8 +286,7 @@ std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index
         case LossKind::gamma:
         case LossKind::tweedie: {
             // The minimiser of every log-link loss above: F = log of the weighted mean.
-            double s = 0;
-            for (Index i = 0; i < n; ++i) s += wt(i) * y[i];
+            const double s = weighted_sums();
             return {std::log(wsum > 0 && s > 0 ? s / wsum : 1.0)};
         }
         case LossKind::lambdarank:

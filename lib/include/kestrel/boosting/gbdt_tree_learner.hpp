@@ -54,6 +54,10 @@ struct HistTreeParams {
     std::vector<int> monotone;
     // Sets of features (ascending) that may be used together on a path; empty: any.
     std::vector<std::vector<int>> interactions;
+    // The rows are spread over MPI ranks (kestrel-train --shard, docs/distributed.md):
+    // each histogram built and each node's row count is summed over the ranks before any
+    // decision, so every rank grows the same tree from its own rows.
+    bool rows_sharded = false;
 };
 
 // A grown tree in the shared Tree format: thresholds in feature units (a row goes left
@@ -94,7 +98,8 @@ private:
     struct Node {
         int id = 0, depth = 0, slot = -1;
         int minus_slot = -1;  // holds the parent's histogram until this sibling's is subtracted
-        Index begin = 0, end = 0;
+        Index begin = 0, end = 0;  // this rank's rows of the node: rows_[begin, end)
+        Index count = 0;           // the node's rows on every rank
         double g = 0, h = 0;
         // Monotone constraints: the bounds of this node's weight (XGBoost's lower/upper).
         double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
@@ -138,6 +143,7 @@ private:
     bool may_split(const Node& n) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
+    void sum_histograms_over_ranks(std::span<Node* const> nodes);
     void find_splits(std::span<Node* const> nodes);
     Split best_split_of(const BinStat* hist, Index f, const Node& n) const;
     Split best_categorical_split(const BinStat* hist, Index f, const Node& n,

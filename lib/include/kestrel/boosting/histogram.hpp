@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/row_shards.hpp"  // RowSpan
 #include "kestrel/common/tree.hpp"  // category_code
 #include "kestrel/core/dataset.hpp"
 
@@ -36,6 +37,12 @@ public:
     // A categorical feature's bins count every training row (not the sample).
     static BinCuts fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed,
                        int threads, std::span<const Index> category_counts = {});
+    // The cuts fit() gives on the whole data, when X holds rows span.first .. of the rows
+    // spread over MPI ranks (kestrel-train --shard; every rank calls it): the sample is
+    // drawn over the whole data's row numbers exactly as fit() draws it, each rank sends
+    // the sampled values it holds, and every rank cuts the gathered values. Numeric
+    // features only; a collective step.
+    static BinCuts fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed);
 
     Index n_features() const { return static_cast<Index>(bin_offset_.size()) - 1; }
     int n_bins(Index f) const { return static_cast<int>(edge_offset_[f + 1] - edge_offset_[f]); }
@@ -60,6 +67,9 @@ public:
     bool fits_byte() const { return max_cells_ <= 256; }
 
 private:
+    // The layout from each feature's upper edges (the last one the largest double).
+    static BinCuts from_edges(const std::vector<std::vector<double>>& edges);
+
     std::vector<double> edges_;       // per feature, n_bins upper edges
     std::vector<Index> edge_offset_;  // n_features + 1
     std::vector<Index> bin_offset_;   // n_features + 1, cells = n_bins + 1

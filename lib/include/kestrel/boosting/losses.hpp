@@ -84,7 +84,8 @@ struct Loss {
     // The constant raw score(s) minimising the weighted loss: mean, median, median,
     // log-odds, log class priors (probabilities clipped to [1e-12, 1 − 1e-12]), α-quantile,
     // and log of the weighted mean for the log links.
-    std::vector<double> initial_scores(const Vector& y, const Vector& w, Index K) const;
+    // rows_sharded: y holds this rank's rows of rows spread over MPI ranks (sums over ranks).
+    std::vector<double> initial_scores(const Vector& y, const Vector& w, Index K, bool rows_sharded = false) const;
 
     // DataError naming the first row (1-based) whose label the loss cannot take: y < 0
     // (poisson, tweedie), y <= 0 (gamma), or Σ y = 0 (poisson, tweedie: log 0 has no score),
