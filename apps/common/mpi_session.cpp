@@ -60,6 +60,8 @@ struct MpiSession::Impl final : ProcessGroup {
 
     void send(int destination, int tag, std::span<const std::byte> bytes) override {
         check(send_bytes(bytes.data(), bytes.size(), destination, tag));
+        ++sent_messages;
+        sent_bytes += bytes.size();
     }
     std::vector<std::byte> receive(int source, int tag, int* from) override {
         std::uint64_t n = 0;
@@ -80,6 +82,8 @@ struct MpiSession::Impl final : ProcessGroup {
         check(broadcast_size(&n, root));
         bytes.resize(n);
         check(broadcast_body(bytes.data(), n, root));
+        ++broadcasts;
+        broadcast_bytes += n;
     }
 
     void check(int rc) const {
@@ -97,6 +101,8 @@ struct MpiSession::Impl final : ProcessGroup {
     int (*broadcast_size)(std::uint64_t*, int) = nullptr;
     int (*broadcast_body)(void*, std::uint64_t, int) = nullptr;
     int rank_ = 0, size_ = 1;
+    // What this rank sent, for KESTREL_MPI_TRAFFIC (docs/distributed.md).
+    std::uint64_t sent_messages = 0, sent_bytes = 0, broadcasts = 0, broadcast_bytes = 0;
 };
 
 MpiSession::MpiSession(const std::string& program) {
@@ -125,6 +131,10 @@ int MpiSession::finish(int exit_code) {
         std::_Exit(exit_code);
     }
     set_process_group(nullptr);
+    if (const char* traffic = std::getenv("KESTREL_MPI_TRAFFIC"); traffic != nullptr && *traffic != '\0')
+        std::cerr << "kestrel: rank " << impl_->rank() << " sent " << impl_->sent_bytes << " bytes in "
+                  << impl_->sent_messages << " messages; " << impl_->broadcasts << " broadcasts of "
+                  << impl_->broadcast_bytes << " bytes\n";
     impl_->check(impl_->finalize());
     return 0;
 }

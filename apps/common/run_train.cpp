@@ -8,7 +8,9 @@
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
 #include "common/kernel_info_command.hpp"
+#include "common/shard_input.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
@@ -73,6 +75,25 @@ std::string table_summary(const Model& m) {
 
 }  // namespace
 
+namespace {
+
+// What --shard cannot be combined with, refused before any file is read.
+void check_shard_flags(const ModelSpec& spec, bool valid, bool init) {
+    if (!registry().capabilities(*resolved_params(spec)).sharded_rows)
+        throw UsageError("--shard: model " + spec.model +
+                         " with these parameters cannot train on rows spread over ranks (docs/distributed.md lists "
+                         "the models and parameters that can)");
+    const auto refuse = [](bool given, const char* flag) {
+        if (given) throw UsageError(std::string("--shard: ") + flag + " is not supported with a sharded fit");
+    };
+    refuse(valid, "--valid");
+    refuse(init, "--init-model");
+    refuse(!spec.calibrate.empty(), "--calibrate");
+    refuse(!spec.resample.empty(), "--resample");
+}
+
+}  // namespace
+
 int run_train(const std::vector<std::string>& args, Io& io) {
     CLI::App app{"Train a model on a data file and save it as JSON.\n"
                  "  kestrel-train -m MODEL [-p k=v]... [--scale standard|minmax] TRAIN_FILE -o MODEL.json",
@@ -81,8 +102,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     ModelFlags model;
     std::string input, output;
-    bool list = false, help_params = false, dump_tree = false, kernel_info = false;
-    std::string path_file, trace_file, init_file;
+    bool list = false, help_params = false, dump_tree = false, kernel_info = false, shard = false;
+    std::string path_file, trace_file, init_file, shards;
     std::vector<std::string> valid_files;
     common.add_to(app);
     data.add_to(app);
@@ -105,6 +126,13 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         ->type_name("FILE");
     app.add_option("--trace", trace_file, "write the per-round trace of a boosting model as CSV")->type_name("FILE");
     app.add_flag("--dump-tree", dump_tree, "print the fitted tree (feature names, thresholds, leaf values) to stdout");
+    app.add_flag("--shard", shard,
+                 "under mpirun: each rank reads its own byte range of TRAIN_FILE and the model is fitted on the "
+                 "rows of every rank (models with a sharded fit: see docs/distributed.md)");
+    app.add_option("--shards", shards,
+                   "under mpirun: each rank reads its own files among the sorted matches of this glob "
+                   "('train-*.csv'; quote it) instead of TRAIN_FILE, and the model is fitted as with --shard")
+        ->type_name("GLOB");
     app.add_flag("--kernel-info", kernel_info,
                  "print the kernel's resolved bandwidth, Gram spectrum and warnings instead of training");
     if (!parse(app, args, io)) return 0;
@@ -119,7 +147,10 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         io.out << info.name << ": " << info.summary << "\n\nParameters (-p name=value):\n" << info.spec.help_text();
         return 0;
     }
-    if (input.empty()) throw UsageError("TRAIN_FILE is required");
+    if (!shards.empty() && !input.empty()) throw UsageError("--shards names the training files: give no TRAIN_FILE");
+    if (!shards.empty()) shard = true;
+    if (input.empty() && shards.empty()) throw UsageError("TRAIN_FILE is required");
+    if (kernel_info && shard) throw UsageError("--shard: --kernel-info is not supported with a sharded fit");
     if (kernel_info) return print_kernel_info(model.spec(data), input, data, common, io);
     if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
 
@@ -141,10 +172,22 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         throw UsageError("--valid: model " + spec.model + " does not watch validation sets (gbdt does)");
     if (!init_file.empty() && !registry().capabilities(*resolved_params(spec)).continue_training)
         throw UsageError("--init-model: model " + spec.model + " cannot continue training (gbdt can)");
+    if (shard) check_shard_flags(spec, !valid_files.empty(), !init_file.empty());
     std::optional<Model> init;
     if (!init_file.empty()) init = Model::load(init_file);
     std::string label_name;
-    Dataset train = read_training_data(input, spec, data, ctx.threads, &label_name);
+    Index total_rows = 0;
+    Dataset train;
+    if (shard) {
+        ShardedData part = read_training_shard(input, shards, spec, data, ctx.threads);
+        train = std::move(part.data);
+        total_rows = part.total_rows;
+        label_name = part.label_name;
+        ctx.rows_sharded = in_process_group();
+    } else {
+        train = read_training_data(input, spec, data, ctx.threads, &label_name);
+        total_rows = train.rows();
+    }
     if (init) {
         init->check_continuation(spec, train);
         ctx.init_model = &init->estimator();
@@ -156,14 +199,15 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
     // The rows go to the model, which may take their storage over (the L1 solvers
     // rearrange it into columns instead of copying it): keep what the summary needs.
-    const Index rows = train.rows(), cols = train.cols();
+    const Index rows = total_rows, cols = train.cols();
     const Task task = train.task;
     const std::vector<std::string> classes = train.classes;
     const auto start = std::chrono::steady_clock::now();
     Model m = Model::train(spec, std::move(train), ctx);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.provenance()["date"] = utc_now();
-    m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+    m.provenance()["rows"] = rows;
+    m.provenance()["data_file"] = !shards.empty() ? shards : input == "-" ? "<stdin>" : input;
     m.provenance()["seed"] = common.seed;
     if (init) m.provenance()["init_model"] = init_file;
     // Reports are produced before the model is written so an unsupported flag fails

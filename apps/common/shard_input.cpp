@@ -1,0 +1,289 @@
+#include "common/shard_input.hpp"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_set>
+
+#include "common/weights_column.hpp"
+#include "kestrel/core/process_group.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/file_shard.hpp"
+#include "kestrel/pipeline/registry.hpp"
+
+namespace kestrel::cli {
+namespace {
+
+// Words (label texts) in one message: each followed by a NUL.
+std::vector<std::byte> pack_words(const std::vector<std::string>& words) {
+    std::vector<std::byte> out;
+    for (const std::string& w : words) {
+        const auto* p = reinterpret_cast<const std::byte*>(w.data());
+        out.insert(out.end(), p, p + w.size());
+        out.push_back(std::byte{0});
+    }
+    return out;
+}
+
+std::vector<std::string> unpack_words(const std::vector<std::byte>& bytes) {
+    std::vector<std::string> words;
+    std::string w;
+    for (const std::byte b : bytes) {
+        if (b == std::byte{0}) {
+            words.push_back(std::move(w));
+            w.clear();
+        } else {
+            w.push_back(static_cast<char>(b));
+        }
+    }
+    return words;
+}
+
+std::vector<std::byte> pack_numbers(const std::vector<double>& v) {
+    std::vector<std::byte> out(v.size() * sizeof(double));
+    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
+std::vector<double> unpack_numbers(const std::vector<std::byte>& bytes) {
+    std::vector<double> v(bytes.size() / sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+    return v;
+}
+
+// Every rank's numbers, in rank order.
+std::vector<std::vector<double>> gather_numbers(ProcessGroup* group, const std::vector<double>& mine) {
+    if (group == nullptr) return {mine};
+    std::vector<std::vector<double>> all;
+    for (const auto& part : share_with_all(*group, pack_numbers(mine))) all.push_back(unpack_numbers(part));
+    return all;
+}
+
+std::vector<std::vector<std::string>> gather_words(ProcessGroup* group, const std::vector<std::string>& mine) {
+    if (group == nullptr) return {mine};
+    std::vector<std::vector<std::string>> all;
+    for (const auto& part : share_with_all(*group, pack_words(mine))) all.push_back(unpack_words(part));
+    return all;
+}
+
+// The distinct labels of `labels`, in first-seen order, with their values as read.
+RawLabels distinct_labels(const RawLabels& labels) {
+    RawLabels out;
+    std::unordered_set<std::string> seen;
+    for (std::size_t i = 0; i < labels.text.size(); ++i)
+        if (seen.insert(labels.text[i]).second) {
+            out.text.push_back(labels.text[i]);
+            out.numeric.push_back(labels.numeric[i]);
+        }
+    return out;
+}
+
+RawLabels labels_of(const std::vector<std::string>& texts) {
+    RawLabels r;
+    for (const std::string& t : texts) {
+        r.text.push_back(t);
+        char* end = nullptr;
+        const double v = std::strtod(t.c_str(), &end);
+        r.numeric.push_back(end != t.c_str() && *end == '\0' ? v : std::nan(""));
+    }
+    return r;
+}
+
+// The task of the whole data, decided as choose_task decides it on one file: it depends on
+// whether every label is a number, whether every number is an integer, and how many
+// distinct integers there are (more than kMaxIntegerClasses: a regression target). Each
+// rank says the first two and sends at most kMaxIntegerClasses + 1 of its distinct values.
+Task agree_on_task(ProcessGroup* group, const ModelSpec& spec, const RawLabels& mine) {
+    std::vector<double> summary{mine.all_numeric() ? 1.0 : 0.0, mine.all_integer() ? 1.0 : 0.0};
+    if (mine.all_integer()) {
+        std::unordered_set<double> seen;
+        for (const double v : mine.numeric)
+            if (seen.insert(v).second) {
+                summary.push_back(v);
+                if (seen.size() > kMaxIntegerClasses) break;
+            }
+    }
+    bool all_numeric = true, all_integer = true;
+    std::vector<double> values;
+    for (const auto& part : gather_numbers(group, summary)) {
+        all_numeric = all_numeric && part[0] != 0;
+        all_integer = all_integer && part[1] != 0;
+        values.insert(values.end(), part.begin() + 2, part.end());
+    }
+    // A stand-in with the same three properties as the whole data's labels.
+    std::vector<std::string> stand_in;
+    if (!all_numeric) stand_in.emplace_back("a");
+    else if (!all_integer) stand_in.emplace_back("0.5");
+    std::unordered_set<double> seen;
+    for (const double v : values)
+        if (all_integer && seen.insert(v).second) stand_in.push_back(std::to_string(static_cast<long long>(v)));
+    return choose_task(spec, labels_of(stand_in));
+}
+
+// This rank's rows from its byte range of one file (--shard).
+Table read_byte_range(ProcessGroup* group, const std::string& path, const ReadOptions& options) {
+    const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
+    const FileShard shard = read_file_shard(path, options, rank, ranks);
+    // Line numbers of the whole file: the line breaks of the parts before this one.
+    const auto lines = gather_numbers(group, {static_cast<double>(shard.record_lines)});
+    std::uint64_t first = 1 + shard.header_lines;
+    for (int r = 0; r < rank; ++r) first += static_cast<std::uint64_t>(lines[static_cast<std::size_t>(r)][0]);
+    return parse_file_shard(shard, first);
+}
+
+// Rows of several tables, one after the other (the same columns; LIBSVM: padded to the
+// widest). The labels keep each row's own file line; `source` names the first file.
+Table stack_tables(std::vector<Table> parts) {
+    if (parts.size() == 1) return std::move(parts.front());
+    Index width = 0, rows = 0;
+    bool sparse = false;
+    for (const Table& t : parts) {
+        width = std::max(width, t.X.cols());
+        rows += t.X.rows();
+        sparse = sparse || t.X.is_sparse();
+    }
+    Features X;
+    if (sparse) {
+        std::vector<Eigen::Triplet<double, int>> cells;
+        Index at = 0;
+        for (const Table& t : parts) {
+            const SparseMatrix S = t.X.is_sparse() ? t.X.sparse_ref() : SparseMatrix(t.X.dense_ref().sparseView());
+            for (Index i = 0; i < S.outerSize(); ++i)
+                for (SparseMatrix::InnerIterator it(S, i); it; ++it)
+                    cells.emplace_back(static_cast<int>(at + it.row()), static_cast<int>(it.col()), it.value());
+            at += t.X.rows();
+        }
+        SparseMatrix S(rows, width);
+        S.setFromTriplets(cells.begin(), cells.end());
+        X = Features(std::move(S));
+    } else {
+        DenseMatrix D = DenseMatrix::Zero(rows, width);
+        Index at = 0;
+        for (const Table& t : parts) {
+            D.block(at, 0, t.X.rows(), t.X.cols()) = t.X.dense_ref();
+            at += t.X.rows();
+        }
+        X = Features(std::move(D));
+    }
+    Table out = std::move(parts.front());
+    out.X = std::move(X);
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        if (!out.labels || !parts[k].labels) continue;
+        const RawLabels& l = *parts[k].labels;
+        out.labels->text.insert(out.labels->text.end(), l.text.begin(), l.text.end());
+        out.labels->numeric.insert(out.labels->numeric.end(), l.numeric.begin(), l.numeric.end());
+        out.labels->line.insert(out.labels->line.end(), l.line.begin(), l.line.end());
+    }
+    return out;
+}
+
+// This rank's files of the sorted matches of `pattern` (--shards): rank r of N takes the
+// files [r F / N, (r + 1) F / N), so the ranks hold the files in their sorted order.
+Table read_own_files(ProcessGroup* group, const std::string& pattern, const ReadOptions& options) {
+    const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
+    glob_t found{};
+    const int rc = ::glob(pattern.c_str(), GLOB_ERR, nullptr, &found);
+    std::vector<std::string> files(found.gl_pathv, found.gl_pathv + found.gl_pathc);
+    ::globfree(&found);
+    if (rc == GLOB_NOMATCH || files.empty()) throw UsageError("--shards '" + pattern + "': no file matches");
+    if (rc != 0) throw DataError("--shards '" + pattern + "': cannot list the files");
+    std::sort(files.begin(), files.end());
+    const std::size_t F = files.size(), N = static_cast<std::size_t>(ranks), r = static_cast<std::size_t>(rank);
+    std::vector<Table> mine;
+    for (std::size_t i = r * F / N; i < (r + 1) * F / N; ++i) {
+        mine.push_back(read_table(files[i], options));
+        if (mine.size() > 1 && mine.back().feature_names != mine.front().feature_names)
+            throw DataError(files[i] + ": its columns differ from those of " + mine.front().source);
+    }
+    if (mine.empty()) {  // more ranks than files: no rows, the first file's columns
+        Table t = read_table(files.front(), options);
+        t.X = t.X.is_sparse() ? Features(SparseMatrix(0, t.X.cols())) : Features(DenseMatrix(0, t.X.cols()));
+        if (t.labels) t.labels = RawLabels{};
+        return t;
+    }
+    return stack_tables(std::move(mine));
+}
+
+}  // namespace
+
+ShardedData read_training_shard(const std::string& path, const std::string& pattern, const ModelSpec& spec,
+                                const DataFlags& data, int threads) {
+    if (!data.group_col.empty()) throw UsageError("--shard: --group-col (ranking) is not read in shards");
+    ProcessGroup* group = in_process_group() ? process_group() : nullptr;
+    const int rank = group ? group->rank() : 0;
+    ReadOptions options = data.options(threads);
+    options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
+    Table t = pattern.empty() ? read_byte_range(group, path, options) : read_own_files(group, pattern, options);
+    if (!pattern.empty()) {  // every rank's files have rank 0's columns
+        const auto names = gather_words(group, t.feature_names);
+        for (std::size_t r = 1; r < names.size(); ++r)
+            if (names[r] != names[0])
+                throw DataError("--shards '" + pattern + "': the files of rank " + std::to_string(r) +
+                                " have other columns than those of rank 0");
+    }
+    for (std::size_t f = 0; f < t.categories.size(); ++f)
+        if (!t.categories[f].empty())
+            throw DataError(t.source + ": feature '" + (f < t.feature_names.size() ? t.feature_names[f] : std::to_string(f)) +
+                            "' holds text in rank " + std::to_string(rank) +
+                            "'s part: --shard reads numeric feature columns only (docs/distributed.md)");
+    if (t.labels && !t.labels->qid.empty()) throw UsageError(t.source + ": --shard does not read query groups (qid:)");
+    RawLabels mine = t.labels ? *t.labels : RawLabels{};
+
+    // The whole data: its rows, its width (a LIBSVM part is as wide as its largest index).
+    const auto shapes = gather_numbers(group, {static_cast<double>(t.X.rows()), static_cast<double>(t.X.cols())});
+    Index total_rows = 0, width = 0;
+    for (const auto& s : shapes) {
+        total_rows += static_cast<Index>(s[0]);
+        width = std::max(width, static_cast<Index>(s[1]));
+    }
+    if (total_rows == 0) throw DataError((pattern.empty() ? path : "--shards '" + pattern + "'") + ": no data rows");
+    if (t.X.rows() > 0 && !t.labels) throw DataError(t.source + ": no label column");
+    if (t.X.cols() < width) {
+        if (t.X.is_sparse()) {
+            SparseMatrix wide = t.X.sparse_ref();
+            wide.conservativeResize(wide.rows(), width);
+            t.X = Features(std::move(wide));
+        } else {
+            DenseMatrix wide = DenseMatrix::Zero(t.X.rows(), width);
+            wide.leftCols(t.X.cols()) = t.X.dense_ref();
+            t.X = Features(std::move(wide));
+        }
+    }
+
+    ShardedData out;
+    out.total_rows = total_rows;
+    out.label_name = t.label_name;
+    Vector weights = data.weights_col.empty() ? Vector() : take_weights_column(t, data);
+    if (!data.weights_col.empty()) check_model_takes_weights(spec);
+    const Task task = agree_on_task(group, spec, mine);
+    Dataset& d = out.data;
+    d.task = task;
+    d.source = t.source;
+    d.feature_names = std::move(t.feature_names);
+    if (task == Task::classification) {
+        // The class list of the whole data: every rank's distinct labels, ordered as
+        // encode_classes orders one file's.
+        const RawLabels distinct = distinct_labels(mine);
+        RawLabels every;
+        for (const auto& part : gather_words(group, distinct.text)) every.text.insert(every.text.end(), part.begin(), part.end());
+        for (const auto& part : gather_numbers(group, distinct.numeric))
+            every.numeric.insert(every.numeric.end(), part.begin(), part.end());
+        Dataset classes_only;
+        encode_classes(every, classes_only);
+        d.classes = classes_only.classes;
+        if (d.classes.size() < 2)
+            throw DataError(t.source + ": a classifier needs at least two classes, but every row has class '" +
+                            (d.classes.empty() ? std::string("?") : d.classes.front()) + "'");
+        std::vector<std::string> classes = d.classes;
+        d.y = encode_with_classes(mine, classes);
+    } else {
+        d.y = numeric_targets(mine, t.source);
+    }
+    d.X = std::move(t.X);
+    d.weights = std::move(weights);
+    return out;
+}
+
+}  // namespace kestrel::cli

@@ -1,0 +1,222 @@
+// kestrel-train --shard under mpirun (docs/distributed.md): each rank reads its own byte
+// range of the training file and the model is fitted on sums over the ranks. The model
+// must equal the one-process fit on the whole file within 1e-8 (relative, per number;
+// gbdt: the same trees, leaf values within 1e-9),
+// be the same bits at every run with the same rank count, take ranks whose part holds no
+// row, and name the whole file's line when a rank's part holds a bad cell.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+
+#include "cli/run_tool.hpp"
+#include "kestrel/core/params.hpp"
+
+using namespace kestrel::test;
+using kestrel::Json;
+
+namespace {
+
+std::string mpirun_sharded(int ranks, const std::string& command) {
+    return "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" mpirun --allow-run-as-root --oversubscribe -np " +
+           std::to_string(ranks) + " " + command;
+}
+
+// The largest relative difference between the numbers of two model files, which must
+// agree on everything else; the provenance (dates, file names) is left out.
+double model_difference(Json a, Json b) {
+    a.erase("provenance");
+    b.erase("provenance");
+    double worst = 0;
+    const std::function<void(const Json&, const Json&)> walk = [&](const Json& x, const Json& y) {
+        if (x.is_number() && y.is_number()) {
+            const double u = x.get<double>(), v = y.get<double>();
+            worst = std::max(worst, std::abs(u - v) / std::max(1.0, std::max(std::abs(u), std::abs(v))));
+            return;
+        }
+        REQUIRE(x.type() == y.type());
+        if (x.is_object()) {
+            REQUIRE(x.size() == y.size());
+            for (auto it = x.begin(); it != x.end(); ++it) walk(it.value(), y.at(it.key()));
+        } else if (x.is_array()) {
+            REQUIRE(x.size() == y.size());
+            for (std::size_t i = 0; i < x.size(); ++i) walk(x[i], y[i]);
+        } else {
+            CHECK(x == y);
+        }
+    };
+    walk(a, b);
+    return worst;
+}
+
+Json load(const std::string& path) { return Json::parse(slurp(path)); }
+
+}  // namespace
+
+TEST_SUITE("cli.mpi") {
+#if KESTREL_HAVE_MPI
+    TEST_CASE("--shard: ridge, logistic and linear_svm on 2 and 3 ranks equal the one-process fit within 1e-8") {
+        ScratchDir dir("mpi_shard");
+        struct Run {
+            std::string name, args;
+        };
+        const std::vector<Run> runs = {
+            // dense CSV, the d x d normal equations summed over ranks
+            {"ridge", "-m ridge -p alpha=0.5 '" + repo_path("data/diabetes/train.csv") + "'"},
+            // sparse LIBSVM, two classes, TRON on summed gradients and Hessian products
+            {"logistic2", "-m logistic -p C=2 '" + repo_path("data/heart_scale/train.libsvm") + "'"},
+            // LIBLINEAR -s 2 (primal squared hinge, TRON) with its bias weight, two classes
+            {"linear_svm", "-m linear_svm -p solver=primal -p C=0.5 -p eps=0.001 '" +
+                               repo_path("data/heart_scale/train.libsvm") + "'"},
+            // three classes (multinomial), solved tightly: at the default tol the stopping rule
+            // may return the iterate one Newton step away (docs/distributed.md)
+            {"logistic3", "-m logistic -p tol=1e-10 '" + repo_path("data/iris/train.csv") + "'"},
+        };
+        for (const Run& run : runs) {
+            CAPTURE(run.args);
+            const std::string one = dir / (run.name + "_one.json");
+            REQUIRE(run_tool("kestrel-train " + run.args + " -o '" + one + "'").exit_code == 0);
+            // Without mpirun, --shard reads the whole file as its one part: the same model.
+            const std::string alone = dir / (run.name + "_alone.json");
+            REQUIRE(run_tool("kestrel-train --shard " + run.args + " -o '" + alone + "'").exit_code == 0);
+            CHECK(model_difference(load(alone), load(one)) == 0);
+            for (const int ranks : {2, 3}) {
+                CAPTURE(ranks);
+                const std::string many = dir / (run.name + "_" + std::to_string(ranks) + ".json");
+                const auto r = run_tool(mpirun_sharded(ranks, "kestrel-train --shard --threads 1 " + run.args + " -o '" + many + "'"));
+                REQUIRE(r.exit_code == 0);
+                CHECK(model_difference(load(many), load(one)) < 1e-8);
+                CHECK(load(many).at("provenance").at("rows") == load(one).at("provenance").at("rows"));
+                // The same rank count gives the same bits.
+                const std::string again = dir / (run.name + "_" + std::to_string(ranks) + "_again.json");
+                REQUIRE(run_tool(mpirun_sharded(ranks, "kestrel-train --shard --threads 2 " + run.args + " -o '" + again +
+                                                           "'")).exit_code == 0);
+                CHECK(model_difference(load(again), load(many)) == 0);
+            }
+        }
+    }
+
+    TEST_CASE("--shard: data-parallel gbdt grows the one-process trees, leaf values within 1e-9") {
+        ScratchDir dir("mpi_shard_gbdt");
+        const std::vector<std::string> runs = {
+            // squared loss, depth-wise, with column sampling (the same draw on every rank)
+            "-m gbdt -p n_estimators=30 -p max_depth=4 -p colsample=0.7 '" + repo_path("data/diabetes/train.csv") + "'",
+            // softmax (three trees a round), leaf-wise
+            "-m gbdt -p n_estimators=15 -p max_leaves=6 -p max_depth=0 '" + repo_path("data/iris/train.csv") + "'",
+            // logistic on sparse LIBSVM rows, absent entries missing (the learned direction)
+            "-m gbdt -p n_estimators=20 -p max_bins=16 '" + repo_path("data/heart_scale/train.libsvm") + "'",
+        };
+        for (std::size_t c = 0; c < runs.size(); ++c) {
+            CAPTURE(runs[c]);
+            const std::string one = dir / ("one" + std::to_string(c) + ".json");
+            REQUIRE(run_tool("kestrel-train " + runs[c] + " -o '" + one + "'").exit_code == 0);
+            for (const int ranks : {2, 3}) {
+                CAPTURE(ranks);
+                const std::string many = dir / ("many" + std::to_string(c) + "_" + std::to_string(ranks) + ".json");
+                const auto r = run_tool(mpirun_sharded(ranks, "kestrel-train --shard --threads 1 " + runs[c] + " -o '" + many + "'"));
+                REQUIRE(r.exit_code == 0);
+                // Same features, thresholds (the same bins) and row counts; sums within rounding.
+                CHECK(model_difference(load(many), load(one)) < 1e-9);
+            }
+        }
+    }
+
+    TEST_CASE("--shard: a rank whose part holds no row, and parts of unequal sizes") {
+        ScratchDir dir("mpi_shard_small");
+        // Four rows of very unequal lengths over four ranks: byte ranges that start and end
+        // inside one long row leave a rank with nothing.
+        const auto data = dir.file("small.csv", "y,a,b\n1.5,1,2\n2.25,0.5,-1.25000000000000000000000000000000000000000000\n"
+                                                "-3,2,0.125\n0.5,-1,1\n");
+        const std::string one = dir / "one.json", many = dir / "many.json";
+        REQUIRE(run_tool("kestrel-train -m ridge -p alpha=0.1 '" + data + "' -o '" + one + "'").exit_code == 0);
+        const auto r = run_tool(mpirun_sharded(4, "kestrel-train --shard -m ridge -p alpha=0.1 '" + data + "' -o '" + many + "'"));
+        REQUIRE(r.exit_code == 0);
+        CHECK(model_difference(load(many), load(one)) < 1e-12);
+        // gbdt too: the empty rank's histograms are zeros, its row counts 0.
+        const std::string gone = dir / "gbdt_one.json", gmany = dir / "gbdt_many.json";
+        const std::string g = "-m gbdt -p n_estimators=5 -p min_child_weight=0 '" + data + "'";
+        REQUIRE(run_tool("kestrel-train " + g + " -o '" + gone + "'").exit_code == 0);
+        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + g + " -o '" + gmany + "'")).exit_code == 0);
+        CHECK(model_difference(load(gmany), load(gone)) < 1e-12);
+    }
+
+    TEST_CASE("--shards GLOB: each rank reads its own files, in sorted order; more ranks than files") {
+        ScratchDir dir("mpi_shards");
+        // diabetes' training rows in three files of unequal sizes, the header in each.
+        const std::string whole = slurp(repo_path("data/diabetes/train.csv"));
+        const std::string header = whole.substr(0, whole.find('\n') + 1);
+        std::vector<std::string> rows;
+        for (std::size_t at = header.size(); at < whole.size();) {
+            const std::size_t nl = whole.find('\n', at);
+            rows.push_back(whole.substr(at, nl - at + 1));
+            at = nl + 1;
+        }
+        const std::size_t cuts[] = {0, 50, 300, rows.size()};
+        for (int f = 0; f < 3; ++f) {
+            std::string text = header;
+            for (std::size_t i = cuts[f]; i < cuts[f + 1]; ++i) text += rows[i];
+            dir.file("part-" + std::to_string(f) + ".csv", text);
+        }
+        const std::string glob = "'" + (dir / "part-*.csv") + "'";
+        for (const std::string model : {"-m ridge -p alpha=2", "-m gbdt -p n_estimators=10 -p max_depth=3"}) {
+            CAPTURE(model);
+            const std::string one = dir / "one.json";
+            REQUIRE(run_tool("kestrel-train " + model + " '" + repo_path("data/diabetes/train.csv") + "' -o '" + one + "'")
+                        .exit_code == 0);
+            for (const int ranks : {2, 4}) {
+                CAPTURE(ranks);
+                const std::string many = dir / ("many" + std::to_string(ranks) + ".json");
+                const auto r = run_tool(mpirun_sharded(ranks, "kestrel-train --shards " + glob + " " + model + " -o '" + many + "'"));
+                REQUIRE(r.exit_code == 0);
+                CHECK(model_difference(load(many), load(one)) < 1e-9);
+            }
+        }
+        const auto none = run_tool("kestrel-train --shards '" + (dir / "nothing-*.csv") + "' -m ridge -o /dev/null");
+        CHECK(none.exit_code == 1);
+        CHECK(none.err.find("no file matches") != std::string::npos);
+    }
+
+    TEST_CASE("--shard: a bad cell in a later rank's part names that rank and the whole file's line") {
+        ScratchDir dir("mpi_shard_bad");
+        std::string csv = "y,a,b\n";
+        for (int i = 0; i < 200; ++i) csv += std::to_string(i % 7) + "," + std::to_string(i) + ",1\n";
+        csv += "3,oops,1\n";  // line 202, in the last rank's part
+        for (int i = 0; i < 5; ++i) csv += "1,2,3\n";
+        const auto data = dir.file("bad.csv", csv);
+        // --numeric a: the cell is an error at its line of the whole file, from rank 2.
+        const auto r = run_tool(mpirun_sharded(3, "kestrel-train --shard --numeric a -m ridge '" + data + "' -o '" +
+                                                      (dir / "m.json") + "'"));
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("kestrel-train: rank 2: " + data + ":202:2:") != std::string::npos);
+        // Typed as text, column a is refused by the rank whose part holds the text.
+        const auto typed = run_tool(mpirun_sharded(3, "kestrel-train --shard -m ridge '" + data + "' -o '" +
+                                                         (dir / "m.json") + "'"));
+        CHECK(typed.exit_code == 2);
+        CHECK(typed.err.find("kestrel-train: rank 2: " + data + ": feature 'a' holds text in rank 2's part") !=
+              std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir / "m.json"));
+    }
+
+    TEST_CASE("--shard refuses what it cannot fit on parts, before reading") {
+        const std::string iris = repo_path("data/iris/train.csv");
+        const auto svc = run_tool(mpirun_sharded(2, "kestrel-train --shard -m svc '" + iris + "' -o /dev/null"));
+        const auto sub = run_tool(mpirun_sharded(2, "kestrel-train --shard -m gbdt -p subsample=0.5 '" + iris + "' -o /dev/null"));
+        CHECK(sub.exit_code == 1);
+        CHECK(sub.err.find("--shard: model gbdt with these parameters cannot") != std::string::npos);
+        CHECK(svc.exit_code == 1);
+        CHECK(svc.err.find("--shard: model svc with these parameters cannot train on rows spread over ranks") !=
+              std::string::npos);
+        const auto cauto = run_tool(mpirun_sharded(2, "kestrel-train --shard -m logistic -p C=auto '" + iris + "' -o /dev/null"));
+        CHECK(cauto.exit_code == 1);
+        const auto scaled = run_tool(mpirun_sharded(2, "kestrel-train --shard -m ridge --scale standard '" +
+                                                         repo_path("data/diabetes/train.csv") + "' -o /dev/null"));
+        CHECK(scaled.exit_code == 1);
+        CHECK(scaled.err.find("preprocessing steps (") != std::string::npos);
+        const auto text = run_tool(mpirun_sharded(2, "kestrel-train --shard -m ridge --label-col Sale_Price '" +
+                                                       repo_path("data/tables/ames/train.csv") + "' -o /dev/null"));
+        CHECK(text.exit_code == 2);
+        CHECK(text.err.find("--shard reads numeric feature columns only") != std::string::npos);
+    }
+#endif
+}
