@@ -281,6 +281,7 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     std::vector<std::vector<std::string>> kept_text(layout.kept_names.size(),
                                                std::vector<std::string>(static_cast<std::size_t>(total)));
     CsvSink sink{X.data(), labels ? &*labels : nullptr, opts.missing, &source, &kept_text};
+    sink.code_text = !opts.feature_categories && opts.missing != MissingPolicy::drop;
     std::vector<ChunkColumns> columns(chunks.size());
     run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t k) {
         parse_csv_chunk(text, chunks[k], layout, sink, columns[k]);

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
-#include <unordered_map>
 
 #include "csv_fields.hpp"
 #include "csv_internal.hpp"
@@ -17,11 +16,7 @@
 namespace kestrel::detail {
 namespace {
 
-struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
-using Dictionary = std::unordered_map<std::string, int, TextHash, std::equal_to<>>;
+using Dictionary = CategoryDictionary;
 
 struct CoderSetup {
     const CsvLayout& layout;
@@ -78,12 +73,9 @@ private:
 
     double code(std::size_t k, std::size_t j, std::uint64_t line) {
         if (!s_.model) {
-            Dictionary& dict = own_[k];
-            if (const auto it = dict.find(field_); it != dict.end()) return it->second;  // no string built
-            return dict.emplace(std::string(field_), static_cast<int>(dict.size())).first->second;
+            return own_[k].code(field_);
         }
-        const Dictionary& dict = (*s_.model)[k];
-        if (const auto it = dict.find(field_); it != dict.end()) return it->second;
+        if (const int c = (*s_.model)[k].find(field_); c >= 0) return c;
         if (s_.unknown_is_error) {
             const auto& header = s_.layout.header;
             throw DataError(SourceLocation{s_.source, line, j + 1},
@@ -113,15 +105,15 @@ std::vector<std::string> merge_column(const std::vector<std::vector<Dictionary>>
                                       std::vector<std::vector<std::vector<double>>>& remap) {
     std::vector<std::string> all;
     for (const auto& chunk : dicts)
-        for (const auto& [text, code] : chunk[k]) all.push_back(text);
+        for (const auto& e : chunk[k].entries()) all.push_back(e.text);
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     for (std::size_t c = 0; c < dicts.size(); ++c) {
         auto& map = remap[c][k];
         map.resize(dicts[c][k].size());
-        for (const auto& [text, code] : dicts[c][k])
-            map[static_cast<std::size_t>(code)] =
-                static_cast<double>(std::lower_bound(all.begin(), all.end(), text) - all.begin());
+        for (const auto& e : dicts[c][k].entries())
+            map[static_cast<std::size_t>(e.code)] =
+                static_cast<double>(std::lower_bound(all.begin(), all.end(), e.text) - all.begin());
     }
     return all;
 }
@@ -129,7 +121,7 @@ std::vector<std::string> merge_column(const std::vector<std::vector<Dictionary>>
 }  // namespace
 
 void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLayout& layout,
-                    const std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
+                    std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
                     const ReadOptions& opts, const std::string& source, CategoryLists& categories) {
     const std::size_t n_cat = features.size();
     CoderSetup setup{layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr,
@@ -145,12 +137,31 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
         model.resize(n_cat);
         for (std::size_t k = 0; k < n_cat; ++k) {
             const auto& names = (*opts.feature_categories)[static_cast<std::size_t>(features[k])];
-            for (std::size_t c = 0; c < names.size(); ++c) model[k].emplace(names[c], static_cast<int>(c));
+            for (std::size_t c = 0; c < names.size(); ++c) model[k].add(names[c], static_cast<int>(c));
         }
         setup.model = &model;
     }
     std::vector<std::vector<Dictionary>> own(chunks.size(), std::vector<Dictionary>(predict ? 0 : n_cat));
-    run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t c) {
+    // Pass 1 coded the text cells with the chunk's own dictionaries; a chunk is coded
+    // again only where a categorical column has cells it did not code (number-like
+    // cells, which are categories too): the same dictionaries give the text the same codes.
+    std::vector<char> rescan(chunks.size(), 1);
+    if (!predict)
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            ChunkColumns& cc = columns[c];
+            if (cc.dictionaries.empty()) continue;
+            rescan[c] = 0;
+            for (std::size_t k = 0; k < n_cat; ++k) {
+                const auto f = static_cast<std::size_t>(features[k]);
+                own[c][k] = std::move(cc.dictionaries[f]);
+                rescan[c] |= cc.coded[f] < chunks[c].kept - cc.missing[f];
+            }
+        }
+    std::vector<std::size_t> todo;
+    for (std::size_t c = 0; c < chunks.size(); ++c)
+        if (rescan[c]) todo.push_back(c);
+    run_chunks(todo.size(), resolve_threads(opts.threads, todo.size()), [&](std::size_t t) {
+        const std::size_t c = todo[t];
         ChunkCoder(in.text, chunks[c], columns[c], setup, own[c]).run();
         in.done_with(chunks[c].begin, chunks[c].end);
     });

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "category_dictionary.hpp"
 #include "chunked_text.hpp"
 #include "kestrel/io/read_options.hpp"
 
@@ -53,6 +54,10 @@ struct ChunkColumns {
     std::vector<std::string> first_text;
     std::vector<Index> missing;    // per feature: missing cells (rows kept)
     std::vector<Index> dropped;    // ordinals (in the chunk) of the records MissingPolicy::drop removed
+    // With CsvSink::code_text: per feature, the chunk's dictionary of the text cells pass 1
+    // coded (their cells hold the chunk's codes), and how many cells it coded.
+    std::vector<CategoryDictionary> dictionaries;
+    std::vector<Index> coded;
 };
 
 struct CsvSink {
@@ -61,6 +66,10 @@ struct CsvSink {
     MissingPolicy missing = MissingPolicy::error;
     const std::string* source = nullptr;
     std::vector<std::vector<std::string>>* kept = nullptr;  // per slot, preallocated to rows
+    // Train time, every row kept as read: pass 1 codes the text cells it meets (each
+    // chunk with its own dictionaries), so that pass 2 rescans only the chunks whose
+    // categorical columns also hold number-like cells (categories too, as text).
+    bool code_text = false;
 };
 
 // Parses the records of one chunk into rows first_row.. of the sink; sets kept.
@@ -72,7 +81,7 @@ void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layou
 // category order over the whole file; or the model's categories at predict time) and
 // sets table.categories. `features` are the categorical feature columns.
 void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLayout& layout,
-                    const std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
+                    std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
                     const ReadOptions& opts, const std::string& source, CategoryLists& categories);
 
 }  // namespace kestrel::detail

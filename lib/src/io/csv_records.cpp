@@ -12,9 +12,9 @@
 namespace kestrel::detail {
 namespace {
 
-class ChunkParser {
+class CsvChunkParser {
 public:
-    ChunkParser(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
+    CsvChunkParser(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
                 ChunkColumns& columns)
         : chunk_(chunk), layout_(layout), sink_(sink), columns_(columns),
           p_(text.data() + chunk.begin), end_(text.data() + chunk.end), line_(chunk.first_line),
@@ -27,6 +27,8 @@ public:
         columns_.first_text.assign(static_cast<std::size_t>(layout_.n_features), {});
         columns_.missing.assign(static_cast<std::size_t>(layout_.n_features), 0);
         columns_.dropped.clear();
+        columns_.dictionaries.assign(sink_.code_text ? static_cast<std::size_t>(layout_.n_features) : 0, {});
+        columns_.coded.assign(static_cast<std::size_t>(layout_.n_features), 0);
         Index row = chunk_.first_row;
         Index seen = 0;
         while (p_ < end_) {
@@ -130,7 +132,7 @@ private:
         }
         const FieldType type = layout_.field_type[j];
         if (type == FieldType::categorical) {
-            out = 0;
+            out = code_text(target);
             return;
         }
         if (kind == FieldKind::invalid && type == FieldType::automatic) {
@@ -140,7 +142,7 @@ private:
                 columns_.first_text_field[f] = j;
                 columns_.first_text[f].assign(field_.data(), field_.size());
             }
-            out = 0;
+            out = code_text(target);
             return;
         }
         switch (kind) {
@@ -153,6 +155,14 @@ private:
                 fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number" +
                                         (layout_.header.empty() ? "" : " (a numeric column)"));
         }
+    }
+
+    // The chunk's code of the text cell just scanned (0 when pass 2 codes the cells).
+    double code_text(int target) {
+        if (!sink_.code_text) return 0;
+        const auto f = static_cast<std::size_t>(target);
+        ++columns_.coded[f];
+        return columns_.dictionaries[f].code(field_);
     }
 
     void store_label(std::size_t j, Index row, std::uint64_t field_line, bool& keep) {
@@ -232,7 +242,7 @@ private:
 
 void parse_csv_chunk(std::string_view text, Chunk& chunk, const CsvLayout& layout, const CsvSink& sink,
                      ChunkColumns& columns) {
-    ChunkParser(text, chunk, layout, sink, columns).run();
+    CsvChunkParser(text, chunk, layout, sink, columns).run();
 }
 
 }  // namespace kestrel::detail

@@ -198,6 +198,8 @@ std::vector<std::string> Model::table_steps(const Features& X, const std::vector
             const auto r = std::to_chars(text, text + sizeof text, spec_.min_frequency);
             options += (options.empty() ? "" : ",") + std::string("min_frequency=") + std::string(text, r.ptr);
         }
+        // A wide encoding is given as sparse rows to a model that takes them.
+        if (estimator_->supports_sparse()) options += (options.empty() ? "" : ",") + std::string("sparse");
         if (!options.empty()) step += ":" + options;
         steps.push_back(step);
     }

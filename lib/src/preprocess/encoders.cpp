@@ -183,6 +183,10 @@ private:
 
 // ---- onehot ---------------------------------------------------------------------
 
+// scikit-learn's ColumnTransformer(sparse_threshold=0.3): below this share of stored
+// cells, the encoded rows are sparse.
+constexpr double kOneHotSparseDensity = 0.3;
+
 // How one categorical input column becomes 0/1 columns.
 struct Block {
     Index column = 0;
@@ -204,8 +208,11 @@ public:
             } else if (starts_with(part, "min_frequency=")) {
                 min_frequency_ = option_number(part.substr(14), "--min-frequency");
                 if (min_frequency_ < 0) throw UsageError("--min-frequency must be >= 0");
+            } else if (part == "sparse") {
+                sparse_allowed_ = true;
             } else {
-                throw UsageError("unknown one-hot option '" + part + "' (valid: max_categories=N, min_frequency=F)");
+                throw UsageError("unknown one-hot option '" + part +
+                                 "' (valid: max_categories=N, min_frequency=F, sparse)");
             }
         }
     }
@@ -218,6 +225,7 @@ public:
         blocks_.clear();
         const double rows = static_cast<double>(m.rows());
         const double min_count = min_frequency_ < 1 ? min_frequency_ * rows : min_frequency_;
+        double encoded_ones = 0;  // cells of the one-hot columns that hold a 1
         for (Index j = 0; j < m.cols(); ++j) {
             const Index k = role_of(roles, j);
             if (k <= 0) continue;
@@ -259,32 +267,23 @@ public:
                 ++b.width;
                 b.names.push_back("infrequent");
             }
+            for (Index c = 0; c < k; ++c)
+                if (b.slot[static_cast<std::size_t>(c)] >= 0) encoded_ones += static_cast<double>(count[static_cast<std::size_t>(c)]);
             blocks_.push_back(std::move(b));
         }
+        // scikit-learn's ColumnTransformer rule (sparse_threshold=0.3): sparse rows when
+        // fewer than 30% of the encoded cells are stored, and the model takes them.
+        const double cells = rows * static_cast<double>(out_width());
+        const double stored = rows * static_cast<double>(in_features_ - static_cast<Index>(blocks_.size())) + encoded_ones;
+        sparse_ = sparse_allowed_ && cells > 0 && stored < kOneHotSparseDensity * cells;
     }
     Features transform(const Features& X) const override {
         DenseMatrix scratch;
         const DenseMatrix& in = X.dense(scratch);
         check_width(X, in_features_, "onehot");
+        if (sparse_) return sparse_rows(in);
         DenseMatrix out = DenseMatrix::Zero(in.rows(), out_width());
-        for (Index r = 0; r < in.rows(); ++r) {
-            Index o = 0;
-            std::size_t b = 0;
-            for (Index j = 0; j < in.cols(); ++j) {
-                if (b < blocks_.size() && blocks_[b].column == j) {
-                    const Block& blk = blocks_[b++];
-                    const double x = in(r, j);
-                    const auto k = static_cast<double>(blk.slot.size());
-                    if (x >= 0 && x < k) {
-                        const int s = blk.slot[static_cast<std::size_t>(x)];
-                        if (s >= 0) out(r, o + s) = 1;
-                    }
-                    o += blk.width;
-                } else {
-                    out(r, o++) = in(r, j);
-                }
-            }
-        }
+        for (Index r = 0; r < in.rows(); ++r) encode_row(in, r, [&](Index c, double v) { out(r, c) = v; });
         return out;
     }
     std::vector<Index> output_roles(const std::vector<Index>&, Index width) const override {
@@ -325,12 +324,15 @@ public:
         for (const auto& b : blocks_)
             blocks.push_back({{"column", b.column}, {"slot", b.slot}, {"width", b.width}, {"infrequent", b.infrequent},
                               {"names", b.names}});
-        return {{"type", kind()}, {"in_features", in_features_}, {"columns", std::move(blocks)}};
+        Json j{{"type", kind()}, {"in_features", in_features_}, {"columns", std::move(blocks)}};
+        if (sparse_) j["sparse"] = true;  // absent in older files: dense rows
+        return j;
     }
     void from_json(const Json& j) override {
         in_features_ = json_integer<Index>(j.at("in_features"));
         if (in_features_ < 1) throw std::runtime_error("onehot: in_features must be positive");
         blocks_.clear();
+        sparse_ = j.value("sparse", false);
         Index last = -1;
         for (const auto& e : j.at("columns")) {
             Block b;
@@ -358,6 +360,46 @@ public:
     }
 
 private:
+    // The encoded rows as a row-major sparse matrix: each numeric cell stored (zeros
+    // too, so that a scaler can centre the column in place), one entry per known category.
+    Features sparse_rows(const DenseMatrix& in) const {
+        const Index numeric = in_features_ - static_cast<Index>(blocks_.size());
+        const Index width = out_width();
+        if (width > std::numeric_limits<int>::max() ||
+            static_cast<double>(in.rows()) * static_cast<double>(in_features_) > std::numeric_limits<int>::max())
+            throw DataError("onehot: " + std::to_string(in.rows()) + " rows of " + std::to_string(width) +
+                            " columns hold more entries than a sparse matrix indexes (2^31 - 1)");
+        SparseMatrix out(in.rows(), width);
+        out.reserve(in.rows() * (numeric + static_cast<Index>(blocks_.size())));
+        for (Index r = 0; r < in.rows(); ++r) {
+            out.startVec(r);
+            encode_row(in, r, [&](Index c, double v) { out.insertBack(r, c) = v; });
+        }
+        out.finalize();
+        return Features(std::move(out));
+    }
+
+    // Calls put(column, value) for the encoded cells of row r, in column order: each
+    // numeric cell, and a 1 in the column of a known category.
+    template <class Put>
+    void encode_row(const DenseMatrix& in, Index r, Put&& put) const {
+        Index o = 0;
+        std::size_t b = 0;
+        for (Index j = 0; j < in.cols(); ++j) {
+            if (b < blocks_.size() && blocks_[b].column == j) {
+                const Block& blk = blocks_[b++];
+                const double x = in(r, j);
+                if (x >= 0 && x < static_cast<double>(blk.slot.size())) {
+                    const int s = blk.slot[static_cast<std::size_t>(x)];
+                    if (s >= 0) put(o + s, 1.0);
+                }
+                o += blk.width;
+            } else {
+                put(o++, in(r, j));
+            }
+        }
+    }
+
     Index out_width() const {
         Index w = in_features_;
         for (const auto& b : blocks_) w += b.width - 1;
@@ -368,6 +410,8 @@ private:
     double min_frequency_ = 0;
     Index in_features_ = 0;
     std::vector<Block> blocks_;
+    bool sparse_allowed_ = false;  // the model takes sparse rows ("sparse" in the spec)
+    bool sparse_ = false;          // fitted: the encoding is wide enough to give sparse rows
 };
 
 }  // namespace

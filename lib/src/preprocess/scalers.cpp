@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
@@ -28,6 +30,63 @@ void check_width(const Features& X, Index expected, const std::string& kind) {
                         std::to_string(expected));
 }
 
+// Whether every column with a non-zero shift has an entry stored in every row.
+bool shifted_columns_stored(const SparseMatrix& m, const Vector& shift) {
+    Eigen::VectorXi stored = Eigen::VectorXi::Zero(m.cols());
+    for (Index i = 0; i < m.nonZeros(); ++i) ++stored[m.innerIndexPtr()[i]];
+    for (Index j = 0; j < m.cols(); ++j)
+        if (shift[j] != 0.0 && stored[j] != m.rows()) return false;
+    return true;
+}
+
+// The columns a scaler fitted with roles scales: the numeric ones. nullopt when the
+// roles do not describe X, or when X is sparse and a numeric column is not stored in
+// every row (a LIBSVM file, whose absent entries are zeros: the plain sparse fit,
+// with_mean=False, applies).
+std::optional<std::vector<Index>> scaled_columns(const Features& X, const std::vector<Index>& roles) {
+    if (roles.empty() || static_cast<Index>(roles.size()) != X.cols()) return std::nullopt;
+    std::vector<Index> numeric;
+    for (std::size_t j = 0; j < roles.size(); ++j)
+        if (roles[j] == kNumericColumn) numeric.push_back(static_cast<Index>(j));
+    if (X.is_sparse()) {
+        Vector marker = Vector::Zero(X.cols());
+        for (Index j : numeric) marker[j] = 1;
+        if (!shifted_columns_stored(X.sparse_ref(), marker)) return std::nullopt;
+    }
+    return numeric;
+}
+
+// The given columns of X as a dense matrix. A scaler fits its numeric columns on this
+// copy whether the rows are dense or sparse (a one-hot output), so both give the same bits.
+DenseMatrix gather_columns(const Features& X, const std::vector<Index>& columns) {
+    DenseMatrix out(X.rows(), static_cast<Index>(columns.size()));
+    if (!X.is_sparse()) {
+        const DenseMatrix& m = X.dense_ref();
+        for (std::size_t k = 0; k < columns.size(); ++k) out.col(static_cast<Index>(k)) = m.col(columns[k]);
+        return out;
+    }
+    out.setZero();
+    std::vector<Index> place(static_cast<std::size_t>(X.cols()), -1);
+    for (std::size_t k = 0; k < columns.size(); ++k) place[static_cast<std::size_t>(columns[k])] = static_cast<Index>(k);
+    const SparseMatrix& m = X.sparse_ref();
+    for (Index r = 0; r < m.outerSize(); ++r)
+        for (SparseMatrix::InnerIterator it(m, r); it; ++it)
+            if (const Index k = place[static_cast<std::size_t>(it.col())]; k >= 0) out(r, k) = it.value();
+    return out;
+}
+
+// A scaler's (shift, scale) fitted on `columns` of `width`, spread to all of them:
+// 0 and 1 (left as they are) elsewhere.
+void spread_to_width(const Vector& part_shift, const Vector& part_scale, const std::vector<Index>& columns, Index width,
+                     Vector& shift, Vector& scale) {
+    shift = Vector::Zero(width);
+    scale = Vector::Ones(width);
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        shift[columns[k]] = part_shift[static_cast<Index>(k)];
+        scale[columns[k]] = part_scale[static_cast<Index>(k)];
+    }
+}
+
 // Applies x -> (x - shift) * scale column-wise. Sparse data keeps its sparsity when
 // shift is zero. A shift on sparse rows makes them dense: done when the step was fitted
 // on dense rows (`fitted_dense`: the model then expects dense rows, such as a LIBSVM
@@ -37,6 +96,15 @@ Features affine(const Features& X, const Vector& shift, const Vector& scale, con
                 bool fitted_dense) {
     // A model file whose scaler is wider or narrower than the data (found by fuzzing).
     check_width(X, scale.size(), kind);
+    if (X.is_sparse() && shift.cwiseAbs().maxCoeff() != 0.0 && shifted_columns_stored(X.sparse_ref(), shift)) {
+        // Every shifted column is stored in every row (a sparse one-hot output's numeric
+        // columns): shift the stored values, the same expression per cell as the dense branch.
+        SparseMatrix m = X.sparse_ref();
+        for (Index r = 0; r < m.outerSize(); ++r)
+            for (SparseMatrix::InnerIterator it(m, r); it; ++it)
+                it.valueRef() = (it.value() - shift[it.col()]) * scale[it.col()];
+        return m;
+    }
     if (X.is_sparse() && fitted_dense && shift.cwiseAbs().maxCoeff() != 0.0) {
         // The same expression as the dense branch, so the rows equal those read dense.
         DenseMatrix m = X.to_dense();
@@ -207,9 +275,16 @@ public:
     // Categorical codes and 0/1 columns are not scaled (scikit-learn users scale the
     // numeric columns only, in a ColumnTransformer).
     void fit(const Features& X, const std::vector<Index>& roles) override {
-        fit(X);
-        for (std::size_t j = 0; j < roles.size(); ++j)
-            if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
+        const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
+        if (!numeric) {
+            fit(X);
+            for (std::size_t j = 0; j < roles.size(); ++j)
+                if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
+            return;
+        }
+        StandardScaler part;
+        part.fit(Features(gather_columns(X, *numeric)));
+        spread_to_width(part.mean_, part.scale_, *numeric, X.cols(), mean_, scale_);
     }
     // Its mean is non-zero only when fitted on dense rows (sparse: with_mean=False).
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard", true); }
@@ -247,9 +322,19 @@ public:
         scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
     }
     void fit(const Features& X, const std::vector<Index>& roles) override {
-        fit(X);
-        for (std::size_t j = 0; j < roles.size(); ++j)
-            if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
+        const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
+        if (!numeric) {
+            fit(X);
+            for (std::size_t j = 0; j < roles.size(); ++j)
+                if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
+            return;
+        }
+        MinMaxScaler part;
+        part.fit(Features(gather_columns(X, *numeric)));
+        spread_to_width(part.shift_, part.scale_, *numeric, X.cols(), shift_, scale_);
+        // The numeric columns were read as values (dense, or stored in every sparse row):
+        // a later sparse row without them stored holds zeros there, shifted as dense.
+        fitted_dense_ = true;
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax", fitted_dense_); }
     std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }

@@ -1,6 +1,7 @@
 // Typed CSV columns: numeric or categorical by their cells, --categorical / --numeric /
 // --ignore-cols, category codes in sorted order, missing cells, and predict-time
 // categories from a model. Expected codes are read off the fixtures by hand.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -135,6 +136,27 @@ TEST_CASE("csv types: codes do not depend on chunking or threads, and a column c
     CHECK(a.X.dense_ref() == b.X.dense_ref());
     // Row 14: c = "1" (code 1 of "0","1","10","11","12","2",...), k = "k98%11" = "k10" (code 2: k0,k1,k10).
     CHECK(row_of(a, 14) == std::vector<double>{1, 2, 7});
+}
+
+TEST_CASE("csv types: thousands of categories, met in scrambled order, code to their sorted places") {
+    // Pass 1 codes the words with each chunk's own dictionary (grown many times here);
+    // the codes must still be each word's place in the sorted list, at 1 and 2 threads.
+    std::ostringstream os;
+    os << "label,w\n";
+    const int rows = 30000, words = 3000;
+    for (int i = 0; i < rows; ++i) os << (i % 2) << ",w" << (i * 7919 % words) << "\n";
+    const std::string text = os.str();
+    ReadOptions one, two;
+    one.threads = 1;
+    two.threads = 2;
+    const Table a = read(text, one), b = read(text, two);
+    REQUIRE(a.categories.size() == 1);
+    REQUIRE(a.categories[0].size() == static_cast<std::size_t>(words));
+    CHECK(std::is_sorted(a.categories[0].begin(), a.categories[0].end()));
+    CHECK(a.categories == b.categories);
+    CHECK(a.X.dense_ref() == b.X.dense_ref());
+    for (int i = 0; i < rows; i += 997)
+        CHECK(a.categories[0][static_cast<std::size_t>(a.X.dense_ref()(i, 0))] == "w" + std::to_string(i * 7919 % words));
 }
 
 TEST_CASE("csv types: --max-categories-hard refuses a column with too many categories") {

@@ -30,3 +30,11 @@ enc = OneHotEncoder(min_frequency=2, handle_unknown="infrequent_if_exist").fit(X
 print("infreq", enc.categories_, enc.infrequent_categories_, enc.transform([["L"],["M"]]).toarray())
 enc = OneHotEncoder(max_categories=2, handle_unknown="infrequent_if_exist").fit(X[["size"]])
 print("maxcat", enc.infrequent_categories_, enc.transform([["L"],["M"],["S"]]).toarray())
+# --encode ordinal: most_frequent imputer + OrdinalEncoder (unknown -1) on colour, size; median on weight.
+from sklearn.preprocessing import OrdinalEncoder
+ct = ColumnTransformer([("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
+                                              OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)), ["colour", "size"]),
+                        ("num", SimpleImputer(strategy="median"), ["weight"])])
+m = make_pipeline(ct, Ridge(alpha=1.0)).fit(X, y)
+print("ordinal coef (colour, size, weight)", repr(m[1].coef_), repr(m[1].intercept_))
+print("ordinal pred", repr(m.predict(t)))

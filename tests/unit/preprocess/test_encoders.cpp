@@ -135,4 +135,26 @@ TEST_CASE("ridge on a raw table equals scikit-learn's impute + OneHotEncoder + R
     CHECK(m.to_json()["version"] == 4);  // categories, and ridge's feature_mean
 }
 
+TEST_CASE("ridge with --encode ordinal equals scikit-learn's impute + OrdinalEncoder + Ridge pipeline") {
+    const Dataset d = make_dataset(read_table_text(kTable), Task::regression);
+    ModelSpec spec;
+    spec.model = "ridge";
+    spec.params = {{"alpha", 1.0}};
+    spec.encode = "ordinal";
+    const Model m = Model::train(spec, d, Context{});
+    CHECK(m.prepared_feature_names() == std::vector<std::string>{"colour", "size", "weight"});
+    // OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=-1) after the
+    // most_frequent imputer on colour and size, median on weight; Ridge(alpha=1).
+    const std::vector<double> coef{0.0181908, -0.222948, 0.52531894};
+    const Eigen::MatrixXd w = m.estimator().linear_weights();
+    REQUIRE(w.cols() == 3);
+    for (Index j = 0; j < 3; ++j) CHECK(w(0, j) == doctest::Approx(coef[static_cast<std::size_t>(j)]).epsilon(1e-6));
+    // Unknown categories (purple, XL) are the code -1: sklearn predicts 1.67937014, 2.00879733.
+    const Table test = read_table_from_buffer("colour,size,weight\npurple,S,NA\nred,XL,2.0\n", "test.csv",
+                                              m.align_options(ReadOptions{}));
+    const Vector p = m.predict(test.X);
+    CHECK(p[0] == doctest::Approx(1.67937014).epsilon(1e-6));
+    CHECK(p[1] == doctest::Approx(2.00879733).epsilon(1e-6));
+}
+
 }  // TEST_SUITE

@@ -9,12 +9,16 @@
 //       Numeric columns get the strategy; categorical columns always get their most
 //       frequent category (the smallest code on ties). `indicator` appends one 0/1
 //       column per feature that had missing cells in training, in feature order.
-//   onehot[:max_categories=N][,min_frequency=F]
+//   onehot[:max_categories=N][,min_frequency=F][,sparse]
 //       One 0/1 column per category of each categorical column, in category order;
 //       numeric columns pass through first, in their order. A category seen fewer
 //       than F times (F < 1: a fraction of the rows), or beyond the N-1 most frequent
 //       (ties: category order), shares one "infrequent" column. A missing cell or an
 //       unknown category (kUnknownCategory) is an all-zero row.
+//       `sparse` (the model takes sparse rows): when fewer than 30% of the encoded
+//       cells would be stored (scikit-learn's ColumnTransformer sparse_threshold=0.3),
+//       the step outputs sparse rows, each numeric cell stored even when 0; the fitted
+//       step records "sparse": true.
 #include <memory>
 #include <string>
 
