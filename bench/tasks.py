@@ -234,7 +234,7 @@ HELD_OUT = (
      "C-SVC RBF C=10 gamma=1/10, synthetic 20000 x 10, 40 classes (780 one-vs-one pairs)"),
     ("svc_sparse_wide", "sparse_wide", "svc", {"C": 1, "gamma": 1},
      "-s 0 -t 2 -c 1 -g 1", "train.libsvm", "test.libsvm",
-     "C-SVC RBF C=1 gamma=1, sparse text-like 20000 x 50000, ~50 nnz a row (unit-norm tf-idf, LIBSVM format)"),
+     "C-SVC RBF C=1 gamma=1, sparse text-like 3000 x 50000, ~50 nnz a row (unit-norm tf-idf, LIBSVM format)"),
     ("svc_tiny_heart", "shared:heart_scale", "svc", {"C": 1, "gamma": 0.0769230769},
      "-s 0 -t 2 -c 1 -g 0.0769230769", "train.scaled.libsvm", "test.scaled.libsvm",
      "C-SVC RBF C=1 gamma=1/13, heart_scale 216 x 13 (LIBSVM's own example set): the train + predict pair"),
