@@ -218,6 +218,40 @@ add(Task("svr_friedman", "svm", "friedman",
                          goal=Goal(train=0.5, predict=0.5, rmse_relative=0.01, sv_relative=0.02))],
          requires=("svr",)))
 
+# issue 23's held-out regimes: sets and settings no solver choice was tuned on, where the SMO
+# loop rather than the kernel is the cost (few features, many iterations, many pairs) or where
+# start-up is (a few hundred rows: the train + predict pair of processes against LIBSVM's).
+HELD_OUT = (
+    # name, dataset, svm type and matched options, train/test files, what
+    ("svr_large_c", "friedman9_wide", "svr", {"C": 10000, "gamma": 0.1111111111, "epsilon": 29},
+     "-s 3 -t 2 -c 10000 -g 0.1111111111 -p 29", "train.scaled.libsvm", "test.scaled.libsvm",
+     "epsilon-SVR RBF C=1e4 gamma=1/9 epsilon=29 (1% of the target's range), Friedman #1 x 100, 10000 x 9"),
+    ("svc_large_c", "imbalanced6", "svc", {"C": 1000, "gamma": 0.1666666667},
+     "-s 0 -t 2 -c 1000 -g 0.1666666667", "train.scaled.libsvm", "test.scaled.libsvm",
+     "C-SVC RBF C=1e3 gamma=1/6, synthetic binary 30000 x 6, 90/10 imbalanced, overlapping clusters"),
+    ("svc_many_classes", "many_classes40", "svc", {"C": 10, "gamma": 0.1},
+     "-s 0 -t 2 -c 10 -g 0.1", "train.scaled.libsvm", "test.scaled.libsvm",
+     "C-SVC RBF C=10 gamma=1/10, synthetic 20000 x 10, 40 classes (780 one-vs-one pairs)"),
+    ("svc_sparse_wide", "sparse_wide", "svc", {"C": 1, "gamma": 1},
+     "-s 0 -t 2 -c 1 -g 1", "train.libsvm", "test.libsvm",
+     "C-SVC RBF C=1 gamma=1, sparse text-like 3000 x 50000, ~50 nnz a row (unit-norm tf-idf, LIBSVM format)"),
+    ("svc_tiny_heart", "shared:heart_scale", "svc", {"C": 1, "gamma": 0.0769230769},
+     "-s 0 -t 2 -c 1 -g 0.0769230769", "train.scaled.libsvm", "test.scaled.libsvm",
+     "C-SVC RBF C=1 gamma=1/13, heart_scale 216 x 13 (LIBSVM's own example set): the train + predict pair"),
+    ("svr_tiny_diabetes", "shared:diabetes", "svr", {"C": 100, "gamma": 0.1, "epsilon": 3},
+     "-s 3 -t 2 -c 100 -g 0.1 -p 3", "train.scaled.libsvm", "test.scaled.libsvm",
+     "epsilon-SVR RBF C=100 gamma=1/10 epsilon=3 (1% of the target's range), diabetes 353 x 10: the "
+     "train + predict pair"),
+)
+for name, data, model, params, opts, tr, te, what in HELD_OUT:
+    kt = kestrel(model, dict(params, eps=0.001, cache_mb=200), tr, te)
+    kt.extras = ("sv_count",)
+    quality = dict(rmse_relative=0.01) if model == "svr" else dict(accuracy_points=0.3)
+    goal = Goal(total=1.0, **quality) if "tiny" in name else Goal(train=0.5, predict=0.5, sv_relative=0.02, **quality)
+    add(Task(name, "svm", data, what + "; eps=1e-3, cache 200 MB", kestrel=kt,
+             anchors=[libsvm(opts + " -e 0.001 -m 200", tr, te, goal=goal)], requires=(model,),
+             heavy=name in ("svr_large_c", "svc_large_c", "svc_sparse_wide")))
+
 # ---------------------------------------------------------------- kernel (issue 6)
 # scikit-learn's KernelRidge solves (K + alpha I) a = y without an intercept; kestrel's
 # kernel_ridge solves the same system with fit_intercept=0 (its default centres the kernel

@@ -109,6 +109,15 @@ def spiral(rng, n, d=2):
     return X + 0.3 / (3.0 * np.pi) * 2.0 * rng.standard_normal((n, 2)), y.astype(np.int64)
 
 
+def friedman_wide_range(rng, n, d, scale):
+    """Friedman #1 on d uniform features, target (noise included) multiplied by scale: a
+    price-like target whose range is in the thousands. The large-C SVR regime: at C = 10^4
+    and epsilon = 1% of the range, most dual variables end at C and SMO runs for a great many
+    iterations (the dual scales with the target: this is Friedman #1 at C = 10^4 / scale)."""
+    X, y = friedman1(rng, n, d)
+    return X, scale * y
+
+
 def sparse_text(rng, n, d, mean_nnz):
     """Bag-of-words-like CSR: Zipf term frequencies, log-tf * idf, unit-norm rows, sparse w."""
     nnz_per_row = np.maximum(5, rng.poisson(mean_nnz * 1.08, size=n))  # duplicates merge below
@@ -156,6 +165,21 @@ DATASETS = {
         46000, 11500, "multiclass", "issue 4 (shuttle-like)",
     ),
     "friedman": (friedman1, {"d": 20}, 10000, 2500, "regression", "issues 6 (kernel_ridge), 7"),
+    # issue 23's held-out regimes: sets no solver setting was tuned on
+    "friedman9_wide": (friedman_wide_range, {"d": 9, "scale": 100.0}, 10000, 2500, "regression", "issue 23 (large-C SVR)"),
+    "imbalanced6": (
+        multiclass_blobs,
+        {"d": 6, "n_classes": 2, "n_informative": 6, "clusters_per_class": 4, "spread": 1.2, "priors": [0.9, 0.1]},
+        30000, 7500, "binary", "issue 23 (large-C SVC)",
+    ),
+    "many_classes40": (
+        multiclass_blobs,
+        {"d": 10, "n_classes": 40, "n_informative": 8, "clusters_per_class": 1, "spread": 0.8},
+        20000, 5000, "multiclass", "issue 23 (many classes)",
+    ),
+    # 3000 rows, not 20000: nearly every row ends a support vector here, and LIBSVM took 68 s
+    # on 4000 of them and over 400 s on 20000
+    "sparse_wide": (sparse_text, {"d": 50000, "mean_nnz": 50}, 3000, 1000, "binary", "issue 23 (wide sparse SVM)"),
 }
 SEEDS = {name: 20240 + i for i, name in enumerate(DATASETS)}
 
@@ -186,7 +210,7 @@ def generate(name, out_root, force):
     rng = np.random.Generator(np.random.PCG64(SEEDS[name]))
     n = n_train + n_test
     classification = task != "regression"
-    if name == "sparse_text":
+    if builder is sparse_text:
         (indptr, cols, values), y = builder(rng, n, **kwargs)
         split = indptr[n_train]
         textio.write_libsvm_sparse(

@@ -17,9 +17,12 @@ namespace {
 constexpr Index kRowChunk = 1024;   // right-hand rows per task in Kernel::row
 constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
 constexpr Index kGramRows = 64;     // rows per task in Kernel::gram
-// Below this many multiply-adds a fork-join (~1 µs from libgomp's pool) costs more than it
-// saves: one RBF row of 10000 x 20 (~70 µs, an SVR kernel column) is worth splitting.
-constexpr Index kParallelKernelWork = 1 << 16;
+// Below this many multiply-adds a row is computed on one thread. A fork-join costs ~1 µs
+// from libgomp's pool on an idle machine, but a scheduler time slice when the cores are
+// shared, and an SVM solver asks for a row at most iterations: a 30000 x 6 C-SVC at C = 1000
+// spent 38 s of CPU at two threads for 3.2 s of work with 2^16 here (load 18). Rows of
+// 2^20 (20000 x 50, ~0.5 ms) and more still split.
+constexpr Index kParallelKernelWork = 1 << 20;
 constexpr double kDensifyAbove = 0.25;     // fraction of non-zeros above which sparse rows are stored dense
 
 double powi(double base, int times) {
@@ -284,7 +287,9 @@ void Kernel::row(const KernelRows& a, Index i, const KernelRows& b, Index begin,
     std::vector<double> scratch;
     const Probe p = probe(a, i, scratch);
     const Index chunks = (n + kRowChunk - 1) / kRowChunk;
-    const bool parallel = threads > 1 && chunks > 1 && n * std::max<Index>(b.dim(), 1) >= kParallelKernelWork;
+    // A sparse right-hand row costs its non-zeros, not its width (50000 for text, ~50 stored).
+    const Index per_row = b.is_sparse() ? b.sparse().nonZeros() / std::max<Index>(b.sparse().rows(), 1) : b.dim();
+    const bool parallel = threads > 1 && chunks > 1 && n * std::max<Index>(per_row, 1) >= kParallelKernelWork;
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (Index c = 0; c < chunks; ++c) {
         const Index lo = begin + c * kRowChunk;

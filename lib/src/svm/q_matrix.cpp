@@ -9,13 +9,10 @@
 
 namespace kestrel {
 
-namespace {
-
-// Below this many entries a pass over a column (the float conversion of a kernel row,
-// an SvrQ expansion: ~1 ns an entry) is cheaper than a fork-join.
-constexpr Index kParallelExpand = 2048;
-
-}  // namespace
+// The passes over a column here (the float conversion of a kernel row, an SvrQ expansion,
+// Ḡ's update: ~1 ns an entry) come once or twice per SMO iteration and run on one thread:
+// a fork-join per iteration costs far more than it saves on a shared machine
+// (smo_solver.cpp). Only the kernel rows themselves may use the threads.
 
 // ---------------------------------------------------------------- ColumnCache
 
@@ -57,6 +54,7 @@ void ColumnCache::drop(Index i) {
 }
 
 float* ColumnCache::get(Index i, Index len, Index& filled) {
+    apply_pending_swaps();
     Entry& e = entries_[static_cast<std::size_t>(i)];
     if (e.len > 0) unlink(i);
     if (len > e.len) {
@@ -87,13 +85,29 @@ void ColumnCache::swap_index(Index i, Index j) {
     std::swap(a.len, b.len);
     if (a.len > 0) push_back(i);
     if (b.len > 0) push_back(j);
+    pending_.emplace_back(i, j);
+}
+
+// A column's entries follow the swaps in order; one holding i but not j cannot stay
+// consistent and is dropped. Which column sits where does not matter here, only its
+// length, so this is what swapping every column at each swap_index would have left.
+void ColumnCache::apply_pending_swaps() {
+    if (pending_.empty()) return;
     for (Index h = head_; h >= 0;) {
         Entry& e = entries_[static_cast<std::size_t>(h)];
         const Index next = e.next;
-        if (e.len > j) std::swap(e.data[i], e.data[j]);
-        else if (e.len > i) drop(h);  // holds i but not j: cannot stay consistent
+        float* d = e.data;
+        for (const auto& [i, j] : pending_) {
+            if (e.len > j) {
+                std::swap(d[i], d[j]);
+            } else if (e.len > i) {
+                drop(h);
+                break;
+            }
+        }
         h = next;
     }
+    pending_.clear();
 }
 
 // ---------------------------------------------------------------- KernelQ
@@ -123,7 +137,6 @@ const float* KernelQ::column(Index i, Index len) {
         const double si = signs_[static_cast<std::size_t>(i)];
         const std::int8_t* s = signs_.data();
         const double* k = scratch_.data() - filled;
-#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && len - filled >= kParallelExpand)
         for (Index j = filled; j < len; ++j) data[j] = static_cast<float>(si * s[j] * k[j]);
         // The cache holds Q + diag(shift): its swaps move the shifted entries with their rows.
         if (!shift_.empty() && filled <= i && i < len)
@@ -136,7 +149,6 @@ void KernelQ::add_to_bound_sum(Index i, double c) {
     const Index l = rows_.size();
     const float* Qi = column(i, l);
     double* sum = bound_sum_.data();
-#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l >= kParallelExpand)
     for (Index k = 0; k < l; ++k) sum[k] += c * Qi[k];
 }
 
@@ -181,7 +193,6 @@ const float* SvrQ::kernel_row(Index sample) {
     if (filled < l_) {
         kernel_.row(rows_, sample, rows_, filled, l_, scratch_.data(), threads_);
         const double* k = scratch_.data() - filled;
-#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l_ - filled >= kParallelExpand)
         for (Index j = filled; j < l_; ++j) data[j] = static_cast<float>(k[j]);
     }
     return data;
@@ -207,8 +218,6 @@ const float* SvrQ::column(Index i, Index len) {
     const float si = sign_[static_cast<std::size_t>(i)];
     const std::int32_t* index = index_.data();
     const float* sign = sign_.data();
-    // Each entry on its own, so the split between threads cannot change a value.
-#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && len >= kParallelExpand)
     for (Index j = 0; j < len; ++j) buf[j] = si * sign[j] * data[index[j]];
     return buf;
 }
@@ -218,7 +227,6 @@ void SvrQ::add_to_bound_sum(Index i, double c) {
     const float* K = kernel_row(index_[static_cast<std::size_t>(i)]);
     const double ci = sign_[static_cast<std::size_t>(i)] * c;
     double* sum = bound_sum_.data();
-#pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && l_ >= kParallelExpand)
     for (Index m = 0; m < l_; ++m) sum[m] += ci * K[m];
 }
 

@@ -17,31 +17,15 @@ namespace {
 
 constexpr double kTau = 1e-12;  // curvature floor for non-positive-definite pairs
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Passes over the active variables (selection, gradient update) split into chunks
-// once there are enough of them to pay for a fork-join (~1 µs against ~0.5 ns a
-// variable). Selection only compares, and chunks are combined in order, so the pair
-// chosen is the one a single pass would choose, whatever the thread count.
-constexpr Index kScanChunk = 1024;
-constexpr Index kParallelScan = 2 * kScanChunk;
-
-// part(lo, hi) -> R over [0, n) in chunks (parallel when worth it), then
-// join(acc, part) from left to right.
-template <class R, class Part, class Join>
-R scan_chunks(Index n, int threads, std::vector<R>& parts, Part&& part, Join&& join) {
-    if (threads <= 1 || n < kParallelScan) return part(Index{0}, n);
-    const Index chunks = (n + kScanChunk - 1) / kScanChunk;
-    parts.resize(static_cast<std::size_t>(chunks));
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (Index c = 0; c < chunks; ++c)
-        parts[static_cast<std::size_t>(c)] = part(c * kScanChunk, std::min(n, (c + 1) * kScanChunk));
-    R acc = parts[0];
-    for (Index c = 1; c < chunks; ++c) join(acc, parts[static_cast<std::size_t>(c)]);
-    return acc;
-}
+// The passes of one iteration (selection, gradient update) run on one thread. Each is a few
+// microseconds over the active variables and there are millions of iterations at large C: a
+// fork-join per pass costs ~1 µs on an idle machine, but a scheduler time slice whenever the
+// cores are shared (libgomp's waiting workers spin, then sleep: measured 141 s against 7.4 s
+// at one thread on a 30000-row C = 1000 problem at load 8). Both cores go to coarse work
+// instead: whole one-vs-one pairs, kernel rows long enough to pay for their fork-join.
 
 // The running best of a selection pass. Pick: the largest value; BestJ: the smallest
-// second-order objective −diff²/a. Both break ties to the later index, within a chunk
-// (a later t replaces an equal one) and across chunks (join prefers the later chunk).
+// second-order objective −diff²/a. Both break ties to the later index.
 struct Pick {
     double value = -kInf;
     Index at = -1;
@@ -50,9 +34,6 @@ struct Pick {
             value = v;
             at = t;
         }
-    }
-    void join(const Pick& next) {
-        if (next.at >= 0 && next.value >= value) *this = next;
     }
 };
 struct BestJ {
@@ -68,12 +49,6 @@ struct BestJ {
         if (obj <= best) {
             best = obj;
             at = t;
-        }
-    }
-    void join(const BestJ& next) {
-        if (next.at >= 0 && next.best <= best) {
-            best = next.best;
-            at = next.at;
         }
     }
 };
@@ -157,13 +132,6 @@ public:
 private:
     static constexpr int kSets = Policy::kSets;
     static constexpr int kPos = Policy::set_of(+1), kNeg = Policy::set_of(-1);
-    // Per chunk of the i pass: the i candidate of each set.
-    using IPicks = std::array<Pick, kSets>;
-    // Per chunk of the j pass: the j chosen and, per set, the largest y·G over I_low.
-    struct JPick {
-        BestJ j;
-        std::array<double, kSets> gmax2 = all_minus_infinity<kSets>();
-    };
 
     void update_status(Index i) {
         const double a = alpha_[static_cast<std::size_t>(i)];
@@ -192,9 +160,6 @@ private:
     std::vector<double> p_, C_, alpha_, G_;  // Ḡ is kept by Q (add_to_bound_sum)
     std::vector<std::int8_t> y_, status_;
     std::vector<Index> active_;  // original index of each position
-    // Per-chunk results of the selection passes (kept to avoid reallocating).
-    std::vector<IPicks> i_parts_;
-    std::vector<JPick> j_parts_;
 };
 
 template <class Policy>
@@ -259,23 +224,15 @@ template <class Policy>
 bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
     const double* G = G_.data();
     const std::int8_t* y = y_.data();
-    const int threads = Q_.threads();
-    const IPicks pi = scan_chunks(
-        active_size_, threads, i_parts_,
-        [&](Index lo, Index hi) {
-            IPicks r;
-            for (Index t = lo; t < hi; ++t) {
-                if (y[t] == +1) {
-                    if (!upper(t)) r[kPos].offer(-G[t], t);
-                } else if (!lower(t)) {
-                    r[kNeg].offer(G[t], t);
-                }
-            }
-            return r;
-        },
-        [](IPicks& acc, const IPicks& next) {
-            for (int s = 0; s < kSets; ++s) acc[s].join(next[s]);
-        });
+    const Index n = active_size_;
+    std::array<Pick, kSets> pi;
+    for (Index t = 0; t < n; ++t) {
+        if (y[t] == +1) {
+            if (!upper(t)) pi[kPos].offer(-G[t], t);
+        } else if (!lower(t)) {
+            pi[kNeg].offer(G[t], t);
+        }
+    }
     // Per set: its i's violation, column, and the parts of a_it that do not depend on t
     // (2 y_i multiplies Q_it, whose sign is y_i y_t).
     std::array<double, kSets> gmax, qd_i, two_yi;
@@ -283,37 +240,28 @@ bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
     for (int s = 0; s < kSets; ++s) {
         const Index i = pi[s].at;
         gmax[s] = pi[s].value;
-        Qi[s] = i >= 0 ? Q_.column(i, active_size_) : nullptr;
+        Qi[s] = i >= 0 ? Q_.column(i, n) : nullptr;
         qd_i[s] = i >= 0 ? QD_[i] : 0.0;
         two_yi[s] = i >= 0 ? 2.0 * y[i] : 0.0;
     }
-    const JPick pj = scan_chunks(
-        active_size_, threads, j_parts_,
-        [&](Index lo, Index hi) {
-            JPick r;
-            for (Index t = lo; t < hi; ++t) {
-                if (y[t] == +1) {
-                    if (lower(t)) continue;
-                    if (G[t] >= r.gmax2[kPos]) r.gmax2[kPos] = G[t];
-                    r.j.offer(
-                        gmax[kPos] + G[t], [&] { return qd_i[kPos] + QD_[t] - two_yi[kPos] * Qi[kPos][t]; }, t);
-                } else {
-                    if (upper(t)) continue;
-                    if (-G[t] >= r.gmax2[kNeg]) r.gmax2[kNeg] = -G[t];
-                    r.j.offer(
-                        gmax[kNeg] - G[t], [&] { return qd_i[kNeg] + QD_[t] + two_yi[kNeg] * Qi[kNeg][t]; }, t);
-                }
-            }
-            return r;
-        },
-        [](JPick& acc, const JPick& next) {
-            for (int s = 0; s < kSets; ++s) acc.gmax2[s] = std::max(acc.gmax2[s], next.gmax2[s]);
-            acc.j.join(next.j);
-        });
-    double gap = gmax[0] + pj.gmax2[0];
-    for (int s = 1; s < kSets; ++s) gap = std::max(gap, gmax[s] + pj.gmax2[s]);
-    if (gap < opt_.eps || pj.j.at == -1) return false;
-    out_j = pj.j.at;
+    // The j chosen and, per set, the largest y·G over I_low.
+    BestJ pj;
+    std::array<double, kSets> gmax2 = all_minus_infinity<kSets>();
+    for (Index t = 0; t < n; ++t) {
+        if (y[t] == +1) {
+            if (lower(t)) continue;
+            if (G[t] >= gmax2[kPos]) gmax2[kPos] = G[t];
+            pj.offer(gmax[kPos] + G[t], [&] { return qd_i[kPos] + QD_[t] - two_yi[kPos] * Qi[kPos][t]; }, t);
+        } else {
+            if (upper(t)) continue;
+            if (-G[t] >= gmax2[kNeg]) gmax2[kNeg] = -G[t];
+            pj.offer(gmax[kNeg] - G[t], [&] { return qd_i[kNeg] + QD_[t] + two_yi[kNeg] * Qi[kNeg][t]; }, t);
+        }
+    }
+    double gap = gmax[0] + gmax2[0];
+    for (int s = 1; s < kSets; ++s) gap = std::max(gap, gmax[s] + gmax2[s]);
+    if (gap < opt_.eps || pj.at == -1) return false;
+    out_j = pj.at;
     out_i = pi[static_cast<std::size_t>(Policy::set_of(y[out_j]))].at;
     return true;
 }
@@ -431,8 +379,6 @@ void SmoEngine<Policy>::update_pair(Index i, Index j) {
     alpha_[sj] = aj;
     const double dai = ai - old_i, daj = aj - old_j;
     double* G = G_.data();
-    const int threads = Q_.threads();
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && active_size_ >= kParallelScan)
     for (Index k = 0; k < active_size_; ++k) G[k] += Qi[k] * dai + Qj[k] * daj;
 
     const bool was_upper_i = upper(i), was_upper_j = upper(j);

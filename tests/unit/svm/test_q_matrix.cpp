@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <utility>
 #include <vector>
 
 #include "kestrel/core/rng.hpp"
@@ -44,6 +45,52 @@ void check_column(SvrQ& Q, const Kernel& k, const KernelRows& rows, const std::v
 
 TEST_SUITE("svm") {
 
+TEST_CASE("q matrix: KernelQ's cached columns follow a run of swaps, as shrinking makes them") {
+    // Columns of several prefix lengths are cached, then positions are swapped in
+    // shrinking's pattern (front i rising, back j falling) and in arbitrary pairs; every
+    // column read afterwards must be Q in the swapped order: s_a s_b K(x_var(a), x_var(b)).
+    const Index n = 60;
+    const DenseMatrix X = random_rows(n, 4, 13);
+    const KernelRows rows{Features(X)};
+    const Kernel k = rbf(X);
+    std::vector<std::int8_t> signs(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) signs[static_cast<std::size_t>(i)] = i % 3 == 0 ? -1 : 1;
+    KernelQ Q(rows, k, signs, 1.0, 1);
+    std::vector<Index> var(static_cast<std::size_t>(n));
+    for (Index p = 0; p < n; ++p) var[static_cast<std::size_t>(p)] = p;
+    const auto check = [&](Index a, Index len) {
+        CAPTURE(a);
+        CAPTURE(len);
+        const float* col = Q.column(a, len);
+        for (Index b = 0; b < len; ++b) {
+            const Index va = var[static_cast<std::size_t>(a)], vb = var[static_cast<std::size_t>(b)];
+            const double s = signs[static_cast<std::size_t>(va)] * signs[static_cast<std::size_t>(vb)];
+            const auto expected = static_cast<float>(s * k(rows, va, rows, vb));
+            if (col[b] != expected) {
+                CHECK(col[b] == expected);
+                return;
+            }
+        }
+    };
+    for (Index a : {0, 7, 20, 33, 59}) check(a, n);
+    for (Index a : {1, 8, 40}) check(a, 30);  // prefixes: some swaps below cross their end
+    check(2, 10);
+    const auto swap = [&](Index i, Index j) {
+        Q.swap_index(i, j);
+        std::swap(var[static_cast<std::size_t>(i)], var[static_cast<std::size_t>(j)]);
+    };
+    for (Index t = 0, back = n - 1; t < 12; t += 2, back -= 3) swap(t, back);
+    swap(25, 5);
+    swap(9, 9);
+    for (Index a = 0; a < n; a += 3) check(a, n);
+    for (Index a : {1, 8, 40, 2}) check(a, 30);
+    // A second run after columns were read and regrown in between.
+    swap(0, 29);
+    swap(31, 58);
+    for (Index a = 0; a < n; ++a) check(a, a % 2 == 0 ? n : 35);
+}
+
+
 TEST_CASE("q matrix: SvrQ columns follow swaps, and a column handed out again is still right") {
     const DenseMatrix X = random_rows(40, 3, 11);
     const KernelRows rows{Features(X)};
@@ -82,7 +129,7 @@ TEST_CASE("q matrix: SvrQ columns follow swaps, and a column handed out again is
 }
 
 TEST_CASE("q matrix: SvrQ columns are the same with 1 and 2 threads") {
-    // 2 x 3000 entries: the expansion and the kernel rows both take the parallel path.
+    // 3000 rows x 25 features: the kernel rows take the parallel path.
     const DenseMatrix X = random_rows(3000, 25, 12);
     const KernelRows rows{Features(X)};
     const Kernel k = rbf(X);
