@@ -114,7 +114,9 @@ TEST_SUITE("cli.ranking") {
         CHECK(r.exit_code == 1);
         CHECK(r.err.find("--resample over draws single rows, which would break the data's query groups") !=
               std::string::npos);
-        const auto cv = run_tool("kestrel-cv -q -m gbdt --task classification --resample smote '" + data + "'");
+        // --metric: kestrel-cv scores rows with query ids by ndcg@10 unless told otherwise
+        const auto cv =
+            run_tool("kestrel-cv -q -m gbdt --task classification --metric accuracy --resample smote '" + data + "'");
         CHECK(cv.exit_code == 1);
         CHECK(cv.err.find("query groups") != std::string::npos);
     }
