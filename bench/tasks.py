@@ -395,6 +395,16 @@ for short, data, kestrel_loss, xgb_objective, hgb_loss, metric, shape in (
                              extra="--task regression"),
              # HistGradientBoosting takes ~40 s a fit on the loaded 2-core machine: no warm-up run
              anchors=anchors, requires=("gbdt",), metric=metric, heavy=hgb_loss is not None))
+# count:poisson's max_delta_step 0.7 (kestrel's auto, as XGBoost) shortens every step, where
+# HistGradientBoosting takes the plain Newton step: against it, kestrel's max_delta_step=0.
+add(Task("gbdt_poisson_step0", "trees", "poisson_counts",
+         "histogram gradient boosting, loss=poisson, max_delta_step=0, 100 rounds, depth 6, learning rate 0.1, "
+         "255 bins, lambda 1, {threads} threads; Poisson counts 100000 x 20",
+         kestrel=kestrel("gbdt", dict(GBDT_SETTINGS, loss="poisson", max_delta_step=0), "train.csv", "test.csv",
+                         extra="--task regression"),
+         anchors=[hist_gradient_boosting(dict(loss="poisson", **HGB_SETTINGS), "train.csv", "test.csv",
+                                         Goal(**LOSS_GOAL))],
+         requires=("gbdt",), metric="poisson_deviance", heavy=True))
 add(Task("adaboost_binary", "trees", "svm_binary",
          "AdaBoost (SAMME), 100 decision stumps; synthetic binary 20000 x 50",
          kestrel=kestrel("adaboost", {"n_estimators": 100}, "train.csv", "test.csv"),
