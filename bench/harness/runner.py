@@ -254,7 +254,7 @@ def _measure_task(task, ctx, pending_reason, anchors_when_pending):
         if entry.get("error"):
             continue
         if task.quality and truth and tool.predict:
-            entry["quality"] = score.score(truth, os.path.join(work, slug + ".pred.csv"), kind)
+            entry["quality"] = score.score(truth, os.path.join(work, slug + ".pred.csv"), kind, task.metric)
             if task.quality_seeds:
                 _quality_over_seeds(task, tool, entry, ctx, data_dir, work, truth, kind)
         if "cv_best" in tool.extras:
@@ -288,13 +288,14 @@ def _quality_over_seeds(task, tool, entry, ctx, data_dir, work, truth, kind):
             if m.get("error") is not None or m.get("rc", 0) != 0:
                 entry["quality"] = {"error": f"seed {seed} {stage}: exit {m.get('rc')}"}
                 return
-        per_seed[seed] = score.score(truth, os.path.join(seed_work, slug + ".pred.csv"), kind)
+        per_seed[seed] = score.score(truth, os.path.join(seed_work, slug + ".pred.csv"), kind, task.metric)
     ctx.log(f"    {tool.name:18s} quality at seeds {sorted(per_seed)}: "
             + ", ".join(f"{q.get('accuracy', q.get('rmse'))}" for _, q in sorted(per_seed.items())))
     keys = [k for k, v in per_seed[1].items() if isinstance(v, (int, float))]
     mean = {k: statistics.fmean(q[k] for q in per_seed.values()) for k in keys
             if all(isinstance(q.get(k), (int, float)) for q in per_seed.values())}
-    entry["quality"] = {**mean, "seeds": sorted(per_seed)}
+    named = {"metric": per_seed[1]["metric"]} if "metric" in per_seed[1] else {}
+    entry["quality"] = {**mean, **named, "seeds": sorted(per_seed)}
     entry["quality_by_seed"] = {str(s): q for s, q in sorted(per_seed.items())}
 
 
@@ -336,6 +337,10 @@ def checks(goal, pair, k, a, km, am, data_mb=None):
     if goal.rmse_relative is not None and "rmse" in kq and "rmse" in aq and aq["rmse"] > 0:
         d = (kq["rmse"] - aq["rmse"]) / aq["rmse"]
         out.append((f"RMSE within {goal.rmse_relative:.0%}", f"{d:+.2%}", abs(d) <= goal.rmse_relative))
+    if goal.metric_relative is not None and "metric_value" in kq and "metric_value" in aq and aq["metric_value"] > 0:
+        d = (kq["metric_value"] - aq["metric_value"]) / aq["metric_value"]
+        out.append((f"{kq['metric']} <= anchor's +{goal.metric_relative:.0%}", f"{d:+.2%}",
+                    d <= goal.metric_relative))
     if goal.sv_relative is not None and k.get("sv_count") and a.get("sv_count"):
         d = (k["sv_count"] - a["sv_count"]) / a["sv_count"]
         out.append((f"SVs within {goal.sv_relative:.0%}", f"{d:+.1%}", abs(d) <= goal.sv_relative))

@@ -79,8 +79,41 @@ def regression_scores(truth, pred):
     return {"rmse": math.sqrt(sse / n), "r2": 1.0 - sse / sst if sst > 0 else float("nan")}
 
 
-def score(truth_path, pred_path, task):
-    """{'accuracy', 'macro_f1'} or {'rmse', 'r2'}; {'error': ...} when the file does not fit."""
+def _deviance_terms(power):
+    """The unit deviance d(y, mu) of the Tweedie family with this power (scikit-learn's
+    mean_tweedie_deviance: 1 Poisson, 2 Gamma, 1 < p < 2 compound Poisson-Gamma)."""
+    if power == 1:
+        return lambda y, mu: 2 * ((y * math.log(y / mu) if y > 0 else 0.0) - y + mu)
+    if power == 2:
+        return lambda y, mu: 2 * (math.log(mu / y) + y / mu - 1)
+    p = power
+    return lambda y, mu: 2 * (max(y, 0.0) ** (2 - p) / ((1 - p) * (2 - p)) - y * mu ** (1 - p) / (1 - p)
+                              + mu ** (2 - p) / (2 - p))
+
+
+def task_metric(truth, pred, metric):
+    """(name, value) of a task's own loss, averaged over the test rows (lower is better):
+    poisson_deviance, gamma_deviance, tweedie_deviance:P (scikit-learn's mean_*_deviance) or
+    pinball:ALPHA (mean_pinball_loss). A prediction outside the loss's domain is an error."""
+    name, _, arg = metric.partition(":")
+    t = [float(x) for x in truth]
+    p = [float(x) for x in pred]
+    if name == "pinball":
+        alpha = float(arg)
+        loss = sum(alpha * (a - b) if a >= b else (1 - alpha) * (b - a) for a, b in zip(t, p)) / len(t)
+        return f"pinball loss α={arg}", loss
+    power = {"poisson_deviance": 1.0, "gamma_deviance": 2.0, "tweedie_deviance": float(arg or 0)}[name]
+    if any(b <= 0 for b in p):
+        raise ValueError(f"{name} needs positive predictions")
+    unit = _deviance_terms(power)
+    label = {"poisson_deviance": "Poisson deviance", "gamma_deviance": "Gamma deviance"}.get(
+        name, f"Tweedie deviance p={arg}")
+    return label, sum(unit(a, b) for a, b in zip(t, p)) / len(t)
+
+
+def score(truth_path, pred_path, task, metric=None):
+    """{'accuracy', 'macro_f1'} or {'rmse', 'r2'} (plus {'metric', 'metric_value'}: the task's
+    own loss, see task_metric); {'error': ...} when the file does not fit."""
     truth = read_truth(truth_path)
     try:
         pred = read_predictions(pred_path)
@@ -89,6 +122,11 @@ def score(truth_path, pred_path, task):
     if len(pred) != len(truth):
         return {"error": f"{len(pred)} predictions for {len(truth)} test rows"}
     try:
-        return regression_scores(truth, pred) if task == "regression" else classification_scores(truth, pred)
+        if task != "regression":
+            return classification_scores(truth, pred)
+        out = regression_scores(truth, pred)
+        if metric:
+            out["metric"], out["metric_value"] = task_metric(truth, pred, metric)
+        return out
     except ValueError as e:
         return {"error": f"unreadable prediction: {e}"}

@@ -29,6 +29,8 @@ class Goal:
     train_abs_s: float | None = None  # kestrel train wall <= this many seconds, whatever the anchor
     agreement: float | None = None  # identical predictions (classification, fraction) or
     #                                 max |difference| (regression) within this
+    metric_relative: float | None = None  # the task's metric (Task.metric, lower is better) at most
+    #                                       this fraction above the anchor's
 
 
 @dataclass
@@ -58,6 +60,9 @@ class Task:
     # predicts (untimed) at these extra seeds; quality is then the mean over all seeds.
     quality_seeds: tuple = ()
     kind: str = "pair"  # "pair": kestrel vs anchors; "script": run kestrel.train as a whole family
+    # Regression scored by its own loss besides RMSE (harness/score.py task_metric):
+    # "poisson_deviance", "gamma_deviance", "tweedie_deviance:1.5", "pinball:0.9"
+    metric: str | None = None
 
     def tools(self):
         return [self.kestrel] + list(self.anchors)

@@ -11,12 +11,17 @@ The data (seeded, written as SVMrank LIBSVM files `grade qid:Q 1:x ...`):
   and the grade (0-4) the count of the query's thresholds [q + 0.3, q + 0.9, q + 1.5, q + 2.1]
   below u, q ~ N(0, 0.3^2) a per-query offset. Features 9-30 are noise.
 
-    /usr/bin/python3 bench/quality/gbdt_ranking.py BUILD_DIR [QUERIES] [kestrel -p options ...]
+Prediction is timed the same way on the test file (each tool's whole predict process).
+
+    /usr/bin/python3 bench/quality/gbdt_ranking.py BUILD_DIR [QUERIES] [-p NAME=VALUE ...] [--report FILE]
+
+QUERIES defaults to 1000. --report bench/quality/gbdt_ranking.md writes the report that
+bench/RESULTS.md includes.
 """
+import argparse
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -59,37 +64,7 @@ def timed(cmd):
     return time.perf_counter() - t0
 
 
-def main():
-    build = sys.argv[1]
-    queries = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
-    extra = sys.argv[3:]
-    rng = np.random.default_rng(20261127)
-    with tempfile.TemporaryDirectory() as tmp:
-        train_text, _ = make(rng, queries, 1)
-        test_text, test_groups = make(rng, 1000, 100001)
-        train, test = os.path.join(tmp, "train.libsvm"), os.path.join(tmp, "test.libsvm")
-        with open(train, "w") as fh:
-            fh.write(train_text)
-        with open(test, "w") as fh:
-            fh.write(test_text)
-        grades = np.array([float(line.split()[0]) for line in test_text.splitlines()])
-        print(f"train {len(train_text.splitlines())} rows / {queries} queries, test {len(grades)} rows / 1000 queries, "
-              f"{D} features; load {os.getloadavg()[0]:.1f}")
-
-        model, pred = os.path.join(tmp, "k.json"), os.path.join(tmp, "k.csv")
-        kcmd = [os.path.join(build, "apps", "kestrel-train"), "-q", "-m", "gbdt", "--threads", str(THREADS),
-                "-p", "loss=lambdarank", "-p", f"n_estimators={ROUNDS}", "-p", f"learning_rate={ETA}",
-                "-p", f"max_depth={DEPTH}", "-p", "lambda=1", "-p", "min_child_weight=1", "-p", "max_bins=255"]
-        for e in extra:
-            kcmd += ["-p", e]
-        kcmd += [train, "-o", model]
-        ktimes = [timed(kcmd) for _ in range(3)]
-        subprocess.run([os.path.join(build, "apps", "kestrel-predict"), "-q", model, test, "-o", pred], check=True)
-        kscores = np.loadtxt(pred, skiprows=1, delimiter=",", usecols=0)
-
-        xscript = os.path.join(tmp, "xgb_train.py")
-        with open(xscript, "w") as fh:
-            fh.write(f"""
+XGB_TRAIN = """
 import sys, numpy as np, xgboost as xgb
 from sklearn.datasets import load_svmlight_file
 X, y, qid = load_svmlight_file(sys.argv[1], query_id=True, n_features={D})
@@ -97,19 +72,100 @@ d = xgb.DMatrix(X, label=y, nthread={THREADS}); d.set_group(np.unique(qid, retur
 b = xgb.train({{"objective": "rank:ndcg", "tree_method": "hist", "eta": {ETA}, "max_depth": {DEPTH}, "lambda": 1,
                "min_child_weight": 1, "max_bin": 255, "nthread": {THREADS}}}, d, num_boost_round={ROUNDS})
 b.save_model(sys.argv[2])
-""")
-        xmodel = os.path.join(tmp, "x.json")
-        xtimes = [timed(["/usr/bin/python3", xscript, train, xmodel]) for _ in range(3)]
-        import xgboost as xgb
-        from sklearn.datasets import load_svmlight_file
-        Xt, _, _ = load_svmlight_file(test, query_id=True, n_features=D)
-        xscores = xgb.Booster(model_file=xmodel).predict(xgb.DMatrix(Xt))
+"""
+# XGBoost's whole predict process, as kestrel-predict's: start, read the model and the
+# file, score, write one score per line
+XGB_PREDICT = """
+import sys, numpy as np, xgboost as xgb
+from sklearn.datasets import load_svmlight_file
+b = xgb.Booster(model_file=sys.argv[1]); b.set_param({{"nthread": {THREADS}}})
+X, _, _ = load_svmlight_file(sys.argv[2], query_id=True, n_features={D})
+np.savetxt(sys.argv[3], b.predict(xgb.DMatrix(X, nthread={THREADS})), header="prediction", comments="")
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build", help="kestrel's build directory (its apps/ are run)")
+    ap.add_argument("queries", nargs="?", type=int, default=1000, help="training queries (default 1000)")
+    ap.add_argument("-p", dest="params", action="append", default=[], help="more kestrel -p options")
+    ap.add_argument("--report", help="also write the figures as Markdown here (bench/RESULTS.md includes "
+                                     "bench/quality/gbdt_ranking.md)")
+    args = ap.parse_args()
+    rng = np.random.default_rng(20261127)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        train_text, _ = make(rng, args.queries, 1)
+        test_text, test_groups = make(rng, 1000, 100001)
+        train, test = os.path.join(tmp, "train.libsvm"), os.path.join(tmp, "test.libsvm")
+        with open(train, "w") as fh:
+            fh.write(train_text)
+        with open(test, "w") as fh:
+            fh.write(test_text)
+        grades = np.array([float(line.split()[0]) for line in test_text.splitlines()])
+        sizes = (f"train {len(train_text.splitlines())} rows / {args.queries} queries, test {len(grades)} rows / "
+                 f"1000 queries, {D} features")
+        print(f"{sizes}; load {load_before[0]:.1f}")
+
+        model, pred = os.path.join(tmp, "k.json"), os.path.join(tmp, "k.csv")
+        apps = os.path.join(args.build, "apps")
+        kcmd = [os.path.join(apps, "kestrel-train"), "-q", "-m", "gbdt", "--threads", str(THREADS),
+                "-p", "loss=lambdarank", "-p", f"n_estimators={ROUNDS}", "-p", f"learning_rate={ETA}",
+                "-p", f"max_depth={DEPTH}", "-p", "lambda=1", "-p", "min_child_weight=1", "-p", "max_bins=255"]
+        for e in args.params:
+            kcmd += ["-p", e]
+        kcmd += [train, "-o", model]
+        kpred = [os.path.join(apps, "kestrel-predict"), "-q", "--threads", str(THREADS), model, test, "-o", pred]
+        xtrain, xpredict = os.path.join(tmp, "xgb_train.py"), os.path.join(tmp, "xgb_predict.py")
+        with open(xtrain, "w") as fh:
+            fh.write(XGB_TRAIN.format(D=D, THREADS=THREADS, ETA=ETA, DEPTH=DEPTH, ROUNDS=ROUNDS))
+        with open(xpredict, "w") as fh:
+            fh.write(XGB_PREDICT.format(D=D, THREADS=THREADS))
+        xmodel, xpred = os.path.join(tmp, "x.json"), os.path.join(tmp, "x.csv")
+        xcmd = ["/usr/bin/python3", xtrain, train, xmodel]
+        xpcmd = ["/usr/bin/python3", xpredict, xmodel, test, xpred]
+        # A B A B, as bench/run: load drift hits both tools alike
+        kt, xt, kp, xp = [], [], [], []
+        for _ in range(3):
+            kt.append(timed(kcmd))
+            xt.append(timed(xcmd))
+            kp.append(timed(kpred))
+            xp.append(timed(xpcmd))
+        kscores = np.loadtxt(pred, skiprows=1, delimiter=",", usecols=0)
+        xscores = np.loadtxt(xpred, skiprows=1)
+        load_after = os.getloadavg()
 
         kn, xn = ndcg_at(kscores, grades, test_groups), ndcg_at(xscores, grades, test_groups)
-        km, xm = statistics.median(ktimes), statistics.median(xtimes)
-        print(f"kestrel lambdarank   NDCG@10 {kn:.4f}  train {km:.2f} s  {sorted(round(t, 2) for t in ktimes)}")
-        print(f"XGBoost rank:ndcg    NDCG@10 {xn:.4f}  train {xm:.2f} s  {sorted(round(t, 2) for t in xtimes)}")
-        print(f"difference {100 * (kn - xn):+.2f} points, train ratio {km / xm:.2f}x; load {os.getloadavg()[0]:.1f}")
+        med = statistics.median
+        rt, rp = med(kt) / med(xt), med(kp) / med(xp)
+        extra = "".join(f" -p {e}" for e in args.params)
+        print(f"kestrel lambdarank{extra}  NDCG@10 {kn:.4f}  train {med(kt):.2f} s {sorted(round(t, 2) for t in kt)}  "
+              f"predict {med(kp):.3f} s")
+        print(f"XGBoost rank:ndcg    NDCG@10 {xn:.4f}  train {med(xt):.2f} s {sorted(round(t, 2) for t in xt)}  "
+              f"predict {med(xp):.3f} s")
+        print(f"difference {100 * (kn - xn):+.2f} points, train ratio {rt:.2f}x, predict ratio {rp:.2f}x; "
+              f"load {load_after[0]:.1f}")
+        if args.report:
+            ok = lambda c: "✅" if c else "❌"  # noqa: E731
+            rows = [
+                "# gbdt learning to rank: kestrel lambdarank against XGBoost 1.7 rank:ndcg",
+                "",
+                f"`bench/quality/gbdt_ranking.py` (generator in its docstring), {time.strftime('%Y-%m-%d')}: {sizes}; "
+                f"{ROUNDS} rounds, eta {ETA}, depth {DEPTH}, lambda 1, 255 bins, {THREADS} threads. Wall times are "
+                f"medians of 3 runs of each whole process, the tools alternating; load average "
+                f"{load_before[0]:.1f} before, {load_after[0]:.1f} after.",
+                "",
+                "| tool | test NDCG@10 | train wall (s) | predict wall (s) |",
+                "|---|---|---|---|",
+                f"| kestrel `loss=lambdarank`{extra} | {kn:.4f} | {med(kt):.2f} | {med(kp):.3f} |",
+                f"| XGBoost 1.7 `rank:ndcg` (hist) | {xn:.4f} | {med(xt):.2f} | {med(xp):.3f} |",
+                "",
+                f"- {ok(kn >= xn - 0.005)} NDCG@10 within 0.5 points of XGBoost (or above): {100 * (kn - xn):+.2f} points",
+                f"- {ok(rt <= 0.5)} train <= 0.5x: {rt:.2f}x",
+                f"- {ok(rp <= 0.5)} predict <= 0.5x: {rp:.2f}x",
+            ]
+            with open(args.report, "w") as fh:
+                fh.write("\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":

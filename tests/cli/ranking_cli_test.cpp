@@ -105,4 +105,19 @@ TEST_SUITE("cli.ranking") {
         CHECK(m.exit_code == 2);
         CHECK(m.err.find("gap.libsvm:2:2: no qid:") != std::string::npos);
     }
+
+    TEST_CASE("--resample on rows in queries is a usage error, not a model trained on torn groups") {
+        ScratchDir dir("ranking_resample");
+        const auto data = dir.file("train.libsvm", ranking_file(20, false));
+        const auto r = run_tool("kestrel-train -q -m gbdt --task classification --resample over '" + data + "' -o '" +
+                                (dir / "m.json") + "'");
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("--resample over draws single rows, which would break the data's query groups") !=
+              std::string::npos);
+        // --metric: kestrel-cv scores rows with query ids by ndcg@10 unless told otherwise
+        const auto cv =
+            run_tool("kestrel-cv -q -m gbdt --task classification --metric accuracy --resample smote '" + data + "'");
+        CHECK(cv.exit_code == 1);
+        CHECK(cv.err.find("query groups") != std::string::npos);
+    }
 }

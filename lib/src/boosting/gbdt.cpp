@@ -567,7 +567,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     category_counts_ = std::move(category_counts);
     unseen_ = std::move(unseen);
     cat_splits_ = std::move(cats);
-    build_routes();
+    build_prediction_tables();
 }
 
 }  // namespace kestrel

@@ -19,7 +19,10 @@
 namespace kestrel {
 namespace {
 
-constexpr Index kPredictBlock = 256;
+// Prediction walks blocks of this many rows through each tree (raw_scores).
+constexpr Index kWalkRows = 64;
+// The most cells of a dense block made from sparse rows (32768 doubles: 256 KB).
+constexpr Index kDenseBlockCells = 32768;
 
 // A JSON array of integers, plain or packed by parse_model_json.
 std::vector<long long> integers_from_json(const Json& j, const char* what) {
@@ -56,32 +59,66 @@ LossKind resolve_loss(const std::string& loss, const Dataset& data) {
 
 Matrix Gbdt::raw_scores(const Features& X) const {
     const Index n = X.rows(), d = X.cols(), K = n_outputs();
-    std::vector<double> out(static_cast<std::size_t>(n * K));
-    const Index blocks = (n + kPredictBlock - 1) / kPredictBlock;
     const bool sparse = X.is_sparse();
+    // Sparse rows are expanded into a dense block (absent entries missing): fewer rows
+    // per block when the rows are wide, so that the block stays near 256 KB.
+    const Index block = sparse ? std::clamp<Index>(kDenseBlockCells / std::max<Index>(d, 1), 1, kWalkRows) : kWalkRows;
+    const Index blocks = (n + block - 1) / block;
+    std::vector<double> out(static_cast<std::size_t>(n * K));
 #pragma omp parallel num_threads(std::max(1, omp_get_max_threads())) if (blocks > 1)
     {
-        // A sparse row is read as a dense one whose absent entries are missing (NaN).
-        std::vector<double> row(sparse ? static_cast<std::size_t>(d) : 0, std::numeric_limits<double>::quiet_NaN());
+        std::vector<double> dense(sparse ? static_cast<std::size_t>(block * d) : 0,
+                                  std::numeric_limits<double>::quiet_NaN());
+        std::vector<const double*> rows(static_cast<std::size_t>(block));
+        std::vector<int> at(static_cast<std::size_t>(block));  // each row's node in the tree walked
 #pragma omp for schedule(static)
         for (Index b = 0; b < blocks; ++b) {
-            for (Index i = b * kPredictBlock; i < std::min(n, (b + 1) * kPredictBlock); ++i) {
-                const double* x;
+            const Index first = b * block, count = std::min(n, first + block) - first;
+            for (Index r = 0; r < count; ++r) {
                 if (sparse) {
-                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), i); it; ++it)
+                    double* row = dense.data() + r * d;
+                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), first + r); it; ++it)
                         row[static_cast<std::size_t>(it.col())] = it.value();
-                    x = row.data();
+                    rows[static_cast<std::size_t>(r)] = row;
                 } else {
-                    x = X.dense_ref().row(i).data();
+                    rows[static_cast<std::size_t>(r)] = X.dense_ref().row(first + r).data();
                 }
-                double* o = out.data() + i * K;
-                for (Index c = 0; c < K; ++c) o[c] = base_score_[static_cast<std::size_t>(c)];
-                for (std::size_t t = 0; t < trees_.size(); ++t)
-                    o[static_cast<Index>(t) % K] += trees_[t].value(apply_tree(t, x))[0];
-                if (sparse)
-                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), i); it; ++it)
-                        row[static_cast<std::size_t>(it.col())] = std::numeric_limits<double>::quiet_NaN();
             }
+            double* o = out.data() + first * K;
+            for (Index r = 0; r < count; ++r)
+                for (Index c = 0; c < K; ++c) o[r * K + c] = base_score_[static_cast<std::size_t>(c)];
+            // Each tree in turn over the whole block (XGBoost's predictor walks blocks of 64
+            // rows the same way): the tree's nodes stay in cache for the block instead of
+            // being fetched again for every row. A row still adds its trees in round order
+            // and reaches the leaf Tree::apply finds, so its sum is the row-by-row walk's,
+            // bit for bit.
+            const double* const* x = rows.data();
+            for (std::size_t t = 0; t < trees_.size(); ++t) {
+                double* oc = o + static_cast<Index>(t) % K;
+                const int depth = walk_depth_[t];
+                if (depth < 0) {
+                    for (Index r = 0; r < count; ++r) oc[r * K] += trees_[t].value(apply_categorical(t, x[r]))[0];
+                    continue;
+                }
+                const WalkNode* nodes = walk_nodes_.data() + walk_first_[t];
+                std::fill(at.begin(), at.begin() + count, 0);
+                for (int level = 0; level < depth; ++level) {
+                    for (Index r = 0; r < count; ++r) {
+                        const WalkNode& nd = nodes[at[static_cast<std::size_t>(r)]];
+                        const double v = x[r][nd.feature];
+                        // The way taken as an index, not a branch: a split's two ways are
+                        // equally likely, which a branch predictor cannot learn.
+                        const int left =
+                            static_cast<int>(v <= nd.threshold) | (nd.missing_left & static_cast<int>(std::isnan(v)));
+                        at[static_cast<std::size_t>(r)] = nd.child[left];
+                    }
+                }
+                for (Index r = 0; r < count; ++r) oc[r * K] += nodes[at[static_cast<std::size_t>(r)]].value;
+            }
+            if (sparse)
+                for (Index r = 0; r < count; ++r)
+                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), first + r); it; ++it)
+                        dense[static_cast<std::size_t>(r * d + it.col())] = std::numeric_limits<double>::quiet_NaN();
         }
     }
     Matrix m(n, K);
@@ -105,6 +142,38 @@ bool Gbdt::goes_left_categorical(std::size_t t, int i, const double* row) const 
     if (off < 0) return n.sends_left(x);
     return category_goes_left(r.words.data() + off, category_counts_[static_cast<std::size_t>(n.feature)], x,
                               n.missing_left);
+}
+
+void Gbdt::build_prediction_tables() {
+    build_routes();
+    build_walk_tables();
+}
+
+void Gbdt::build_walk_tables() {
+    walk_nodes_.clear();
+    walk_first_.assign(trees_.size(), 0);
+    walk_depth_.assign(trees_.size(), -1);
+    for (std::size_t t = 0; t < trees_.size(); ++t) {
+        if (!routes_.empty() && !routes_[t].offset.empty()) continue;  // apply_categorical walks it
+        const Tree& tree = trees_[t];
+        walk_first_[t] = walk_nodes_.size();
+        walk_depth_[t] = tree.depth();
+        for (int i = 0; i < tree.size(); ++i) {
+            const TreeNode& n = tree.node(i);
+            WalkNode w;
+            if (n.is_leaf()) {
+                w.child[0] = w.child[1] = i;
+                w.value = tree.value(i)[0];
+            } else {
+                w.threshold = n.threshold;
+                w.feature = n.feature;
+                w.child[0] = n.right;
+                w.child[1] = n.left;
+                w.missing_left = n.missing_left ? 1 : 0;
+            }
+            walk_nodes_.push_back(w);
+        }
+    }
 }
 
 void Gbdt::build_routes() {
@@ -423,7 +492,7 @@ void Gbdt::do_load_state(const Json& state) {
     category_counts_ = std::move(counts);
     unseen_ = std::move(unseen);
     cat_splits_ = std::move(cats);
-    build_routes();
+    build_prediction_tables();
 }
 
 void Gbdt::on_params(const Params& resolved) {

@@ -40,31 +40,49 @@ public:
             for (Index r = 0; r < top; ++r) idcg += ndcg_gain(grades_[static_cast<std::size_t>(r)]) * ndcg_discount(r);
             if (!(idcg > 0)) return 0;  // no relevant document: no pair has a grade gap
             inverse_idcg = 1 / idcg;
+            // Each document's gain and discount once, not once per pair (an exp2 and a log2
+            // each, the bulk of a long query's pair loop).
+            gain_.resize(n);
+            discount_.resize(n);
+            for (std::size_t k = 0; k < n; ++k) {
+                gain_[k] = ndcg_gain(y[k]);
+                discount_[k] = ndcg_discount(rank_[k]);
+            }
         }
         const double sigma = loss_.rank_sigma;
         double total = 0;
-        for (Index a = 0; a < m; ++a) {
-            for (Index b = a + 1; b < m; ++b) {
-                if (y[a] == y[b]) continue;
-                const Index i = y[a] > y[b] ? a : b, j = y[a] > y[b] ? b : a;  // i the more relevant
-                const Index ri = rank_[static_cast<std::size_t>(i)], rj = rank_[static_cast<std::size_t>(j)];
-                if (T > 0 && std::min(ri, rj) >= T) continue;
-                double delta = 1;
-                if (lambda)
-                    delta = std::abs(ndcg_gain(y[i]) - ndcg_gain(y[j])) *
-                            std::abs(ndcg_discount(ri) - ndcg_discount(rj)) * inverse_idcg;
-                const double d = sigma * (s[i] - s[j]);
-                // ρ = 1 / (1 + e^d) and log(1 + e^−d), from one exponential of −|d|.
-                const double e = std::exp(-std::abs(d));
-                const double rho = d >= 0 ? e / (1 + e) : 1 / (1 + e);
-                total += delta * (std::log1p(e) + std::max(-d, 0.0));
-                if (g == nullptr) continue;
-                const double lambda_ij = sigma * rho * delta, hess = sigma * sigma * rho * (1 - rho) * delta;
-                g[i] -= lambda_ij;
-                g[j] += lambda_ij;
-                h[i] += hess;
-                h[j] += hess;
+        // The pair of documents a and b (a grade apart, else none).
+        const auto pair = [&](Index a, Index b) {
+            if (y[a] == y[b]) return;
+            const Index i = y[a] > y[b] ? a : b, j = y[a] > y[b] ? b : a;  // i the more relevant
+            double delta = 1;
+            if (lambda) {
+                const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+                delta = std::abs(gain_[ui] - gain_[uj]) * std::abs(discount_[ui] - discount_[uj]) * inverse_idcg;
             }
+            const double d = sigma * (s[i] - s[j]);
+            // ρ = 1 / (1 + e^d) and log(1 + e^−d), from one exponential of −|d|.
+            const double e = std::exp(-std::abs(d));
+            const double rho = d >= 0 ? e / (1 + e) : 1 / (1 + e);
+            total += delta * (std::log1p(e) + std::max(-d, 0.0));
+            if (g == nullptr) return;
+            const double lambda_ij = sigma * rho * delta, hess = sigma * sigma * rho * (1 - rho) * delta;
+            g[i] -= lambda_ij;
+            g[j] += lambda_ij;
+            h[i] += hess;
+            h[j] += hess;
+        };
+        if (T > 0 && T < m) {
+            // Only the pairs with a document in the current top T, each visited from its
+            // better-ranked document: T·m pairs at most, not m²/2.
+            for (Index r = 0; r < T; ++r) {
+                const Index a = order_[static_cast<std::size_t>(r)];
+                for (Index b = 0; b < m; ++b)
+                    if (rank_[static_cast<std::size_t>(b)] > r) pair(a, b);
+            }
+        } else {
+            for (Index a = 0; a < m; ++a)
+                for (Index b = a + 1; b < m; ++b) pair(a, b);
         }
         return total;
     }
@@ -72,7 +90,7 @@ public:
 private:
     const Loss& loss_;
     std::vector<Index> order_, rank_;
-    std::vector<double> grades_;
+    std::vector<double> grades_, gain_, discount_;  // discount_: of each document's current rank
 };
 
 double over_queries(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts, GradPair* out,

@@ -146,8 +146,7 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     m.estimator_ = registry().create(*resolved_params(spec));
     if (!spec.resample.empty()) {
         parse_resample(spec.resample);  // a bad spec fails before any work
-        if (data.task != Task::classification)
-            throw UsageError("--resample " + spec.resample + " rebalances classes; it does not apply to regression");
+        check_resample_applies(data, spec.resample);
     }
     if (!spec.calibrate.empty()) {
         Calibration::check_method(spec.calibrate);

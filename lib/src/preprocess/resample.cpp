@@ -93,10 +93,17 @@ ResampleSpec parse_resample(const std::string& text) {
     return s;
 }
 
+void check_resample_applies(const Dataset& data, const std::string& spec) {
+    const std::string flag = "--resample" + (spec.empty() ? std::string() : " " + spec);
+    if (data.task != Task::classification) throw UsageError(flag + " rebalances classes; it does not apply to regression");
+    if (data.has_queries())
+        throw UsageError(flag + " draws single rows, which would break the data's query groups (qid:N, --group-col) "
+                                "apart; it does not apply to rows in queries");
+}
+
 Dataset resample(const Dataset& data, const ResampleSpec& spec, std::uint64_t seed) {
     if (spec.kind == ResampleSpec::Kind::none) return data;
-    if (data.task != Task::classification)
-        throw UsageError("--resample rebalances classes; it does not apply to regression");
+    check_resample_applies(data, "");
     Rng rng(seed);
     const auto by_class = rows_by_class(data);
     Index smallest = data.rows(), largest = 0;

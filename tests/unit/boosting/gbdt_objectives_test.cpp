@@ -229,6 +229,35 @@ TEST_SUITE("gbdt objectives") {
         CHECK((a - fit_gbdt(d, common)->decision_function(d.X)).cwiseAbs().maxCoeff() > 0.1);
     }
 
+    // XGBoost 1.7.4 binary:logistic with scale_pos_weight 3 and 0.25 on xgb_fixture.csv's
+    // features and binary label (make_xgboost_scale_pos_weight_reference.py: hist, depth 3,
+    // eta 0.3, lambda 1, base_score 0.5, 20 rounds). XGBoost keeps gradients in float.
+    TEST_CASE("scale_pos_weight agrees with XGBoost 1.7.4") {
+        const std::vector<std::vector<double>> rows = gbdt_test::csv_rows("xgb_fixture.csv");
+        const std::vector<std::vector<double>> ref = gbdt_test::csv_rows("xgb_scale_pos_weight.csv");
+        const auto n = static_cast<Index>(rows.size());
+        REQUIRE(static_cast<Index>(ref.size()) == n);
+        DenseMatrix X(n, 6);
+        Vector y(n);
+        for (Index i = 0; i < n; ++i) {
+            for (Index j = 0; j < 6; ++j) X(i, j) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+            y[i] = rows[static_cast<std::size_t>(i)][7];
+        }
+        const Dataset d = gbdt_test::make_data(X, y, Task::classification, 2);
+        for (std::size_t k = 0; k < 2; ++k) {
+            const double s = k == 0 ? 3.0 : 0.25;
+            CAPTURE(s);
+            auto g = fit_gbdt(d, {{"loss", "logistic"}, {"scale_pos_weight", s}, {"n_estimators", 20},
+                                  {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
+                                  {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}});
+            const Matrix margin = g->decision_function(Features(X));
+            double worst = 0;
+            for (Index i = 0; i < n; ++i)
+                worst = std::max(worst, std::abs(margin(i, 0) - ref[static_cast<std::size_t>(i)][k]));
+            CHECK(worst < 1e-4);
+        }
+    }
+
     TEST_CASE("save and load give identical predictions; 1 and 2 threads the same model") {
         for (const char* loss : {"quantile", "poisson", "gamma", "tweedie"}) {
             CAPTURE(loss);

@@ -125,6 +125,16 @@ TEST_SUITE("gbdt ranking") {
         const std::vector<GradPair> t = derivatives_of(top1, {0, 0, 0}, y, {0, 3});
         CHECK(t[0].g == doctest::Approx(-0.5 * (d01 + d02) * idcg / 3).epsilon(1e-6));
         CHECK(t[2].g == doctest::Approx(0.5 * d02 * idcg / 3).epsilon(1e-6));
+        CHECK(t[1].g == doctest::Approx(0.5 * d01 * idcg / 3).epsilon(1e-6));
+        CHECK(t[1].h == doctest::Approx(0.25 * d01 * idcg / 3).epsilon(1e-6));
+        // Level 2: every pair has a document in the top 2, and IDCG@2 (grades 2, 1) is IDCG.
+        Loss top2 = ranking_loss(LossKind::lambdarank);
+        top2.truncation_level = 2;
+        const std::vector<GradPair> t2 = derivatives_of(top2, {0, 0, 0}, y, {0, 3});
+        for (std::size_t i = 0; i < 3; ++i) {
+            CHECK(t2[i].g == doctest::Approx(gh[i].g).epsilon(1e-6));
+            CHECK(t2[i].h == doctest::Approx(gh[i].h).epsilon(1e-6));
+        }
         // A query whose documents share one grade has no pair: zero gradients.
         const std::vector<GradPair> flat =
             derivatives_of(ranking_loss(LossKind::lambdarank), {1, 2}, (Vector(2) << 1, 1).finished(), {0, 2});

@@ -379,6 +379,56 @@ TEST_SUITE("gbdt") {
         CHECK(back.decision_function(d.X) == m.decision_function(d.X));
     }
 
+    TEST_CASE("gbdt: raw scores walked tree by tree over blocks of rows are the row-by-row sums, bit for bit") {
+        // Each row's base score plus its trees' leaves, added in round order one row at a time.
+        const auto by_row = [](const Gbdt& g, const Features& X) {
+            const DenseMatrix dense = X.is_sparse() ? DenseMatrix(X.sparse_ref()) : X.dense_ref();
+            Matrix out(X.rows(), g.n_outputs());
+            std::vector<double> row(static_cast<std::size_t>(X.cols()));
+            for (Index i = 0; i < X.rows(); ++i) {
+                for (Index j = 0; j < X.cols(); ++j) {
+                    const bool absent = X.is_sparse() && X.sparse_ref().coeff(i, j) == 0;
+                    row[static_cast<std::size_t>(j)] = absent ? kNaN : dense(i, j);
+                }
+                for (Index c = 0; c < g.n_outputs(); ++c) out(i, c) = g.base_score()[static_cast<std::size_t>(c)];
+                for (std::size_t t = 0; t < g.trees().size(); ++t)
+                    out(i, static_cast<Index>(t) % g.n_outputs()) += g.trees()[t].value(g.apply_tree(t, row.data()))[0];
+            }
+            return out;
+        };
+        // 3 classes, 203 rows (three full blocks of 64 and a part), missing values.
+        Dataset d = synthetic(203, 5, 3);
+        for (Index i = 0; i < d.rows(); i += 5) d.X.dense_mut()(i, 2) = kNaN;
+        const auto g = fit_gbdt(d, {{"n_estimators", 12}}, 2);
+        const Matrix whole = g->raw_scores(d.X);
+        CHECK(whole == by_row(*g, d.X));
+        // One row alone is scored as within the whole.
+        const DenseMatrix last = d.X.dense_ref().bottomRows(1);
+        CHECK(g->raw_scores(Features(last)) == whole.bottomRows(1));
+        // Sparse rows 2000 features wide: 16 rows per dense block; absent entries are missing.
+        Rng rng(8);
+        std::vector<Eigen::Triplet<double, int>> cells;
+        Vector y(150);
+        for (int i = 0; i < 150; ++i) {
+            double s = 0;
+            for (int k = 0; k < 12; ++k) {
+                const int j = static_cast<int>(rng.below(2000)), sign = j % 3 == 0 ? -1 : 1;
+                const double v = rng.normal();
+                cells.emplace_back(i, j, v);
+                s += sign * v;
+            }
+            y[i] = s;
+        }
+        SparseMatrix S(150, 2000);
+        S.setFromTriplets(cells.begin(), cells.end());
+        Dataset sp;
+        sp.X = Features(S);
+        sp.y = y;
+        sp.task = Task::regression;
+        const auto r = fit_gbdt(sp, {{"n_estimators", 15}, {"max_depth", 4}}, 2);
+        CHECK(r->raw_scores(sp.X) == by_row(*r, sp.X));
+    }
+
     TEST_CASE("gbdt: the same seed gives the same model at 1 and 2 threads") {
         // Enough rows for several blocks of the loss sums and wide parallel levels.
         const Dataset d = synthetic(9000, 6, 3);

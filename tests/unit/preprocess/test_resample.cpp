@@ -142,4 +142,34 @@ TEST_SUITE("preprocess") {
             CHECK(std::string(e.what()).find("--resample") != std::string::npos);
         }
     }
+
+    TEST_CASE("resample refuses rows in query groups, before any work in the Model pipeline") {
+        // Classes with query ids (a --task classification file with qid:N): over and smote
+        // would add rows of query 0 after query 5's, under would leave queries torn.
+        Dataset d = imbalanced();
+        d.qid.resize(d.rows());
+        for (Index i = 0; i < d.rows(); ++i) d.qid[i] = static_cast<double>(i / 10);
+        for (const char* method : {"under", "over", "smote:3"}) {
+            CAPTURE(method);
+            try {
+                (void)resample(d, parse_resample(method), 3);
+                FAIL("expected UsageError");
+            } catch (const UsageError& e) {
+                CHECK(std::string(e.what()) ==
+                      "--resample draws single rows, which would break the data's query groups (qid:N, "
+                      "--group-col) apart; it does not apply to rows in queries");
+            }
+            ModelSpec spec;
+            spec.model = "gbdt";
+            spec.resample = method;
+            try {
+                Model::train(spec, d, Context{});
+                FAIL("expected UsageError");
+            } catch (const UsageError& e) {
+                CHECK(std::string(e.what()).rfind(std::string("--resample ") + method + " draws single rows", 0) == 0);
+            }
+        }
+        d.qid.resize(0);  // the same rows without groups resample as before
+        CHECK(resample(d, parse_resample("under"), 3).rows() == 15);
+    }
 }

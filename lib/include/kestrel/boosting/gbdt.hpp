@@ -128,7 +128,10 @@ private:
     int apply_categorical(std::size_t t, const double* row) const;
     // Whether a row goes left at node i of tree t, a tree with categorical splits.
     bool goes_left_categorical(std::size_t t, int i, const double* row) const;
+    // The prediction tables of the trees (routes_, walk_*), after a fit or a load.
+    void build_prediction_tables();
     void build_routes();
+    void build_walk_tables();
     std::string dump_categorical_tree(std::size_t t, const std::vector<std::string>& features,
                                       const CategoryLists* categories) const;
 
@@ -151,6 +154,20 @@ private:
         std::vector<std::uint32_t> words;
     };
     std::vector<Routes> routes_;
+    // The numeric trees as raw_scores walks them: every node of every tree in one array,
+    // a leaf pointing to itself, so that a row takes exactly the tree's depth in steps,
+    // with no test for a leaf and no branch on the way taken (the rows of a block are
+    // walked a level at a time, their steps independent of each other).
+    struct WalkNode {
+        double threshold = 0;       // a split's (a row goes left when x <= threshold)
+        double value = 0;           // a leaf's η·w
+        int feature = 0;            // 0 at a leaf (any column: both ways lead back to it)
+        int child[2] = {0, 0};      // right, left: indexed by "goes left", within the tree's nodes
+        int missing_left = 0;       // 1: NaN goes left
+    };
+    std::vector<WalkNode> walk_nodes_;
+    std::vector<std::size_t> walk_first_;  // per tree, its first node in walk_nodes_
+    std::vector<int> walk_depth_;          // per tree, its depth; −1 for a tree with categorical splits
 };
 
 ModelInfo gbdt_model_info();

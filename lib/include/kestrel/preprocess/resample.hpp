@@ -20,6 +20,11 @@ struct ResampleSpec {
 // Parses "under", "over", "over:JITTER", "smote", "smote:K"; UsageError naming --resample.
 ResampleSpec parse_resample(const std::string& text);
 
+// UsageError naming `--resample SPEC` when the data is no classification, or when its
+// rows are in query groups (Dataset::qid): resampling draws single rows, and the copies
+// and synthetic rows it adds after the others would break a query's rows apart.
+void check_resample_applies(const Dataset& data, const std::string& spec);
+
 // Rebalanced rows, drawn from `seed` (the same seed gives the same rows):
 //   under  every class is cut to the minority's count by sampling without replacement
 //          (imbalanced-learn's RandomUnderSampler, sampling_strategy="auto");
@@ -32,7 +37,7 @@ ResampleSpec parse_resample(const std::string& text);
 //          grown by copies.
 // Original rows come first in their order, added rows after; weights follow their
 // source row. Sparse features are densified for jitter and SMOTE and returned sparse.
-// Regression data is a UsageError naming --resample.
+// Data check_resample_applies refuses is a UsageError naming --resample.
 Dataset resample(const Dataset& data, const ResampleSpec& spec, std::uint64_t seed);
 
 }  // namespace kestrel
