@@ -117,7 +117,8 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     Context ctx = common.context(io);
     const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
     const Dataset& d = cv_data.data;
-    if (metric.empty()) metric = d.has_queries() ? kDefaultRankingMetric : default_metric(d.task);
+    if (metric.empty())
+        metric = d.has_queries() && d.task == Task::regression ? kDefaultRankingMetric : default_metric(d.task);
     if (metric_info(metric).task != d.task)
         throw UsageError("--metric " + metric + " is a " + to_string(metric_info(metric).task) + " metric, but this is " +
                          to_string(d.task));

@@ -89,6 +89,19 @@ TEST_SUITE("cli.ranking") {
         CHECK(no_groups.err.find("ranks the documents of each query") != std::string::npos);
     }
 
+    TEST_CASE("a classifier on a qid file is scored by classification metrics by default, in cv and gridsearch") {
+        ScratchDir dir("ranking_classify");
+        const auto data = dir.file("train.libsvm", ranking_file(30, false));
+        const auto cv = run_tool("kestrel-cv -q -m gbdt --task classification -p n_estimators=5 -k 3 '" + data + "'");
+        REQUIRE_MESSAGE(cv.exit_code == 0, cv.err);
+        CHECK(cv.out.find("accuracy") != std::string::npos);
+        CHECK(cv.out.find("ndcg") == std::string::npos);
+        const auto grid = run_tool("kestrel-gridsearch -q -m gbdt --task classification -g n_estimators=3,5 -k 3 '" +
+                                   data + "' -o '" + (dir / "m.json") + "'");
+        REQUIRE_MESSAGE(grid.exit_code == 0, grid.err);
+        CHECK(grid.out.find("accuracy") != std::string::npos);
+    }
+
     TEST_CASE("a query that comes back after another is an error at file:line") {
         ScratchDir dir("ranking_bad");
         const auto svm = dir.file("bad.libsvm", "1 qid:1 1:1\n0 qid:1 1:2\n1 qid:2 1:0\n2 qid:1 1:3\n");

@@ -136,7 +136,9 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
     // Everything that can be wrong with the request fails here, before any fit.
     const std::vector<Fold> folds = make_splits(data, opts, ctx.seed);
     CvResult result;
-    if (opts.metrics.empty() && data.has_queries()) {
+    // Ranking by default when rows are in queries and the task is a score (a classifier
+    // trained on a qid file keeps the classification metrics).
+    if (opts.metrics.empty() && data.has_queries() && data.task == Task::regression) {
         result.metrics = {kDefaultRankingMetric};
     } else if (opts.metrics.empty()) {
         const Offers caps = offers(spec);
