@@ -29,6 +29,8 @@ SCRIPT_REPORTS = [
     ("explain: TreeSHAP contributions (issue 18)", "bench/explain/results.md", "bench/explain/contrib_bench.sh"),
     ("distributed: searches across MPI ranks (issue 20)", "bench/distributed/results.md",
      "bench/distributed/search_bench.sh"),
+    ("distributed: training on rows spread over MPI ranks (issue 20)", "bench/distributed/train_results.md",
+     "bench/distributed/train_bench.sh"),
     ("auto: kestrel-auto against HistGB, RF and a tuned linear pipeline (issue 22)", "bench/auto/results.md",
      "bench/auto/auto_bench.py"),
     ("ranking: gbdt lambdarank against XGBoost rank:ndcg (issue 19)", "bench/quality/gbdt_ranking.md",
