@@ -39,7 +39,7 @@ expect() {
 }
 
 # Flags by prefix.
-expect "--scale --seed" kestrel-train --s
+expect "--scale --seed --shard --shards" kestrel-train --s
 expect "--proba" kestrel-predict --pro
 # Choice values, after a space and after '=' (bash splits --scale=st into --scale = st).
 expect "none standard minmax" kestrel-train --scale ""
