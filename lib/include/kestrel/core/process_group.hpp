@@ -120,6 +120,7 @@ inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, c
 // number of ranks gives the same bits every time, which MPI_Allreduce does not promise.
 inline void allreduce_sum(ProcessGroup& group, std::span<double> values) {
     constexpr int kTagReduce = 7202;
+    if (values.empty()) return;  // every rank has the same length: nothing to send anywhere
     const int rank = group.rank(), size = group.size();
     const auto bytes = std::as_writable_bytes(values);
     for (int step = 1; step < size; step *= 2) {
@@ -137,7 +138,7 @@ inline void allreduce_sum(ProcessGroup& group, std::span<double> values) {
     }
     std::vector<std::byte> total(bytes.begin(), bytes.end());
     group.broadcast(total, 0);
-    if (!values.empty()) std::memcpy(values.data(), total.data(), total.size());
+    std::memcpy(values.data(), total.data(), total.size());
 }
 
 }  // namespace kestrel
