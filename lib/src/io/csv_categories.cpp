@@ -157,11 +157,11 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
                 rescan[c] |= cc.coded[f] < chunks[c].kept - cc.missing[f];
             }
         }
-    std::vector<std::size_t> todo;
+    std::vector<std::size_t> to_rescan;
     for (std::size_t c = 0; c < chunks.size(); ++c)
-        if (rescan[c]) todo.push_back(c);
-    run_chunks(todo.size(), resolve_threads(opts.threads, todo.size()), [&](std::size_t t) {
-        const std::size_t c = todo[t];
+        if (rescan[c]) to_rescan.push_back(c);
+    run_chunks(to_rescan.size(), resolve_threads(opts.threads, to_rescan.size()), [&](std::size_t t) {
+        const std::size_t c = to_rescan[t];
         ChunkCoder(in.text, chunks[c], columns[c], setup, own[c]).run();
         in.done_with(chunks[c].begin, chunks[c].end);
     });

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "kestrel/core/error.hpp"
@@ -85,6 +86,28 @@ void spread_to_width(const Vector& part_shift, const Vector& part_scale, const s
         shift[columns[k]] = part_shift[static_cast<Index>(k)];
         scale[columns[k]] = part_scale[static_cast<Index>(k)];
     }
+}
+
+// A scaler fitted with column roles: a scaler of its kind fitted on the numeric columns
+// gathered, its (shift, scale) spread to the width; when the roles cannot be used, fitted
+// on every column, with the non-numeric ones left as they are. `members` names the
+// scaler's (shift, scale). Returns whether the numeric columns were fitted gathered (read
+// as values: dense, or stored in every sparse row).
+template <class Scaler, class Members>
+bool fit_numeric_columns(Scaler& self, const Features& X, const std::vector<Index>& roles, Members members) {
+    const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
+    auto [shift, scale] = members(self);
+    if (!numeric) {
+        self.fit(X);
+        for (std::size_t j = 0; j < roles.size(); ++j)
+            if (roles[j] != kNumericColumn) shift[static_cast<Index>(j)] = 0, scale[static_cast<Index>(j)] = 1;
+        return false;
+    }
+    Scaler part;
+    part.fit(Features(gather_columns(X, *numeric)));
+    const auto [part_shift, part_scale] = members(part);
+    spread_to_width(part_shift, part_scale, *numeric, X.cols(), shift, scale);
+    return true;
 }
 
 // Applies x -> (x - shift) * scale column-wise. Sparse data keeps its sparsity when
@@ -275,16 +298,7 @@ public:
     // Categorical codes and 0/1 columns are not scaled (scikit-learn users scale the
     // numeric columns only, in a ColumnTransformer).
     void fit(const Features& X, const std::vector<Index>& roles) override {
-        const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
-        if (!numeric) {
-            fit(X);
-            for (std::size_t j = 0; j < roles.size(); ++j)
-                if (roles[j] != kNumericColumn) mean_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
-            return;
-        }
-        StandardScaler part;
-        part.fit(Features(gather_columns(X, *numeric)));
-        spread_to_width(part.mean_, part.scale_, *numeric, X.cols(), mean_, scale_);
+        fit_numeric_columns(*this, X, roles, [](StandardScaler& s) { return std::tie(s.mean_, s.scale_); });
     }
     // Its mean is non-zero only when fitted on dense rows (sparse: with_mean=False).
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard", true); }
@@ -322,19 +336,10 @@ public:
         scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
     }
     void fit(const Features& X, const std::vector<Index>& roles) override {
-        const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
-        if (!numeric) {
-            fit(X);
-            for (std::size_t j = 0; j < roles.size(); ++j)
-                if (roles[j] != kNumericColumn) shift_[static_cast<Index>(j)] = 0, scale_[static_cast<Index>(j)] = 1;
-            return;
-        }
-        MinMaxScaler part;
-        part.fit(Features(gather_columns(X, *numeric)));
-        spread_to_width(part.shift_, part.scale_, *numeric, X.cols(), shift_, scale_);
-        // The numeric columns were read as values (dense, or stored in every sparse row):
-        // a later sparse row without them stored holds zeros there, shifted as dense.
-        fitted_dense_ = true;
+        // Numeric columns fitted as values: a later sparse row without them stored holds
+        // zeros there, shifted as dense.
+        if (fit_numeric_columns(*this, X, roles, [](MinMaxScaler& s) { return std::tie(s.shift_, s.scale_); }))
+            fitted_dense_ = true;
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax", fitted_dense_); }
     std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
