@@ -282,6 +282,35 @@ std::vector<double> first_rounds(const std::vector<double>& v, Index kept) {
     return {v.begin(), v.begin() + std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(v.size()), kept)};
 }
 
+// Absolute, Huber and quantile losses re-fit each leaf to its rows' residuals y - F
+// (F: this tree's raw score column, stride K). Leaves are independent, so each thread
+// renews whole leaves with its own scratch and the result does not depend on threads.
+void renew_leaf_values(const Loss& loss, GrownTree& g, std::span<const int> grouped, const Vector& y, const Vector& w,
+                       const double* F, Index K, double learning_rate, int threads) {
+    const auto n_leaves = static_cast<Index>(g.leaves.size());
+#pragma omp parallel num_threads(threads) if (threads > 1 && n_leaves > 1)
+    {
+        std::vector<double> residuals, leaf_weights;
+#pragma omp for schedule(dynamic)
+        for (Index l = 0; l < n_leaves; ++l) {
+            const auto leaf = static_cast<std::size_t>(l);
+            residuals.clear();
+            leaf_weights.clear();
+            for (Index k = g.leaf_begin[leaf]; k < g.leaf_end[leaf]; ++k) {
+                const int r = grouped[static_cast<std::size_t>(k)];
+                residuals.push_back(y[r] - F[static_cast<std::size_t>(r) * static_cast<std::size_t>(K)]);
+                if (w.size()) leaf_weights.push_back(w[r]);
+            }
+            if (residuals.empty()) continue;
+            double v = loss.renewed_leaf(residuals, leaf_weights);
+            // A renewed value stays within the leaf's monotone bounds (XGBoost 1.7's
+            // adaptive leaves ignore them, which can break the constraint).
+            if (!g.leaf_lower.empty()) v = std::clamp(v, g.leaf_lower[leaf], g.leaf_upper[leaf]);
+            g.tree.value(g.leaves[leaf])[0] = learning_rate * v;
+        }
+    }
+}
+
 }  // namespace
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
@@ -457,26 +486,9 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             GrownTree g = learner.grow(rows, gh.data() + c * n, features);
             const std::span<const int> grouped = learner.rows();
             const auto n_leaves = static_cast<Index>(g.leaves.size());
-            if (loss.renews_leaves()) {
-                std::vector<double> residuals, leaf_weights;
-                for (Index l = 0; l < n_leaves; ++l) {
-                    residuals.clear();
-                    leaf_weights.clear();
-                    for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)];
-                         ++k) {
-                        const int r = grouped[static_cast<std::size_t>(k)];
-                        residuals.push_back(y[r] - F[static_cast<std::size_t>(r * K + c)]);
-                        if (w.size()) leaf_weights.push_back(w[r]);
-                    }
-                    if (residuals.empty()) continue;
-                    double v = loss.renewed_leaf(residuals, leaf_weights);
-                    // A renewed value stays within the leaf's monotone bounds (XGBoost 1.7's
-                    // adaptive leaves ignore them, which can break the constraint).
-                    if (!g.leaf_lower.empty())
-                        v = std::clamp(v, g.leaf_lower[static_cast<std::size_t>(l)], g.leaf_upper[static_cast<std::size_t>(l)]);
-                    g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0] = tp.learning_rate * v;
-                }
-            }
+            if (loss.renews_leaves())
+                renew_leaf_values(loss, g, grouped, y, w, F.data() + c, K, tp.learning_rate,
+                                  inner > 1 && n >= kParallelRows ? inner : 1);
 #pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
             for (Index l = 0; l < n_leaves; ++l) {
                 const double v = g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0];

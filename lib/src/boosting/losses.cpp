@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "kestrel/boosting/rank_losses.hpp"
 #include "kestrel/common/logistic_math.hpp"
@@ -222,20 +224,31 @@ double weighted_median(std::span<const double> values, std::span<const double> w
 double weighted_quantile(std::span<const double> values, std::span<const double> weights, double alpha) {
     const std::size_t n = values.size();
     if (n == 0) return 0;
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return values[a] < values[b] || (values[a] == values[b] && a < b);
-    });
-    const auto wt = [&](std::size_t i) { return weights.empty() ? 1.0 : weights[i]; };
+    if (weights.empty()) {
+        // Unit weights: the answer is the m-th smallest value, m the least count with
+        // m >= alpha n, so a selection (linear time) gives what the sort below would.
+        // Leaf renewal calls this once per leaf every round: the sort was most of a
+        // quantile fit's time.
+        const double target = alpha * static_cast<double>(n);
+        const std::size_t m = target <= 1 ? 1 : std::min(n, static_cast<std::size_t>(std::ceil(target)));
+        thread_local std::vector<double> scratch;
+        scratch.assign(values.begin(), values.end());
+        std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(m - 1), scratch.end());
+        return scratch[m - 1];
+    }
+    // Ascending values, ties in input order; the weights accumulate in that order.
+    thread_local std::vector<std::pair<double, std::size_t>> order;
+    order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = {values[i], i};
+    std::sort(order.begin(), order.end());
     double total = 0;
-    for (std::size_t i = 0; i < n; ++i) total += wt(i);
+    for (std::size_t i = 0; i < n; ++i) total += weights[i];
     double acc = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        acc += wt(order[k]);
-        if (acc >= alpha * total) return values[order[k]];
+        acc += weights[order[k].second];
+        if (acc >= alpha * total) return order[k].first;
     }
-    return values[order.back()];
+    return order.back().first;
 }
 
 std::vector<double> Loss::initial_scores(const Vector& y, const Vector& w, Index K, bool rows_sharded) const {
