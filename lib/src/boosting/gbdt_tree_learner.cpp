@@ -14,9 +14,36 @@ constexpr double kMinGain = 1e-6;
 // Below this many histogram cell updates a loop runs on one thread: a fork-join costs more.
 constexpr Index kParallelHistogramWork = 1 << 15;
 
+// Rows whose bins repeat (few distinct values, or sorted runs) make each cell's
+// load-add-store wait on the store before it. With enough rows per cell the even rows
+// go to `hist` and the odd ones to `spare`, two independent chains, added at the end;
+// the choice depends only on the node's rows and the feature's bins, never on threads.
+constexpr Index kRowsPerCellForTwoChains = 4;
+
+inline void add_spare(BinStat* hist, const BinStat* spare, int cells) {
+    for (int b = 0; b < cells; ++b) {
+        hist[b].g += spare[b].g;
+        hist[b].h += spare[b].h;
+    }
+}
+
 template <class Bin>
-void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist) {
-    for (Index k = begin; k < end; ++k) {
+void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist,
+                BinStat* spare, int cells) {
+    Index k = begin;
+    if (end - begin >= kRowsPerCellForTwoChains * cells) {
+        std::fill(spare, spare + cells, BinStat{});
+        for (; k + 1 < end; k += 2) {
+            BinStat& a = hist[col[rows[k]]];
+            BinStat& b = spare[col[rows[k + 1]]];
+            a.g += gh[k].g;
+            a.h += gh[k].h;
+            b.g += gh[k + 1].g;
+            b.h += gh[k + 1].h;
+        }
+        add_spare(hist, spare, cells);
+    }
+    for (; k < end; ++k) {
         BinStat& s = hist[col[rows[k]]];
         s.g += gh[k].g;
         s.h += gh[k].h;
@@ -25,8 +52,21 @@ void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin
 
 // The root over every row in order: no indirection.
 template <class Bin>
-void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist) {
-    for (Index k = 0; k < n; ++k) {
+void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist, BinStat* spare, int cells) {
+    Index k = 0;
+    if (n >= kRowsPerCellForTwoChains * cells) {
+        std::fill(spare, spare + cells, BinStat{});
+        for (; k + 1 < n; k += 2) {
+            BinStat& a = hist[col[k]];
+            BinStat& b = spare[col[k + 1]];
+            a.g += gh[k].g;
+            a.h += gh[k].h;
+            b.g += gh[k + 1].g;
+            b.h += gh[k + 1].h;
+        }
+        add_spare(hist, spare, cells);
+    }
+    for (; k < n; ++k) {
         BinStat& s = hist[col[k]];
         s.g += gh[k].g;
         s.h += gh[k].h;
@@ -36,14 +76,18 @@ void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist) 
 template <class Bin>
 Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missing_left, int* rows, int* tmp,
                      Index begin, Index end) {
+    // Branch-free: the side a row takes is data, not control flow (a mispredicted branch
+    // per row was most of a partition's cost). Each row is written to both places and only
+    // its side's cursor moves; rows[l] with l <= k has already been read.
     Index l = begin, r = begin;
     for (Index k = begin; k < end; ++k) {
         const int row = rows[k];
         const int b = col[row];
-        if (b <= split_bin || (missing_left && b == missing_bin))
-            rows[l++] = row;
-        else
-            tmp[r++] = row;
+        const bool left = (b <= split_bin) | (missing_left & (b == missing_bin));
+        rows[l] = row;
+        tmp[r] = row;
+        l += left;
+        r += !left;
     }
     std::copy(tmp + begin, tmp + r, rows + l);
     return l;
@@ -53,14 +97,15 @@ Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missin
 template <class Bin>
 Index partition_rows_cat(const Bin* col, const std::uint32_t* left_bins, int missing_bin, bool missing_left,
                          int* rows, int* tmp, Index begin, Index end) {
-    Index l = begin, r = begin;
+    Index l = begin, r = begin;  // branch-free, as partition_rows
     for (Index k = begin; k < end; ++k) {
         const int row = rows[k];
         const int b = col[row];
-        if (b == missing_bin ? missing_left : ((left_bins[b >> 5] >> (b & 31)) & 1u) != 0)
-            rows[l++] = row;
-        else
-            tmp[r++] = row;
+        const bool left = b == missing_bin ? missing_left : ((left_bins[b >> 5] >> (b & 31)) & 1u) != 0;
+        rows[l] = row;
+        tmp[r] = row;
+        l += left;
+        r += !left;
     }
     std::copy(tmp + begin, tmp + r, rows + l);
     return l;
@@ -114,7 +159,9 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const Index tasks = n_nodes * nf;
     const bool wide = bins_.wide();
     Index work = 0;
+    int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
+    for (const int f : features_) max_cells = std::max(max_cells, cuts_.n_bins(f) + 1);
 #pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
 #pragma omp for schedule(dynamic)
@@ -123,19 +170,21 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         if (whole(n)) continue;
         for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
     }
+    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells));
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
         const Node* n = nodes[static_cast<std::size_t>(t / nf)];
         const Index f = features_[static_cast<std::size_t>(t % nf)];
         BinStat* h = hist(n->slot) + cuts_.offset(f);
-        std::fill(h, h + cuts_.n_bins(f) + 1, BinStat{});
+        const int cells = cuts_.n_bins(f) + 1;
+        std::fill(h, h + cells, BinStat{});
         if (whole(n)) {
-            if (wide) accumulate_all(bins_.column16(f), gh, m, h);
-            else accumulate_all(bins_.column8(f), gh, m, h);
+            if (wide) accumulate_all(bins_.column16(f), gh, m, h, spare.data(), cells);
+            else accumulate_all(bins_.column8(f), gh, m, h, spare.data(), cells);
         } else if (wide) {
-            accumulate(bins_.column16(f), rows_.data(), ordered_.data(), n->begin, n->end, h);
+            accumulate(bins_.column16(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
         } else {
-            accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h);
+            accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
         }
     }
     }
