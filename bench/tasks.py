@@ -403,7 +403,9 @@ def hist_gradient_boosting(params, train_file, test_file, goal):
 
 
 for short, data, kestrel_loss, xgb_objective, hgb_loss, metric, shape in (
-    ("poisson", "poisson_counts", {"loss": "poisson"}, {"objective": "count:poisson"}, {"loss": "poisson"},
+    # HistGradientBoosting has no max_delta_step: it meets kestrel's poisson at matched
+    # settings in gbdt_poisson_step0 below, not here at XGBoost's step of 0.7.
+    ("poisson", "poisson_counts", {"loss": "poisson"}, {"objective": "count:poisson"}, None,
      "poisson_deviance", "Poisson counts 100000 x 20"),
     ("gamma", "gamma_positive", {"loss": "gamma"}, {"objective": "reg:gamma"}, None,
      "gamma_deviance", "Gamma targets 100000 x 20"),
