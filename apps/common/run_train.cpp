@@ -1,9 +1,12 @@
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
@@ -71,6 +74,21 @@ std::string table_summary(const Model& m) {
     if (has("impute") || has("impute_mean"))
         s += (s.empty() ? "" : "; ") + std::string("missing cells imputed");
     return s;
+}
+
+// A model that does both tasks read whole-number labels with many values as a regression
+// target (choose_task): say so, since a user with 40 class codes expects classes.
+std::string inferred_regression_note(const ModelSpec& spec, const Dataset& d) {
+    if (spec.task || d.task != Task::regression || d.has_queries() ||
+        !registry().info(spec.model).supports(Task::classification))
+        return {};
+    std::vector<double> values(d.y.data(), d.y.data() + d.y.size());
+    if (std::any_of(values.begin(), values.end(), [](double v) { return v != std::floor(v); })) return {};
+    std::sort(values.begin(), values.end());
+    const auto distinct = std::unique(values.begin(), values.end()) - values.begin();
+    return "the label's " + std::to_string(distinct) + " distinct whole numbers (more than " +
+           std::to_string(kMaxIntegerClasses) + ") were read as a regression target; --task classification " +
+           "trains one class per value";
 }
 
 }  // namespace
@@ -202,6 +220,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const Index rows = total_rows, cols = train.cols();
     const Task task = train.task;
     const std::vector<std::string> classes = train.classes;
+    const std::string task_note = inferred_regression_note(spec, train);
     const auto start = std::chrono::steady_clock::now();
     Model m = Model::train(spec, std::move(train), ctx);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -234,6 +253,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
                << plural(cols, "feature");
         if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
         io.err << " in " << seconds << " s -> " << output << "\n";
+        if (!task_note.empty()) io.err << "  " << task_note << "\n";
         if (const std::string t = table_summary(m); !t.empty()) io.err << "  " << t << "\n";
         if (const Index best = m.estimator().best_iteration(); best >= 0)
             io.err << "  early stopping kept " << plural(best + 1, "round") << " (best_iteration " << best << ")\n";

@@ -32,7 +32,7 @@ def kestrel_accuracy(build, train, test, y_test, extra):
         params = ["n_estimators=%d" % ROUNDS, "learning_rate=%g" % ETA, "max_depth=%d" % DEPTH, "lambda=1",
                   "min_child_weight=1"] + extra
         cmd = [os.path.join(build, "apps", "kestrel-train"), "-q", "-m", "gbdt", "--threads", str(THREADS),
-               "--seed", "1", train, "-o", model]
+               "--seed", "1", "--task", "classification", train, "-o", model]
         for p in params:
             cmd += ["-p", p]
         subprocess.run(cmd, check=True)

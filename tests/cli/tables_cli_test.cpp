@@ -101,6 +101,23 @@ TEST_SUITE("cli.tables") {
                            dir / "t.json", "--json"});
         REQUIRE_MESSAGE(forced.code == 0, forced.err);
         CHECK(Json::parse(forced.out)["task"] == "classification");
+        // The summary says why (diabetes' label: 199 distinct whole numbers), only when the
+        // task was inferred for a model that does both.
+        const std::string note = "the label's 199 distinct whole numbers (more than 30) were read as a regression target";
+        auto told = run(run_train, "kestrel-train",
+                        {"-m", "gbdt", "-p", "n_estimators=5", test::repo_path("data/diabetes/train.csv"), "-o",
+                         dir / "g2.json"});
+        REQUIRE_MESSAGE(told.code == 0, told.err);
+        CHECK(told.err.find(note) != std::string::npos);
+        for (const std::vector<std::string>& quiet_cases :
+             {std::vector<std::string>{"-m", "gbdt", "--task", "regression"}, std::vector<std::string>{"-m", "ridge"}}) {
+            std::vector<std::string> args = quiet_cases;
+            for (const std::string& a : {test::repo_path("data/diabetes/train.csv"), std::string("-o"), dir / "g3.json"})
+                args.push_back(a);
+            auto r = run(run_train, "kestrel-train", args);
+            REQUIRE_MESSAGE(r.code == 0, r.err);
+            CHECK(r.err.find("were read as a regression target") == std::string::npos);
+        }
 
         const auto data = dir.file("mixed.libsvm", "+1 1:1\n1 1:2\n1.0 1:3\n-1 1:-1\n-1 1:-2\n");
         auto m = run(run_train, "kestrel-train", {"-m", "logistic", data, "-o", dir / "l.json", "--json"});
