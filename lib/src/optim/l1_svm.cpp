@@ -23,6 +23,7 @@ public:
         // which accepts most steps without touching the column again.
         xsq_ = Vector::Zero(p_);
         for (Index j = 0; j < p_; ++j) column(j, [&](Index i, double x) { xsq_[j] += cost_[i] * x * x; });
+        if (n_ > 0 && (cost_.array() == cost_[0]).all()) uniform_cost_ = cost_[0];
     }
 
     L1SvmResult run() {
@@ -40,13 +41,24 @@ public:
             for (std::ptrdiff_t s = 0; s < active; ++s) {
                 const Index j = index[static_cast<std::size_t>(s)];
                 double g = 0, h = 0;
-                column(j, [&](Index i, double x) {
-                    if (b_[i] > 0) {
-                        const double cx = cost_[i] * x;
-                        g -= cx * y_[i] * b_[i];
-                        h += cx * x;
-                    }
-                });
+                if (uniform_cost_ > 0) {  // one C for every row: no per-row cost load
+                    column(j, [&](Index i, double x) {
+                        if (b_[i] > 0) {
+                            g -= x * y_[i] * b_[i];
+                            h += x * x;
+                        }
+                    });
+                    g *= uniform_cost_;
+                    h *= uniform_cost_;
+                } else {
+                    column(j, [&](Index i, double x) {
+                        if (b_[i] > 0) {
+                            const double cx = cost_[i] * x;
+                            g -= cx * y_[i] * b_[i];
+                            h += cx * x;
+                        }
+                    });
+                }
                 g *= 2;
                 h = std::max(2 * h, 1e-12);
                 const double wj = w_[j];
@@ -149,6 +161,7 @@ private:
     Index n_, d_, p_ = 0;
     const FeatureColumns& columns_;
     Vector w_, b_, xsq_;
+    double uniform_cost_ = 0;  // every row's C when they are all equal, else 0
 };
 
 }  // namespace
