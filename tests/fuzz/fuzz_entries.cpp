@@ -176,7 +176,7 @@ void train_on(Table t, bool impute) {
 
 void read_data(std::string_view input, FileFormat format) {
     // kestrel-train's defaults, then the other ways users read data.
-    std::vector<ReadOptions> variants(4);
+    std::vector<ReadOptions> variants(5);
     for (auto& o : variants) {
         o.format = format;
         o.threads = 1;
@@ -189,12 +189,17 @@ void read_data(std::string_view input, FileFormat format) {
     variants[3].expected_features = 3;
     variants[3].labels_optional = true;
     variants[3].header = false;
+    // The typed reader's overrides: a column forced categorical, one forced numeric, one
+    // dropped (by index, so they name a column whatever the header says).
+    variants[4].categorical_columns = {"2"};
+    variants[4].numeric_columns = {"3"};
+    variants[4].ignore_columns = {"4"};
     for (std::size_t v = 0; v < variants.size(); ++v) {
         guarded([&] {
             const ReadOptions& o = variants[v];
             Table t = read_table_from_buffer(input, "<fuzz>", o);
             check_table(t, o);
-            if (v < 3) train_on(std::move(t), o.missing == MissingPolicy::keep);
+            if (v < 3 || v == 4) train_on(std::move(t), o.missing == MissingPolicy::keep);
         });
     }
     if (format == FileFormat::csv) {
