@@ -27,15 +27,16 @@ inline void add_spare(BinStat* hist, const BinStat* spare, int cells) {
     }
 }
 
-template <class Bin>
-void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist,
-                BinStat* spare, int cells) {
+// Rows begin..end of a node: row_of(k) the k-th row's index into the bin column.
+template <class Bin, class RowOf>
+void accumulate_rows(const Bin* col, RowOf row_of, const GradPair* gh, Index begin, Index end, BinStat* hist,
+                     BinStat* spare, int cells) {
     Index k = begin;
     if (end - begin >= kRowsPerCellForTwoChains * cells) {
         std::fill(spare, spare + cells, BinStat{});
         for (; k + 1 < end; k += 2) {
-            BinStat& a = hist[col[rows[k]]];
-            BinStat& b = spare[col[rows[k + 1]]];
+            BinStat& a = hist[col[row_of(k)]];
+            BinStat& b = spare[col[row_of(k + 1)]];
             a.g += gh[k].g;
             a.h += gh[k].h;
             b.g += gh[k + 1].g;
@@ -44,33 +45,22 @@ void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin
         add_spare(hist, spare, cells);
     }
     for (; k < end; ++k) {
-        BinStat& s = hist[col[rows[k]]];
+        BinStat& s = hist[col[row_of(k)]];
         s.g += gh[k].g;
         s.h += gh[k].h;
     }
 }
 
+template <class Bin>
+void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist,
+                BinStat* spare, int cells) {
+    accumulate_rows(col, [rows](Index k) { return rows[k]; }, gh, begin, end, hist, spare, cells);
+}
+
 // The root over every row in order: no indirection.
 template <class Bin>
 void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist, BinStat* spare, int cells) {
-    Index k = 0;
-    if (n >= kRowsPerCellForTwoChains * cells) {
-        std::fill(spare, spare + cells, BinStat{});
-        for (; k + 1 < n; k += 2) {
-            BinStat& a = hist[col[k]];
-            BinStat& b = spare[col[k + 1]];
-            a.g += gh[k].g;
-            a.h += gh[k].h;
-            b.g += gh[k + 1].g;
-            b.h += gh[k + 1].h;
-        }
-        add_spare(hist, spare, cells);
-    }
-    for (; k < n; ++k) {
-        BinStat& s = hist[col[k]];
-        s.g += gh[k].g;
-        s.h += gh[k].h;
-    }
+    accumulate_rows(col, [](Index k) { return k; }, gh, 0, n, hist, spare, cells);
 }
 
 template <class Bin>
