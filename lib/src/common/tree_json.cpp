@@ -385,6 +385,21 @@ double read_counts(const NodeArray& classes, const NodeArray& counts, std::size_
     return w;
 }
 
+// A classification leaf of the full layout: class counts, and the weight its
+// probabilities divide them by. The compact layout keeps only the counts and
+// recomputes the weight as their sum, so a file where the two disagree would predict
+// differently once saved again (found by the model_json fuzzer): refuse it.
+void check_leaf_counts(const std::vector<double>& counts, double weight, std::size_t node) {
+    double sum = 0;
+    for (const double x : counts) {
+        if (!(x >= 0) || !std::isfinite(x))
+            throw std::runtime_error(node_text(node) + " has a leaf count that is not a number >= 0");
+        sum += x;
+    }
+    if (!(sum > 0) || sum != weight)
+        throw std::runtime_error(node_text(node) + " has a leaf weight that is not the sum of its class counts");
+}
+
 }  // namespace
 
 Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
@@ -415,6 +430,7 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
         if (missing_left) n.missing_left = missing_left->integer<int>(i) != 0;
         check_node(n, i, n_features, parents);
         if (!value.row(i, v)) throw std::runtime_error(node_text(i) + " has a value of the wrong length");
+        if (n_outputs > 1 && n.left < 0) check_leaf_counts(v, n.weight, i);
         t.add_node(n, v.data());
     }
     return t;
