@@ -55,6 +55,15 @@ TEST_CASE("least_squares: qr and svd agree with scikit-learn on diabetes, dense 
             CHECK(relative_error(fitted(*m), expected) < 1e-9);
             CHECK(m->rank() == 10);
         }
+        // The d x d normal equations (the solver that fits on shards): the same solution.
+        CAPTURE(d.X.is_sparse());
+        CHECK(relative_error(fitted(*fit(d, {{"solver", "cholesky"}})), expected) < 1e-9);
+        Dataset weighted = d;
+        weighted.weights = Vector::LinSpaced(d.rows(), 0.5, 2.0);
+        CHECK(relative_error(fitted(*fit(weighted, {{"solver", "cholesky"}})),
+                             fitted(*fit(weighted, {{"solver", "qr"}}))) < 1e-9);
+        CHECK(relative_error(fitted(*fit(weighted, {{"solver", "cholesky"}, {"fit_intercept", false}})),
+                             fitted(*fit(weighted, {{"solver", "qr"}, {"fit_intercept", false}}))) < 1e-9);
     }
 }
 
