@@ -1,9 +1,12 @@
 #include "kestrel/optim/centred_gram.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kestrel/common/row_shards.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 
@@ -88,6 +91,12 @@ Eigen::MatrixXd sparse_weighted_gram(const SparseMatrix& X, const Vector& s) {
 NormalEquations centred_normal_equations(const Features& X, const Vector& s, const Vector& yc,
                                          const WeightedMoments& m, bool centered, bool rows_sharded, int threads) {
     const Index d = X.cols();
+    // A wide design's Gram (and, on shards, its message) may not fit: say so instead of
+    // being killed. Small ones skip the look at the available memory.
+    const double gram_bytes = static_cast<double>(d) * static_cast<double>(d) * sizeof(double) * (rows_sharded ? 2 : 1);
+    if (gram_bytes > 64.0 * (1 << 20))
+        check_memory(gram_bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(gram_bytes), 0,
+                     "the " + std::to_string(d) + " x " + std::to_string(d) + " normal equations");
     NormalEquations ne;
     if (X.is_sparse()) {
         SparseMatrix Xc = X.sparse_ref();

@@ -155,4 +155,17 @@ TEST_CASE("least_squares: weights, no intercept, and bad parameters") {
     CHECK_THROWS_AS(fit(breast_cancer(), {}), UsageError);
 }
 
+TEST_CASE("least_squares: cholesky refuses a Gram that cannot fit in memory before forming it") {
+    // Two sparse rows 300,000 columns wide: the 300,000² Gram would take 720 GB.
+    SparseMatrix X(2, 300000);
+    X.insert(0, 7) = 1.0;
+    X.insert(1, 299999) = 2.0;
+    Dataset d;
+    d.X = Features(X);
+    d.y = Vector::Ones(2);
+    d.task = Task::regression;
+    CHECK_THROWS_WITH_AS(fit(d, {{"solver", "cholesky"}}),
+                         doctest::Contains("the 300000 x 300000 normal equations needs about"), DataError);
+}
+
 }  // TEST_SUITE
