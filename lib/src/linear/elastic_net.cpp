@@ -34,7 +34,7 @@ void ElasticNet::on_params(const Params& resolved) {
 void ElasticNet::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression)
         throw UsageError(name() + ": learns regression only (for classification use logistic or linear_svm)");
-    path_ = elastic_net_path(data, settings_of(p_), ctx.resolved_threads());
+    path_ = elastic_net_path(data, settings_of(p_), ctx.resolved_threads(), ctx.rows_sharded);
     const Index last = path_.lambdas.size() - 1;
     lambda_ = path_.lambdas[last];
     feature_names_ = data.feature_names;
@@ -114,6 +114,13 @@ ModelInfo path_model_info(std::string name) {
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"path"}; };
+    // Rows spread over ranks: covariance updates on the Gram and X̃ᵀSy summed over the ranks
+    // (auto takes them there); naive updates keep a residual per row and are refused.
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        c.sharded_rows = !(resolved.contains("updates") && resolved.at("updates") == "naive");
+        return c;
+    };
     info.factory = [] { return std::make_unique<ElasticNet>(); };
     return info;
 }

@@ -1,5 +1,6 @@
 #include "kestrel/linear/least_squares.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/optim/centred_gram.hpp"
 #include "kestrel/optim/gradient_descent.hpp"
 #include "kestrel/optim/tall_qr.hpp"
 
@@ -66,19 +68,26 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
     const std::string& solver = p.solver;
     const Index n = data.rows(), d = data.cols();
     const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
-    const double total = s.sum();
-    if (!(total > 0)) throw DataError("least_squares: the sample weights sum to zero");
-    Vector x_mean = Vector::Zero(d);
-    double y_mean = 0;
-    if (centered) {
-        x_mean = data.X.transpose_multiply(s) / total;
-        y_mean = s.dot(data.y) / total;
-    }
+    // Over every rank's rows when they are sharded (only solver=cholesky fits on shards).
+    const WeightedMoments m = weighted_moments(data.X, s, data.y, centered, ctx.rows_sharded);
+    if (!(m.total > 0)) throw DataError("least_squares: the sample weights sum to zero");
+    const Vector& x_mean = m.x_mean;
+    const double y_mean = m.y_mean;
     const Vector yc = data.y.array() - y_mean;
     iterations_ = 0;
     Vector coef;
 
-    if (solver == "gd") {
+    if (solver == "cholesky") {
+        // The d x d normal equations X̃ᵀSX̃ w = X̃ᵀS yc, solved by LDLT (semi-definite A of a
+        // rank-deficient design: Eigen's LDLT solves with the pseudo-inverse of D).
+        const NormalEquations ne =
+            centred_normal_equations(data.X, s, yc, m, centered, ctx.rows_sharded, ctx.resolved_threads());
+        const Eigen::LDLT<Eigen::MatrixXd, Eigen::Lower> ldlt(ne.A);
+        if (ldlt.info() != Eigen::Success)
+            throw DataError("least_squares: the normal equations could not be factorised");
+        coef = ldlt.solve(ne.b);
+        rank_ = 0;
+    } else if (solver == "gd") {
         LeastSquaresObjective f(data.X, s, yc, x_mean);
         SolverOptions opts;
         opts.tol = p.tol;
@@ -138,7 +147,7 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
                 rank_ = qr.rank();
             }
         }
-        if (solver != "svd") {
+        if (solver == "qr") {
             if (rank_ < d)
                 ctx.warning("least_squares: the design has rank " + std::to_string(rank_) + " < " +
                             std::to_string(d) +
@@ -164,10 +173,12 @@ const ParamBinding<LeastSquaresParams>& least_squares_params() {
                 .like("scikit-learn SGDRegressor eta0 (constant schedule)");
         learning_rate.default_value = "auto";
         return ParamBinding<P>{
-            bind(&P::solver, choice_param("solver", "qr", {"qr", "svd", "gd"},
+            bind(&P::solver, choice_param("solver", "qr", {"qr", "svd", "gd", "cholesky"},
                                           "qr: column-pivoted Householder QR; svd: minimum-norm solution; gd: "
-                                          "gradient descent")
-                                 .like("scikit-learn LinearRegression (scipy lstsq, SVD); numpy.linalg.lstsq")),
+                                          "gradient descent; cholesky: d x d normal equations (the one that fits "
+                                          "on rows sharded over MPI ranks)")
+                                 .like("scikit-learn LinearRegression (scipy lstsq, SVD); numpy.linalg.lstsq; "
+                                       "cholesky: scikit-learn Ridge(alpha=0, solver='cholesky')")),
             fit_intercept_param("learn an intercept (centres X and y)", "scikit-learn fit_intercept"),
             bind(&P::step, choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
                                         "gd step rule: fixed, bold driver, or backtracking line search")),
@@ -186,6 +197,13 @@ ModelInfo least_squares_model_info() {
     info.spec = least_squares_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
+    // Rows spread over ranks: only the normal equations, whose X̃ᵀSX̃ and X̃ᵀSy sum over the
+    // ranks; qr, svd and gd would need the rows or a different algorithm.
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        c.sharded_rows = least_squares_params().read(resolved).solver == "cholesky";
+        return c;
+    };
     info.factory = [] { return std::make_unique<LeastSquares>(); };
     return info;
 }

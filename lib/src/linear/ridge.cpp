@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "kestrel/common/coef_json.hpp"
-#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -26,7 +25,6 @@ struct RidgeProblem {
     Vector yc;         // centred targets
     bool centered;
     double alpha;
-    double total = 0;  // Σ s_i over every row (of every rank, when the rows are sharded)
 };
 
 Vector solve_lower(const Eigen::MatrixXd& A, const Vector& rhs) {
@@ -45,16 +43,13 @@ DenseMatrix scaled_centered(const RidgeProblem& p) {
     return p.sqrt_s.asDiagonal() * Xs;
 }
 
-// Xcᵀ S Xc and Xcᵀ S yc from blocks of rows centred on the fly (no copy of X). Rows on
-// several ranks: each rank's rows are centred on the whole data's mean, so the parts sum
-// to the whole data's system.
-Vector primal_dense(const RidgeProblem& p, const Context& ctx) {
-    CentredGram g = centred_gram(p.X.dense_ref(), p.centered ? p.x_mean : Vector(), p.sqrt_s,
-                                 p.sqrt_s.cwiseProduct(p.yc), ctx.resolved_threads());
-    sum_over_ranks(ctx, g.A);
-    sum_over_ranks(ctx, g.b);
-    g.A.diagonal().array() += p.alpha;
-    return solve_lower(g.A, g.b);
+// The d x d system X̃ᵀSX̃ + alpha I, X̃ᵀS yc (dense: rows centred in blocks; sparse: from
+// the non-zeros), summed over the ranks when the rows are sharded.
+Vector primal(const RidgeProblem& p, const WeightedMoments& m, const Context& ctx) {
+    NormalEquations ne =
+        centred_normal_equations(p.X, p.s, p.yc, m, p.centered, ctx.rows_sharded, ctx.resolved_threads());
+    ne.A.diagonal().array() += p.alpha;
+    return solve_lower(ne.A, ne.b);
 }
 
 Vector dual_dense(const RidgeProblem& p) {
@@ -84,33 +79,6 @@ Vector svd_solve(const RidgeProblem& p) {
         sigma.size() ? std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d)) * sigma[0] : 0;
     const Vector shrink = sigma.unaryExpr([&](double v) { return v > cutoff ? v / (v * v + p.alpha) : 0.0; });
     return svd.matrixV() * shrink.cwiseProduct(svd.matrixU().transpose() * p.sqrt_s.cwiseProduct(p.yc));
-}
-
-// Σ s_i x_i x_iᵀ - S x̄x̄ᵀ from the non-zeros only (lower triangle): X is never densified.
-Vector primal_sparse(const RidgeProblem& p, const Context& ctx) {
-    SparseMatrix X = p.X.sparse_ref();
-    X.makeCompressed();
-    const Index d = X.cols();
-    const int* outer = X.outerIndexPtr();
-    const int* inner = X.innerIndexPtr();
-    const double* val = X.valuePtr();
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(d, d);
-    for (Index i = 0; i < X.rows(); ++i) {
-        for (int a = outer[i]; a < outer[i + 1]; ++a) {
-            const double sa = p.s[i] * val[a];
-            for (int b = outer[i]; b <= a; ++b) {
-                const int hi = std::max(inner[a], inner[b]), lo = std::min(inner[a], inner[b]);
-                A(hi, lo) += sa * val[b];
-            }
-        }
-    }
-    sum_over_ranks(ctx, A);
-    if (p.centered) A.noalias() -= p.total * (p.x_mean * p.x_mean.transpose());
-    A.diagonal().array() += p.alpha;
-    // Σ s_i x̄ yc_i = 0, so Xᵀ(s∘yc) is already the centred right-hand side.
-    Vector b = X.transpose() * p.s.cwiseProduct(p.yc);
-    sum_over_ranks(ctx, b);
-    return solve_lower(A, b);
 }
 
 // Gram of the centred, weighted rows: (G - m1ᵀ - 1mᵀ + x̄ᵀx̄) ∘ sqrt(s)sqrt(s)ᵀ with
@@ -164,22 +132,11 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
                    centered,
                    prm.alpha};
     p.sqrt_s = p.s.cwiseSqrt();
-    // Σ s_i, Σ s_i x_i and Σ s_i y_i, over every rank's rows when they are sharded.
-    Vector sums = Vector::Zero(d + 2);
-    sums[0] = p.s.sum();
-    if (centered) {
-        sums.segment(1, d) = data.X.transpose_multiply(p.s);
-        sums[d + 1] = p.s.dot(data.y);
-    }
-    sum_over_ranks(ctx, sums);
-    const double total = p.total = sums[0];
-    if (!(total > 0)) throw DataError("ridge: the sample weights sum to zero");
-    double y_mean = 0;
-    if (centered) {
-        p.x_mean = sums.segment(1, d) / total;
-        y_mean = sums[d + 1] / total;
-        p.yc.array() -= y_mean;
-    }
+    const WeightedMoments m = weighted_moments(data.X, p.s, data.y, centered, ctx.rows_sharded);
+    if (!(m.total > 0)) throw DataError("ridge: the sample weights sum to zero");
+    const double y_mean = m.y_mean;
+    p.x_mean = m.x_mean;
+    if (centered) p.yc.array() -= y_mean;
 
     // On sharded rows only the d x d system sums over ranks (refine allows auto and cholesky).
     const bool dual = !ctx.rows_sharded && (solver == "dual" || (solver == "auto" && d > n));
@@ -188,10 +145,10 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
         coef = svd_solve(p);
     else if (solver == "sgd")
         coef = sgd_solve(p, prm, ctx);
-    else if (data.X.is_sparse())
-        coef = dual ? dual_sparse(p) : primal_sparse(p, ctx);
+    else if (dual)
+        coef = data.X.is_sparse() ? dual_sparse(p) : dual_dense(p);
     else
-        coef = dual ? dual_dense(p) : primal_dense(p, ctx);
+        coef = primal(p, m, ctx);
     keep(coef, centered ? y_mean - p.x_mean.dot(coef) : 0.0);
 }
 

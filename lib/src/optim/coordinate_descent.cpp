@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/optim/centred_gram.hpp"
@@ -216,37 +217,39 @@ ElasticNetPath run_path(Updates updates, Index d, double S, const ElasticNetSett
 }
 
 // glmnet's choice (type.gaussian): covariance updates while the d x d Gram is cheap
-// next to the passes over the rows it saves.
-bool use_covariance(const ElasticNetSettings& st, const Features& X) {
-    if (st.updates == ElasticNetUpdates::naive || X.is_sparse()) return false;
-    if (st.updates == ElasticNetUpdates::covariance) return true;
-    return X.cols() <= 500 && X.rows() > X.cols();
+// next to the passes over the rows it saves. Rows spread over ranks: always covariance,
+// the one scheme whose state (the Gram, X̃ᵀSy, Σs yc²) sums over the ranks.
+bool use_covariance(const ElasticNetSettings& st, const Features& X, bool rows_sharded) {
+    if (st.updates == ElasticNetUpdates::naive) {
+        if (rows_sharded) throw InternalError("elastic net: naive updates need the rows, which are spread over ranks");
+        return false;
+    }
+    if (st.updates == ElasticNetUpdates::covariance || rows_sharded) return true;
+    return !X.is_sparse() && X.cols() <= 500 && X.rows() > X.cols();
 }
 
 }  // namespace
 
-ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& st, int threads) {
-    const Index n = data.rows(), d = data.cols();
-    const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
-    const double S = s.sum();
+ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& st, int threads, bool rows_sharded) {
+    const Index d = data.cols();
+    const Vector s = data.has_weights() ? data.weights : Vector::Ones(data.rows());
+    const WeightedMoments m = weighted_moments(data.X, s, data.y, st.fit_intercept, rows_sharded);
+    const double S = m.total;
     if (!(S > 0)) throw DataError("elastic net: the sample weights sum to zero");
-    Vector mean = Vector::Zero(d);
-    double y_mean = 0;
-    if (st.fit_intercept) {
-        mean = data.X.transpose_multiply(s) / S;
-        y_mean = s.dot(data.y) / S;
-    }
+    const Vector& mean = m.x_mean;
+    const double y_mean = m.y_mean;
+    // The path's default λ_min / λ_max looks at the whole data's row count.
+    const Index n = rows_over_ranks(rows_sharded, data.rows()).total;
     ElasticNetPath path;
-    if (data.X.is_sparse()) {
+    if (use_covariance(st, data.X, rows_sharded)) {
+        const Vector yc = data.y.array() - y_mean;
+        NormalEquations ne = centred_normal_equations(data.X, s, yc, m, st.fit_intercept, rows_sharded, threads);
+        ne.A.triangularView<Eigen::StrictlyUpper>() = ne.A.transpose();
+        path = run_path(CovarianceUpdates(std::move(ne.A), std::move(ne.b), ne.y_ss), d, S, st, n);
+    } else if (data.X.is_sparse()) {
         SparseColumns cols{Eigen::SparseMatrix<double, Eigen::ColMajor, int>(data.X.sparse_ref())};
         cols.X.makeCompressed();
         path = run_path(NaiveUpdates<SparseColumns>(cols, s, data.y, mean, y_mean), d, S, st, n);
-    } else if (use_covariance(st, data.X)) {
-        const Vector sqrt_s = s.cwiseSqrt();
-        const Vector yc = data.y.array() - y_mean;
-        CentredGram g = centred_gram(data.X.dense_ref(), mean, sqrt_s, sqrt_s.cwiseProduct(yc), threads);
-        g.A.triangularView<Eigen::StrictlyUpper>() = g.A.transpose();
-        path = run_path(CovarianceUpdates(std::move(g.A), std::move(g.b), s.dot(yc.cwiseProduct(yc))), d, S, st, n);
     } else {
         // Dense columns are centred explicitly (no cancellation when the means are
         // large); the solver then sees zero means.

@@ -94,8 +94,7 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
 
 Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ctx) {
     Model m = untrained(spec, data);
-    std::optional<Dataset> prepared = m.fit_steps(data);
-    m.check_sharded_steps(ctx);
+    std::optional<Dataset> prepared = m.fit_steps(data, ctx.rows_sharded);
     if (prepared)
         m.fit_estimator(std::move(*prepared), ctx);  // the prepared rows are ours to give up
     else
@@ -107,8 +106,7 @@ Model Model::train(const ModelSpec& spec, const Dataset& data, const Context& ct
 Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     if (!spec.calibrate.empty()) return train(spec, std::as_const(data), ctx);  // its folds need the rows
     Model m = untrained(spec, data);
-    std::optional<Dataset> prepared = m.fit_steps(data);
-    m.check_sharded_steps(ctx);
+    std::optional<Dataset> prepared = m.fit_steps(data, ctx.rows_sharded);
     if (!prepared) {
         m.fit_estimator(std::move(data), ctx);
     } else {
@@ -118,16 +116,18 @@ Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     return m;
 }
 
-// The steps are fitted on one rank's rows: on rows spread over ranks they would differ
-// from rank to rank (docs/distributed.md).
-void Model::check_sharded_steps(const Context& ctx) const {
-    if (!ctx.rows_sharded || steps_.empty()) return;
-    std::string kinds;
-    for (const std::string& k : step_kinds()) kinds += (kinds.empty() ? "" : ", ") + k;
-    throw UsageError("--shard: preprocessing steps (" + kinds +
-                     ") are not fitted across ranks; train on numeric columns without missing cells and without "
-                     "--scale or --poly");
+// A step fitted on rows spread over ranks must fit from sums over them (the scalers,
+// mean and constant imputation, poly); the others would differ from rank to rank
+// (docs/distributed.md). Every rank reaches the same step, so every rank refuses it.
+namespace {
+void refuse_on_shards(const Transformer& t, const std::string& step) {
+    if (t.fits_on_shards()) return;
+    const bool impute = t.kind() == "impute" || t.kind() == "impute_mean";
+    throw UsageError("--shard: the preprocessing step " + step + " cannot be fitted from sums over ranks" +
+                     (impute ? "; impute with --missing mean or --missing constant:VALUE"
+                             : " (docs/distributed.md lists the steps that can)"));
 }
+}  // namespace
 
 Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     Model m;
@@ -162,21 +162,27 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
 
 namespace {
 
-bool has_missing_cells(const Features& X) {
+// In any rank's rows, when they are spread over ranks: every rank then takes the same steps.
+bool has_missing_cells(const Features& X, bool rows_sharded) {
+    double missing = 0;
     if (X.is_sparse()) {
         const SparseMatrix& m = X.sparse_ref();
-        return std::any_of(m.valuePtr(), m.valuePtr() + m.nonZeros(), [](double v) { return std::isnan(v); });
+        missing = std::any_of(m.valuePtr(), m.valuePtr() + m.nonZeros(), [](double v) { return std::isnan(v); });
+    } else {
+        missing = X.dense_ref().hasNaN();
     }
-    return X.dense_ref().hasNaN();
+    sum_over_ranks(rows_sharded, std::span<double>(&missing, 1));
+    return missing > 0;
 }
 
 }  // namespace
 
-std::vector<std::string> Model::table_steps(const Features& X, const std::vector<Index>& category_counts) const {
+std::vector<std::string> Model::table_steps(const Features& X, const std::vector<Index>& category_counts,
+                                            bool rows_sharded) const {
     std::vector<std::string> steps;
     const std::string& missing = spec_.missing;
     const bool imputer = missing != "auto" && missing != "keep";
-    const bool has_missing = has_missing_cells(X);
+    const bool has_missing = has_missing_cells(X, rows_sharded);
     if (missing == "keep" && has_missing && !estimator_->native_missing())
         throw UsageError("model " + spec_.model +
                          " does not take missing values (--missing keep); use --missing auto or an imputer");
@@ -205,7 +211,7 @@ std::vector<std::string> Model::table_steps(const Features& X, const std::vector
     return steps;
 }
 
-std::optional<Dataset> Model::fit_steps(const Dataset& data) {
+std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) {
     std::vector<Index> roles = data.category_counts;
     CategoryLists categories = categories_;  // follow the columns through the steps
     const Features* X = &data.X;
@@ -214,7 +220,12 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data) {
     // `names`) and moves them through it.
     const auto apply = [&](const std::string& kind, const CategoryLists& names) {
         auto t = make_transformer(kind);
-        t->fit(*X, roles);
+        if (rows_sharded) {
+            refuse_on_shards(*t, kind);
+            t->fit_on_shards(*X, roles);
+        } else {
+            t->fit(*X, roles);
+        }
         if (!names.empty()) set_category_names(*t, names);
         current = t->transform(*X);
         roles = t->output_roles(roles, current.cols());
@@ -242,7 +253,7 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data) {
         else
             categories.clear();
     };
-    const std::vector<std::string> table = table_steps(*X, roles);
+    const std::vector<std::string> table = table_steps(*X, roles, rows_sharded);
     if (steps_.empty() && table.empty() && user == spec_.preprocessing.end()) return std::nullopt;
     for (const auto& kind : table) apply_following(kind);
     for (; user != spec_.preprocessing.end(); ++user) apply_following(*user);

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -112,6 +113,32 @@ public:
                 for (double x : v) sum += x;
                 fill_[j] = sum / static_cast<double>(v.size());
             }
+        }
+    }
+    // mean and constant fill from each column's count and sum of non-missing cells
+    // summed over the ranks (the indicator: a count below the rows); median and
+    // most_frequent need the values themselves.
+    bool fits_on_shards() const override { return strategy_ == "mean" || strategy_ == "constant"; }
+    void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
+        in_features_ = X.cols();
+        fill_ = Vector::Zero(in_features_);
+        indicator_.clear();
+        if (X.is_sparse()) return;
+        for (Index j = 0; j < in_features_; ++j)
+            if (role_of(roles, j) > 0)
+                throw UsageError("--shard: impute cannot fill a categorical column from sums over ranks");
+        const DenseMatrix& m = X.dense_ref();
+        const Index d = m.cols();
+        Vector sums = Vector::Zero(2 * d + 1);  // per column: count and sum of the values; then the rows
+        for (Index j = 0; j < d; ++j)
+            for (Index r = 0; r < m.rows(); ++r)
+                if (const double x = m(r, j); !std::isnan(x)) sums[j] += 1, sums[d + j] += x;
+        sums[2 * d] = static_cast<double>(m.rows());
+        sum_over_ranks(true, std::span<double>(sums.data(), static_cast<std::size_t>(sums.size())));
+        for (Index j = 0; j < d; ++j) {
+            if (sums[j] < sums[2 * d] && indicator_wanted_) indicator_.push_back(j);
+            if (sums[j] == 0) continue;  // no value in any row: 0, as fit
+            fill_[j] = strategy_ == "constant" ? constant_ : sums[d + j] / sums[j];
         }
     }
     Features transform(const Features& X) const override {

@@ -206,6 +206,9 @@ public:
         in_features_ = X.cols();
         out_features_ = static_cast<Index>(width);
     }
+    // Its fit reads the width only: every rank fits the same step.
+    bool fits_on_shards() const override { return true; }
+    void fit_on_shards(const Features& X, const std::vector<Index>&) override { fit(X); }
     Features transform(const Features& X) const override {
         if (X.cols() != in_features_)
             throw DataError("poly: data has " + std::to_string(X.cols()) + " features, the step expects " +

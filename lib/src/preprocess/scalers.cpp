@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -44,7 +45,8 @@ bool shifted_columns_stored(const SparseMatrix& m, const Vector& shift) {
 // roles do not describe X, or when X is sparse and a numeric column is not stored in
 // every row (a LIBSVM file, whose absent entries are zeros: the plain sparse fit,
 // with_mean=False, applies).
-std::optional<std::vector<Index>> scaled_columns(const Features& X, const std::vector<Index>& roles) {
+// Rows spread over ranks (`sharded`): stored in every row of every rank.
+std::optional<std::vector<Index>> scaled_columns(const Features& X, const std::vector<Index>& roles, bool sharded) {
     if (roles.empty() || static_cast<Index>(roles.size()) != X.cols()) return std::nullopt;
     std::vector<Index> numeric;
     for (std::size_t j = 0; j < roles.size(); ++j)
@@ -52,7 +54,9 @@ std::optional<std::vector<Index>> scaled_columns(const Features& X, const std::v
     if (X.is_sparse()) {
         Vector marker = Vector::Zero(X.cols());
         for (Index j : numeric) marker[j] = 1;
-        if (!shifted_columns_stored(X.sparse_ref(), marker)) return std::nullopt;
+        double missing = shifted_columns_stored(X.sparse_ref(), marker) ? 0.0 : 1.0;
+        sum_over_ranks(sharded, std::span<double>(&missing, 1));
+        if (missing > 0) return std::nullopt;
     }
     return numeric;
 }
@@ -92,19 +96,22 @@ void spread_to_width(const Vector& part_shift, const Vector& part_scale, const s
 // gathered, its (shift, scale) spread to the width; when the roles cannot be used, fitted
 // on every column, with the non-numeric ones left as they are. `members` names the
 // scaler's (shift, scale). Returns whether the numeric columns were fitted gathered (read
-// as values: dense, or stored in every sparse row).
+// as values: dense, or stored in every sparse row). `sharded`: X is this rank's part of
+// rows spread over ranks, and the scalers fit with fit_sharded.
 template <class Scaler, class Members>
-bool fit_numeric_columns(Scaler& self, const Features& X, const std::vector<Index>& roles, Members members) {
-    const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles);
+bool fit_numeric_columns(Scaler& self, const Features& X, const std::vector<Index>& roles, Members members,
+                         bool sharded = false) {
+    const std::optional<std::vector<Index>> numeric = scaled_columns(X, roles, sharded);
     auto [shift, scale] = members(self);
+    const auto fit = [sharded](Scaler& s, const Features& F) { sharded ? s.fit_sharded(F) : s.fit(F); };
     if (!numeric) {
-        self.fit(X);
+        fit(self, X);
         for (std::size_t j = 0; j < roles.size(); ++j)
             if (roles[j] != kNumericColumn) shift[static_cast<Index>(j)] = 0, scale[static_cast<Index>(j)] = 1;
         return false;
     }
     Scaler part;
-    part.fit(Features(gather_columns(X, *numeric)));
+    fit(part, Features(gather_columns(X, *numeric)));
     const auto [part_shift, part_scale] = members(part);
     spread_to_width(part_shift, part_scale, *numeric, X.cols(), shift, scale);
     return true;
@@ -278,6 +285,89 @@ void nan_range(const DenseMatrix& m, Vector& lo, Vector& hi) {
 
 bool dense_with_nan(const Features& X) { return !X.is_sparse() && X.dense_ref().hasNaN(); }
 
+// ---- the same statistics over rows spread over MPI ranks (Transformer::fit_on_shards) ----
+
+// Per-column minimum and maximum of every rank's values (NaN skipped; a sparse row's
+// absent entries are zeros, as the dense copy the one-process fit reads): one message of
+// 2d maxima. A column without a value anywhere gets lo = +inf, hi = −inf.
+void column_range_over_ranks(const Features& X, Vector& lo, Vector& hi) {
+    const Index d = X.cols();
+    Vector top = Vector::Constant(2 * d, -std::numeric_limits<double>::infinity());  // max x, then max −x
+    const auto see = [&](Index j, double x) {
+        if (std::isnan(x)) return;
+        top[j] = std::max(top[j], x);
+        top[d + j] = std::max(top[d + j], -x);
+    };
+    if (X.is_sparse()) {
+        const SparseMatrix& m = X.sparse_ref();
+        Eigen::VectorXi stored = Eigen::VectorXi::Zero(d);
+        for (Index r = 0; r < m.outerSize(); ++r)
+            for (SparseMatrix::InnerIterator it(m, r); it; ++it) {
+                see(it.col(), it.value());
+                ++stored[it.col()];
+            }
+        for (Index j = 0; j < d; ++j)
+            if (stored[j] < m.rows()) see(j, 0.0);
+    } else {
+        const DenseMatrix& m = X.dense_ref();
+        for (Index j = 0; j < d; ++j)
+            for (Index r = 0; r < m.rows(); ++r) see(j, m(r, j));
+    }
+    max_over_ranks(true, std::span<double>(top.data(), static_cast<std::size_t>(top.size())));
+    hi = top.head(d);
+    lo = -top.tail(d);
+}
+
+// The moments column_moments, column_moments_rescaled and nan_moments give on one
+// process, over every rank's rows: dense in two rounds, as their two passes (the count
+// and sum of each column's non-NaN cells, then Σ(u − mean)²); sparse in one, as its
+// one-pass formula (Σu, Σu²). u = x · (1/peak) dense, x / peak sparse, as the rescaled
+// moments divide (peak = 1: u = x exactly). `any_nan`: some rank's dense rows hold NaN.
+void column_moments_over_ranks(const Features& X, const Vector& peak, Vector& mean, Vector& sd, bool& any_nan) {
+    const Index d = X.cols();
+    const auto span_of = [](Vector& v) { return std::span<double>(v.data(), static_cast<std::size_t>(v.size())); };
+    Vector first = Vector::Zero(2 * d + 1);  // per column: count (dense) or Σu² (sparse), Σu; then the rows
+    first[2 * d] = static_cast<double>(X.rows());
+    if (X.is_sparse()) {
+        const SparseMatrix& m = X.sparse_ref();
+        for (Index r = 0; r < m.outerSize(); ++r)
+            for (SparseMatrix::InnerIterator it(m, r); it; ++it) {
+                const double u = it.value() / peak[it.col()];
+                first[it.col()] += u * u;
+                first[d + it.col()] += u;
+            }
+        sum_over_ranks(true, span_of(first));
+        const double n = first[2 * d];
+        const Vector mu = first.segment(d, d) / n;
+        sd = (first.head(d) / n - mu.cwiseProduct(mu)).cwiseMax(0.0).cwiseSqrt().cwiseProduct(peak);
+        mean = mu.cwiseProduct(peak);
+        any_nan = false;
+        return;
+    }
+    const DenseMatrix& m = X.dense_ref();
+    const Vector inverse = peak.cwiseInverse();
+    for (Index j = 0; j < d; ++j)
+        for (Index r = 0; r < m.rows(); ++r)
+            if (const double x = m(r, j); !std::isnan(x)) first[j] += 1, first[d + j] += x * inverse[j];
+    sum_over_ranks(true, span_of(first));
+    any_nan = (first.head(d).array() < first[2 * d]).any();
+    Vector mu = Vector::Zero(d);
+    for (Index j = 0; j < d; ++j)
+        if (first[j] > 0) mu[j] = first[d + j] / first[j];
+    Vector squares = Vector::Zero(d);
+    for (Index j = 0; j < d; ++j)
+        for (Index r = 0; r < m.rows(); ++r)
+            if (const double x = m(r, j); !std::isnan(x)) {
+                const double c = x * inverse[j] - mu[j];
+                squares[j] += c * c;
+            }
+    sum_over_ranks(true, span_of(squares));
+    sd = Vector::Zero(d);
+    for (Index j = 0; j < d; ++j)
+        if (first[j] > 0) sd[j] = std::sqrt(squares[j] / first[j]) * peak[j];
+    mean = mu.cwiseProduct(peak);
+}
+
 class StandardScaler final : public Transformer {
 public:
     std::string kind() const override { return "standard"; }
@@ -299,6 +389,34 @@ public:
     // numeric columns only, in a ColumnTransformer).
     void fit(const Features& X, const std::vector<Index>& roles) override {
         fit_numeric_columns(*this, X, roles, [](StandardScaler& s) { return std::tie(s.mean_, s.scale_); });
+    }
+    bool fits_on_shards() const override { return true; }
+    void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
+        fit_numeric_columns(
+            *this, X, roles, [](StandardScaler& s) { return std::tie(s.mean_, s.scale_); }, true);
+    }
+    // fit() on every rank's rows: the same moments, the same fallbacks for columns whose
+    // squares overflow or underflow (decided on the summed moments, so on every rank alike).
+    void fit_sharded(const Features& X) {
+        Vector sd;
+        bool any_nan = false;
+        column_moments_over_ranks(X, Vector::Ones(X.cols()), mean_, sd, any_nan);
+        if (!any_nan) {
+            bool rescale = !mean_.allFinite() || !sd.allFinite();
+            Vector lo, hi;
+            if (rescale || (sd.array() < 1e-150).any()) {
+                column_range_over_ranks(X, lo, hi);
+                // has_underflowed: a tiny deviation in a column whose values differ
+                for (Index j = 0; j < X.cols() && !rescale; ++j) rescale = sd[j] < 1e-150 && hi[j] > lo[j];
+            }
+            if (rescale) {
+                const Vector peak = lo.cwiseAbs().cwiseMax(hi.cwiseAbs()).unaryExpr(
+                    [](double p) { return p > 0 && std::isfinite(p) ? p : 1.0; });
+                column_moments_over_ranks(X, peak, mean_, sd, any_nan);
+            }
+        }
+        if (X.is_sparse()) mean_.setZero();
+        scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
     }
     // Its mean is non-zero only when fitted on dense rows (sparse: with_mean=False).
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard", true); }
@@ -329,17 +447,29 @@ public:
             lo = m->colwise().minCoeff().transpose();
             hi = m->colwise().maxCoeff().transpose();
         }
-        // Map [lo, hi] to [-1, 1]: x' = (x - mid) * 2 / (hi - lo). Constant columns map to 0.
-        // Halved before adding or subtracting: lo + hi and hi - lo overflow for values
-        // near the double's limit; halving is exact, so ordinary data is unchanged.
-        shift_ = lo / 2 + hi / 2;
-        scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
+        set_range(lo, hi);
     }
     void fit(const Features& X, const std::vector<Index>& roles) override {
         // Numeric columns fitted as values: a later sparse row without them stored holds
         // zeros there, shifted as dense.
         if (fit_numeric_columns(*this, X, roles, [](MinMaxScaler& s) { return std::tie(s.shift_, s.scale_); }))
             fitted_dense_ = true;
+    }
+    bool fits_on_shards() const override { return true; }
+    void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
+        if (fit_numeric_columns(
+                *this, X, roles, [](MinMaxScaler& s) { return std::tie(s.shift_, s.scale_); }, true))
+            fitted_dense_ = true;
+    }
+    // fit() on every rank's rows: minima and maxima are exact, so the step is the
+    // one-process step to the bit.
+    void fit_sharded(const Features& X) {
+        fitted_dense_ = !X.is_sparse();
+        Vector lo, hi;
+        column_range_over_ranks(X, lo, hi);
+        for (Index j = 0; j < X.cols(); ++j)
+            if (lo[j] > hi[j]) lo[j] = hi[j] = 0;  // no value in any row (nan_range's 0)
+        set_range(lo, hi);
     }
     Features transform(const Features& X) const override { return affine(X, shift_, scale_, "minmax", fitted_dense_); }
     std::optional<std::vector<Index>> output_sources(Index in_width) const override { return same_columns(in_width); }
@@ -356,6 +486,14 @@ public:
     }
 
 private:
+    void set_range(const Vector& lo, const Vector& hi) {
+        // Map [lo, hi] to [-1, 1]: x' = (x - mid) * 2 / (hi - lo). Constant columns map to 0.
+        // Halved before adding or subtracting: lo + hi and hi - lo overflow for values
+        // near the double's limit; halving is exact, so ordinary data is unchanged.
+        shift_ = lo / 2 + hi / 2;
+        scale_ = (hi / 2 - lo / 2).unaryExpr([](double r) { return r > 0 ? 1.0 / r : 0.0; });
+    }
+
     Vector shift_, scale_;
     bool fitted_dense_ = false;  // fitted on dense rows: sparse rows are densified at transform
 };

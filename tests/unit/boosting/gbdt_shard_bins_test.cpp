@@ -6,32 +6,15 @@
 // tests/cli/mpi_shard_test.cpp).
 #include <doctest/doctest.h>
 
-#include <stdexcept>
-
 #include "kestrel/boosting/histogram.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/rng.hpp"
+#include "one_rank_group.hpp"
 
 using namespace kestrel;
 
-namespace {
-
-class OneRank final : public ProcessGroup {
-public:
-    int rank() const override { return 0; }
-    int size() const override { return 1; }
-    void send(int, int, std::span<const std::byte>) override { throw std::logic_error("one rank sends nothing"); }
-    std::vector<std::byte> receive(int, int, int*) override { throw std::logic_error("one rank receives nothing"); }
-    bool message_waiting(int) override { return false; }
-    void broadcast(std::vector<std::byte>&, int) override {}
-};
-
-struct GroupScope {
-    explicit GroupScope(ProcessGroup* g) { set_process_group(g); }
-    ~GroupScope() { set_process_group(nullptr); }
-};
-
-}  // namespace
+using kestrel::test::GroupScope;
+using kestrel::test::OneRank;
 
 TEST_CASE("fit_over_ranks draws fit's row sample: the same cuts on 250,000 rows, dense and sparse") {
     const Index n = 250000;

@@ -265,6 +265,11 @@ TEST_CASE("lasso: covariance and naive updates give the same path; covariance is
     const ElasticNetPath dense = elastic_net_path(base, st, 2);
     const ElasticNetPath sparse = elastic_net_path(with_sparse_features(base), st, 2);
     CHECK(relative_error(dense.coef, sparse.coef) < 1e-8);
+    // Covariance asked for on sparse rows: the Gram from the non-zeros, the same path.
+    st.updates = ElasticNetUpdates::covariance;
+    const ElasticNetPath sparse_cov = elastic_net_path(with_sparse_features(base), st, 2);
+    CHECK(relative_error(dense.coef, sparse_cov.coef) < 1e-8);
+    CHECK(relative_error(dense.intercepts.transpose(), sparse_cov.intercepts.transpose()) < 1e-8);
 }
 
 TEST_CASE("lasso: bad parameters, regression only, and non-convergence warns") {

@@ -55,6 +55,15 @@ TEST_CASE("least_squares: qr and svd agree with scikit-learn on diabetes, dense 
             CHECK(relative_error(fitted(*m), expected) < 1e-9);
             CHECK(m->rank() == 10);
         }
+        // The d x d normal equations (the solver that fits on shards): the same solution.
+        CAPTURE(d.X.is_sparse());
+        CHECK(relative_error(fitted(*fit(d, {{"solver", "cholesky"}})), expected) < 1e-9);
+        Dataset weighted = d;
+        weighted.weights = Vector::LinSpaced(d.rows(), 0.5, 2.0);
+        CHECK(relative_error(fitted(*fit(weighted, {{"solver", "cholesky"}})),
+                             fitted(*fit(weighted, {{"solver", "qr"}}))) < 1e-9);
+        CHECK(relative_error(fitted(*fit(weighted, {{"solver", "cholesky"}, {"fit_intercept", false}})),
+                             fitted(*fit(weighted, {{"solver", "qr"}, {"fit_intercept", false}}))) < 1e-9);
     }
 }
 
@@ -144,6 +153,19 @@ TEST_CASE("least_squares: weights, no intercept, and bad parameters") {
     CHECK_THROWS_AS(make<LeastSquares>(least_squares_model_info(), {{"step", "adam"}}), ParamError);
     CHECK_THROWS_AS(make<LeastSquares>(least_squares_model_info(), {{"learning_rate", -1.0}}), ParamError);
     CHECK_THROWS_AS(fit(breast_cancer(), {}), UsageError);
+}
+
+TEST_CASE("least_squares: cholesky refuses a Gram that cannot fit in memory before forming it") {
+    // Two sparse rows 300,000 columns wide: the 300,000² Gram would take 720 GB.
+    SparseMatrix X(2, 300000);
+    X.insert(0, 7) = 1.0;
+    X.insert(1, 299999) = 2.0;
+    Dataset d;
+    d.X = Features(X);
+    d.y = Vector::Ones(2);
+    d.task = Task::regression;
+    CHECK_THROWS_WITH_AS(fit(d, {{"solver", "cholesky"}}),
+                         doctest::Contains("the 300000 x 300000 normal equations needs about"), DataError);
 }
 
 }  // TEST_SUITE

@@ -23,6 +23,14 @@ inline void sum_over_ranks(bool rows_sharded, std::span<double> values) {
 }
 inline void sum_over_ranks(const Context& ctx, std::span<double> values) { sum_over_ranks(ctx.rows_sharded, values); }
 
+// Element-wise maxima over the ranks (allreduce_max): a rank without rows passes −inf.
+inline void max_over_ranks(bool rows_sharded, std::span<double> values) {
+    if (!rows_sharded) return;
+    ProcessGroup* group = process_group();
+    if (group == nullptr) throw InternalError("rows spread over ranks, but this run has no process group");
+    allreduce_max(*group, values);
+}
+
 // A dense Eigen vector or matrix, summed element by element.
 template <class Derived>
 void sum_over_ranks(const Context& ctx, Eigen::PlainObjectBase<Derived>& values) {

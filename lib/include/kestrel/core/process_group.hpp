@@ -13,6 +13,7 @@
 #include <cstring>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace kestrel {
@@ -113,32 +114,50 @@ inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, c
     return detail::split_shared(all);
 }
 
-// Element-wise sums of every rank's `values`, left in `values` on every rank: a collective
-// step, every rank calling it with the same length in the same order. The sums are added
-// in a fixed binary tree over the ranks (rank r takes r + 1, then r + 2, r + 4, ...) and
-// rank 0's result is broadcast, so every rank holds the same bits and a run with the same
-// number of ranks gives the same bits every time, which MPI_Allreduce does not promise.
-inline void allreduce_sum(ProcessGroup& group, std::span<double> values) {
-    constexpr int kTagReduce = 7202;
+namespace detail {
+// Combines every rank's `values` element-wise with `op` in a fixed binary tree over the
+// ranks (rank r takes r + 1, then r + 2, r + 4, ...) and broadcasts rank 0's result, so
+// every rank holds the same bits, the same at every run with the same number of ranks.
+template <class Op>
+void allreduce_tree(ProcessGroup& group, std::span<double> values, int tag, const char* name, Op op) {
     if (values.empty()) return;  // every rank has the same length: nothing to send anywhere
     const int rank = group.rank(), size = group.size();
     const auto bytes = std::as_writable_bytes(values);
     for (int step = 1; step < size; step *= 2) {
         if (rank % (2 * step) == step) {
-            group.send(rank - step, kTagReduce, bytes);
+            group.send(rank - step, tag, bytes);
             break;
         }
         if (rank % (2 * step) == 0 && rank + step < size) {
-            const std::vector<std::byte> theirs = group.receive(rank + step, kTagReduce, nullptr);
-            if (theirs.size() != bytes.size()) throw std::logic_error("allreduce_sum: ranks disagree on the length");
+            const std::vector<std::byte> theirs = group.receive(rank + step, tag, nullptr);
+            if (theirs.size() != bytes.size())
+                throw std::logic_error(std::string(name) + ": ranks disagree on the length");
             std::vector<double> t(values.size());
             std::memcpy(t.data(), theirs.data(), theirs.size());
-            for (std::size_t i = 0; i < values.size(); ++i) values[i] += t[i];
+            for (std::size_t i = 0; i < values.size(); ++i) values[i] = op(values[i], t[i]);
         }
     }
     std::vector<std::byte> total(bytes.begin(), bytes.end());
     group.broadcast(total, 0);
     std::memcpy(values.data(), total.data(), total.size());
+}
+}  // namespace detail
+
+// Element-wise sums of every rank's `values`, left in `values` on every rank: a collective
+// step, every rank calling it with the same length in the same order. The sums are added
+// in a fixed binary tree over the ranks and rank 0's result is broadcast, so every rank
+// holds the same bits and a run with the same number of ranks gives the same bits every
+// time, which MPI_Allreduce does not promise. An empty vector returns at once.
+inline void allreduce_sum(ProcessGroup& group, std::span<double> values) {
+    detail::allreduce_tree(group, values, 7202, "allreduce_sum", [](double a, double b) { return a + b; });
+}
+
+// Element-wise maxima of every rank's `values`, as allreduce_sum (the same tree and
+// broadcast; a maximum is exact, so any rank count gives the same result). A rank with
+// nothing to offer passes −inf; a NaN is never taken over a number that came first in
+// the tree, so callers pass no NaN. Minima: the maxima of the negated values.
+inline void allreduce_max(ProcessGroup& group, std::span<double> values) {
+    detail::allreduce_tree(group, values, 7203, "allreduce_max", [](double a, double b) { return b > a ? b : a; });
 }
 
 }  // namespace kestrel

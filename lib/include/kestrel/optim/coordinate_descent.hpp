@@ -32,7 +32,8 @@ struct ElasticNetSettings {
     int max_iter = 100000;                   // coordinate sweeps over the whole path
     bool fit_intercept = true;
     bool standardize = false;  // penalise β_j · sd_j (glmnet's default TRUE)
-    // automatic: covariance for dense data with n > d and d <= 500 (glmnet's rule), else naive
+    // automatic: covariance for dense data with n > d and d <= 500 (glmnet's rule), else naive;
+    // covariance when asked for, dense or sparse (the sparse Gram from the non-zeros)
     ElasticNetUpdates updates = ElasticNetUpdates::automatic;
 };
 
@@ -47,8 +48,12 @@ struct ElasticNetPath {
 };
 
 // The whole path; `threads` form the Gram of the covariance updates (the result does
-// not depend on them). Throws DataError for zero total weight.
-ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& settings, int threads = 1);
+// not depend on them). `rows_sharded` (kestrel-train --shard): `data` is this rank's part
+// of rows spread over the ranks; the covariance updates then run on the Gram, X̃ᵀSy and
+// Σs yc² summed over the ranks, every rank the same sweeps (naive updates: InternalError).
+// Throws DataError for zero total weight.
+ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& settings, int threads = 1,
+                                bool rows_sharded = false);
 
 // The path as CSV text: a header `lambda,intercept,<feature names>` (x1..xd without
 // names), then one row per λ, numbers in shortest round-trip form.

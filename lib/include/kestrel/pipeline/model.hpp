@@ -202,11 +202,13 @@ private:
     // the estimator fitted (on resampled rows with --resample).
     static Model untrained(const ModelSpec& spec, const Dataset& data);
     // The rows as the estimator sees them after the fitted steps; nullopt when no step
-    // applies (the estimator then fits the rows as given).
-    std::optional<Dataset> fit_steps(const Dataset& data);
-    void check_sharded_steps(const Context& ctx) const;  // UsageError: steps on rows spread over ranks
+    // applies (the estimator then fits the rows as given). `rows_sharded`: the steps fit
+    // on statistics summed over the ranks (Transformer::fit_on_shards), UsageError for a
+    // step that cannot.
+    std::optional<Dataset> fit_steps(const Dataset& data, bool rows_sharded = false);
     // The steps a raw table needs before this estimator: imputation, one-hot encoding.
-    std::vector<std::string> table_steps(const Features& X, const std::vector<Index>& category_counts) const;
+    std::vector<std::string> table_steps(const Features& X, const std::vector<Index>& category_counts,
+                                         bool rows_sharded = false) const;
     Dataset resampled(const Dataset& data, const Context& ctx);
     void fit_estimator(const Dataset& data, const Context& ctx);
     void fit_estimator(Dataset&& data, const Context& ctx);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
@@ -30,6 +31,18 @@ public:
     // The roles of the columns the step outputs, `width` of them.
     virtual std::vector<Index> output_roles(const std::vector<Index>& in, Index width) const {
         return static_cast<Index>(in.size()) == width ? in : std::vector<Index>(static_cast<std::size_t>(width), 0);
+    }
+    // Rows spread over MPI ranks (kestrel-train --shard, docs/distributed.md): whether the
+    // step is fitted from statistics that sum (or take maxima) over the ranks, and so fits
+    // on every rank what the whole data gives. The others (medians, category lists) are
+    // refused there.
+    virtual bool fits_on_shards() const { return false; }
+    // That fit, on this rank's part of the rows: a collective step, every rank calling it
+    // in the same order. Called only when fits_on_shards().
+    virtual void fit_on_shards(const Features& X, const std::vector<Index>& roles) {
+        (void)X;
+        (void)roles;
+        throw InternalError(kind() + ": no fit on rows spread over ranks");
     }
     virtual Features transform(const Features& X) const = 0;
     virtual Json to_json() const = 0;                    // {"type": kind(), ...learned numbers}

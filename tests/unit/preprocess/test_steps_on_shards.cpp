@@ -1,0 +1,110 @@
+// The preprocessing steps fitted on rows spread over MPI ranks (Transformer::fit_on_shards,
+// kestrel-train --shard) take the one-process fit's decisions: the same moments, the same
+// fallbacks for columns whose squares overflow or underflow, NaN skipped, a sparse row's
+// absent entries counted as zeros. A one-rank group stands in for MPI here, so every
+// branch is compared with fit() to 1e-12 relative per number; the multi-rank runs (where
+// the sums are split) are in tests/cli/mpi_shard_test.cpp.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "kestrel/preprocess/transformer.hpp"
+#include "one_rank_group.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+// The largest relative difference between two steps' JSON numbers (same shape).
+double step_difference(const Json& a, const Json& b) {
+    if (a.is_number() && b.is_number()) {
+        const double u = a.get<double>(), v = b.get<double>();
+        if (u == v) return 0;
+        return std::abs(u - v) / std::max(std::abs(u), std::abs(v));
+    }
+    REQUIRE(a.type() == b.type());
+    REQUIRE(a.size() == b.size());
+    double worst = 0;
+    if (a.is_object()) {
+        for (auto it = a.begin(); it != a.end(); ++it) worst = std::max(worst, step_difference(it.value(), b.at(it.key())));
+    } else if (a.is_array()) {
+        for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, step_difference(a[i], b[i]));
+    } else {
+        CHECK(a == b);
+    }
+    return worst;
+}
+
+// Columns: ordinary; huge (squares overflow); tiny and varying (squares underflow);
+// constant; tiny and constant.
+DenseMatrix awkward_rows() {
+    DenseMatrix m(6, 5);
+    for (Index i = 0; i < m.rows(); ++i) {
+        const double t = static_cast<double>(i);
+        m(i, 0) = 3.5 + 1.25 * t - 0.5 * t * t;
+        m(i, 1) = (1 + 0.1 * t) * 1e300;
+        m(i, 2) = (2 + t) * 1e-300;
+        m(i, 3) = 5.0;
+        m(i, 4) = 7e-301;
+    }
+    return m;
+}
+
+}  // namespace
+
+TEST_SUITE("preprocess") {
+    TEST_CASE("fit_on_shards equals fit: standard, minmax, mean and constant imputation, poly") {
+        test::OneRank group;
+        test::GroupScope scope(&group);
+        const DenseMatrix plain = awkward_rows();
+        DenseMatrix holes = plain.leftCols(1);
+        holes.conservativeResize(Eigen::NoChange, 3);
+        holes.col(1) << 1, std::nan(""), 4, 2, std::nan(""), 8;
+        holes.col(2).setConstant(std::numeric_limits<double>::quiet_NaN());  // no value at all
+        DenseMatrix partly = plain;
+        partly(2, 0) = 0;  // a zero stored or not: sparse rows leave it absent
+        const std::vector<Features> inputs = {Features(plain), Features(holes), Features(SparseMatrix(partly.sparseView())),
+                                              Features(SparseMatrix(plain.leftCols(3).sparseView()))};
+        const std::vector<std::string> kinds = {"standard", "minmax", "impute:mean,indicator", "impute:constant=3,indicator",
+                                                "poly:degree=2"};
+        for (std::size_t k = 0; k < inputs.size(); ++k) {
+            const Features& X = inputs[k];
+            for (const std::string& kind : kinds) {
+                CAPTURE(k);
+                CAPTURE(kind);
+                auto one = make_transformer(kind), shards = make_transformer(kind);
+                REQUIRE(shards->fits_on_shards());
+                // With roles (numeric, and one indicator column the scalers leave alone) and without.
+                for (const bool with_roles : {false, true}) {
+                    CAPTURE(with_roles);
+                    std::vector<Index> roles;
+                    if (with_roles) {
+                        roles.assign(static_cast<std::size_t>(X.cols()), kNumericColumn);
+                        roles.back() = kIndicatorColumn;
+                    }
+                    one->fit(X, roles);
+                    shards->fit_on_shards(X, roles);
+                    CHECK(step_difference(shards->to_json(), one->to_json()) < 1e-12);
+                }
+            }
+        }
+        // The fallbacks are taken (the test has teeth): the huge column gets a finite scale,
+        // the tiny varying one a scale near 1e300, the constant ones 1.
+        auto s = make_transformer("standard");
+        s->fit_on_shards(Features(plain), {});
+        const auto scale = s->to_json().at("scale").get<std::vector<double>>();
+        CHECK(scale[1] > 0);
+        CHECK(scale[1] < 1e-299);
+        CHECK(scale[2] > 1e299);
+        CHECK(scale[3] == 1.0);
+        CHECK(scale[4] == 1.0);
+    }
+
+    TEST_CASE("steps that need the values themselves do not fit on shards") {
+        for (const char* kind : {"impute:median", "impute:most_frequent", "onehot"}) {
+            CAPTURE(kind);
+            CHECK_FALSE(make_transformer(kind)->fits_on_shards());
+        }
+    }
+}
