@@ -220,7 +220,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const Index rows = total_rows, cols = train.cols();
     const Task task = train.task;
     const std::vector<std::string> classes = train.classes;
-    const std::string task_note = inferred_regression_note(spec, train);
+    const bool summary = !common.quiet && !common.json;
+    const std::string task_note = summary ? inferred_regression_note(spec, train) : std::string();
     const auto start = std::chrono::steady_clock::now();
     Model m = Model::train(spec, std::move(train), ctx);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -248,7 +249,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         if (const Index best = m.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
         j["preprocessing"] = m.step_kinds();
         io.out << j.dump(2) << "\n";
-    } else if (!common.quiet && !common.json) {
+    } else if (summary) {
         io.err << "trained " << spec.model << " (" << to_string(task) << ") on " << plural(rows, "row") << " x "
                << plural(cols, "feature");
         if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");

@@ -41,23 +41,21 @@ public:
             for (std::ptrdiff_t s = 0; s < active; ++s) {
                 const Index j = index[static_cast<std::size_t>(s)];
                 double g = 0, h = 0;
-                if (uniform_cost_ > 0) {  // one C for every row: no per-row cost load
+                const auto sums = [&](auto cost_of) {
                     column(j, [&](Index i, double x) {
                         if (b_[i] > 0) {
-                            g -= x * y_[i] * b_[i];
-                            h += x * x;
-                        }
-                    });
-                    g *= uniform_cost_;
-                    h *= uniform_cost_;
-                } else {
-                    column(j, [&](Index i, double x) {
-                        if (b_[i] > 0) {
-                            const double cx = cost_[i] * x;
+                            const double cx = cost_of(i) * x;
                             g -= cx * y_[i] * b_[i];
                             h += cx * x;
                         }
                     });
+                };
+                if (uniform_cost_ > 0) {  // one C for every row: no per-row cost load, C applied once
+                    sums([](Index) { return 1.0; });
+                    g *= uniform_cost_;
+                    h *= uniform_cost_;
+                } else {
+                    sums([&](Index i) { return cost_[i]; });
                 }
                 g *= 2;
                 h = std::max(2 * h, 1e-12);

@@ -368,6 +368,12 @@ void column_moments_over_ranks(const Features& X, const Vector& peak, Vector& me
     mean = mu.cwiseProduct(peak);
 }
 
+// 1 / sd per column; constant columns (and those whose 1 / sd overflows) are left
+// unscaled, as scikit-learn leaves them, never divided by zero.
+Vector scale_for(const Vector& sd) {
+    return sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+}
+
 class StandardScaler final : public Transformer {
 public:
     std::string kind() const override { return "standard"; }
@@ -375,15 +381,14 @@ public:
         if (dense_with_nan(X)) {
             Vector sd;
             nan_moments(X.dense_ref(), mean_, sd);
-            scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+            scale_ = scale_for(sd);
             return;
         }
         Vector sd;
         column_moments(X, mean_, sd);
         if (!mean_.allFinite() || !sd.allFinite() || has_underflowed(X, sd)) column_moments_rescaled(X, mean_, sd);
         if (X.is_sparse()) mean_.setZero();  // sklearn's with_mean=False for sparse input
-        // Constant columns are left unscaled (sklearn does the same), never divided by zero.
-        scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+        scale_ = scale_for(sd);
     }
     // Categorical codes and 0/1 columns are not scaled (scikit-learn users scale the
     // numeric columns only, in a ColumnTransformer).
@@ -416,7 +421,7 @@ public:
             }
         }
         if (X.is_sparse()) mean_.setZero();
-        scale_ = sd.unaryExpr([](double s) { return s > 0 && std::isfinite(1.0 / s) ? 1.0 / s : 1.0; });
+        scale_ = scale_for(sd);
     }
     // Its mean is non-zero only when fitted on dense rows (sparse: with_mean=False).
     Features transform(const Features& X) const override { return affine(X, mean_, scale_, "standard", true); }
