@@ -7,7 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -89,8 +91,8 @@ TEST_SUITE("gbdt ranking") {
                     std::vector<double> up = F0, down = F0;
                     up[i] += h;
                     down[i] -= h;
-                    const double fd = (rank_loss_sum(loss, up.data(), y, starts, 1) -
-                                       rank_loss_sum(loss, down.data(), y, starts, 1)) / (2 * h);
+                    const double fd = (rank_surrogate_sum(loss, up.data(), y, starts, 1) -
+                                       rank_surrogate_sum(loss, down.data(), y, starts, 1)) / (2 * h);
                     CHECK(gh[i].g == doctest::Approx(fd).epsilon(1e-5));
                     // The Hessian from the float gradients: a wider step keeps their rounding small.
                     std::vector<double> up2 = F0, down2 = F0;
@@ -102,6 +104,84 @@ TEST_SUITE("gbdt ranking") {
                 }
             }
         }
+    }
+
+    TEST_CASE("the pair derivatives match the formulas directly, with near and far-apart scores") {
+        // 37 documents, grades 0-4, scores spread over 4 units, then over 4000 (beyond the
+        // per-document exponentials' range): both ways through the pairs against a plain
+        // double loop over every pair with y_i > y_j.
+        Rng rng(11);
+        const Index m = 37;
+        Vector y(m);
+        std::vector<double> F(static_cast<std::size_t>(m));
+        for (Index i = 0; i < m; ++i) {
+            y[i] = static_cast<double>(rng.below(5));
+            F[static_cast<std::size_t>(i)] = 4 * rng.uniform() - 2;
+        }
+        for (const double spread : {1.0, 1000.0}) {
+            std::vector<double> Fs = F;
+            for (double& f : Fs) f *= spread;
+            for (const LossKind kind : {LossKind::rank_pairwise, LossKind::lambdarank}) {
+                CAPTURE(spread);
+                CAPTURE(static_cast<int>(kind));
+                const Loss loss = ranking_loss(kind, 1.5);
+                std::vector<Index> order(static_cast<std::size_t>(m));
+                std::iota(order.begin(), order.end(), Index{0});
+                std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return Fs[a] > Fs[b]; });
+                std::vector<double> rank(static_cast<std::size_t>(m)), sorted(y.data(), y.data() + m);
+                for (Index r = 0; r < m; ++r) rank[static_cast<std::size_t>(order[static_cast<std::size_t>(r)])] = r;
+                std::sort(sorted.begin(), sorted.end(), std::greater<>());
+                double idcg = 0;
+                for (Index r = 0; r < m; ++r) idcg += (std::exp2(sorted[static_cast<std::size_t>(r)]) - 1) / std::log2(r + 2.0);
+                std::vector<double> g(static_cast<std::size_t>(m)), h(static_cast<std::size_t>(m));
+                for (Index i = 0; i < m; ++i)
+                    for (Index j = 0; j < m; ++j) {
+                        if (!(y[i] > y[j])) continue;
+                        const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+                        const double delta =
+                            kind == LossKind::rank_pairwise
+                                ? 1.0
+                                : (std::exp2(y[i]) - std::exp2(y[j])) *
+                                      std::abs(1 / std::log2(rank[ui] + 2) - 1 / std::log2(rank[uj] + 2)) / idcg;
+                        const double rho = 1 / (1 + std::exp(1.5 * (Fs[ui] - Fs[uj])));
+                        g[ui] -= 1.5 * rho * delta;
+                        g[uj] += 1.5 * rho * delta;
+                        h[ui] += 2.25 * rho * (1 - rho) * delta;
+                        h[uj] += 2.25 * rho * (1 - rho) * delta;
+                    }
+                const std::vector<GradPair> gh = derivatives_of(loss, Fs, y, {0, m});
+                for (std::size_t i = 0; i < g.size(); ++i) {
+                    CHECK(gh[i].g == doctest::Approx(g[i]).epsilon(1e-6).scale(1e-30));
+                    CHECK(gh[i].h == doctest::Approx(h[i]).epsilon(1e-6).scale(1e-30));
+                }
+            }
+        }
+    }
+
+    TEST_CASE("the training loss: 1 - NDCG for lambdarank (@T when truncated), the pair losses for rank_pairwise") {
+        // Three queries: one without a relevant document (NDCG 1 there, as the ndcg metric).
+        const Vector y = (Vector(9) << 2, 0, 1, 3, 0, 0, 0, 1, 0).finished();
+        const std::vector<double> F{0.3, -0.2, 0.9, -0.5, 0.4, 0.1, 1.3, 0.2, 0.8};
+        const std::vector<Index> starts{0, 3, 5, 9};
+        const auto metric = [&](const char* name) { return query_metric(*parse_query_metric(name), F.data(), y, starts); };
+        const Loss lambdarank = ranking_loss(LossKind::lambdarank);
+        CHECK(lambdarank.mean(F.data(), y, Vector(), 1, 1, starts) == doctest::Approx(1 - metric("ndcg")).epsilon(1e-14));
+        Loss top2 = lambdarank;
+        top2.truncation_level = 2;
+        CHECK(top2.mean(F.data(), y, Vector(), 1, 1, starts) == doctest::Approx(1 - metric("ndcg@2")).epsilon(1e-14));
+        // The gradient pass returns the same loss (times the rows).
+        std::vector<GradPair> gh(F.size());
+        CHECK(lambdarank.gradients(F.data(), y, Vector(), 1, gh.data(), 1, starts) / 9 ==
+              doctest::Approx(1 - metric("ndcg")).epsilon(1e-14));
+        // rank_pairwise: Σ log(1 + e^(s_j − s_i)) over the pairs with y_i > y_j, over the rows.
+        double pairs = 0;
+        for (std::size_t q = 0; q + 1 < starts.size(); ++q)
+            for (Index i = starts[q]; i < starts[q + 1]; ++i)
+                for (Index j = starts[q]; j < starts[q + 1]; ++j)
+                    if (y[i] > y[j]) pairs += std::log1p(std::exp(F[static_cast<std::size_t>(j)] - F[static_cast<std::size_t>(i)]));
+        const Loss pairwise = ranking_loss(LossKind::rank_pairwise);
+        CHECK(pairwise.mean(F.data(), y, Vector(), 1, 1, starts) == doctest::Approx(pairs / 9).epsilon(1e-14));
+        CHECK(rank_surrogate_sum(pairwise, F.data(), y, starts, 1) == doctest::Approx(pairs).epsilon(1e-14));
     }
 
     TEST_CASE("lambdarank on a 3-document query, by hand") {

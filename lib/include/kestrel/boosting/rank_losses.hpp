@@ -17,13 +17,25 @@
 
 namespace kestrel {
 
+// The training loss of the history: rank_pairwise's Σ ℓ_ij over the queries' pairs, and
+// lambdarank's 1 − NDCG (NDCG@T with a truncation level), the mean over the queries (a
+// query without a relevant document counts NDCG 1, as the ndcg metric). lambdarank's
+// Δ-weighted pair loss changes form whenever the ranking does, and costs a log per pair
+// where the NDCG comes with the ranks the gradients need anyway.
+
 // Fills out[i] = (g_i, h_i) for the rows of the queries [starts[q], starts[q + 1]) and
-// returns Σ Δ_ij ℓ_ij over the queries' pairs, independent of `threads`.
+// returns the training loss times the rows (the callers divide by them), independent
+// of `threads`.
 double rank_gradients(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts,
                       GradPair* out, int threads);
 
-// Σ Δ_ij ℓ_ij alone.
+// The training loss times the rows, alone.
 double rank_loss_sum(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts, int threads);
+
+// Σ Δ_ij ℓ_ij, the pair loss whose derivatives (Δ_ij held fixed) rank_gradients gives:
+// for checking them.
+double rank_surrogate_sum(const Loss& loss, const double* F, const Vector& y, std::span<const Index> starts,
+                          int threads);
 
 // DataError naming the first row (1-based) whose grade is not a whole number in 0..31.
 void check_grades(const Vector& y);
