@@ -182,6 +182,10 @@ void check_eval_set(const EvalSet& e, const Dataset& data, bool classification) 
 
 std::vector<double> initial_scores(const GbdtParams& p, const Loss& loss, const Vector& y, const Vector& w, Index K,
                                    bool rows_sharded) {
+    // Softmax under XGBoost's Hessian starts as XGBoost 1.7 does: one constant for every
+    // class (its 0.5), i.e. uniform probabilities; under scikit-learn's, from the log priors.
+    if (p.base_score.is("auto") && loss.kind == LossKind::softmax && p.hessian == "xgboost")
+        return std::vector<double>(static_cast<std::size_t>(K), 0.0);
     if (p.base_score.is("auto")) return loss.initial_scores(y, w, K, rows_sharded);
     double s = p.base_score.value;
     if (loss.kind == LossKind::logistic) {

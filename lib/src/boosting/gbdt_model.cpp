@@ -507,7 +507,8 @@ const ParamBinding<GbdtParams>& gbdt_params() {
     static const ParamBinding<P> binding = [] {
         ParamDef base_score = real_param("base_score", 0.0,
                                          "initial raw score: auto = the best constant (mean, median, alpha-quantile, "
-                                         "log-odds, log priors, log mean); a number: that value (a probability for "
+                                         "log-odds, log priors under hessian=sklearn, log mean; softmax under hessian=xgboost: uniform "
+                                         "probabilities, as XGBoost); a number: that value (a probability for "
                                          "logistic, a mean for poisson/gamma/tweedie, whose raw score is its log)")
                                   .also({"auto"})
                                   .like("XGBoost base_score");
