@@ -38,3 +38,32 @@ ct = ColumnTransformer([("cat", make_pipeline(SimpleImputer(strategy="most_frequ
 m = make_pipeline(ct, Ridge(alpha=1.0)).fit(X, y)
 print("ordinal coef (colour, size, weight)", repr(m[1].coef_), repr(m[1].intercept_))
 print("ordinal pred", repr(m.predict(t)))
+# logistic on a raw table: most_frequent imputer + OneHotEncoder on colour, size; median on
+# weight; LogisticRegression(C=1) by newton-cg to tol 1e-14 (lbfgs stops on its relative
+# objective decrease, 64 machine epsilons, with coefficients still 1e-5 off), binary (yes
+# against the rest) and multinomial (three labels). test_encoders.cpp's table is this one.
+csv3 = """colour,size,weight,label
+red,S,1.5,no
+blue,M,NA,yes
+red,L,2.5,no
+green,M,3.0,yes
+NA,S,4.0,maybe
+blue,S,2.0,no
+red,M,7.0,yes
+green,L,5.5,maybe
+blue,L,1.0,no
+red,S,6.0,maybe
+green,S,NA,yes
+blue,M,3.5,maybe
+"""
+df = pd.read_csv(io.StringIO(csv3))
+X = df[["colour", "size", "weight"]]; y = df["label"]
+ct = ColumnTransformer([("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
+                                              OneHotEncoder(handle_unknown="ignore")), ["colour", "size"]),
+                        ("num", SimpleImputer(strategy="median"), ["weight"])])
+np.set_printoptions(precision=10)
+for name, yy in [("binary", (y == "yes").map({True: "yes", False: "no"})), ("multinomial", y)]:
+    m = make_pipeline(ct, LogisticRegression(C=1.0, tol=1e-14, max_iter=100000, solver="newton-cg")).fit(X, yy)
+    print(name, "classes", m[1].classes_, "names", m[0].get_feature_names_out())
+    print(name, "coef", repr(m[1].coef_), repr(m[1].intercept_))
+    print(name, "proba", repr(m.predict_proba(t)))

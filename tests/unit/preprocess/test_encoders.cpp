@@ -3,7 +3,10 @@
 // this file, run on the same fixture.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/error.hpp"
@@ -155,6 +158,65 @@ TEST_CASE("ridge with --encode ordinal equals scikit-learn's impute + OrdinalEnc
     const Vector p = m.predict(test.X);
     CHECK(p[0] == doctest::Approx(1.67937014).epsilon(1e-6));
     CHECK(p[1] == doctest::Approx(2.00879733).epsilon(1e-6));
+}
+
+TEST_CASE("logistic on a raw table equals scikit-learn's impute + OneHotEncoder + LogisticRegression pipeline") {
+    // make_encoder_references.py, last block: C = 1, newton-cg to tol 1e-14; binary (yes against
+    // the rest) and multinomial. Columns: colour=blue, green, red, size=L, M, S, weight.
+    const std::string labelled =
+        "colour,size,weight,label\n"
+        "red,S,1.5,no\nblue,M,NA,yes\nred,L,2.5,no\ngreen,M,3.0,yes\nNA,S,4.0,maybe\nblue,S,2.0,no\n"
+        "red,M,7.0,yes\ngreen,L,5.5,maybe\nblue,L,1.0,no\nred,S,6.0,maybe\ngreen,S,NA,yes\nblue,M,3.5,maybe\n";
+    struct Case {
+        std::string table;
+        std::vector<std::string> classes;                 // scikit-learn's order (sorted)
+        std::vector<std::vector<double>> coef;            // per class (one row for binary)
+        std::vector<std::vector<double>> proba;           // the two test rows, per class
+    };
+    std::string binary = labelled;
+    for (std::size_t at = 0; (at = binary.find(",maybe", at)) != std::string::npos;) binary.replace(at, 6, ",no");
+    const std::vector<Case> cases{
+        {binary,
+         {"no", "yes"},
+         {{-0.3488286074, 0.5844076668, -0.2355790584, -0.6280746786, 0.8708825341, -0.2428078546, 0.1771669422}},
+         {{0.7422539067, 0.2577460933}, {0.7810757391, 0.2189242609}}},
+        {labelled,
+         {"maybe", "no", "yes"},
+         {{0.4117001848, -0.1006032119, -0.3110969748, 0.1787575637, -0.2952314628, 0.1164738972, 0.6867651833},
+          {-0.0272956231, -0.3196543164, 0.3469499411, 0.3035180582, -0.3869937322, 0.0834756757, -0.9984447911},
+          {-0.3844045618, 0.4202575283, -0.0358529663, -0.4822756219, 0.6822251951, -0.1999495729, 0.3116796078}},
+         {{0.3666448741, 0.2897718503, 0.3435832756}, {0.0599833378, 0.7776873522, 0.16232931}}},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.classes.size());
+        const Dataset d = make_dataset(read_table_text(c.table), Task::classification);
+        ModelSpec spec;
+        spec.model = "logistic";
+        spec.params = {{"C", 1.0}, {"tol", 1e-12}};
+        const Model m = Model::train(spec, d, Context{});
+        REQUIRE(m.prepared_feature_names().size() == 7);
+        const auto class_at = [&](const std::string& name) {
+            const auto it = std::find(m.classes().begin(), m.classes().end(), name);
+            REQUIRE(it != m.classes().end());
+            return static_cast<Index>(it - m.classes().begin());
+        };
+        const Eigen::MatrixXd w = m.estimator().linear_weights();
+        REQUIRE(w.cols() == 7);
+        for (std::size_t k = 0; k < c.coef.size(); ++k) {
+            // Binary: one row, for the second class (yes); multinomial: one row per class.
+            const Index row = c.coef.size() == 1 ? 0 : class_at(c.classes[k]);
+            for (Index j = 0; j < 7; ++j)
+                CHECK(w(row, j) == doctest::Approx(c.coef[k][static_cast<std::size_t>(j)]).epsilon(1e-6));
+        }
+        // Unknown categories (purple, XL) and a missing weight at predict time.
+        const Table test = read_table_from_buffer("colour,size,weight\npurple,S,NA\nred,XL,2.0\n", "test.csv",
+                                                  m.align_options(ReadOptions{}));
+        const Matrix P = m.predict_proba(test.X);
+        for (Index r = 0; r < 2; ++r)
+            for (std::size_t k = 0; k < c.classes.size(); ++k)
+                CHECK(P(r, class_at(c.classes[k])) ==
+                      doctest::Approx(c.proba[static_cast<std::size_t>(r)][k]).epsilon(1e-6));
+    }
 }
 
 }  // TEST_SUITE
