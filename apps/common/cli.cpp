@@ -468,7 +468,19 @@ Dataset read_training_data(const std::string& path, const ModelSpec& spec, const
     if (label_name) *label_name = t.label_name;
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
+    return training_dataset(std::move(t), spec, data);
+}
+
+void require_labels_to_score(const ModelSpec& spec) {
+    if (!registry().info(spec.model).uses_labels)
+        throw UsageError("model " + spec.model +
+                         " ignores the labels, so held-out rows have nothing to score it against; train it with "
+                         "kestrel-train");
+}
+
+Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data) {
     take_group_column(t, data);
+    if (!registry().info(spec.model).uses_labels) t.labels->numeric.assign(t.labels->text.size(), 0.0);
     const Task task = choose_task(spec, *t.labels);
     if (data.weights_col.empty()) return make_dataset(std::move(t), task);
     check_model_takes_weights(spec);

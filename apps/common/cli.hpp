@@ -114,6 +114,15 @@ void set_app_visitor(AppVisitor visitor);
 Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
                            std::string* label_name = nullptr);
 
+// The Dataset of a training table for the spec: the --group-col and --weights-col columns
+// taken out, the task chosen (choose_task). A model that does not use labels (one_class)
+// gets zeros for them, whatever the label column holds.
+Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data);
+
+// UsageError for a model that does not use labels (one_class) where held-out rows are
+// scored against them (cross-validation, search, selection).
+void require_labels_to_score(const ModelSpec& spec);
+
 // Reads a validation file (--valid) as the training data `train` was read: its feature
 // columns matched to the training ones by name (CSV with a header) or position, its
 // categories to the training categories, its labels to the training classes (a class

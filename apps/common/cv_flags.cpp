@@ -76,14 +76,7 @@ std::vector<Index> group_ids(const std::vector<std::string>& values) {
 Dataset finish(Table t, const ModelSpec& spec, const DataFlags& data) {
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     if (!t.labels) throw DataError(t.source + ": no label column");
-    take_group_column(t, data);
-    const Task task = choose_task(spec, *t.labels);
-    if (data.weights_col.empty()) return make_dataset(std::move(t), task);
-    check_model_takes_weights(spec);
-    Vector weights = take_weights_column(t, data);
-    Dataset d = make_dataset(std::move(t), task);
-    d.weights = std::move(weights);
-    return d;
+    return training_dataset(std::move(t), spec, data);
 }
 
 // Reads the data with the group column left out of the features, and each kept
@@ -246,6 +239,7 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
             throw UsageError("-k " + folds + ": expected a number of folds, or n for one per row");
         s.k = k;
     }
+    require_labels_to_score(spec);
     Data out;
     if (!groups.empty()) {
         auto [d, texts] = read_grouped(path, groups, spec, data, threads);

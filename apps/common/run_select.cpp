@@ -252,6 +252,7 @@ int run_select(const std::vector<std::string>& args, Io& io) {
         return run_l1(f, spec, d, opts, common, ctx, io);
     }
     const ModelSpec spec = model.spec(data);
+    require_labels_to_score(spec);
     const Dataset d = read_training_data(input, spec, data, ctx.threads);
     if (f.method == "l1") return run_l1(f, spec, d, opts, common, ctx, io);
     return run_sequential(f, spec, d, opts, common, ctx, io);

@@ -50,6 +50,32 @@ TEST_SUITE("cli.tables") {
         }
     }
 
+    TEST_CASE("one_class ignores the label column, words too; cross-validation refuses it") {
+        test::ScratchDir dir("tables_one_class");
+        const auto model = dir / "oc.json";
+        auto t = run(run_train, "kestrel-train",
+                     {"-m", "one_class", "-p", "nu=0.2", "--scale", "standard", table("penguins", "train"),
+                      "--label-col", "species", "-o", model, "--json"});
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        auto p = run(run_predict, "kestrel-predict", {model, table("penguins", "test"), "-o", dir / "p.csv"});
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        const std::string pred = test::slurp(dir / "p.csv");
+        CHECK(pred.rfind("prediction\n", 0) == 0);
+        CHECK(pred.find("-1\n") != std::string::npos);  // nu = 0.2: some rows fall outside
+        CHECK(pred.find("\n1\n") != std::string::npos);
+        const std::string refused = "model one_class ignores the labels, so held-out rows have nothing to score it against";
+        auto cv = run(run_cv, "kestrel-cv", {"-m", "one_class", table("penguins", "train"), "--label-col", "species"});
+        CHECK(cv.code == 1);
+        CHECK(cv.err.find(refused) != std::string::npos);
+        auto gs = run(run_gridsearch, "kestrel-gridsearch",
+                      {"-m", "one_class", "-g", "nu=0.1,0.5", table("penguins", "train"), "--label-col", "species"});
+        CHECK(gs.code == 1);
+        CHECK(gs.err.find(refused) != std::string::npos);
+        auto sel = run(run_select, "kestrel-select", {"-m", "one_class", table("penguins", "train"), "--label-col", "species"});
+        CHECK(sel.code == 1);
+        CHECK(sel.err.find(refused) != std::string::npos);
+    }
+
     TEST_CASE("penguins: accuracy of a few models on the held-out rows") {
         test::ScratchDir dir("tables_penguins");
         for (const std::string name : {"logistic", "forest", "gbdt", "svc"}) {

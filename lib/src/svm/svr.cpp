@@ -277,6 +277,7 @@ ModelInfo one_class_model_info() {
     info.summary = "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored";
     info.spec = one_class_params().spec();
     info.tasks = {Task::regression};
+    info.uses_labels = false;
     info.capabilities = {.decision_function = true, .sparse_input = true};
     info.factory = [] { return std::make_unique<OneClassSvm>(); };
     return info;

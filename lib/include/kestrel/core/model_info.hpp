@@ -44,6 +44,9 @@ struct ModelInfo {
     ParamSpec spec;           // the model's own parameters
     std::vector<Task> tasks;  // what it can learn; the first is its default
     Multiclass multiclass = Multiclass::native;
+    // false: the model fits the features alone (one_class) and never reads a label value,
+    // so a label column of words trains it as well as one of numbers.
+    bool uses_labels = true;
     std::string default_strategy = "ovr";  // used for k > 2 when binary_only and multiclass=auto
     // Extra `multiclass` values the model implements itself (no wrapper), e.g. linear_svm's
     // crammer_singer; the model reads the value from its params.
