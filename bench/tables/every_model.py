@@ -12,8 +12,11 @@ labels ignored), with `--scale standard` and the default `--missing auto`:
   train     kestrel-train on train.csv
   predict   kestrel-predict --metrics on test.csv (accuracy, or R² for ames)
   cv        kestrel-cv -k 3 (mean accuracy / R²)
-  search    kestrel-gridsearch -k 3 --n-iter 3 over the model's declared search space
+  search    kestrel-gridsearch -k 3 --n-iter 3 over the model's declared search space, or the
+            two-point grid below for a model that declares none (kestrel-gridsearch asks for -g)
   select    kestrel-select --method permutation of the trained model on test.csv
+one_class ignores labels: it is trained and predicts; cv, search and select refuse it (exit 1, as
+documented), which the table shows as "refused".
 A cell is the score, "ok" when the command has none, or the exit code and the first error line.
 """
 import argparse
@@ -28,6 +31,12 @@ TABLES = [("penguins", "species", "classification"), ("credit_data", "Status", "
           ("ames", "Sale_Price", "regression")]
 CLASSIFIERS_ONLY = {"svc", "nu_svc", "logistic", "perceptron", "kernel_perceptron", "kernel_logistic", "lp_svm",
                     "linear_svm", "one_class", "adaboost"}
+# For the models without a declared search space (docs/auto.md): one axis, two points.
+GRIDS = {"adaboost": "n_estimators=25,50", "kernel_logistic": "C=0.1,1", "kernel_perceptron": "max_iter=5,10",
+         "lp_svm": "C=0.1,1", "nu_svc": "nu=0.2,0.5", "nu_svr": "nu=0.2,0.5", "perceptron": "eta=0.1,1",
+         "huber": "alpha=0.0001,0.01", "lad": "fit_intercept=0,1", "quantile": "alpha=0.1,1",
+         "lasso": "lambda_min_ratio=0.001,0.01", "elastic_net": "l1_ratio=0.2,0.8", "kernel_ridge": "alpha=0.1,1",
+         "linear_svr": "C=0.1,1"}
 REGRESSORS_ONLY = {"svr", "nu_svr", "ridge", "lasso", "elastic_net", "least_squares", "huber", "lad", "quantile",
                    "kernel_ridge", "linear_svr"}
 
@@ -79,10 +88,13 @@ def main():
                 seconds += dt
                 cells.append("ok" if p.returncode == 0 else first_error(p))
                 if p.returncode == 0:
-                    p, dt = run([exe("predict"), model, test, "--label-col", label, "--metrics", "--json", "-q",
-                                 "-o", os.path.join(tmp, "p.csv")])
+                    metrics = [] if m == "one_class" else ["--label-col", label, "--metrics", "--json"]
+                    p, dt = run([exe("predict"), model, test, "-q", "-o", os.path.join(tmp, "p.csv")] + metrics)
                     seconds += dt
-                    cells.append(score_of(json.loads(p.stdout), task) if p.returncode == 0 else first_error(p))
+                    if p.returncode != 0:
+                        cells.append(first_error(p))
+                    else:
+                        cells.append(score_of(json.loads(p.stdout), task) if metrics else "ok (no labels)")
                     p, dt = run([exe("select"), "--method", "permutation", "-m", model, "--heldout", test,
                                  "--label-col", label, "--repeats", "2", "--json", "-q"])
                     seconds += dt
@@ -90,11 +102,17 @@ def main():
                 else:
                     cells.append("—")
                     select = "—"
+                if m == "one_class":
+                    cells += ["refused"] * 3
+                    rows.append((table, m, cells[:2] + ["refused", "refused", "refused"], seconds))
+                    print(f"{table:12} {m:18} " + " | ".join(rows[-1][2]), flush=True)
+                    continue
                 p, dt = run([exe("cv"), "-m", m, train, "-k", "3", "--json"] + common)
                 seconds += dt
                 cells.append(score_of(json.loads(p.stdout), task) if p.returncode == 0 else first_error(p))
-                p, dt = run([exe("gridsearch"), "-m", m, train, "-k", "3", "--n-iter", "3", "--json",
-                             "-o", os.path.join(tmp, "best.json")] + common)
+                axes = ["-g", GRIDS[m]] if m in GRIDS else ["--n-iter", "3"]
+                p, dt = run([exe("gridsearch"), "-m", m, train, "-k", "3", "--json",
+                             "-o", os.path.join(tmp, "best.json")] + axes + common)
                 seconds += dt
                 if p.returncode == 0:
                     js = json.loads(p.stdout)
@@ -106,7 +124,7 @@ def main():
                 failures += sum(1 for c in cells if c.startswith("exit"))
                 rows.append((table, m, cells, seconds))
                 print(f"{table:12} {m:18} " + " | ".join(cells) + f"  ({seconds:.1f} s)", flush=True)
-    head = ("| table | model | train | predict (test) | cv -k 3 | gridsearch -k 3 --n-iter 3 | select (permutation) | s |\n"
+    head = ("| table | model | train | predict (test) | cv -k 3 | gridsearch -k 3 (--n-iter 3, or a two-point -g) | select (permutation) | s |\n"
             "|---|---|---|---|---|---|---|---|\n")
     body = "".join(f"| {t} | {m} | " + " | ".join(c) + f" | {s:.1f} |\n" for t, m, c, s in rows)
     text = (f"# Every model, every command, the raw tables\n\n`bench/tables/every_model.py` "

@@ -113,7 +113,7 @@ TEST_SUITE("cli.mpi") {
         }
     }
 
-    TEST_CASE("--shard: least_squares, lasso and elastic_net on 2 and 3 ranks equal the one-process fit within 1e-8") {
+    TEST_CASE("--shard: least_squares (cholesky, qr), lasso and elastic_net on 2 and 3 ranks equal the one-process fit within 1e-8") {
         ScratchDir dir("mpi_shard_cd");
         const std::string diabetes = "'" + repo_path("data/diabetes/train.csv") + "'";
         const std::string heart = "'" + repo_path("data/heart_scale/train.libsvm") + "'";
@@ -123,6 +123,9 @@ TEST_SUITE("cli.mpi") {
         const std::vector<std::pair<std::string, std::string>> runs = {
             {"ls", "-m least_squares -p solver=cholesky " + diabetes},
             {"ls_sparse", "-m least_squares -p solver=cholesky -p fit_intercept=0 " + heart},
+            // qr: each rank's R of its rows, the stacked R factors factorised again
+            {"ls_qr", "-m least_squares " + diabetes},
+            {"ls_qr_sparse", "-m least_squares -p fit_intercept=0 " + heart},
             {"lasso", "-m lasso -p lambda=0.5 -p n_lambda=1 -p tol=1e-12 " + diabetes},
             {"lasso_path", "-m lasso -p n_lambda=10 -p tol=1e-12 " + diabetes},
             {"enet", "-m elastic_net -p l1_ratio=0.3 -p n_lambda=5 -p tol=1e-12 " + diabetes},
@@ -236,6 +239,12 @@ TEST_SUITE("cli.mpi") {
         REQUIRE(run_tool("kestrel-train " + l + " -o '" + lone + "'").exit_code == 0);
         REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + l + " -o '" + lmany + "'")).exit_code == 0);
         CHECK(model_difference(load(lmany), load(lone)) < 1e-12);
+        // least_squares qr: the empty rank's R is zeros, stacked with the others'.
+        const std::string qone = dir / "qr_one.json", qmany = dir / "qr_many.json";
+        const std::string q = "-m least_squares '" + data + "'";
+        REQUIRE(run_tool("kestrel-train " + q + " -o '" + qone + "'").exit_code == 0);
+        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + q + " -o '" + qmany + "'")).exit_code == 0);
+        CHECK(model_difference(load(qmany), load(qone)) < 1e-10);
         // The scalers: an empty rank adds no count, no sum, and −inf to the maxima.
         for (const std::string scale : {"standard", "minmax"}) {
             CAPTURE(scale);
@@ -315,10 +324,10 @@ TEST_SUITE("cli.mpi") {
               std::string::npos);
         const auto cauto = run_tool(mpirun_sharded(2, "kestrel-train --shard -m logistic -p C=auto '" + iris + "' -o /dev/null"));
         CHECK(cauto.exit_code == 1);
-        // least_squares: only the normal equations (the default qr would need the rows);
+        // least_squares: the normal equations and qr (svd and gd would need the rows);
         // lasso: only covariance updates (naive keeps a residual per row).
         const std::string diabetes = "'" + repo_path("data/diabetes/train.csv") + "'";
-        for (const std::string& refused : {std::string("least_squares"), std::string("least_squares -p solver=svd"),
+        for (const std::string& refused : {std::string("least_squares -p solver=gd"), std::string("least_squares -p solver=svd"),
                                            std::string("lasso -p updates=naive")}) {
             CAPTURE(refused);
             const auto r = run_tool(mpirun_sharded(2, "kestrel-train --shard -m " + refused + " " + diabetes + " -o /dev/null"));

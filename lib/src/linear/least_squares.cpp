@@ -4,9 +4,12 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/optim/centred_gram.hpp"
@@ -52,6 +55,28 @@ private:
     double S_;
 };
 
+// The R factor of the rows of every rank from each rank's R (m x m): the ranks' factors
+// stacked in rank order and factorised once more. A collective step.
+Eigen::MatrixXd r_over_ranks(const Eigen::MatrixXd& mine) {
+    ProcessGroup* group = process_group();
+    if (group == nullptr) throw InternalError("least_squares: rows spread over ranks, but no process group");
+    const Index m = mine.rows();
+    std::vector<std::byte> bytes(static_cast<std::size_t>(m * m) * sizeof(double));
+    std::memcpy(bytes.data(), mine.data(), bytes.size());
+    const std::vector<std::vector<std::byte>> all = share_with_all(*group, bytes);
+    const auto ranks = static_cast<Index>(all.size());
+    Eigen::MatrixXd stack(ranks * m, m);
+    for (Index r = 0; r < ranks; ++r) {
+        Eigen::MatrixXd part(m, m);
+        std::memcpy(part.data(), all[static_cast<std::size_t>(r)].data(), bytes.size());
+        stack.middleRows(r * m, m) = part;
+    }
+    const RowBlockFill rows_of_stack = [&](Index first, Index count, Eigen::MatrixXd& block) {
+        block = stack.middleRows(first, count);
+    };
+    return tall_skinny_r(ranks * m, m, rows_of_stack, 1);
+}
+
 StepRule step_rule(const std::string& s) {
     if (s == "bold") return StepRule::bold;
     if (s == "linesearch") return StepRule::linesearch;
@@ -68,7 +93,7 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
     const std::string& solver = p.solver;
     const Index n = data.rows(), d = data.cols();
     const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
-    // Over every rank's rows when they are sharded (only solver=cholesky fits on shards).
+    // Over every rank's rows when they are sharded (solver=cholesky and qr fit on shards).
     const WeightedMoments m = weighted_moments(data.X, s, data.y, centered, ctx.rows_sharded);
     if (!(m.total > 0)) throw DataError("least_squares: the sample weights sum to zero");
     const Vector& x_mean = m.x_mean;
@@ -118,13 +143,18 @@ void LeastSquares::do_fit(const Dataset& data, const Context& ctx) {
             block.col(d) = yc.segment(first, count);
             block.array().colwise() *= s.segment(first, count).cwiseSqrt().array();
         };
-        const double threshold = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(n, d));
-        if (solver == "qr" && n >= 4 * (d + 1)) {
+        // The whole data's row count on shards, so that every rank makes the same rank decisions.
+        const Index rows = rows_over_ranks(ctx.rows_sharded, n).total;
+        const double threshold = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(rows, d));
+        if (solver == "qr" && (ctx.rows_sharded || n >= 4 * (d + 1))) {
             // Tall: R of [A | b] by a tall-skinny QR (both cores, level 3, A never held
             // whole), then the column-pivoted QR of the small R, which sees the same column
             // norms and so makes the same rank decisions: min ‖Aw − b‖ = min ‖R_A w − c‖, c the
-            // first d entries of R's last column.
-            const Eigen::MatrixXd R = tall_skinny_r(n, d + 1, fill, ctx.resolved_threads());
+            // first d entries of R's last column. On shards each rank's R is one block of
+            // that tall-skinny QR: the R factors of every rank, stacked in rank order, are
+            // factorised once more, the same on every rank (docs/distributed.md).
+            Eigen::MatrixXd R = tall_skinny_r(n, d + 1, fill, ctx.resolved_threads());
+            if (ctx.rows_sharded) R = r_over_ranks(R);
             Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R.topLeftCorner(d, d));
             qr.setThreshold(threshold);
             coef = qr.solve(R.col(d).head(d));
@@ -197,11 +227,13 @@ ModelInfo least_squares_model_info() {
     info.spec = least_squares_params().spec();
     info.tasks = {Task::regression};
     info.capabilities = {.sparse_input = true, .sample_weights = true};
-    // Rows spread over ranks: only the normal equations, whose X̃ᵀSX̃ and X̃ᵀSy sum over the
-    // ranks; qr, svd and gd would need the rows or a different algorithm.
+    // Rows spread over ranks: the normal equations, whose X̃ᵀSX̃ and X̃ᵀSy sum over the
+    // ranks, and qr, whose tall-skinny R combines the ranks' R factors; svd and gd would
+    // need the rows.
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
-        c.sharded_rows = least_squares_params().read(resolved).solver == "cholesky";
+        const std::string solver = least_squares_params().read(resolved).solver;
+        c.sharded_rows = solver == "cholesky" || solver == "qr";
         return c;
     };
     info.factory = [] { return std::make_unique<LeastSquares>(); };
