@@ -99,9 +99,9 @@ Model refit_ensemble(const AutoResult& r, const Dataset& data, const Context& ct
     std::vector<EnsembleMember> members;
     for (std::size_t i = 0; i < e.members.size(); ++i) {
         const AutoCandidate& c = r.leaderboard[e.members[i]];
-        Model m = Model::train(c.spec, data, ctx);
+        Model m = Model::train(c.refit_spec, data, ctx);
         m.provenance()["auto"] = {{"rank", e.members[i] + 1},
-                                  {"params", auto_point_json(c.point)},
+                                  {"params", auto_point_json(c.refit_point)},
                                   {"cv_mean", c.score.mean},
                                   {"cv_std", c.score.std}};
         members.push_back({std::move(m), e.weights[i]});

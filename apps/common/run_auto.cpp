@@ -49,14 +49,19 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
-        j["leaderboard"].push_back({{"rank", i + 1},
-                                    {"order", c.order},
-                                    {"model", c.model},
-                                    {"params", auto_point_json(c.point)},
-                                    {"mean", c.score.mean},
-                                    {"std", c.score.std},
-                                    {"fold_scores", c.fold_scores},
-                                    {"mean_fit_seconds", c.fit_seconds}});
+        Json entry{{"rank", i + 1},
+                   {"order", c.order},
+                   {"model", c.model},
+                   {"params", auto_point_json(c.point)},
+                   {"mean", c.score.mean},
+                   {"std", c.score.std},
+                   {"fold_scores", c.fold_scores},
+                   {"mean_fit_seconds", c.fit_seconds}};
+        if (!c.fold_rounds.empty()) {  // early stopping: the rounds per fold, and the refit's
+            entry["fold_rounds"] = c.fold_rounds;
+            entry["refit_params"] = auto_point_json(c.refit_point);
+        }
+        j["leaderboard"].push_back(std::move(entry));
     }
     j["skipped"] = Json::array();
     for (const auto& s : r.skipped) j["skipped"].push_back({{"model", s.model}, {"reason", s.reason}});
@@ -99,12 +104,23 @@ std::string svg_path_for(const std::string& report_path) {
     return p.replace_extension(".svg").string();
 }
 
+// Why the refit's n_estimators differs from the candidate's: early stopping on the folds.
+std::string refit_rounds_text(const AutoCandidate& c) {
+    std::string rounds;
+    for (const long long r : c.fold_rounds) rounds += (rounds.empty() ? "" : ", ") + std::to_string(r);
+    std::string n;
+    for (const auto& [name, value] : c.refit_point)
+        if (name == "n_estimators") n = value;
+    return "Early stopping kept " + rounds + " rounds on the folds; the refit on all rows boosts their mean, " + n +
+           " rounds, with no hold-out (n_estimators=" + n + " early_stopping_rounds=0).";
+}
+
 // The kestrel-train line that refits the chosen candidate: what the report tells a user
 // to run to reproduce the saved model.
 std::string train_command(const AutoCandidate& c, const std::string& input, const std::string& task,
                           const DataFlags& data, const std::string& encode) {
     std::string s = "kestrel-train -m " + c.model;
-    for (const auto& [name, value] : c.point) {
+    for (const auto& [name, value] : c.refit_point) {
         if (name == "scale") s += " --scale " + value;
         else s += " -p " + name + "=" + value;
     }
@@ -151,6 +167,7 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     os << "\n## Chosen model\n\n" << b.model << " (" << auto_point_text(b.point) << "): " << r.metric << " "
        << format_fixed(b.score.mean, 4) << " +/- " << format_fixed(b.score.std, 4) << ".\n";
     if (!output.empty()) os << "Refit on all rows and saved to `" << output << "`.\n";
+    if (b.refit_point != b.point) os << refit_rounds_text(b) << "\n";
     os << "\nThe same model from kestrel-train:\n\n    " << train_command(b, input, task, data, encode) << " --seed " << seed << "\n";
     return os.str();
 }
@@ -276,15 +293,16 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     } else if (!output.empty()) {
         // A model that reads absent sparse entries as missing (gbdt) is refit on the table
         // read as kestrel-train and kestrel-predict read it for that model.
-        const bool reread = input != "-" && registry().capabilities(*resolved_params(best.spec)).absent_is_missing;
-        Model m = Model::train(best.spec, reread ? read_training_data(input, best.spec, data, ctx.threads) : d, ctx);
+        const bool reread = input != "-" && registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
+        Model m = Model::train(best.refit_spec, reread ? read_training_data(input, best.refit_spec, data, ctx.threads) : d,
+                               ctx);
         m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
         m.provenance()["seed"] = common.seed;
         m.provenance()["auto"] = {{"metric", metric},
                                   {"cv", std::to_string(r.n_splits) + "-fold"},
                                   {"cv_mean", best.score.mean},
                                   {"cv_std", best.score.std},
-                                  {"params", auto_point_json(best.point)},
+                                  {"params", auto_point_json(best.refit_point)},
                                   {"evaluations", r.evaluations()}};
         m.save(output);
     }
@@ -318,9 +336,11 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     if (r.ensemble) io.out << ensemble_text(r);
     io.out << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
            << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
-    if (!output.empty())
+    if (!output.empty()) {
         io.out << (save_ensemble ? "the ensemble's members refit" : "refit") << " on all " << plural(d.rows(), "row")
                << " -> " << output << "\n";
+        if (!save_ensemble && best.refit_point != best.point) io.out << refit_rounds_text(best) << "\n";
+    }
     return 0;
 }
 

@@ -5,9 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
@@ -122,6 +124,40 @@ TEST_SUITE("cli.auto") {
         REQUIRE(a.code == 0);
         CHECK(a.out == b.out);
         CHECK(lines(a.out) >= 69);
+    }
+
+    TEST_CASE("kestrel-auto: an early-stopped gbdt is refit on all rows for its folds' mean rounds") {
+        test::ScratchDir dir("auto_refit_rounds");
+        const auto best = dir / "best.json", trained = dir / "trained.json";
+        auto r = run(run_auto, "kestrel-auto",
+                     {penguins_train, "--label-col", "species", "--models", "gbdt", "--max-evals", "2", "--folds", "3",
+                      "--seed", "3", "-o", best, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json b = Json::parse(r.out)["best"];
+        // gbdt's space stops early (early_stopping_rounds=20): each fold keeps its own rounds.
+        REQUIRE(b.contains("fold_rounds"));
+        const auto rounds = b["fold_rounds"].get<std::vector<long long>>();
+        REQUIRE(rounds.size() == 3);
+        double mean = 0;
+        for (const long long k : rounds) mean += static_cast<double>(k) / 3;
+        const Json& refit = b["refit_params"];
+        CHECK(refit["n_estimators"] == std::to_string(std::llround(mean)));
+        CHECK(refit["early_stopping_rounds"] == "0");
+        CHECK(b["params"]["early_stopping_rounds"] == "20");
+        // kestrel-train with the refit parameters gives the saved model's predictions.
+        std::vector<std::string> args = {"-m", "gbdt", penguins_train, "--label-col", "species", "--seed", "3", "-o",
+                                         trained, "-q"};
+        for (const auto& [name, value] : refit.items()) {
+            if (name == "scale") args.insert(args.end(), {"--scale", value.get<std::string>()});
+            else args.insert(args.end(), {"-p", name + "=" + value.get<std::string>()});
+        }
+        auto t = run(run_train, "kestrel-train", args);
+        REQUIRE_MESSAGE(t.code == 0, t.err);
+        auto pa = run(run_predict, "kestrel-predict", {best, penguins_test, "--label-col", "species", "--proba"});
+        auto pb = run(run_predict, "kestrel-predict", {trained, penguins_test, "--label-col", "species", "--proba"});
+        REQUIRE(pa.code == 0);
+        CHECK(pa.out == pb.out);
+        CHECK(Json::parse(test::slurp(best))["provenance"]["auto"]["params"] == refit);
     }
 
     TEST_CASE("kestrel-auto on a LIBSVM file: a standard-scaled winner predicts the LIBSVM test file as its CSV") {

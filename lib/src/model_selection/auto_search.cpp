@@ -91,6 +91,26 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
     return f;
 }
 
+// AutoCandidate::refit_point and refit_spec: with every fold stopped early, the mean of
+// their rounds on all rows and no hold-out; else the candidate as evaluated.
+void set_refit(AutoCandidate& c, std::size_t folds) {
+    c.refit_point = c.point;
+    c.refit_spec = c.spec;
+    if (c.fold_rounds.empty() || c.fold_rounds.size() != folds) return;
+    double total = 0;
+    for (const long long r : c.fold_rounds) total += static_cast<double>(r);
+    const long long rounds = std::max(1LL, std::llround(total / static_cast<double>(folds)));
+    const GridPoint refit{{"n_estimators", std::to_string(rounds)}, {"early_stopping_rounds", "0"}};
+    for (const auto& [name, value] : refit) {
+        auto at = std::find_if(c.refit_point.begin(), c.refit_point.end(), [&](const auto& nv) { return nv.first == name; });
+        if (at != c.refit_point.end()) at->second = value;
+        else c.refit_point.emplace_back(name, value);
+    }
+    c.refit_spec = apply_point(c.spec, refit);
+    c.refit_spec.resolved.reset();
+    resolve_params(c.refit_spec);
+}
+
 // Better first; a NaN mean (a metric undefined on some fold) ranks last.
 bool better(double a, double b, bool greater) { return detail::better_score(a, b, greater); }
 
@@ -283,12 +303,14 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         double fit = 0;
         for (auto& o : outcomes) {
             cand.fold_scores.push_back(o.scores.at(0));
+            if (o.best_iteration >= 0) cand.fold_rounds.push_back(o.best_iteration + 1);
             fit += o.seconds;
             if (opts.ensemble_size > 0) {
                 o.predictions.decision.resize(0, 0);  // probabilities are what is averaged
                 cand.oof.push_back(std::move(o.predictions));
             }
         }
+        set_refit(cand, outcomes.size());
         if (!can_join(cand.oof, cand.spec, opts)) std::vector<Predictions>().swap(cand.oof);
         cand.score = summarize(cand.fold_scores);
         cand.fit_seconds = fit / static_cast<double>(outcomes.size());

@@ -47,6 +47,14 @@ struct AutoCandidate {
     std::string model;
     GridPoint point;        // the sampled values; empty = the model's defaults
     ModelSpec spec;
+    // Early stopping (gbdt's early_stopping_rounds) keeps a number of rounds per fold. The
+    // refit on all rows then boosts their mean, rounded, with no hold-out (the cv-then-train
+    // habit of XGBoost and LightGBM users): refit_point is `point` with n_estimators set to
+    // it and early_stopping_rounds=0, refit_spec its spec. Without early stopping both are
+    // point and spec.
+    std::vector<long long> fold_rounds;
+    GridPoint refit_point;
+    ModelSpec refit_spec;
     MetricSummary score;
     std::vector<double> fold_scores;
     double fit_seconds = 0; // mean fit time per fold
