@@ -42,6 +42,15 @@ std::string libsvm_as_csv(const std::string& path) {
 }
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// kestrel-train's arguments with a leaderboard entry's parameters: scale as --scale, the rest as -p.
+std::vector<std::string> with_params(std::vector<std::string> args, const Json& params) {
+    for (const auto& [name, value] : params.items()) {
+        if (name == "scale") args.insert(args.end(), {"--scale", value.get<std::string>()});
+        else args.insert(args.end(), {"-p", name + "=" + value.get<std::string>()});
+    }
+    return args;
+}
 }  // namespace
 
 TEST_SUITE("cli.auto") {
@@ -111,13 +120,10 @@ TEST_SUITE("cli.auto") {
                       "--folds", "3", "--seed", "2", "-o", best, "--json"});
         REQUIRE_MESSAGE(r.code == 0, r.err);
         const Json j = Json::parse(r.out);
-        std::vector<std::string> args = {"-m", j["best"]["model"], penguins_train, "--label-col", "species",
-                                         "--seed", "2", "-o", trained, "-q"};
-        for (const auto& [name, value] : j["best"]["params"].items()) {
-            if (name == "scale") args.insert(args.end(), {"--scale", value.get<std::string>()});
-            else args.insert(args.end(), {"-p", name + "=" + value.get<std::string>()});
-        }
-        auto t = run(run_train, "kestrel-train", args);
+        auto t = run(run_train, "kestrel-train",
+                     with_params({"-m", j["best"]["model"], penguins_train, "--label-col", "species", "--seed", "2", "-o",
+                                  trained, "-q"},
+                                 j["best"]["params"]));
         REQUIRE_MESSAGE(t.code == 0, t.err);
         auto a = run(run_predict, "kestrel-predict", {best, penguins_test, "--label-col", "species", "--proba"});
         auto b = run(run_predict, "kestrel-predict", {trained, penguins_test, "--label-col", "species", "--proba"});
@@ -145,13 +151,9 @@ TEST_SUITE("cli.auto") {
         CHECK(refit["early_stopping_rounds"] == "0");
         CHECK(b["params"]["early_stopping_rounds"] == "20");
         // kestrel-train with the refit parameters gives the saved model's predictions.
-        std::vector<std::string> args = {"-m", "gbdt", penguins_train, "--label-col", "species", "--seed", "3", "-o",
-                                         trained, "-q"};
-        for (const auto& [name, value] : refit.items()) {
-            if (name == "scale") args.insert(args.end(), {"--scale", value.get<std::string>()});
-            else args.insert(args.end(), {"-p", name + "=" + value.get<std::string>()});
-        }
-        auto t = run(run_train, "kestrel-train", args);
+        auto t = run(run_train, "kestrel-train",
+                     with_params({"-m", "gbdt", penguins_train, "--label-col", "species", "--seed", "3", "-o", trained, "-q"},
+                                 refit));
         REQUIRE_MESSAGE(t.code == 0, t.err);
         auto pa = run(run_predict, "kestrel-predict", {best, penguins_test, "--label-col", "species", "--proba"});
         auto pb = run(run_predict, "kestrel-predict", {trained, penguins_test, "--label-col", "species", "--proba"});
