@@ -47,9 +47,14 @@ void dot_rows_generic(const double* x, const double* rows, Index n, Index d, dou
     for (Index j = 0; j < n; ++j) out[j] = dot_portable(x, rows + j * d, d);
 }
 
-const SimdLoops kGenericLoops{dot_generic, dot_rows_generic};
+void signed_gather_generic(const float* data, const std::int32_t* index, const float* sign, float s, Index n,
+                           float* out) {
+    for (Index j = 0; j < n; ++j) out[j] = s * sign[j] * data[index[j]];
+}
+
+const SimdLoops kGenericLoops{dot_generic, dot_rows_generic, signed_gather_generic};
 #ifdef KESTREL_SIMD_X86
-const SimdLoops kAvx2Loops{simd_detail::dot_avx2, simd_detail::dot_rows_avx2};
+const SimdLoops kAvx2Loops{simd_detail::dot_avx2, simd_detail::dot_rows_avx2, simd_detail::signed_gather_avx2};
 #endif
 
 SimdPath choose_path() {

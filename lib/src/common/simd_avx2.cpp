@@ -50,6 +50,20 @@ __attribute__((target("avx2"))) void dot_rows_avx2(const double* x, const double
     for (Index j = 0; j < n; ++j) out[j] = dot16(x, rows + j * d, d);
 }
 
+// Eight entries a step: a gather of data[index[j..j+7]] times (s · sign[j..j+7]), the
+// two multiplies in the portable loop's order; the tail one at a time.
+__attribute__((target("avx2"))) void signed_gather_avx2(const float* data, const std::int32_t* index,
+                                                        const float* sign, float s, Index n, float* out) {
+    const __m256 sv = _mm256_set1_ps(s);
+    Index j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(index + j));
+        const __m256 v = _mm256_i32gather_ps(data, at, 4);
+        _mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_mul_ps(sv, _mm256_loadu_ps(sign + j)), v));
+    }
+    for (; j < n; ++j) out[j] = s * sign[j] * data[index[j]];
+}
+
 }  // namespace kestrel::simd_detail
 
 #endif

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "kestrel/common/simd.hpp"
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
@@ -215,10 +216,7 @@ const float* SvrQ::column(Index i, Index len) {
     held_[b] = i;
     held_len_[b] = len;
     float* buf = buffer_[b].data();
-    const float si = sign_[static_cast<std::size_t>(i)];
-    const std::int32_t* index = index_.data();
-    const float* sign = sign_.data();
-    for (Index j = 0; j < len; ++j) buf[j] = si * sign[j] * data[index[j]];
+    simd_loops().signed_gather(data, index_.data(), sign_.data(), sign_[static_cast<std::size_t>(i)], len, buf);
     return buf;
 }
 

@@ -120,6 +120,38 @@ TEST_SUITE("unit") {
         }
     }
 
+    TEST_CASE("simd: signed_gather is (s * sign[j]) * data[index[j]] on every path, bit for bit") {
+        Rng rng(5);
+        std::vector<float> data(300);
+        for (float& x : data) x = static_cast<float>(rng.normal() * std::pow(10.0, rng.uniform(-3, 3)));
+        data[7] = 0.0f;
+        data[8] = -0.0f;
+        for (const Index n : {0, 1, 7, 8, 9, 16, 23, 600}) {
+            CAPTURE(n);
+            std::vector<std::int32_t> index(static_cast<std::size_t>(n));
+            std::vector<float> sign(static_cast<std::size_t>(n));
+            for (Index j = 0; j < n; ++j) {
+                index[static_cast<std::size_t>(j)] = static_cast<std::int32_t>(rng.below(300));
+                // ±1 as the SVR's signs, and other scales too: the order of the two multiplies is the rule.
+                sign[static_cast<std::size_t>(j)] = j % 5 == 4 ? static_cast<float>(rng.uniform(-3, 3)) : (j % 2 ? 1.0f : -1.0f);
+            }
+            for (const float s : {1.0f, -1.0f, 0.7f}) {
+                std::vector<float> want(static_cast<std::size_t>(n));
+                for (Index j = 0; j < n; ++j) {
+                    const auto u = static_cast<std::size_t>(j);
+                    want[u] = (s * sign[u]) * data[static_cast<std::size_t>(index[u])];
+                }
+                for (SimdPath path : runnable_paths()) {
+                    CAPTURE(to_string(path));
+                    std::vector<float> out(static_cast<std::size_t>(n), 99.0f);
+                    simd_loops(path).signed_gather(data.data(), index.data(), sign.data(), s, n, out.data());
+                    for (std::size_t j = 0; j < out.size(); ++j)
+                        CHECK(std::bit_cast<std::uint32_t>(out[j]) == std::bit_cast<std::uint32_t>(want[j]));
+                }
+            }
+        }
+    }
+
     TEST_CASE("simd: the path in use is a supported one, and its loops are that path's") {
         CHECK(simd_supported(simd_path()));
         CHECK(simd_supported(SimdPath::generic));

@@ -8,6 +8,8 @@
 //   anything else, unset   AVX2 when the CPU has AVX2 and FMA, else the portable loops.
 // Every dispatched loop sums in one fixed order that the portable loop spells out
 // (docs/reliability.md): its results are bit-identical on every path.
+#include <cstdint>
+
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
@@ -25,6 +27,11 @@ struct SimdLoops {
     double (*dot)(const double* a, const double* b, Index d);
     // out[j] = dot(x, rows + j·d, d) for j < n: x against n consecutive rows of length d.
     void (*dot_rows)(const double* x, const double* rows, Index n, Index d, double* out);
+    // out[j] = (s · sign[j]) · data[index[j]] for j < n, each product rounded to float:
+    // the SVR column's expansion of a cached kernel row (svm/q_matrix.cpp), one gather
+    // instruction for eight entries on the AVX2 path.
+    void (*signed_gather)(const float* data, const std::int32_t* index, const float* sign, float s, Index n,
+                          float* out);
 };
 
 const SimdLoops& simd_loops();                // the path in use
