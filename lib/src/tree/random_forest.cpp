@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <mutex>
@@ -20,6 +21,7 @@
 #include "kestrel/tree/forest_permutation_importance.hpp"
 #include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
+#include "hist_forest.hpp"
 
 namespace kestrel {
 namespace {
@@ -176,6 +178,10 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const Features& X = data.X;
     require_finite_features(X, "forest");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
+    if (p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded)) {
+        fit_hist(data, ctx, tp);
+        return;
+    }
     const bool classification = data.task == Task::classification;
     const Index n = data.rows(), n_trees = static_cast<Index>(p.n_estimators);
     const bool bootstrap = p.bootstrap, want_score = p.oob;
@@ -232,6 +238,41 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
         oob_score_ = oob_score_of(sums, votes, data.y, classification, ctx);
     }
     trees_ = std::move(trees);
+}
+
+void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeParams& tp) {
+    const RandomForestParams& p = p_;
+    const auto refuse = [](const std::string& what) {
+        throw ParamError("parameter " + what + " of model forest needs tree_method=exact (the histogram forest " +
+                         "grows its trees level by level and keeps no out-of-bag rows)");
+    };
+    if (p.oob) refuse("oob=1");
+    if (p.importance == "permutation") refuse("importance=permutation");
+    if (tp.max_leaf_nodes > 0) refuse("max_leaf_nodes=" + std::to_string(tp.max_leaf_nodes));
+    if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; }))
+        throw DataError("forest: tree_method=hist does not split categorical features natively (tree_method=exact "
+                        "does; or one-hot encode them)");
+    if (ctx.rows_sharded && p.class_weight == "balanced")
+        throw ParamError("parameter class_weight=balanced of model forest cannot be computed on one rank's rows");
+    const bool classification = data.task == Task::classification;
+    HistForestSetup s;
+    s.n_classes = classification ? data.n_classes() : 0;
+    s.tree = tp;
+    s.n_trees = static_cast<Index>(p.n_estimators);
+    s.bootstrap = p.bootstrap;
+    s.max_samples = p.max_samples;
+    s.max_bins = static_cast<int>(p.max_bins);
+    s.seed = ctx.seed;
+    s.threads = ctx.resolved_threads();
+    s.rows_sharded = ctx.rows_sharded;
+    check_tree_memory(tp, data.rows(), classification ? data.n_classes() : 1, s.n_trees, "forest");
+    HistForest grown = grow_hist_forest(data.X, data.y, class_weighted_rows(data, p.class_weight, "forest"), s);
+    Vector importance = Vector::Zero(data.cols());
+    for (const Vector& v : grown.importance) importance += v;
+    importances_ = normalised(importance);
+    oob_score_.reset();
+    permutation_importances_.reset();
+    trees_ = std::move(grown.trees);
 }
 
 Matrix RandomForest::mean_outputs(const Features& X) const {
@@ -361,6 +402,17 @@ const ParamBinding<RandomForestParams>& forest_params() {
                                               "impurity: mean decrease in impurity only; permutation: also the "
                                               "out-of-bag permutation importance (saved as permutation_importances)")
                                      .like("ranger importance='impurity'|'permutation'")),
+            bind(&P::tree_method,
+                 choice_param("tree_method", "auto", {"auto", "exact", "hist"},
+                              "exact: CART on sorted values, each tree on a draw of m rows; hist: binned "
+                              "thresholds, trees grown level by level, each row's bootstrap count drawn "
+                              "alone (the forest that trains on --shard); auto: hist on rows spread over "
+                              "MPI ranks, else exact")
+                     .like("XGBoost tree_method='exact'|'hist'")),
+            bind(&P::max_bins, int_param("max_bins", 255,
+                                         "tree_method=hist: bins per feature (plus one for missing values)")
+                                   .range(2, 65535)
+                                   .like("XGBoost max_bin; LightGBM max_bin")),
         };
         b.add(tree_growth_bindings("auto"));
         b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
@@ -384,6 +436,17 @@ ModelInfo forest_model_info() {
                          .native_missing = true,
                          .native_categories = true,
                          .contributions = true};
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        const RandomForestParams p = forest_params().read(resolved);
+        // Histogram trees on rows spread over ranks (docs/distributed.md): level-wise growth,
+        // no out-of-bag rows, class weights that one rank's rows can give.
+        c.sharded_rows = p.tree_method != "exact" && !p.oob && p.importance != "permutation" &&
+                         p.max_leaf_nodes == 0 && p.class_weight != "balanced";
+        // The histogram trees split numeric features only: text columns are one-hot encoded.
+        if (p.tree_method == "hist") c.native_categories = false;
+        return c;
+    };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;
