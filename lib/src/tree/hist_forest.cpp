@@ -1,4 +1,4 @@
-#include "hist_forest.hpp"
+#include "kestrel/tree/hist_forest.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -16,9 +16,6 @@
 namespace kestrel {
 namespace {
 
-// A level's histograms go out in pieces of at most this many numbers (32 MB): a deep
-// level of many nodes would otherwise need one vector of nodes × features × bins.
-constexpr std::size_t kHistogramPieceCells = std::size_t{1} << 22;
 // Sampled rows × features of a level below which its histograms (and rows × 1 below which
 // its partition) stay on one thread: waking a team costs more on small levels, and its
 // spinning threads would compete with other ranks sharing the cores.
@@ -105,8 +102,9 @@ public:
             }
             std::vector<BestSplit> best(level.size());
             for (std::size_t from = 0; from < splitting.size();) {
-                const std::size_t to = lay_out(level, splitting, from);
-                const std::vector<double> hist = histograms(level, splitting, from, to);
+                std::size_t cells = 0;
+                const std::size_t to = lay_out(level, splitting, from, cells);
+                const std::vector<double> hist = histograms(level, splitting, from, to, cells);
                 for (std::size_t q = from; q < to; ++q) best[splitting[q]] = best_split(level[splitting[q]], hist);
                 from = to;
             }
@@ -164,22 +162,23 @@ private:
     }
 
     // Sets the offsets of splitting[from..to) (as many nodes as fit one piece, at least
-    // one) and returns `to`.
-    std::size_t lay_out(std::vector<LevelNode>& level, const std::vector<std::size_t>& splitting,
-                        std::size_t from) const {
-        std::size_t cells = 0, to = from;
+    // one) and returns `to`; `cells`: the piece's length.
+    std::size_t lay_out(std::vector<LevelNode>& level, const std::vector<std::size_t>& splitting, std::size_t from,
+                        std::size_t& cells) const {
+        std::size_t to = from;
+        cells = 0;
         for (; to < splitting.size(); ++to) {
             LevelNode& ln = level[splitting[to]];
             std::size_t need = 0;
             for (int f : ln.features) need += static_cast<std::size_t>(cuts_.n_bins(f) + 1) * stats_.width();
-            if (to > from && cells + need > kHistogramPieceCells) break;
+            if (to > from && (cells + need > s_.piece_cells || (to - from + 1) * static_cast<std::size_t>(d_) > s_.piece_cells))
+                break;
             ln.offsets.clear();
             for (int f : ln.features) {
                 ln.offsets.push_back(cells);
                 cells += static_cast<std::size_t>(cuts_.n_bins(f) + 1) * stats_.width();
             }
         }
-        piece_cells_ = cells;
         return to;
     }
 
@@ -187,16 +186,19 @@ private:
     // (one thread a feature, each cell summed in row order, so the bits do not depend on
     // the thread count).
     std::vector<double> histograms(const std::vector<LevelNode>& level, const std::vector<std::size_t>& splitting,
-                                   std::size_t from, std::size_t to) const {
-        std::vector<double> hist(piece_cells_, 0.0);
-        // cell_at[slot · d + f]: where node slot's cells of feature f start (−1: not a candidate).
-        std::vector<std::ptrdiff_t> cell_at(level.size() * static_cast<std::size_t>(d_), -1);
+                                   std::size_t from, std::size_t to, std::size_t cells) const {
+        std::vector<double> hist(cells, 0.0);
+        // in_piece[slot]: the node's place q − from in the piece (−1: not in it);
+        // cell_at[(q − from) · d + f]: where its cells of feature f start (−1: not a candidate).
+        std::vector<int> in_piece(level.size(), -1);
+        std::vector<std::int64_t> cell_at((to - from) * static_cast<std::size_t>(d_), -1);
         std::vector<char> used(static_cast<std::size_t>(d_), 0);
         for (std::size_t q = from; q < to; ++q) {
             const LevelNode& ln = level[splitting[q]];
+            in_piece[splitting[q]] = static_cast<int>(q - from);
             for (std::size_t c = 0; c < ln.features.size(); ++c) {
                 const auto f = static_cast<std::size_t>(ln.features[c]);
-                cell_at[splitting[q] * static_cast<std::size_t>(d_) + f] = static_cast<std::ptrdiff_t>(ln.offsets[c]);
+                cell_at[(q - from) * static_cast<std::size_t>(d_) + f] = static_cast<std::int64_t>(ln.offsets[c]);
                 used[f] = 1;
             }
         }
@@ -209,8 +211,10 @@ private:
             for (Index r = 0; r < m; ++r) {
                 const int slot = slot_[static_cast<std::size_t>(r)];
                 if (slot < 0) continue;
-                const std::ptrdiff_t at = cell_at[static_cast<std::size_t>(slot) * static_cast<std::size_t>(d_) +
-                                                  static_cast<std::size_t>(f)];
+                const int q = in_piece[static_cast<std::size_t>(slot)];
+                if (q < 0) continue;
+                const std::int64_t at =
+                    cell_at[static_cast<std::size_t>(q) * static_cast<std::size_t>(d_) + static_cast<std::size_t>(f)];
                 if (at < 0) continue;
                 const Index i = rows_[static_cast<std::size_t>(r)];
                 double* cell = hist.data() + at + static_cast<std::size_t>(bins_.bin(f, i)) * width;
@@ -329,7 +333,6 @@ private:
     std::vector<Index> rows_;          // this rank's rows in the tree's sample
     std::vector<double> row_weight_;   // their counts times their weights
     std::vector<int> slot_;            // per sampled row, its node's place in the level (−1: in a leaf)
-    mutable std::size_t piece_cells_ = 0;
 };
 
 }  // namespace

@@ -19,9 +19,9 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/forest_permutation_importance.hpp"
+#include "kestrel/tree/hist_forest.hpp"
 #include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
-#include "hist_forest.hpp"
 
 namespace kestrel {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/tree/hist_forest.hpp"
 #include "kestrel/tree/random_forest.hpp"
 #include "kestrel/tree/row_bagging.hpp"
 #include "tree_test_util.hpp"
@@ -24,6 +25,19 @@ std::unique_ptr<RandomForest> fit_hist_forest(const Dataset& d, Params given, in
     ctx.threads = threads;
     f->fit(d, ctx);
     return f;
+}
+
+// n rows of 4 uniform features; each row's class from label(row, rng).
+template <class Label>
+Dataset four_uniform_features(Index n, Index n_classes, std::uint64_t seed, Label label) {
+    DenseMatrix X(n, 4);
+    Vector y(n);
+    Rng rng(seed);
+    for (Index i = 0; i < n; ++i) {
+        for (Index j = 0; j < 4; ++j) X(i, j) = rng.uniform();
+        y[i] = label(X.row(i), rng);
+    }
+    return tiny(std::move(X), std::move(y), Task::classification, n_classes);
 }
 
 }  // namespace
@@ -106,17 +120,35 @@ TEST_SUITE("tree") {
     TEST_CASE("hist forest: levels large enough for several threads give the one-thread forest") {
         // 40000 rows x 4 features, every row in every tree: the histograms (rows x features)
         // and the partition (rows) pass the one-thread threshold of 2^15.
-        const Index n = 40000;
-        DenseMatrix X(n, 4);
-        Vector y(n);
-        Rng rng(3);
-        for (Index i = 0; i < n; ++i) {
-            for (Index j = 0; j < 4; ++j) X(i, j) = rng.normal();
-            y[i] = X(i, 0) + 0.5 * X(i, 1) * X(i, 2) + 0.3 * rng.normal() > 0 ? 1 : 0;
-        }
-        const Dataset d = tiny(std::move(X), std::move(y), Task::classification);
+        const Dataset d = four_uniform_features(40000, 2, 3, [](const auto& x, Rng& rng) {
+            return x[0] + (x[1] - 0.5) * (x[2] - 0.5) + 0.1 * rng.normal() > 0.5 ? 1.0 : 0.0;
+        });
         const Params p{{"n_estimators", 2}, {"bootstrap", false}, {"max_features", "all"}, {"max_depth", 6}};
         CHECK(fit_hist_forest(d, p, 1)->save_state().dump() == fit_hist_forest(d, p, 2)->save_state().dump());
+    }
+
+    TEST_CASE("hist forest: levels summed in pieces give the trees of levels summed whole") {
+        // 2000 rows, 5 random classes, 255 bins: a node's histograms are 4 x 256 x 6 numbers,
+        // more than a piece of 4096, so with that piece size every node of every level
+        // is summed on its own; with the default piece (2^22) a level goes whole.
+        const Dataset d = four_uniform_features(2000, 5, 11, [](const auto&, Rng& rng) {
+            return static_cast<double>(rng.below(5));
+        });
+        HistForestSetup s;
+        s.n_classes = 5;
+        s.tree.max_features = 2;
+        s.n_trees = 3;
+        s.seed = 4;
+        const Vector w = Vector::Ones(d.rows());
+        const HistForest whole = grow_hist_forest(d.X, d.y, w, s);
+        s.piece_cells = 4096;
+        const HistForest pieces = grow_hist_forest(d.X, d.y, w, s);
+        REQUIRE(pieces.trees.size() == 3);
+        for (std::size_t t = 0; t < 3; ++t) {
+            CHECK(pieces.trees[t].n_leaves() > 300);  // random labels: a deep, wide tree
+            CHECK(pieces.trees[t].to_json(TreeLayout::compact) == whole.trees[t].to_json(TreeLayout::compact));
+            CHECK(pieces.importance[t] == whole.importance[t]);
+        }
     }
 
     // Measured at this commit (seed 1, 100 trees): iris test accuracy exact 0.9667, hist 0.9667;

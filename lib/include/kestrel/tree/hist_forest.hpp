@@ -5,6 +5,7 @@
 // sum over rows (the root's statistics, each level's histograms) is taken on this rank's
 // rows, then summed over the ranks, so every rank finds the same splits and grows the same
 // trees; a one-process run (rows not sharded) grows the same trees from its one part.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -25,6 +26,9 @@ struct HistForestSetup {
     std::uint64_t seed = 0;
     int threads = 1;
     bool rows_sharded = false;
+    // A level's histograms are summed in pieces of at most this many numbers (and nodes ×
+    // features lookups): bounded memory on deep levels; tests make it small.
+    std::size_t piece_cells = std::size_t{1} << 22;
 };
 
 struct HistForest {
