@@ -232,6 +232,13 @@ TEST_SUITE("cli.mpi") {
             b.erase("provenance");
             CHECK(a == b);
         }
+        // The out-of-bag accuracy: each rank scores its own rows, the hits and counts summed.
+        const std::string oob_one = dir / "oob_one.json", oob_many = dir / "oob_many.json";
+        REQUIRE(run_tool("kestrel-train " + iris + " -p oob=1 -o '" + oob_one + "'").exit_code == 0);
+        REQUIRE(run_tool(mpirun_sharded(3, "kestrel-train --shard " + iris + " -p oob=1 -o '" + oob_many + "'")).exit_code ==
+                0);
+        CHECK(load(oob_many).at("state").at("oob_score") == load(oob_one).at("state").at("oob_score"));
+        CHECK(load(oob_one).at("state").at("oob_score").get<double>() > 0.9);
         // tree_method=auto takes the histogram forest on shards: the same trees.
         const std::string autos = dir / "iris_auto.json";
         REQUIRE(run_tool(mpirun_sharded(2, "kestrel-train --shard -m forest -p n_estimators=15 '" +
@@ -253,7 +260,7 @@ TEST_SUITE("cli.mpi") {
         const std::string holes_csv = dir.file("holes.csv", holes);
         for (const std::string& data : {holes_csv, repo_path("data/heart_scale/train.libsvm")}) {
             CAPTURE(data);
-            const std::string f = "-m forest -p n_estimators=10 -p tree_method=hist '" + data + "'";
+            const std::string f = "-m forest -p n_estimators=10 -p tree_method=hist -p oob=1 '" + data + "'";
             const std::string plain = dir / "plain.json", sharded = dir / "sharded.json";
             REQUIRE(run_tool("kestrel-train " + f + " -o '" + plain + "'").exit_code == 0);
             REQUIRE(run_tool(mpirun_sharded(3, "kestrel-train --shard --threads 1 " + f + " -o '" + sharded + "'"))
@@ -262,8 +269,8 @@ TEST_SUITE("cli.mpi") {
         }
         // Regression: Σwy and Σwy² are added in another order on another rank count; the
         // splits are the same and the leaf means within rounding.
-        const std::string diabetes =
-            "-m forest -p n_estimators=10 -p tree_method=hist -p max_samples=0.7 '" + repo_path("data/diabetes/train.csv") + "'";
+        const std::string diabetes = "-m forest -p n_estimators=10 -p tree_method=hist -p max_samples=0.7 -p oob=1 '" +
+                                     repo_path("data/diabetes/train.csv") + "'";
         against_one_process(dir, "diabetes", diabetes, [](const Json& many, const Json& single) {
             CHECK(model_difference(many, single) < 1e-9);
         });
@@ -390,10 +397,10 @@ TEST_SUITE("cli.mpi") {
             CHECK(r.err.find("--shard: model " + refused.substr(0, refused.find(' ')) +
                              " with these parameters cannot train on rows spread over ranks") != std::string::npos);
         }
-        // forest: the histogram trees keep no out-of-bag rows, grow level by level, and
-        // cannot weigh classes by counts that one rank's rows give.
+        // forest: the histogram trees cannot permute a feature among out-of-bag rows spread
+        // over ranks, grow level by level, and cannot weigh classes by counts one rank's rows give.
         for (const std::string& refused :
-             {std::string("forest -p oob=1"), std::string("forest -p importance=permutation"),
+             {std::string("forest -p importance=permutation"),
               std::string("forest -p max_leaf_nodes=8"), std::string("forest -p class_weight=balanced"),
               std::string("forest -p tree_method=exact")}) {
             CAPTURE(refused);

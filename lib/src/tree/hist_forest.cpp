@@ -81,10 +81,11 @@ public:
         : cuts_(cuts), bins_(bins), y_(y), weights_(weights), s_(s), span_(span),
           stats_(s.n_classes, s.tree.criterion), d_(bins.cols()) {}
 
-    Tree grow(Index t) {
+    // Tree t; *bag_seed: the seed its sample was drawn from.
+    Tree grow(Index t, std::uint64_t* bag_seed) {
         const std::uint64_t tree_seed = derive_seed(s_.seed, static_cast<std::uint64_t>(t));
         Rng rng(tree_seed);
-        std::vector<double> root = draw_sample(tree_seed);
+        std::vector<double> root = draw_sample(tree_seed, bag_seed);
         Tree tree(d_, s_.n_classes > 0 ? s_.n_classes : 1);
         std::vector<LevelNode> level(1);
         level[0].node = add_node(tree, root);
@@ -124,9 +125,10 @@ private:
     // This rank's rows of the tree's sample and their weights; the whole sample's
     // statistics (the root's). A sample with no weight is drawn again from the next bag
     // seed, on every rank alike.
-    std::vector<double> draw_sample(std::uint64_t tree_seed) {
+    std::vector<double> draw_sample(std::uint64_t tree_seed, std::uint64_t* used_seed) {
         for (int attempt = 0; attempt < kBagAttempts; ++attempt) {
             const std::uint64_t bag_seed = derive_seed(tree_seed, 0xba9000 + static_cast<std::uint64_t>(attempt));
+            *used_seed = bag_seed;
             rows_.clear();
             row_weight_.clear();
             std::vector<double> root(stats_.width(), 0.0);
@@ -350,12 +352,23 @@ HistForest grow_hist_forest(const Features& X, const Vector& y, const Vector& we
     const BinnedMatrix bins(cuts, dense, {}, s.threads);
     HistTreeGrower grower(cuts, bins, y, weights, s, span);
     HistForest out;
+    out.first_row = span.first;
+    out.bag_seeds.resize(static_cast<std::size_t>(s.n_trees));
     for (Index t = 0; t < s.n_trees; ++t) {
-        const Tree tree = grower.grow(t);
+        const Tree tree = grower.grow(t, &out.bag_seeds[static_cast<std::size_t>(t)]);
         out.importance.push_back(normalised(tree.impurity_decrease_by_feature()));
         out.trees.push_back(tree.leaf_values_only());
     }
     return out;
+}
+
+std::vector<std::vector<char>> hist_in_bag(const HistForest& forest, const Vector& weights, const HistForestSetup& s) {
+    std::vector<std::vector<char>> in_bag(forest.bag_seeds.size(), std::vector<char>(static_cast<std::size_t>(weights.size())));
+    for (std::size_t t = 0; t < in_bag.size(); ++t)
+        for (Index i = 0; i < weights.size(); ++i)
+            in_bag[t][static_cast<std::size_t>(i)] =
+                row_bag_count(forest.bag_seeds[t], forest.first_row + i, s.max_samples, s.bootstrap) * weights[i] > 0;
+    return in_bag;
 }
 
 }  // namespace kestrel

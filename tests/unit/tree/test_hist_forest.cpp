@@ -1,8 +1,10 @@
 // The forest's histogram mode (tree_method=hist, the forest that trains on shards;
 // docs/models/forest.md, "On shards") in one process: its per-row bootstrap draw, a tree
-// worked by hand, thread independence, save/load, and its accuracy next to the exact forest.
+// worked by hand, thread independence, save/load, its accuracy next to the exact forest and
+// its out-of-bag results.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "kestrel/core/error.hpp"
@@ -169,9 +171,26 @@ TEST_SUITE("tree") {
         CHECK(r2_hist >= r2_exact - 0.02);
     }
 
+    // The exact forest's out-of-bag accuracy on iris is 0.95 (test_forest.cpp; scikit-learn's
+    // 0.9417..0.9583); the histogram forest's out-of-bag rows are those with a count of 0.
+    TEST_CASE("hist forest: out-of-bag accuracy and permutation importances from the per-row draw") {
+        auto f = fit_hist_forest(iris_train(), {{"oob", true}, {"importance", "permutation"}}, 2);
+        REQUIRE(f->oob_score().has_value());
+        MESSAGE("hist forest iris out-of-bag accuracy " << *f->oob_score());
+        CHECK(*f->oob_score() >= 0.9417 - 0.035);
+        CHECK(*f->oob_score() <= 1.0);
+        REQUIRE(f->permutation_importances().has_value());
+        const Vector& perm = *f->permutation_importances();
+        // Petal length and width carry the classes: permuting either costs more than the sepals.
+        CHECK(std::min(perm[2], perm[3]) > std::max(perm[0], perm[1]));
+        auto again = fit_hist_forest(iris_train(), {{"oob", true}, {"importance", "permutation"}}, 1);
+        CHECK(*again->oob_score() == *f->oob_score());
+        CHECK(*again->permutation_importances() == perm);
+    }
+
     TEST_CASE("hist forest: what it does not do is a parameter error") {
-        CHECK_THROWS_AS(fit_hist_forest(iris_train(), {{"oob", true}}), ParamError);
-        CHECK_THROWS_AS(fit_hist_forest(iris_train(), {{"importance", "permutation"}}), ParamError);
         CHECK_THROWS_AS(fit_hist_forest(iris_train(), {{"max_leaf_nodes", 8}}), ParamError);
+        // No row is out of the sample without the bootstrap and with max_samples = 1.
+        CHECK_THROWS_AS(fit_hist_forest(iris_train(), {{"oob", true}, {"bootstrap", false}}), ParamError);
     }
 }

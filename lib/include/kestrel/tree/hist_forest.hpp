@@ -34,10 +34,16 @@ struct HistForestSetup {
 struct HistForest {
     std::vector<Tree> trees;          // leaf values only, as the exact forest keeps them
     std::vector<Vector> importance;   // per tree, its normalised impurity decreases
+    std::vector<std::uint64_t> bag_seeds;  // per tree, the seed of the sample it grew on
+    Index first_row = 0;                   // this rank's first row in the whole data
 };
 
 // X: this rank's rows (dense or sparse; NaN is missing, a sparse row's absent entry 0),
 // y: class indices or targets, weights: each row's sample weight (class weights applied).
 HistForest grow_hist_forest(const Features& X, const Vector& y, const Vector& weights, const HistForestSetup& s);
+
+// in_bag[t][i]: whether this rank's row i was in tree t's sample (a positive count times
+// weight), for the out-of-bag score.
+std::vector<std::vector<char>> hist_in_bag(const HistForest& forest, const Vector& weights, const HistForestSetup& s);
 
 }  // namespace kestrel

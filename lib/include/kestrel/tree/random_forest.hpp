@@ -62,8 +62,12 @@ protected:
 private:
     RandomForestParams p_;
     Matrix mean_outputs(const Features& X) const;
-    // tree_method=hist: the trees and their importances (no out-of-bag rows are kept).
+    // tree_method=hist: the trees, their importances and what oob / importance ask for.
     void fit_hist(const Dataset& data, const Context& ctx, const TreeParams& tp);
+    // The out-of-bag score and permutation importances the parameters ask for (none: reset),
+    // from in_bag[t][i], whether row i was in tree t's sample (empty when neither is asked).
+    void set_out_of_bag(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                        const Dataset& data, const Context& ctx);
     Json state_with(Json trees) const;
 
     std::vector<Tree> trees_;
