@@ -141,6 +141,13 @@ GrownTrees grow_trees_across_ranks(const TreeGrower& grower, const Vector& weigh
     return all;
 }
 
+// oob=1 and importance=permutation need rows that some tree's sample left out.
+void require_out_of_bag_rows(const RandomForestParams& p, bool some_left_out) {
+    if ((p.oob || p.importance == "permutation") && !some_left_out)
+        throw ParamError(std::string("parameter ") + (p.oob ? "oob=1" : "importance=permutation") +
+                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+}
+
 // Out-of-bag accuracy or R² over the rows that some tree left out of its sample; on rows
 // spread over ranks, of every rank's rows (the counts and sums added over the ranks).
 double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vector& y, bool classification,
@@ -198,9 +205,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const bool want_oob = want_score || want_permutation;
     const Index n_draw =
         std::max<Index>(1, static_cast<Index>(std::llround(p.max_samples * static_cast<double>(n))));
-    if (want_oob && !bootstrap && n_draw >= n)
-        throw ParamError(std::string("parameter ") + (want_score ? "oob=1" : "importance=permutation") +
-                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+    require_out_of_bag_rows(p, bootstrap || n_draw < n);
     const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
     const int threads = ctx.resolved_threads();
 
@@ -265,9 +270,7 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
                          "grows its trees level by level over rows that may be spread over ranks)");
     };
     const bool want_oob = p.oob || p.importance == "permutation";
-    if (want_oob && !p.bootstrap && p.max_samples >= 1)
-        throw ParamError(std::string("parameter ") + (p.oob ? "oob=1" : "importance=permutation") +
-                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+    require_out_of_bag_rows(p, p.bootstrap || p.max_samples < 1);
     // Permuting a feature among a tree's out-of-bag rows needs them all in one place.
     if (ctx.rows_sharded && p.importance == "permutation") refuse("importance=permutation");
     if (tp.max_leaf_nodes > 0) refuse("max_leaf_nodes=" + std::to_string(tp.max_leaf_nodes));
