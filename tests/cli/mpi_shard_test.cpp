@@ -3,9 +3,11 @@
 // must equal the one-process fit on the whole file within 1e-8 (relative, per number;
 // gbdt: the same trees, leaf values within 1e-9),
 // be the same bits at every run with the same rank count, take ranks whose part holds no
-// row, and name the whole file's line when a rank's part holds a bad cell.
+// row, and name the whole file's line when a rank's part holds a bad cell. The forest's
+// histogram mode (tree_method=hist) is its own algorithm: the same model on any rank count.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -216,6 +218,67 @@ TEST_SUITE("cli.mpi") {
         }
     }
 
+    TEST_CASE("--shard: the histogram forest is the same model on 1, 2 and 3 ranks") {
+        ScratchDir dir("mpi_shard_forest");
+        // Classification: unit weights and whole bootstrap counts make every summed class
+        // count exact, so the files are equal whatever the rank count (and --threads).
+        const std::string iris = "-m forest -p n_estimators=15 -p tree_method=hist '" + repo_path("data/iris/train.csv") + "'";
+        const std::string one = dir / "iris_one.json";
+        REQUIRE(run_tool("kestrel-train --threads 2 " + iris + " -o '" + one + "'").exit_code == 0);
+        for (const int ranks : {2, 3}) {
+            CAPTURE(ranks);
+            const std::string many = dir / ("iris_" + std::to_string(ranks) + ".json");
+            REQUIRE(run_tool(mpirun_sharded(ranks, "kestrel-train --shard --threads 1 " + iris + " -o '" + many + "'"))
+                        .exit_code == 0);
+            Json a = load(many), b = load(one);
+            a.erase("provenance");
+            b.erase("provenance");
+            CHECK(a == b);
+        }
+        // The out-of-bag accuracy: each rank scores its own rows, the hits and counts summed.
+        const std::string oob_one = dir / "oob_one.json", oob_many = dir / "oob_many.json";
+        REQUIRE(run_tool("kestrel-train " + iris + " -p oob=1 -o '" + oob_one + "'").exit_code == 0);
+        REQUIRE(run_tool(mpirun_sharded(3, "kestrel-train --shard " + iris + " -p oob=1 -o '" + oob_many + "'")).exit_code ==
+                0);
+        CHECK(load(oob_many).at("state").at("oob_score") == load(oob_one).at("state").at("oob_score"));
+        CHECK(load(oob_one).at("state").at("oob_score").get<double>() > 0.9);
+        // tree_method=auto takes the histogram forest on shards: the same trees.
+        const std::string autos = dir / "iris_auto.json";
+        REQUIRE(run_tool(mpirun_sharded(2, "kestrel-train --shard -m forest -p n_estimators=15 '" +
+                                               repo_path("data/iris/train.csv") + "' -o '" + autos + "'"))
+                    .exit_code == 0);
+        CHECK(load(autos).at("state") == load(one).at("state"));
+        // Missing cells (every 7th numeric cell of iris emptied) have their own bin on every
+        // rank; sparse LIBSVM rows are binned dense.
+        const std::string whole = slurp(repo_path("data/iris/train.csv"));
+        std::string holes;
+        int cell = 0;
+        for (std::size_t at = 0; at < whole.size();) {
+            const std::size_t end = whole.find_first_of(",\n", at);
+            const std::string field = whole.substr(at, end - at);
+            const bool number = at > whole.find('\n') && !field.empty() && !std::isalpha(static_cast<unsigned char>(field[0]));
+            holes += (number && ++cell % 7 == 0 ? std::string() : field) + whole[end];
+            at = end + 1;
+        }
+        const std::string holes_csv = dir.file("holes.csv", holes);
+        for (const std::string& data : {holes_csv, repo_path("data/heart_scale/train.libsvm")}) {
+            CAPTURE(data);
+            const std::string f = "-m forest -p n_estimators=10 -p tree_method=hist -p oob=1 '" + data + "'";
+            const std::string plain = dir / "plain.json", sharded = dir / "sharded.json";
+            REQUIRE(run_tool("kestrel-train " + f + " -o '" + plain + "'").exit_code == 0);
+            REQUIRE(run_tool(mpirun_sharded(3, "kestrel-train --shard --threads 1 " + f + " -o '" + sharded + "'"))
+                        .exit_code == 0);
+            CHECK(load(sharded).at("state") == load(plain).at("state"));
+        }
+        // Regression: Σwy and Σwy² are added in another order on another rank count; the
+        // splits are the same and the leaf means within rounding.
+        const std::string diabetes = "-m forest -p n_estimators=10 -p tree_method=hist -p max_samples=0.7 -p oob=1 '" +
+                                     repo_path("data/diabetes/train.csv") + "'";
+        against_one_process(dir, "diabetes", diabetes, [](const Json& many, const Json& single) {
+            CHECK(model_difference(many, single) < 1e-9);
+        });
+    }
+
     TEST_CASE("--shard: a rank whose part holds no row, and parts of unequal sizes") {
         ScratchDir dir("mpi_shard_small");
         // Four rows of very unequal lengths over four ranks: byte ranges that start and end
@@ -245,6 +308,13 @@ TEST_SUITE("cli.mpi") {
         REQUIRE(run_tool("kestrel-train " + q + " -o '" + qone + "'").exit_code == 0);
         REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + q + " -o '" + qmany + "'")).exit_code == 0);
         CHECK(model_difference(load(qmany), load(qone)) < 1e-10);
+        // The histogram forest: an empty rank sends zero histograms; a tree whose draw of
+        // four rows has no weight draws again, on every rank alike.
+        const std::string fone = dir / "forest_one.json", fmany = dir / "forest_many.json";
+        const std::string fo = "-m forest -p n_estimators=20 -p tree_method=hist '" + data + "'";
+        REQUIRE(run_tool("kestrel-train " + fo + " -o '" + fone + "'").exit_code == 0);
+        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + fo + " -o '" + fmany + "'")).exit_code == 0);
+        CHECK(model_difference(load(fmany), load(fone)) < 1e-12);
         // The scalers: an empty rank adds no count, no sum, and −inf to the maxima.
         for (const std::string scale : {"standard", "minmax"}) {
             CAPTURE(scale);
@@ -274,7 +344,8 @@ TEST_SUITE("cli.mpi") {
             dir.file("part-" + std::to_string(f) + ".csv", text);
         }
         const std::string glob = "'" + (dir / "part-*.csv") + "'";
-        for (const std::string model : {"-m ridge -p alpha=2", "-m gbdt -p n_estimators=10 -p max_depth=3"}) {
+        for (const std::string model : {"-m ridge -p alpha=2", "-m gbdt -p n_estimators=10 -p max_depth=3",
+                                        "-m forest -p n_estimators=8 -p tree_method=hist"}) {
             CAPTURE(model);
             const std::string one = dir / "one.json";
             REQUIRE(run_tool("kestrel-train " + model + " '" + repo_path("data/diabetes/train.csv") + "' -o '" + one + "'")
@@ -334,6 +405,18 @@ TEST_SUITE("cli.mpi") {
             CHECK(r.exit_code == 1);
             CHECK(r.err.find("--shard: model " + refused.substr(0, refused.find(' ')) +
                              " with these parameters cannot train on rows spread over ranks") != std::string::npos);
+        }
+        // forest: the histogram trees cannot permute a feature among out-of-bag rows spread
+        // over ranks, grow level by level, and cannot weigh classes by counts one rank's rows give.
+        for (const std::string& refused :
+             {std::string("forest -p importance=permutation"),
+              std::string("forest -p max_leaf_nodes=8"), std::string("forest -p class_weight=balanced"),
+              std::string("forest -p tree_method=exact")}) {
+            CAPTURE(refused);
+            const auto r = run_tool(mpirun_sharded(2, "kestrel-train --shard -m " + refused + " '" + iris + "' -o /dev/null"));
+            CHECK(r.exit_code == 1);
+            CHECK(r.err.find("--shard: model forest with these parameters cannot train on rows spread over ranks") !=
+                  std::string::npos);
         }
         const auto text = run_tool(mpirun_sharded(2, "kestrel-train --shard -m ridge --label-col Sale_Price '" +
                                                        repo_path("data/tables/ames/train.csv") + "' -o /dev/null"));

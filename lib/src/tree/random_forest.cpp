@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <mutex>
@@ -12,12 +13,14 @@
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_scatter.hpp"
+#include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/forest_permutation_importance.hpp"
+#include "kestrel/tree/hist_forest.hpp"
 #include "kestrel/tree/tree_grower.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
@@ -138,7 +141,15 @@ GrownTrees grow_trees_across_ranks(const TreeGrower& grower, const Vector& weigh
     return all;
 }
 
-// Out-of-bag accuracy or R² over the rows that some tree left out of its sample.
+// oob=1 and importance=permutation need rows that some tree's sample left out.
+void require_out_of_bag_rows(const RandomForestParams& p, bool some_left_out) {
+    if ((p.oob || p.importance == "permutation") && !some_left_out)
+        throw ParamError(std::string("parameter ") + (p.oob ? "oob=1" : "importance=permutation") +
+                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+}
+
+// Out-of-bag accuracy or R² over the rows that some tree left out of its sample; on rows
+// spread over ranks, of every rank's rows (the counts and sums added over the ranks).
 double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vector& y, bool classification,
                     const Context& ctx) {
     double hits = 0, ss_res = 0, y_sum = 0, count = 0;
@@ -158,14 +169,21 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
             y_sum += y[i];
         }
     }
-    if (count < static_cast<double>(y.size()))
-        ctx.warning("forest: " + std::to_string(y.size() - static_cast<Index>(count)) +
+    double totals[] = {count, hits, ss_res, y_sum, static_cast<double>(y.size())};
+    sum_over_ranks(ctx, totals);
+    count = totals[0];
+    hits = totals[1];
+    ss_res = totals[2];
+    y_sum = totals[3];
+    if (count < totals[4])
+        ctx.warning("forest: " + std::to_string(static_cast<Index>(totals[4] - count)) +
                     " rows were in every tree's sample; the out-of-bag score leaves them out (use more trees)");
     if (count == 0) return 0.0;
     if (classification) return hits / count;
     const double mean = y_sum / count;
     double ss_tot = 0;
     for (Index i : rows) ss_tot += (y[i] - mean) * (y[i] - mean);
+    sum_over_ranks(ctx, std::span<double>(&ss_tot, 1));
     return ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
 }
 
@@ -176,6 +194,10 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const Features& X = data.X;
     require_finite_features(X, "forest");
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
+    if (p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded)) {
+        fit_hist(data, ctx, tp);
+        return;
+    }
     const bool classification = data.task == Task::classification;
     const Index n = data.rows(), n_trees = static_cast<Index>(p.n_estimators);
     const bool bootstrap = p.bootstrap, want_score = p.oob;
@@ -183,9 +205,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const bool want_oob = want_score || want_permutation;
     const Index n_draw =
         std::max<Index>(1, static_cast<Index>(std::llround(p.max_samples * static_cast<double>(n))));
-    if (want_oob && !bootstrap && n_draw >= n)
-        throw ParamError(std::string("parameter ") + (want_score ? "oob=1" : "importance=permutation") +
-                         " of model forest needs bootstrap=1 or max_samples < 1 (no row is out of bag)");
+    require_out_of_bag_rows(p, bootstrap || n_draw < n);
     const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
     const int threads = ctx.resolved_threads();
 
@@ -204,12 +224,22 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     for (const Vector& v : grown.importance) importance += v;
     importances_ = normalised(importance);
 
+    set_out_of_bag(trees, in_bag, data, ctx);
+    trees_ = std::move(trees);
+}
+
+void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                                  const Dataset& data, const Context& ctx) {
+    const Features& X = data.X;
+    const bool classification = data.task == Task::classification;
+    const Index n = data.rows(), n_trees = static_cast<Index>(trees.size());
+    const int threads = ctx.resolved_threads();
     oob_score_.reset();
     permutation_importances_.reset();
-    if (want_permutation)
+    if (p_.importance == "permutation")
         permutation_importances_ =
             oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads);
-    if (want_score) {
+    if (p_.oob) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
         const Index k = classification ? data.n_classes() : 1;
         Matrix sums = Matrix::Zero(n, k);
@@ -231,7 +261,44 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
         }
         oob_score_ = oob_score_of(sums, votes, data.y, classification, ctx);
     }
-    trees_ = std::move(trees);
+}
+
+void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeParams& tp) {
+    const RandomForestParams& p = p_;
+    const auto refuse = [](const std::string& what) {
+        throw ParamError("parameter " + what + " of model forest needs tree_method=exact (the histogram forest " +
+                         "grows its trees level by level over rows that may be spread over ranks)");
+    };
+    const bool want_oob = p.oob || p.importance == "permutation";
+    require_out_of_bag_rows(p, p.bootstrap || p.max_samples < 1);
+    // Permuting a feature among a tree's out-of-bag rows needs them all in one place.
+    if (ctx.rows_sharded && p.importance == "permutation") refuse("importance=permutation");
+    if (tp.max_leaf_nodes > 0) refuse("max_leaf_nodes=" + std::to_string(tp.max_leaf_nodes));
+    if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; }))
+        throw DataError("forest: tree_method=hist does not split categorical features natively (tree_method=exact "
+                        "does; or one-hot encode them)");
+    if (ctx.rows_sharded && p.class_weight == "balanced")
+        throw ParamError("parameter class_weight=balanced of model forest cannot be computed on one rank's rows");
+    const bool classification = data.task == Task::classification;
+    HistForestSetup s;
+    s.n_classes = classification ? data.n_classes() : 0;
+    s.tree = tp;
+    s.n_trees = static_cast<Index>(p.n_estimators);
+    s.bootstrap = p.bootstrap;
+    s.max_samples = p.max_samples;
+    s.max_bins = static_cast<int>(p.max_bins);
+    s.seed = ctx.seed;
+    s.threads = ctx.resolved_threads();
+    s.rows_sharded = ctx.rows_sharded;
+    check_tree_memory(tp, data.rows(), classification ? data.n_classes() : 1, s.n_trees, "forest");
+    const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
+    HistForest grown = grow_hist_forest(data.X, data.y, weights, s);
+    Vector importance = Vector::Zero(data.cols());
+    for (const Vector& v : grown.importance) importance += v;
+    importances_ = normalised(importance);
+    set_out_of_bag(grown.trees, want_oob ? hist_in_bag(grown, weights, s) : std::vector<std::vector<char>>{}, data,
+                   ctx);
+    trees_ = std::move(grown.trees);
 }
 
 Matrix RandomForest::mean_outputs(const Features& X) const {
@@ -361,6 +428,17 @@ const ParamBinding<RandomForestParams>& forest_params() {
                                               "impurity: mean decrease in impurity only; permutation: also the "
                                               "out-of-bag permutation importance (saved as permutation_importances)")
                                      .like("ranger importance='impurity'|'permutation'")),
+            bind(&P::tree_method,
+                 choice_param("tree_method", "auto", {"auto", "exact", "hist"},
+                              "exact: CART on sorted values, each tree on a draw of m rows; hist: binned "
+                              "thresholds, trees grown level by level, each row's bootstrap count drawn "
+                              "alone (the forest that trains on --shard); auto: hist on rows spread over "
+                              "MPI ranks, else exact")
+                     .like("XGBoost tree_method='exact'|'hist'")),
+            bind(&P::max_bins, int_param("max_bins", 255,
+                                         "tree_method=hist: bins per feature (plus one for missing values)")
+                                   .range(2, 65535)
+                                   .like("XGBoost max_bin; LightGBM max_bin")),
         };
         b.add(tree_growth_bindings("auto"));
         b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
@@ -384,6 +462,17 @@ ModelInfo forest_model_info() {
                          .native_missing = true,
                          .native_categories = true,
                          .contributions = true};
+    info.refine = [](const Capabilities& declared, const Params& resolved) {
+        Capabilities c = declared;
+        const RandomForestParams p = forest_params().read(resolved);
+        // Histogram trees on rows spread over ranks (docs/distributed.md): level-wise growth,
+        // no permutation of out-of-bag rows, class weights that one rank's rows can give.
+        c.sharded_rows = p.tree_method != "exact" && p.importance != "permutation" &&
+                         p.max_leaf_nodes == 0 && p.class_weight != "balanced";
+        // The histogram trees split numeric features only: text columns are one-hot encoded.
+        if (p.tree_method == "hist") c.native_categories = false;
+        return c;
+    };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
     return info;

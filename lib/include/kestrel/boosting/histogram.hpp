@@ -1,21 +1,11 @@
 #pragma once
-// Quantile binning and the binned feature matrix of `gbdt` (docs/models/gbdt.md,
-// "Binning"). Feature f's non-missing values fall into bins 0..n_bins(f)−1, bin b holding
-// the values in (upper(f, b−1), upper(f, b)]; missing values (NaN, and entries absent
-// from a sparse row) have their own bin, n_bins(f). A split "bin <= b" is therefore the
-// split "x <= upper(f, b)" on raw values, which is what the fitted trees store.
-//
-// A categorical feature (Dataset::category_counts) is not cut at quantiles: each category
-// code seen in the training rows has its own bin, in code order, and codes not seen
-// (no training row), invalid cells and NaN fall into the missing bin. With more seen
-// categories than max_bins, the max_bins − 1 most frequent (ties: the lower code) keep
-// their own bins and the others share the last bin.
+// The histogram cells of `gbdt` (docs/models/gbdt.md, "Binning"); the cut points and the
+// binned matrix are common/bin_cuts.hpp.
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "kestrel/common/row_shards.hpp"  // RowSpan
-#include "kestrel/common/tree.hpp"  // category_code
+#include "kestrel/common/bin_cuts.hpp"
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
@@ -23,83 +13,6 @@ namespace kestrel {
 // One histogram cell: the sums of the gradients and Hessians of the rows in a bin.
 struct BinStat {
     double g = 0, h = 0;
-};
-
-class BinCuts {
-public:
-    BinCuts() = default;
-    // Cut points from the rows `rows` of X (all rows when empty): with at most max_bins
-    // distinct values, one bin per value (edges at midpoints); else edges at the
-    // j/max_bins quantiles, j = 1..max_bins−1 (linear interpolation, duplicates merged).
-    // At most 200000 rows are looked at (a seeded sample beyond that, as LightGBM and
-    // scikit-learn do). Values must be finite or NaN (the caller checks).
-    // category_counts: per feature 0 (numeric) or its k categories; empty = all numeric.
-    // A categorical feature's bins count every training row (not the sample).
-    static BinCuts fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed,
-                       int threads, std::span<const Index> category_counts = {});
-    // The cuts fit() gives on the whole data, when X holds rows span.first .. of the rows
-    // spread over MPI ranks (kestrel-train --shard; every rank calls it): the sample is
-    // drawn over the whole data's row numbers exactly as fit() draws it, each rank sends
-    // the sampled values it holds, and every rank cuts the gathered values. Numeric
-    // features only; a collective step.
-    static BinCuts fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed);
-
-    Index n_features() const { return static_cast<Index>(bin_offset_.size()) - 1; }
-    int n_bins(Index f) const { return static_cast<int>(edge_offset_[f + 1] - edge_offset_[f]); }
-    int missing_bin(Index f) const { return n_bins(f); }
-    // Upper edge of bin b; the last bin's is the largest double (every finite value).
-    double upper(Index f, int b) const { return edges_[static_cast<std::size_t>(edge_offset_[f] + b)]; }
-    const double* edges(Index f) const { return edges_.data() + edge_offset_[f]; }
-    // Bin of value x of feature f (NaN: the missing bin).
-    int bin_of(Index f, double x) const;
-    // Categorical features: whether f is one, its k categories, and the bin of each code
-    // (−1: the missing bin; no training row had the code).
-    bool is_categorical(Index f) const {
-        return !code_bin_.empty() && !code_bin_[static_cast<std::size_t>(f)].empty();
-    }
-    Index n_categories(Index f) const { return static_cast<Index>(code_bin_[static_cast<std::size_t>(f)].size()); }
-    const std::vector<int>& code_bins(Index f) const { return code_bin_[static_cast<std::size_t>(f)]; }
-    bool any_categorical() const { return !code_bin_.empty(); }
-    // Histogram layout: feature f's cells (its bins and its missing bin) start at offset(f).
-    Index offset(Index f) const { return bin_offset_[static_cast<std::size_t>(f)]; }
-    Index total_cells() const { return bin_offset_.back(); }
-    // Whether every bin index (missing included) fits a byte.
-    bool fits_byte() const { return max_cells_ <= 256; }
-
-private:
-    // The layout from each feature's upper edges (the last one the largest double).
-    static BinCuts from_edges(const std::vector<std::vector<double>>& edges);
-
-    std::vector<double> edges_;       // per feature, n_bins upper edges
-    std::vector<Index> edge_offset_;  // n_features + 1
-    std::vector<Index> bin_offset_;   // n_features + 1, cells = n_bins + 1
-    Index max_cells_ = 0;
-    std::vector<std::vector<int>> code_bin_;  // per feature: code -> bin (empty: numeric); empty: all numeric
-};
-
-// The bins of a set of rows, column-major (feature f's column is contiguous) so that a
-// histogram of one feature is one pass over one column. One byte a bin when every
-// feature has at most 255 bins, else two.
-class BinnedMatrix {
-public:
-    BinnedMatrix() = default;
-    // Row i of the matrix is row rows[i] of X (all rows of X in order when `rows` is empty).
-    BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads);
-
-    Index rows() const { return n_; }
-    Index cols() const { return d_; }
-    bool wide() const { return !b16_.empty() || b8_.empty(); }
-    const std::uint8_t* column8(Index f) const { return b8_.data() + f * n_; }
-    const std::uint16_t* column16(Index f) const { return b16_.data() + f * n_; }
-    int bin(Index f, Index i) const {
-        return b8_.empty() ? static_cast<int>(b16_[static_cast<std::size_t>(f * n_ + i)])
-                           : static_cast<int>(b8_[static_cast<std::size_t>(f * n_ + i)]);
-    }
-
-private:
-    Index n_ = 0, d_ = 0;
-    std::vector<std::uint8_t> b8_;
-    std::vector<std::uint16_t> b16_;
 };
 
 }  // namespace kestrel

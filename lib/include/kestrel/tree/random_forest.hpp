@@ -1,7 +1,9 @@
 #pragma once
 // `forest`: Breiman's random forest over the shared tree builder (docs/models/forest.md).
 // Tree t draws its sample and its candidate features from derive_seed(seed, t), so
-// the forest is the same for any number of threads.
+// the forest is the same for any number of threads. tree_method=hist grows the trees on
+// binned features level by level instead (src/tree/hist_forest.hpp): the forest that
+// trains on rows spread over MPI ranks.
 #include <optional>
 #include <vector>
 
@@ -19,6 +21,8 @@ struct RandomForestParams : TreeGrowthParams, ClassWeightParams {
     double max_samples = 1;
     bool oob = false;
     std::string importance;
+    std::string tree_method;  // auto | exact | hist
+    long long max_bins = 255;
 };
 const ParamBinding<RandomForestParams>& forest_params();
 
@@ -58,6 +62,12 @@ protected:
 private:
     RandomForestParams p_;
     Matrix mean_outputs(const Features& X) const;
+    // tree_method=hist: the trees, their importances and what oob / importance ask for.
+    void fit_hist(const Dataset& data, const Context& ctx, const TreeParams& tp);
+    // The out-of-bag score and permutation importances the parameters ask for (none: reset),
+    // from in_bag[t][i], whether row i was in tree t's sample (empty when neither is asked).
+    void set_out_of_bag(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                        const Dataset& data, const Context& ctx);
     Json state_with(Json trees) const;
 
     std::vector<Tree> trees_;

@@ -1,4 +1,4 @@
-#include "kestrel/boosting/histogram.hpp"
+#include "kestrel/common/bin_cuts.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,26 +9,14 @@
 #include <unordered_map>
 #include <utility>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
 namespace {
 
-constexpr Index kMaxSampleRows = 200000;
-constexpr Index kRowBlock = 256;
-
-// Branch-free lower bound: the first of the nb edges >= x (the last edge holds every
-// finite x).
-inline int search_edges(const double* e, int nb, double x) {
-    const double* first = e;
-    auto len = static_cast<std::size_t>(nb);
-    while (len > 1) {
-        const std::size_t half = len / 2;
-        first += static_cast<std::size_t>(first[half - 1] < x) * half;  // no branch to mispredict
-        len -= half;
-    }
-    return static_cast<int>(first - e) + (*first < x ? 1 : 0);
-}
+constexpr Index kMaxCutSampleRows = 200000;
+constexpr Index kBinRowBlock = 256;
 
 // Ascending sort of NaN-free doubles: LSD radix sort on their order-preserving bit
 // patterns for long columns (several times std::sort's speed), std::sort otherwise.
@@ -83,7 +71,7 @@ std::vector<double> feature_edges(std::vector<double>& v, int max_bins) {
 }
 
 // The rows whose values fix the cuts: all of `rows` (or of X), or a seeded sample.
-std::vector<Index> sample_rows(Index n_all, std::span<const Index> rows, std::uint64_t seed) {
+std::vector<Index> cut_sample_rows(Index n_all, std::span<const Index> rows, std::uint64_t seed) {
     std::vector<Index> out;
     if (rows.empty()) {
         out.resize(static_cast<std::size_t>(n_all));
@@ -91,24 +79,24 @@ std::vector<Index> sample_rows(Index n_all, std::span<const Index> rows, std::ui
     } else {
         out.assign(rows.begin(), rows.end());
     }
-    if (static_cast<Index>(out.size()) > kMaxSampleRows) {
+    if (static_cast<Index>(out.size()) > kMaxCutSampleRows) {
         Rng rng(derive_seed(seed, 0xb1a5));
-        for (Index i = 0; i < kMaxSampleRows; ++i) {  // partial Fisher-Yates
+        for (Index i = 0; i < kMaxCutSampleRows; ++i) {  // partial Fisher-Yates
             const auto j = static_cast<std::size_t>(i) + rng.below(out.size() - static_cast<std::size_t>(i));
             std::swap(out[static_cast<std::size_t>(i)], out[j]);
         }
-        out.resize(static_cast<std::size_t>(kMaxSampleRows));
+        out.resize(static_cast<std::size_t>(kMaxCutSampleRows));
         std::sort(out.begin(), out.end());
     }
     return out;
 }
 
-// The sample sample_rows draws from all of n_all rows, without its n_all-long index
+// The sample cut_sample_rows draws from all of n_all rows, without its n_all-long index
 // list: the partial Fisher-Yates shuffle keeps only the positions it has swapped, so that
 // rows spread over ranks draw the whole data's sample in memory of the sample's size.
 std::vector<Index> sample_of_whole(Index n_all, std::uint64_t seed) {
     std::vector<Index> out;
-    if (n_all <= kMaxSampleRows) {
+    if (n_all <= kMaxCutSampleRows) {
         out.resize(static_cast<std::size_t>(n_all));
         std::iota(out.begin(), out.end(), Index{0});
         return out;
@@ -119,8 +107,8 @@ std::vector<Index> sample_of_whole(Index n_all, std::uint64_t seed) {
         return it == moved.end() ? i : it->second;
     };
     Rng rng(derive_seed(seed, 0xb1a5));
-    out.resize(static_cast<std::size_t>(kMaxSampleRows));
-    for (Index i = 0; i < kMaxSampleRows; ++i) {
+    out.resize(static_cast<std::size_t>(kMaxCutSampleRows));
+    for (Index i = 0; i < kMaxCutSampleRows; ++i) {
         const auto j = i + static_cast<Index>(rng.below(static_cast<std::size_t>(n_all - i)));
         const Index a = at(i), b = at(j);
         moved[j] = a;
@@ -130,50 +118,8 @@ std::vector<Index> sample_of_whole(Index n_all, std::uint64_t seed) {
     return out;
 }
 
-template <class Bin>
-void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index n, std::vector<Bin>& out,
-               int threads) {
-    const Index d = X.cols();
-    out.resize(static_cast<std::size_t>(n * d));
-    const auto src = [&](Index i) { return rows.empty() ? i : rows[static_cast<std::size_t>(i)]; };
-    const Index blocks = (n + kRowBlock - 1) / kRowBlock;
-    if (X.is_sparse()) {
-        const SparseMatrix& S = X.sparse_ref();
-#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
-        for (Index b = 0; b < blocks; ++b) {
-            const Index end = std::min(n, (b + 1) * kRowBlock);
-            for (Index f = 0; f < d; ++f)
-                std::fill(out.begin() + f * n + b * kRowBlock, out.begin() + f * n + end,
-                          static_cast<Bin>(cuts.missing_bin(f)));
-            for (Index i = b * kRowBlock; i < end; ++i)
-                for (SparseMatrix::InnerIterator it(S, src(i)); it; ++it)
-                    out[static_cast<std::size_t>(it.col() * n + i)] = static_cast<Bin>(cuts.bin_of(it.col(), it.value()));
-        }
-        return;
-    }
-    const DenseMatrix& M = X.dense_ref();
-    // A block of rows (in cache) feature by feature: one feature's edges at a time.
-#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
-    for (Index b = 0; b < blocks; ++b) {
-        const Index end = std::min(n, (b + 1) * kRowBlock);
-        for (Index f = 0; f < d; ++f) {
-            const int nb = cuts.n_bins(f);
-            const double* e = cuts.edges(f);
-            Bin* o = out.data() + f * n;
-            if (cuts.is_categorical(f)) {
-                for (Index i = b * kRowBlock; i < end; ++i) o[i] = static_cast<Bin>(cuts.bin_of(f, M(src(i), f)));
-                continue;
-            }
-            for (Index i = b * kRowBlock; i < end; ++i) {
-                const double x = M(src(i), f);
-                o[i] = static_cast<Bin>(std::isnan(x) ? nb : std::min(search_edges(e, nb, x), nb));
-            }
-        }
-    }
-}
-
 // Code -> bin of a categorical feature from the training rows' code counts (see
-// histogram.hpp); the number of bins is one more than the largest bin.
+// bin_cuts.hpp); the number of bins is one more than the largest bin.
 std::vector<int> category_bins(const std::vector<Index>& counts, int max_bins) {
     std::vector<int> bin(counts.size(), -1);
     std::vector<int> seen;
@@ -199,12 +145,54 @@ std::vector<int> category_bins(const std::vector<Index>& counts, int max_bins) {
     return bin;
 }
 
+template <class Bin>
+void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index n, std::vector<Bin>& out,
+               int threads) {
+    const Index d = X.cols();
+    out.resize(static_cast<std::size_t>(n * d));
+    const auto src = [&](Index i) { return rows.empty() ? i : rows[static_cast<std::size_t>(i)]; };
+    const Index blocks = (n + kBinRowBlock - 1) / kBinRowBlock;
+    if (X.is_sparse()) {
+        const SparseMatrix& S = X.sparse_ref();
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
+        for (Index b = 0; b < blocks; ++b) {
+            const Index end = std::min(n, (b + 1) * kBinRowBlock);
+            for (Index f = 0; f < d; ++f)
+                std::fill(out.begin() + f * n + b * kBinRowBlock, out.begin() + f * n + end,
+                          static_cast<Bin>(cuts.missing_bin(f)));
+            for (Index i = b * kBinRowBlock; i < end; ++i)
+                for (SparseMatrix::InnerIterator it(S, src(i)); it; ++it)
+                    out[static_cast<std::size_t>(it.col() * n + i)] = static_cast<Bin>(cuts.bin_of(it.col(), it.value()));
+        }
+        return;
+    }
+    const DenseMatrix& M = X.dense_ref();
+    // A block of rows (in cache) feature by feature: one feature's edges at a time.
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
+    for (Index b = 0; b < blocks; ++b) {
+        const Index end = std::min(n, (b + 1) * kBinRowBlock);
+        for (Index f = 0; f < d; ++f) {
+            const int nb = cuts.n_bins(f);
+            const double* e = cuts.edges(f);
+            Bin* o = out.data() + f * n;
+            if (cuts.is_categorical(f)) {
+                for (Index i = b * kBinRowBlock; i < end; ++i) o[i] = static_cast<Bin>(cuts.bin_of(f, M(src(i), f)));
+                continue;
+            }
+            for (Index i = b * kBinRowBlock; i < end; ++i) {
+                const double x = M(src(i), f);
+                o[i] = static_cast<Bin>(std::isnan(x) ? nb : std::min(first_edge_at_least(e, nb, x), nb));
+            }
+        }
+    }
+}
+
 }  // namespace
 
 BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bins, std::uint64_t seed, int threads,
                      std::span<const Index> category_counts) {
     const Index d = X.cols();
-    const std::vector<Index> sample = sample_rows(X.rows(), rows, seed);
+    const std::vector<Index> sample = cut_sample_rows(X.rows(), rows, seed);
     const auto categorical = [&](Index f) {
         return !category_counts.empty() && category_counts[static_cast<std::size_t>(f)] > 0;
     };
@@ -350,7 +338,7 @@ int BinCuts::bin_of(Index f, double x) const {
         return b < 0 ? missing_bin(f) : b;
     }
     if (std::isnan(x)) return missing_bin(f);
-    const int b = search_edges(edges_.data() + edge_offset_[static_cast<std::size_t>(f)], n_bins(f), x);
+    const int b = first_edge_at_least(edges_.data() + edge_offset_[static_cast<std::size_t>(f)], n_bins(f), x);
     return std::min(b, n_bins(f));  // +inf (never in training data) reads as missing
 }
 
