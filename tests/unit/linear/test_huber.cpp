@@ -96,6 +96,25 @@ TEST_CASE("huber: the default settings stop close to scikit-learn's optimum") {
     CHECK(warnings.empty());
 }
 
+TEST_CASE("huber: a target in the hundred thousands fits as the same target in units (alpha = 0)") {
+    // With α = 0 the objective is equivariant: y·k has the minimiser k·(w, b, σ). From σ = 1
+    // on y·10⁵ the line search used to fail at its first steps (ames' sale prices); the fit
+    // now works in units of y's spread and lands on the same point.
+    const Dataset d = noisy_line(300, 4, 0.5);
+    Dataset big = d;
+    big.y *= 1e5;
+    std::string warned;
+    Context ctx;
+    ctx.warn = [&](const std::string& m) { warned += m; };
+    const Params p{{"alpha", 0.0}, {"tol", 1e-9}, {"max_iter", 1000}};
+    const auto small_fit = fit(d, p, ctx);
+    const auto big_fit = fit(big, p, ctx);
+    CHECK(warned.empty());
+    for (Index j = 0; j < 4; ++j) CHECK(big_fit->coef()[j] == doctest::Approx(1e5 * small_fit->coef()[j]).epsilon(1e-6));
+    CHECK(big_fit->intercept() == doctest::Approx(1e5 * small_fit->intercept()).epsilon(1e-6));
+    CHECK(big_fit->scale() == doctest::Approx(1e5 * small_fit->scale()).epsilon(1e-6));
+}
+
 TEST_CASE("huber: objective gradient matches central differences") {
     const Dataset d = noisy_line(40, 3, 2.0);
     Vector weights = Vector::LinSpaced(40, 0.5, 2.0);
