@@ -58,7 +58,8 @@ def kestrel_auto(bin_dir, name, budget, tmp):
         single = os.path.join(tmp, "single.json")
         cmd = [os.path.join(bin_dir, "kestrel-train"), "-m", best["model"], train, "--label-col", label,
                "--task", j["task"], "-o", single, "-q"]
-        for k, v in best["params"].items():
+        # The refit's parameters (an early-stopped gbdt: its folds' mean rounds, no hold-out).
+        for k, v in best.get("refit_params", best["params"]).items():
             cmd += ["--scale", v] if k == "scale" else ["-p", f"{k}={v}"]
         run(cmd)
     e = j.get("ensemble", {})

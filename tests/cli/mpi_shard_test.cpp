@@ -140,7 +140,7 @@ TEST_SUITE("cli.mpi") {
             });
     }
 
-    TEST_CASE("--shard: --scale standard|minmax and mean imputation fitted from sums over ranks equal the one-process steps") {
+    TEST_CASE("--shard: --scale standard|minmax and mean, median and constant imputation fitted over ranks equal the one-process steps") {
         ScratchDir dir("mpi_shard_steps");
         // diabetes with cells blanked in two columns (rows i % 7 == 3 in f3, i % 11 == 5 in f9).
         const std::string whole = slurp(repo_path("data/diabetes/train.csv"));
@@ -174,6 +174,10 @@ TEST_SUITE("cli.mpi") {
             {"poly", "-m ridge -p alpha=0.5 --poly 2 --scale standard " + diabetes},
             {"impute", "-m ridge -p alpha=0.5 --missing mean --missing-indicator --scale standard '" + missing + "'"},
             {"impute_constant", "-m lasso -p lambda=0.1 -p tol=1e-12 --missing constant:7 '" + missing + "'"},
+            // median: each column's middle values found by bisection over the ranks' counts;
+            // auto, the default, is the median for ridge
+            {"impute_median", "-m ridge -p alpha=0.5 --missing median --missing-indicator '" + missing + "'"},
+            {"impute_auto", "-m ridge -p alpha=0.5 '" + missing + "'"},
         };
         for (const auto& [name, args] : runs)
             against_one_process(dir, name, args, [](const Json& many, const Json& one) {
@@ -183,13 +187,13 @@ TEST_SUITE("cli.mpi") {
                       1e-12);
                 CHECK(model_difference(many, one) < 1e-8);
             });
-        // The median imputation the missing cells get by default needs the values: refused,
-        // the same on every rank (one rank's part may hold no missing cell).
-        const auto median = run_tool(mpirun_sharded(3, "kestrel-train --shard -m ridge '" + missing + "' -o '" +
-                                                          (dir / "m.json") + "'"));
-        CHECK(median.exit_code == 1);
-        CHECK(median.err.find("--shard: the preprocessing step impute:median cannot be fitted from sums over ranks; "
-                              "impute with --missing mean or --missing constant:VALUE") != std::string::npos);
+        // The most frequent value needs every distinct value's count: refused, the same on
+        // every rank (one rank's part may hold no missing cell).
+        const auto frequent = run_tool(mpirun_sharded(3, "kestrel-train --shard -m ridge --missing most_frequent '" +
+                                                            missing + "' -o '" + (dir / "m.json") + "'"));
+        CHECK(frequent.exit_code == 1);
+        CHECK(frequent.err.find("--shard: the preprocessing step impute:most_frequent cannot be fitted from sums over "
+                                "ranks; impute with --missing median, mean or constant:VALUE") != std::string::npos);
         CHECK_FALSE(std::filesystem::exists(dir / "m.json"));
     }
 

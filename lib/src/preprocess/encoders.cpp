@@ -3,9 +3,12 @@
 #include "kestrel/preprocess/encoders.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 #include <stdexcept>
 
 #include "kestrel/common/row_shards.hpp"
@@ -56,6 +59,45 @@ std::vector<double> sorted_values(const DenseMatrix& m, Index j) {
 }
 
 // The most frequent of sorted values, the smallest on ties (scikit-learn's rule).
+// A double's bits as an unsigned key in the doubles' order (−0 just below +0; no NaN here).
+std::uint64_t order_key(double x) {
+    const auto u = std::bit_cast<std::uint64_t>(x);
+    return (u >> 63) != 0 ? ~u : u | (std::uint64_t{1} << 63);
+}
+double from_order_key(std::uint64_t k) {
+    return std::bit_cast<double>((k >> 63) != 0 ? k & ~(std::uint64_t{1} << 63) : ~k);
+}
+
+// Per column of m, the ranks' non-missing values taken together, the value of 0-based rank
+// want[j] (want[j] < 0: none), the same on every rank, and exact: a bisection over the
+// 64-bit order keys, each of its 64 steps counting the values at or below the midpoint of
+// every column on every rank (one sum over the ranks a step). No rank sees another's rows.
+std::vector<double> order_statistics_over_ranks(const DenseMatrix& m, const std::vector<double>& want) {
+    const auto d = static_cast<std::size_t>(m.cols());
+    std::vector<std::uint64_t> lo(d, 0), hi(d, ~std::uint64_t{0});
+    std::vector<double> count(d);
+    for (int step = 0; step < 64; ++step) {
+        std::vector<std::uint64_t> mid(d);
+        for (std::size_t j = 0; j < d; ++j) mid[j] = lo[j] + (hi[j] - lo[j]) / 2;
+        std::fill(count.begin(), count.end(), 0.0);
+        for (std::size_t j = 0; j < d; ++j) {
+            if (want[j] < 0) continue;
+            for (Index r = 0; r < m.rows(); ++r)
+                if (const double x = m(r, static_cast<Index>(j)); !std::isnan(x) && order_key(x) <= mid[j]) count[j] += 1;
+        }
+        sum_over_ranks(true, std::span<double>(count));
+        // The smallest key with more than want[j] values at or below it is the value's.
+        for (std::size_t j = 0; j < d; ++j) {
+            if (count[j] > want[j]) hi[j] = mid[j];
+            else lo[j] = mid[j] + 1;
+        }
+    }
+    std::vector<double> out(d, 0.0);
+    for (std::size_t j = 0; j < d; ++j)
+        if (want[j] >= 0) out[j] = from_order_key(lo[j]);
+    return out;
+}
+
 double most_frequent(const std::vector<double>& v) {
     double best = v.front();
     std::size_t best_count = 0;
@@ -116,9 +158,10 @@ public:
         }
     }
     // mean and constant fill from each column's count and sum of non-missing cells
-    // summed over the ranks (the indicator: a count below the rows); median and
-    // most_frequent need the values themselves.
-    bool fits_on_shards() const override { return strategy_ == "mean" || strategy_ == "constant"; }
+    // summed over the ranks (the indicator: a count below the rows); median from two
+    // order statistics found by a bisection over the ranks' counts (exact); most_frequent
+    // would need every distinct value's count.
+    bool fits_on_shards() const override { return strategy_ == "mean" || strategy_ == "constant" || strategy_ == "median"; }
     void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
         in_features_ = X.cols();
         fill_ = Vector::Zero(in_features_);
@@ -135,10 +178,27 @@ public:
                 if (const double x = m(r, j); !std::isnan(x)) sums[j] += 1, sums[d + j] += x;
         sums[2 * d] = static_cast<double>(m.rows());
         sum_over_ranks(true, std::span<double>(sums.data(), static_cast<std::size_t>(sums.size())));
+        // The median as fit takes it: the middle value, or the two middle ones halved and added.
+        std::vector<double> below, above;
+        if (strategy_ == "median") {
+            std::vector<double> lower(static_cast<std::size_t>(d), -1.0), upper(static_cast<std::size_t>(d), -1.0);
+            for (Index j = 0; j < d; ++j) {
+                const double n = sums[j];
+                if (n == 0) continue;
+                const double k = std::floor(n / 2);
+                upper[static_cast<std::size_t>(j)] = k;
+                if (std::fmod(n, 2) == 0) lower[static_cast<std::size_t>(j)] = k - 1;  // odd: the middle alone
+            }
+            below = order_statistics_over_ranks(m, lower);
+            above = order_statistics_over_ranks(m, upper);
+        }
         for (Index j = 0; j < d; ++j) {
             if (sums[j] < sums[2 * d] && indicator_wanted_) indicator_.push_back(j);
             if (sums[j] == 0) continue;  // no value in any row: 0, as fit
-            fill_[j] = strategy_ == "constant" ? constant_ : sums[d + j] / sums[j];
+            const auto u = static_cast<std::size_t>(j);
+            if (strategy_ == "constant") fill_[j] = constant_;
+            else if (strategy_ == "median") fill_[j] = std::fmod(sums[j], 2) != 0 ? above[u] : below[u] / 2 + above[u] / 2;
+            else fill_[j] = sums[d + j] / sums[j];
         }
     }
     Features transform(const Features& X) const override {
