@@ -101,10 +101,43 @@ TEST_SUITE("preprocess") {
         CHECK(scale[4] == 1.0);
     }
 
-    TEST_CASE("steps that need the values themselves do not fit on shards") {
-        for (const char* kind : {"impute:median", "impute:most_frequent", "onehot"}) {
+    TEST_CASE("fit_on_shards equals fit for the median, to the bit: odd and even counts, NaN, signs, extremes") {
+        test::OneRank group;
+        test::GroupScope scope(&group);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        DenseMatrix m(7, 5);
+        // odd count; even count (two middles averaged); negatives and huge magnitudes; all
+        // missing but one; ties at the middle.
+        m << 3, 1, -1e300, nan, 2,   //
+            -7, 4, 5e-310, nan, 2,   //
+            0.5, nan, -2.5, nan, 2,  //
+            11, 8, 1e300, 4.25, 9,   //
+            2, 16, -0.0, nan, -1,    //
+            -1, 2, 3, nan, 2,        //
+            9, 32, -4, nan, 7;
+        for (const char* kind : {"impute:median", "impute:median,indicator"}) {
+            CAPTURE(kind);
+            auto one = make_transformer(kind), many = make_transformer(kind);
+            one->fit(Features(m), {});
+            many->fit_on_shards(Features(m), {});
+            CHECK(many->to_json() == one->to_json());
+        }
+        auto fitted = make_transformer("impute:median");
+        fitted->fit_on_shards(Features(m), {});
+        const auto fill = fitted->to_json().at("fill").get<std::vector<double>>();
+        CHECK(fill[0] == 2.0);    // -7 -1 0.5 2 3 9 11
+        CHECK(fill[1] == 6.0);    // 1 2 4 8 16 32: (4 + 8) / 2
+        CHECK(fill[3] == 4.25);   // the one value
+        CHECK(fill[4] == 2.0);
+    }
+
+    TEST_CASE("steps that need every distinct value do not fit on shards; the median does") {
+        for (const char* kind : {"impute:most_frequent", "onehot"}) {
             CAPTURE(kind);
             CHECK_FALSE(make_transformer(kind)->fits_on_shards());
         }
+        // The median comes from counts summed over the ranks (tests/cli/mpi_shard_test.cpp
+        // checks the fill against the one-process fit at 2 and 3 ranks).
+        CHECK(make_transformer("impute:median")->fits_on_shards());
     }
 }
