@@ -70,6 +70,16 @@ void against_one_process(const ScratchDir& dir, const std::string& name, const s
     }
 }
 
+// The largest relative difference between `kestrel-train ARGS` in one process and with
+// --shard over `ranks` ranks.
+double sharded_difference(const ScratchDir& dir, const std::string& name, const std::string& args, int ranks) {
+    CAPTURE(args);
+    const std::string one = dir / (name + "_one.json"), many = dir / (name + "_many.json");
+    REQUIRE(run_tool("kestrel-train " + args + " -o '" + one + "'").exit_code == 0);
+    REQUIRE(run_tool(mpirun_sharded(ranks, "kestrel-train --shard " + args + " -o '" + many + "'")).exit_code == 0);
+    return model_difference(load(many), load(one));
+}
+
 }  // namespace
 
 TEST_SUITE("cli.mpi") {
@@ -289,44 +299,21 @@ TEST_SUITE("cli.mpi") {
         // inside one long row leave a rank with nothing.
         const auto data = dir.file("small.csv", "y,a,b\n1.5,1,2\n2.25,0.5,-1.25000000000000000000000000000000000000000000\n"
                                                 "-3,2,0.125\n0.5,-1,1\n");
-        const std::string one = dir / "one.json", many = dir / "many.json";
-        REQUIRE(run_tool("kestrel-train -m ridge -p alpha=0.1 '" + data + "' -o '" + one + "'").exit_code == 0);
-        const auto r = run_tool(mpirun_sharded(4, "kestrel-train --shard -m ridge -p alpha=0.1 '" + data + "' -o '" + many + "'"));
-        REQUIRE(r.exit_code == 0);
-        CHECK(model_difference(load(many), load(one)) < 1e-12);
+        const std::string csv = " '" + data + "'";
+        CHECK(sharded_difference(dir, "ridge", "-m ridge -p alpha=0.1" + csv, 4) < 1e-12);
         // gbdt too: the empty rank's histograms are zeros, its row counts 0.
-        const std::string gone = dir / "gbdt_one.json", gmany = dir / "gbdt_many.json";
-        const std::string g = "-m gbdt -p n_estimators=5 -p min_child_weight=0 '" + data + "'";
-        REQUIRE(run_tool("kestrel-train " + g + " -o '" + gone + "'").exit_code == 0);
-        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + g + " -o '" + gmany + "'")).exit_code == 0);
-        CHECK(model_difference(load(gmany), load(gone)) < 1e-12);
+        CHECK(sharded_difference(dir, "gbdt", "-m gbdt -p n_estimators=5 -p min_child_weight=0" + csv, 4) < 1e-12);
         // lasso: the covariance updates on the Gram of three ranks and an empty one.
-        const std::string lone = dir / "lasso_one.json", lmany = dir / "lasso_many.json";
-        const std::string l = "-m lasso -p lambda=0.05 -p tol=1e-12 '" + data + "'";
-        REQUIRE(run_tool("kestrel-train " + l + " -o '" + lone + "'").exit_code == 0);
-        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + l + " -o '" + lmany + "'")).exit_code == 0);
-        CHECK(model_difference(load(lmany), load(lone)) < 1e-12);
+        CHECK(sharded_difference(dir, "lasso", "-m lasso -p lambda=0.05 -p tol=1e-12" + csv, 4) < 1e-12);
         // least_squares qr: the empty rank's R is zeros, stacked with the others'.
-        const std::string qone = dir / "qr_one.json", qmany = dir / "qr_many.json";
-        const std::string q = "-m least_squares '" + data + "'";
-        REQUIRE(run_tool("kestrel-train " + q + " -o '" + qone + "'").exit_code == 0);
-        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + q + " -o '" + qmany + "'")).exit_code == 0);
-        CHECK(model_difference(load(qmany), load(qone)) < 1e-10);
+        CHECK(sharded_difference(dir, "qr", "-m least_squares" + csv, 4) < 1e-10);
         // The histogram forest: an empty rank sends zero histograms; a tree whose draw of
         // four rows has no weight draws again, on every rank alike.
-        const std::string fone = dir / "forest_one.json", fmany = dir / "forest_many.json";
-        const std::string fo = "-m forest -p n_estimators=20 -p tree_method=hist '" + data + "'";
-        REQUIRE(run_tool("kestrel-train " + fo + " -o '" + fone + "'").exit_code == 0);
-        REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + fo + " -o '" + fmany + "'")).exit_code == 0);
-        CHECK(model_difference(load(fmany), load(fone)) < 1e-12);
+        CHECK(sharded_difference(dir, "forest", "-m forest -p n_estimators=20 -p tree_method=hist" + csv, 4) < 1e-12);
         // The scalers: an empty rank adds no count, no sum, and −inf to the maxima.
         for (const std::string scale : {"standard", "minmax"}) {
             CAPTURE(scale);
-            const std::string sone = dir / (scale + "_one.json"), smany = dir / (scale + "_many.json");
-            const std::string s = "-m ridge -p alpha=0.1 --scale " + scale + " '" + data + "'";
-            REQUIRE(run_tool("kestrel-train " + s + " -o '" + sone + "'").exit_code == 0);
-            REQUIRE(run_tool(mpirun_sharded(4, "kestrel-train --shard " + s + " -o '" + smany + "'")).exit_code == 0);
-            CHECK(model_difference(load(smany), load(sone)) < 1e-12);
+            CHECK(sharded_difference(dir, scale, "-m ridge -p alpha=0.1 --scale " + scale + csv, 4) < 1e-12);
         }
     }
 

@@ -128,18 +128,20 @@ private:
             if (p == block_end)
                 while (block_end < n && y[by_grade_[block_end]] == y[by_grade_[p]]) ++block_end;
             const double Ep = E[p], Gp = G[p], Dp = D[p];
-            double gp = 0, hp = 0;
-            for (std::size_t q = block_end; q < n; ++q) {
-                const double delta = lambda ? (Gp - G[q]) * std::abs(Dp - D[q]) * inverse_idcg : 1.0;
-                const double rho = E[q] / (Ep + E[q]);
-                const double lam = sigma * rho * delta, hess = s2 * rho * (1 - rho) * delta;
-                gp -= lam;
-                ga[q] += lam;
-                hp += hess;
-                ha[q] += hess;
+            if (g != nullptr) {  // a loss alone (a validation set's) needs no derivatives
+                double gp = 0, hp = 0;
+                for (std::size_t q = block_end; q < n; ++q) {
+                    const double delta = lambda ? (Gp - G[q]) * std::abs(Dp - D[q]) * inverse_idcg : 1.0;
+                    const double rho = E[q] / (Ep + E[q]);
+                    const double lam = sigma * rho * delta, hess = s2 * rho * (1 - rho) * delta;
+                    gp -= lam;
+                    ga[q] += lam;
+                    hp += hess;
+                    ha[q] += hess;
+                }
+                ga[p] += gp;
+                ha[p] += hp;
             }
-            ga[p] += gp;
-            ha[p] += hp;
             if (pair_loss)  // log(1 + e^(−σd)) = log1p(E_q / E_p)
                 for (std::size_t q = block_end; q < n; ++q) {
                     const double delta = lambda ? (Gp - G[q]) * std::abs(Dp - D[q]) * inverse_idcg : 1.0;
