@@ -25,9 +25,15 @@ namespace {
 
 std::string verdict(const AutoEnsemble& e, const std::string& metric) {
     if (e.members.empty()) return "no ensemble: " + e.note;
+    const std::string kept = e.kept ? "kept" : "not kept";
     // Six decimals: the two often agree to the leaderboard's four.
-    return std::string(e.kept ? "kept" : "not kept") + ": cv " + metric + " " + format_fixed(e.score.mean, 6) +
-           (e.kept ? " beats " : " does not beat ") + "the best single model's " + format_fixed(e.best_single, 6);
+    if (e.held_out_scores.empty())
+        return kept + ": cv " + metric + " " + format_fixed(e.score.mean, 6) + (e.kept ? " beats " : " does not beat ") +
+               "the best single model's " + format_fixed(e.best_single, 6);
+    return kept + ": on folds its selection did not see, cv " + metric + " " + format_fixed(e.held_out.mean, 6) +
+           (e.kept ? " beats " : " does not beat ") + "the best single model's " + format_fixed(e.held_out_single.mean, 6) +
+           " (on the folds it was selected on: " + format_fixed(e.score.mean, 6) + " against " +
+           format_fixed(e.best_single, 6) + ")";
 }
 
 }  // namespace
@@ -51,6 +57,14 @@ Json ensemble_json(const AutoResult& r) {
     j["mean"] = e.score.mean;
     j["std"] = e.score.std;
     j["fold_scores"] = e.fold_scores;
+    if (!e.held_out_scores.empty()) {
+        j["held_out_mean"] = e.held_out.mean;
+        j["held_out_std"] = e.held_out.std;
+        j["held_out_fold_scores"] = e.held_out_scores;
+        j["held_out_single_mean"] = e.held_out_single.mean;
+        j["held_out_single_std"] = e.held_out_single.std;
+        j["held_out_single_fold_scores"] = e.held_out_single_scores;
+    }
     return j;
 }
 
@@ -68,7 +82,12 @@ std::string ensemble_markdown(const AutoResult& r) {
            << format_fixed(c.score.mean, 4) << " | " << format_fixed(e.weights[i], 2) << " |\n";
     }
     os << "\nEnsemble cv " << r.metric << ": " << format_fixed(e.score.mean, 4) << " +/- " << format_fixed(e.score.std, 4)
-       << ".\n";
+       << ".";
+    if (!e.held_out_scores.empty())
+        os << " Held out (each fold scored by a selection made on the other folds): " << format_fixed(e.held_out.mean, 4)
+           << " +/- " << format_fixed(e.held_out.std, 4) << ", against " << format_fixed(e.held_out_single.mean, 4)
+           << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way.";
+    os << "\n";
     return os.str();
 }
 

@@ -209,7 +209,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->capture_default_str();
     CLI::Option* ensemble_flag = app.add_flag("--ensemble", ensemble,
                  "after the search, build a weighted average of the best candidates by ensemble selection "
-                 "(Caruana et al. 2004, as auto-sklearn); keep it when its cv score beats the best single model's");
+                 "(Caruana et al. 2004, as auto-sklearn); keep it when it beats the best single model on folds neither choice saw");
     app.add_option("--ensemble-size", ensemble_size,
                    "--ensemble: rounds of greedy selection with replacement; weights = picks / rounds "
                    "(auto-sklearn's ensemble_size)")
@@ -287,6 +287,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                                   {"cv_mean", r.ensemble->score.mean},
                                   {"cv_std", r.ensemble->score.std},
                                   {"best_single_cv_mean", r.ensemble->best_single},
+                                  {"held_out_mean", r.ensemble->held_out.mean},
+                                  {"held_out_single_mean", r.ensemble->held_out_single.mean},
                                   {"ensemble_size", r.ensemble->rounds},
                                   {"evaluations", r.evaluations()}};
         m.save(output);

@@ -158,7 +158,20 @@ AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
     e.weights = s.weights;
     e.fold_scores = s.fold_scores;
     e.score = s.score;
-    e.kept = better(e.score.mean, e.best_single, r.greater_is_better);
+    // The score above was made on the predictions the weights were chosen on, so it flatters
+    // the ensemble; the best single model is flattered too (the best of many draws). Each is
+    // checked on folds its choice did not see, and the ensemble must win there.
+    if (s.fold_scores.size() >= 2) {
+        e.held_out_scores = held_out_ensemble_scores(oof, opts.metric, opts.ensemble_size);
+        std::vector<std::vector<double>> single;
+        for (const auto& c : r.leaderboard) single.push_back(c.fold_scores);
+        e.held_out_single_scores = held_out_best_scores(single, r.greater_is_better);
+        e.held_out = summarize(e.held_out_scores);
+        e.held_out_single = summarize(e.held_out_single_scores);
+        e.kept = better(e.held_out.mean, e.held_out_single.mean, r.greater_is_better);
+    } else {
+        e.kept = better(e.score.mean, e.best_single, r.greater_is_better);
+    }
     return e;
 }
 

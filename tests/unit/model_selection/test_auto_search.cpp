@@ -329,12 +329,20 @@ TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the 
         total += e.weights[i];
     }
     CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
-    CHECK(e.kept == (e.score.mean > e.best_single));
-    // The selection again on the kept predictions gives the same score.
+    // The selection again on the kept predictions gives the same score; the keep rule
+    // compares the held-out figures of the selection and of picking one candidate.
     std::vector<std::vector<Predictions>> oof;
-    for (const auto& c : r.leaderboard)
+    std::vector<std::vector<double>> fold_scores;
+    for (const auto& c : r.leaderboard) {
         if (!c.oof.empty()) oof.push_back(c.oof);
+        fold_scores.push_back(c.fold_scores);
+    }
     CHECK(select_ensemble(oof, "accuracy", 20).score.mean == e.score.mean);
+    CHECK(e.held_out_scores == held_out_ensemble_scores(oof, "accuracy", 20));
+    CHECK(e.held_out_single_scores == held_out_best_scores(fold_scores, true));
+    REQUIRE(e.held_out_scores.size() == 3);
+    CHECK(e.held_out.mean == summarize(e.held_out_scores).mean);
+    CHECK(e.kept == (e.held_out.mean > e.held_out_single.mean));
 }
 
 }  // TEST_SUITE

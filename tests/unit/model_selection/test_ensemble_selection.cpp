@@ -66,6 +66,36 @@ TEST_SUITE("model_selection") {
         CHECK(one.score.mean == doctest::Approx(0.64).epsilon(1e-12));
     }
 
+    TEST_CASE("ensemble selection held out: each fold scored by a selection made on the other folds") {
+        // y = (1, -1) on three folds; mse of A per fold 1, 1, 0 (preds (2,0), (2,0), (1,-1)),
+        // of B 1, 1, 4 (preds (0,-2), (0,-2), (3,1)).
+        const std::vector<double> y = {1, -1};
+        const std::vector<std::vector<Predictions>> oof = {
+            {regression_fold(y, {2, 0}), regression_fold(y, {2, 0}), regression_fold(y, {1, -1})},
+            {regression_fold(y, {0, -2}), regression_fold(y, {0, -2}), regression_fold(y, {3, 1})}};
+        // On all folds, 2 rounds: A (mean 2/3), then (A+B)/2 errs 0, 0, 1 -> 1/3: B. The
+        // in-sample figure 1/3 beats A's 2/3.
+        const EnsembleSelection s = select_ensemble(oof, "mse", 2);
+        CHECK(s.picks == std::vector<std::size_t>{0, 1});
+        CHECK(s.score.mean == doctest::Approx(1.0 / 3).epsilon(1e-12));
+        // Without fold 1 (folds 2, 3): A 0.5 against B 2.5, then A+A 0.5 ties (A+B)/2's
+        // (0 + 1)/2, so A stays: A alone scores fold 1 at 1. Fold 2 the same. Without fold 3:
+        // A and B tie at 1 (A), then (A+B)/2 = (1, -1) scores 0: B; on fold 3 (A+B)/2 =
+        // (2, 0) scores 1. Held out: 1, 1, 1.
+        const std::vector<double> ens = held_out_ensemble_scores(oof, "mse", 2);
+        REQUIRE(ens.size() == 3);
+        for (double v : ens) CHECK(v == doctest::Approx(1.0).epsilon(1e-12));
+        // The best single candidate on the other folds: A for folds 1 and 2 (0.5 against
+        // 2.5), A for fold 3 (a tie at 1: the first); its scores 1, 1, 0, mean 2/3 < 1.
+        const std::vector<double> single = held_out_best_scores({{1, 1, 0}, {1, 1, 4}}, false);
+        CHECK(single == std::vector<double>{1, 1, 0});
+        // Accuracy-like (greater is better): the other folds' best is taken.
+        CHECK(held_out_best_scores({{0.9, 0.5}, {0.6, 0.8}}, true) == std::vector<double>{0.6, 0.5});
+        CHECK_THROWS_AS(held_out_ensemble_scores({{regression_fold(y, {1, 1})}}, "mse", 2), UsageError);
+        CHECK_THROWS_AS(held_out_best_scores({{1.0}}, false), UsageError);
+        CHECK_THROWS_AS(held_out_best_scores({{1.0, 2.0}, {1.0}}, false), UsageError);
+    }
+
     TEST_CASE("ensemble selection: probabilities averaged; a tie keeps the earlier candidate") {
         // y = (0, 1); A gives P(yes) = (0.5, 0.9), B (0.1, 0.5): both log loss
         // -(ln 0.5 + ln 0.9)/2 = 0.3993, a tie, so round 1 takes A (the first). Round 2:

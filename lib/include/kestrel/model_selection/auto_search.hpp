@@ -73,8 +73,15 @@ struct AutoEnsemble {
     std::vector<double> weights;        // per member: its picks / rounds
     std::vector<double> fold_scores;
     MetricSummary score;
-    double best_single = 0;             // the leaderboard's best mean, which it must beat
-    bool kept = false;                  // strictly better than best_single
+    double best_single = 0;             // the leaderboard's best mean
+    // The keep rule (docs/auto.md): each fold scored by a selection made on the other folds,
+    // against the single candidate best on the other folds; kept when the first mean is
+    // strictly better. Empty with one fold (then the in-sample rule: score vs best_single).
+    std::vector<double> held_out_scores;
+    std::vector<double> held_out_single_scores;
+    MetricSummary held_out;
+    MetricSummary held_out_single;
+    bool kept = false;
     std::string note;                   // why no ensemble was formed (then members is empty)
 };
 

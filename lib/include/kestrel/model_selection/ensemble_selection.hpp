@@ -31,6 +31,17 @@ struct EnsembleSelection {
 EnsembleSelection select_ensemble(const std::vector<std::vector<Predictions>>& oof, const std::string& metric,
                                   int rounds);
 
+// The selection checked on rows it did not see: for each fold f, the same selection
+// (`rounds` rounds) run on the other folds' predictions only, its weights scored on fold f.
+// UsageError as select_ensemble, and for fewer than 2 folds.
+std::vector<double> held_out_ensemble_scores(const std::vector<std::vector<Predictions>>& oof, const std::string& metric,
+                                             int rounds);
+
+// Picking the best single candidate checked the same way: for each fold f, the fold-f score
+// of the candidate whose mean over the other folds is best (ties: the lowest index).
+// fold_scores[c][f] is candidate c's score on fold f.
+std::vector<double> held_out_best_scores(const std::vector<std::vector<double>>& fold_scores, bool greater);
+
 // The weighted average of predictions of the same rows (probabilities for classification,
 // with y_pred their argmax, the first class on ties; predictions for regression).
 Predictions weighted_average(const std::vector<const Predictions*>& parts, const std::vector<double>& weights);
