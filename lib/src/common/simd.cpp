@@ -52,9 +52,32 @@ void signed_gather_generic(const float* data, const std::int32_t* index, const f
     for (Index j = 0; j < n; ++j) out[j] = s * sign[j] * data[index[j]];
 }
 
-const SimdLoops kGenericLoops{dot_generic, dot_rows_generic, signed_gather_generic};
+SmoPickI smo_pick_i_generic(const double* G, const std::int8_t* y, const std::int8_t* status, Index n) {
+    return simd_detail::smo_pick_i_range(G, y, status, 0, n, {-simd_detail::kSimdInf, -1});
+}
+
+SmoPickJ smo_pick_j_generic(const double* G, const std::int8_t* y, const std::int8_t* status, const double* QD,
+                            const float* Qi, Index n, double gmax, double qd_i, double two_yi) {
+    return simd_detail::smo_pick_j_range(G, y, status, QD, Qi, 0, n, gmax, qd_i, two_yi, {-simd_detail::kSimdInf, simd_detail::kSimdInf, -1});
+}
+
+void exp_inplace_generic(double* x, Index n) { simd_detail::exp_inplace_lanes<2>(x, n); }
+
+void smo_gradient_update_generic(double* G, const float* Qi, const float* Qj, double dai, double daj, Index n) {
+    for (Index k = 0; k < n; ++k) G[k] += Qi[k] * dai + Qj[k] * daj;
+}
+
+const SimdLoops kGenericLoops{dot_generic,         dot_rows_generic,           signed_gather_generic,
+                              exp_inplace_generic, smo_gradient_update_generic, smo_pick_i_generic,
+                              smo_pick_j_generic};
 #ifdef KESTREL_SIMD_X86
-const SimdLoops kAvx2Loops{simd_detail::dot_avx2, simd_detail::dot_rows_avx2, simd_detail::signed_gather_avx2};
+const SimdLoops kAvx2Loops{simd_detail::dot_avx2,
+                           simd_detail::dot_rows_avx2,
+                           simd_detail::signed_gather_avx2,
+                           simd_detail::exp_inplace_avx2,
+                           simd_detail::smo_gradient_update_avx2,
+                           simd_detail::smo_pick_i_avx2,
+                           simd_detail::smo_pick_j_avx2};
 #endif
 
 SimdPath choose_path() {

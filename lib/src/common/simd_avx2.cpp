@@ -7,6 +7,8 @@
 #ifdef KESTREL_SIMD_X86
 #include <immintrin.h>
 
+#include <cstring>
+
 namespace kestrel::simd_detail {
 
 namespace {
@@ -62,6 +64,117 @@ __attribute__((target("avx2"))) void signed_gather_avx2(const float* data, const
         _mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_mul_ps(sv, _mm256_loadu_ps(sign + j)), v));
     }
     for (; j < n; ++j) out[j] = s * sign[j] * data[index[j]];
+}
+
+
+namespace {
+
+// The int8 values at p[0..3] as four 64-bit lanes (sign-extended).
+__attribute__((target("avx2"))) inline __m256i widen4(const std::int8_t* p) {
+    std::int32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(v));
+}
+
+__attribute__((target("avx2"))) inline __m256d negate(__m256d v) { return _mm256_xor_pd(v, _mm256_set1_pd(-0.0)); }
+
+// The four lanes' running picks reduced as the portable pass would have made them: the best
+// value, and on ties the later index (each lane already holds its own later index on ties).
+struct Lanes {
+    alignas(32) double value[4];
+    alignas(32) long long at[4];
+};
+
+}  // namespace
+
+// The portable pass four variables a step: a lane takes t when t is in I_up and its value
+// is >= the lane's best so far, so each lane ends with its last maximum.
+__attribute__((target("avx2"))) SmoPickI smo_pick_i_avx2(const double* G, const std::int8_t* y,
+                                                        const std::int8_t* status, Index n) {
+    const __m256i one = _mm256_set1_epi64x(1), four = _mm256_set1_epi64x(4);
+    __m256d best = _mm256_set1_pd(-kSimdInf);
+    __m256i at = _mm256_set1_epi64x(-1), idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    Index t = 0;
+    for (; t + 4 <= n; t += 4, idx = _mm256_add_epi64(idx, four)) {
+        const __m256i pos = _mm256_cmpeq_epi64(widen4(y + t), one);
+        // Out of I_up: at the upper bound with y = +1, at the lower with y = -1.
+        const __m256i out = _mm256_cmpeq_epi64(widen4(status + t), _mm256_and_si256(pos, one));
+        const __m256d g = _mm256_loadu_pd(G + t);
+        const __m256d v = _mm256_blendv_pd(g, negate(g), _mm256_castsi256_pd(pos));
+        const __m256i take = _mm256_andnot_si256(out, _mm256_castpd_si256(_mm256_cmp_pd(v, best, _CMP_GE_OQ)));
+        best = _mm256_blendv_pd(best, v, _mm256_castsi256_pd(take));
+        at = _mm256_blendv_epi8(at, idx, take);
+    }
+    Lanes l;
+    _mm256_store_pd(l.value, best);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(l.at), at);
+    SmoPickI r{-kSimdInf, -1};
+    for (int k = 0; k < 4; ++k) {
+        if (l.at[k] < 0) continue;
+        if (l.value[k] > r.value || (l.value[k] == r.value && l.at[k] > r.at)) r = {l.value[k], static_cast<Index>(l.at[k])};
+    }
+    return smo_pick_i_range(G, y, status, t, n, r);
+}
+
+__attribute__((target("avx2"))) SmoPickJ smo_pick_j_avx2(const double* G, const std::int8_t* y,
+                                                        const std::int8_t* status, const double* QD, const float* Qi,
+                                                        Index n, double gmax, double qd_i, double two_yi) {
+    const __m256i one = _mm256_set1_epi64x(1), four = _mm256_set1_epi64x(4);
+    const __m256d vgmax = _mm256_set1_pd(gmax), vqd = _mm256_set1_pd(qd_i), vtwo = _mm256_set1_pd(two_yi);
+    const __m256d tau = _mm256_set1_pd(1e-12), zero = _mm256_setzero_pd();
+    __m256d gmax2 = _mm256_set1_pd(-kSimdInf), best = _mm256_set1_pd(kSimdInf);
+    __m256i at = _mm256_set1_epi64x(-1), idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    Index t = 0;
+    for (; t + 4 <= n; t += 4, idx = _mm256_add_epi64(idx, four)) {
+        const __m256i pos = _mm256_cmpeq_epi64(widen4(y + t), one);
+        const __m256d posd = _mm256_castsi256_pd(pos);
+        // Out of I_low: at the lower bound with y = +1, at the upper with y = -1.
+        const __m256i out = _mm256_cmpeq_epi64(widen4(status + t), _mm256_andnot_si256(pos, one));
+        const __m256d g = _mm256_loadu_pd(G + t);
+        const __m256d yg = _mm256_blendv_pd(negate(g), g, posd);
+        const __m256i raise = _mm256_andnot_si256(out, _mm256_castpd_si256(_mm256_cmp_pd(yg, gmax2, _CMP_GE_OQ)));
+        gmax2 = _mm256_blendv_pd(gmax2, yg, _mm256_castsi256_pd(raise));
+        const __m256d diff = _mm256_blendv_pd(_mm256_sub_pd(vgmax, g), _mm256_add_pd(vgmax, g), posd);
+        const __m256i violates = _mm256_andnot_si256(out, _mm256_castpd_si256(_mm256_cmp_pd(diff, zero, _CMP_GT_OQ)));
+        // Near the end most variables violate nothing: their curvature and division are skipped.
+        if (_mm256_testz_si256(violates, violates)) continue;
+        const __m256d sum = _mm256_add_pd(vqd, _mm256_loadu_pd(QD + t));
+        const __m256d p = _mm256_mul_pd(vtwo, _mm256_cvtps_pd(_mm_loadu_ps(Qi + t)));
+        const __m256d a = _mm256_blendv_pd(_mm256_add_pd(sum, p), _mm256_sub_pd(sum, p), posd);
+        const __m256d denom = _mm256_blendv_pd(tau, a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
+        const __m256d obj = _mm256_div_pd(negate(_mm256_mul_pd(diff, diff)), denom);
+        const __m256i take = _mm256_and_si256(violates, _mm256_castpd_si256(_mm256_cmp_pd(obj, best, _CMP_LE_OQ)));
+        best = _mm256_blendv_pd(best, obj, _mm256_castsi256_pd(take));
+        at = _mm256_blendv_epi8(at, idx, take);
+    }
+    Lanes l;
+    _mm256_store_pd(l.value, gmax2);
+    SmoPickJ r{-kSimdInf, kSimdInf, -1};
+    for (double v : l.value) r.gmax2 = v >= r.gmax2 ? v : r.gmax2;
+    _mm256_store_pd(l.value, best);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(l.at), at);
+    for (int k = 0; k < 4; ++k) {
+        if (l.at[k] < 0) continue;
+        if (l.value[k] < r.obj || (l.value[k] == r.obj && l.at[k] > r.at)) {
+            r.obj = l.value[k];
+            r.at = static_cast<Index>(l.at[k]);
+        }
+    }
+    return smo_pick_j_range(G, y, status, QD, Qi, t, n, gmax, qd_i, two_yi, r);
+}
+
+__attribute__((target("avx2"))) void exp_inplace_avx2(double* x, Index n) { exp_inplace_lanes<4>(x, n); }
+
+__attribute__((target("avx2"))) void smo_gradient_update_avx2(double* G, const float* Qi, const float* Qj, double dai,
+                                                               double daj, Index n) {
+    const __m256d vi = _mm256_set1_pd(dai), vj = _mm256_set1_pd(daj);
+    Index k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const __m256d qi = _mm256_cvtps_pd(_mm_loadu_ps(Qi + k)), qj = _mm256_cvtps_pd(_mm_loadu_ps(Qj + k));
+        const __m256d step = _mm256_add_pd(_mm256_mul_pd(qi, vi), _mm256_mul_pd(qj, vj));
+        _mm256_storeu_pd(G + k, _mm256_add_pd(_mm256_loadu_pd(G + k), step));
+    }
+    for (; k < n; ++k) G[k] += Qi[k] * dai + Qj[k] * daj;
 }
 
 }  // namespace kestrel::simd_detail

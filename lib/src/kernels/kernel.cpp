@@ -191,12 +191,12 @@ void Kernel::factor_values(const Factor& f, const Probe& p, const KernelRows& b,
         case KernelKind::rbf:
             for (Index j = 0; j < n; ++j)
                 out[j] = -f.gamma * std::max(0.0, p.sq + b.sqnorm(begin + j) - 2.0 * dots[j]);
-            Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+            simd_loops().exp_inplace(out, n);
             return;
         case KernelKind::exponential:
             for (Index j = 0; j < n; ++j)
                 out[j] = -f.gamma * std::sqrt(std::max(0.0, p.sq + b.sqnorm(begin + j) - 2.0 * dots[j]));
-            Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+            simd_loops().exp_inplace(out, n);
             return;
         case KernelKind::precomputed:
             // LIBSVM's kernel_precomputed: x_a[serial(b)], the serial in b's feature 0.
@@ -242,7 +242,7 @@ void Kernel::factor_values(const Factor& f, const Probe& p, const KernelRows& b,
     }
     if (f.kind == KernelKind::laplacian) {
         for (Index j = 0; j < n; ++j) out[j] *= -f.gamma;
-        Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<Eigen::ArrayXd>(out, n).exp();
+        simd_loops().exp_inplace(out, n);
     }
 }
 

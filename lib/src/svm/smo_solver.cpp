@@ -11,6 +11,8 @@
 #include <numeric>
 #include <string>
 
+#include "kestrel/common/simd.hpp"
+
 namespace kestrel {
 
 namespace {
@@ -157,6 +159,7 @@ private:
     Index active_size_ = 0;
     bool unshrunk_ = false;
     const double* QD_ = nullptr;
+    const SimdLoops& simd_ = simd_loops();
     std::vector<double> p_, C_, alpha_, G_;  // Ḡ is kept by Q (add_to_bound_sum)
     std::vector<std::int8_t> y_, status_;
     std::vector<Index> active_;  // original index of each position
@@ -225,6 +228,18 @@ bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
     const double* G = G_.data();
     const std::int8_t* y = y_.data();
     const Index n = active_size_;
+    if constexpr (kSets == 1) {
+        // One constraint: the same two passes as below, as dispatched loops (common/simd.hpp
+        // spells them out; every path gives the same pair).
+        const SmoPickI pi = simd_.smo_pick_i(G, y, status_.data(), n);
+        if (pi.at < 0) return false;
+        const SmoPickJ pj = simd_.smo_pick_j(G, y, status_.data(), QD_, Q_.column(pi.at, n), n, pi.value, QD_[pi.at],
+                                             2.0 * y[pi.at]);
+        if (pi.value + pj.gmax2 < opt_.eps || pj.at == -1) return false;
+        out_i = pi.at;
+        out_j = pj.at;
+        return true;
+    }
     std::array<Pick, kSets> pi;
     for (Index t = 0; t < n; ++t) {
         if (y[t] == +1) {
@@ -378,8 +393,7 @@ void SmoEngine<Policy>::update_pair(Index i, Index j) {
     alpha_[si] = ai;
     alpha_[sj] = aj;
     const double dai = ai - old_i, daj = aj - old_j;
-    double* G = G_.data();
-    for (Index k = 0; k < active_size_; ++k) G[k] += Qi[k] * dai + Qj[k] * daj;
+    simd_.smo_gradient_update(G_.data(), Qi, Qj, dai, daj, active_size_);
 
     const bool was_upper_i = upper(i), was_upper_j = upper(j);
     update_status(i);

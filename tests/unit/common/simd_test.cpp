@@ -152,6 +152,169 @@ TEST_SUITE("unit") {
         }
     }
 
+    TEST_CASE("simd: exp_inplace is within 2 ulp of exp and gives the same bits on every path") {
+        Rng rng(3);
+        std::vector<double> x;
+        for (int k = 0; k < 5000; ++k) x.push_back(rng.uniform(-709.78, 709.78));
+        for (int k = 0; k < 2000; ++k) x.push_back(rng.uniform(-1, 1) * std::pow(10.0, rng.uniform(-12, 0)));
+        for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 709.0, -709.0, 1e-300, -1e-300}) x.push_back(v);
+        double worst = 0;
+        for (const Index n : {Index{0}, Index{1}, Index{3}, Index{4}, Index{5}, static_cast<Index>(x.size())}) {
+            CAPTURE(n);
+            std::vector<std::vector<double>> got;
+            for (SimdPath path : runnable_paths()) {
+                std::vector<double> v(x.begin(), x.begin() + n);
+                simd_loops(path).exp_inplace(v.data(), n);
+                got.push_back(v);
+            }
+            for (std::size_t p = 1; p < got.size(); ++p)
+                for (Index j = 0; j < n; ++j) CHECK(bits(got[p][static_cast<std::size_t>(j)]) == bits(got[0][static_cast<std::size_t>(j)]));
+            for (Index j = 0; j < n; ++j) {
+                const double want = std::exp(x[static_cast<std::size_t>(j)]);
+                const double ulp = std::nextafter(want, INFINITY) - want;
+                worst = std::max(worst, std::abs(got[0][static_cast<std::size_t>(j)] - want) / ulp);
+            }
+        }
+        CHECK(worst <= 2.0);
+        // exp(0) is 1 exactly; the documented edges.
+        for (SimdPath path : runnable_paths()) {
+            CAPTURE(to_string(path));
+            std::vector<double> v = {0.0, INFINITY, -INFINITY, NAN, 800.0, -800.0};
+            simd_loops(path).exp_inplace(v.data(), static_cast<Index>(v.size()));
+            CHECK(v[0] == 1.0);
+            CHECK(v[1] == INFINITY);
+            const double floor_value = std::exp(-709.784);
+            CHECK(v[2] == doctest::Approx(floor_value).epsilon(1e-12));
+            CHECK(std::isnan(v[3]));
+            CHECK(v[4] == INFINITY);  // past log(DBL_MAX) = 709.78, as exp
+            CHECK(v[5] == v[2]);
+        }
+    }
+
+    TEST_CASE("simd: SMO's gradient update is G + (Qi·dai + Qj·daj), bit for bit on every path") {
+        Rng rng(9);
+        for (const Index n : {0, 1, 3, 4, 5, 9, 100, 1003}) {
+            CAPTURE(n);
+            const auto u = static_cast<std::size_t>(n);
+            std::vector<double> G(u);
+            std::vector<float> Qi(u), Qj(u);
+            for (std::size_t k = 0; k < u; ++k) {
+                G[k] = rng.normal() * std::pow(10.0, rng.uniform(-3, 3));
+                Qi[k] = static_cast<float>(rng.uniform(-1, 1));
+                Qj[k] = static_cast<float>(rng.uniform(-1, 1));
+            }
+            const double dai = 0.1234567, daj = -3.3e-4;
+            std::vector<double> want = G;
+            for (std::size_t k = 0; k < u; ++k) {
+                const double step = static_cast<double>(Qi[k]) * dai + static_cast<double>(Qj[k]) * daj;
+                want[k] = G[k] + step;
+            }
+            for (SimdPath path : runnable_paths()) {
+                CAPTURE(to_string(path));
+                std::vector<double> got = G;
+                simd_loops(path).smo_gradient_update(got.data(), Qi.data(), Qj.data(), dai, daj, n);
+                for (std::size_t k = 0; k < u; ++k) CHECK(bits(got[k]) == bits(want[k]));
+            }
+        }
+        // By hand: 1 + (0.5·2 + 0.25·(-4)) = 1.
+        std::vector<double> g = {1.0};
+        const std::vector<float> qi = {0.5f}, qj = {0.25f};
+        for (SimdPath path : runnable_paths()) {
+            g = {1.0};
+            simd_loops(path).smo_gradient_update(g.data(), qi.data(), qj.data(), 2.0, -4.0, 1);
+            CHECK(g[0] == 1.0);
+        }
+    }
+
+    TEST_CASE("simd: SMO's selection passes on a hand-worked problem, ties to the later variable") {
+        // t: y, status, G -> in I_up (value -yG) / in I_low (yG)
+        // 0: +1 free   G -1   -> up 1   / low -1;  1: -1 upper G 3   -> up 3 / -
+        // 2: +1 lower  G -3   -> up 3   / -     ;  3: -1 free  G 0.5 -> up 0.5 / low -0.5
+        // 4: +1 upper  G -1   -> -      / low -1
+        // i: 3 at t = 1 and t = 2, the later: 2 (gmax 3). j against i = 2 (qd_i 1, 2y_i = 2),
+        // QD = 1, Q_2t = (0.5, 0.25, 1, 0.75, 0.5): t = 0: diff 3 - 1 = 2, a = 2 - 1 = 1,
+        // obj -4; t = 3: diff 3 - 0.5 = 2.5, a = 2 + 1.5, obj -6.25 / 3.5; t = 4: diff 2,
+        // a = 1, obj -4, a tie with t = 0: the later, 4. gmax2 = max(-1, -0.5, -1) = -0.5.
+        const std::vector<double> G = {-1, 3, -3, 0.5, -1}, QD = {1, 1, 1, 1, 1};
+        const std::vector<std::int8_t> y = {1, -1, 1, -1, 1}, status = {2, 1, 0, 2, 1};
+        const std::vector<float> Qi = {0.5f, 0.25f, 1.0f, 0.75f, 0.5f};
+        for (SimdPath path : runnable_paths()) {
+            CAPTURE(to_string(path));
+            const SmoPickI i = simd_loops(path).smo_pick_i(G.data(), y.data(), status.data(), 5);
+            CHECK(i.at == 2);
+            CHECK(i.value == 3.0);
+            const SmoPickJ j =
+                simd_loops(path).smo_pick_j(G.data(), y.data(), status.data(), QD.data(), Qi.data(), 5, 3.0, 1.0, 2.0);
+            CHECK(j.at == 4);
+            CHECK(j.obj == -4.0);
+            CHECK(j.gmax2 == -0.5);
+            // Nothing in I_up or I_low: the empty picks.
+            const std::vector<std::int8_t> all_upper_pos = {1, 1, 1, 1, 1}, ones = {1, 1, 1, 1, 1};
+            const SmoPickI none = simd_loops(path).smo_pick_i(G.data(), ones.data(), all_upper_pos.data(), 5);
+            CHECK(none.at == -1);
+            CHECK(none.value == -INFINITY);
+        }
+    }
+
+    TEST_CASE("simd: SMO's selection passes give the same pair and bits on every path (random, with ties)") {
+        Rng rng(11);
+        for (const Index n : {0, 1, 3, 4, 5, 8, 13, 64, 67, 1001}) {
+            CAPTURE(n);
+            const auto u = static_cast<std::size_t>(n);
+            std::vector<double> G(u), QD(u);
+            std::vector<float> Qi(u);
+            std::vector<std::int8_t> y(u), status(u);
+            for (std::size_t t = 0; t < u; ++t) {
+                // Few distinct values so that ties (and signed zeros) happen often.
+                const double pool[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 3.0};
+                G[t] = rng.uniform() < 0.5 ? pool[rng.below(7)] : rng.normal();
+                QD[t] = rng.uniform() < 0.2 ? 0.0 : rng.uniform(0.1, 2);
+                Qi[t] = static_cast<float>(rng.uniform() < 0.3 ? 1.0 : rng.uniform(-1, 1));
+                y[t] = rng.uniform() < 0.5 ? 1 : -1;
+                status[t] = static_cast<std::int8_t>(rng.below(3));
+            }
+            // The definition, written out once more here.
+            double want_value = -INFINITY;
+            Index want_i = -1;
+            for (Index t = 0; t < n; ++t) {
+                const auto k = static_cast<std::size_t>(t);
+                if (y[k] == 1 ? status[k] == 1 : status[k] == 0) continue;
+                const double v = y[k] == 1 ? -G[k] : G[k];
+                if (v >= want_value) want_value = v, want_i = t;
+            }
+            for (SimdPath path : runnable_paths()) {
+                CAPTURE(to_string(path));
+                const SmoPickI i = simd_loops(path).smo_pick_i(G.data(), y.data(), status.data(), n);
+                CHECK(i.at == want_i);
+                CHECK(bits(i.value) == bits(want_value));
+            }
+            if (want_i < 0) continue;
+            const double gmax = want_value, qd_i = QD[static_cast<std::size_t>(want_i)],
+                         two_yi = 2.0 * y[static_cast<std::size_t>(want_i)];
+            double want_gmax2 = -INFINITY, want_obj = INFINITY;
+            Index want_j = -1;
+            for (Index t = 0; t < n; ++t) {
+                const auto k = static_cast<std::size_t>(t);
+                if (y[k] == 1 ? status[k] == 0 : status[k] == 1) continue;
+                want_gmax2 = std::max(want_gmax2, y[k] == 1 ? G[k] : -G[k]);
+                const double diff = y[k] == 1 ? gmax + G[k] : gmax - G[k];
+                if (!(diff > 0)) continue;
+                const double sum = qd_i + QD[k], p = two_yi * static_cast<double>(Qi[k]);
+                const double a = y[k] == 1 ? sum - p : sum + p;
+                const double obj = -(diff * diff) / (a > 0 ? a : 1e-12);
+                if (obj <= want_obj) want_obj = obj, want_j = t;
+            }
+            for (SimdPath path : runnable_paths()) {
+                CAPTURE(to_string(path));
+                const SmoPickJ j = simd_loops(path).smo_pick_j(G.data(), y.data(), status.data(), QD.data(), Qi.data(),
+                                                               n, gmax, qd_i, two_yi);
+                CHECK(j.at == want_j);
+                CHECK(bits(j.obj) == bits(want_obj));
+                CHECK(j.gmax2 == want_gmax2);  // its sign of zero never matters (it is added to gmax)
+            }
+        }
+    }
+
     TEST_CASE("simd: the path in use is a supported one, and its loops are that path's") {
         CHECK(simd_supported(simd_path()));
         CHECK(simd_supported(SimdPath::generic));

@@ -23,6 +23,20 @@ const char* to_string(SimdPath path);
 // The dispatched loops. dot: Σ a[c]·b[c] over c < d as 16 partial sums s_l (element c
 // into s_{c mod 16}, each a plain multiply then add, never fused), reduced as
 // t_l = s_l + s_{l+8}, u_l = t_l + t_{l+4}, result (u_0 + u_2) + (u_1 + u_3).
+// SMO's working-set selection over one equality constraint (LIBSVM's WSS3, svm/smo_solver.cpp)
+// on the active variables t < n: y_t is +1 or -1, status_t 0 (at the lower bound), 1 (at
+// the upper bound) or 2 (free). I_up = {y = +1, not at upper} ∪ {y = -1, not at lower},
+// I_low = {y = +1, not at lower} ∪ {y = -1, not at upper}.
+struct SmoPickI {
+    double value;  // the largest -y_t·G_t over I_up (-inf when I_up is empty)
+    Index at;      // where (the later t on ties; -1 when I_up is empty)
+};
+struct SmoPickJ {
+    double gmax2;  // the largest y_t·G_t over I_low (-inf when empty)
+    double obj;    // the smallest -(diff²)/a over t in I_low with diff > 0 (+inf when none)
+    Index at;      // where (the later t on ties; -1 when none)
+};
+
 struct SimdLoops {
     double (*dot)(const double* a, const double* b, Index d);
     // out[j] = dot(x, rows + j·d, d) for j < n: x against n consecutive rows of length d.
@@ -32,6 +46,24 @@ struct SimdLoops {
     // instruction for eight entries on the AVX2 path.
     void (*signed_gather)(const float* data, const std::int32_t* index, const float* sign, float s, Index n,
                           float* out);
+    // The two passes of the selection. pick_j takes i's violation gmax, its diagonal qd_i, its
+    // 2·y_i and its kernel column Qi (at least n entries), and for each t: diff = gmax + y_t·G_t
+    // (a subtraction when y_t = -1), sum = qd_i + QD_t, p = two_yi·Qi_t, a = sum - p when
+    // y_t = +1 and sum + p when y_t = -1, obj = -(diff·diff) / (a > 0 ? a : 1e-12). Every
+    // operation is one IEEE double operation, so every path gives the same bits.
+    // x[j] = exp(x[j]) for j < n by Cephes' rational approximation as Eigen 3.4 evaluates it
+    // (pexp_double: its constants and order, every multiply and add rounded on its own),
+    // with 2^k applied in four exact factors: within 2 ulp of exp where exp is a normal
+    // double; x below -709.784 is taken as -709.784 (so exp(-inf) is about 1e-308, not 0),
+    // past log(DBL_MAX) the result is +inf, NaN stays NaN. Vector lanes run the same
+    // operations as the portable loop's, so every path gives the same bits.
+    void (*exp_inplace)(double* x, Index n);
+    // SMO's gradient update after a pair moved: G[k] += Qi[k]·dai + Qj[k]·daj for k < n, the
+    // floats widened to double, the two products rounded, then added in that order.
+    void (*smo_gradient_update)(double* G, const float* Qi, const float* Qj, double dai, double daj, Index n);
+    SmoPickI (*smo_pick_i)(const double* G, const std::int8_t* y, const std::int8_t* status, Index n);
+    SmoPickJ (*smo_pick_j)(const double* G, const std::int8_t* y, const std::int8_t* status, const double* QD,
+                           const float* Qi, Index n, double gmax, double qd_i, double two_yi);
 };
 
 const SimdLoops& simd_loops();                // the path in use
