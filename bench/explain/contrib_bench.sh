@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 /usr/bin/python3 "$here/xgboost_contrib.py" gen "$work" "$rows"
-"$build/apps/kestrel-train" -q -m gbdt -p n_estimators="$trees" -p max_depth="$depth" -p learning_rate=0.1 \
+"$build/apps/kestrel-train" -q -m gbdt -p n_estimators="$trees" -p max_depth="$depth" -p learning_rate=0.1 -p min_data_in_leaf=0 \
     --threads "$threads" "$work/train.csv" -o "$work/gbdt.json"
 times=""
 for i in 1 2 3; do

@@ -48,7 +48,7 @@ def run_kestrel(build, task, fit, valid, test, y_test, tmp):
     if task == "regression":
         cmd += ["--task", "regression"]
     for p in ("n_estimators=%d" % ROUNDS, "learning_rate=%g" % ETA, "max_depth=%d" % DEPTH, "lambda=1",
-              "min_child_weight=1", "early_stopping_rounds=%d" % PATIENCE):
+              "min_child_weight=1", "min_data_in_leaf=0", "early_stopping_rounds=%d" % PATIENCE):
         cmd += ["-p", p]
     start = time.perf_counter()
     subprocess.run(cmd, check=True)

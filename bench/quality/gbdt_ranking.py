@@ -111,7 +111,8 @@ def main():
         apps = os.path.join(args.build, "apps")
         kcmd = [os.path.join(apps, "kestrel-train"), "-q", "-m", "gbdt", "--threads", str(THREADS),
                 "-p", "loss=lambdarank", "-p", f"n_estimators={ROUNDS}", "-p", f"learning_rate={ETA}",
-                "-p", f"max_depth={DEPTH}", "-p", "lambda=1", "-p", "min_child_weight=1", "-p", "max_bins=255"]
+                "-p", f"max_depth={DEPTH}", "-p", "lambda=1", "-p", "min_child_weight=1", "-p", "min_data_in_leaf=0",
+                "-p", "max_bins=255"]
         for e in args.params:
             kcmd += ["-p", e]
         kcmd += [train, "-o", model]

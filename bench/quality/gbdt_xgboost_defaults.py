@@ -30,7 +30,7 @@ def kestrel_accuracy(build, train, test, y_test, extra):
     with tempfile.TemporaryDirectory() as tmp:
         model, pred = os.path.join(tmp, "m.json"), os.path.join(tmp, "p.csv")
         params = ["n_estimators=%d" % ROUNDS, "learning_rate=%g" % ETA, "max_depth=%d" % DEPTH, "lambda=1",
-                  "min_child_weight=1"] + extra
+                  "min_child_weight=1", "min_data_in_leaf=0"] + extra
         cmd = [os.path.join(build, "apps", "kestrel-train"), "-q", "-m", "gbdt", "--threads", str(THREADS),
                "--seed", "1", "--task", "classification", train, "-o", model]
         for p in params:

@@ -213,6 +213,15 @@ double max_delta_step(const GbdtParams& p, LossKind kind) {
 // learning_rate=auto: scikit-learn's step 0.1. XGBoost's softmax Hessian 2p(1-p) halves every
 // leaf value, so under hessian=xgboost the same step needs eta 0.2 (measured on hpc_data, letter
 // and digits: docs/models/gbdt.md, "The default learning rate"). A number is XGBoost's eta as given.
+// min_data_in_leaf=auto: LightGBM's and scikit-learn's 20 rows, but at most a twentieth of the
+// training rows, so that a table of a few dozen rows still grows trees (docs/models/gbdt.md,
+// "Growing a tree"). A count above an int's range forbids every split, as any count above n does.
+int min_data_in_leaf(const GbdtParams& p, Index training_rows) {
+    if (!p.min_data_in_leaf.is("auto"))
+        return static_cast<int>(std::min(p.min_data_in_leaf.value, static_cast<double>(std::numeric_limits<int>::max())));
+    return static_cast<int>(std::min<Index>(20, training_rows / 20));
+}
+
 double learning_rate(const GbdtParams& p, const Loss& loss) {
     if (!p.learning_rate.is("auto")) return p.learning_rate.value;
     return loss.kind == LossKind::softmax ? 0.1 * loss.softmax_hessian_scale : 0.1;
@@ -413,6 +422,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                            ranked_queries(loss, e.data->qid, {}, e.name)});
 
     const Index K = loss.n_outputs(data.n_classes()), n = bins.rows();
+    tp.min_data_in_leaf = min_data_in_leaf(p, rows_over_ranks(ctx.rows_sharded, n).total);
     Index nv = 0;
     for (const Watched& s : watched) nv += s.bins.rows();
     check_memory(fit_bytes(tp, n, nv, K, rounds), 0,

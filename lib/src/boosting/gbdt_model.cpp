@@ -531,6 +531,14 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                 .also({"auto"})
                 .like("XGBoost eta (alias learning_rate, default 0.3); scikit-learn learning_rate (0.1)");
         learning_rate.default_value = "auto";
+        ParamDef min_data_in_leaf =
+            int_param("min_data_in_leaf", 20,
+                      "minimum rows in each child of a split, estimated from the Hessian as LightGBM does; "
+                      "auto = min(20, floor(training rows / 20)); 0 = no rule (XGBoost's)")
+                .range(0, std::nullopt)
+                .also({"auto"})
+                .like("LightGBM min_data_in_leaf (20); scikit-learn min_samples_leaf (20, exact rows); XGBoost: none (0)");
+        min_data_in_leaf.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::loss, choice_param("loss", "auto",
                                         {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma", "tweedie",
@@ -562,6 +570,7 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                  real_param("min_child_weight", 1.0, "minimum Hessian sum in each child of a split")
                      .range(0.0, std::nullopt)
                      .like("XGBoost min_child_weight; scikit-learn min_hessian_to_split")),
+            bind(&P::min_data_in_leaf, min_data_in_leaf),
             bind(&P::lambda, real_param("lambda", 1.0, "L2 penalty on leaf weights")
                                  .range(0.0, std::nullopt)
                                  .like("XGBoost lambda (reg_lambda); scikit-learn l2_regularization")),

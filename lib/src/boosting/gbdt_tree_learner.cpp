@@ -1,6 +1,7 @@
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <queue>
 #include <utility>
 
@@ -126,7 +127,17 @@ void HistTreeLearner::release_slot(int slot) {
 }
 
 bool HistTreeLearner::may_split(const Node& n) const {
-    return (p_.max_depth == 0 || n.depth < p_.max_depth) && n.count >= 2 && n.h >= 2 * p_.min_child_weight;
+    return (p_.max_depth == 0 || n.depth < p_.max_depth) && n.count >= std::max<Index>(2, 2 * Index{p_.min_data_in_leaf}) &&
+           n.h >= 2 * p_.min_child_weight;
+}
+
+// min_data_in_leaf: the histograms hold Σg and Σh, not row counts, so the left child's rows
+// are estimated from its Hessian (LightGBM's cnt_factor) and the right child has the rest.
+bool HistTreeLearner::rows_allow(const Node& n, double hl) const {
+    if (p_.min_data_in_leaf <= 0) return true;
+    const double rows_per_h = n.h > 0 ? static_cast<double>(n.count) / n.h : 0.0;
+    const auto left = static_cast<Index>(std::llround(hl * rows_per_h));
+    return left >= p_.min_data_in_leaf && n.count - left >= p_.min_data_in_leaf;
 }
 
 void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
@@ -218,7 +229,7 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
     // as they are (XGBoost's rule), which orders the non-missing values of the two sides.
     const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
         const double hr = h - hl;
-        if (hl < mcw || hr < mcw) return;
+        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return;
         const double gr = g - gl;
         double wl = 0, wr = 0;
         const double gain = split_gain(n, sign, parent, gl, hl, gr, hr, wl, wr);
@@ -259,7 +270,7 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
     int best_one = -1, best_dir = 0, best_len = 0;
     const auto consider = [&](double gl, double hl, bool missing_left) {
         const double hr = h - hl;
-        if (hl < mcw || hr < mcw) return false;
+        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return false;
         const double gr = g - gl;
         double wl = 0, wr = 0;  // a categorical feature has no monotone sign: only the bounds clamp
         const double gain = split_gain(n, 0, parent, gl, hl, gr, hr, wl, wr);

@@ -267,7 +267,7 @@ TEST_SUITE("gbdt constraints") {
             inter_reg[i] = ref[ui][2];
         }
         const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
-                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+                            {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}};
         const auto with = [&](const char* name, const char* value) {
             Params p = common;
             p[name] = value;

@@ -179,7 +179,7 @@ TEST_SUITE("gbdt objectives") {
             }
             auto g = fit_gbdt(regression_data(X, y), {{"loss", names[k]}, {"n_estimators", 10}, {"max_depth", 3},
                                                       {"learning_rate", 0.3}, {"max_bins", 255},
-                                                      {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}});
+                                                      {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}});
             const Matrix raw = g->raw_scores(Features(X));
             CHECK((raw.col(0) - ref).cwiseAbs().maxCoeff() < 1e-5);  // 2.4e-7 measured
             // predict() is the output space, e^F.
@@ -305,7 +305,7 @@ TEST_SUITE("gbdt objectives") {
             CAPTURE(s);
             auto g = fit_gbdt(d, {{"loss", "logistic"}, {"scale_pos_weight", s}, {"n_estimators", 20},
                                   {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
-                                  {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}});
+                                  {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}});
             const Matrix margin = g->decision_function(Features(X));
             double worst = 0;
             for (Index i = 0; i < n; ++i)

@@ -283,7 +283,7 @@ TEST_SUITE("gbdt") {
     TEST_CASE("gbdt: agrees with XGBoost hist on a fixture") {
         const XgbFixture& f = xgb_fixture();
         const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
-                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+                            {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}};
         auto reg = fit_gbdt(make_data(f.X, f.y_reg, Task::regression), common);
         CHECK((reg->predict(Features(f.X)) - f.xgb_reg).cwiseAbs().maxCoeff() < 1e-4);
         auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
@@ -312,7 +312,7 @@ TEST_SUITE("gbdt") {
         }
         const Dataset d = make_data(X, y, Task::classification, 3);
         const Params common{{"n_estimators", 10}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
-                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+                            {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}};
         auto xgb = fit_gbdt(d, common);
         CHECK((xgb->decision_function(Features(X)) - ref).cwiseAbs().maxCoeff() < 1e-4);
         Params sk = common;
@@ -348,7 +348,7 @@ TEST_SUITE("gbdt") {
         REQUIRE(static_cast<Index>(rows.size()) == f.X.rows());
         for (const auto& r : rows) REQUIRE(r.size() == 14);
         const Params common{{"n_estimators", 20}, {"max_depth", 3}, {"learning_rate", 0.3}, {"max_bins", 255},
-                            {"min_child_weight", 1.0}, {"lambda", 1.0}, {"base_score", 0.5}};
+                            {"min_child_weight", 1.0}, {"min_data_in_leaf", 0}, {"lambda", 1.0}, {"base_score", 0.5}};
         auto reg = fit_gbdt(make_data(f.X, f.y_reg, Task::regression), common);
         auto clf = fit_gbdt(make_data(f.X, f.y_bin, Task::classification, 2), common);
         const Matrix cr = reg->contributions(Features(f.X)), cb = clf->contributions(Features(f.X));

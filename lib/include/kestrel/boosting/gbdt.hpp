@@ -27,6 +27,7 @@ struct GbdtParams {
     long long max_depth = 6;
     long long max_leaves = 0;
     double min_child_weight = 1;
+    RealOrWord min_data_in_leaf;  // rows (estimated from the Hessian) in each child: a count (0 = no rule) or "auto"
     double lambda = 1;
     double gamma = 0;
     long long max_bins = 255;

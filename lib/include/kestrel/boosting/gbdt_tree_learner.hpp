@@ -39,6 +39,10 @@ struct HistTreeParams {
     int max_depth = 6;      // 0 = unlimited (leaf-wise growth only)
     int max_leaves = 0;     // > 0: leaf-wise growth up to this many leaves
     double min_child_weight = 1;
+    // > 0: each child of a split keeps at least this many rows, counted as LightGBM's
+    // min_data_in_leaf counts them: the child's Hessian sum times the node's rows per unit of
+    // Hessian, rounded (exact for the squared loss without weights).
+    int min_data_in_leaf = 0;
     double lambda = 1;
     double gamma = 0;       // a split must gain more than this
     double learning_rate = 0.1;
@@ -141,6 +145,7 @@ private:
     }
     int sign_of(Index f) const { return constrained_ ? p_.monotone[static_cast<std::size_t>(f)] : 0; }
     bool may_split(const Node& n) const;
+    bool rows_allow(const Node& n, double hl) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void sum_histograms_over_ranks(std::span<Node* const> nodes);
