@@ -22,8 +22,8 @@ __attribute__((target("avx2"))) inline __m256d load_first(const double* p, Index
     return _mm256_maskload_pd(p, mask);
 }
 
-// simd.hpp's order: lanes l, l+4, l+8, l+12 of the 16 sums live in s0..s3.
-__attribute__((target("avx2"))) inline double dot16(const double* a, const double* b, Index d) {
+// simd.hpp's order: lanes l, l+4, l+8, l+12 of the 16 sums live in s0..s3; returns u_l, l < 4.
+__attribute__((target("avx2"))) inline __m256d dot16_lanes(const double* a, const double* b, Index d) {
     __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
     Index c = 0;
     for (; c + 16 <= d; c += 16) {
@@ -38,9 +38,23 @@ __attribute__((target("avx2"))) inline double dot16(const double* a, const doubl
     if (rest > 8) s2 = _mm256_add_pd(s2, _mm256_mul_pd(load_first(a + c + 8, rest - 8), load_first(b + c + 8, rest - 8)));
     if (rest > 12)
         s3 = _mm256_add_pd(s3, _mm256_mul_pd(load_first(a + c + 12, rest - 12), load_first(b + c + 12, rest - 12)));
-    const __m256d u = _mm256_add_pd(_mm256_add_pd(s0, s2), _mm256_add_pd(s1, s3));  // u_l, l < 4
+    return _mm256_add_pd(_mm256_add_pd(s0, s2), _mm256_add_pd(s1, s3));  // u_l, l < 4
+}
+
+__attribute__((target("avx2"))) inline double dot16(const double* a, const double* b, Index d) {
+    const __m256d u = dot16_lanes(a, b, d);
     const __m128d v = _mm_add_pd(_mm256_castpd256_pd128(u), _mm256_extractf128_pd(u, 1));  // u0+u2, u1+u3
     return _mm_cvtsd_f64(_mm_add_sd(v, _mm_unpackhi_pd(v, v)));
+}
+
+// Four rows' u vectors reduced at once, each as dot16 reduces one: (u0 + u2) + (u1 + u3).
+// With few features the per-row shuffles were most of the work.
+__attribute__((target("avx2"))) inline __m256d reduce4(__m256d u0, __m256d u1, __m256d u2, __m256d u3) {
+    // (row 0: u0+u2, u1+u3 | row 1: the same), then rows 2 and 3.
+    const __m256d r01 = _mm256_add_pd(_mm256_permute2f128_pd(u0, u1, 0x20), _mm256_permute2f128_pd(u0, u1, 0x31));
+    const __m256d r23 = _mm256_add_pd(_mm256_permute2f128_pd(u2, u3, 0x20), _mm256_permute2f128_pd(u2, u3, 0x31));
+    // hadd: (row 0, row 2, row 1, row 3), each v0 + v1; then rows in order.
+    return _mm256_permute4x64_pd(_mm256_hadd_pd(r01, r23), 0xD8);
 }
 
 }  // namespace
@@ -49,7 +63,13 @@ __attribute__((target("avx2"))) double dot_avx2(const double* a, const double* b
 
 __attribute__((target("avx2"))) void dot_rows_avx2(const double* x, const double* rows, Index n, Index d,
                                                    double* out) {
-    for (Index j = 0; j < n; ++j) out[j] = dot16(x, rows + j * d, d);
+    Index j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const double* r = rows + j * d;
+        _mm256_storeu_pd(out + j, reduce4(dot16_lanes(x, r, d), dot16_lanes(x, r + d, d), dot16_lanes(x, r + 2 * d, d),
+                                          dot16_lanes(x, r + 3 * d, d)));
+    }
+    for (; j < n; ++j) out[j] = dot16(x, rows + j * d, d);
 }
 
 // Eight entries a step: a gather of data[index[j..j+7]] times (s · sign[j..j+7]), the

@@ -13,12 +13,13 @@ namespace kestrel {
 // The passes over a column here (the float conversion of a kernel row, an SvrQ expansion,
 // Ḡ's update: ~1 ns an entry) come once or twice per SMO iteration and run on one thread:
 // a fork-join per iteration costs far more than it saves on a shared machine
-// (smo_solver.cpp). Only the kernel rows themselves may use the threads.
+// (smo_solver.cpp). Only the kernel rows themselves and large batches of pending swaps
+// (apply_pending_swaps, once per shrink) may use the threads.
 
 // ---------------------------------------------------------------- ColumnCache
 
-ColumnCache::ColumnCache(Index columns, Index column_length, double megabytes)
-    : entries_(static_cast<std::size_t>(columns)) {
+ColumnCache::ColumnCache(Index columns, Index column_length, double megabytes, int threads)
+    : entries_(static_cast<std::size_t>(columns)), threads_(std::max(threads, 1)) {
     const double floats = megabytes * 1024.0 * 1024.0 / static_cast<double>(sizeof(float));
     budget_ = std::max<Index>(static_cast<Index>(floats), 2 * column_length);
 }
@@ -92,22 +93,34 @@ void ColumnCache::swap_index(Index i, Index j) {
 // A column's entries follow the swaps in order; one holding i but not j cannot stay
 // consistent and is dropped. Which column sits where does not matter here, only its
 // length, so this is what swapping every column at each swap_index would have left.
+// Columns are independent, so a large batch (a shrink at large C: ~10^3 columns times
+// ~10^3 swaps, a tenth of such a run) is shared among the threads; the drops follow in
+// list order, as one thread would make them. The threshold keeps the fork-join to batches
+// of a millisecond or more, where a busy machine's scheduling delay cannot cost more than
+// the second core saves.
 void ColumnCache::apply_pending_swaps() {
     if (pending_.empty()) return;
-    for (Index h = head_; h >= 0;) {
-        Entry& e = entries_[static_cast<std::size_t>(h)];
-        const Index next = e.next;
+    listed_.clear();
+    for (Index h = head_; h >= 0; h = entries_[static_cast<std::size_t>(h)].next) listed_.push_back(h);
+    stale_.assign(listed_.size(), 0);
+    const auto columns = static_cast<std::ptrdiff_t>(listed_.size());
+    const double work = static_cast<double>(columns) * static_cast<double>(pending_.size());
+    const int threads = work >= 1 << 19 ? std::min<int>(threads_, static_cast<int>(columns)) : 1;
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+    for (std::ptrdiff_t k = 0; k < columns; ++k) {
+        const Entry& e = entries_[static_cast<std::size_t>(listed_[static_cast<std::size_t>(k)])];
         float* d = e.data;
         for (const auto& [i, j] : pending_) {
             if (e.len > j) {
                 std::swap(d[i], d[j]);
             } else if (e.len > i) {
-                drop(h);
+                stale_[static_cast<std::size_t>(k)] = 1;
                 break;
             }
         }
-        h = next;
     }
+    for (std::size_t k = 0; k < listed_.size(); ++k)
+        if (stale_[k]) drop(listed_[k]);
     pending_.clear();
 }
 
@@ -119,7 +132,7 @@ KernelQ::KernelQ(KernelRows rows, const Kernel& kernel, std::vector<std::int8_t>
       kernel_(kernel),
       signs_(std::move(signs)),
       shift_(std::move(diagonal_shift)),
-      cache_(rows_.size(), rows_.size(), cache_mb),
+      cache_(rows_.size(), rows_.size(), cache_mb, threads),
       threads_(threads) {
     const Index l = rows_.size();
     if (!shift_.empty() && static_cast<Index>(shift_.size()) != l) throw InternalError("KernelQ: diagonal shift of the wrong length");
@@ -168,7 +181,7 @@ SvrQ::SvrQ(KernelRows rows, const Kernel& kernel, double cache_mb, int threads)
     : rows_(std::move(rows)),
       kernel_(kernel),
       l_(rows_.size()),
-      cache_(rows_.size(), rows_.size(), cache_mb),
+      cache_(rows_.size(), rows_.size(), cache_mb, threads),
       threads_(threads) {
     if (l_ >= std::numeric_limits<std::int32_t>::max()) throw InternalError("SvrQ: too many rows for 32-bit indices");
     index_.resize(static_cast<std::size_t>(2 * l_));

@@ -91,6 +91,42 @@ TEST_CASE("q matrix: KernelQ's cached columns follow a run of swaps, as shrinkin
 }
 
 
+TEST_CASE("q matrix: a batch of swaps large enough to be shared by 2 threads gives the columns of 1 thread") {
+    // 1100 cached columns (some of them prefixes) times 500 swaps is past the batch size at
+    // which apply_pending_swaps uses the threads; prefixes that hold i but not j are dropped.
+    const Index n = 1100;
+    const DenseMatrix X = random_rows(n, 4, 21);
+    const KernelRows rows{Features(X)};
+    const Kernel k = rbf(X);
+    const std::vector<std::int8_t> signs(static_cast<std::size_t>(n), 1);
+    KernelQ one(rows, k, signs, 64.0, 1), two(rows, k, signs, 64.0, 2);
+    for (Index a = 0; a < n; ++a) {
+        one.column(a, a % 4 == 0 ? 600 : n);
+        two.column(a, a % 4 == 0 ? 600 : n);
+    }
+    std::vector<Index> var(static_cast<std::size_t>(n));
+    for (Index p = 0; p < n; ++p) var[static_cast<std::size_t>(p)] = p;
+    for (Index t = 0, back = n - 1; t < 1000; t += 2, --back) {
+        one.swap_index(t, back);
+        two.swap_index(t, back);
+        std::swap(var[static_cast<std::size_t>(t)], var[static_cast<std::size_t>(back)]);
+    }
+    for (Index a = 0; a < n; a += 7) {
+        CAPTURE(a);
+        const float* c1 = one.column(a, n);
+        const float* c2 = two.column(a, n);
+        bool same = true, right = true;
+        for (Index b = 0; b < n; ++b) {
+            same = same && c1[b] == c2[b];
+            const auto expected = static_cast<float>(
+                k(rows, var[static_cast<std::size_t>(a)], rows, var[static_cast<std::size_t>(b)]));
+            right = right && c1[b] == expected;
+        }
+        CHECK(same);
+        CHECK(right);
+    }
+}
+
 TEST_CASE("q matrix: SvrQ columns follow swaps, and a column handed out again is still right") {
     const DenseMatrix X = random_rows(40, 3, 11);
     const KernelRows rows{Features(X)};

@@ -39,7 +39,8 @@ class ColumnCache {
 public:
     // Room for at least two full columns whatever the budget, so the two columns the
     // solver holds are never evicted by each other.
-    ColumnCache(Index columns, Index column_length, double megabytes);
+    // `threads` may share out a large batch of pending swaps (each column is independent).
+    ColumnCache(Index columns, Index column_length, double megabytes, int threads = 1);
     ~ColumnCache();
     ColumnCache(const ColumnCache&) = delete;
     ColumnCache& operator=(const ColumnCache&) = delete;
@@ -66,6 +67,9 @@ private:
 
     std::vector<Entry> entries_;
     std::vector<std::pair<Index, Index>> pending_;  // swaps (i < j) not yet applied to the entries
+    std::vector<Index> listed_;                      // apply_pending_swaps' scratch: the cached columns
+    std::vector<char> stale_;                        // and which of them to drop
+    int threads_ = 1;
     Index head_ = -1, tail_ = -1;  // head = least recently used
     Index budget_ = 0;             // floats still free
 };
