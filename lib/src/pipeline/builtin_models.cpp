@@ -25,31 +25,31 @@
 namespace kestrel {
 
 void register_builtin_models(Registry& r) {
-    r.add(ridge_model_info());
-    r.add(logistic_model_info());
-    r.add(least_squares_model_info());
-    r.add(lasso_model_info());
-    r.add(elastic_net_model_info());
-    r.add(perceptron_model_info());
-    r.add(linear_svm_model_info());
-    r.add(linear_svr_model_info());
-    r.add(lad_model_info());
-    r.add(quantile_model_info());
-    r.add(huber_model_info());
-    r.add(lp_svm_model_info());
-    r.add(svc_model_info());
-    r.add(nu_svc_model_info());
-    r.add(svr_model_info());
-    r.add(nu_svr_model_info());
-    r.add(one_class_model_info());
-    r.add(tree_model_info());
-    r.add(forest_model_info());
-    r.add(adaboost_model_info(r));
-    r.add(gbdt_model_info());
-    r.add(kernel_ridge_model_info());
-    r.add(kernel_logistic_model_info());
-    r.add(kernel_perceptron_model_info());
-    r.add(knn_model_info());
+    r.add("ridge", ridge_model_info);
+    r.add("logistic", logistic_model_info);
+    r.add("least_squares", least_squares_model_info);
+    r.add("lasso", lasso_model_info);
+    r.add("elastic_net", elastic_net_model_info);
+    r.add("perceptron", perceptron_model_info);
+    r.add("linear_svm", linear_svm_model_info);
+    r.add("linear_svr", linear_svr_model_info);
+    r.add("lad", lad_model_info);
+    r.add("quantile", quantile_model_info);
+    r.add("huber", huber_model_info);
+    r.add("lp_svm", lp_svm_model_info);
+    r.add("svc", svc_model_info);
+    r.add("nu_svc", nu_svc_model_info);
+    r.add("svr", svr_model_info);
+    r.add("nu_svr", nu_svr_model_info);
+    r.add("one_class", one_class_model_info);
+    r.add("tree", tree_model_info);
+    r.add("forest", forest_model_info);
+    r.add("adaboost", [&r] { return adaboost_model_info(r); });
+    r.add("gbdt", gbdt_model_info);
+    r.add("kernel_ridge", kernel_ridge_model_info);
+    r.add("kernel_logistic", kernel_logistic_model_info);
+    r.add("kernel_perceptron", kernel_perceptron_model_info);
+    r.add("knn", knn_model_info);
 }
 
 }  // namespace kestrel

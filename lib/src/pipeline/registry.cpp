@@ -8,46 +8,65 @@
 namespace kestrel {
 
 void Registry::add(ModelInfo info) {
-    if (contains(info.name)) throw InternalError("model " + info.name + " registered twice");
-    if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
-    own_specs_.push_back(info.spec);
-    if (info.is_classifier() && !info.spec.find("multiclass")) {
-        std::vector<std::string> strategies{"auto", "ovr", "ovo", "ecoc"};
-        strategies.insert(strategies.end(), info.native_strategies.begin(), info.native_strategies.end());
-        info.spec.add(choice_param("multiclass", "auto", strategies,
-                                   info.multiclass == Multiclass::native
-                                       ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo / ecoc = "
-                                         "generic wrappers"
-                                       : "multiclass strategy for k > 2 classes: auto = " + info.default_strategy +
-                                             "; ovr = one-vs-rest, ovo = one-vs-one, ecoc = output codes")
-                          .like("sklearn OneVsRestClassifier / OneVsOneClassifier / OutputCodeClassifier"));
-        info.spec.add(real_param("code_size", 1.5, "multiclass=ecoc: code bits per class (floor(code_size*k) members)")
-                          .range(0.0, std::nullopt)
-                          .open_below()
-                          .like("sklearn OutputCodeClassifier code_size"));
-        info.spec.add(choice_param("decoding", "loss", {"loss", "hamming"},
-                                   "multiclass=ecoc: nearest codeword by summed logistic loss of the member margins, "
-                                   "or by Hamming distance of their signs")
-                          .like("Allwein, Schapire & Singer 2000 loss-based / Hamming decoding"));
-    }
-    models_.push_back(std::move(info));
+    auto made = std::make_shared<const ModelInfo>(std::move(info));
+    add(made->name, [made] { return *made; });
+}
+
+void Registry::add(std::string name, std::function<ModelInfo()> make) {
+    if (contains(name)) throw InternalError("model " + name + " registered twice");
+    auto e = std::make_unique<Entry>();
+    e->name = std::move(name);
+    e->make = std::move(make);
+    entries_.push_back(std::move(e));
+}
+
+const ModelInfo& Registry::built(const Entry& e) const {
+    std::call_once(e.made, [&] {
+        ModelInfo info = e.make();
+        if (info.name != e.name) throw InternalError("model " + e.name + " built as " + info.name);
+        if (!info.factory || info.tasks.empty()) throw InternalError("model " + info.name + " lacks a factory or tasks");
+        e.own_spec = std::make_unique<const ParamSpec>(info.spec);
+        if (info.is_classifier() && !info.spec.find("multiclass")) {
+            std::vector<std::string> strategies{"auto", "ovr", "ovo", "ecoc"};
+            strategies.insert(strategies.end(), info.native_strategies.begin(), info.native_strategies.end());
+            info.spec.add(choice_param("multiclass", "auto", strategies,
+                                       info.multiclass == Multiclass::native
+                                           ? "multiclass strategy: auto = the model's own multiclass; ovr / ovo / ecoc = "
+                                             "generic wrappers"
+                                           : "multiclass strategy for k > 2 classes: auto = " + info.default_strategy +
+                                                 "; ovr = one-vs-rest, ovo = one-vs-one, ecoc = output codes")
+                              .like("sklearn OneVsRestClassifier / OneVsOneClassifier / OutputCodeClassifier"));
+            info.spec.add(real_param("code_size", 1.5, "multiclass=ecoc: code bits per class (floor(code_size*k) members)")
+                              .range(0.0, std::nullopt)
+                              .open_below()
+                              .like("sklearn OutputCodeClassifier code_size"));
+            info.spec.add(choice_param("decoding", "loss", {"loss", "hamming"},
+                                       "multiclass=ecoc: nearest codeword by summed logistic loss of the member margins, "
+                                       "or by Hamming distance of their signs")
+                              .like("Allwein, Schapire & Singer 2000 loss-based / Hamming decoding"));
+        }
+        e.info = std::make_unique<const ModelInfo>(std::move(info));
+    });
+    return *e.info;
 }
 
 bool Registry::contains(const std::string& name) const {
-    return std::any_of(models_.begin(), models_.end(), [&](const ModelInfo& m) { return m.name == name; });
+    return std::any_of(entries_.begin(), entries_.end(), [&](const auto& e) { return e->name == name; });
 }
 
-const ModelInfo& Registry::info(const std::string& name) const {
-    for (const auto& m : models_)
-        if (m.name == name) return m;
+const Registry::Entry& Registry::entry(const std::string& name) const {
+    for (const auto& e : entries_)
+        if (e->name == name) return *e;
     std::string valid;
     for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
     throw UsageError("unknown model '" + name + "' (valid: " + valid + ")");
 }
 
+const ModelInfo& Registry::info(const std::string& name) const { return built(entry(name)); }
+
 std::vector<std::string> Registry::names() const {
     std::vector<std::string> out;
-    for (const auto& m : models_) out.push_back(m.name);
+    for (const auto& e : entries_) out.push_back(e->name);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -87,10 +106,10 @@ std::unique_ptr<Estimator> Registry::create(const ResolvedParams& params) const 
 }
 
 std::unique_ptr<Estimator> Registry::create_unwrapped(const std::string& name, const Params& given) const {
-    const ModelInfo& mi = info(name);
-    const auto at = static_cast<std::size_t>(&mi - models_.data());
+    const Entry& en = entry(name);
+    const ModelInfo& mi = built(en);
     auto e = mi.factory();
-    e->set_identity(mi, own_specs_[at].resolve(given, name));
+    e->set_identity(mi, en.own_spec->resolve(given, name));
     return e;
 }
 
