@@ -275,8 +275,11 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
     if (ctx.rows_sharded && p.importance == "permutation") refuse("importance=permutation");
     if (tp.max_leaf_nodes > 0) refuse("max_leaf_nodes=" + std::to_string(tp.max_leaf_nodes));
     if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; }))
-        throw DataError("forest: tree_method=hist does not split categorical features natively (tree_method=exact "
-                        "does; or one-hot encode them)");
+        throw DataError(ctx.rows_sharded
+                            ? "forest: on rows spread over ranks tree_method=auto is the histogram forest, which "
+                              "takes text columns one-hot encoded: give -p tree_method=hist"
+                            : "forest: tree_method=hist does not split categorical features natively (tree_method=exact "
+                              "does; or one-hot encode them)");
     if (ctx.rows_sharded && p.class_weight == "balanced")
         throw ParamError("parameter class_weight=balanced of model forest cannot be computed on one rank's rows");
     const bool classification = data.task == Task::classification;
