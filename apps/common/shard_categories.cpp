@@ -54,6 +54,75 @@ void widen_table(Table& t, Index width) {
     }
 }
 
+namespace {
+
+// The columns whose flag is set.
+std::vector<Index> flagged(const std::vector<double>& flag) {
+    std::vector<Index> out;
+    for (std::size_t f = 0; f < flag.size(); ++f)
+        if (flag[f] != 0) out.push_back(static_cast<Index>(f));
+    return out;
+}
+
+// t read again with `categorical` forced categorical when one of them holds numbers in t
+// (a column t read as numbers because its cells there are all number-like).
+void read_as_categories(Table& t, const std::vector<Index>& categorical, Index width,
+                        const std::function<Table(const std::vector<Index>&)>& read_again) {
+    const bool again = std::any_of(categorical.begin(), categorical.end(), [&](Index f) {
+        return t.categories[static_cast<std::size_t>(f)].empty() && has_value(t.X, f);
+    });
+    if (!again) return;
+    t = read_again(categorical);
+    widen_table(t, width);
+    t.categories.resize(static_cast<std::size_t>(width));
+}
+
+// Column f of t recoded to `all`, the sorted union of its list and others'.
+void recode_to(Table& t, Index f, std::vector<std::string> all) {
+    auto& mine = t.categories[static_cast<std::size_t>(f)];
+    std::vector<double> map(mine.size());
+    for (std::size_t c = 0; c < mine.size(); ++c)
+        map[c] = static_cast<double>(std::lower_bound(all.begin(), all.end(), mine[c]) - all.begin());
+    recode(t.X, f, map);
+    mine = std::move(all);
+}
+
+// Sorted byte-wise without repeats, as the reader merges its chunks' dictionaries.
+std::vector<std::string> sorted_union(std::vector<std::string> all) {
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+}
+
+}  // namespace
+
+void unite_categories(std::vector<Table>& parts, const std::function<Table(std::size_t, const std::vector<Index>&)>& read_again) {
+    if (parts.size() < 2) return;
+    Index width = 0;  // LIBSVM files: the widest
+    for (const Table& t : parts) width = std::max(width, t.X.cols());
+    std::vector<double> flag(static_cast<std::size_t>(width), 0.0);
+    for (Table& t : parts) {
+        t.categories.resize(static_cast<std::size_t>(width));
+        for (std::size_t f = 0; f < flag.size(); ++f) flag[f] = std::max(flag[f], t.categories[f].empty() ? 0.0 : 1.0);
+    }
+    const std::vector<Index> categorical = flagged(flag);
+    if (categorical.empty()) {
+        for (Table& t : parts) t.categories.clear();
+        return;
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        read_as_categories(parts[i], categorical, width, [&](const std::vector<Index>& c) { return read_again(i, c); });
+    for (const Index f : categorical) {
+        std::vector<std::string> all;
+        for (const Table& t : parts) {
+            const auto& list = t.categories[static_cast<std::size_t>(f)];
+            all.insert(all.end(), list.begin(), list.end());
+        }
+        all = sorted_union(std::move(all));
+        for (Table& t : parts) recode_to(t, f, all);
+    }
+}
+
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
                          const std::function<Table(const std::vector<Index>& categorical)>& read_again) {
     const auto d = static_cast<std::size_t>(width);
@@ -61,22 +130,12 @@ void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_c
     std::vector<double> flag(d, 0.0);
     for (std::size_t f = 0; f < d; ++f) flag[f] = t.categories[f].empty() ? 0.0 : 1.0;
     if (group != nullptr) allreduce_max(*group, std::span<double>(flag));
-    std::vector<Index> categorical;
-    for (std::size_t f = 0; f < d; ++f)
-        if (flag[f] != 0) categorical.push_back(static_cast<Index>(f));
+    const std::vector<Index> categorical = flagged(flag);
     if (categorical.empty()) {
         t.categories.clear();
         return;
     }
-    // A column this rank read as numbers (it held no word here) is read again as categories.
-    const bool again = std::any_of(categorical.begin(), categorical.end(), [&](Index f) {
-        return t.categories[static_cast<std::size_t>(f)].empty() && has_value(t.X, f);
-    });
-    if (again) {
-        t = read_again(categorical);
-        widen_table(t, width);
-        t.categories.resize(d);
-    }
+    read_as_categories(t, categorical, width, read_again);
     // Each column's words: its count, then the words (one message for every column).
     std::vector<std::string> words;
     for (const Index f : categorical) {
@@ -94,18 +153,11 @@ void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_c
                        every[r].begin() + static_cast<std::ptrdiff_t>(at[r] + n));
             at[r] += n;
         }
-        // Sorted byte-wise, as one file's chunks are merged.
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
+        all = sorted_union(std::move(all));
         if (static_cast<Index>(all.size()) > max_categories)
             throw DataError(t.source + ": column " + column_name(t, f) + " has " + std::to_string(all.size()) +
                             " categories, more than --max-categories-hard (" + std::to_string(max_categories) + ")");
-        auto& mine = t.categories[static_cast<std::size_t>(f)];
-        std::vector<double> map(mine.size());
-        for (std::size_t c = 0; c < mine.size(); ++c)
-            map[c] = static_cast<double>(std::lower_bound(all.begin(), all.end(), mine[c]) - all.begin());
-        recode(t.X, f, map);
-        mine = std::move(all);
+        recode_to(t, f, std::move(all));
     }
 }
 

@@ -21,6 +21,12 @@ namespace kestrel::cli {
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
                          const std::function<Table(const std::vector<Index>& categorical)>& read_again);
 
+// The same agreement among the files one rank reads (--shards): no message; part i is read
+// again through read_again(i, columns) when a column another file makes categorical holds
+// numbers in it. Every part is then coded to the same lists, ready to be stacked.
+void unite_categories(std::vector<Table>& parts,
+                      const std::function<Table(std::size_t part, const std::vector<Index>& categorical)>& read_again);
+
 // Zero columns appended up to `width` (a LIBSVM part is as wide as its largest index).
 void widen_table(Table& t, Index width);
 

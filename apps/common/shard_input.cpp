@@ -157,6 +157,11 @@ Table read_own_files(ProcessGroup* group, const std::string& pattern, const Read
         if (t.labels) t.labels = RawLabels{};
         return t;
     }
+    unite_categories(mine, [&](std::size_t i, const std::vector<Index>& categorical) {
+        ReadOptions again = options;
+        again.categorical_features = categorical;
+        return read_table(files[r * F / N + i], again);
+    });
     return stack_tables(std::move(mine));
 }
 

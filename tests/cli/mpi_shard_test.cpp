@@ -295,6 +295,30 @@ TEST_SUITE("cli.mpi") {
             }
             CHECK(rows == 61);
         }
+        // --shards: the table in three files (of 10, 29 and 21 rows); at 2 ranks the second
+        // rank reads two files, which agree on their lists before the ranks do; at 4 ranks
+        // one rank holds no file.
+        const std::string whole = mixed_table();
+        const std::string header = whole.substr(0, whole.find('\n') + 1);
+        std::vector<std::size_t> starts = {header.size()};
+        for (std::size_t at = header.size(); at < whole.size(); at = whole.find('\n', at) + 1) starts.push_back(at);
+        const std::size_t cuts[] = {0, 10, 39, 60};
+        for (int f = 0; f < 3; ++f)
+            dir.file("part-" + std::to_string(f) + ".csv",
+                     header + whole.substr(starts[cuts[f] + 1], (cuts[f + 1] == 60 ? whole.size() : starts[cuts[f + 1] + 1]) -
+                                                                    starts[cuts[f] + 1]));
+        // Without mpirun one process reads the three: the code column, words in the first
+        // file and numbers in the others, is read again as categories in those two.
+        for (const int ranks : {1, 2, 4}) {
+            CAPTURE(ranks);
+            const std::string files = dir / ("files_" + std::to_string(ranks) + ".json");
+            const std::string command = "kestrel-train --shards '" + (dir / "part-*.csv") +
+                                        "' -m gbdt -p n_estimators=20 -p max_depth=3 -p min_child_weight=0 "
+                                        "--label-col y --ignore-cols label -o '" + files + "'";
+            REQUIRE(run_tool(ranks == 1 ? command : mpirun_sharded(ranks, command)).exit_code == 0);
+            CHECK(load(files).at("features") == load(dir / "gbdt_one.json").at("features"));
+            CHECK(model_difference(load(files), load(dir / "gbdt_one.json")) < 1e-9);
+        }
         // tree_method=auto on shards is the histogram forest: text columns need tree_method=hist.
         const auto forest_auto = run_tool(mpirun_sharded(2, "kestrel-train --shard -m forest" + classes + " -o '" +
                                                                 (dir / "auto.json") + "'"));
