@@ -207,6 +207,7 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
         again.categorical_features = categorical;
         return read_part(again);
     });
+    byte_part.reset();  // the part's text is not read again
 
     ShardedData out;
     out.total_rows = total_rows;
