@@ -12,14 +12,15 @@ namespace {
 
 constexpr std::uint64_t kPermutationStream = 0x7065726d;  // "perm": apart from the trees' own streams
 
-// The tree's walk for row i, reading `value` for feature `f` instead of the row's own.
+// The tree's walk for row i, reading `value` for feature `f` instead of the row's own:
+// predict's walk (Tree::goes_left: category sets, and NaN the way the split learned).
 template <class Value>
 int leaf_with(const Tree& tree, Index i, Index f, double value, const Value& x) {
     int node = 0;
     while (!tree.node(node).is_leaf()) {
         const TreeNode& n = tree.node(node);
         const double v = n.feature == f ? value : x(i, n.feature);
-        node = v <= n.threshold ? n.left : n.right;
+        node = tree.goes_left(node, v) ? n.left : n.right;
     }
     return node;
 }

@@ -244,4 +244,35 @@ TEST_SUITE("tree native categories") {
             CHECK(old.predict_proba(test_set.X) == expected);
         }
     }
+
+    TEST_CASE("forest: permutation importance walks category sets and the missing direction as predict does") {
+        // One feature that decides the class, each row's value drawn in equal thirds or
+        // quarters. A walk that read a categorical split as a threshold, or sent NaN right
+        // whatever the split learned, would misclassify the out-of-bag rows as they are and
+        // halve the importance. Expected (1 feature, trees that fit it exactly): the error
+        // with the feature permuted minus 0. Categories: class 1 for codes {1, 2} of 0..3,
+        // 1/2. Missing: class 1 for x = 2, class 0 for x = 1 and for NaN, 1 - (1/3)^2 -
+        // (2/3)^2 = 4/9.
+        const auto importance = [](const Dataset& d) {
+            auto f = make<RandomForest>(forest_model_info(), {{"n_estimators", 40}, {"importance", "permutation"}});
+            f->fit(d, test::threads(1));
+            REQUIRE(f->permutation_importances());
+            return (*f->permutation_importances())[0];
+        };
+        DenseMatrix codes(240, 1), values(240, 1);
+        Vector y_codes(240), y_values(240);
+        Rng rng(7);
+        for (Index i = 0; i < 240; ++i) {
+            const auto c = static_cast<double>(rng.below(4));
+            codes(i, 0) = c;
+            y_codes[i] = c == 1 || c == 2 ? 1.0 : 0.0;
+            const auto v = rng.below(3);
+            values(i, 0) = v == 0 ? kNaN : static_cast<double>(v);
+            y_values[i] = v == 2 ? 1.0 : 0.0;
+        }
+        const double by_set = importance(with_categories(codes, y_codes, Task::classification, {4}));
+        CHECK(by_set == doctest::Approx(0.5).epsilon(0.15));  // 0.25 with a threshold walk
+        const double by_missing = importance(tiny(values, y_values, Task::classification));
+        CHECK(by_missing == doctest::Approx(4.0 / 9).epsilon(0.15));  // 0.22 with NaN sent right
+    }
 }
