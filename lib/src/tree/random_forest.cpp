@@ -192,9 +192,12 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
 void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const RandomForestParams& p = p_;
     const Features& X = data.X;
-    require_finite_features(X, "forest");
+    const bool hist = p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded);
+    // The histogram trees bin sparse rows dense (one-hot encoded tables arrive sparse), where
+    // a stored NaN is a missing value as in dense rows.
+    require_finite_features(X, "forest", hist);
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
-    if (p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded)) {
+    if (hist) {
         fit_hist(data, ctx, tp);
         return;
     }

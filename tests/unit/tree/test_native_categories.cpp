@@ -166,14 +166,28 @@ TEST_SUITE("tree native categories") {
         }
     }
 
-    TEST_CASE("tree missing: sparse input has no missing values, so a NaN there is a data error") {
+    TEST_CASE("tree missing: sparse input has no missing values, so a NaN there is a data error (the histogram forest bins it as missing)") {
         DenseMatrix X(4, 1);
         X << 1, 2, 3, 4;
         Dataset d = tiny(X, Vector{{0.0, 0.0, 1.0, 1.0}}, Task::classification);
         SparseMatrix S = X.sparseView();
         S.coeffRef(1, 0) = kNaN;
+        const Features dense = d.X;
         d.X = Features(std::move(S));
         CHECK_THROWS_AS(fit_tree(d, Params::object()), DataError);
+        auto exact = make<RandomForest>(forest_model_info(), {{"n_estimators", 3}});
+        CHECK_THROWS_AS(exact->fit(d, test::threads(1)), DataError);
+        // The histogram forest bins sparse rows dense: the stored NaN is a missing value, and
+        // the forest is the one the dense rows (NaN in the same cell) give.
+        const Params hist{{"n_estimators", 3}, {"tree_method", "hist"}, {"min_samples_leaf", 1}};
+        auto from_sparse = make<RandomForest>(forest_model_info(), hist), from_dense = make<RandomForest>(forest_model_info(), hist);
+        from_sparse->fit(d, test::threads(1));
+        Dataset dd = d;
+        DenseMatrix holes = dense.dense_ref();
+        holes(1, 0) = kNaN;
+        dd.X = Features(std::move(holes));
+        from_dense->fit(dd, test::threads(1));
+        CHECK(from_sparse->save_state() == from_dense->save_state());
     }
 
     TEST_CASE("tree categories: unseen, invalid and missing codes at predict follow the missing direction") {
