@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <optional>
 #include <unordered_set>
 
+#include "common/shard_categories.hpp"
+#include "common/shard_messages.hpp"
 #include "common/weights_column.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -15,58 +17,6 @@
 
 namespace kestrel::cli {
 namespace {
-
-// Words (label texts) in one message: each followed by a NUL.
-std::vector<std::byte> pack_words(const std::vector<std::string>& words) {
-    std::vector<std::byte> out;
-    for (const std::string& w : words) {
-        const auto* p = reinterpret_cast<const std::byte*>(w.data());
-        out.insert(out.end(), p, p + w.size());
-        out.push_back(std::byte{0});
-    }
-    return out;
-}
-
-std::vector<std::string> unpack_words(const std::vector<std::byte>& bytes) {
-    std::vector<std::string> words;
-    std::string w;
-    for (const std::byte b : bytes) {
-        if (b == std::byte{0}) {
-            words.push_back(std::move(w));
-            w.clear();
-        } else {
-            w.push_back(static_cast<char>(b));
-        }
-    }
-    return words;
-}
-
-std::vector<std::byte> pack_numbers(const std::vector<double>& v) {
-    std::vector<std::byte> out(v.size() * sizeof(double));
-    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
-    return out;
-}
-
-std::vector<double> unpack_numbers(const std::vector<std::byte>& bytes) {
-    std::vector<double> v(bytes.size() / sizeof(double));
-    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-    return v;
-}
-
-// Every rank's numbers, in rank order.
-std::vector<std::vector<double>> gather_numbers(ProcessGroup* group, const std::vector<double>& mine) {
-    if (group == nullptr) return {mine};
-    std::vector<std::vector<double>> all;
-    for (const auto& part : share_with_all(*group, pack_numbers(mine))) all.push_back(unpack_numbers(part));
-    return all;
-}
-
-std::vector<std::vector<std::string>> gather_words(ProcessGroup* group, const std::vector<std::string>& mine) {
-    if (group == nullptr) return {mine};
-    std::vector<std::vector<std::string>> all;
-    for (const auto& part : share_with_all(*group, pack_words(mine))) all.push_back(unpack_words(part));
-    return all;
-}
 
 // The distinct labels of `labels`, in first-seen order, with their values as read.
 RawLabels distinct_labels(const RawLabels& labels) {
@@ -122,15 +72,19 @@ Task agree_on_task(ProcessGroup* group, const ModelSpec& spec, const RawLabels& 
     return choose_task(spec, labels_of(stand_in));
 }
 
-// This rank's rows from its byte range of one file (--shard).
-Table read_byte_range(ProcessGroup* group, const std::string& path, const ReadOptions& options) {
+// This rank's byte range of one file (--shard), and the whole file's line number of its
+// first record: the line breaks of the parts before this one.
+struct BytePart {
+    FileShard shard;
+    std::uint64_t first_line = 1;
+};
+BytePart read_byte_range(ProcessGroup* group, const std::string& path, const ReadOptions& options) {
     const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
-    const FileShard shard = read_file_shard(path, options, rank, ranks);
-    // Line numbers of the whole file: the line breaks of the parts before this one.
-    const auto lines = gather_numbers(group, {static_cast<double>(shard.record_lines)});
-    std::uint64_t first = 1 + shard.header_lines;
-    for (int r = 0; r < rank; ++r) first += static_cast<std::uint64_t>(lines[static_cast<std::size_t>(r)][0]);
-    return parse_file_shard(shard, first);
+    BytePart part{read_file_shard(path, options, rank, ranks)};
+    const auto lines = gather_numbers(group, {static_cast<double>(part.shard.record_lines)});
+    part.first_line = 1 + part.shard.header_lines;
+    for (int r = 0; r < rank; ++r) part.first_line += static_cast<std::uint64_t>(lines[static_cast<std::size_t>(r)][0]);
+    return part;
 }
 
 // Rows of several tables, one after the other (the same columns; LIBSVM: padded to the
@@ -203,6 +157,11 @@ Table read_own_files(ProcessGroup* group, const std::string& pattern, const Read
         if (t.labels) t.labels = RawLabels{};
         return t;
     }
+    unite_categories(mine, [&](std::size_t i, const std::vector<Index>& categorical) {
+        ReadOptions again = options;
+        again.categorical_features = categorical;
+        return read_table(files[r * F / N + i], again);
+    });
     return stack_tables(std::move(mine));
 }
 
@@ -212,10 +171,17 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
                                 const DataFlags& data, int threads) {
     if (!data.group_col.empty()) throw UsageError("--shard: --group-col (ranking) is not read in shards");
     ProcessGroup* group = in_process_group() ? process_group() : nullptr;
-    const int rank = group ? group->rank() : 0;
     ReadOptions options = data.options(threads);
     options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
-    Table t = pattern.empty() ? read_byte_range(group, path, options) : read_own_files(group, pattern, options);
+    std::optional<BytePart> byte_part;
+    if (pattern.empty()) byte_part = read_byte_range(group, path, options);
+    // This rank's rows, read with `opts` (no message: the line numbers are known).
+    const auto read_part = [&](const ReadOptions& opts) {
+        if (!byte_part) return read_own_files(group, pattern, opts);
+        byte_part->shard.options.categorical_features = opts.categorical_features;
+        return parse_file_shard(byte_part->shard, byte_part->first_line);
+    };
+    Table t = read_part(options);
     if (!pattern.empty()) {  // every rank's files have rank 0's columns
         const auto names = gather_words(group, t.feature_names);
         for (std::size_t r = 1; r < names.size(); ++r)
@@ -223,11 +189,6 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
                 throw DataError("--shards '" + pattern + "': the files of rank " + std::to_string(r) +
                                 " have other columns than those of rank 0");
     }
-    for (std::size_t f = 0; f < t.categories.size(); ++f)
-        if (!t.categories[f].empty())
-            throw DataError(t.source + ": feature '" + (f < t.feature_names.size() ? t.feature_names[f] : std::to_string(f)) +
-                            "' holds text in rank " + std::to_string(rank) +
-                            "'s part: --shard reads numeric feature columns only (docs/distributed.md)");
     if (t.labels && !t.labels->qid.empty()) throw UsageError(t.source + ": --shard does not read query groups (qid:)");
     RawLabels mine = t.labels ? *t.labels : RawLabels{};
 
@@ -240,17 +201,13 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     }
     if (total_rows == 0) throw DataError((pattern.empty() ? path : "--shards '" + pattern + "'") + ": no data rows");
     if (t.X.rows() > 0 && !t.labels) throw DataError(t.source + ": no label column");
-    if (t.X.cols() < width) {
-        if (t.X.is_sparse()) {
-            SparseMatrix wide = t.X.sparse_ref();
-            wide.conservativeResize(wide.rows(), width);
-            t.X = Features(std::move(wide));
-        } else {
-            DenseMatrix wide = DenseMatrix::Zero(t.X.rows(), width);
-            wide.leftCols(t.X.cols()) = t.X.dense_ref();
-            t.X = Features(std::move(wide));
-        }
-    }
+    widen_table(t, width);
+    agree_on_categories(group, t, width, options.max_categories, [&](const std::vector<Index>& categorical) {
+        ReadOptions again = options;
+        again.categorical_features = categorical;
+        return read_part(again);
+    });
+    byte_part.reset();  // the part's text is not read again
 
     ShardedData out;
     out.total_rows = total_rows;
@@ -262,6 +219,10 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     d.task = task;
     d.source = t.source;
     d.feature_names = std::move(t.feature_names);
+    if (!t.categories.empty()) {
+        for (const auto& c : t.categories) d.category_counts.push_back(static_cast<Index>(c.size()));
+        d.categories = std::move(t.categories);
+    }
     if (task == Task::classification) {
         // The class list of the whole data: every rank's distinct labels, ordered as
         // encode_classes orders one file's.

@@ -396,7 +396,8 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     // Rows spread over ranks: the whole data's sample cuts the bins (the same cuts).
     const BinCuts cuts =
         ctx.rows_sharded
-            ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()), static_cast<int>(p.max_bins), ctx.seed)
+            ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()), static_cast<int>(p.max_bins), ctx.seed,
+                                      category_counts)
             : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
     const BinnedMatrix bins(cuts, data.X, train_rows, threads);
     // Per categorical feature, the codes no training row has: prediction sends them the

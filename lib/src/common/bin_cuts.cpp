@@ -145,6 +145,53 @@ std::vector<int> category_bins(const std::vector<Index>& counts, int max_bins) {
     return bin;
 }
 
+// Categorical features: each one's code counts over the rows (all of X's when `rows` is
+// empty); numeric features: an empty list.
+std::vector<std::vector<Index>> count_codes(const Features& X, std::span<const Index> rows,
+                                            std::span<const Index> category_counts) {
+    const Index d = X.cols();
+    std::vector<std::vector<Index>> code_counts(static_cast<std::size_t>(d));
+    if (category_counts.empty()) return code_counts;
+    for (Index f = 0; f < d; ++f)
+        if (category_counts[static_cast<std::size_t>(f)] > 0)
+            code_counts[static_cast<std::size_t>(f)].assign(static_cast<std::size_t>(category_counts[static_cast<std::size_t>(f)]), 0);
+    const auto count_code = [&](Index f, double x) {
+        auto& cnt = code_counts[static_cast<std::size_t>(f)];
+        if (cnt.empty()) return;
+        const int c = category_code(x, static_cast<Index>(cnt.size()));
+        if (c >= 0) ++cnt[static_cast<std::size_t>(c)];
+    };
+    const Index n_rows = rows.empty() ? X.rows() : static_cast<Index>(rows.size());
+    for (Index i = 0; i < n_rows; ++i) {
+        const Index r = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
+        if (X.is_sparse()) {
+            for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it) count_code(it.col(), it.value());
+        } else {
+            for (Index f = 0; f < d; ++f) count_code(f, X.dense_ref()(r, f));
+        }
+    }
+    return code_counts;
+}
+
+// The code -> bin maps of the categorical features (those with counts), and their edges:
+// bin b's "upper edge" b + 0.5 (never a threshold); at least one bin, as a numeric
+// feature without values has.
+std::vector<std::vector<int>> category_edges(const std::vector<std::vector<Index>>& code_counts, int max_bins,
+                                             std::vector<std::vector<double>>& edges) {
+    std::vector<std::vector<int>> code_bin(code_counts.size());
+    for (std::size_t f = 0; f < code_counts.size(); ++f) {
+        if (code_counts[f].empty()) continue;
+        auto& bins = code_bin[f];
+        bins = category_bins(code_counts[f], max_bins);
+        const int nb = std::max(1, *std::max_element(bins.begin(), bins.end()) + 1);
+        auto& e = edges[f];
+        e.clear();
+        for (int b = 0; b + 1 < nb; ++b) e.push_back(b + 0.5);
+        e.push_back(std::numeric_limits<double>::max());
+    }
+    return code_bin;
+}
+
 template <class Bin>
 void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index n, std::vector<Bin>& out,
                int threads) {
@@ -196,33 +243,8 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
     const auto categorical = [&](Index f) {
         return !category_counts.empty() && category_counts[static_cast<std::size_t>(f)] > 0;
     };
-    // Categorical features: code counts over every training row.
-    std::vector<std::vector<Index>> code_counts(static_cast<std::size_t>(d));
-    bool any_categorical = false;
-    for (Index f = 0; f < d; ++f)
-        if (categorical(f)) {
-            code_counts[static_cast<std::size_t>(f)].assign(
-                static_cast<std::size_t>(category_counts[static_cast<std::size_t>(f)]), 0);
-            any_categorical = true;
-        }
-    if (any_categorical) {
-        const auto count_code = [&](Index f, double x) {
-            auto& cnt = code_counts[static_cast<std::size_t>(f)];
-            if (cnt.empty()) return;
-            const int c = category_code(x, static_cast<Index>(cnt.size()));
-            if (c >= 0) ++cnt[static_cast<std::size_t>(c)];
-        };
-        const Index n_rows = rows.empty() ? X.rows() : static_cast<Index>(rows.size());
-        for (Index i = 0; i < n_rows; ++i) {
-            const Index r = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
-            if (X.is_sparse()) {
-                for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it) count_code(it.col(), it.value());
-            } else {
-                for (Index f = 0; f < d; ++f)
-                    if (categorical(f)) count_code(f, X.dense_ref()(r, f));
-            }
-        }
-    }
+    std::vector<std::vector<Index>> code_counts = count_codes(X, rows, category_counts);
+    const bool any_categorical = std::any_of(category_counts.begin(), category_counts.end(), [](Index k) { return k > 0; });
     std::vector<std::vector<double>> values(static_cast<std::size_t>(d));
     if (X.is_sparse()) {
         const SparseMatrix& S = X.sparse_ref();
@@ -250,21 +272,7 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
         std::vector<double>().swap(v);
     }
     std::vector<std::vector<int>> code_bin;
-    if (any_categorical) {
-        code_bin.resize(static_cast<std::size_t>(d));
-        for (Index f = 0; f < d; ++f) {
-            if (!categorical(f)) continue;
-            auto& bins = code_bin[static_cast<std::size_t>(f)];
-            bins = category_bins(code_counts[static_cast<std::size_t>(f)], max_bins);
-            // Bin b's "upper edge" b + 0.5 (never a threshold); at least one bin, as a
-            // numeric feature without values has.
-            const int nb = std::max(1, *std::max_element(bins.begin(), bins.end()) + 1);
-            auto& e = edges[static_cast<std::size_t>(f)];
-            e.clear();
-            for (int b = 0; b + 1 < nb; ++b) e.push_back(b + 0.5);
-            e.push_back(std::numeric_limits<double>::max());
-        }
-    }
+    if (any_categorical) code_bin = category_edges(code_counts, max_bins, edges);
     BinCuts c = from_edges(edges);
     c.code_bin_ = std::move(code_bin);
     return c;
@@ -284,19 +292,25 @@ BinCuts BinCuts::from_edges(const std::vector<std::vector<double>>& edges) {
     return c;
 }
 
-BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed) {
+BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed,
+                                std::span<const Index> category_counts) {
     const Index d = X.cols(), n = X.rows();
-    // This rank's sampled rows' non-missing values, feature by feature.
+    const auto categorical = [&](Index f) {
+        return !category_counts.empty() && category_counts[static_cast<std::size_t>(f)] > 0;
+    };
+    // This rank's sampled rows' non-missing values, feature by feature (a categorical
+    // feature's: none, its counts go below).
     std::vector<std::vector<double>> mine(static_cast<std::size_t>(d));
     for (const Index g : sample_of_whole(span.total, seed)) {
         if (g < span.first || g >= span.first + n) continue;
         const Index r = g - span.first;
         if (X.is_sparse()) {
             for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it)
-                if (!std::isnan(it.value())) mine[static_cast<std::size_t>(it.col())].push_back(it.value());
+                if (!std::isnan(it.value()) && !categorical(it.col())) mine[static_cast<std::size_t>(it.col())].push_back(it.value());
         } else {
             for (Index f = 0; f < d; ++f)
-                if (const double x = X.dense_ref()(r, f); !std::isnan(x)) mine[static_cast<std::size_t>(f)].push_back(x);
+                if (const double x = X.dense_ref()(r, f); !std::isnan(x) && !categorical(f))
+                    mine[static_cast<std::size_t>(f)].push_back(x);
         }
     }
     // Per feature: a count, then the values.
@@ -326,8 +340,22 @@ BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, s
         }
     }
     std::vector<std::vector<double>> edges(static_cast<std::size_t>(d));
-    for (std::size_t f = 0; f < values.size(); ++f) edges[f] = feature_edges(values[f], max_bins);
-    return from_edges(edges);
+    for (std::size_t f = 0; f < values.size(); ++f)
+        if (!categorical(static_cast<Index>(f))) edges[f] = feature_edges(values[f], max_bins);
+    if (std::none_of(category_counts.begin(), category_counts.end(), [](Index k) { return k > 0; })) return from_edges(edges);
+    // Every training row's codes counted (not the sample), summed over the ranks: whole
+    // numbers, exact in any order.
+    std::vector<std::vector<Index>> code_counts = count_codes(X, {}, category_counts);
+    std::vector<double> flat;
+    for (const auto& c : code_counts) flat.insert(flat.end(), c.begin(), c.end());
+    sum_over_ranks(true, std::span<double>(flat));
+    std::size_t at = 0;
+    for (auto& c : code_counts)
+        for (Index& k : c) k = static_cast<Index>(flat[at++]);
+    const std::vector<std::vector<int>> code_bin = category_edges(code_counts, max_bins, edges);
+    BinCuts c = from_edges(edges);
+    c.code_bin_ = code_bin;
+    return c;
 }
 
 int BinCuts::bin_of(Index f, double x) const {

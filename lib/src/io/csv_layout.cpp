@@ -215,6 +215,10 @@ void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::strin
     };
     set_type(opts.categorical_columns, FieldType::categorical, "--categorical");
     set_type(opts.numeric_columns, FieldType::numeric, "--numeric");
+    for (std::size_t j = 0; j < L.n_fields; ++j)
+        if (L.target[j] >= 0 && std::find(opts.categorical_features.begin(), opts.categorical_features.end(),
+                                          static_cast<Index>(L.target[j])) != opts.categorical_features.end())
+            L.field_type[j] = FieldType::categorical;
     if (!opts.feature_categories) return;
     // Predict time: the model's types; an empty list means every column is numeric.
     const CategoryLists& model = *opts.feature_categories;

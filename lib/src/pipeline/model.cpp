@@ -116,16 +116,14 @@ Model Model::train(const ModelSpec& spec, Dataset&& data, const Context& ctx) {
     return m;
 }
 
-// A step fitted on rows spread over ranks must fit from sums over them (the scalers,
-// mean, median and constant imputation, poly); the others would differ from rank to rank
+// A step fitted on rows spread over ranks must fit from what the ranks exchange (the
+// scalers, the imputers, one-hot, poly); the others would differ from rank to rank
 // (docs/distributed.md). Every rank reaches the same step, so every rank refuses it.
 namespace {
 void refuse_on_shards(const Transformer& t, const std::string& step) {
     if (t.fits_on_shards()) return;
-    const bool impute = t.kind() == "impute" || t.kind() == "impute_mean";
-    throw UsageError("--shard: the preprocessing step " + step + " cannot be fitted from sums over ranks" +
-                     (impute ? "; impute with --missing median, mean or constant:VALUE"
-                             : " (docs/distributed.md lists the steps that can)"));
+    throw UsageError("--shard: the preprocessing step " + step +
+                     " cannot be fitted from sums over ranks (docs/distributed.md lists the steps that can)");
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <span>
@@ -48,21 +49,22 @@ Index role_of(const std::vector<Index>& roles, Index j) {
     return roles.empty() ? kNumericColumn : roles[static_cast<std::size_t>(j)];
 }
 
-// The non-missing values of column j, sorted.
+// A double's bits as an unsigned key in the doubles' order (−0 just below +0; no NaN here).
+std::uint64_t order_key(double x) {
+    const auto u = std::bit_cast<std::uint64_t>(x);
+    return (u >> 63) != 0 ? ~u : u | (std::uint64_t{1} << 63);
+}
+
+// The non-missing values of column j, sorted in the order of order_key: −0 before +0, so
+// that which of the two equal zeros a fill takes does not depend on the sort (the ranks'
+// fits, which order by the same keys, take the same one).
 std::vector<double> sorted_values(const DenseMatrix& m, Index j) {
     std::vector<double> v;
     v.reserve(static_cast<std::size_t>(m.rows()));
     for (Index r = 0; r < m.rows(); ++r)
         if (!std::isnan(m(r, j))) v.push_back(m(r, j));
-    std::sort(v.begin(), v.end());
+    std::sort(v.begin(), v.end(), [](double a, double b) { return order_key(a) < order_key(b); });
     return v;
-}
-
-// The most frequent of sorted values, the smallest on ties (scikit-learn's rule).
-// A double's bits as an unsigned key in the doubles' order (−0 just below +0; no NaN here).
-std::uint64_t order_key(double x) {
-    const auto u = std::bit_cast<std::uint64_t>(x);
-    return (u >> 63) != 0 ? ~u : u | (std::uint64_t{1} << 63);
 }
 double from_order_key(std::uint64_t k) {
     return std::bit_cast<double>((k >> 63) != 0 ? k & ~(std::uint64_t{1} << 63) : ~k);
@@ -98,6 +100,8 @@ std::vector<double> order_statistics_over_ranks(const DenseMatrix& m, const std:
     return out;
 }
 
+// The most frequent of sorted values, the smallest on ties (scikit-learn's rule); −0 and
+// +0 are one value, named by the first of the order.
 double most_frequent(const std::vector<double>& v) {
     double best = v.front();
     std::size_t best_count = 0;
@@ -111,6 +115,99 @@ double most_frequent(const std::vector<double>& v) {
         i = k;
     }
     return best;
+}
+
+// Per column j with want[j], the most frequent non-missing value of the ranks' rows taken
+// together, as most_frequent gives it on all of them (a collective step). Each rank sends
+// its distinct values with their counts (16 bytes each, and 8 a column) to every rank.
+std::vector<double> most_frequent_over_ranks(const DenseMatrix& m, const std::vector<char>& want) {
+    const auto d = static_cast<std::size_t>(m.cols());
+    std::vector<double> mine;  // per wanted column: n, then n (value, count) pairs
+    for (std::size_t j = 0; j < d; ++j) {
+        if (!want[j]) continue;
+        const std::vector<double> v = sorted_values(m, static_cast<Index>(j));
+        const std::size_t at = mine.size();
+        mine.push_back(0);
+        for (std::size_t i = 0; i < v.size();) {
+            std::size_t k = i;
+            while (k < v.size() && v[k] == v[i]) ++k;
+            mine.push_back(v[i]);
+            mine.push_back(static_cast<double>(k - i));
+            mine[at] += 1;
+            i = k;
+        }
+    }
+    ProcessGroup* group = process_group();
+    if (group == nullptr) throw InternalError("impute: rows spread over ranks, but this run has no process group");
+    std::vector<std::byte> bytes(mine.size() * sizeof(double));
+    if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+    std::vector<std::vector<double>> parts;
+    for (const auto& part : share_with_all(*group, bytes)) {
+        parts.emplace_back(part.size() / sizeof(double));
+        if (!part.empty()) std::memcpy(parts.back().data(), part.data(), part.size());
+    }
+    std::vector<std::size_t> at(parts.size(), 0);
+    std::vector<double> out(d, 0.0);
+    for (std::size_t j = 0; j < d; ++j) {
+        if (!want[j]) continue;
+        std::vector<std::pair<double, double>> pairs;  // (value, count) of every rank
+        for (std::size_t r = 0; r < parts.size(); ++r) {
+            const auto n = static_cast<std::size_t>(parts[r][at[r]++]);
+            for (std::size_t i = 0; i < n; ++i, at[r] += 2) pairs.emplace_back(parts[r][at[r]], parts[r][at[r] + 1]);
+        }
+        std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return order_key(a.first) < order_key(b.first); });
+        double best_count = 0;
+        for (std::size_t i = 0; i < pairs.size();) {
+            double count = 0;
+            std::size_t k = i;
+            for (; k < pairs.size() && pairs[k].first == pairs[i].first; ++k) count += pairs[k].second;
+            if (count > best_count) best_count = count, out[j] = pairs[i].first;
+            i = k;
+        }
+    }
+    return out;
+}
+
+// Each categorical column's category counts over the rows, the columns one after the
+// other in column order, then the row count: every number a one-hot fit reads.
+struct CategoryTally {
+    Index width = 0;
+    std::vector<double> counts;
+};
+
+CategoryTally tally_categories(const DenseMatrix& m, const std::vector<Index>& roles) {
+    CategoryTally t;
+    t.width = m.cols();
+    for (Index j = 0; j < m.cols(); ++j) {
+        const Index k = role_of(roles, j);
+        if (k <= 0) continue;
+        const std::size_t at = t.counts.size();
+        t.counts.resize(at + static_cast<std::size_t>(k), 0.0);
+        for (Index r = 0; r < m.rows(); ++r) {
+            const double x = m(r, j);
+            if (x >= 0 && x < static_cast<double>(k)) t.counts[at + static_cast<std::size_t>(x)] += 1;
+        }
+    }
+    t.counts.push_back(static_cast<double>(m.rows()));
+    return t;
+}
+
+// Per categorical column (roles[j] = k > 0), its most frequent code over the ranks' rows
+// (the smallest on ties: the first category in the sorted list), from the k counts of each
+// column summed over the ranks. Other columns: 0.
+std::vector<double> category_modes_over_ranks(const DenseMatrix& m, const std::vector<Index>& roles) {
+    CategoryTally tally = tally_categories(m, roles);
+    sum_over_ranks(true, std::span<double>(tally.counts));
+    std::vector<double> modes(static_cast<std::size_t>(m.cols()), 0.0);
+    std::size_t at = 0;
+    for (Index j = 0; j < m.cols(); ++j) {
+        const Index k = role_of(roles, j);
+        if (k <= 0) continue;
+        double best = 0;
+        for (Index c = 0; c < k; ++c, ++at)
+            if (tally.counts[at] > best) best = tally.counts[at], modes[static_cast<std::size_t>(j)] = static_cast<double>(c);
+    }
+    return modes;
 }
 
 // ---- impute ---------------------------------------------------------------------
@@ -160,16 +257,14 @@ public:
     // mean and constant fill from each column's count and sum of non-missing cells
     // summed over the ranks (the indicator: a count below the rows); median from two
     // order statistics found by a bisection over the ranks' counts (exact); most_frequent
-    // would need every distinct value's count.
-    bool fits_on_shards() const override { return strategy_ == "mean" || strategy_ == "constant" || strategy_ == "median"; }
+    // from every rank's distinct values and their counts; a categorical column's most
+    // frequent category from its category counts summed over the ranks.
+    bool fits_on_shards() const override { return true; }
     void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
         in_features_ = X.cols();
         fill_ = Vector::Zero(in_features_);
         indicator_.clear();
         if (X.is_sparse()) return;
-        for (Index j = 0; j < in_features_; ++j)
-            if (role_of(roles, j) > 0)
-                throw UsageError("--shard: impute cannot fill a categorical column from sums over ranks");
         const DenseMatrix& m = X.dense_ref();
         const Index d = m.cols();
         Vector sums = Vector::Zero(2 * d + 1);  // per column: count and sum of the values; then the rows
@@ -178,13 +273,22 @@ public:
                 if (const double x = m(r, j); !std::isnan(x)) sums[j] += 1, sums[d + j] += x;
         sums[2 * d] = static_cast<double>(m.rows());
         sum_over_ranks(true, std::span<double>(sums.data(), static_cast<std::size_t>(sums.size())));
+        const auto categorical = [&](Index j) { return role_of(roles, j) > 0; };
+        const bool any_categorical = std::any_of(roles.begin(), roles.end(), [](Index k) { return k > 0; });
+        const std::vector<double> modes = any_categorical ? category_modes_over_ranks(m, roles) : std::vector<double>();
+        std::vector<double> frequent;
+        if (strategy_ == "most_frequent") {
+            std::vector<char> want(static_cast<std::size_t>(d), 0);
+            for (Index j = 0; j < d; ++j) want[static_cast<std::size_t>(j)] = !categorical(j) && sums[j] > 0;
+            frequent = most_frequent_over_ranks(m, want);
+        }
         // The median as fit takes it: the middle value, or the two middle ones halved and added.
         std::vector<double> below, above;
         if (strategy_ == "median") {
             std::vector<double> lower(static_cast<std::size_t>(d), -1.0), upper(static_cast<std::size_t>(d), -1.0);
             for (Index j = 0; j < d; ++j) {
                 const double n = sums[j];
-                if (n == 0) continue;
+                if (n == 0 || categorical(j)) continue;
                 const double k = std::floor(n / 2);
                 upper[static_cast<std::size_t>(j)] = k;
                 if (std::fmod(n, 2) == 0) lower[static_cast<std::size_t>(j)] = k - 1;  // odd: the middle alone
@@ -196,7 +300,9 @@ public:
             if (sums[j] < sums[2 * d] && indicator_wanted_) indicator_.push_back(j);
             if (sums[j] == 0) continue;  // no value in any row: 0, as fit
             const auto u = static_cast<std::size_t>(j);
-            if (strategy_ == "constant") fill_[j] = constant_;
+            if (categorical(j)) fill_[j] = modes[u];
+            else if (strategy_ == "most_frequent") fill_[j] = frequent[u];
+            else if (strategy_ == "constant") fill_[j] = constant_;
             else if (strategy_ == "median") fill_[j] = std::fmod(sums[j], 2) != 0 ? above[u] : below[u] / 2 + above[u] / 2;
             else fill_[j] = sums[d + j] / sums[j];
         }
@@ -307,62 +413,16 @@ public:
     void fit(const Features& X) override { fit(X, {}); }
     void fit(const Features& X, const std::vector<Index>& roles) override {
         DenseMatrix scratch;  // LIBSVM rows with --categorical features arrive sparse
-        const DenseMatrix& m = X.dense(scratch);
-        in_features_ = m.cols();
-        blocks_.clear();
-        const double rows = static_cast<double>(m.rows());
-        const double min_count = min_frequency_ < 1 ? min_frequency_ * rows : min_frequency_;
-        double encoded_ones = 0;  // cells of the one-hot columns that hold a 1
-        for (Index j = 0; j < m.cols(); ++j) {
-            const Index k = role_of(roles, j);
-            if (k <= 0) continue;
-            std::vector<Index> count(static_cast<std::size_t>(k), 0);
-            for (Index r = 0; r < m.rows(); ++r) {
-                const double x = m(r, j);
-                if (x >= 0 && x < static_cast<double>(k)) ++count[static_cast<std::size_t>(x)];
-            }
-            Block b;
-            b.column = j;
-            b.slot.assign(static_cast<std::size_t>(k), -1);
-            // scikit-learn's rule: infrequent when seen fewer than min_count times; and
-            // with more observed categories than max_categories, the observed ones beyond
-            // the max_categories - 1 most frequent (a stable ascending sort by count, so
-            // of equal counts the later category stays frequent).
-            std::vector<Index> order;
-            for (Index c = 0; c < k; ++c)
-                if (count[static_cast<std::size_t>(c)] > 0) order.push_back(c);
-            std::vector<char> frequent(static_cast<std::size_t>(k), 0);
-            for (Index c : order) frequent[static_cast<std::size_t>(c)] = static_cast<double>(count[static_cast<std::size_t>(c)]) >= min_count;
-            if (max_categories_ > 0 && max_categories_ < static_cast<Index>(order.size())) {
-                std::stable_sort(order.begin(), order.end(), [&](Index a, Index c) {
-                    return count[static_cast<std::size_t>(a)] < count[static_cast<std::size_t>(c)];
-                });
-                const auto rare = order.size() - static_cast<std::size_t>(max_categories_ - 1);
-                for (std::size_t i = 0; i < rare; ++i) frequent[static_cast<std::size_t>(order[i])] = 0;
-            }
-            Index n_rare = 0;
-            for (Index c : order) n_rare += !frequent[static_cast<std::size_t>(c)];
-            for (Index c = 0; c < k; ++c)
-                if (frequent[static_cast<std::size_t>(c)]) {
-                    b.slot[static_cast<std::size_t>(c)] = b.width++;
-                    b.names.push_back(std::to_string(c));
-                }
-            if (n_rare > 0) {
-                b.infrequent = true;
-                for (Index c : order)
-                    if (!frequent[static_cast<std::size_t>(c)]) b.slot[static_cast<std::size_t>(c)] = b.width;
-                ++b.width;
-                b.names.push_back("infrequent");
-            }
-            for (Index c = 0; c < k; ++c)
-                if (b.slot[static_cast<std::size_t>(c)] >= 0) encoded_ones += static_cast<double>(count[static_cast<std::size_t>(c)]);
-            blocks_.push_back(std::move(b));
-        }
-        // scikit-learn's ColumnTransformer rule (sparse_threshold=0.3): sparse rows when
-        // fewer than 30% of the encoded cells are stored, and the model takes them.
-        const double cells = rows * static_cast<double>(out_width());
-        const double stored = rows * static_cast<double>(in_features_ - static_cast<Index>(blocks_.size())) + encoded_ones;
-        sparse_ = sparse_allowed_ && cells > 0 && stored < kOneHotSparseDensity * cells;
+        fit_tally(tally_categories(X.dense(scratch), roles), roles);
+    }
+    // Every rule (min_frequency, max_categories, the sparse-rows threshold) reads only the
+    // categories' counts and the rows, which sum over the ranks exactly.
+    bool fits_on_shards() const override { return true; }
+    void fit_on_shards(const Features& X, const std::vector<Index>& roles) override {
+        DenseMatrix scratch;
+        CategoryTally tally = tally_categories(X.dense(scratch), roles);
+        sum_over_ranks(true, std::span<double>(tally.counts));
+        fit_tally(tally, roles);
     }
     Features transform(const Features& X) const override {
         DenseMatrix scratch;
@@ -447,6 +507,62 @@ public:
     }
 
 private:
+    void fit_tally(const CategoryTally& tally, const std::vector<Index>& roles) {
+        in_features_ = tally.width;
+        blocks_.clear();
+        const double rows = tally.counts.back();
+        const double min_count = min_frequency_ < 1 ? min_frequency_ * rows : min_frequency_;
+        double encoded_ones = 0;  // cells of the one-hot columns that hold a 1
+        std::size_t at = 0;       // the column's first count in tally.counts
+        for (Index j = 0; j < in_features_; ++j) {
+            const Index k = role_of(roles, j);
+            if (k <= 0) continue;
+            const std::span<const double> count(tally.counts.data() + at, static_cast<std::size_t>(k));
+            at += static_cast<std::size_t>(k);
+            Block b;
+            b.column = j;
+            b.slot.assign(static_cast<std::size_t>(k), -1);
+            // scikit-learn's rule: infrequent when seen fewer than min_count times; and
+            // with more observed categories than max_categories, the observed ones beyond
+            // the max_categories - 1 most frequent (a stable ascending sort by count, so
+            // of equal counts the later category stays frequent).
+            std::vector<Index> order;
+            for (Index c = 0; c < k; ++c)
+                if (count[static_cast<std::size_t>(c)] > 0) order.push_back(c);
+            std::vector<char> frequent(static_cast<std::size_t>(k), 0);
+            for (Index c : order) frequent[static_cast<std::size_t>(c)] = count[static_cast<std::size_t>(c)] >= min_count;
+            if (max_categories_ > 0 && max_categories_ < static_cast<Index>(order.size())) {
+                std::stable_sort(order.begin(), order.end(), [&](Index a, Index c) {
+                    return count[static_cast<std::size_t>(a)] < count[static_cast<std::size_t>(c)];
+                });
+                const auto rare = order.size() - static_cast<std::size_t>(max_categories_ - 1);
+                for (std::size_t i = 0; i < rare; ++i) frequent[static_cast<std::size_t>(order[i])] = 0;
+            }
+            Index n_rare = 0;
+            for (Index c : order) n_rare += !frequent[static_cast<std::size_t>(c)];
+            for (Index c = 0; c < k; ++c)
+                if (frequent[static_cast<std::size_t>(c)]) {
+                    b.slot[static_cast<std::size_t>(c)] = b.width++;
+                    b.names.push_back(std::to_string(c));
+                }
+            if (n_rare > 0) {
+                b.infrequent = true;
+                for (Index c : order)
+                    if (!frequent[static_cast<std::size_t>(c)]) b.slot[static_cast<std::size_t>(c)] = b.width;
+                ++b.width;
+                b.names.push_back("infrequent");
+            }
+            for (Index c = 0; c < k; ++c)
+                if (b.slot[static_cast<std::size_t>(c)] >= 0) encoded_ones += count[static_cast<std::size_t>(c)];
+            blocks_.push_back(std::move(b));
+        }
+        // scikit-learn's ColumnTransformer rule (sparse_threshold=0.3): sparse rows when
+        // fewer than 30% of the encoded cells are stored, and the model takes them.
+        const double cells = rows * static_cast<double>(out_width());
+        const double stored = rows * static_cast<double>(in_features_ - static_cast<Index>(blocks_.size())) + encoded_ones;
+        sparse_ = sparse_allowed_ && cells > 0 && stored < kOneHotSparseDensity * cells;
+    }
+
     // The encoded rows as a row-major sparse matrix: each numeric cell stored (zeros
     // too, so that a scaler can centre the column in place), one entry per known category.
     Features sparse_rows(const DenseMatrix& in) const {

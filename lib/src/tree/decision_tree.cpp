@@ -16,17 +16,18 @@
 
 namespace kestrel {
 
-void require_finite_features(const Features& X, const std::string& model) {
+void require_finite_features(const Features& X, const std::string& model, bool sparse_nan_is_missing) {
+    const bool nan_refused = X.is_sparse() && !sparse_nan_is_missing;
     auto fail = [&](Index i, Index j) {
         throw DataError(model + ": feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
-                        (X.is_sparse() ? " is not a finite number (sparse input has no missing values; impute first)"
-                                       : " is infinite (NaN marks a missing value; infinities are not allowed)"));
+                        (nan_refused ? " is not a finite number (sparse input has no missing values; impute first)"
+                                     : " is infinite (NaN marks a missing value; infinities are not allowed)"));
     };
     if (X.is_sparse()) {
         const SparseMatrix& S = X.sparse_ref();
         for (Index i = 0; i < S.rows(); ++i)
             for (SparseMatrix::InnerIterator it(S, i); it; ++it)
-                if (!std::isfinite(it.value())) fail(i, it.col());
+                if (nan_refused ? !std::isfinite(it.value()) : std::isinf(it.value())) fail(i, it.col());
         return;
     }
     const DenseMatrix& D = X.dense_ref();

@@ -1,5 +1,10 @@
 #include "kestrel/tree/forest_permutation_importance.hpp"
 
+#include <cstring>
+#include <span>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/process_group.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
@@ -7,14 +12,15 @@ namespace {
 
 constexpr std::uint64_t kPermutationStream = 0x7065726d;  // "perm": apart from the trees' own streams
 
-// The tree's walk for row i, reading `value` for feature `f` instead of the row's own.
+// The tree's walk for row i, reading `value` for feature `f` instead of the row's own:
+// predict's walk (Tree::goes_left: category sets, and NaN the way the split learned).
 template <class Value>
 int leaf_with(const Tree& tree, Index i, Index f, double value, const Value& x) {
     int node = 0;
     while (!tree.node(node).is_leaf()) {
         const TreeNode& n = tree.node(node);
         const double v = n.feature == f ? value : x(i, n.feature);
-        node = v <= n.threshold ? n.left : n.right;
+        node = tree.goes_left(node, v) ? n.left : n.right;
     }
     return node;
 }
@@ -57,28 +63,103 @@ Vector tree_importance(const Tree& tree, const std::vector<char>& bag, const Val
     return out;
 }
 
+// tree_importance on rows spread over ranks (a collective step): each rank holds its
+// part of the tree's out-of-bag rows, which in rank order are the whole data's in row
+// order. Every rank gathers the out-of-bag values of the features the tree uses (the one
+// message), shuffles each feature's whole list as tree_importance does, and walks its own
+// rows with its slice of it; the error counts and the rows are then summed over the ranks.
+template <class Value>
+Vector tree_importance_over_ranks(const Tree& tree, const std::vector<char>& bag, const Value& x, Index d,
+                                  const Vector& y, bool classification, std::uint64_t seed) {
+    std::vector<Index> oob;
+    for (Index i = 0; i < static_cast<Index>(bag.size()); ++i)
+        if (!bag[static_cast<std::size_t>(i)]) oob.push_back(i);
+    std::vector<Index> used;
+    {
+        std::vector<char> seen(static_cast<std::size_t>(d), 0);
+        for (int k = 0; k < tree.size(); ++k)
+            if (!tree.node(k).is_leaf()) seen[static_cast<std::size_t>(tree.node(k).feature)] = 1;
+        for (Index f = 0; f < d; ++f)
+            if (seen[static_cast<std::size_t>(f)]) used.push_back(f);
+    }
+    // This rank's out-of-bag values, feature after feature.
+    std::vector<double> mine;
+    mine.reserve(oob.size() * used.size());
+    for (const Index f : used)
+        for (const Index i : oob) mine.push_back(x(i, f));
+    ProcessGroup* group = process_group();
+    if (group == nullptr) throw InternalError("forest: rows spread over ranks, but this run has no process group");
+    std::vector<std::vector<double>> parts;  // per rank: its values, feature after feature
+    if (!used.empty()) {
+        const auto bytes = std::as_bytes(std::span<const double>(mine));
+        for (const auto& part : share_with_all(*group, std::vector<std::byte>(bytes.begin(), bytes.end()))) {
+            parts.emplace_back(part.size() / sizeof(double));
+            if (!part.empty()) std::memcpy(parts.back().data(), part.data(), part.size());
+        }
+    }
+    std::size_t before = 0, m = 0;  // out-of-bag rows of the ranks before this one; of all
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+        const std::size_t rows = parts[r].size() / used.size();
+        if (static_cast<int>(r) < group->rank()) before += rows;
+        m += rows;
+    }
+    // Per rank: its base error, then its error with each used feature permuted.
+    std::vector<double> errors(1 + used.size(), 0.0);
+    for (const Index i : oob) errors[0] += leaf_error(tree, leaf_with(tree, i, -1, 0.0, x), y[i], classification);
+    std::vector<double> values(m);
+    for (std::size_t u = 0; u < used.size(); ++u) {
+        std::size_t at = 0;
+        for (const auto& part : parts) {
+            const std::size_t rows = part.size() / used.size();
+            std::copy_n(part.begin() + static_cast<std::ptrdiff_t>(u * rows), rows, values.begin() + static_cast<std::ptrdiff_t>(at));
+            at += rows;
+        }
+        const Index f = used[u];
+        Rng rng(derive_seed(seed, static_cast<std::uint64_t>(f)));
+        rng.shuffle(std::span<double>(values));
+        for (std::size_t r = 0; r < oob.size(); ++r)
+            errors[1 + u] += leaf_error(tree, leaf_with(tree, oob[r], f, values[before + r], x), y[oob[r]], classification);
+    }
+    std::vector<double> rows{static_cast<double>(oob.size())};
+    errors.insert(errors.begin(), rows.begin(), rows.end());
+    allreduce_sum(*group, std::span<double>(errors));
+    Vector out = Vector::Zero(d);
+    const double total = errors[0];
+    if (total == 0) return out;
+    const double base = errors[1] / total;
+    for (std::size_t u = 0; u < used.size(); ++u) out[used[u]] = errors[2 + u] / total - base;
+    return out;
+}
+
 }  // namespace
 
 Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
                                   const Features& X, const Vector& y, bool classification, std::uint64_t seed,
-                                  int threads) {
+                                  int threads, bool rows_sharded) {
     const Index d = X.cols();
     const auto n_trees = static_cast<Index>(trees.size());
     std::vector<Vector> per_tree(trees.size());
     const std::uint64_t base_seed = derive_seed(seed, kPermutationStream);
-#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
-    for (Index t = 0; t < n_trees; ++t) {
+    const auto one_tree = [&](Index t) {
         const auto k = static_cast<std::size_t>(t);
         const std::uint64_t tree_seed = derive_seed(base_seed, static_cast<std::uint64_t>(t));
+        const auto walk = [&](const auto& x) {
+            per_tree[k] = rows_sharded ? tree_importance_over_ranks(trees[k], in_bag[k], x, d, y, classification, tree_seed)
+                                       : tree_importance(trees[k], in_bag[k], x, d, y, classification, tree_seed);
+        };
         if (X.is_sparse()) {
             const SparseMatrix& S = X.sparse_ref();
-            per_tree[k] = tree_importance(
-                trees[k], in_bag[k], [&](Index i, Index f) { return S.coeff(i, f); }, d, y, classification, tree_seed);
+            walk([&](Index i, Index f) { return S.coeff(i, f); });
         } else {
             const DenseMatrix& D = X.dense_ref();
-            per_tree[k] = tree_importance(
-                trees[k], in_bag[k], [&](Index i, Index f) { return D(i, f); }, d, y, classification, tree_seed);
+            walk([&](Index i, Index f) { return D(i, f); });
         }
+    };
+    if (rows_sharded) {  // one tree after another: the messages in the same order on every rank
+        for (Index t = 0; t < n_trees; ++t) one_tree(t);
+    } else {
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
+        for (Index t = 0; t < n_trees; ++t) one_tree(t);
     }
     Vector sum = Vector::Zero(d);
     for (const Vector& v : per_tree) sum += v;  // in tree order: the same for any thread count

@@ -192,9 +192,12 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
 void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const RandomForestParams& p = p_;
     const Features& X = data.X;
-    require_finite_features(X, "forest");
+    const bool hist = p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded);
+    // The histogram trees bin sparse rows dense (one-hot encoded tables arrive sparse), where
+    // a stored NaN is a missing value as in dense rows.
+    require_finite_features(X, "forest", hist);
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
-    if (p.tree_method == "hist" || (p.tree_method == "auto" && ctx.rows_sharded)) {
+    if (hist) {
         fit_hist(data, ctx, tp);
         return;
     }
@@ -238,7 +241,7 @@ void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vec
     permutation_importances_.reset();
     if (p_.importance == "permutation")
         permutation_importances_ =
-            oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads);
+            oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads, ctx.rows_sharded);
     if (p_.oob) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
         const Index k = classification ? data.n_classes() : 1;
@@ -271,12 +274,13 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
     };
     const bool want_oob = p.oob || p.importance == "permutation";
     require_out_of_bag_rows(p, p.bootstrap || p.max_samples < 1);
-    // Permuting a feature among a tree's out-of-bag rows needs them all in one place.
-    if (ctx.rows_sharded && p.importance == "permutation") refuse("importance=permutation");
     if (tp.max_leaf_nodes > 0) refuse("max_leaf_nodes=" + std::to_string(tp.max_leaf_nodes));
     if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; }))
-        throw DataError("forest: tree_method=hist does not split categorical features natively (tree_method=exact "
-                        "does; or one-hot encode them)");
+        throw DataError(ctx.rows_sharded
+                            ? "forest: on rows spread over ranks tree_method=auto is the histogram forest, which "
+                              "takes text columns one-hot encoded: give -p tree_method=hist"
+                            : "forest: tree_method=hist does not split categorical features natively (tree_method=exact "
+                              "does; or one-hot encode them)");
     if (ctx.rows_sharded && p.class_weight == "balanced")
         throw ParamError("parameter class_weight=balanced of model forest cannot be computed on one rank's rows");
     const bool classification = data.task == Task::classification;
@@ -466,9 +470,8 @@ ModelInfo forest_model_info() {
         Capabilities c = declared;
         const RandomForestParams p = forest_params().read(resolved);
         // Histogram trees on rows spread over ranks (docs/distributed.md): level-wise growth,
-        // no permutation of out-of-bag rows, class weights that one rank's rows can give.
-        c.sharded_rows = p.tree_method != "exact" && p.importance != "permutation" &&
-                         p.max_leaf_nodes == 0 && p.class_weight != "balanced";
+        // class weights that one rank's rows can give.
+        c.sharded_rows = p.tree_method != "exact" && p.max_leaf_nodes == 0 && p.class_weight != "balanced";
         // The histogram trees split numeric features only: text columns are one-hot encoded.
         if (p.tree_method == "hist") c.native_categories = false;
         return c;

@@ -131,13 +131,48 @@ TEST_SUITE("preprocess") {
         CHECK(fill[4] == 2.0);
     }
 
-    TEST_CASE("steps that need every distinct value do not fit on shards; the median does") {
-        for (const char* kind : {"impute:most_frequent", "onehot"}) {
+    TEST_CASE("fit_on_shards equals fit for most_frequent and one-hot: ties, signed zeros, categories") {
+        test::OneRank group;
+        test::GroupScope scope(&group);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        // Columns: numbers with a tie of counts (2.5 and 7, twice each: the smaller wins);
+        // −0 and +0 (one value of count 3, named −0, the first of the doubles' order); a
+        // categorical column of 4 categories (codes 1 and 3 tie; code 0 never seen);
+        // every cell missing.
+        DenseMatrix m(7, 4);
+        m << 7, 0.0, 3, nan,  //
+            2.5, -0.0, 1, nan,  //
+            nan, 1, 1, nan,     //
+            7, 0.0, nan, nan,   //
+            2.5, 5, 3, nan,     //
+            9, nan, 2, nan,     //
+            nan, 5, nan, nan;
+        const std::vector<Index> roles = {kNumericColumn, kNumericColumn, 4, kNumericColumn};
+        for (const char* kind : {"impute:most_frequent", "impute:most_frequent,indicator", "impute:median", "impute:mean",
+                                 "onehot", "onehot:max_categories=2", "onehot:min_frequency=2", "onehot:min_frequency=0.3,sparse"}) {
             CAPTURE(kind);
-            CHECK_FALSE(make_transformer(kind)->fits_on_shards());
+            auto one = make_transformer(kind), many = make_transformer(kind);
+            REQUIRE(many->fits_on_shards());
+            one->fit(Features(m), roles);
+            many->fit_on_shards(Features(m), roles);
+            CHECK(many->to_json() == one->to_json());
         }
-        // The median comes from counts summed over the ranks (tests/cli/mpi_shard_test.cpp
-        // checks the fill against the one-process fit at 2 and 3 ranks).
-        CHECK(make_transformer("impute:median")->fits_on_shards());
+        auto fitted = make_transformer("impute:most_frequent");
+        fitted->fit_on_shards(Features(m), roles);
+        const auto fill = fitted->to_json().at("fill").get<std::vector<double>>();
+        CHECK(fill[0] == 2.5);
+        CHECK(fill[1] == 0.0);
+        CHECK(std::signbit(fill[1]));
+        CHECK(fill[2] == 1.0);  // codes 1 and 3 seen twice each: the first category
+        CHECK(fill[3] == 0.0);  // no value: 0, as fit
+        // The median imputer fills a categorical column with its most frequent category too.
+        auto median = make_transformer("impute:median");
+        median->fit_on_shards(Features(m), roles);
+        CHECK(median->to_json().at("fill")[2] == 1.0);
+        // max_categories=2: code 3 (count 2, the later of the tie with code 1) keeps its own
+        // column; codes 1 and 2 share the infrequent one.
+        auto capped = make_transformer("onehot:max_categories=2");
+        capped->fit_on_shards(Features(m), roles);
+        CHECK(capped->to_json().at("columns")[0].at("slot") == Json::array({-1, 1, 1, 0}));
     }
 }

@@ -166,14 +166,28 @@ TEST_SUITE("tree native categories") {
         }
     }
 
-    TEST_CASE("tree missing: sparse input has no missing values, so a NaN there is a data error") {
+    TEST_CASE("tree missing: sparse input has no missing values, so a NaN there is a data error (the histogram forest bins it as missing)") {
         DenseMatrix X(4, 1);
         X << 1, 2, 3, 4;
         Dataset d = tiny(X, Vector{{0.0, 0.0, 1.0, 1.0}}, Task::classification);
         SparseMatrix S = X.sparseView();
         S.coeffRef(1, 0) = kNaN;
+        const Features dense = d.X;
         d.X = Features(std::move(S));
         CHECK_THROWS_AS(fit_tree(d, Params::object()), DataError);
+        auto exact = make<RandomForest>(forest_model_info(), {{"n_estimators", 3}});
+        CHECK_THROWS_AS(exact->fit(d, test::threads(1)), DataError);
+        // The histogram forest bins sparse rows dense: the stored NaN is a missing value, and
+        // the forest is the one the dense rows (NaN in the same cell) give.
+        const Params hist{{"n_estimators", 3}, {"tree_method", "hist"}, {"min_samples_leaf", 1}};
+        auto from_sparse = make<RandomForest>(forest_model_info(), hist), from_dense = make<RandomForest>(forest_model_info(), hist);
+        from_sparse->fit(d, test::threads(1));
+        Dataset dd = d;
+        DenseMatrix holes = dense.dense_ref();
+        holes(1, 0) = kNaN;
+        dd.X = Features(std::move(holes));
+        from_dense->fit(dd, test::threads(1));
+        CHECK(from_sparse->save_state() == from_dense->save_state());
     }
 
     TEST_CASE("tree categories: unseen, invalid and missing codes at predict follow the missing direction") {
@@ -243,5 +257,36 @@ TEST_SUITE("tree native categories") {
             const Matrix expected = csv_numbers(dir + stem + ".proba.csv", 1);
             CHECK(old.predict_proba(test_set.X) == expected);
         }
+    }
+
+    TEST_CASE("forest: permutation importance walks category sets and the missing direction as predict does") {
+        // One feature that decides the class, each row's value drawn in equal thirds or
+        // quarters. A walk that read a categorical split as a threshold, or sent NaN right
+        // whatever the split learned, would misclassify the out-of-bag rows as they are and
+        // halve the importance. Expected (1 feature, trees that fit it exactly): the error
+        // with the feature permuted minus 0. Categories: class 1 for codes {1, 2} of 0..3,
+        // 1/2. Missing: class 1 for x = 2, class 0 for x = 1 and for NaN, 1 - (1/3)^2 -
+        // (2/3)^2 = 4/9.
+        const auto importance = [](const Dataset& d) {
+            auto f = make<RandomForest>(forest_model_info(), {{"n_estimators", 40}, {"importance", "permutation"}});
+            f->fit(d, test::threads(1));
+            REQUIRE(f->permutation_importances());
+            return (*f->permutation_importances())[0];
+        };
+        DenseMatrix codes(240, 1), values(240, 1);
+        Vector y_codes(240), y_values(240);
+        Rng rng(7);
+        for (Index i = 0; i < 240; ++i) {
+            const auto c = static_cast<double>(rng.below(4));
+            codes(i, 0) = c;
+            y_codes[i] = c == 1 || c == 2 ? 1.0 : 0.0;
+            const auto v = rng.below(3);
+            values(i, 0) = v == 0 ? kNaN : static_cast<double>(v);
+            y_values[i] = v == 2 ? 1.0 : 0.0;
+        }
+        const double by_set = importance(with_categories(codes, y_codes, Task::classification, {4}));
+        CHECK(by_set == doctest::Approx(0.5).epsilon(0.15));  // 0.25 with a threshold walk
+        const double by_missing = importance(tiny(values, y_values, Task::classification));
+        CHECK(by_missing == doctest::Approx(4.0 / 9).epsilon(0.15));  // 0.22 with NaN sent right
     }
 }

@@ -49,9 +49,12 @@ public:
     // The cuts fit() gives on the whole data, when X holds rows span.first .. of the rows
     // spread over MPI ranks (kestrel-train --shard; every rank calls it): the sample is
     // drawn over the whole data's row numbers exactly as fit() draws it, each rank sends
-    // the sampled values it holds, and every rank cuts the gathered values. Numeric
-    // features only; a collective step.
-    static BinCuts fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed);
+    // the sampled values it holds, and every rank cuts the gathered values. A categorical
+    // feature's code counts are summed over the ranks (its codes the whole data's, the
+    // same on every rank: kestrel-train --shard agrees on them), so its bins are fit()'s
+    // too. A collective step.
+    static BinCuts fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed,
+                                  std::span<const Index> category_counts = {});
 
     Index n_features() const { return static_cast<Index>(bin_offset_.size()) - 1; }
     int n_bins(Index f) const { return static_cast<int>(edge_offset_[f + 1] - edge_offset_[f]); }

@@ -62,6 +62,10 @@ struct ReadOptions {
     std::vector<std::string> categorical_columns;
     std::vector<std::string> numeric_columns;
     std::vector<std::string> ignore_columns;
+    // Feature columns (0-based, in the order of the table's features) read as categories
+    // whatever their cells, as --categorical reads them: kestrel-train --shard, where a
+    // column is categorical when any rank's part makes it so (docs/distributed.md).
+    std::vector<Index> categorical_features;
     // Predict time: the model's categories per feature (CategoryLists, in feature order).
     // A category not in the list reads as kUnknownCategory, or is an error naming
     // file:line:column when unknown_category_error.

@@ -67,8 +67,9 @@ SearchSpace tree_search_space();  // kestrel-auto and kestrel-gridsearch without
 
 // Shared by the tree models.
 // Throws DataError when X holds an infinity, or a NaN in a sparse matrix (dense
-// features may be missing: NaN; sparse ones have no missing-value direction).
-void require_finite_features(const Features& X, const std::string& model);
+// features may be missing: NaN; sparse ones have no missing-value direction), unless
+// sparse_nan_is_missing (the histogram forest bins sparse rows dense).
+void require_finite_features(const Features& X, const std::string& model, bool sparse_nan_is_missing = false);
 // Class probabilities of each row from one tree's leaf class counts, added into `out`
 // (n x k); or, for regression, the leaf value added into `out` (n x 1).
 void add_tree_outputs(const Tree& tree, const Features& X, Matrix& out);

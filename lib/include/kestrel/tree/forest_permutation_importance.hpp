@@ -18,8 +18,12 @@
 namespace kestrel {
 
 // in_bag[t][i]: row i was in tree t's sample. y: class indices or targets.
+// rows_sharded: X holds this rank's rows of the whole data spread over MPI ranks in row
+// order (kestrel-train --shard; a collective step): each tree's out-of-bag values of the
+// features it uses are gathered on every rank (8 bytes a value), so the permutations are
+// the one-process ones, and the error counts are summed over the ranks.
 Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
                                   const Features& X, const Vector& y, bool classification, std::uint64_t seed,
-                                  int threads);
+                                  int threads, bool rows_sharded = false);
 
 }  // namespace kestrel

@@ -1,0 +1,60 @@
+#include "common/shard_messages.hpp"
+
+#include <cstring>
+
+namespace kestrel::cli {
+namespace {
+
+std::vector<std::byte> pack_words(const std::vector<std::string>& words) {
+    std::vector<std::byte> out;
+    for (const std::string& w : words) {
+        const auto* p = reinterpret_cast<const std::byte*>(w.data());
+        out.insert(out.end(), p, p + w.size());
+        out.push_back(std::byte{0});
+    }
+    return out;
+}
+
+std::vector<std::string> unpack_words(const std::vector<std::byte>& bytes) {
+    std::vector<std::string> words;
+    std::string w;
+    for (const std::byte b : bytes) {
+        if (b == std::byte{0}) {
+            words.push_back(std::move(w));
+            w.clear();
+        } else {
+            w.push_back(static_cast<char>(b));
+        }
+    }
+    return words;
+}
+
+std::vector<std::byte> pack_numbers(const std::vector<double>& v) {
+    std::vector<std::byte> out(v.size() * sizeof(double));
+    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
+std::vector<double> unpack_numbers(const std::vector<std::byte>& bytes) {
+    std::vector<double> v(bytes.size() / sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+    return v;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> gather_numbers(ProcessGroup* group, const std::vector<double>& mine) {
+    if (group == nullptr) return {mine};
+    std::vector<std::vector<double>> all;
+    for (const auto& part : share_with_all(*group, pack_numbers(mine))) all.push_back(unpack_numbers(part));
+    return all;
+}
+
+std::vector<std::vector<std::string>> gather_words(ProcessGroup* group, const std::vector<std::string>& mine) {
+    if (group == nullptr) return {mine};
+    std::vector<std::vector<std::string>> all;
+    for (const auto& part : share_with_all(*group, pack_words(mine))) all.push_back(unpack_words(part));
+    return all;
+}
+
+}  // namespace kestrel::cli
