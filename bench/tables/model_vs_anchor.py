@@ -38,7 +38,6 @@ folds of one repeat share rows, so that error is somewhat optimistic; read 2 of 
 bar, not a test). Results are cached in --results (a rerun only computes missing cells).
 """
 import argparse
-import csv
 import io
 import json
 import math
