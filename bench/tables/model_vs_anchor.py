@@ -1,10 +1,14 @@
 #!/usr/bin/python3
-"""kestrel gbdt at default parameters against scikit-learn's HistGradientBoosting on raw tables,
-by repeated cross-validation on the same folds (issue 17: "gbdt with native categories and
-missing values >= HistGradientBoosting within 0.5 points"). Not a timing bench: scores only.
+"""A kestrel model at default parameters against its scikit-learn anchor on raw tables, by repeated
+cross-validation on the same folds (issue 17: "gbdt with native categories and missing values >=
+HistGradientBoosting within 0.5 points"; "forest >= scikit-learn RandomForest on one-hot +
+imputed data"). Not a timing bench: scores only.
 
-    /usr/bin/python3 bench/tables/gbdt_vs_histgb.py BUILD_APPS_DIR [--tables a,b] \
-        [--variant NAME=PARAMS]... [--results FILE.json] [--report FILE.md]
+    /usr/bin/python3 bench/tables/model_vs_anchor.py BUILD_APPS_DIR --model gbdt|forest \
+        [--tables a,b] [--variant NAME=PARAMS]... [--results FILE.json] [--report FILE.md] [--report-only]
+
+--model gbdt: kestrel gbdt against HistGradientBoosting, cached in bench/tables/gbdt_vs_histgb.json;
+--model forest: kestrel forest against RandomForest, cached in bench/tables/forest_vs_rf.json.
 
 Data: each table's train.csv and test.csv joined (every row the table has; rows with a
 missing label dropped). Folds: 5-fold, repeated 4 times, repeat r shuffled with
@@ -15,19 +19,25 @@ kestrel-train / kestrel-predict --metrics on the files, scikit-learn on the same
 pandas.read_csv of the joined table (its text columns found on the whole table, so a fold
 cannot turn one into numbers).
 
-kestrel: `kestrel-train -m gbdt --threads 1 [-p PARAMS]` at defaults (a variant adds -p ...).
-scikit-learn 1.2: HistGradientBoostingClassifier / Regressor(categorical_features = the text
-columns through an OrdinalEncoder whose unknown and missing values are NaN, native NaN,
-random_state=0), OMP_NUM_THREADS=1. Its early_stopping='auto' turns on only above 10000
-training rows; the largest fold here trains on 7886 (lending_club), so it is off everywhere.
+kestrel: `kestrel-train -m MODEL --threads 1 [-p PARAMS]` at defaults (a variant adds -p ...;
+--seed is left at its default, 1), the raw table as it is (native categories and missing values).
+The anchors, scikit-learn 1.2, OMP_NUM_THREADS=1, text columns as above:
+- gbdt: HistGradientBoostingClassifier / Regressor(categorical_features = the text columns
+  through an OrdinalEncoder whose unknown and missing values are NaN, native NaN,
+  random_state=0). Its early_stopping='auto' turns on only above 10000 training rows; the largest
+  fold here trains on 7886 (lending_club), so it is off everywhere.
+- forest: RandomForestClassifier / Regressor(random_state=0, n_jobs=1, every other parameter at
+  its default: 100 trees, max_features 'sqrt' for classification and 1.0 (all) for regression,
+  min_samples_leaf 1) after the pipeline a scikit-learn user writes for such a table:
+  SimpleImputer(strategy='median') on the numeric columns, SimpleImputer('most_frequent') then
+  OneHotEncoder(handle_unknown='ignore') on the text columns.
 
 Score: accuracy, or R² for regression. Per table: mean and sd (over the 20 folds, ddof=1) for
-each tool, and the paired difference kestrel − HistGB with its standard error sd/√20 (the
+each tool, and the paired difference kestrel − anchor with its standard error sd/√20 (the
 folds of one repeat share rows, so that error is somewhat optimistic; read 2 of them as a rough
 bar, not a test). Results are cached in --results (a rerun only computes missing cells).
 """
 import argparse
-import csv
 import io
 import json
 import math
@@ -41,10 +51,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from sklearn.compose import ColumnTransformer  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor  # noqa: E402
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor  # noqa: E402
+from sklearn.impute import SimpleImputer  # noqa: E402
 from sklearn.metrics import accuracy_score, r2_score  # noqa: E402
 from sklearn.model_selection import KFold, StratifiedKFold  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import OrdinalEncoder  # noqa: E402
+from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SHARED = os.path.join(ROOT, "data", "tables")
@@ -100,25 +112,47 @@ def folds(y, task):
             yield f"{r}.{f}", tr, te
 
 
-def histgb_score(frame, label, task, tr, te):
-    X, y = frame.drop(columns=[label]), frame[label]
-    cat = [c for c in X.columns if X[c].dtype == object]
-    X = X[cat + [c for c in X.columns if c not in cat]]
+def histgb_model(cat, num, task):
     enc = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=np.nan, encoded_missing_value=np.nan)
     cls = HistGradientBoostingClassifier if task == "c" else HistGradientBoostingRegressor
-    model = make_pipeline(ColumnTransformer([("cat", enc, cat)], remainder="passthrough"),
-                          cls(categorical_features=list(range(len(cat))) or None, random_state=0))
+    return make_pipeline(ColumnTransformer([("cat", enc, cat)], remainder="passthrough"),
+                         cls(categorical_features=list(range(len(cat))) or None, random_state=0))
+
+
+def rf_model(cat, num, task):
+    cls = RandomForestClassifier if task == "c" else RandomForestRegressor
+    onehot = make_pipeline(SimpleImputer(strategy="most_frequent"), OneHotEncoder(handle_unknown="ignore"))
+    return make_pipeline(ColumnTransformer([("num", SimpleImputer(strategy="median"), num), ("cat", onehot, cat)]),
+                         cls(random_state=0, n_jobs=1))
+
+
+# --model: the kestrel model, its anchor (the key of its scores in the results, the name in the
+# report, the scikit-learn pipeline) and its default results file
+MODELS = {
+    "gbdt": {"anchor": "histgb", "anchor_name": "HistGB", "anchor_title": "HistGradientBoosting",
+             "pipeline": histgb_model, "results": "gbdt_vs_histgb.json"},
+    "forest": {"anchor": "rf", "anchor_name": "RF", "anchor_title": "RandomForest (one-hot + imputed)",
+               "pipeline": rf_model, "results": "forest_vs_rf.json"},
+}
+
+
+def anchor_score(spec, frame, label, task, tr, te):
+    X, y = frame.drop(columns=[label]), frame[label]
+    cat = [c for c in X.columns if X[c].dtype == object]
+    num = [c for c in X.columns if c not in cat]
+    X = X[cat + num]
+    model = spec["pipeline"](cat, num, task)
     model.fit(X.iloc[tr], y.iloc[tr])
     p = model.predict(X.iloc[te])
     return float(accuracy_score(y.iloc[te], p) if task == "c" else r2_score(y.iloc[te], p))
 
 
-def kestrel_score(bindir, header, records, label, task, tr, te, params, tmp):
+def kestrel_score(bindir, model, header, records, label, task, tr, te, params, tmp):
     for part, idx in (("train", tr), ("test", te)):
         with open(os.path.join(tmp, part + ".csv"), "w", newline="") as f:
             f.write(header)
             f.writelines(records[i] for i in idx)
-    cmd = [os.path.join(bindir, "kestrel-train"), "-m", "gbdt", "--threads", "1", "--quiet",
+    cmd = [os.path.join(bindir, "kestrel-train"), "-m", model, "--threads", "1", "--quiet",
            os.path.join(tmp, "train.csv"), "--label-col", label, "-o", os.path.join(tmp, "m.json"),
            "--task", "classification" if task == "c" else "regression"]
     for p in params.split():
@@ -141,18 +175,31 @@ def summary(a, b=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bindir")
+    ap.add_argument("--model", required=True, choices=sorted(MODELS))
     ap.add_argument("--tables", default="", help="comma-separated names (default: all)")
     ap.add_argument("--variant", action="append", default=[],
                     help="NAME=PARAMS: a kestrel variant with -p PARAMS (space-separated); 'defaults' is always run")
-    ap.add_argument("--results", default=os.path.join(ROOT, "bench", "tables", "gbdt_vs_histgb.json"))
+    ap.add_argument("--results", default="", help="the per-fold scores (default: bench/tables/<model>_vs_<anchor>.json)")
     ap.add_argument("--report", default="")
+    ap.add_argument("--report-only", action="store_true",
+                    help="compute nothing: report the cached scores (a variant a table lacks shows as —)")
     args = ap.parse_args()
+    spec = MODELS[args.model]
+    results_path = args.results or os.path.join(ROOT, "bench", "tables", spec["results"])
     variants = {"defaults": ""}
     for v in args.variant:
         n, _, p = v.partition("=")
         variants[n] = p
     wanted = set(args.tables.split(",")) if args.tables else None
-    results = json.load(open(args.results)) if os.path.exists(args.results) else {}
+    results = json.load(open(results_path)) if os.path.exists(results_path) else {}
+    if not args.report_only:
+        run(args.bindir, args.model, spec, variants, wanted, results, results_path)
+    if args.report:
+        write_report(args.model, spec, results, variants, args.report)
+
+
+def run(bindir, model, spec, variants, wanted, results, results_path):
+    anchor = spec["anchor"]
     with tempfile.TemporaryDirectory() as tmp:
         for name, directory, label, task in TABLES:
             if wanted and name not in wanted:
@@ -165,49 +212,52 @@ def main():
                     scores["params:" + v] = params
                     scores["kestrel:" + v] = {}
             for fid, tr, te in folds(frame[label].to_numpy(), task):
-                if fid not in scores.setdefault("histgb", {}):
-                    scores["histgb"][fid] = histgb_score(frame, label, task, tr, te)
+                if fid not in scores.setdefault(anchor, {}):
+                    scores[anchor][fid] = anchor_score(spec, frame, label, task, tr, te)
                 for v, params in variants.items():
                     key = "kestrel:" + v
                     if fid not in scores[key]:
-                        scores[key][fid] = kestrel_score(args.bindir, header, records, label, task, tr, te, params, tmp)
-            with open(args.results + ".tmp", "w") as f:
-                json.dump(results, f, indent=1, sort_keys=True)
-            os.replace(args.results + ".tmp", args.results)
-            h = list(scores["histgb"].values())
-            line = [f"{name}: histgb {np.mean(h):.4f}"]
+                        scores[key][fid] = kestrel_score(bindir, model, header, records, label, task, tr, te, params, tmp)
+                with open(results_path + ".tmp", "w") as f:     # after every fold: an interrupted run keeps them
+                    json.dump(results, f, indent=1, sort_keys=True)
+                os.replace(results_path + ".tmp", results_path)
+            h = list(scores[anchor].values())
+            line = [f"{name}: {anchor} {np.mean(h):.4f}"]
             for v in variants:
-                k = [scores["kestrel:" + v][fid] for fid in scores["histgb"]]
+                k = [scores["kestrel:" + v][fid] for fid in scores[anchor]]
                 m, _, se = summary(k, h)
                 line.append(f"{v} {np.mean(k):.4f} (diff {m:+.4f} se {se:.4f})")
             print("  ".join(line), flush=True)
-    if args.report:
-        write_report(results, variants, args.report, wanted)
 
 
-def write_report(results, variants, path, wanted):
+def write_report(model, spec, results, variants, path):
+    anchor, aname = spec["anchor"], spec["anchor_name"]
     out = io.StringIO()
-    out.write("# kestrel gbdt against HistGradientBoosting, repeated cross-validation\n\n"
-              "Written by `bench/tables/gbdt_vs_histgb.py` (its docstring: the folds, the settings, the "
-              "standard error); read in docs/benchmarks.md, \"Tables kestrel was not tuned on\". Per table: "
-              "mean (sd) over the 20 folds of 5-fold cross-validation repeated 4 times on the train and "
-              "test rows joined, and the paired difference kestrel − HistGB ± its standard error. "
+    out.write(f"# kestrel {model} against {spec['anchor_title']}, repeated cross-validation\n\n"
+              "Written by `bench/tables/model_vs_anchor.py --model " + model + "` (its docstring: the folds, the "
+              "settings, the standard error); read in docs/benchmarks.md, \"Tables kestrel was not tuned on\". "
+              "Per table: mean (sd) over the 20 folds of 5-fold cross-validation repeated 4 times on the train "
+              f"and test rows joined, and the paired difference kestrel − {aname} ± its standard error. "
               "Variants: " + "; ".join(f"{v}: {('-p ' + p) if p else 'the defaults'}" for v, p in variants.items())
               + ".\n\n")
-    out.write("| table | task | rows | HistGB mean (sd) |")
+    out.write(f"| table | task | rows | {aname} mean (sd) |")
     for v in variants:
-        out.write(f" gbdt {v} mean (sd) | diff ± se |")
+        out.write(f" {model} {v} mean (sd) | diff ± se |")
     out.write("\n|---|---|---:|---:|" + "---:|---:|" * len(variants) + "\n")
     for name, _, _, task in TABLES:
-        if name not in results or (wanted and name not in wanted):
+        if name not in results:
             continue
         s = results[name]["scores"]
-        fids = sorted(s["histgb"])
-        h = [s["histgb"][f] for f in fids]
+        fids = sorted(s[anchor])
+        h = [s[anchor][f] for f in fids]
         out.write(f"| {name} | {'accuracy' if task == 'c' else 'R²'} | {results[name]['rows']} | "
                   f"{np.mean(h):.4f} ({np.std(h, ddof=1):.4f}) |")
         for v in variants:
-            k = [s["kestrel:" + v][f] for f in fids]
+            cached = s.get("kestrel:" + v, {})
+            if s.get("params:" + v) != variants[v] or any(f not in cached for f in fids):
+                out.write(" — | — |")
+                continue
+            k = [cached[f] for f in fids]
             m, _, se = summary(k, h)
             out.write(f" {np.mean(k):.4f} ({np.std(k, ddof=1):.4f}) | {m:+.4f} ± {se:.4f} |")
         out.write("\n")
