@@ -1,7 +1,5 @@
 #include "common/shard_messages.hpp"
 
-#include <cstring>
-
 namespace kestrel::cli {
 namespace {
 
@@ -29,25 +27,11 @@ std::vector<std::string> unpack_words(const std::vector<std::byte>& bytes) {
     return words;
 }
 
-std::vector<std::byte> pack_numbers(const std::vector<double>& v) {
-    std::vector<std::byte> out(v.size() * sizeof(double));
-    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
-    return out;
-}
-
-std::vector<double> unpack_numbers(const std::vector<std::byte>& bytes) {
-    std::vector<double> v(bytes.size() / sizeof(double));
-    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-    return v;
-}
-
 }  // namespace
 
 std::vector<std::vector<double>> gather_numbers(ProcessGroup* group, const std::vector<double>& mine) {
     if (group == nullptr) return {mine};
-    std::vector<std::vector<double>> all;
-    for (const auto& part : share_with_all(*group, pack_numbers(mine))) all.push_back(unpack_numbers(part));
-    return all;
+    return share_numbers_with_all(*group, mine);
 }
 
 std::vector<std::vector<std::string>> gather_words(ProcessGroup* group, const std::vector<std::string>& mine) {

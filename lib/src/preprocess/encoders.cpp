@@ -6,7 +6,6 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <span>
@@ -139,13 +138,7 @@ std::vector<double> most_frequent_over_ranks(const DenseMatrix& m, const std::ve
     }
     ProcessGroup* group = process_group();
     if (group == nullptr) throw InternalError("impute: rows spread over ranks, but this run has no process group");
-    std::vector<std::byte> bytes(mine.size() * sizeof(double));
-    if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
-    std::vector<std::vector<double>> parts;
-    for (const auto& part : share_with_all(*group, bytes)) {
-        parts.emplace_back(part.size() / sizeof(double));
-        if (!part.empty()) std::memcpy(parts.back().data(), part.data(), part.size());
-    }
+    const std::vector<std::vector<double>> parts = share_numbers_with_all(*group, mine);
     std::vector<std::size_t> at(parts.size(), 0);
     std::vector<double> out(d, 0.0);
     for (std::size_t j = 0; j < d; ++j) {

@@ -229,8 +229,9 @@ bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
     const std::int8_t* y = y_.data();
     const Index n = active_size_;
     if constexpr (kSets == 1) {
-        // One constraint: the same two passes as below, as dispatched loops (common/simd.hpp
-        // spells them out; every path gives the same pair).
+        // One constraint (C-SVC, epsilon-SVR, one-class): the two passes as dispatched loops
+        // (common/simd.hpp spells them out; every path gives the same pair). The nu dual's
+        // two sets take the loops below, which do the same per set.
         const SmoPickI pi = simd_.smo_pick_i(G, y, status_.data(), n);
         if (pi.at < 0) return false;
         const SmoPickJ pj = simd_.smo_pick_j(G, y, status_.data(), QD_, Q_.column(pi.at, n), n, pi.value, QD_[pi.at],
@@ -239,46 +240,47 @@ bool SmoEngine<Policy>::select_pair(Index& out_i, Index& out_j) {
         out_i = pi.at;
         out_j = pj.at;
         return true;
-    }
-    std::array<Pick, kSets> pi;
-    for (Index t = 0; t < n; ++t) {
-        if (y[t] == +1) {
-            if (!upper(t)) pi[kPos].offer(-G[t], t);
-        } else if (!lower(t)) {
-            pi[kNeg].offer(G[t], t);
+    } else {
+        std::array<Pick, kSets> pi;
+        for (Index t = 0; t < n; ++t) {
+            if (y[t] == +1) {
+                if (!upper(t)) pi[kPos].offer(-G[t], t);
+            } else if (!lower(t)) {
+                pi[kNeg].offer(G[t], t);
+            }
         }
-    }
-    // Per set: its i's violation, column, and the parts of a_it that do not depend on t
-    // (2 y_i multiplies Q_it, whose sign is y_i y_t).
-    std::array<double, kSets> gmax, qd_i, two_yi;
-    std::array<const float*, kSets> Qi;
-    for (int s = 0; s < kSets; ++s) {
-        const Index i = pi[s].at;
-        gmax[s] = pi[s].value;
-        Qi[s] = i >= 0 ? Q_.column(i, n) : nullptr;
-        qd_i[s] = i >= 0 ? QD_[i] : 0.0;
-        two_yi[s] = i >= 0 ? 2.0 * y[i] : 0.0;
-    }
-    // The j chosen and, per set, the largest y·G over I_low.
-    BestJ pj;
-    std::array<double, kSets> gmax2 = all_minus_infinity<kSets>();
-    for (Index t = 0; t < n; ++t) {
-        if (y[t] == +1) {
-            if (lower(t)) continue;
-            if (G[t] >= gmax2[kPos]) gmax2[kPos] = G[t];
-            pj.offer(gmax[kPos] + G[t], [&] { return qd_i[kPos] + QD_[t] - two_yi[kPos] * Qi[kPos][t]; }, t);
-        } else {
-            if (upper(t)) continue;
-            if (-G[t] >= gmax2[kNeg]) gmax2[kNeg] = -G[t];
-            pj.offer(gmax[kNeg] - G[t], [&] { return qd_i[kNeg] + QD_[t] + two_yi[kNeg] * Qi[kNeg][t]; }, t);
+        // Per set: its i's violation, column, and the parts of a_it that do not depend on t
+        // (2 y_i multiplies Q_it, whose sign is y_i y_t).
+        std::array<double, kSets> gmax, qd_i, two_yi;
+        std::array<const float*, kSets> Qi;
+        for (int s = 0; s < kSets; ++s) {
+            const Index i = pi[s].at;
+            gmax[s] = pi[s].value;
+            Qi[s] = i >= 0 ? Q_.column(i, n) : nullptr;
+            qd_i[s] = i >= 0 ? QD_[i] : 0.0;
+            two_yi[s] = i >= 0 ? 2.0 * y[i] : 0.0;
         }
+        // The j chosen and, per set, the largest y·G over I_low.
+        BestJ pj;
+        std::array<double, kSets> gmax2 = all_minus_infinity<kSets>();
+        for (Index t = 0; t < n; ++t) {
+            if (y[t] == +1) {
+                if (lower(t)) continue;
+                if (G[t] >= gmax2[kPos]) gmax2[kPos] = G[t];
+                pj.offer(gmax[kPos] + G[t], [&] { return qd_i[kPos] + QD_[t] - two_yi[kPos] * Qi[kPos][t]; }, t);
+            } else {
+                if (upper(t)) continue;
+                if (-G[t] >= gmax2[kNeg]) gmax2[kNeg] = -G[t];
+                pj.offer(gmax[kNeg] - G[t], [&] { return qd_i[kNeg] + QD_[t] + two_yi[kNeg] * Qi[kNeg][t]; }, t);
+            }
+        }
+        double gap = gmax[0] + gmax2[0];
+        for (int s = 1; s < kSets; ++s) gap = std::max(gap, gmax[s] + gmax2[s]);
+        if (gap < opt_.eps || pj.at == -1) return false;
+        out_j = pj.at;
+        out_i = pi[static_cast<std::size_t>(Policy::set_of(y[out_j]))].at;
+        return true;
     }
-    double gap = gmax[0] + gmax2[0];
-    for (int s = 1; s < kSets; ++s) gap = std::max(gap, gmax[s] + gmax2[s]);
-    if (gap < opt_.eps || pj.at == -1) return false;
-    out_j = pj.at;
-    out_i = pi[static_cast<std::size_t>(Policy::set_of(y[out_j]))].at;
-    return true;
 }
 
 // A bound variable whose gradient says it would not move even against the most

@@ -1,6 +1,5 @@
 #include "kestrel/tree/forest_permutation_importance.hpp"
 
-#include <cstring>
 #include <span>
 
 #include "kestrel/core/error.hpp"
@@ -90,13 +89,7 @@ Vector tree_importance_over_ranks(const Tree& tree, const std::vector<char>& bag
     ProcessGroup* group = process_group();
     if (group == nullptr) throw InternalError("forest: rows spread over ranks, but this run has no process group");
     std::vector<std::vector<double>> parts;  // per rank: its values, feature after feature
-    if (!used.empty()) {
-        const auto bytes = std::as_bytes(std::span<const double>(mine));
-        for (const auto& part : share_with_all(*group, std::vector<std::byte>(bytes.begin(), bytes.end()))) {
-            parts.emplace_back(part.size() / sizeof(double));
-            if (!part.empty()) std::memcpy(parts.back().data(), part.data(), part.size());
-        }
-    }
+    if (!used.empty()) parts = share_numbers_with_all(*group, mine);
     std::size_t before = 0, m = 0;  // out-of-bag rows of the ranks before this one; of all
     for (std::size_t r = 0; r < parts.size(); ++r) {
         const std::size_t rows = parts[r].size() / used.size();

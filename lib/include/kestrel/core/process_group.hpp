@@ -114,6 +114,17 @@ inline std::vector<std::vector<std::byte>> share_with_all(ProcessGroup& group, c
     return detail::split_shared(all);
 }
 
+// Every rank's doubles, in rank order, on every rank (share_with_all on their bytes).
+inline std::vector<std::vector<double>> share_numbers_with_all(ProcessGroup& group, std::span<const double> mine) {
+    const auto bytes = std::as_bytes(mine);
+    std::vector<std::vector<double>> all;
+    for (const auto& part : share_with_all(group, std::vector<std::byte>(bytes.begin(), bytes.end()))) {
+        all.emplace_back(part.size() / sizeof(double));
+        if (!part.empty()) std::memcpy(all.back().data(), part.data(), all.back().size() * sizeof(double));
+    }
+    return all;
+}
+
 namespace detail {
 // Combines every rank's `values` element-wise with `op` in a fixed binary tree over the
 // ranks (rank r takes r + 1, then r + 2, r + 4, ...) and broadcasts rank 0's result, so
