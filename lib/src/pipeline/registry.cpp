@@ -7,11 +7,6 @@
 
 namespace kestrel {
 
-void Registry::add(ModelInfo info) {
-    auto made = std::make_shared<const ModelInfo>(std::move(info));
-    add(made->name, [made] { return *made; });
-}
-
 void Registry::add(std::string name, std::function<ModelInfo()> make) {
     if (contains(name)) throw InternalError("model " + name + " registered twice");
     auto e = std::make_unique<Entry>();

@@ -41,11 +41,9 @@ public:
     Registry(const Registry&) = delete;
     Registry& operator=(const Registry&) = delete;
 
-    // Adds a model; classifiers get the common `multiclass` parameter appended.
-    void add(ModelInfo info);
-    // Adds a model whose ModelInfo `make` builds at its first use. The built-in models are
-    // added so: a command touches one or two of them, and building all 25 parameter specs
-    // was ~0.4 ms of every process (a tenth of a small prediction).
+    // Adds a model whose ModelInfo `make` builds at its first use (classifiers then get the
+    // common `multiclass` parameter appended): a command touches one or two of the models,
+    // and building all 25 parameter specs was ~0.4 ms of every process.
     void add(std::string name, std::function<ModelInfo()> make);
     const ModelInfo& info(const std::string& name) const override;  // UsageError listing valid names
     bool contains(const std::string& name) const;
