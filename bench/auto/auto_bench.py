@@ -43,9 +43,11 @@ def test_score(bin_dir, model, test, label):
     return j.get("accuracy", j.get("r2"))
 
 
-def kestrel_auto(bin_dir, name, budget, tmp):
+def kestrel_auto(bin_dir, name, budget, tmp, table_dir=None):
+    """table_dir: where NAME's train.csv and test.csv are (default: the table's own split)."""
     label, task, d = TABLES[name]
-    train, test = os.path.join(d, name, "train.csv"), os.path.join(d, name, "test.csv")
+    split = table_dir or os.path.join(d, name)
+    train, test = os.path.join(split, "train.csv"), os.path.join(split, "test.csv")
     out, report = os.path.join(tmp, "auto.json"), os.path.join(tmp, "report.md")
     start = time.perf_counter()
     j = json.loads(run([os.path.join(bin_dir, "kestrel-auto"), train, "--label-col", label, "--time-budget", budget,
@@ -71,8 +73,8 @@ def kestrel_auto(bin_dir, name, budget, tmp):
     }
 
 
-def anchors(name):
-    """The three scikit-learn anchors: {name: (test score, fit seconds)}."""
+def anchors(name, table_dir=None):
+    """The three scikit-learn anchors: {name: (test score, fit seconds)}; table_dir as kestrel_auto's."""
     import numpy as np, pandas as pd
     from sklearn.compose import ColumnTransformer
     from sklearn.pipeline import make_pipeline
@@ -84,8 +86,9 @@ def anchors(name):
     from sklearn.model_selection import GridSearchCV
     from sklearn.metrics import accuracy_score, r2_score
     label, task, d = TABLES[name]
-    tr = pd.read_csv(os.path.join(d, name, "train.csv")).dropna(subset=[label])
-    te = pd.read_csv(os.path.join(d, name, "test.csv")).dropna(subset=[label])
+    split = table_dir or os.path.join(d, name)
+    tr = pd.read_csv(os.path.join(split, "train.csv")).dropna(subset=[label])
+    te = pd.read_csv(os.path.join(split, "test.csv")).dropna(subset=[label])
     X, y, Xt, yt = tr.drop(columns=[label]), tr[label], te.drop(columns=[label]), te[label]
     cat = [c for c in X.columns if X[c].dtype == object]
     num = [c for c in X.columns if c not in cat]

@@ -33,6 +33,8 @@ SCRIPT_REPORTS = [
      "bench/distributed/train_bench.sh"),
     ("auto: kestrel-auto against HistGB, RF and a tuned linear pipeline (issue 22)", "bench/auto/results.md",
      "bench/auto/auto_bench.py"),
+    ("auto: kestrel-auto over repeated train/test splits (issue 22)", "bench/auto/repeated_splits.md",
+     "bench/auto/repeated_splits.py"),
     ("ranking: gbdt lambdarank against XGBoost rank:ndcg (issue 19)", "bench/quality/gbdt_ranking.md",
      "bench/quality/gbdt_ranking.py"),
 ]

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""kestrel-auto against the issue-22 anchors over several train/test splits of each table.
+
+One test split of a few hundred rows cannot separate the differences bench/auto/results.md
+shows (one row is 0.05 to 4.5 points there). This script draws more splits: each table's
+train.csv and test.csv joined (rows with a missing label dropped), then for split s = 1..S an
+80/20 split by scikit-learn's train_test_split(random_state=s, stratified on the label for
+classification), written as CSV files of the table's own lines (bench/tables/model_vs_anchor.py's
+raw_rows). On each split it runs exactly what auto_bench.py runs: kestrel-auto --time-budget
+BUDGET --threads 2 --ensemble (the saved model's test score, and the single winner's), and the
+three scikit-learn anchors (HistGB defaults, RF defaults on one-hot, GridSearchCV-tuned
+logistic / ridge pipeline). The report gives, per table, the mean over the splits of each
+score and the paired difference saved - best anchor (the best of the three on that split)
+with its standard error.
+
+Usage: repeated_splits.py BIN_DIR [--tables a,b] [--splits 3] [--budget 60s] [--out FILE] [--note TEXT]
+       repeated_splits.py BIN_DIR --render [--note TEXT]   (rewrite the report from its .json)
+"""
+import argparse, json, os, statistics, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tables"))
+import auto_bench  # noqa: E402
+from model_vs_anchor import raw_rows  # noqa: E402
+
+
+def records(name):
+    """The table's header line and the records (raw text) with their labels, missing labels dropped."""
+    import pandas as pd
+    label, task, d = auto_bench.TABLES[name]
+    header, recs, frames = None, [], []
+    for part in ("train.csv", "test.csv"):
+        h, r = raw_rows(os.path.join(d, name, part))
+        assert header is None or header == h, name
+        header = h
+        recs += r
+        frames.append(pd.read_csv(os.path.join(d, name, part)))
+    frame = pd.concat(frames, ignore_index=True)
+    assert len(frame) == len(recs), (name, len(frame), len(recs))
+    keep = frame[label].notna().to_numpy()
+    return header, [r for r, k in zip(recs, keep) if k], frame[label][keep].to_numpy(), task
+
+
+def write_split(header, recs, y, task, seed, directory):
+    import numpy as np
+    from sklearn.model_selection import train_test_split
+    idx = np.arange(len(recs))
+    tr, te = train_test_split(idx, test_size=0.2, random_state=seed, stratify=y if task == "c" else None)
+    os.makedirs(directory, exist_ok=True)
+    for part, rows in (("train.csv", tr), ("test.csv", te)):
+        with open(os.path.join(directory, part), "w", newline="") as f:
+            f.write(header)
+            f.writelines(recs[i] for i in sorted(rows))
+
+
+def mean_se(values):
+    m = statistics.mean(values)
+    return m, (statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan"))
+
+
+def markdown(rows, meta):
+    lines = ["# kestrel-auto against the anchors over repeated train/test splits (issue 22)", "",
+             "From `bench/auto/repeated_splits.py` (its docstring says what runs). " + meta, "",
+             "Means over the splits of the test scores (accuracy; R² for ames and Sacramento). `auto -o` is what "
+             "kestrel-auto saved (the ensemble when kept), `auto` the single winner refit; `best anchor` the best of "
+             "the three anchors on each split. `-o − best` is the paired difference on the same splits, in points, "
+             "± its standard error; `kept` counts the splits whose ensemble was kept.", "",
+             "| table | splits | auto -o | auto | HistGB | RF | tuned linear | best anchor | -o − best (points) | auto − best (points) | kept | evals (mean) | auto s (mean) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name in dict.fromkeys(r["table"] for r in rows):
+        rs = [r for r in rows if r["table"] == name]
+        best = [max(v[0] for v in r["anchors"].values()) for r in rs]
+        saved = [r["auto"]["saved"] for r in rs]
+        single = [r["auto"]["single"] for r in rs]
+        d_saved = mean_se([100 * (s - b) for s, b in zip(saved, best)])
+        d_single = mean_se([100 * (s - b) for s, b in zip(single, best)])
+        anchor = {k: statistics.mean(r["anchors"][k][0] for r in rs) for k in ("HistGB", "RF", "linear")}
+        lines.append(
+            f"| {name} | {len(rs)} | {statistics.mean(saved):.4f} | {statistics.mean(single):.4f} | "
+            f"{anchor['HistGB']:.4f} | {anchor['RF']:.4f} | {anchor['linear']:.4f} | {statistics.mean(best):.4f} | "
+            f"{d_saved[0]:+.2f} ± {d_saved[1]:.2f} | {d_single[0]:+.2f} ± {d_single[1]:.2f} | "
+            f"{sum(r['auto']['ensemble_kept'] for r in rs)} | {statistics.mean(r['auto']['evaluations'] for r in rs):.0f} | "
+            f"{statistics.mean(r['auto']['wall'] for r in rs):.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin_dir")
+    ap.add_argument("--tables", default=",".join(auto_bench.TABLES))
+    ap.add_argument("--splits", type=int, default=3)
+    ap.add_argument("--budget", default="60s")
+    ap.add_argument("--out", default=os.path.join(HERE, "repeated_splits.md"))
+    ap.add_argument("--note", default="", help="a sentence for the report (the machine's load, the commit)")
+    ap.add_argument("--render", action="store_true", help="only rewrite --out from the raw rows beside it (.json)")
+    a = ap.parse_args()
+    raw = os.path.splitext(a.out)[0] + ".json"
+    if a.render:
+        with open(raw) as fh:
+            doc = json.load(fh)
+        meta = (doc["meta"] + " " + a.note).strip()
+        with open(raw, "w") as fh:
+            json.dump({"meta": meta, "rows": doc["rows"]}, fh, indent=1)
+        with open(a.out, "w") as fh:
+            fh.write(markdown(doc["rows"], meta))
+        return
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
+    import sklearn
+    meta = (f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, scikit-learn "
+            f"{sklearn.__version__}, budget {a.budget}, {a.splits} splits per table, 2 threads each. {a.note}").strip()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in [t for t in a.tables.split(",") if t]:
+            header, recs, y, task = records(name)
+            for s in range(1, a.splits + 1):
+                split = os.path.join(tmp, f"{name}.{s}")
+                write_split(header, recs, y, task, s, split)
+                load = os.getloadavg()[0]
+                try:
+                    k = auto_bench.kestrel_auto(a.bin_dir, name, a.budget, tmp, split)
+                    rows.append({"table": name, "split": s, "auto": k, "anchors": auto_bench.anchors(name, split),
+                                 "load": load})
+                except Exception as e:  # reported; the other splits still run
+                    print(f"{name} split {s}: {e}", file=sys.stderr)
+                    continue
+                print(json.dumps(rows[-1]), flush=True)
+                with open(raw, "w") as fh:
+                    json.dump({"meta": meta, "rows": rows}, fh, indent=1)
+                with open(a.out, "w") as fh:
+                    fh.write(markdown(rows, meta))
+
+
+if __name__ == "__main__":
+    main()
