@@ -544,12 +544,13 @@ add_simd("simd_svc_binary", "svm_binary",
          "products AVX2 vs portable",
          kt, Goal(train=1.0, **SAME), ("svc",))
 add_simd("simd_forest_letter", "shared:letter",
-         "random forest, 100 trees, letter 16000 x 16: prediction (no dispatched loop: scalar traversal on both)",
+         "random forest, 100 trees, letter 16000 x 16: prediction (no dispatched loop: the portable lockstep walk "
+         "on both; an AVX2 gather walk did not pay)",
          kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed {seed}"),
          Goal(**SAME), ("forest",))
 add_simd("simd_gbdt_friedman", "friedman",
-         "gbdt, 100 rounds, depth 6, Friedman #1 10000 x 20: prediction (no dispatched loop: scalar traversal on "
-         "both)",
+         "gbdt, 100 rounds, depth 6, Friedman #1 10000 x 20: prediction (no dispatched loop: the portable lockstep "
+         "walk on both; an AVX2 gather walk did not pay)",
          kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255, "lambda": 1,
                           "min_data_in_leaf": 0}, "train.csv", "test.csv"),
          Goal(agreement=0.0), ("gbdt",))

@@ -12,6 +12,7 @@
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_scatter.hpp"
 #include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -59,31 +60,20 @@ LossKind resolve_loss(const std::string& loss, const Dataset& data) {
 
 Matrix Gbdt::raw_scores(const Features& X) const {
     const Index n = X.rows(), d = X.cols(), K = n_outputs();
-    const bool sparse = X.is_sparse();
     // Sparse rows are expanded into a dense block (absent entries missing): fewer rows
     // per block when the rows are wide, so that the block stays near 256 KB.
-    const Index block = sparse ? std::clamp<Index>(kDenseBlockCells / std::max<Index>(d, 1), 1, kWalkRows) : kWalkRows;
+    const Index block =
+        X.is_sparse() ? std::clamp<Index>(kDenseBlockCells / std::max<Index>(d, 1), 1, kWalkRows) : kWalkRows;
     const Index blocks = (n + block - 1) / block;
     std::vector<double> out(static_cast<std::size_t>(n * K));
 #pragma omp parallel num_threads(std::max(1, omp_get_max_threads())) if (blocks > 1)
     {
-        std::vector<double> dense(sparse ? static_cast<std::size_t>(block * d) : 0,
-                                  std::numeric_limits<double>::quiet_NaN());
-        std::vector<const double*> rows(static_cast<std::size_t>(block));
-        std::vector<int> at(static_cast<std::size_t>(block));  // each row's node in the tree walked
+        RowScatter scatter(X, std::numeric_limits<double>::quiet_NaN(), block);
+        std::vector<std::int32_t> at(static_cast<std::size_t>(block));  // each row's leaf in the tree walked
 #pragma omp for schedule(static)
         for (Index b = 0; b < blocks; ++b) {
             const Index first = b * block, count = std::min(n, first + block) - first;
-            for (Index r = 0; r < count; ++r) {
-                if (sparse) {
-                    double* row = dense.data() + r * d;
-                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), first + r); it; ++it)
-                        row[static_cast<std::size_t>(it.col())] = it.value();
-                    rows[static_cast<std::size_t>(r)] = row;
-                } else {
-                    rows[static_cast<std::size_t>(r)] = X.dense_ref().row(first + r).data();
-                }
-            }
+            const double* x = scatter.rows(first, count);
             double* o = out.data() + first * K;
             for (Index r = 0; r < count; ++r)
                 for (Index c = 0; c < K; ++c) o[r * K + c] = base_score_[static_cast<std::size_t>(c)];
@@ -92,33 +82,15 @@ Matrix Gbdt::raw_scores(const Features& X) const {
             // being fetched again for every row. A row still adds its trees in round order
             // and reaches the leaf Tree::apply finds, so its sum is the row-by-row walk's,
             // bit for bit.
-            const double* const* x = rows.data();
             for (std::size_t t = 0; t < trees_.size(); ++t) {
                 double* oc = o + static_cast<Index>(t) % K;
-                const int depth = walk_depth_[t];
-                if (depth < 0) {
-                    for (Index r = 0; r < count; ++r) oc[r * K] += trees_[t].value(apply_categorical(t, x[r]))[0];
+                if (!routes_.empty() && !routes_[t].offset.empty()) {
+                    for (Index r = 0; r < count; ++r) oc[r * K] += trees_[t].value(apply_categorical(t, x + r * d))[0];
                     continue;
                 }
-                const WalkNode* nodes = walk_nodes_.data() + walk_first_[t];
-                std::fill(at.begin(), at.begin() + count, 0);
-                for (int level = 0; level < depth; ++level) {
-                    for (Index r = 0; r < count; ++r) {
-                        const WalkNode& nd = nodes[at[static_cast<std::size_t>(r)]];
-                        const double v = x[r][nd.feature];
-                        // The way taken as an index, not a branch: a split's two ways are
-                        // equally likely, which a branch predictor cannot learn.
-                        const int left =
-                            static_cast<int>(v <= nd.threshold) | (nd.missing_left & static_cast<int>(std::isnan(v)));
-                        at[static_cast<std::size_t>(r)] = nd.child[left];
-                    }
-                }
-                for (Index r = 0; r < count; ++r) oc[r * K] += nodes[at[static_cast<std::size_t>(r)]].value;
+                walk_.leaves(t, x, d, count, at.data(), block);  // the block in lockstep: trees of equal depths
+                for (Index r = 0; r < count; ++r) oc[r * K] += leaf_value_[static_cast<std::size_t>(at[static_cast<std::size_t>(r)])];
             }
-            if (sparse)
-                for (Index r = 0; r < count; ++r)
-                    for (SparseMatrix::InnerIterator it(X.sparse_ref(), first + r); it; ++it)
-                        dense[static_cast<std::size_t>(r * d + it.col())] = std::numeric_limits<double>::quiet_NaN();
         }
     }
     Matrix m(n, K);
@@ -150,30 +122,11 @@ void Gbdt::build_prediction_tables() {
 }
 
 void Gbdt::build_walk_tables() {
-    walk_nodes_.clear();
-    walk_first_.assign(trees_.size(), 0);
-    walk_depth_.assign(trees_.size(), -1);
-    for (std::size_t t = 0; t < trees_.size(); ++t) {
-        if (!routes_.empty() && !routes_[t].offset.empty()) continue;  // apply_categorical walks it
-        const Tree& tree = trees_[t];
-        walk_first_[t] = walk_nodes_.size();
-        walk_depth_[t] = tree.depth();
-        for (int i = 0; i < tree.size(); ++i) {
-            const TreeNode& n = tree.node(i);
-            WalkNode w;
-            if (n.is_leaf()) {
-                w.child[0] = w.child[1] = i;
-                w.value = tree.value(i)[0];
-            } else {
-                w.threshold = n.threshold;
-                w.feature = n.feature;
-                w.child[0] = n.right;
-                w.child[1] = n.left;
-                w.missing_left = n.missing_left ? 1 : 0;
-            }
-            walk_nodes_.push_back(w);
-        }
-    }
+    walk_ = TreeWalk(trees_);
+    leaf_value_.assign(static_cast<std::size_t>(walk_.size()), 0.0);
+    for (std::size_t t = 0; t < trees_.size(); ++t)
+        for (std::int32_t w = walk_.begin(t); w < walk_.begin(t + 1); ++w)
+            if (trees_[t].node(walk_.node(w)).is_leaf()) leaf_value_[static_cast<std::size_t>(w)] = trees_[t].value(walk_.node(w))[0];
 }
 
 void Gbdt::build_routes() {

@@ -199,6 +199,7 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
     const TreeParams tp = tree_params_from(p, data.task, data.cols(), "forest");
     if (hist) {
         fit_hist(data, ctx, tp);
+        build_prediction_tables();
         return;
     }
     const bool classification = data.task == Task::classification;
@@ -229,6 +230,12 @@ void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
 
     set_out_of_bag(trees, in_bag, data, ctx);
     trees_ = std::move(trees);
+    build_prediction_tables();
+}
+
+void RandomForest::build_prediction_tables() {
+    walk_ = TreeWalk(trees_);
+    leaf_outputs_ = LeafOutputs(trees_, walk_);
 }
 
 void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
@@ -306,32 +313,35 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
 }
 
 Matrix RandomForest::mean_outputs(const Features& X) const {
-    const Index k = trees_.front().n_outputs();
+    const Index k = trees_.front().n_outputs(), d = X.cols();
     Matrix out = Matrix::Zero(X.rows(), k);
     // Blocks of rows in parallel, the trees in order within a block: each row's sum is
     // the same whatever the blocks, so the result is thread-count independent. Large
-    // blocks keep each tree's nodes in cache across many rows.
+    // blocks keep each tree's nodes in cache across many rows; sparse rows are walked
+    // in dense parts of at most 32768 cells.
     const Index threads = std::max(1, omp_get_max_threads());
     const Index block = std::clamp<Index>((X.rows() + threads - 1) / threads, 256, 4096);
     const Index blocks = (X.rows() + block - 1) / block;
+    const Index part = X.is_sparse() ? std::clamp<Index>(32768 / std::max<Index>(d, 1), 1, block) : block;
 #pragma omp parallel for schedule(dynamic)
     for (Index b = 0; b < blocks; ++b) {
         const Index begin = b * block, rows = std::min(block, X.rows() - begin);
-        std::vector<double> part(static_cast<std::size_t>(rows * k), 0.0);  // row-major block
-        if (X.is_sparse()) {
-            // One scatter per row, every tree on it: no block of dense rows is built.
-            RowScatter scatter(X);
-            for (Index i = 0; i < rows; ++i) {
-                const double* x = scatter.row(begin + i);
-                for (const Tree& t : trees_) add_tree_output(t, x, part.data() + i * k);
+        std::vector<double> sums(static_cast<std::size_t>(rows * k), 0.0);  // row-major block
+        std::vector<std::int32_t> at(static_cast<std::size_t>(std::min(part, rows)));
+        RowScatter scatter(X, 0.0, part);
+        for (Index p = 0; p < rows; p += part) {
+            const Index m = std::min(part, rows - p);
+            const double* x = scatter.rows(begin + p, m);
+            double* s = sums.data() + p * k;
+            for (std::size_t t = 0; t < trees_.size(); ++t) {
+                if (walk_.numeric(t)) walk_.leaves(t, x, d, m, at.data());
+                else
+                    for (Index i = 0; i < m; ++i) at[static_cast<std::size_t>(i)] = walk_.index(t, trees_[t].apply(x + i * d));
+                for (Index i = 0; i < m; ++i) leaf_outputs_.add(at[static_cast<std::size_t>(i)], s + i * k);
             }
-        } else {
-            const DenseMatrix& D = X.dense_ref();
-            for (const Tree& t : trees_)
-                for (Index i = 0; i < rows; ++i) add_tree_output(t, D.row(begin + i).data(), part.data() + i * k);
         }
         for (Index i = 0; i < rows; ++i)
-            for (Index c = 0; c < k; ++c) out(begin + i, c) = part[static_cast<std::size_t>(i * k + c)];
+            for (Index c = 0; c < k; ++c) out(begin + i, c) = sums[static_cast<std::size_t>(i * k + c)];
     }
     return out / static_cast<double>(trees_.size());
 }
@@ -408,6 +418,7 @@ void RandomForest::do_load_state(const Json& state) {
     if (state.contains("permutation_importances"))
         perm = vector_from_json(state.at("permutation_importances"), "forest permutation_importances", n_features());
     trees_ = std::move(trees);
+    build_prediction_tables();
     importances_ = std::move(imp);
     oob_score_ = oob;
     permutation_importances_ = std::move(perm);

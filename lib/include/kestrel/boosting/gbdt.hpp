@@ -13,6 +13,7 @@
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/boosting/losses.hpp"
 #include "kestrel/common/tree.hpp"
+#include "kestrel/common/tree_walk.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
 #include "kestrel/core/search_space.hpp"
@@ -129,7 +130,7 @@ private:
     int apply_categorical(std::size_t t, const double* row) const;
     // Whether a row goes left at node i of tree t, a tree with categorical splits.
     bool goes_left_categorical(std::size_t t, int i, const double* row) const;
-    // The prediction tables of the trees (routes_, walk_*), after a fit or a load.
+    // The prediction tables of the trees (routes_, walk_, leaf_value_), after a fit or a load.
     void build_prediction_tables();
     void build_routes();
     void build_walk_tables();
@@ -155,20 +156,10 @@ private:
         std::vector<std::uint32_t> words;
     };
     std::vector<Routes> routes_;
-    // The numeric trees as raw_scores walks them: every node of every tree in one array,
-    // a leaf pointing to itself, so that a row takes exactly the tree's depth in steps,
-    // with no test for a leaf and no branch on the way taken (the rows of a block are
-    // walked a level at a time, their steps independent of each other).
-    struct WalkNode {
-        double threshold = 0;       // a split's (a row goes left when x <= threshold)
-        double value = 0;           // a leaf's η·w
-        int feature = 0;            // 0 at a leaf (any column: both ways lead back to it)
-        int child[2] = {0, 0};      // right, left: indexed by "goes left", within the tree's nodes
-        int missing_left = 0;       // 1: NaN goes left
-    };
-    std::vector<WalkNode> walk_nodes_;
-    std::vector<std::size_t> walk_first_;  // per tree, its first node in walk_nodes_
-    std::vector<int> walk_depth_;          // per tree, its depth; −1 for a tree with categorical splits
+    // The trees as raw_scores walks them (the numeric ones; routes_ walks the others), and
+    // each leaf's η·w by its walk index.
+    TreeWalk walk_;
+    std::vector<double> leaf_value_;
 };
 
 ModelInfo gbdt_model_info();

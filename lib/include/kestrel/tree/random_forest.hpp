@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "kestrel/common/tree.hpp"
+#include "kestrel/common/tree_walk.hpp"
 #include "kestrel/core/estimator.hpp"
 #include "kestrel/core/model_info.hpp"
 #include "kestrel/core/search_space.hpp"
+#include "kestrel/tree/leaf_outputs.hpp"
 #include "kestrel/tree/tree_params.hpp"
 
 namespace kestrel {
@@ -70,7 +72,12 @@ private:
                         const Dataset& data, const Context& ctx);
     Json state_with(Json trees) const;
 
+    // The trees as prediction walks them, and their leaves' outputs (after a fit or a load).
+    void build_prediction_tables();
+
     std::vector<Tree> trees_;
+    TreeWalk walk_;
+    LeafOutputs leaf_outputs_;
     Vector importances_;
     std::optional<double> oob_score_;
     std::optional<Vector> permutation_importances_;

@@ -1,0 +1,47 @@
+#pragma once
+// Fitted trees laid out for prediction: the one walk the forest and gbdt predict with.
+// Every node of every tree sits in three flat arrays (structure of arrays), numbered so
+// that a split's two children are neighbours: node w splits on feature
+// key[w] >> 1 at threshold[w], sends a missing value (NaN) left when key[w] & 1, and its
+// children are left[w] and left[w] + 1. A leaf points to itself (threshold +inf, key 1),
+// so that a step is the same branch-free arithmetic at a split and at a leaf: rows walk
+// in lockstep, a group of them a level at a time (independent chains of loads, which the
+// CPU overlaps), until none of the group moves. A walk is comparisons only: every row
+// reaches the leaf Tree::apply finds. Trees with categorical splits are laid out too
+// (their leaves have indices), but their family walks them (numeric(t) is false).
+#include <cstdint>
+#include <vector>
+
+#include "kestrel/common/tree.hpp"
+#include "kestrel/core/dataset.hpp"
+
+namespace kestrel {
+
+class TreeWalk {
+public:
+    TreeWalk() = default;
+    explicit TreeWalk(const std::vector<Tree>& trees);
+
+    // Nodes over all trees; a walk index w is below this.
+    std::int32_t size() const { return static_cast<std::int32_t>(key_.size()); }
+    bool numeric(std::size_t t) const { return depth_[t] >= 0; }
+    // at[r] = the walk index of the leaf row r (n values from x + r·stride) reaches in tree
+    // t, a numeric tree; the rows walk in groups of `group`.
+    void leaves(std::size_t t, const double* x, Index stride, Index n, std::int32_t* at, Index group = 8) const;
+    // The walk index of node i of tree t (−1: a node no split leads to), and back.
+    std::int32_t index(std::size_t t, int i) const { return index_[first_[t] + static_cast<std::size_t>(i)]; }
+    int node(std::int32_t w) const { return node_[static_cast<std::size_t>(w)]; }
+    // Tree t's walk indices are [begin(t), begin(t + 1)); begin(trees) is size().
+    std::int32_t begin(std::size_t t) const { return begin_[t]; }
+
+private:
+    std::vector<std::int32_t> key_, left_;
+    std::vector<double> threshold_;
+    std::vector<int> node_;                // walk index -> its tree's node
+    std::vector<std::int32_t> index_;      // per tree, per node: its walk index
+    std::vector<std::size_t> first_;       // per tree, its first entry in index_
+    std::vector<std::int32_t> begin_;      // per tree (and one past the last), its first walk index
+    std::vector<int> depth_;               // per tree, its depth; −1: it has categorical splits
+};
+
+}  // namespace kestrel
