@@ -30,7 +30,7 @@ TreeGrower::Builder TreeGrower::builder(int scan_threads) const {
     if (sparse_)
         b.sparse_ = std::make_unique<TreeBuilder<SparseColumnStore>>(SparseColumnStore(*sparse_), y_, n_classes_, p_);
     else
-        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_), y_, n_classes_, p_,
+        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_, p_.max_features), y_, n_classes_, p_,
                                                                     std::max(1, scan_threads));
     return b;
 }
