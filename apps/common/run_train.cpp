@@ -68,9 +68,10 @@ std::string table_summary(const Model& m) {
     const auto has = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
     std::string s;
     if (const Index n = categorical_count(m); n > 0)
-        s = plural(n, "categorical column") + (has("onehot") ? " one-hot encoded"
-                                               : m.estimator().native_categories() ? " split natively"
-                                                                                   : " given as codes");
+        s = plural(n, "categorical column") +
+            (has("onehot")                                                            ? " one-hot encoded"
+             : m.encoding() != "ordinal" && m.estimator().native_categories() ? " split natively"
+                                                                                       : " given as codes");
     if (has("impute") || has("impute_mean"))
         s += (s.empty() ? "" : "; ") + std::string("missing cells imputed");
     return s;
