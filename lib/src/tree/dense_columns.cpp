@@ -31,7 +31,7 @@ std::vector<double> ranked_values(const double* sorted, const int* order, std::u
 
 }  // namespace
 
-SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories)
+SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories, bool ranked)
     : rows_(X.rows()), cols_(X.cols()), categories_(static_cast<std::size_t>(X.cols()), 0),
       has_missing_(static_cast<std::size_t>(X.cols()), 0) {
     if (rows_ > std::numeric_limits<int>::max()) throw UsageError("tree: more rows than a tree can index (2^31 - 1)");
@@ -40,7 +40,7 @@ SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const 
     std::copy(categories.begin(), categories.end(), categories_.begin());
     order_.resize(static_cast<std::size_t>(rows_ * cols_));
     values_.resize(order_.size());
-    rank_of_row_.assign(order_.size(), 0);
+    rank_of_row_.assign(ranked ? order_.size() : 0, 0);
     std::vector<std::vector<double>> distinct(static_cast<std::size_t>(cols_));
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
     for (Index f = 0; f < cols_; ++f) {
@@ -69,7 +69,7 @@ SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const 
         std::vector<double> sorted(static_cast<std::size_t>(rows_));
         for (Index i = 0; i < rows_; ++i) sorted[static_cast<std::size_t>(i)] = v[o[i]];
         std::copy(sorted.begin(), sorted.end(), v);
-        distinct[static_cast<std::size_t>(f)] = ranked_values(v, o, rank_of_row_.data() + f * rows_, rows_);
+        if (ranked) distinct[static_cast<std::size_t>(f)] = ranked_values(v, o, rank_of_row_.data() + f * rows_, rows_);
     }
     rank_begin_.assign(static_cast<std::size_t>(cols_) + 1, 0);
     for (Index f = 0; f < cols_; ++f) {
@@ -86,7 +86,7 @@ DenseColumnStore::DenseColumnStore(const SortedColumns& sorted, Index draws)
     // A node sorts a drawn ranked column in about three times a partition's work on it:
     // worth it when a node draws at most a third of the columns.
     const Index d = sorted.cols();
-    if (draws > 0 && kSortCostRatio * draws <= d)
+    if (sorts_per_node(draws, d))
         for (Index f = 0; f < d; ++f) per_node_[static_cast<std::size_t>(f)] = sorted.ranks(f) > 0 ? 1 : 0;
     sorted_range_.assign(static_cast<std::size_t>(d), {-1, -1});
     buckets_.assign(static_cast<std::size_t>(d * 4 * SortedColumns::kMaxRanks), 0);

@@ -30,7 +30,8 @@ namespace kestrel {
 // 0..k-1; a cell that is no such code is missing.
 class SortedColumns {
 public:
-    SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories);
+    // ranked: find the ranked columns (else none is), for stores that draw few columns.
+    SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories, bool ranked);
     Index rows() const { return rows_; }
     Index cols() const { return cols_; }
     Index categories(Index f) const { return categories_[static_cast<std::size_t>(f)]; }
@@ -67,6 +68,8 @@ class DenseColumnStore {
 public:
     // Sorting a ranked column's node costs about this many partitions of it.
     static constexpr Index kSortCostRatio = 3;
+    // Whether a node drawing `draws` of d columns sorts its ranked columns (0: all drawn).
+    static bool sorts_per_node(Index draws, Index d) { return draws > 0 && kSortCostRatio * draws <= d; }
     // A node's features may be scanned on several threads: scan() writes only its own
     // feature's column (a ranked column sorted for the node).
     static constexpr bool kConcurrentScans = true;

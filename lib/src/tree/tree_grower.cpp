@@ -19,7 +19,8 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
                             "densify (drop --categorical, or give the file fewer features)");
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     } else {
-        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories);
+        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories,
+                                                 DenseColumnStore::sorts_per_node(params.max_features, X.cols()));
     }
 }
 
