@@ -325,8 +325,9 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
                    "before scaling)")
         ->check(CLI::PositiveNumber);
     app.add_option("--encode", encode,
-                   "categorical columns, for models without native categories: onehot, or ordinal (codes as numbers)")
-        ->check(CLI::IsMember({"onehot", "ordinal"}))
+                   "categorical columns: auto (split natively by tree, forest, adaboost and gbdt, one-hot for other "
+                   "models), onehot, or ordinal (codes as numbers), for any model")
+        ->check(CLI::IsMember({"auto", "onehot", "ordinal"}))
         ->capture_default_str();
     app.add_option("--max-categories", max_categories,
                    "onehot: at most this many columns per feature, the rarest categories sharing one (0 = no limit)")

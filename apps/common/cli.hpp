@@ -84,7 +84,7 @@ struct ModelFlags {
     bool poly_interaction_only = false;
     double max_poly_width = 1e6;
     bool poly_axis = false;  // kestrel-gridsearch has -g poly=...: the poly options go to that axis
-    std::string encode = "onehot";  // categorical columns of models without native categories
+    std::string encode = "auto";  // categorical columns: auto (native if the model splits them, else onehot), onehot, ordinal
     long long max_categories = 0;
     double min_frequency = 0;
     std::string calibrate;   // --calibrate sigmoid|isotonic (ModelSpec::calibrate)

@@ -125,7 +125,7 @@ std::string train_command(const AutoCandidate& c, const std::string& input, cons
         else s += " -p " + name + "=" + value;
     }
     if (!data.label_col.empty()) s += " --label-col " + data.label_col;
-    if (encode != "onehot") s += " --encode " + encode;
+    if (encode != "auto") s += " --encode " + encode;
     return s + " --task " + task + " " + input + " -o BEST.json";
 }
 
@@ -182,7 +182,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                  "kestrel-auto"};
     CommonFlags common;
     DataFlags data;
-    std::string input, output, report_path, metric, task = "auto", encode = "onehot", budget_text;
+    std::string input, output, report_path, metric, task = "auto", encode = "auto", budget_text;
     std::vector<std::string> models;
     int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50;
     bool ensemble = false;
@@ -225,8 +225,9 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->check(CLI::Range(2, 1000))
         ->capture_default_str();
     app.add_option("--encode", encode,
-                   "categorical columns, for models without native categories: onehot, or ordinal (codes as numbers)")
-        ->check(CLI::IsMember({"onehot", "ordinal"}))
+                   "categorical columns: auto (split natively by tree, forest, adaboost and gbdt, one-hot for other "
+                   "models), onehot, or ordinal (codes as numbers), for any model")
+        ->check(CLI::IsMember({"auto", "onehot", "ordinal"}))
         ->capture_default_str();
     app.add_option("-o,--output", output, "write the best candidate's model, refit on all rows")->type_name("FILE");
     app.add_option("--report", report_path, "write the leaderboard and the chosen model as Markdown")->type_name("FILE");

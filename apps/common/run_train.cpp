@@ -1,3 +1,5 @@
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -68,9 +70,10 @@ std::string table_summary(const Model& m) {
     const auto has = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
     std::string s;
     if (const Index n = categorical_count(m); n > 0)
-        s = plural(n, "categorical column") + (has("onehot") ? " one-hot encoded"
-                                               : m.estimator().native_categories() ? " split natively"
-                                                                                   : " given as codes");
+        s = plural(n, "categorical column") +
+            (has("onehot")                                                            ? " one-hot encoded"
+             : m.encoding() != "ordinal" && m.estimator().native_categories() ? " split natively"
+                                                                                       : " given as codes");
     if (has("impute") || has("impute_mean"))
         s += (s.empty() ? "" : "; ") + std::string("missing cells imputed");
     return s;
@@ -236,6 +239,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const std::string trace_csv = trace_file.empty() ? std::string() : m.report("trace");
     const std::string tree_text = dump_tree ? m.report("tree") : std::string();
     const Json c_search = c_search_report(m);
+    // A forest's or boosting's trees are written as text on OpenMP's team (tree_json.cpp).
+    omp_set_num_threads(ctx.resolved_threads());
     m.save(output);
     if (!path_file.empty()) write_file_atomically(path_file, path_csv);
     if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);

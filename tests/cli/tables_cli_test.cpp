@@ -115,6 +115,72 @@ TEST_SUITE("cli.tables") {
         CHECK(Json::parse(gb.out)["metrics"]["accuracy"]["mean"].get<double>() > 0.75);
     }
 
+    TEST_CASE("--encode on models that split categories natively: auto splits them, onehot and ordinal apply") {
+        test::ScratchDir dir("tables_encode_native");
+        const std::string train = table("penguins", "train"), test = table("penguins", "test");
+        // Whether any tree of the saved forest splits on a set of categories.
+        const auto category_splits = [](const Model& m) {
+            const Json j = m.to_json();
+            for (const Json& t : j["state"]["trees"])
+                if (t.contains("category_node") && !t["category_node"].empty()) return true;
+            return false;
+        };
+        const std::vector<std::string> inputs{"island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm",
+                                              "body_mass_g", "sex", "year"};
+        for (const std::string model : {"forest", "tree", "adaboost", "gbdt"}) {
+            for (const std::string encode : {"auto", "onehot", "ordinal"}) {
+                CAPTURE(model);
+                CAPTURE(encode);
+                const auto file = dir / (model + "." + encode + ".json");
+                std::vector<std::string> args{"-m", model, train, "--label-col", "species", "-o", file, "--json"};
+                if (model != "tree") args.insert(args.end(), {"-p", "n_estimators=10"});
+                if (encode != "auto") args.insert(args.end(), {"--encode", encode});
+                auto t = run(run_train, "kestrel-train", args);
+                REQUIRE_MESSAGE(t.code == 0, t.err);
+                const Model m = Model::load(file);
+                const auto kinds = m.step_kinds();
+                const bool onehot = std::find(kinds.begin(), kinds.end(), "onehot") != kinds.end();
+                CHECK(onehot == (encode == "onehot"));
+                if (encode == "onehot") {
+                    // island (3 categories) and sex (2) become 0/1 columns beside the five numbers.
+                    const auto names = m.prepared_feature_names();
+                    CHECK(names.size() == 10);
+                    CHECK(std::find(names.begin(), names.end(), "island=Dream") != names.end());
+                    CHECK(std::find(names.begin(), names.end(), "sex=male") != names.end());
+                } else {
+                    CHECK(m.prepared_feature_names() == inputs);
+                }
+                if (model == "forest") CHECK(category_splits(m) == (encode == "auto"));
+                // Predictions from the raw test table, then from the model saved again.
+                auto p = run(run_predict, "kestrel-predict", {file, test, "-o", dir / "p1.csv"});
+                REQUIRE_MESSAGE(p.code == 0, p.err);
+                const auto again = dir / "again.json";
+                m.save(again);
+                auto q = run(run_predict, "kestrel-predict", {again, test, "-o", dir / "p2.csv"});
+                REQUIRE_MESSAGE(q.code == 0, q.err);
+                CHECK(test::slurp(dir / "p1.csv") == test::slurp(dir / "p2.csv"));
+            }
+        }
+        // The same under cross-validation and grid search (each fold encodes its training rows).
+        auto cv = run(run_cv, "kestrel-cv",
+                      {"-m", "forest", "-p", "n_estimators=10", "--encode", "onehot", train, "--label-col", "species",
+                       "-k", "3", "--json"});
+        REQUIRE_MESSAGE(cv.code == 0, cv.err);
+        CHECK(Json::parse(cv.out)["metrics"]["accuracy"]["mean"].get<double>() > 0.9);
+        auto gs = run(run_gridsearch, "kestrel-gridsearch",
+                      {"-m", "tree", "-g", "max_depth=2,4", "--encode", "ordinal", train, "--label-col", "species", "-k",
+                       "3", "-o", dir / "best.json", "--json"});
+        REQUIRE_MESSAGE(gs.code == 0, gs.err);
+        CHECK(Json::parse(gs.out)["best"]["mean"].get<double>() > 0.9);
+        // A model without native categories: auto is one-hot, as before.
+        auto lin = run(run_train, "kestrel-train",
+                       {"-m", "logistic", "--scale", "standard", train, "--label-col", "species", "-o", dir / "lin.json"});
+        REQUIRE_MESSAGE(lin.code == 0, lin.err);
+        CHECK(Model::load(dir / "lin.json").prepared_feature_names().size() == 10);
+        auto bad = run(run_train, "kestrel-train", {"-m", "forest", "--encode", "target", train, "--label-col", "species"});
+        CHECK(bad.code == 1);
+    }
+
     TEST_CASE("an integer label with many values is a regression target; LIBSVM +1 and 1 are one class") {
         test::ScratchDir dir("tables_labels");
         auto t = run(run_train, "kestrel-train",

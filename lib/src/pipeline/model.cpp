@@ -192,7 +192,10 @@ std::vector<std::string> Model::table_steps(const Features& X, const std::vector
         steps.push_back(step);
     }
     const bool categorical = std::any_of(category_counts.begin(), category_counts.end(), [](Index k) { return k > 0; });
-    if (categorical && !estimator_->native_categories() && spec_.encode == "onehot") {
+    // auto: a model that splits categories natively gets them as they are, every other
+    // model one-hot; an explicit onehot applies to every model.
+    const bool onehot = spec_.encode == "onehot" || (spec_.encode == "auto" && !estimator_->native_categories());
+    if (categorical && onehot) {
         std::string step = "onehot";
         std::string options;
         if (spec_.max_categories > 0) options += "max_categories=" + std::to_string(spec_.max_categories);
@@ -252,7 +255,10 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) 
             categories.clear();
     };
     const std::vector<std::string> table = table_steps(*X, roles, rows_sharded);
-    if (steps_.empty() && table.empty() && user == spec_.preprocessing.end()) return std::nullopt;
+    // --encode ordinal gives the codes to the model as numbers, even one that splits
+    // categories natively: its columns then arrive without their category counts.
+    const bool as_codes = spec_.encode == "ordinal" && std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; });
+    if (steps_.empty() && table.empty() && user == spec_.preprocessing.end() && !as_codes) return std::nullopt;
     for (const auto& kind : table) apply_following(kind);
     for (; user != spec_.preprocessing.end(); ++user) apply_following(*user);
 
@@ -264,9 +270,9 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) 
     d.classes = data.classes;
     d.task = data.task;
     d.source = data.source;
-    d.X = std::move(current);
+    d.X = X == &data.X ? data.X : std::move(current);
     // What stays categorical after the steps (a model with native categories).
-    if (std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; })) {
+    if (spec_.encode != "ordinal" && std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; })) {
         for (std::size_t j = 0; j < roles.size(); ++j) {
             d.category_counts.push_back(std::max<Index>(roles[j], 0));
             d.categories.push_back(j < categories.size() && roles[j] > 0 ? categories[j] : std::vector<std::string>{});

@@ -8,8 +8,30 @@
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
+namespace {
 
-SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories)
+// The distinct values of a sorted column (missing last, as one value) and each row's
+// rank among them; none when there are more than kMaxRanks. Values that compare equal
+// but differ in their bits (0 and −0) would be one rank, whose single value could not
+// give back each row's own: such a column is not ranked.
+std::vector<double> ranked_values(const double* sorted, const int* order, std::uint8_t* rank_of_row, Index n) {
+    std::vector<double> distinct;
+    for (Index i = 0; i < n; ++i) {
+        const double x = sorted[i];
+        if (x == 0 && std::signbit(x)) return {};
+        const bool same = i > 0 && (std::isnan(x) ? std::isnan(sorted[i - 1]) : x == sorted[i - 1]);
+        if (!same) {
+            if (static_cast<Index>(distinct.size()) == SortedColumns::kMaxRanks) return {};
+            distinct.push_back(x);
+        }
+        rank_of_row[order[i]] = static_cast<std::uint8_t>(distinct.size() - 1);
+    }
+    return distinct;
+}
+
+}  // namespace
+
+SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories, bool ranked)
     : rows_(X.rows()), cols_(X.cols()), categories_(static_cast<std::size_t>(X.cols()), 0),
       has_missing_(static_cast<std::size_t>(X.cols()), 0) {
     if (rows_ > std::numeric_limits<int>::max()) throw UsageError("tree: more rows than a tree can index (2^31 - 1)");
@@ -18,6 +40,8 @@ SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const 
     std::copy(categories.begin(), categories.end(), categories_.begin());
     order_.resize(static_cast<std::size_t>(rows_ * cols_));
     values_.resize(order_.size());
+    rank_of_row_.assign(ranked ? order_.size() : 0, 0);
+    std::vector<std::vector<double>> distinct(static_cast<std::size_t>(cols_));
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
     for (Index f = 0; f < cols_; ++f) {
         double* v = values_.data() + f * rows_;  // first the column in row order
@@ -45,12 +69,27 @@ SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const 
         std::vector<double> sorted(static_cast<std::size_t>(rows_));
         for (Index i = 0; i < rows_; ++i) sorted[static_cast<std::size_t>(i)] = v[o[i]];
         std::copy(sorted.begin(), sorted.end(), v);
+        if (ranked) distinct[static_cast<std::size_t>(f)] = ranked_values(v, o, rank_of_row_.data() + f * rows_, rows_);
+    }
+    rank_begin_.assign(static_cast<std::size_t>(cols_) + 1, 0);
+    for (Index f = 0; f < cols_; ++f) {
+        const auto& dv = distinct[static_cast<std::size_t>(f)];
+        rank_begin_[static_cast<std::size_t>(f) + 1] = rank_begin_[static_cast<std::size_t>(f)] + static_cast<Index>(dv.size());
+        rank_values_.insert(rank_values_.end(), dv.begin(), dv.end());
     }
 }
 
-DenseColumnStore::DenseColumnStore(const SortedColumns& sorted)
-    : sorted_(sorted), all_features_(static_cast<std::size_t>(sorted.cols())) {
+DenseColumnStore::DenseColumnStore(const SortedColumns& sorted, Index draws)
+    : sorted_(sorted), all_features_(static_cast<std::size_t>(sorted.cols())),
+      per_node_(static_cast<std::size_t>(sorted.cols()), 0) {
     std::iota(all_features_.begin(), all_features_.end(), 0);
+    // A node sorts a drawn ranked column in about three times a partition's work on it:
+    // worth it when a node draws at most a third of the columns.
+    const Index d = sorted.cols();
+    if (sorts_per_node(draws, d))
+        for (Index f = 0; f < d; ++f) per_node_[static_cast<std::size_t>(f)] = sorted.ranks(f) > 0 ? 1 : 0;
+    sorted_range_.assign(static_cast<std::size_t>(d), {-1, -1});
+    buckets_.assign(static_cast<std::size_t>(d * 4 * SortedColumns::kMaxRanks), 0);
 }
 
 void DenseColumnStore::gather(const TreeSample& sample) {
@@ -59,7 +98,24 @@ void DenseColumnStore::gather(const TreeSample& sample) {
     order_.resize(static_cast<std::size_t>(m_ * d));
     values_.resize(order_.size());
     const int* local = sample.local_of.data();
+    rank_.resize(static_cast<std::size_t>(m_ * d));
+    double total = 0;
+    whole_weights_ = true;
+    for (double w : sample.weight) {
+        whole_weights_ = whole_weights_ && w == std::floor(w);
+        total += w;
+    }
+    whole_weights_ = whole_weights_ && total < 0x1p52;
+    rows_.resize(static_cast<std::size_t>(m_));
+    std::iota(rows_.begin(), rows_.end(), 0);
     for (Index f = 0; f < d; ++f) {
+        if (sorted_per_node(f)) {
+            const std::uint8_t* r = sorted_.rank_of_row(f).data();
+            std::uint8_t* lr = rank_.data() + f * m_;
+            for (Index l = 0; l < m_; ++l) lr[l] = r[sample.global_of[static_cast<std::size_t>(l)]];
+            sorted_range_[static_cast<std::size_t>(f)] = {-1, -1};
+            continue;
+        }
         const auto so = sorted_.order(f);
         const auto sv = sorted_.values(f);
         int* o = order_.data() + f * m_;
@@ -78,6 +134,75 @@ void DenseColumnStore::gather(const TreeSample& sample) {
     goes_left_.assign(static_cast<std::size_t>(m_), 0);
     tmp_order_.resize(static_cast<std::size_t>(m_));
     tmp_values_.resize(static_cast<std::size_t>(m_));
+    // root_order(): column 0 in (value, row) order, or in row order when all its values
+    // are one (the same order).
+    if (d > 0 && sorted_per_node(0) && !sort_node(0, 0, m_)) std::copy(rows_.begin(), rows_.end(), order_.begin());
+}
+
+// A stable counting sort of the node's rows (in row order) by rank: the order of
+// (value, row) that partitioning the presorted column would have kept. False, writing
+// nothing, when the node's rows all have one rank. A node with few rows against many
+// ranks sorts (rank, row) keys instead of sweeping every bucket.
+bool DenseColumnStore::sort_node(Index f, Index begin, Index end) {
+    const std::uint8_t* rank = rank_.data() + f * m_;
+    const double* value = sorted_.rank_values(f).data();
+    const Index k = sorted_.ranks(f), n = end - begin;
+    const int* rows = rows_.data() + begin;
+    int* o = order_.data() + f * m_ + begin;
+    double* v = values_.data() + f * m_ + begin;
+    sorted_range_[static_cast<std::size_t>(f)] = {-1, -1};
+    if (4 * n < k) {
+        thread_local std::vector<std::uint64_t> keys;
+        keys.resize(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i)
+            keys[static_cast<std::size_t>(i)] =
+                (std::uint64_t{rank[rows[i]]} << 32) | static_cast<std::uint32_t>(rows[i]);
+        std::sort(keys.begin(), keys.end());
+        if ((keys.front() >> 32) == (keys.back() >> 32)) return false;
+        for (Index i = 0; i < n; ++i) {
+            const std::uint64_t key = keys[static_cast<std::size_t>(i)];
+            o[i] = static_cast<int>(key & 0xffffffffU);
+            v[i] = value[key >> 32];
+        }
+    } else {
+        // The rows in kParts consecutive parts, each with its own counts and next slots:
+        // runs of one rank would otherwise make every increment wait for the last.
+        constexpr Index kParts = 4;
+        const Index parts = n >= 16 * kParts ? kParts : 1;
+        int* next = buckets_.data() + f * kParts * SortedColumns::kMaxRanks;
+        std::fill(next, next + parts * k, 0);
+        Index cut[kParts + 1];
+        for (Index q = 0; q <= parts; ++q) cut[q] = n * q / parts;
+        // Row j of every part in one iteration, so that the parts' chains overlap.
+        const auto each_row = [&](auto&& visit) {
+            const Index len = cut[1] - cut[0];  // parts differ by at most one row
+            for (Index j = 0; j < len; ++j)
+                for (Index q = 0; q < parts; ++q) visit(q, cut[q] + j);
+            for (Index q = 0; q < parts; ++q)
+                for (Index i = cut[q] + len; i < cut[q + 1]; ++i) visit(q, i);
+        };
+        each_row([&](Index q, Index i) { ++next[q * k + rank[rows[i]]]; });
+        int at = 0;
+        for (Index r = 0; r < k; ++r) {
+            int total = 0;
+            for (Index q = 0; q < parts; ++q) total += next[q * k + r];
+            if (total == n) return false;
+            for (Index q = 0; q < parts; ++q) {
+                const int c = next[q * k + r];
+                next[q * k + r] = at;
+                at += c;
+            }
+        }
+        each_row([&](Index q, Index i) {
+            const int row = rows[i];
+            const unsigned r = rank[row];
+            const int p = next[q * k + r]++;
+            o[p] = row;
+            v[p] = value[r];
+        });
+    }
+    sorted_range_[static_cast<std::size_t>(f)] = {begin, end};
+    return true;
 }
 
 // One pass over the node's rows in the feature's order, moving them one at a time
@@ -87,6 +212,12 @@ void DenseColumnStore::gather(const TreeSample& sample) {
 // rows against the missing ones is scored too (XGBoost's sparsity-aware search).
 template <class Scan>
 bool DenseColumnStore::scan(const ScanInputs& in, Index f, Index begin, Index end, Split& best) {
+    // Each node has its own range: a column sorted for this node's range is still so.
+    if (sorted_per_node(f) && sorted_range_[static_cast<std::size_t>(f)] != std::pair<Index, Index>{begin, end}) {
+        if constexpr (requires(Scan& s, const double* by_class) { s.add_classes(by_class); })
+            if (whole_weights_ && sorted_.ranks(f) <= 4 * (end - begin)) return scan_counts<Scan>(in, f, begin, end, best);
+        if (!sort_node(f, begin, end)) return false;  // constant in the node
+    }
     if (constant(f, begin, end)) return false;
     if (sorted_.categories(f) > 0) {
         scan_categories<Scan>(in, f, begin, end, best);
@@ -124,7 +255,8 @@ bool DenseColumnStore::scan(const ScanInputs& in, Index f, Index begin, Index en
 }
 
 void DenseColumnStore::sides(const Split& split, Index begin, Index end, std::vector<int>& left,
-                             std::vector<int>& right) const {
+                             std::vector<int>& right) {
+    sort_split_feature(split.feature, begin, end);
     left.clear();
     right.clear();
     const int* o = order_.data() + split.feature * m_;
@@ -149,8 +281,21 @@ void DenseColumnStore::partition(Index begin, Index end, const Split& split) {
     }
     int* tmp_o = tmp_order_.data();
     double* tmp_v = tmp_values_.data();
+    {  // the row list, kept in row order
+        int* rows = rows_.data();
+        Index l = begin, r = 0;
+        for (Index i = begin; i < end; ++i) {
+            const int p = rows[i];
+            const Index left = goes_left[p];
+            rows[l] = p;
+            tmp_o[r] = p;
+            l += left;
+            r += 1 - left;
+        }
+        std::copy(tmp_o, tmp_o + r, rows + l);
+    }
     for (Index f = 0; f < cols(); ++f) {
-        if (prefix && f == split.feature) continue;
+        if (sorted_per_node(f) || (prefix && f == split.feature)) continue;
         int* o = order_.data() + f * m_;
         double* v = values_.data() + f * m_;
         // A feature constant here is constant in every descendant and never scanned

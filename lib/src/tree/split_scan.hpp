@@ -141,6 +141,15 @@ public:
             if (block_[c] != 0) move(c, block_[c]);
         wl_ += block_w_;
     }
+    // Rows given by their weight per class. With whole-number weights the sums are those
+    // of the rows added one by one (every partial sum is exact).
+    void add_classes(const double* by_class) {
+        for (std::size_t c = 0; c < left_.size(); ++c)
+            if (by_class[c] != 0) {
+                move(c, by_class[c]);
+                wl_ += by_class[c];
+            }
+    }
     // False: no later boundary can keep min_samples_leaf rows on the right.
     bool score(Index nl, double v, double v_next) {
         const Boundary b = boundary(nl, v, v_next);

@@ -19,7 +19,8 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
                             "densify (drop --categorical, or give the file fewer features)");
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     } else {
-        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories);
+        dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories,
+                                                 DenseColumnStore::sorts_per_node(params.max_features, X.cols()));
     }
 }
 
@@ -30,7 +31,7 @@ TreeGrower::Builder TreeGrower::builder(int scan_threads) const {
     if (sparse_)
         b.sparse_ = std::make_unique<TreeBuilder<SparseColumnStore>>(SparseColumnStore(*sparse_), y_, n_classes_, p_);
     else
-        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_), y_, n_classes_, p_,
+        b.dense_ = std::make_unique<TreeBuilder<DenseColumnStore>>(DenseColumnStore(*dense_, p_.max_features), y_, n_classes_, p_,
                                                                     std::max(1, scan_threads));
     return b;
 }

@@ -92,6 +92,32 @@ TEST_SUITE("tree") {
         CHECK(c->decision_function(dc.X) == e->decision_function(sc.X));
     }
 
+    // The fixture's columns hold at most 9 values: the dense store sorts such a column per
+    // node when a node draws at most a third of the columns (from counts when the weights
+    // are whole numbers), where the sparse store partitions every column. The trees must
+    // be the same. (Weights that are not whole numbers are left out: the sparse store adds
+    // a column's zeros as one block, whose rounding differs from the rows one by one.)
+    TEST_CASE("sparse: forests drawing few features give the dense path's trees (ranked columns)") {
+        const Dataset dc = sparse_fixture(Task::classification), dr = sparse_fixture(Task::regression);
+        const Dataset sc = as_sparse(dc), sr = as_sparse(dr);
+        const std::vector<std::pair<const Dataset*, Params>> cases = {
+            {&dc, {{"n_estimators", 6}, {"max_features", 2}}},                                // counted, gini
+            {&dc, {{"n_estimators", 6}, {"max_features", 4}, {"criterion", "entropy"}}},      // counted, entropy
+            {&dc, {{"n_estimators", 6}, {"max_features", 1}, {"min_samples_leaf", 4}}},
+            {&dr, {{"n_estimators", 6}, {"max_features", 3}}},                                // sorted: variance
+        };
+        for (const auto& [dense, p] : cases) {
+            CAPTURE(p.dump());
+            const Dataset& sparse = dense == &dc ? sc : sr;
+            const auto a = fit<RandomForest>(forest_model_info(), *dense, p, 1);
+            const auto b = fit<RandomForest>(forest_model_info(), sparse, p, 2);
+            REQUIRE(a->trees().size() == b->trees().size());
+            CHECK(a->trees().front().size() > 9);
+            for (std::size_t t = 0; t < a->trees().size(); ++t)
+                CHECK(a->trees()[t].to_json(TreeLayout::compact) == b->trees()[t].to_json(TreeLayout::compact));
+        }
+    }
+
     TEST_CASE("forest: permutation importance is seeded, thread-count independent and finds the signal") {
         const Dataset d = sparse_fixture(Task::classification, 300, 8, 11);
         const Params p{{"n_estimators", 20}, {"importance", "permutation"}};

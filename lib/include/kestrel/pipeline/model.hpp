@@ -49,9 +49,10 @@ struct ModelSpec {
     // frequent category). See preprocess/encoders.hpp.
     std::string missing = "auto";
     bool missing_indicator = false;          // imputers append a 0/1 column per feature with missing cells
-    // Categorical columns for models without native categories: "onehot" or "ordinal"
-    // (the codes as numbers, unknown = -1); rare-category folding for onehot.
-    std::string encode = "onehot";
+    // Categorical columns: "auto" (as they are for a model that splits categories
+    // natively, else "onehot"), "onehot", or "ordinal" (the codes as numbers, unknown =
+    // -1), for every model; rare-category folding for onehot.
+    std::string encode = "auto";
     Index max_categories = 0;                // 0 = no limit
     double min_frequency = 0;
     // Probability calibration of a classifier: "" (none), "sigmoid" or "isotonic", fitted
@@ -172,6 +173,9 @@ public:
     const std::vector<std::string>& classes() const { return classes_; }
     const std::vector<std::string>& feature_names() const { return feature_names_; }
     const CategoryLists& categories() const { return categories_; }
+    // --encode as trained ("auto", "onehot", "ordinal"); a loaded model's is "auto" (its
+    // steps and estimator say what was done).
+    const std::string& encoding() const { return spec_.encode; }
     // The kinds of the fitted preprocessing steps, in order ("impute", "onehot", "standard").
     std::vector<std::string> step_kinds() const {
         std::vector<std::string> kinds;
