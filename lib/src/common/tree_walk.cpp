@@ -8,6 +8,10 @@
 
 namespace kestrel {
 
+namespace {
+constexpr int kShallowDepth = 8;
+}  // namespace
+
 TreeWalk::TreeWalk(const std::vector<Tree>& trees) {
     std::size_t nodes = 0;
     for (const Tree& tree : trees) nodes += static_cast<std::size_t>(tree.size());
@@ -72,20 +76,30 @@ void TreeWalk::leaves(std::size_t t, const double* x, Index stride, Index n, std
     const std::int32_t* key = key_.data();
     const std::int32_t* left = left_.data();
     const double* threshold = threshold_.data();
+    // The way taken as an index, not a branch: a split's two ways are equally likely,
+    // which a branch predictor cannot learn.
+    const auto step = [&](Index r) {
+        const std::int32_t w = at[r], k = key[w];
+        const double v = x[r * stride + (k >> 1)];
+        const std::int32_t goes_left =
+            static_cast<std::int32_t>(v <= threshold[w]) | (k & static_cast<std::int32_t>(std::isnan(v)));
+        return left[w] + 1 - goes_left;
+    };
+    // Shallow trees (boosting's) are walked to their depth: most rows go that deep, and
+    // watching for a group that stopped early costs more than the levels it saves.
+    if (depth_[t] <= kShallowDepth) {
+        for (int level = 0; level < depth_[t]; ++level)
+            for (Index r = 0; r < n; ++r) at[r] = step(r);
+        return;
+    }
     for (Index g = 0; g < n; g += group) {
         const Index end = std::min(n, g + group);
         bool moved = true;
         for (int level = 0; level < depth_[t] && moved; ++level) {
             moved = false;
             for (Index r = g; r < end; ++r) {
-                const std::int32_t w = at[r], k = key[w];
-                const double v = x[r * stride + (k >> 1)];
-                // The way taken as an index, not a branch: a split's two ways are equally
-                // likely, which a branch predictor cannot learn.
-                const std::int32_t goes_left =
-                    static_cast<std::int32_t>(v <= threshold[w]) | (k & static_cast<std::int32_t>(std::isnan(v)));
-                const std::int32_t next = left[w] + 1 - goes_left;
-                moved |= next != w;
+                const std::int32_t next = step(r);
+                moved |= next != at[r];
                 at[r] = next;
             }
         }

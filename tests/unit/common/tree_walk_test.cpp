@@ -105,12 +105,16 @@ TEST_SUITE("unit") {
         const double zero = 0.0;
         trees.back().add_node(TreeNode{}, &zero);
         const TreeWalk walk(trees);
-        int depth_zero = 0, deep = 0;
+        // Both ways of walking: shallow trees (depth <= 8) to their depth, deeper ones in
+        // groups that stop when no row moves.
+        int depth_zero = 0, shallow = 0, deep = 0;
         for (const Tree& tree : trees) {
             depth_zero += tree.depth() == 0;
-            deep += tree.depth() >= 8;
+            shallow += tree.depth() > 0 && tree.depth() <= 8;
+            deep += tree.depth() > 8;
         }
         CHECK(depth_zero >= 1);
+        CHECK(shallow >= 10);
         CHECK(deep >= 10);
         // Row counts around the groups of eight, and one long block.
         for (Index n : {1, 7, 8, 9, 16, 23, 300}) {

@@ -6,7 +6,8 @@
 // children are left[w] and left[w] + 1. A leaf points to itself (threshold +inf, key 1),
 // so that a step is the same branch-free arithmetic at a split and at a leaf: rows walk
 // in lockstep, a group of them a level at a time (independent chains of loads, which the
-// CPU overlaps), until none of the group moves. A walk is comparisons only: every row
+// CPU overlaps), until none of the group moves (a tree of depth 8 or less, boosting's,
+// is walked to its depth: checking costs more than the levels it saves). A walk is comparisons only: every row
 // reaches the leaf Tree::apply finds. Trees with categorical splits are laid out too
 // (their leaves have indices), but their family walks them (numeric(t) is false).
 #include <cstdint>
