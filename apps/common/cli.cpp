@@ -1,6 +1,7 @@
 #include "common/cli.hpp"
 
 #include <fcntl.h>
+#include <omp.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -244,6 +245,10 @@ Context CommonFlags::context(Io& io) const {
         };
     }
     if (!quiet && !json && io.err_is_terminal) ctx.progress = make_progress_reporter(io.err);
+    // The library's parallel loops that take no thread count (a forest's or boosting's
+    // prediction blocks, writing trees as text, wide polynomial expansions) size their
+    // teams from OpenMP: --threads holds for them too, in every command.
+    omp_set_num_threads(ctx.resolved_threads());
     return ctx;
 }
 

@@ -1,5 +1,3 @@
-#include <omp.h>
-
 #include <charconv>
 #include <cstdlib>
 #include <unordered_map>
@@ -253,8 +251,6 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     if (contrib) (void)model.contribution_sources();  // refused before any input is read
     Context ctx = common.context(io);
     const int threads = ctx.resolved_threads();
-    // Prediction's parallel loops (a forest's blocks of rows) size their teams from OpenMP.
-    omp_set_num_threads(threads);
 
     Scoring s;
     s.classify = model.task() == Task::classification;

@@ -1,5 +1,3 @@
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -239,8 +237,6 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const std::string trace_csv = trace_file.empty() ? std::string() : m.report("trace");
     const std::string tree_text = dump_tree ? m.report("tree") : std::string();
     const Json c_search = c_search_report(m);
-    // A forest's or boosting's trees are written as text on OpenMP's team (tree_json.cpp).
-    omp_set_num_threads(ctx.resolved_threads());
     m.save(output);
     if (!path_file.empty()) write_file_atomically(path_file, path_csv);
     if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);

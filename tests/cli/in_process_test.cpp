@@ -2,6 +2,8 @@
 // same code paths as the binaries, with captured streams.
 #include <doctest/doctest.h>
 
+#include <omp.h>
+
 #include <sstream>
 
 #include "cli/run_tool.hpp"
@@ -27,6 +29,32 @@ TEST_SUITE("cli.in_process") {
         auto p = run(run_predict, "kestrel-predict", {model, test::repo_path("data/diabetes/test.csv"), "--metrics", "--json"});
         REQUIRE(p.code == 0);
         CHECK(Json::parse(p.out).contains("rmse"));
+    }
+
+    TEST_CASE("--threads sizes OpenMP's default team in every command") {
+        // The library's loops that take no thread count (a forest's prediction blocks,
+        // trees written as text) use OpenMP's default team: --threads must hold there.
+        const int before = omp_get_max_threads();
+        test::ScratchDir dir("inproc_threads");
+        const auto model = dir / "f.json";
+        const std::string train = test::repo_path("data/iris/train.csv");
+        for (const char* threads : {"1", "2"}) {
+            CAPTURE(threads);
+            omp_set_num_threads(7);
+            REQUIRE(run(run_cv, "kestrel-cv", {"-m", "forest", "-p", "n_estimators=5", train, "--threads", threads, "-q"})
+                        .code == 0);
+            CHECK(omp_get_max_threads() == std::stoi(threads));
+            omp_set_num_threads(7);
+            REQUIRE(run(run_train, "kestrel-train",
+                        {"-m", "forest", "-p", "n_estimators=5", train, "-o", model, "--threads", threads, "-q"})
+                        .code == 0);
+            CHECK(omp_get_max_threads() == std::stoi(threads));
+            omp_set_num_threads(7);
+            REQUIRE(run(run_predict, "kestrel-predict", {model, train, "-o", dir / "p.csv", "--threads", threads, "-q"})
+                        .code == 0);
+            CHECK(omp_get_max_threads() == std::stoi(threads));
+        }
+        omp_set_num_threads(before);
     }
 
     TEST_CASE("errors become one line and an exit code") {
