@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "kestrel/common/cpu_features.hpp"
 #include "kestrel/core/error.hpp"
 #include "simd_avx2.hpp"
 
@@ -94,7 +95,7 @@ bool simd_supported(SimdPath path) {
             return true;
         case SimdPath::avx2:
 #ifdef KESTREL_SIMD_X86
-            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+            return cpu_features().avx2_fma;
 #else
             return false;
 #endif
