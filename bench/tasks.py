@@ -171,6 +171,16 @@ for data, shape in (("binary_dense", "dense 100000 x 50"), ("sparse_text", "spar
                  # on the dense set both dual solvers run to max_iter (~50 s a run): no warm-up
                  heavy=suffix == "dense" and s in (1, 3)))
 
+# Held out (issue 23): the primal L2-loss SVM on a small ten-class set, where one-vs-rest's
+# ten small fits and the process itself are the cost, not one large solve.
+add(Task("linear_svm_s2_digits", "linear", "shared:digits",
+         "L2-loss SVM, primal trust-region Newton C=1 (LIBLINEAR -s 2 -e 0.01), digits 1437 x 64, 10 classes "
+         "(one-vs-rest), unscaled",
+         kestrel=kestrel("linear_svm", dict(C=1, eps=0.01, loss="squared_hinge", solver="primal"), "train.libsvm",
+                         "test.libsvm"),
+         anchors=[liblinear("-s 2 -c 1 -e 0.01 -B 1", "train.libsvm", "test.libsvm",
+                            goal=Goal(train=0.7, accuracy_points=0.3))]))
+
 # LP and robust regression (issue 5): lad / quantile as QuantileRegressor(solver='highs'), which
 # solves the primal LP with n rows; kestrel solves its dual (d + 1 rows) with CLP.
 for name, q in (("lad", 0.5), ("quantile", 0.9)):
