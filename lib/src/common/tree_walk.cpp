@@ -12,10 +12,9 @@ namespace kestrel {
 
 namespace {
 constexpr int kShallowDepth = 8;
-constexpr std::size_t kLevelEntries = static_cast<std::size_t>(kWalkLevelOffset[kWalkLevels]);
 }  // namespace
 
-TreeWalk::TreeWalk(const std::vector<Tree>& trees) {
+TreeWalk::TreeWalk(const std::vector<Tree>& trees, bool tables) {
     std::size_t nodes = 0;
     for (const Tree& tree : trees) nodes += static_cast<std::size_t>(tree.size());
     if (nodes >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
@@ -68,12 +67,12 @@ TreeWalk::TreeWalk(const std::vector<Tree>& trees) {
             threshold_[u] = n.threshold;
             left_[u] = index[n.left];
         }
-        add_levels(tree, index);
+        if (tables) add_levels(tree, index, parents_first);
     }
     begin_.push_back(size());
 }
 
-void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index) {
+void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index, bool parents_first) {
     const int depth = depth_.back();
     top_.push_back(-1);
     sub_.push_back(-1);
@@ -84,20 +83,29 @@ void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index) {
     // Deeper trees: a second tier, the next levels of the subtree under each bottom
     // position of the first (a leaf's: a table of depth 0, the leaf itself).
     std::vector<int> height(static_cast<std::size_t>(tree.size()), 0);  // edges below each node
-    std::vector<std::pair<int, bool>> stack{{0, false}};
-    while (!stack.empty()) {
-        const auto [i, children_done] = stack.back();
-        stack.pop_back();
+    const auto up = [&](int i) {
         const TreeNode& n = tree.node(i);
-        if (n.is_leaf()) continue;
-        if (children_done) {
+        if (!n.is_leaf())
             height[static_cast<std::size_t>(i)] =
                 1 + std::max(height[static_cast<std::size_t>(n.left)], height[static_cast<std::size_t>(n.right)]);
-            continue;
+    };
+    if (parents_first) {  // children after their parent: back to front sees them first
+        for (int i = tree.size() - 1; i >= 0; --i) up(i);
+    } else {
+        std::vector<std::pair<int, bool>> stack{{0, false}};
+        while (!stack.empty()) {
+            const auto [i, children_done] = stack.back();
+            stack.pop_back();
+            const TreeNode& n = tree.node(i);
+            if (n.is_leaf()) continue;
+            if (children_done) {
+                up(i);
+                continue;
+            }
+            stack.push_back({i, true});
+            stack.push_back({n.left, false});
+            stack.push_back({n.right, false});
         }
-        stack.push_back({i, true});
-        stack.push_back({n.left, false});
-        stack.push_back({n.right, false});
     }
     sub_.back() = static_cast<std::int32_t>(tables_.size());
     for (int root : bottom) {
@@ -113,9 +121,9 @@ void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index) {
 
 std::int32_t TreeWalk::add_table(const Tree& tree, int root, int depth, const std::int32_t* index,
                                  std::vector<int>* bottom) {
-    const std::size_t t0 = level_threshold_.size();
-    level_threshold_.resize(t0 + kLevelEntries, std::numeric_limits<double>::infinity());
-    level_key_.resize(t0 + kLevelEntries, 1);
+    const std::size_t t0 = level_threshold_.size(), entries = static_cast<std::size_t>(kWalkLevelOffset[depth]);
+    level_threshold_.resize(t0 + entries, std::numeric_limits<double>::infinity());
+    level_key_.resize(t0 + entries, 1);
     // A level's nodes left to right; a leaf stands for itself in every position below it
     // (threshold +inf, key 1: always left, the positions under it all map to it).
     std::vector<int> at{root}, next;
@@ -129,7 +137,7 @@ std::int32_t TreeWalk::add_table(const Tree& tree, int root, int depth, const st
             }
             const std::size_t e = t0 + static_cast<std::size_t>(kWalkLevelOffset[l]) + p;
             level_threshold_[e] = n.threshold;
-            level_key_[e] = 2 * static_cast<std::int64_t>(n.feature) + (n.missing_left ? 1 : 0);
+            level_key_[e] = 2 * n.feature + (n.missing_left ? 1 : 0);
             next[2 * p] = n.left;
             next[2 * p + 1] = n.right;
         }
@@ -148,7 +156,7 @@ WalkLevels TreeWalk::table(std::int32_t id) const {
 }
 
 WalkLevels TreeWalk::levels(std::size_t t) const {
-    if (top_[t] < 0) return {nullptr, nullptr, nullptr, 0};
+    if (top_.empty() || top_[t] < 0) return {nullptr, nullptr, nullptr, 0};
     return table(top_[t]);
 }
 
@@ -208,7 +216,8 @@ void TreeWalk::leaves(std::size_t t, const double* x, Index stride, Index n, std
     };
     const auto row_offset = [stride](Index r) { return r * stride; };
     int from = 0;
-    if (loops.walk_levels && loops.walk_levels_rows && sub_[t] >= 0 && n >= kTierRows) {
+    const bool tables = loops.walk_levels && !top_.empty();
+    if (tables && loops.walk_levels_rows && sub_[t] >= 0 && n >= kTierRows) {
         // Two tiers of tables: the first takes each row to a position q < 2^kWalkLevels,
         // the rows are sorted by q (a counting sort, stable), and the rows at q walk the
         // next levels of the subtree there, whose tables then serve every row of the
@@ -243,7 +252,7 @@ void TreeWalk::leaves(std::size_t t, const double* x, Index stride, Index n, std
         for (Index i = 0; i < n; ++i) at[scratch.row[static_cast<std::size_t>(i)]] = w[i];
         return;
     }
-    if (loops.walk_levels) {
+    if (tables) {
         // The top levels by the vector path's tables, the rest as below.
         const WalkLevels top = table(top_[t]);
         loops.walk_levels(top, x, stride, n, at);

@@ -351,10 +351,10 @@ TEST_SUITE("unit") {
         for (int depth = 1; depth <= kWalkLevels; ++depth) {
             CAPTURE(depth);
             std::vector<double> threshold(static_cast<std::size_t>(kWalkLevelOffset[kWalkLevels]));
-            std::vector<std::int64_t> key(threshold.size());
+            std::vector<std::int32_t> key(threshold.size());
             for (std::size_t e = 0; e < threshold.size(); ++e) {
                 threshold[e] = rng.uniform() < 0.1 ? std::numeric_limits<double>::infinity() : values[rng.below(7)];
-                key[e] = 2 * static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(d))) + (rng.uniform() < 0.5);
+                key[e] = 2 * static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(d))) + (rng.uniform() < 0.5 ? 1 : 0);
             }
             std::vector<std::int32_t> bottom(std::size_t{1} << depth);
             for (std::int32_t& b : bottom) b = static_cast<std::int32_t>(rng.below(1000));

@@ -96,7 +96,7 @@ TEST_SUITE("unit") {
         tree.node(1).left = tree.add_node(TreeNode{}, &v[3]);
         tree.node(1).right = tree.add_node(TreeNode{}, &v[4]);
         const std::vector<Tree> trees{tree};
-        const TreeWalk walk(trees);
+        const TreeWalk walk(trees, true);
         // Rows and the node each reaches: -0 <= 0 and 0.25 <= 0.25 go left; NaN at the root
         // goes right, at node 1 left.
         const std::vector<double> x{-0.0, 0.25, 0.0, 0.5, kNaN, 0.0, -3.0, kNaN, 1.0, kNaN, 0.0, 0.2500001};
@@ -121,7 +121,9 @@ TEST_SUITE("unit") {
         trees.push_back(Tree(d, 1));  // a lone leaf
         const double zero = 0.0;
         trees.back().add_node(TreeNode{}, &zero);
-        const TreeWalk walk(trees);
+        // With the level tables (which only the AVX-512 path reads) and without (where every
+        // path walks the portable way).
+        const TreeWalk walk(trees, true), plain(trees, false);
         // Both ways of walking: shallow trees (depth <= 8) to their depth, deeper ones in
         // groups that stop when no row moves.
         // And on AVX-512 trees within the first tier of level tables, as deep as it, deeper
@@ -171,6 +173,10 @@ TEST_SUITE("unit") {
                         }
                         CHECK(wrong == 0);
                         CHECK(at.back() == -1);
+                        if (group != 8) continue;
+                        std::vector<std::int32_t> untabled(static_cast<std::size_t>(n) + 1, -1);
+                        plain.leaves(t, x.data(), stride, n, untabled.data(), group, simd_loops(path));
+                        CHECK(untabled == at);
                     }
                 }
             }

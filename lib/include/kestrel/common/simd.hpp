@@ -44,7 +44,7 @@ struct SmoPickJ {
 
 // The top levels of one tree in level order (common/tree_walk builds them): level l holds
 // 2^l nodes, node p of level l at offset kWalkLevelOffset[l] + p of `threshold` and `key`
-// (levels of fewer than 8 nodes padded to 8). A node's key is 2·feature + (1 if a missing
+// (levels of fewer than 8 nodes padded to 8; kWalkLevelOffset[depth] entries in all). A node's key is 2·feature + (1 if a missing
 // value goes left); a row at node p goes to node 2p of the next level when
 // x <= threshold or (x is NaN and the key is odd), else to 2p + 1. A leaf above the
 // bottom level continues as nodes of threshold +inf and key 1 (always left), so every row
@@ -54,7 +54,7 @@ constexpr int kWalkLevels = 6;  // levels kept (the deepest: 32 nodes, four vect
 constexpr int kWalkLevelOffset[kWalkLevels + 1] = {0, 8, 16, 24, 32, 48, 80};
 struct WalkLevels {
     const double* threshold;
-    const std::int64_t* key;
+    const std::int32_t* key;
     const std::int32_t* bottom;
     int depth;  // 1 to kWalkLevels
 };

@@ -25,7 +25,9 @@ namespace kestrel {
 class TreeWalk {
 public:
     TreeWalk() = default;
-    explicit TreeWalk(const std::vector<Tree>& trees);
+    // `tables`: lay out the level tables too (by default when the path in use walks them;
+    // without them every path walks the portable way).
+    explicit TreeWalk(const std::vector<Tree>& trees, bool tables = simd_loops().walk_levels != nullptr);
 
     // Nodes over all trees; a walk index w is below this.
     std::int32_t size() const { return static_cast<std::int32_t>(key_.size()); }
@@ -44,7 +46,7 @@ public:
     std::int32_t begin(std::size_t t) const { return begin_[t]; }
 
 private:
-    void add_levels(const Tree& tree, const std::int32_t* index);  // the last tree's tables
+    void add_levels(const Tree& tree, const std::int32_t* index, bool parents_first);  // the last tree's tables
     // Tables `root`'s subtree to `depth` levels; its bottom nodes into *bottom.
     std::int32_t add_table(const Tree& tree, int root, int depth, const std::int32_t* index,
                            std::vector<int>* bottom = nullptr);
@@ -57,17 +59,17 @@ private:
     std::vector<std::size_t> first_;       // per tree, its first entry in index_
     std::vector<std::int32_t> begin_;      // per tree (and one past the last), its first walk index
     std::vector<int> depth_;               // per tree, its depth; −1: it has categorical splits
-    // Level tables (common/simd's WalkLevels): kWalkLevelOffset[kWalkLevels] thresholds and
-    // keys from `entries`, 2^depth bottom walk indices from `bottom`.
+    // Level tables (common/simd's WalkLevels): kWalkLevelOffset[depth] thresholds and keys
+    // from `entries`, 2^depth bottom walk indices from `bottom`.
     struct Table {
         std::size_t entries, bottom;
         int depth;
     };
     std::vector<Table> tables_;
     std::vector<double> level_threshold_;
-    std::vector<std::int64_t> level_key_;
+    std::vector<std::int32_t> level_key_;
     std::vector<std::int32_t> level_bottom_;
-    std::vector<std::int32_t> top_;  // per tree, its first tier's table (−1: none)
+    std::vector<std::int32_t> top_;  // per tree, its first tier's table (−1: none; empty: no tables)
     // Per tree deeper than kWalkLevels, the first of its 2^kWalkLevels second-tier tables
     // (the subtree under each bottom position of the first tier); −1: none.
     std::vector<std::int32_t> sub_;
