@@ -12,7 +12,10 @@
 // (their leaves have indices), but their family walks them (numeric(t) is false).
 // Each numeric tree's top levels (common/simd's WalkLevels, at most kWalkLevels) are
 // laid out a second time in level order, for the vector path that walks them (AVX-512):
-// it takes the rows down those levels, the lockstep walk on from there.
+// it takes the rows down those levels, the lockstep walk on from there. A deeper tree has
+// a second tier, the next kWalkLevels levels of the subtree under each bottom position of
+// the first; with kTierRows (256) rows or more they are sorted by the position they
+// reached and each subtree's tables walk its rows, the lockstep walk on from level 12.
 #include <cstdint>
 #include <vector>
 
