@@ -553,16 +553,23 @@ add_simd("simd_svc_binary", "svm_binary",
          "C-SVC RBF C=1 gamma=1/50, synthetic binary 20000 x 50, training at --threads 1: kernel rows' dot "
          "products AVX2 vs portable",
          kt, Goal(train=1.0, **SAME), ("svc",))
+FOREST_LETTER = kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed {seed}")
+GBDT_FRIEDMAN = kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255,
+                                 "lambda": 1, "min_data_in_leaf": 0}, "train.csv", "test.csv")
 add_simd("simd_forest_letter", "shared:letter",
-         "random forest, 100 trees, letter 16000 x 16: prediction (no dispatched loop: the portable lockstep walk "
-         "on both; an AVX2 gather walk did not pay)",
-         kestrel("forest", {"n_estimators": 100}, "train.csv", "test.csv", extra="--seed {seed}"),
-         Goal(**SAME), ("forest",))
+         "random forest, 100 trees, letter 16000 x 16: prediction of 4000 rows (the trees' walk: AVX-512 level "
+         "tables, two tiers, vs the portable lockstep walk)",
+         FOREST_LETTER, Goal(**SAME), ("forest",))
+add_simd("simd_forest_letter_x10", "letter_x10",
+         "the same forest predicting letter's test rows ten times over (40000 rows: the walk, not reading the "
+         "model, is most of the process)",
+         FOREST_LETTER, Goal(**SAME), ("forest",))
 add_simd("simd_gbdt_friedman", "friedman",
-         "gbdt, 100 rounds, depth 6, Friedman #1 10000 x 20: prediction (no dispatched loop: the portable lockstep "
-         "walk on both; an AVX2 gather walk did not pay)",
-         kestrel("gbdt", {"n_estimators": 100, "max_depth": 6, "learning_rate": 0.1, "max_bins": 255, "lambda": 1,
-                          "min_data_in_leaf": 0}, "train.csv", "test.csv"),
-         Goal(agreement=0.0), ("gbdt",))
+         "gbdt, 100 rounds, depth 6, Friedman #1 10000 x 20: prediction of 2500 rows (the trees' walk: AVX-512 "
+         "level tables vs the portable lockstep walk)",
+         GBDT_FRIEDMAN, Goal(agreement=0.0), ("gbdt",))
+add_simd("simd_gbdt_friedman_x20", "friedman_x20",
+         "the same gbdt predicting Friedman's test rows twenty times over (50000 rows)",
+         GBDT_FRIEDMAN, Goal(agreement=0.0), ("gbdt",))
 
 FAMILIES = ["io", "linear", "svm", "kernel", "trees", "selection", "simd"]

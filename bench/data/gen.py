@@ -18,6 +18,7 @@ already lie in [0, 1]). A set whose meta.json matches the current generator is n
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -82,6 +83,12 @@ def regression_dense(rng, n, d):
     w[active] = rng.standard_normal(30) * 2.0
     y = X @ w + 0.5 * np.tanh(X[:, 0] * X[:, 1]) + rng.standard_normal(n)
     return X, y
+
+
+def repeated_test(rng, n, source, times):
+    """Not drawn: another set's train.csv as it is and its test.csv's rows `times` over (the
+    same model predicting many rows, where reading the model no longer dominates)."""
+    raise AssertionError("generate() writes repeated_test sets itself")
 
 
 def friedman1(rng, n, d):
@@ -210,6 +217,11 @@ DATASETS = {
     "gamma_positive": (glm_target, {"d": 20, "family": "gamma"}, 100000, 25000, "regression", "issue 19"),
     "tweedie_claims": (glm_target, {"d": 20, "family": "tweedie"}, 100000, 25000, "regression", "issue 19"),
     "quantile_hetero": (glm_target, {"d": 20, "family": "quantile"}, 100000, 25000, "regression", "issue 19"),
+    # issue 23's tree-walk rows: the simd_forest_letter / simd_gbdt_friedman models on more rows
+    "letter_x10": (repeated_test, {"source": "shared:letter", "times": 10}, 16000, 40000, "multiclass",
+                   "issue 23 (tree walk)"),
+    "friedman_x20": (repeated_test, {"source": "friedman", "times": 20}, 10000, 50000, "regression",
+                     "issue 23 (tree walk)"),
 }
 SEEDS = {name: 20240 + i for i, name in enumerate(DATASETS)}
 # issue 19's sets were added beside issue 23's, in another branch, at the same positions:
@@ -240,6 +252,26 @@ def generate(name, out_root, force):
     os.makedirs(out, exist_ok=True)
     if os.path.exists(meta_path):
         os.remove(meta_path)  # a half-written set must never look complete
+    if builder is repeated_test:
+        source = kwargs["source"]
+        if source.startswith("shared:"):
+            src = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                                "shared", "data", source.split(":", 1)[1]))
+        else:
+            generate(source, out_root, False)
+            src = os.path.join(out_root, source)
+        shutil.copyfile(os.path.join(src, "train.csv"), os.path.join(out, "train.csv"))
+        with open(os.path.join(src, "test.csv")) as fh:
+            header, *rows = fh.read().splitlines(keepends=True)
+        with open(os.path.join(out, "test.csv"), "w") as fh:
+            fh.write(header)
+            for _ in range(kwargs["times"]):
+                fh.writelines(rows)
+        meta.update(formats=["csv"], files_mb={
+            f: round(os.path.getsize(os.path.join(out, f)) / 1e6, 2) for f in sorted(os.listdir(out))})
+        with open(meta_path, "w") as fh:
+            json.dump(meta, fh, indent=1)
+        return True
     rng = np.random.Generator(np.random.PCG64(SEEDS[name]))
     n = n_train + n_test
     classification = task != "regression"

@@ -4,8 +4,10 @@
 // layout leaks into a model). SOURCE_DATE_EPOCH pins the one varying field, the date.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <charconv>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -93,6 +95,57 @@ TEST_SUITE("cli.determinism") {
             REQUIRE(!model_file.empty());
             REQUIRE(!pred.empty());
             CHECK(slurp(dir / "generic.json") == model_file);
+            CHECK(slurp(dir / "generic.pred") == pred);
+        }
+    }
+
+    // common/tree_walk: forest and gbdt predict through one walk, whose top levels the
+    // AVX-512 path takes from level tables; a walk is comparisons only, so every path
+    // (as the CPU chooses, AVX2 forced, portable forced) gives byte-identical predictions,
+    // on data with missing cells (NaN sent either way) and on the training rows' ties.
+    TEST_CASE("vector paths: forest and gbdt predictions are byte-identical on every path") {
+        ScratchDir dir("simd_tree_paths");
+        auto with_missing = [](std::string csv) {
+            // Every 7th number cell emptied (a missing value), the label column kept.
+            std::string out;
+            std::size_t cell = 0;
+            bool first = true, header = true;
+            for (std::size_t i = 0; i < csv.size();) {
+                const std::size_t end = std::min(csv.find_first_of(",\n", i), csv.size());
+                const std::string field = csv.substr(i, end - i);
+                out += (!header && !first && ++cell % 7 == 0) ? std::string() : field;
+                if (end < csv.size()) out += csv[end];
+                first = end < csv.size() && csv[end] == '\n';
+                if (first) header = false;
+                i = end + 1;
+            }
+            return out;
+        };
+        const auto classes = dir.file("classes.csv", with_missing(to_csv(blobs(600, 12, 4))));
+        const auto values = dir.file("values.csv", with_missing(to_csv(linear_regression(600, 12))));
+        const std::vector<std::tuple<std::string, std::string, std::string>> runs{
+            {"-m forest -p n_estimators=20", classes, "--proba"},
+            {"-m forest -p n_estimators=20", values, ""},
+            {"-m gbdt -p n_estimators=30 -p max_depth=6", values, ""},
+            {"-m gbdt -p n_estimators=10 -p max_depth=8", classes, "--proba"},
+            {"-m gbdt -p n_estimators=10 -p max_depth=3", classes, ""},
+        };
+        for (const auto& [model, data, flag] : runs) {
+            CAPTURE(model);
+            CAPTURE(data);
+            const std::string bin = std::string(KESTREL_BIN_DIR) + "/", m = dir / "model.json";
+            auto predict = [&](const std::string& env, const std::string& tag) {
+                return env + " " + bin + "kestrel-predict -q --threads 2 " + flag + " '" + m + "' '" + data + "' -o '" +
+                       (dir / (tag + ".pred")) + "'";
+            };
+            const auto r = run_tool(bin + "kestrel-train -q " + model + " --seed 3 --threads 2 '" + data + "' -o '" + m +
+                                    "' && " + predict("KESTREL_SIMD=auto", "auto") + " && " +
+                                    predict("KESTREL_SIMD=avx2", "avx2") + " && " +
+                                    predict("KESTREL_SIMD=generic", "generic"));
+            REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+            const std::string pred = slurp(dir / "auto.pred");
+            REQUIRE(!pred.empty());
+            CHECK(slurp(dir / "avx2.pred") == pred);
             CHECK(slurp(dir / "generic.pred") == pred);
         }
     }

@@ -9,6 +9,7 @@
 #include "kestrel/common/cpu_features.hpp"
 #include "kestrel/core/error.hpp"
 #include "simd_avx2.hpp"
+#include "simd_avx512.hpp"
 
 namespace kestrel {
 
@@ -70,7 +71,7 @@ void smo_gradient_update_generic(double* G, const float* Qi, const float* Qj, do
 
 const SimdLoops kGenericLoops{dot_generic,         dot_rows_generic,           signed_gather_generic,
                               exp_inplace_generic, smo_gradient_update_generic, smo_pick_i_generic,
-                              smo_pick_j_generic};
+                              smo_pick_j_generic,  nullptr, nullptr};
 #ifdef KESTREL_SIMD_X86
 const SimdLoops kAvx2Loops{simd_detail::dot_avx2,
                            simd_detail::dot_rows_avx2,
@@ -78,12 +79,26 @@ const SimdLoops kAvx2Loops{simd_detail::dot_avx2,
                            simd_detail::exp_inplace_avx2,
                            simd_detail::smo_gradient_update_avx2,
                            simd_detail::smo_pick_i_avx2,
-                           simd_detail::smo_pick_j_avx2};
+                           simd_detail::smo_pick_j_avx2,
+                           nullptr,
+                           nullptr};
+// AVX2's loops and the AVX-512 walk of the trees' top levels.
+const SimdLoops kAvx512Loops{simd_detail::dot_avx2,
+                             simd_detail::dot_rows_avx2,
+                             simd_detail::signed_gather_avx2,
+                             simd_detail::exp_inplace_avx2,
+                             simd_detail::smo_gradient_update_avx2,
+                             simd_detail::smo_pick_i_avx2,
+                             simd_detail::smo_pick_j_avx2,
+                             simd_detail::walk_levels_avx512,
+                             simd_detail::walk_levels_rows_avx512};
 #endif
 
 SimdPath choose_path() {
     const char* env = std::getenv("KESTREL_SIMD");
     if (env && std::string_view(env) == "generic") return SimdPath::generic;
+    const bool avx2_only = env && std::string_view(env) == "avx2";
+    if (!avx2_only && simd_supported(SimdPath::avx512)) return SimdPath::avx512;
     return simd_supported(SimdPath::avx2) ? SimdPath::avx2 : SimdPath::generic;
 }
 
@@ -99,6 +114,14 @@ bool simd_supported(SimdPath path) {
 #else
             return false;
 #endif
+        case SimdPath::avx512:
+#ifdef KESTREL_SIMD_X86
+            return simd_supported(SimdPath::avx2) && __builtin_cpu_supports("avx512f") &&
+                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("avx512vl");
+#else
+            return false;
+#endif
     }
     return false;
 }
@@ -108,13 +131,24 @@ SimdPath simd_path() {
     return path;
 }
 
-const char* to_string(SimdPath path) { return path == SimdPath::avx2 ? "avx2" : "generic"; }
+const char* to_string(SimdPath path) {
+    switch (path) {
+        case SimdPath::avx2:
+            return "avx2";
+        case SimdPath::avx512:
+            return "avx512";
+        case SimdPath::generic:
+            break;
+    }
+    return "generic";
+}
 
 const SimdLoops& simd_loops(SimdPath path) {
     if (!simd_supported(path))
         throw InternalError(std::string("simd: this CPU cannot run the ") + to_string(path) + " loops");
 #ifdef KESTREL_SIMD_X86
     if (path == SimdPath::avx2) return kAvx2Loops;
+    if (path == SimdPath::avx512) return kAvx512Loops;
 #endif
     return kGenericLoops;
 }

@@ -19,10 +19,10 @@ constexpr Index kTrainBlock = 1024;     // Eigen path: a 64 x 1024 block of prod
 constexpr Index kBlockDoubles = 20480;  // AVX2 path: ~160 KB of packed rows per block stays in L2
 constexpr Index kSimdMaxDim = 256;      // wider rows: Eigen's product, which also blocks the features
 
-// The AVX2 path of common/simd (AVX2 and FMA, not forced off by KESTREL_SIMD=generic).
+// The AVX2 or AVX-512 path of common/simd (AVX2 and FMA, not forced off by KESTREL_SIMD=generic).
 // Screening values only choose candidates: the reported distances are exact and
 // computed alike on both paths, so the neighbours do not depend on it.
-bool simd_available() { return simd_path() == SimdPath::avx2; }
+bool simd_available() { return simd_path() != SimdPath::generic; }
 
 #ifdef KESTREL_KNN_X86
 // euclidean: ||z||² - 2 x·z; cosine: -(x·z) / ||z|| (k holds 1/||z||).

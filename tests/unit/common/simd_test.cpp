@@ -8,6 +8,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "kestrel/common/simd.hpp"
@@ -21,6 +23,7 @@ namespace {
 std::vector<SimdPath> runnable_paths() {
     std::vector<SimdPath> out{SimdPath::generic};
     if (simd_supported(SimdPath::avx2)) out.push_back(SimdPath::avx2);
+    if (simd_supported(SimdPath::avx512)) out.push_back(SimdPath::avx512);
     return out;
 }
 
@@ -320,5 +323,72 @@ TEST_SUITE("unit") {
         CHECK(simd_supported(SimdPath::generic));
         CHECK(&simd_loops() == &simd_loops(simd_path()));
         if (!simd_supported(SimdPath::avx2)) CHECK_THROWS_AS(simd_loops(SimdPath::avx2), InternalError);
+        if (!simd_supported(SimdPath::avx512)) CHECK_THROWS_AS(simd_loops(SimdPath::avx512), InternalError);
+        // AVX-512 needs what AVX2 needs (it runs AVX2's loops); only it walks level tables.
+        if (simd_supported(SimdPath::avx512)) CHECK(simd_supported(SimdPath::avx2));
+        for (SimdPath path : runnable_paths()) {
+            CAPTURE(to_string(path));
+            const SimdLoops& loops = simd_loops(path);
+            CHECK((loops.walk_levels != nullptr) == (path == SimdPath::avx512));
+            CHECK((loops.walk_levels_rows != nullptr) == (path == SimdPath::avx512));
+        }
+        CHECK(std::string(to_string(SimdPath::avx512)) == "avx512");
+    }
+
+    // The level tables' walk against a row-by-row reading of simd.hpp's WalkLevels, on
+    // random tables of every depth (NaN either way, ties, ±0, ±inf, dummy +inf nodes) and
+    // row counts around the vectors of 8 and the chunks of 512; the row-offset form too.
+    TEST_CASE("simd: walk_levels and walk_levels_rows reach the position the tables' rule gives") {
+        if (!simd_supported(SimdPath::avx512)) {
+            MESSAGE("this CPU has no AVX-512: walk_levels not checked (no other path has it)");
+            return;
+        }
+        const SimdLoops& loops = simd_loops(SimdPath::avx512);
+        Rng rng(71);
+        const double values[] = {-1.5, -0.0, 0.0, 0.25, 1.0, std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+        const Index d = 6, stride = 9;
+        for (int depth = 1; depth <= kWalkLevels; ++depth) {
+            CAPTURE(depth);
+            std::vector<double> threshold(static_cast<std::size_t>(kWalkLevelOffset[kWalkLevels]));
+            std::vector<std::int32_t> key(threshold.size());
+            for (std::size_t e = 0; e < threshold.size(); ++e) {
+                threshold[e] = rng.uniform() < 0.1 ? std::numeric_limits<double>::infinity() : values[rng.below(7)];
+                key[e] = 2 * static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(d))) + (rng.uniform() < 0.5 ? 1 : 0);
+            }
+            std::vector<std::int32_t> bottom(std::size_t{1} << depth);
+            for (std::int32_t& b : bottom) b = static_cast<std::int32_t>(rng.below(1000));
+            const WalkLevels levels{threshold.data(), key.data(), bottom.data(), depth};
+            for (Index n : {1, 7, 8, 9, 64, 511, 512, 513, 1030}) {
+                CAPTURE(n);
+                std::vector<double> x(static_cast<std::size_t>(n * stride));
+                for (double& v : x) v = values[rng.below(8)];
+                std::vector<std::int32_t> want(static_cast<std::size_t>(n));
+                for (Index r = 0; r < n; ++r) {
+                    std::size_t p = 0;
+                    for (int l = 0; l < depth; ++l) {
+                        const std::size_t e = static_cast<std::size_t>(kWalkLevelOffset[l]) + p;
+                        const double v = x[static_cast<std::size_t>(r * stride + key[e] / 2)];
+                        const bool left = v <= threshold[e] || (std::isnan(v) && key[e] % 2 == 1);
+                        p = 2 * p + (left ? 0 : 1);
+                    }
+                    want[static_cast<std::size_t>(r)] = bottom[p];
+                }
+                std::vector<std::int32_t> at(static_cast<std::size_t>(n) + 1, -1);
+                loops.walk_levels(levels, x.data(), stride, n, at.data());
+                CHECK(at.back() == -1);
+                at.pop_back();
+                CHECK(at == want);
+                // The rows in reverse order, by their offsets.
+                std::vector<std::int64_t> offsets(static_cast<std::size_t>(n));
+                for (Index i = 0; i < n; ++i) offsets[static_cast<std::size_t>(i)] = (n - 1 - i) * stride;
+                std::vector<std::int32_t> out(static_cast<std::size_t>(n) + 1, -1);
+                loops.walk_levels_rows(levels, x.data(), offsets.data(), n, out.data());
+                CHECK(out.back() == -1);
+                int wrong = 0;
+                for (Index i = 0; i < n; ++i) wrong += out[static_cast<std::size_t>(i)] != want[static_cast<std::size_t>(n - 1 - i)];
+                CHECK(wrong == 0);
+            }
+        }
     }
 }

@@ -1,7 +1,8 @@
-// common/tree_walk: on random trees (unbalanced, lone leaves, thresholds at ±0 and ties
-// x == threshold, NaN with either missing direction) every row reaches the leaf
-// Tree::apply finds, whatever the size of the groups walked in lockstep; and the forest's
-// precomputed leaf outputs add what add_tree_output adds, bit for bit.
+// common/tree_walk: on random trees (unbalanced, lone leaves, thresholds at ±0, ±inf and
+// ties x == threshold, NaN with either missing direction, depths below, at and past the
+// vector path's level tables) every row reaches the leaf Tree::apply finds, on every
+// vector path this CPU runs and whatever the size of the groups walked in lockstep; and
+// the forest's precomputed leaf outputs add what add_tree_output adds, bit for bit.
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "kestrel/common/simd.hpp"
 #include "kestrel/common/tree.hpp"
 #include "kestrel/common/tree_walk.hpp"
 #include "kestrel/core/rng.hpp"
@@ -21,12 +23,23 @@ using namespace kestrel;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Values a row or a threshold takes: few, so that rows tie with thresholds often.
 double pick_value(Rng& rng, bool allow_nan) {
-    static const double values[] = {-1.5, -0.0, 0.0, 0.25, 1.0, 3.0};
+    static const double values[] = {-1.5, -0.0, 0.0, 0.25, 1.0, 3.0, kInf, -kInf};
     if (allow_nan && rng.uniform() < 0.15) return kNaN;
-    return values[rng.below(6)];
+    return values[rng.below(rng.uniform() < 0.9 ? 6 : 8)];
+}
+
+// Every vector path this CPU runs (the tree walk differs on AVX-512: its level tables).
+std::vector<SimdPath> walk_paths() {
+    std::vector<SimdPath> out{SimdPath::generic};
+    for (SimdPath p : {SimdPath::avx2, SimdPath::avx512}) {
+        if (simd_supported(p)) out.push_back(p);
+        else MESSAGE("this CPU cannot run the " << to_string(p) << " path: not checked");
+    }
+    return out;
 }
 
 // Grows node i's subtree: a split with probability `split` (less deep down), to at most
@@ -83,41 +96,60 @@ TEST_SUITE("unit") {
         tree.node(1).left = tree.add_node(TreeNode{}, &v[3]);
         tree.node(1).right = tree.add_node(TreeNode{}, &v[4]);
         const std::vector<Tree> trees{tree};
-        const TreeWalk walk(trees);
+        const TreeWalk walk(trees, true);
         // Rows and the node each reaches: -0 <= 0 and 0.25 <= 0.25 go left; NaN at the root
         // goes right, at node 1 left.
         const std::vector<double> x{-0.0, 0.25, 0.0, 0.5, kNaN, 0.0, -3.0, kNaN, 1.0, kNaN, 0.0, 0.2500001};
         const std::vector<int> want{3, 4, 2, 3, 2, 4};
-        for (Index group : kGroups) {
-            CAPTURE(group);
-            std::vector<std::int32_t> at(want.size());
-            walk.leaves(0, x.data(), 2, static_cast<Index>(want.size()), at.data(), group);
-            for (std::size_t r = 0; r < want.size(); ++r) CHECK(walk.node(at[r]) == want[r]);
+        for (SimdPath path : walk_paths()) {
+            CAPTURE(to_string(path));
+            for (Index group : kGroups) {
+                CAPTURE(group);
+                std::vector<std::int32_t> at(want.size());
+                walk.leaves(0, x.data(), 2, static_cast<Index>(want.size()), at.data(), group, simd_loops(path));
+                for (std::size_t r = 0; r < want.size(); ++r) CHECK(walk.node(at[r]) == want[r]);
+            }
         }
     }
 
-    TEST_CASE("tree walk: every row reaches Tree::apply's leaf on random trees, in groups of any size") {
+    TEST_CASE("tree walk: every row reaches Tree::apply's leaf on random trees, on every path, in groups of any size") {
         Rng rng(41);
         const Index d = 5;
         std::vector<Tree> trees;
-        for (int t = 0; t < 60; ++t) trees.push_back(random_tree(d, 1, t % 3 == 0 ? 3 : 14, rng));
+        // Depths 1 to 8 (within, at and past the vector path's kWalkLevels levels) and deep ones.
+        for (int t = 0; t < 90; ++t) trees.push_back(random_tree(d, 1, t % 3 == 0 ? 1 + (t / 3) % 8 : 14, rng));
         trees.push_back(Tree(d, 1));  // a lone leaf
         const double zero = 0.0;
         trees.back().add_node(TreeNode{}, &zero);
-        const TreeWalk walk(trees);
+        // With the level tables (which only the AVX-512 path reads) and without (where every
+        // path walks the portable way).
+        const TreeWalk walk(trees, true), plain(trees, false);
         // Both ways of walking: shallow trees (depth <= 8) to their depth, deeper ones in
         // groups that stop when no row moves.
-        int depth_zero = 0, shallow = 0, deep = 0;
+        // And on AVX-512 trees within the first tier of level tables, as deep as it, deeper
+        // (walked on by the lockstep walk, or with 256 rows or more by the second tier),
+        // and deeper than both tiers.
+        int depth_zero = 0, shallow = 0, deep = 0, within = 0, at_tables = 0, past = 0, past_tiers = 0;
         for (const Tree& tree : trees) {
             depth_zero += tree.depth() == 0;
             shallow += tree.depth() > 0 && tree.depth() <= 8;
             deep += tree.depth() > 8;
+            within += tree.depth() > 0 && tree.depth() < kWalkLevels;
+            at_tables += tree.depth() == kWalkLevels;
+            past += tree.depth() > kWalkLevels && tree.depth() <= 8;
+            past_tiers += tree.depth() > 2 * kWalkLevels;
         }
         CHECK(depth_zero >= 1);
         CHECK(shallow >= 10);
         CHECK(deep >= 10);
+        CHECK(within >= 5);
+        CHECK(at_tables >= 1);
+        CHECK(past >= 1);
+        CHECK(past_tiers >= 5);
         // Row counts around the groups of eight, and one long block.
-        for (Index n : {1, 7, 8, 9, 16, 23, 300}) {
+        // (256 and more: the second tier; 1100: past the AVX-512 walk's chunk of 512 rows.)
+        const std::vector<SimdPath> paths = walk_paths();
+        for (Index n : {1, 7, 8, 9, 16, 23, 255, 256, 300, 1100}) {
             CAPTURE(n);
             // The row stride wider than the features, as a block of a wider table would be.
             const Index stride = d + 2;
@@ -126,17 +158,26 @@ TEST_SUITE("unit") {
             for (std::size_t t = 0; t < trees.size(); ++t) {
                 std::vector<int> want(static_cast<std::size_t>(n));
                 for (Index r = 0; r < n; ++r) want[static_cast<std::size_t>(r)] = trees[t].apply(x.data() + r * stride);
-                for (Index group : kGroups) {
-                    CAPTURE(group);
-                    std::vector<std::int32_t> at(static_cast<std::size_t>(n), -1);
-                    walk.leaves(t, x.data(), stride, n, at.data(), group);
-                    int wrong = 0;
-                    for (Index r = 0; r < n; ++r) {
-                        const std::int32_t w = at[static_cast<std::size_t>(r)];
-                        wrong += !(w >= walk.begin(t) && w < walk.begin(t + 1) &&
-                                   walk.node(w) == want[static_cast<std::size_t>(r)]);
+                for (SimdPath path : paths) {
+                    CAPTURE(to_string(path));
+                    for (Index group : kGroups) {
+                        CAPTURE(group);
+                        // One guard entry past the rows: a path must not write beyond n.
+                        std::vector<std::int32_t> at(static_cast<std::size_t>(n) + 1, -1);
+                        walk.leaves(t, x.data(), stride, n, at.data(), group, simd_loops(path));
+                        int wrong = 0;
+                        for (Index r = 0; r < n; ++r) {
+                            const std::int32_t w = at[static_cast<std::size_t>(r)];
+                            wrong += !(w >= walk.begin(t) && w < walk.begin(t + 1) &&
+                                       walk.node(w) == want[static_cast<std::size_t>(r)]);
+                        }
+                        CHECK(wrong == 0);
+                        CHECK(at.back() == -1);
+                        if (group != 8) continue;
+                        std::vector<std::int32_t> untabled(static_cast<std::size_t>(n) + 1, -1);
+                        plain.leaves(t, x.data(), stride, n, untabled.data(), group, simd_loops(path));
+                        CHECK(untabled == at);
                     }
-                    CHECK(wrong == 0);
                 }
             }
         }

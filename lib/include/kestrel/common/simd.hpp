@@ -1,20 +1,25 @@
 #pragma once
 // The one place where kestrel chooses vector instructions at run time. Builds target
 // generic x86-64 (SSE2), so loops that pay for wider vectors have a second version
-// compiled for AVX2 (a function attribute, not a build flag: the rest of the library,
-// and every inline function it instantiates, stays generic). The path is chosen once,
-// at first use, from the CPU and the environment variable KESTREL_SIMD:
+// compiled for AVX2, and the trees' walk one for AVX-512 (function attributes, not build
+// flags: the rest of the library, and every inline function it instantiates, stays
+// generic). The path is chosen once, at first use, from the CPU and the environment
+// variable KESTREL_SIMD:
 //   KESTREL_SIMD=generic   the portable loops, whatever the CPU has;
-//   anything else, unset   AVX2 when the CPU has AVX2 and FMA, else the portable loops.
+//   KESTREL_SIMD=avx2      the AVX2 loops (and the portable tree walk) if the CPU has AVX2
+//                          and FMA, else the portable loops;
+//   anything else, unset   AVX-512 when the CPU has AVX2, FMA and AVX-512 F, DQ, BW and VL
+//                          (the AVX2 loops and the AVX-512 tree walk), else as avx2.
 // Every dispatched loop sums in one fixed order that the portable loop spells out
-// (docs/reliability.md): its results are bit-identical on every path.
+// (docs/reliability.md): its results are bit-identical on every path. The tree walk is
+// comparisons only: every path reaches the same leaf (Tree::apply's).
 #include <cstdint>
 
 #include "kestrel/core/dataset.hpp"
 
 namespace kestrel {
 
-enum class SimdPath { generic, avx2 };
+enum class SimdPath { generic, avx2, avx512 };
 
 SimdPath simd_path();                // the path in use (chosen once)
 bool simd_supported(SimdPath path);  // whether this CPU can run it (generic: always)
@@ -35,6 +40,23 @@ struct SmoPickJ {
     double gmax2;  // the largest y_t·G_t over I_low (-inf when empty)
     double obj;    // the smallest -(diff²)/a over t in I_low with diff > 0 (+inf when none)
     Index at;      // where (the later t on ties; -1 when none)
+};
+
+// The top levels of one tree in level order (common/tree_walk builds them): level l holds
+// 2^l nodes, node p of level l at offset kWalkLevelOffset[l] + p of `threshold` and `key`
+// (levels of fewer than 8 nodes padded to 8; kWalkLevelOffset[depth] entries in all). A node's key is 2·feature + (1 if a missing
+// value goes left); a row at node p goes to node 2p of the next level when
+// x <= threshold or (x is NaN and the key is odd), else to 2p + 1. A leaf above the
+// bottom level continues as nodes of threshold +inf and key 1 (always left), so every row
+// ends at a position q < 2^depth of the bottom, and bottom[q] is the walk index it
+// reached: a leaf, or the tree's node at that depth.
+constexpr int kWalkLevels = 6;  // levels kept (the deepest: 32 nodes, four vectors of 8)
+constexpr int kWalkLevelOffset[kWalkLevels + 1] = {0, 8, 16, 24, 32, 48, 80};
+struct WalkLevels {
+    const double* threshold;
+    const std::int32_t* key;
+    const std::int32_t* bottom;
+    int depth;  // 1 to kWalkLevels
 };
 
 struct SimdLoops {
@@ -64,6 +86,13 @@ struct SimdLoops {
     SmoPickI (*smo_pick_i)(const double* G, const std::int8_t* y, const std::int8_t* status, Index n);
     SmoPickJ (*smo_pick_j)(const double* G, const std::int8_t* y, const std::int8_t* status, const double* QD,
                            const float* Qi, Index n, double gmax, double qd_i, double two_yi);
+    // at[r] = bottom[the position row r (n rows, x + r·stride) reaches after levels.depth
+    // levels] for r < n. Null on the paths that walk the portable way (TreeWalk::leaves).
+    void (*walk_levels)(const WalkLevels& levels, const double* x, Index stride, Index n, std::int32_t* at);
+    // The same for m rows given by where their values start: out[i] for the row at
+    // x + offsets[i] (TreeWalk::leaves' rows sorted by the subtree they reached).
+    void (*walk_levels_rows)(const WalkLevels& levels, const double* x, const std::int64_t* offsets, Index m,
+                             std::int32_t* out);
 };
 
 const SimdLoops& simd_loops();                // the path in use
