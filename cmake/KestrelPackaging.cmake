@@ -25,7 +25,13 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # ... plus what kestrel dlopen()s on first use, which dpkg-shlibdeps cannot see: CLP
 # (libClp.so.1, lib/src/optim/lp_solver.cpp) and OpenBLAS (libopenblas.so.0,
 # lib/src/kernel_methods/blas_runtime.cpp).
+# And the glibc that reads packed relative relocations (DT_RELR, apps/CMakeLists.txt): the
+# symbol version GLIBC_ABI_DT_RELR arrived in 2.36, which Debian 12's shlibs file for
+# libc6 does not know, so dpkg-shlibdeps alone would say 2.34.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "coinor-libclp1, libopenblas0 | libopenblas0-pthread")
+if(KESTREL_HAVE_PACKED_RELOCS)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6 (>= 2.36)")
+endif()
 # For the library: its headers include Eigen's and nlohmann_json's.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libeigen3-dev (>= 3.4), nlohmann-json3-dev (>= 3.10), pkgconf")
 set(CPACK_STRIP_FILES ON)

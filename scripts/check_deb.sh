@@ -21,6 +21,10 @@ done
 
 dpkg -x "$deb" "$root/fs"
 bin=$root/fs/usr/bin
+# Packed relative relocations need glibc 2.36; dpkg-shlibdeps does not see that.
+if readelf -d "$bin/kestrel-train" | grep -q '(RELR)'; then
+  grep -q 'libc6 (>= 2.36)' <<<"$depends" || fail "the commands use DT_RELR but Depends lacks libc6 (>= 2.36): $depends"
+fi
 "$bin/kestrel-train" --version | grep -q '^kestrel-train [0-9]' || fail "kestrel-train --version"
 "$bin/kestrel-train" -q -m logistic --scale standard data/iris/train.csv -o "$root/iris.json"
 "$bin/kestrel-predict" "$root/iris.json" data/iris/test.csv --metrics --json -q >"$root/metrics.json"
