@@ -116,9 +116,7 @@ bool simd_supported(SimdPath path) {
 #endif
         case SimdPath::avx512:
 #ifdef KESTREL_SIMD_X86
-            return simd_supported(SimdPath::avx2) && __builtin_cpu_supports("avx512f") &&
-                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-                   __builtin_cpu_supports("avx512vl");
+            return cpu_features().avx512;
 #else
             return false;
 #endif
