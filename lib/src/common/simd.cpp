@@ -73,25 +73,22 @@ const SimdLoops kGenericLoops{dot_generic,         dot_rows_generic,           s
                               exp_inplace_generic, smo_gradient_update_generic, smo_pick_i_generic,
                               smo_pick_j_generic,  nullptr, nullptr};
 #ifdef KESTREL_SIMD_X86
-const SimdLoops kAvx2Loops{simd_detail::dot_avx2,
-                           simd_detail::dot_rows_avx2,
-                           simd_detail::signed_gather_avx2,
-                           simd_detail::exp_inplace_avx2,
-                           simd_detail::smo_gradient_update_avx2,
-                           simd_detail::smo_pick_i_avx2,
-                           simd_detail::smo_pick_j_avx2,
-                           nullptr,
-                           nullptr};
+constexpr SimdLoops kAvx2Loops{simd_detail::dot_avx2,
+                               simd_detail::dot_rows_avx2,
+                               simd_detail::signed_gather_avx2,
+                               simd_detail::exp_inplace_avx2,
+                               simd_detail::smo_gradient_update_avx2,
+                               simd_detail::smo_pick_i_avx2,
+                               simd_detail::smo_pick_j_avx2,
+                               nullptr,
+                               nullptr};
 // AVX2's loops and the AVX-512 walk of the trees' top levels.
-const SimdLoops kAvx512Loops{simd_detail::dot_avx2,
-                             simd_detail::dot_rows_avx2,
-                             simd_detail::signed_gather_avx2,
-                             simd_detail::exp_inplace_avx2,
-                             simd_detail::smo_gradient_update_avx2,
-                             simd_detail::smo_pick_i_avx2,
-                             simd_detail::smo_pick_j_avx2,
-                             simd_detail::walk_levels_avx512,
-                             simd_detail::walk_levels_rows_avx512};
+constexpr SimdLoops with_avx512_walk(SimdLoops loops) {
+    loops.walk_levels = simd_detail::walk_levels_avx512;
+    loops.walk_levels_rows = simd_detail::walk_levels_rows_avx512;
+    return loops;
+}
+constexpr SimdLoops kAvx512Loops = with_avx512_walk(kAvx2Loops);
 #endif
 
 SimdPath choose_path() {
