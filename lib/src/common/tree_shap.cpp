@@ -72,24 +72,14 @@ TreeExplainer::TreeExplainer(const Tree& tree, std::vector<double> cover, std::v
     // Expected output per node, children before parents (a child's index is larger in a
     // grown tree, but a loaded one need not be ordered: go by an explicit post-order).
     std::vector<double> mean(values_);
-    std::vector<std::pair<int, bool>> stack{{0, false}};
-    while (!stack.empty()) {
-        const auto [i, done] = stack.back();
-        stack.pop_back();
+    tree.for_each_split_children_first([&](int i) {
         const TreeNode& n = tree.node(i);
-        if (n.is_leaf()) continue;
-        if (!done) {
-            stack.emplace_back(i, true);
-            stack.emplace_back(n.left, false);
-            stack.emplace_back(n.right, false);
-            continue;
-        }
         const double fl = fraction(i, n.left), fr = fraction(i, n.right);
         for (Index o = 0; o < n_outputs_; ++o)
             mean[static_cast<std::size_t>(i * n_outputs_ + o)] =
                 fl * mean[static_cast<std::size_t>(n.left * n_outputs_ + o)] +
                 fr * mean[static_cast<std::size_t>(n.right * n_outputs_ + o)];
-    }
+    });
     expected_.assign(mean.begin(), mean.begin() + n_outputs_);
 }
 

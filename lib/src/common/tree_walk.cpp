@@ -67,12 +67,12 @@ TreeWalk::TreeWalk(const std::vector<Tree>& trees, bool tables) {
             threshold_[u] = n.threshold;
             left_[u] = index[n.left];
         }
-        if (tables) add_levels(tree, index, parents_first);
+        if (tables) add_levels(tree, index);
     }
     begin_.push_back(size());
 }
 
-void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index, bool parents_first) {
+void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index) {
     const int depth = depth_.back();
     top_.push_back(-1);
     sub_.push_back(-1);
@@ -83,30 +83,11 @@ void TreeWalk::add_levels(const Tree& tree, const std::int32_t* index, bool pare
     // Deeper trees: a second tier, the next levels of the subtree under each bottom
     // position of the first (a leaf's: a table of depth 0, the leaf itself).
     std::vector<int> height(static_cast<std::size_t>(tree.size()), 0);  // edges below each node
-    const auto up = [&](int i) {
+    tree.for_each_split_children_first([&](int i) {
         const TreeNode& n = tree.node(i);
-        if (!n.is_leaf())
-            height[static_cast<std::size_t>(i)] =
-                1 + std::max(height[static_cast<std::size_t>(n.left)], height[static_cast<std::size_t>(n.right)]);
-    };
-    if (parents_first) {  // children after their parent: back to front sees them first
-        for (int i = tree.size() - 1; i >= 0; --i) up(i);
-    } else {
-        std::vector<std::pair<int, bool>> stack{{0, false}};
-        while (!stack.empty()) {
-            const auto [i, children_done] = stack.back();
-            stack.pop_back();
-            const TreeNode& n = tree.node(i);
-            if (n.is_leaf()) continue;
-            if (children_done) {
-                up(i);
-                continue;
-            }
-            stack.push_back({i, true});
-            stack.push_back({n.left, false});
-            stack.push_back({n.right, false});
-        }
-    }
+        height[static_cast<std::size_t>(i)] =
+            1 + std::max(height[static_cast<std::size_t>(n.left)], height[static_cast<std::size_t>(n.right)]);
+    });
     sub_.back() = static_cast<std::int32_t>(tables_.size());
     for (int root : bottom) {
         const int h = std::min(height[static_cast<std::size_t>(root)], kWalkLevels);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kestrel/core/dataset.hpp"
@@ -82,6 +83,26 @@ public:
     std::vector<int> left_categories(int i) const;  // its left codes, ascending
     int n_leaves() const;
     int depth() const;  // edges on the longest root-to-leaf path; 0 for a lone leaf
+    // Calls visit(i) for every split i reachable from the root, children before parents
+    // (an explicit post-order: a loaded tree's children need not come after their parent).
+    template <class Visit>
+    void for_each_split_children_first(Visit&& visit) const {
+        if (nodes_.empty()) return;
+        std::vector<std::pair<int, bool>> stack{{0, false}};
+        while (!stack.empty()) {
+            const auto [i, children_done] = stack.back();
+            stack.pop_back();
+            const TreeNode& n = node(i);
+            if (n.is_leaf()) continue;
+            if (children_done) {
+                visit(i);
+                continue;
+            }
+            stack.emplace_back(i, true);
+            stack.emplace_back(n.left, false);
+            stack.emplace_back(n.right, false);
+        }
+    }
 
     // Σ over the splits on each feature of W_t·I_t − W_L·I_L − W_R·I_R (not normalised);
     // zeros for a tree read from the compact layout, which keeps no such statistics.

@@ -49,7 +49,7 @@ public:
     std::int32_t begin(std::size_t t) const { return begin_[t]; }
 
 private:
-    void add_levels(const Tree& tree, const std::int32_t* index, bool parents_first);  // the last tree's tables
+    void add_levels(const Tree& tree, const std::int32_t* index);  // the last tree's tables
     // Tables `root`'s subtree to `depth` levels; its bottom nodes into *bottom.
     std::int32_t add_table(const Tree& tree, int root, int depth, const std::int32_t* index,
                            std::vector<int>* bottom = nullptr);
