@@ -25,8 +25,10 @@ constexpr const char* kDefaultBudget = "60s";
 
 std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
-    const std::string screened =
+    std::string screened =
         r.screened > 0 ? ", " + plural(static_cast<long long>(r.screened), "candidate") + " screened out by halving" : "";
+    if (r.confirmed > 0)
+        screened += ", " + plural(static_cast<long long>(r.confirmed), "leader") + " confirmed on a second split";
     if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")" + screened;
     if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s" + screened;
     return n + screened + ": every search space exhausted";
@@ -45,7 +47,10 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
               {"seconds", r.seconds},
               {"halving_batch", o.halving_batch},
               {"screened", r.screened},
-              {"screening_rounds", r.screening_rounds}};
+              {"screening_rounds", r.screening_rounds},
+              {"confirm_leaders", o.confirm_leaders},
+              {"confirmed", r.confirmed},
+              {"unconfirmed", r.unconfirmed}};
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
@@ -57,6 +62,7 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
                    {"std", c.score.std},
                    {"fold_scores", c.fold_scores},
                    {"mean_fit_seconds", c.fit_seconds}};
+        if (c.confirmed) entry["repeat_fold_scores"] = c.repeat_fold_scores;
         if (!c.fold_rounds.empty()) {  // early stopping: the rounds per fold, and the refit's
             entry["fold_rounds"] = c.fold_rounds;
             entry["refit_params"] = auto_point_json(c.refit_point);
@@ -139,12 +145,18 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
        << ", " << r.n_splits << "-fold cross-validation (the same folds for every candidate), seed " << seed << ".\n"
        << "Ran " << stop_text(r, o) << " in " << format_fixed(r.seconds, 1) << " s; portfolio:";
     for (const auto& m : r.portfolio) os << " " << m;
-    os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n| rank | model | parameters | cv mean | cv std | fit seconds (mean per fold) |\n"
-       << "|---:|---|---|---:|---:|---:|\n";
+    os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n";
+    if (r.confirmed > 0)
+        os << "The first " << r.confirmed << " (folds " << 2 * r.n_splits
+           << ") are the leaders confirmed on a second " << r.n_splits
+           << "-fold split: their cv mean and std are over both splits.\n\n";
+    os << "| rank | model | parameters | cv mean | cv std | folds | fit seconds (mean per fold) |\n"
+       << "|---:|---|---|---:|---:|---:|---:|\n";
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         const auto& c = r.leaderboard[i];
         os << "| " << i + 1 << " | " << c.model << " | " << auto_point_text(c.point) << " | " << format_fixed(c.score.mean, 4)
-           << " | " << format_fixed(c.score.std, 4) << " | " << format_fixed(c.fit_seconds, 3) << " |\n";
+           << " | " << format_fixed(c.score.std, 4) << " | " << c.fold_scores.size() + c.repeat_fold_scores.size()
+           << " | " << format_fixed(c.fit_seconds, 3) << " |\n";
     }
     if (!r.skipped.empty()) {
         os << "\n## Not searched\n\n";
@@ -184,7 +196,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     std::string input, output, report_path, metric, task = "auto", encode = "auto", budget_text;
     std::vector<std::string> models;
-    int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50;
+    int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50, confirm_leaders = 4;
     bool ensemble = false;
     common.add_to(app);
     data.add_to(app);
@@ -206,6 +218,11 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                    "after round 0, screen this many candidates of a family by successive halving on rows (factor 3) "
                    "and evaluate the survivor; 1 = no screening")
         ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
+    app.add_option("--confirm-leaders", confirm_leaders,
+                   "after the search, score at most this many leaders (cv means within one standard error of the "
+                   "best) on a second K-fold split and choose by the mean over both; 0 or 1 = no confirmation")
+        ->check(CLI::Range(0, 1000))
         ->capture_default_str();
     CLI::Option* ensemble_flag = app.add_flag("--ensemble", ensemble,
                  "after the search, build a weighted average of the best candidates by ensemble selection "
@@ -240,6 +257,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     AutoOptions opts;
     opts.max_evals = max_evals;
     opts.halving_batch = halving_batch;
+    opts.confirm_leaders = confirm_leaders;
     if (ensemble) {
         opts.ensemble_size = ensemble_size;
         opts.ensemble_nbest = ensemble_nbest;
@@ -328,12 +346,15 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& c = r.leaderboard[i];
-        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << c.model << std::right << std::setw(10)
-               << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
+        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << (c.confirmed ? c.model + " *" : c.model)
+               << std::right << std::setw(10) << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
                << format_fixed(c.fit_seconds, 3) << "  " << auto_point_text(c.point) << "\n";
     }
     if (r.leaderboard.size() > shown)
         io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
+    if (r.confirmed > 0)
+        io.out << "  * a leader confirmed on a second " << r.n_splits << "-fold split: mean and std over both ("
+               << 2 * r.n_splits << " folds)\n";
     for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
     if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
     if (r.ensemble) io.out << ensemble_text(r);

@@ -68,10 +68,16 @@ TEST_SUITE("cli.auto") {
         CHECK(j["stopped_by"] == "max-evals");
         CHECK(j["portfolio"] == Json::array({"logistic", "forest", "gbdt"}));
         REQUIRE(j["leaderboard"].size() == 5);
+        // The leaders confirmed on a second split come first, and the best of them wins.
+        const std::size_t confirmed = j["confirmed"];
+        CHECK(j["confirm_leaders"] == 4);
+        CHECK(confirmed <= 4);
         double best = -1;
-        for (const auto& c : j["leaderboard"]) {
+        for (std::size_t i = 0; i < j["leaderboard"].size(); ++i) {
+            const Json& c = j["leaderboard"][i];
             CHECK(c["fold_scores"].size() == 3);
-            best = std::max(best, c["mean"].get<double>());
+            CHECK(c.contains("repeat_fold_scores") == (i < confirmed));
+            if (confirmed == 0 || i < confirmed) best = std::max(best, c["mean"].get<double>());
         }
         CHECK(j["best"]["mean"].get<double>() == best);
         CHECK(j["best"] == j["leaderboard"][0]);
@@ -88,8 +94,8 @@ TEST_SUITE("cli.auto") {
         // The report: a leaderboard row per evaluation and the chosen model.
         const std::string md = test::slurp(report);
         CHECK(md.find("## Leaderboard") != std::string::npos);
-        CHECK(md.find("| 5 | ") != std::string::npos);
-        CHECK(md.find("| 6 | ") == std::string::npos);
+        CHECK(md.find("\n| 5 | ") != std::string::npos);
+        CHECK(md.find("\n| 6 | ") == std::string::npos);
         CHECK(md.find("## Chosen model") != std::string::npos);
         CHECK(md.find("kestrel-train -m " + j["best"]["model"].get<std::string>()) != std::string::npos);
         // Beside it, the best score against time: one step per evaluation, linked from the report.
@@ -143,9 +149,11 @@ TEST_SUITE("cli.auto") {
         // gbdt's space stops early (early_stopping_rounds=20): each fold keeps its own rounds.
         REQUIRE(b.contains("fold_rounds"));
         const auto rounds = b["fold_rounds"].get<std::vector<long long>>();
-        REQUIRE(rounds.size() == 3);
+        // A leader confirmed on a second split keeps those folds' rounds too: the refit boosts the mean of all.
+        const std::size_t folds = b.contains("repeat_fold_scores") ? 6 : 3;
+        REQUIRE(rounds.size() == folds);
         double mean = 0;
-        for (const long long k : rounds) mean += static_cast<double>(k) / 3;
+        for (const long long k : rounds) mean += static_cast<double>(k) / static_cast<double>(folds);
         const Json& refit = b["refit_params"];
         CHECK(refit["n_estimators"] == std::to_string(std::llround(mean)));
         CHECK(refit["early_stopping_rounds"] == "0");
@@ -189,11 +197,58 @@ TEST_SUITE("cli.auto") {
     }
 
     TEST_CASE("kestrel-auto text output: the leaderboard table and the chosen model") {
-        auto r = run(run_auto, "kestrel-auto", {iris_train, "--models", "logistic,tree", "--max-evals", "3", "--folds", "3"});
+        auto r = run(run_auto, "kestrel-auto",
+                     {iris_train, "--models", "logistic,tree", "--max-evals", "3", "--folds", "3", "--confirm-leaders", "0"});
         REQUIRE_MESSAGE(r.code == 0, r.err);
         CHECK(r.out.find("ran 3 evaluations (--max-evals 3)") != std::string::npos);
         CHECK(r.out.find("\nbest: ") != std::string::npos);
         CHECK(lines(r.out) == 2 + 1 + 3 + 2);  // heading, blank, header, 3 rows, blank, best
+    }
+
+    TEST_CASE("kestrel-auto: tied leaders are confirmed on a second split, in the JSON, the text and the report") {
+        test::ScratchDir dir("auto_confirm");
+        const auto report = dir / "report.md";
+        const std::vector<std::string> args = {penguins_train, "--label-col", "species", "--models", "logistic,tree,knn",
+                                               "--max-evals",  "6",  "--folds",  "3", "--seed", "4"};
+        auto with_flags = [&](std::vector<std::string> extra) {
+            std::vector<std::string> a = args;
+            a.insert(a.end(), extra.begin(), extra.end());
+            return a;
+        };
+        auto on = run(run_auto, "kestrel-auto", with_flags({"--json"}));
+        auto off = run(run_auto, "kestrel-auto", with_flags({"--json", "--confirm-leaders", "0"}));
+        REQUIRE_MESSAGE(on.code == 0, on.err);
+        REQUIRE_MESSAGE(off.code == 0, off.err);
+        const Json j = Json::parse(on.out), plain = Json::parse(off.out);
+        const std::size_t n = j["confirmed"];
+        REQUIRE(n >= 2);
+        CHECK(j["unconfirmed"] == 0);
+        CHECK(j["evaluations"] == 6);  // the confirmations are not counted in --max-evals
+        CHECK(plain["confirmed"] == 0);
+        for (std::size_t i = 0; i < j["leaderboard"].size(); ++i) {
+            const Json& c = j["leaderboard"][i];
+            // The search is the same with and without: each candidate's first-split scores match.
+            bool found = false;
+            for (const Json& p : plain["leaderboard"])
+                if (p["order"] == c["order"]) found = p["fold_scores"] == c["fold_scores"] && p["params"] == c["params"];
+            CHECK(found);
+            if (i >= n) continue;
+            REQUIRE(c["repeat_fold_scores"].size() == 3);
+            double total = 0;
+            for (const Json& v : c["fold_scores"]) total += v.get<double>();
+            for (const Json& v : c["repeat_fold_scores"]) total += v.get<double>();
+            CHECK(c["mean"].get<double>() == doctest::Approx(total / 6));
+        }
+        auto text = run(run_auto, "kestrel-auto", with_flags({"--report", report}));
+        REQUIRE_MESSAGE(text.code == 0, text.err);
+        CHECK(text.out.find("ran 6 evaluations (--max-evals 6), ") != std::string::npos);
+        CHECK(text.out.find(", " + std::to_string(n) + " leaders confirmed on a second split in ") != std::string::npos);
+        CHECK(text.out.find("  * a leader confirmed on a second 3-fold split: mean and std over both (6 folds)") !=
+              std::string::npos);
+        const std::string md = test::slurp(report);
+        CHECK(md.find("The first " + std::to_string(n) + " (folds 6) are the leaders confirmed on a second 3-fold split") !=
+              std::string::npos);
+        CHECK(md.find("| cv mean | cv std | folds |") != std::string::npos);
     }
 
     TEST_CASE("kestrel-auto refusals: one line, exit 1 for usage, 2 for data") {
@@ -212,6 +267,10 @@ TEST_SUITE("cli.auto") {
         CHECK(wrong_task.code == 1);
         auto metric = run(run_auto, "kestrel-auto", {iris_train, "--metric", "r2", "--max-evals", "2"});
         CHECK(metric.code == 1);
+        auto confirm = run(run_auto, "kestrel-auto", {iris_train, "--confirm-leaders", "-1", "--max-evals", "2"});
+        CHECK(confirm.code == 1);
+        CHECK(lines(confirm.err) == 1);
+        CHECK(confirm.err.find("--confirm-leaders") != std::string::npos);
         auto missing = run(run_auto, "kestrel-auto", {"/nonexistent/train.csv", "--max-evals", "2"});
         CHECK(missing.code == 2);
         CHECK(lines(missing.err) == 1);

@@ -26,6 +26,9 @@ constexpr std::uint64_t kAutoStream = 0xa070'0000'0000ULL;
 // Points drawn per family up front; a family evaluates them in this order. Far more
 // than any budget reaches, and cheap: drawing is text, nothing is fitted.
 constexpr int kDrawn = 500;
+// The second K-fold split the leaders are re-scored on (docs/auto.md, "Confirming the
+// leaders"): its folds' seed, apart from every family's draws.
+constexpr std::uint64_t kConfirmStream = 0xa071'0000'0000ULL;
 // Successive halving's factor inside a family's turn: scikit-learn's HalvingRandomSearchCV
 // default (and kestrel-gridsearch --halving's).
 constexpr int kHalvingFactor = 3;
@@ -140,7 +143,7 @@ void trim_pool(std::vector<AutoCandidate>& leaderboard, const AutoOptions& opts,
 AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
     AutoEnsemble e;
     e.rounds = opts.ensemble_size;
-    e.best_single = r.leaderboard.front().score.mean;
+    e.best_single = summarize(r.leaderboard.front().fold_scores).mean;  // on the folds the ensemble is scored on
     std::vector<std::size_t> pool;
     std::vector<std::vector<Predictions>> oof;
     for (std::size_t i = 0; i < r.leaderboard.size() && pool.size() < static_cast<std::size_t>(opts.ensemble_nbest); ++i) {
@@ -176,6 +179,37 @@ AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
 }
 
 }  // namespace
+
+std::vector<std::size_t> confirmation_leaders(const std::vector<AutoCandidate>& candidates, bool greater, int at_most) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (std::isfinite(candidates[i].score.mean)) order.push_back(i);
+    if (at_most < 2 || order.size() < 2) return {};
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return better(candidates[a].score.mean, candidates[b].score.mean, greater);
+    });
+    const AutoCandidate& top = candidates[order.front()];
+    const std::size_t k = top.fold_scores.size();
+    const double se = k > 1 ? top.score.std / std::sqrt(static_cast<double>(k - 1)) : 0.0;
+    const double bound = greater ? top.score.mean - se : top.score.mean + se;
+    std::vector<std::size_t> tied;
+    for (std::size_t i : order) {
+        const double m = candidates[i].score.mean;
+        if (greater ? m >= bound : m <= bound) tied.push_back(i);
+    }
+    std::vector<std::size_t> leaders;
+    std::vector<bool> taken(tied.size(), false);
+    std::set<std::string> families;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t t = 0; t < tied.size(); ++t) {
+            if (leaders.size() >= static_cast<std::size_t>(at_most)) break;
+            if (taken[t] || (pass == 0 && !families.insert(candidates[tied[t]].model).second)) continue;
+            taken[t] = true;
+            leaders.push_back(tied[t]);
+        }
+    if (leaders.size() < 2) return {};
+    return leaders;
+}
 
 double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
     double estimate = 0;
@@ -282,20 +316,27 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     quiet.progress = nullptr;
 
     // Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
-    auto evaluate_at = [&](Family& f, std::size_t c) {
-        const Clock::time_point t0 = Clock::now();
-        std::vector<detail::FitJob> jobs(folds.size());
-        for (std::size_t k = 0; k < folds.size(); ++k) {
+    // One fit per fold of `on`; fold k's fit draws from stream first_stream + k.
+    auto fold_jobs = [&](const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
+                         const std::string& label, bool keep_predictions) {
+        std::vector<detail::FitJob> jobs(on.size());
+        for (std::size_t k = 0; k < on.size(); ++k) {
             auto& job = jobs[k];
             job.data = &data;
-            job.fold = &folds[k];
-            job.spec = &f.specs[c];
+            job.fold = &on[k];
+            job.spec = &spec;
             job.seed = ctx.seed;  // the fold's seed, as every search's: candidates differ only in parameters
-            job.stream = k;
+            job.stream = first_stream + k;
             job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
-            job.label = f.model + " " + detail::point_text(f.points[c]) + ", fold " + std::to_string(k + 1);
-            job.keep_predictions = opts.ensemble_size > 0;
+            job.label = label + ", fold " + std::to_string(k + 1);
+            job.keep_predictions = keep_predictions;
         }
+        return jobs;
+    };
+    auto evaluate_at = [&](Family& f, std::size_t c) {
+        const Clock::time_point t0 = Clock::now();
+        std::vector<detail::FitJob> jobs =
+            fold_jobs(folds, 0, f.specs[c], f.model + " " + detail::point_text(f.points[c]), opts.ensemble_size > 0);
         AutoCandidate cand;
         cand.order = static_cast<int>(r.evaluations() + 1);
         cand.model = f.model;
@@ -410,6 +451,59 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         }
     };
 
+    // The time the leaders' confirmation would take now: what their evaluations took. A
+    // candidate starts only when the reserve still fits after it.
+    auto confirmation_reserve = [&] {
+        double seconds = 0;
+        for (std::size_t i : confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders))
+            seconds += r.leaderboard[i].seconds;
+        return seconds;
+    };
+    // Re-scores the leaders on a second split of the rows, made from another seed stream,
+    // each fit on its own stream after the search's; a leader whose evaluation would not fit
+    // in the time left is passed over. Its score becomes the mean over both splits.
+    auto confirm = [&] {
+        const std::vector<std::size_t> leaders =
+            confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders);
+        if (leaders.empty()) return;
+        const std::vector<Fold> second = make_splits(data, opts.split, derive_seed(ctx.seed, kConfirmStream));
+        std::size_t done = 0;
+        for (std::size_t i : leaders) {
+            AutoCandidate& c = r.leaderboard[i];
+            ++done;
+            if (opts.time_budget > 0 && elapsed() + c.seconds > opts.time_budget) {
+                ++r.unconfirmed;
+                continue;
+            }
+            std::vector<detail::FitOutcome> outcomes;
+            try {
+                outcomes = detail::run_fit_jobs(
+                    fold_jobs(second, folds.size(), c.spec, c.model + " " + detail::point_text(c.point), false),
+                    {opts.metric}, quiet, "auto");
+            } catch (const UsageError&) {  // a point the second split's folds refuse: it keeps its first score
+                ++r.unconfirmed;
+                continue;
+            } catch (const DataError&) {
+                ++r.unconfirmed;
+                continue;
+            }
+            for (const auto& o : outcomes) {
+                c.repeat_fold_scores.push_back(o.scores.at(0));
+                if (o.best_iteration >= 0) c.fold_rounds.push_back(o.best_iteration + 1);
+            }
+            std::vector<double> all = c.fold_scores;
+            all.insert(all.end(), c.repeat_fold_scores.begin(), c.repeat_fold_scores.end());
+            c.score = summarize(all);
+            set_refit(c, all.size());
+            c.confirmed = true;
+            ++r.confirmed;
+            if (ctx.progress)
+                ctx.report("auto: confirming the leaders on a second split, " + c.model + " " +
+                               format_fixed(c.score.mean, 4),
+                           done, leaders.size());
+        }
+    };
+
     // Round 0 evaluates every family's defaults, cheapest family first. Each later round
     // gives one new candidate to each of the best half of the families still holding
     // candidates (ranked by their best mean; ties keep portfolio order).
@@ -454,7 +548,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                 const double expected = f->last_seconds > 0
                                             ? f->last_seconds * (screens && !f->last_screened ? 3.0 : 1.0)
                                             : first_evaluation_estimate(f->cost, measured);
-                if (used + expected > opts.time_budget) {
+                if (used + expected + confirmation_reserve() > opts.time_budget) {
                     if (f->last_seconds == 0) waited[f->model] = expected;
                     continue;
                 }
@@ -468,6 +562,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             break;
         }
     }
+    if (!r.leaderboard.empty()) confirm();
     r.seconds = since(start);
     for (const auto& f : families)
         if (f.last_seconds == 0 && waited.count(f.model))
@@ -476,7 +571,9 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
                          format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
+    // The confirmed leaders first, by their mean over both splits; then the rest.
     std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
+        if (a.confirmed != b.confirmed) return a.confirmed;
         return better(a.score.mean, b.score.mean, r.greater_is_better);
     });
     if (opts.ensemble_size > 0) r.ensemble = build_ensemble(r, opts);

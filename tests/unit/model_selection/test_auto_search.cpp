@@ -118,6 +118,7 @@ TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio 
     o.models = {"logistic", "tree", "knn"};
     o.max_evals = 7;
     o.split.k = 3;
+    o.confirm_leaders = 0;  // the search alone: every score on the one split
     const AutoResult one = auto_search(d, o, context(1));
     const AutoResult two = auto_search(d, o, context(2));
     REQUIRE(one.leaderboard.size() == 7);
@@ -276,6 +277,101 @@ TEST_CASE("first_evaluation_estimate: the slowest measured evaluation, doubled p
     CHECK(first_evaluation_estimate(1, {{3, 2.0}}) == 2.0);
 }
 
+namespace {
+AutoCandidate scored(const std::string& model, double mean, double std, std::size_t folds = 5) {
+    AutoCandidate c;
+    c.model = model;
+    c.score = {mean, std};
+    c.fold_scores.assign(folds, mean);
+    return c;
+}
+}  // namespace
+
+TEST_CASE("confirmation_leaders: within one standard error of the best, each family's best first, at most N") {
+    // The best: 0.90 with fold std 0.02 over 5 folds, so a standard error of 0.02 / sqrt(4) = 0.01.
+    std::vector<AutoCandidate> c = {scored("gbdt", 0.895, 0.03),     scored("forest", 0.889, 0.01),
+                                    scored("gbdt", 0.90, 0.02),      scored("logistic", 0.891, 0.05),
+                                    scored("logistic", 0.8905, 0.0), scored("svc", std::nan(""), 0.0),
+                                    scored("tree", 0.8902, 0.0)};
+    // Tied: 0.90 gbdt [2], 0.895 gbdt [0], 0.891 logistic [3], 0.8905 logistic [4], 0.8902 tree [6];
+    // forest's 0.889 is out, and a NaN never counts.
+    CHECK(confirmation_leaders(c, true, 10) == std::vector<std::size_t>{2, 3, 6, 0, 4});
+    CHECK(confirmation_leaders(c, true, 4) == std::vector<std::size_t>{2, 3, 6, 0});
+    CHECK(confirmation_leaders(c, true, 2) == std::vector<std::size_t>{2, 3});
+    CHECK(confirmation_leaders(c, true, 1).empty());
+    CHECK(confirmation_leaders(c, true, 0).empty());
+    // A clear winner: nothing to confirm.
+    CHECK(confirmation_leaders({scored("gbdt", 0.95, 0.01), scored("forest", 0.90, 0.01)}, true, 4).empty());
+    CHECK(confirmation_leaders({scored("gbdt", 0.95, 0.01)}, true, 4).empty());
+    // Lower is better (an error metric): the bound lies above the best (2.0 + 0.4 / 2), so knn's
+    // 2.25 is out; equal means keep evaluation order.
+    std::vector<AutoCandidate> e = {scored("ridge", 2.0, 0.4, 5), scored("knn", 2.25, 0.1, 5), scored("svr", 2.19, 0.3, 5),
+                                    scored("svr", 2.0, 0.1, 5)};
+    CHECK(confirmation_leaders(e, false, 4) == std::vector<std::size_t>{0, 3, 2});
+}
+
+TEST_CASE("auto_search: the leaders are re-scored on a second split and rank first by the mean over both") {
+    const Dataset d = two_classes(150);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.models = {"logistic", "tree", "knn"};
+    o.max_evals = 9;
+    o.split.k = 3;
+    o.confirm_leaders = 0;
+    const AutoResult plain = auto_search(d, o, context(1));
+    o.confirm_leaders = 3;
+    const AutoResult one = auto_search(d, o, context(1));
+    const AutoResult two = auto_search(d, o, context(2));
+    // The search itself is the same: the same candidates with the same scores on the first split.
+    REQUIRE(one.leaderboard.size() == plain.leaderboard.size());
+    std::vector<AutoCandidate> first_split;
+    for (const auto& c : one.leaderboard) {
+        AutoCandidate f = c;
+        f.score = summarize(c.fold_scores);
+        first_split.push_back(f);
+    }
+    std::vector<AutoCandidate> by_order = first_split, plain_by_order = plain.leaderboard;
+    auto order = [](const AutoCandidate& a, const AutoCandidate& b) { return a.order < b.order; };
+    std::sort(by_order.begin(), by_order.end(), order);
+    std::sort(plain_by_order.begin(), plain_by_order.end(), order);
+    for (std::size_t i = 0; i < by_order.size(); ++i) {
+        CHECK(by_order[i].point == plain_by_order[i].point);
+        CHECK(by_order[i].fold_scores == plain_by_order[i].fold_scores);
+    }
+    // The confirmed are exactly the leaders of those first-split scores, and come first.
+    const auto leaders = confirmation_leaders(first_split, true, 3);
+    REQUIRE(leaders.size() >= 2);
+    CHECK(one.confirmed == leaders.size());
+    CHECK(one.unconfirmed == 0);
+    for (std::size_t i = 0; i < one.leaderboard.size(); ++i) {
+        const AutoCandidate& c = one.leaderboard[i];
+        CHECK(c.confirmed == (i < one.confirmed));
+        CHECK(c.confirmed == (std::find(leaders.begin(), leaders.end(), i) != leaders.end()));
+        if (!c.confirmed) {
+            CHECK(c.repeat_fold_scores.empty());
+            continue;
+        }
+        // Scored on 3 more folds: the mean and std are over all 6.
+        REQUIRE(c.repeat_fold_scores.size() == 3);
+        std::vector<double> all = c.fold_scores;
+        all.insert(all.end(), c.repeat_fold_scores.begin(), c.repeat_fold_scores.end());
+        CHECK(c.score.mean == doctest::Approx(summarize(all).mean));
+        CHECK(c.score.std == doctest::Approx(summarize(all).std));
+        if (i > 0) CHECK(one.leaderboard[i - 1].score.mean >= c.score.mean);
+    }
+    // A second split, not the first again: some leader scores differently on it.
+    bool differs = false;
+    for (std::size_t i = 0; i < one.confirmed; ++i)
+        differs = differs || one.leaderboard[i].repeat_fold_scores != one.leaderboard[i].fold_scores;
+    CHECK(differs);
+    // The same at any thread count.
+    REQUIRE(two.leaderboard.size() == one.leaderboard.size());
+    for (std::size_t i = 0; i < one.leaderboard.size(); ++i) {
+        CHECK(two.leaderboard[i].point == one.leaderboard[i].point);
+        CHECK(two.leaderboard[i].repeat_fold_scores == one.leaderboard[i].repeat_fold_scores);
+    }
+}
+
 TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 + 1 s (docs/auto.md)") {
     // 1500 rows: the trees are quick, svc's defaults on every fold are not; round 0 must
     // not start a family whose first evaluation is estimated not to fit.
@@ -310,7 +406,7 @@ TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the 
     REQUIRE(r.ensemble.has_value());
     const AutoEnsemble& e = *r.ensemble;
     CHECK(e.rounds == 20);
-    CHECK(e.best_single == r.leaderboard.front().score.mean);
+    CHECK(e.best_single == summarize(r.leaderboard.front().fold_scores).mean);  // on the folds the ensemble is scored on
     // linear_svm gives no probabilities: never in the pool. At most 5 candidates hold
     // out-of-fold predictions at the end, the best 5 of those that can join.
     std::size_t holders = 0;

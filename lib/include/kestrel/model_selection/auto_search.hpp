@@ -40,6 +40,10 @@ struct AutoOptions {
     // set when the file is LIBSVM, where they are refit on another reading of it than the
     // other members, and one model file reads its input once.
     bool ensemble_excludes_absent_missing = false;
+    // After the search, the leaders (confirmation_leaders, at most this many) are each
+    // scored on a second K-fold split of the rows and rank first, by their mean over both
+    // splits (docs/auto.md, "Confirming the leaders"). < 2 = no confirmation.
+    int confirm_leaders = 4;
 };
 
 struct AutoCandidate {
@@ -55,8 +59,10 @@ struct AutoCandidate {
     std::vector<long long> fold_rounds;
     GridPoint refit_point;
     ModelSpec refit_spec;
-    MetricSummary score;
-    std::vector<double> fold_scores;
+    MetricSummary score;  // over every fold it was scored on: 2K once confirmed
+    std::vector<double> fold_scores;  // on the search's folds (what the ensemble and its keep rule use)
+    std::vector<double> repeat_fold_scores;  // on the second split, when confirmed
+    bool confirmed = false;
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
     double finished_at = 0; // seconds from the command's start (reading included) to its end
@@ -102,6 +108,8 @@ struct AutoResult {
     double seconds = 0;                      // wall time of the search
     std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
     int screening_rounds = 0;                // halving rounds run on subsamples
+    std::size_t confirmed = 0;               // leaders re-scored on the second split (not counted in evaluations)
+    std::size_t unconfirmed = 0;             // leaders the time budget left no room to re-score
     std::optional<AutoEnsemble> ensemble;    // --ensemble
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
@@ -110,6 +118,13 @@ struct AutoResult {
 // Runs the search. UsageError for a model without a space or for the task, for a
 // metric of the other task, and when the budget ends before any evaluation ran.
 AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx);
+
+// The candidates whose cv means cannot be told apart from the best's: those within one
+// standard error of the best mean (its fold std / sqrt(K - 1)), at most `at_most`, each
+// family's best first (so a tie across families is settled), then the others, each pass
+// best first (ties: evaluation order). Indices into `candidates`; empty when fewer than two
+// qualify (a clear winner) or at_most < 2. NaN means never qualify.
+std::vector<std::size_t> confirmation_leaders(const std::vector<AutoCandidate>& candidates, bool greater, int at_most);
 
 // The time budget's guess at a family's first evaluation, before it has run: the slowest
 // of the evaluations measured so far (cost class, seconds), doubled for each cost class
