@@ -30,9 +30,11 @@ std::string verdict(const AutoEnsemble& e, const std::string& metric) {
     if (e.held_out_scores.empty())
         return kept + ": cv " + metric + " " + format_fixed(e.score.mean, 6) + (e.kept ? " beats " : " does not beat ") +
                "the best single model's " + format_fixed(e.best_single, 6);
+    const std::string confirmed =
+        e.against_confirmed ? " and the confirmed winner's " + format_fixed(e.confirmed_single, 6) + " over both splits" : "";
     return kept + ": on folds its selection did not see, cv " + metric + " " + format_fixed(e.held_out.mean, 6) +
            (e.kept ? " beats " : " does not beat ") + "the best single model's " + format_fixed(e.held_out_single.mean, 6) +
-           " (on the folds it was selected on: " + format_fixed(e.score.mean, 6) + " against " +
+           confirmed + " (on the folds it was selected on: " + format_fixed(e.score.mean, 6) + " against " +
            format_fixed(e.best_single, 6) + ")";
 }
 
@@ -64,6 +66,7 @@ Json ensemble_json(const AutoResult& r) {
         j["held_out_single_mean"] = e.held_out_single.mean;
         j["held_out_single_std"] = e.held_out_single.std;
         j["held_out_single_fold_scores"] = e.held_out_single_scores;
+        if (e.against_confirmed) j["confirmed_single_mean"] = e.confirmed_single;
     }
     return j;
 }
@@ -86,7 +89,10 @@ std::string ensemble_markdown(const AutoResult& r) {
     if (!e.held_out_scores.empty())
         os << " Held out (each fold scored by a selection made on the other folds): " << format_fixed(e.held_out.mean, 4)
            << " +/- " << format_fixed(e.held_out.std, 4) << ", against " << format_fixed(e.held_out_single.mean, 4)
-           << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way.";
+           << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way";
+    if (!e.held_out_scores.empty() && e.against_confirmed)
+        os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner over both splits";
+    if (!e.held_out_scores.empty()) os << ".";
     os << "\n";
     return os.str();
 }

@@ -132,6 +132,8 @@ def markdown(rows, curve, meta):
              "test scores.", "",
              "| table | auto | auto -o | HistGB | RF | tuned linear | auto ≥ best anchor | auto -o ≥ best anchor | auto s | HistGB s | RF s | linear s | evals | best family | load |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    if not rows:  # a curve-only run (--tables ''): no table of anchors
+        lines = lines[:3]
     for r in rows:
         a = r["anchors"]
         best_anchor = max(v[0] for v in a.values())

@@ -51,7 +51,8 @@ std::vector<std::vector<double>> proba_columns(const std::string& csv) {
 test::Captured auto_ensemble(const std::string& out, const std::string& threads, const std::string& extra_model = "") {
     std::vector<std::string> args = {ens_train, "--label-col", "species", "--models", "logistic,forest,knn" + extra_model,
                                      "--metric", "log_loss", "--max-evals", "6", "--folds", "3", "--seed", "5",
-                                     "--threads", threads, "--ensemble", "--ensemble-size", "10", "-o", out, "--json"};
+                                     "--threads", threads, "--ensemble", "--ensemble-size", "10", "-o", out, "--json",
+                                     "--confirm-leaders", "0"};  // the held-out rule alone (the next test has both)
     return run(run_auto, "kestrel-auto", args);
 }
 }  // namespace
@@ -153,6 +154,27 @@ TEST_SUITE("cli.auto") {
         REQUIRE_MESSAGE(b.code == 0, b.err);
         CHECK(Json::parse(a.out)["ensemble"] == Json::parse(b.out)["ensemble"]);
         CHECK(test::slurp(one) == test::slurp(two));
+    }
+
+    TEST_CASE("kestrel-auto --ensemble: with a confirmed winner, kept only when it beats that winner's mean too") {
+        test::ScratchDir dir("auto_ensemble_confirmed");
+        const auto model = dir / "best.json";
+        auto r = run(run_auto, "kestrel-auto",
+                     {ens_train, "--label-col", "species", "--models", "logistic,forest,knn", "--metric", "log_loss",
+                      "--max-evals", "6", "--folds", "3", "--seed", "5", "--ensemble", "--ensemble-size", "10", "-o",
+                      model, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        const Json& e = j["ensemble"];
+        REQUIRE(j["confirmed"].get<int>() >= 2);
+        // The same search without confirmation keeps this ensemble (the test above): its held-out
+        // log loss beats the single choice replayed on the folds...
+        CHECK(e["held_out_mean"].get<double>() < e["held_out_single_mean"].get<double>());
+        // ...but not the confirmed winner's mean over both splits, so the winner is saved.
+        CHECK(e["confirmed_single_mean"] == j["best"]["mean"]);
+        CHECK(e["held_out_mean"].get<double>() >= e["confirmed_single_mean"].get<double>());
+        CHECK(e["kept"] == false);
+        CHECK(Json::parse(test::slurp(model))["model"] == j["best"]["model"]);
     }
 
     TEST_CASE("kestrel-auto --ensemble that does not beat the best single model is not kept") {

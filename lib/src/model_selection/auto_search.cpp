@@ -172,6 +172,12 @@ AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
         e.held_out = summarize(e.held_out_scores);
         e.held_out_single = summarize(e.held_out_single_scores);
         e.kept = better(e.held_out.mean, e.held_out_single.mean, r.greater_is_better);
+        const AutoCandidate& winner = r.leaderboard.front();
+        if (winner.confirmed) {
+            e.against_confirmed = true;
+            e.confirmed_single = winner.score.mean;
+            e.kept = e.kept && better(e.held_out.mean, e.confirmed_single, r.greater_is_better);
+        }
     } else {
         e.kept = better(e.score.mean, e.best_single, r.greater_is_better);
     }

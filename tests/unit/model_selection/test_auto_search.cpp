@@ -438,7 +438,11 @@ TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the 
     CHECK(e.held_out_single_scores == held_out_best_scores(fold_scores, true));
     REQUIRE(e.held_out_scores.size() == 3);
     CHECK(e.held_out.mean == summarize(e.held_out_scores).mean);
-    CHECK(e.kept == (e.held_out.mean > e.held_out_single.mean));
+    // With a confirmed winner, the ensemble must also beat its mean over both splits.
+    const AutoCandidate& winner = r.leaderboard.front();
+    CHECK(e.against_confirmed == winner.confirmed);
+    if (winner.confirmed) CHECK(e.confirmed_single == winner.score.mean);
+    CHECK(e.kept == (e.held_out.mean > e.held_out_single.mean && (!winner.confirmed || e.held_out.mean > winner.score.mean)));
 }
 
 }  // TEST_SUITE

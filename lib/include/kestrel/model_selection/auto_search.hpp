@@ -87,6 +87,10 @@ struct AutoEnsemble {
     std::vector<double> held_out_single_scores;
     MetricSummary held_out;
     MetricSummary held_out_single;
+    // With a confirmed winner (--confirm-leaders), the ensemble's held-out mean must also
+    // beat that winner's mean over both splits, the steadier figure of the model it replaces.
+    bool against_confirmed = false;
+    double confirmed_single = 0;
     bool kept = false;
     std::string note;                   // why no ensemble was formed (then members is empty)
 };
