@@ -66,7 +66,8 @@ def kestrel_auto(bin_dir, name, budget, tmp, table_dir=None):
         run(cmd)
     e = j.get("ensemble", {})
     return {
-        "wall": wall, "evaluations": j["evaluations"], "best": best["model"], "cv": best["mean"],
+        "wall": wall, "evaluations": j["evaluations"], "stopped_by": j["stopped_by"],
+        "confirmed": j.get("confirmed", 0), "best": best["model"], "cv": best["mean"],
         "single": test_score(bin_dir, single, test, label), "saved": test_score(bin_dir, out, test, label),
         "ensemble_kept": bool(e.get("kept")), "ensemble_cv": e.get("mean"),
         "ensemble_members": len(e.get("members", [])),
