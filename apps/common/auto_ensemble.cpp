@@ -86,13 +86,14 @@ std::string ensemble_markdown(const AutoResult& r) {
     }
     os << "\nEnsemble cv " << r.metric << ": " << format_fixed(e.score.mean, 4) << " +/- " << format_fixed(e.score.std, 4)
        << ".";
-    if (!e.held_out_scores.empty())
+    if (!e.held_out_scores.empty()) {
         os << " Held out (each fold scored by a selection made on the other folds): " << format_fixed(e.held_out.mean, 4)
            << " +/- " << format_fixed(e.held_out.std, 4) << ", against " << format_fixed(e.held_out_single.mean, 4)
            << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way";
-    if (!e.held_out_scores.empty() && e.against_confirmed)
-        os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner over both splits";
-    if (!e.held_out_scores.empty()) os << ".";
+        if (e.against_confirmed)
+            os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner over both splits";
+        os << ".";
+    }
     os << "\n";
     return os.str();
 }

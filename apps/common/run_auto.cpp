@@ -62,7 +62,7 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
                    {"std", c.score.std},
                    {"fold_scores", c.fold_scores},
                    {"mean_fit_seconds", c.fit_seconds}};
-        if (c.confirmed) entry["repeat_fold_scores"] = c.repeat_fold_scores;
+        if (c.confirmed()) entry["repeat_fold_scores"] = c.repeat_fold_scores;
         if (!c.fold_rounds.empty()) {  // early stopping: the rounds per fold, and the refit's
             entry["fold_rounds"] = c.fold_rounds;
             entry["refit_params"] = auto_point_json(c.refit_point);
@@ -346,7 +346,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& c = r.leaderboard[i];
-        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << (c.confirmed ? c.model + " *" : c.model)
+        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << (c.confirmed() ? c.model + " *" : c.model)
                << std::right << std::setw(10) << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
                << format_fixed(c.fit_seconds, 3) << "  " << auto_point_text(c.point) << "\n";
     }

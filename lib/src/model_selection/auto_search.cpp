@@ -173,7 +173,7 @@ AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
         e.held_out_single = summarize(e.held_out_single_scores);
         e.kept = better(e.held_out.mean, e.held_out_single.mean, r.greater_is_better);
         const AutoCandidate& winner = r.leaderboard.front();
-        if (winner.confirmed) {
+        if (winner.confirmed()) {
             e.against_confirmed = true;
             e.confirmed_single = winner.score.mean;
             e.kept = e.kept && better(e.held_out.mean, e.confirmed_single, r.greater_is_better);
@@ -187,10 +187,11 @@ AutoEnsemble build_ensemble(const AutoResult& r, const AutoOptions& opts) {
 }  // namespace
 
 std::vector<std::size_t> confirmation_leaders(const std::vector<AutoCandidate>& candidates, bool greater, int at_most) {
+    if (at_most < 2) return {};
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < candidates.size(); ++i)
         if (std::isfinite(candidates[i].score.mean)) order.push_back(i);
-    if (at_most < 2 || order.size() < 2) return {};
+    if (order.size() < 2) return {};
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return better(candidates[a].score.mean, candidates[b].score.mean, greater);
     });
@@ -321,7 +322,6 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     Context quiet = ctx;  // the auto loop reports progress itself, one line per evaluation
     quiet.progress = nullptr;
 
-    // Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
     // One fit per fold of `on`; fold k's fit draws from stream first_stream + k.
     auto fold_jobs = [&](const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
                          const std::string& label, bool keep_predictions) {
@@ -339,6 +339,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         }
         return jobs;
     };
+    // Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
     auto evaluate_at = [&](Family& f, std::size_t c) {
         const Clock::time_point t0 = Clock::now();
         std::vector<detail::FitJob> jobs =
@@ -501,7 +502,6 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
             all.insert(all.end(), c.repeat_fold_scores.begin(), c.repeat_fold_scores.end());
             c.score = summarize(all);
             set_refit(c, all.size());
-            c.confirmed = true;
             ++r.confirmed;
             if (ctx.progress)
                 ctx.report("auto: confirming the leaders on a second split, " + c.model + " " +
@@ -579,7 +579,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                          format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
     // The confirmed leaders first, by their mean over both splits; then the rest.
     std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
-        if (a.confirmed != b.confirmed) return a.confirmed;
+        if (a.confirmed() != b.confirmed()) return a.confirmed();
         return better(a.score.mean, b.score.mean, r.greater_is_better);
     });
     if (opts.ensemble_size > 0) r.ensemble = build_ensemble(r, opts);

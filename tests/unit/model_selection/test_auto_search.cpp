@@ -345,9 +345,9 @@ TEST_CASE("auto_search: the leaders are re-scored on a second split and rank fir
     CHECK(one.unconfirmed == 0);
     for (std::size_t i = 0; i < one.leaderboard.size(); ++i) {
         const AutoCandidate& c = one.leaderboard[i];
-        CHECK(c.confirmed == (i < one.confirmed));
-        CHECK(c.confirmed == (std::find(leaders.begin(), leaders.end(), i) != leaders.end()));
-        if (!c.confirmed) {
+        CHECK(c.confirmed() == (i < one.confirmed));
+        CHECK(c.confirmed() == (std::find(leaders.begin(), leaders.end(), i) != leaders.end()));
+        if (!c.confirmed()) {
             CHECK(c.repeat_fold_scores.empty());
             continue;
         }
@@ -440,9 +440,9 @@ TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the 
     CHECK(e.held_out.mean == summarize(e.held_out_scores).mean);
     // With a confirmed winner, the ensemble must also beat its mean over both splits.
     const AutoCandidate& winner = r.leaderboard.front();
-    CHECK(e.against_confirmed == winner.confirmed);
-    if (winner.confirmed) CHECK(e.confirmed_single == winner.score.mean);
-    CHECK(e.kept == (e.held_out.mean > e.held_out_single.mean && (!winner.confirmed || e.held_out.mean > winner.score.mean)));
+    CHECK(e.against_confirmed == winner.confirmed());
+    if (winner.confirmed()) CHECK(e.confirmed_single == winner.score.mean);
+    CHECK(e.kept == (e.held_out.mean > e.held_out_single.mean && (!winner.confirmed() || e.held_out.mean > winner.score.mean)));
 }
 
 }  // TEST_SUITE

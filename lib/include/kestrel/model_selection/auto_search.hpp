@@ -62,7 +62,7 @@ struct AutoCandidate {
     MetricSummary score;  // over every fold it was scored on: 2K once confirmed
     std::vector<double> fold_scores;  // on the search's folds (what the ensemble and its keep rule use)
     std::vector<double> repeat_fold_scores;  // on the second split, when confirmed
-    bool confirmed = false;
+    bool confirmed() const { return !repeat_fold_scores.empty(); }
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
     double finished_at = 0; // seconds from the command's start (reading included) to its end
