@@ -62,7 +62,7 @@ def mean_se(values):
 def markdown(rows, meta):
     lines = ["# kestrel-auto against the anchors over repeated train/test splits (issue 22)", "",
              "From `bench/auto/repeated_splits.py` (its docstring says what runs). " + meta, "",
-             "Means over the splits of the test scores (accuracy; R² for ames and Sacramento). `auto -o` is what "
+             "Means over the splits of the test scores (accuracy; R² for a numeric label). `auto -o` is what "
              "kestrel-auto saved (the ensemble when kept), `auto` the single winner refit; `best anchor` the best of "
              "the three anchors on each split (picked by its test score, an oracle no one method is), `strongest` the "
              "anchor whose mean over the splits is best (one method, as a user would pick it). `-o − best` and "
@@ -93,7 +93,7 @@ def markdown(rows, meta):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin_dir")
-    ap.add_argument("--tables", default=",".join(auto_bench.TABLES))
+    ap.add_argument("--tables", default=",".join(auto_bench.SEEN))
     ap.add_argument("--splits", type=int, default=3)
     ap.add_argument("--budget", default="60s")
     ap.add_argument("--out", default=os.path.join(HERE, "repeated_splits.md"))

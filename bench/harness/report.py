@@ -35,6 +35,8 @@ SCRIPT_REPORTS = [
      "bench/auto/auto_bench.py"),
     ("auto: kestrel-auto over repeated train/test splits (issue 22)", "bench/auto/repeated_splits.md",
      "bench/auto/repeated_splits.py"),
+    ("auto: kestrel-auto on tables kept unseen until the last check (issue 22)", "bench/auto/unseen_splits.md",
+     "bench/auto/repeated_splits.py --tables (the tables of bench/tables/make_unseen_tables.sh) --out bench/auto/unseen_splits.md"),
     ("auto: kestrel-auto's budget curve (issue 22)", "bench/auto/budget_curve.md",
      "bench/auto/auto_bench.py --tables '' --out bench/auto/budget_curve.md"),
     ("ranking: gbdt lambdarank against XGBoost rank:ndcg (issue 19)", "bench/quality/gbdt_ranking.md",

@@ -28,10 +28,18 @@ TEST_SUITE("contract") {
                 ModelSpec s = apply_point(base, point);
                 CHECK_NOTHROW(resolve_params(s));
             }
+            for (const auto& point : declared_starts(name)) {
+                ModelSpec s = apply_point(base, point);
+                CHECK_NOTHROW(resolve_params(s));
+            }
         }
         CHECK(declared >= 10);
         // The families the issue names, for both tasks.
         for (const char* m : {"gbdt", "forest", "logistic", "svc", "ridge", "least_squares", "knn"})
             CHECK(search_space(m).declared());
+        // gbdt's start is kestrel-train's defaults: the space's fixed early stopping turned off.
+        const auto starts = declared_starts("gbdt");
+        REQUIRE(starts.size() == 1);
+        CHECK(starts[0] == GridPoint{{"early_stopping_rounds", "0"}});
     }
 }

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
+#include <stdexcept>
 
 #include "fit_jobs.hpp"
 #include "kestrel/core/error.hpp"
@@ -47,9 +49,10 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // One family of the portfolio: its candidates, in the order they are evaluated.
 struct Family {
     std::string model;
-    std::vector<GridPoint> points;  // [0] = the defaults with the space's fixed settings
+    std::vector<GridPoint> points;  // [0] = the defaults with the space's fixed settings, then its starts
     std::vector<ModelSpec> specs;
     std::size_t next = 0;
+    std::size_t unscreened = 1;  // points [0, unscreened): the defaults and the starts, each evaluated alone
     std::set<std::string> seen;  // resolved candidates already queued (a one-point space repeats its defaults)
     int cost = 0;  // the space's cost class
     bool has_score = false;
@@ -73,6 +76,25 @@ GridPoint fixed_settings(const std::vector<GridAxis>& axes) {
     return p;
 }
 
+// Sets name to value in the point, replacing the value it has.
+void set_setting(GridPoint& point, const std::string& name, const std::string& value) {
+    auto at = std::find_if(point.begin(), point.end(), [&](const auto& nv) { return nv.first == name; });
+    if (at != point.end()) at->second = value;
+    else point.emplace_back(name, value);
+}
+
+// A space's start ("a=1 b=2") over its fixed settings, a start's value replacing a fixed one.
+GridPoint start_point(GridPoint point, const std::string& text) {
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        const auto eq = word.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::logic_error("search space start \"" + text + "\": expected name=value settings");
+        set_setting(point, word.substr(0, eq), word.substr(eq + 1));
+    }
+    return point;
+}
+
 Family make_family(const std::string& model, const std::vector<GridAxis>& axes, const AutoOptions& opts,
                    std::uint64_t seed) {
     Family f;
@@ -90,6 +112,8 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
         f.specs.push_back(std::move(s));
     };
     add(fixed_settings(axes));
+    for (auto& p : declared_starts(model)) add(std::move(p));
+    f.unscreened = f.points.size();
     for (auto& p : sample_points(axes, kDrawn, derive_seed(seed, name_stream(model)))) add(std::move(p));
     return f;
 }
@@ -104,11 +128,7 @@ void set_refit(AutoCandidate& c, std::size_t folds) {
     for (const long long r : c.fold_rounds) total += static_cast<double>(r);
     const long long rounds = std::max(1LL, std::llround(total / static_cast<double>(folds)));
     const GridPoint refit{{"n_estimators", std::to_string(rounds)}, {"early_stopping_rounds", "0"}};
-    for (const auto& [name, value] : refit) {
-        auto at = std::find_if(c.refit_point.begin(), c.refit_point.end(), [&](const auto& nv) { return nv.first == name; });
-        if (at != c.refit_point.end()) at->second = value;
-        else c.refit_point.emplace_back(name, value);
-    }
+    for (const auto& [name, value] : refit) set_setting(c.refit_point, name, value);
     c.refit_spec = apply_point(c.spec, refit);
     c.refit_spec.resolved.reset();
     resolve_params(c.refit_spec);
@@ -232,6 +252,13 @@ std::vector<GridAxis> declared_axes(const std::string& model) {
     std::vector<GridAxis> axes;
     for (const auto& text : space.axes) axes.push_back(parse_grid_axis(text));
     return axes;
+}
+
+std::vector<GridPoint> declared_starts(const std::string& model) {
+    const GridPoint fixed = fixed_settings(declared_axes(model));
+    std::vector<GridPoint> points;
+    for (const auto& text : search_space(model).starts) points.push_back(start_point(fixed, text));
+    return points;
 }
 
 std::vector<std::string> default_portfolio(Task task) {
@@ -384,17 +411,19 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         if (opts.ensemble_size > 0) trim_pool(r.leaderboard, opts, r.greater_is_better);
         return true;
     };
-    // A family's turn after round 0: successive halving over its next halving_batch
-    // candidates (the grid search's SearchRun, resource = rows, factor 3) screens them on
-    // subsamples of the same folds, every round but the last; the one left is evaluated at
-    // all rows. Too few candidates left or rows for the first round: one candidate, as round 0.
+    // A family's turn after round 0: its next start alone, then successive halving over its
+    // next halving_batch candidates (the grid search's SearchRun, resource = rows, factor 3)
+    // screens them on subsamples of the same folds, every round but the last; the one left
+    // is evaluated at all rows. Too few candidates left or rows for the first round: one
+    // candidate, as round 0. A start is evaluated in full because a subsample's ninth of the
+    // rows could screen out the very corner it was declared for.
     auto evaluate = [&](Family& f, bool screen) {
         const Clock::time_point t0 = Clock::now();
         const std::size_t first = f.next;
         const std::size_t batch = std::min<std::size_t>(static_cast<std::size_t>(std::max(opts.halving_batch, 1)),
                                                         f.specs.size() - first);
         std::size_t spent = 1;  // candidates this turn uses up
-        if (screen && batch >= static_cast<std::size_t>(kHalvingFactor)) {
+        if (screen && first >= f.unscreened && batch >= static_cast<std::size_t>(kHalvingFactor)) {
             const auto from = static_cast<std::ptrdiff_t>(first), to = static_cast<std::ptrdiff_t>(first + batch);
             const std::vector<GridPoint> points(f.points.begin() + from, f.points.begin() + to);
             SearchOptions so;
@@ -549,7 +578,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                     if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
                 // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third,
                 // then one on all: about 3 plain evaluations.
-                const bool screens = round > 0 && opts.halving_batch >= kHalvingFactor &&
+                const bool screens = round > 0 && opts.halving_batch >= kHalvingFactor && f->next >= f->unscreened &&
                                      f->specs.size() - f->next >= static_cast<std::size_t>(kHalvingFactor);
                 const double expected = f->last_seconds > 0
                                             ? f->last_seconds * (screens && !f->last_screened ? 3.0 : 1.0)

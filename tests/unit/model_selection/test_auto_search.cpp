@@ -149,6 +149,29 @@ TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio 
     }
 }
 
+TEST_CASE("auto_search: a space's starts come right after its defaults, each evaluated alone, then the draws are screened") {
+    const Dataset d = two_classes(300);
+    AutoOptions o;
+    o.metric = "accuracy";
+    o.split.k = 3;
+    o.models = {"gbdt"};
+    o.confirm_leaders = 0;
+    o.max_evals = 3;
+    const AutoResult r = auto_search(d, o, context(1));
+    REQUIRE(r.leaderboard.size() == 3);
+    std::vector<GridPoint> by_order(3);
+    for (const auto& c : r.leaderboard) by_order[static_cast<std::size_t>(c.order - 1)] = c.point;
+    // The defaults with the space's fixed early stopping; then the declared start over it.
+    CHECK(by_order[0] == GridPoint{{"early_stopping_rounds", "20"}});
+    CHECK(by_order[1] == GridPoint{{"early_stopping_rounds", "0"}});
+    CHECK(by_order[1] == declared_starts("gbdt")[0]);
+    // Only the third turn screens: a batch of 9 drawn points, 8 of them left behind.
+    CHECK(r.screened == 8);
+    CHECK(r.screening_rounds == 2);
+    o.max_evals = 2;
+    CHECK(auto_search(d, o, context(1)).screened == 0);
+}
+
 TEST_CASE("auto_search: a family's draws depend on the seed and its name, not on the rest of the portfolio") {
     const Dataset d = xor_classes(100);
     AutoOptions o;

@@ -16,6 +16,9 @@ namespace kestrel {
 // The model's declared search space as parsed axes. UsageError naming the model when it
 // declares none (kestrel-gridsearch -m MODEL without -g).
 std::vector<GridAxis> declared_axes(const std::string& model);
+// The model's declared starts (SearchSpace::starts) as points over the space's fixed
+// settings, in declared order: what kestrel-auto evaluates after the model's defaults.
+std::vector<GridPoint> declared_starts(const std::string& model);
 
 // Every model that declares a search space and learns `task`, cheapest first (the
 // space's cost, then the name): kestrel-auto's default portfolio.
