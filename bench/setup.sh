@@ -15,6 +15,8 @@ anchors=(
   python3-numpy python3-pandas python3-sklearn
   r-base-core r-cran-ranger r-cran-glmnet r-cran-data.table
   hyperfine time libopenblas0-pthread
+  # the public tables of bench/tables/make_debian_tables.sh and make_unseen_tables.sh
+  r-cran-modeldata r-cran-mlbench r-cran-cardata
 )
 # XGBoost is packaged as a Python module and as a CLI; take whichever this release carries.
 optional=(python3-xgboost xgboost)
