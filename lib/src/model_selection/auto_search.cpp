@@ -59,6 +59,14 @@ struct Family {
     double best = 0;
     double last_seconds = 0;  // 0 until its first evaluation has run
     bool last_screened = false;  // its last turn screened a batch (about 3 evaluations' time)
+
+    // The halving batch its next turn after round 0 screens: none at a start, nor with
+    // fewer than the halving factor's candidates left.
+    std::size_t screen_batch(int halving_batch) const {
+        const std::size_t batch =
+            std::min<std::size_t>(static_cast<std::size_t>(std::max(halving_batch, 1)), specs.size() - next);
+        return next >= unscreened && batch >= static_cast<std::size_t>(kHalvingFactor) ? batch : 0;
+    }
 };
 
 std::string candidate_key(const ModelSpec& s) {
@@ -420,10 +428,9 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     auto evaluate = [&](Family& f, bool screen) {
         const Clock::time_point t0 = Clock::now();
         const std::size_t first = f.next;
-        const std::size_t batch = std::min<std::size_t>(static_cast<std::size_t>(std::max(opts.halving_batch, 1)),
-                                                        f.specs.size() - first);
+        const std::size_t batch = screen ? f.screen_batch(opts.halving_batch) : 0;
         std::size_t spent = 1;  // candidates this turn uses up
-        if (screen && first >= f.unscreened && batch >= static_cast<std::size_t>(kHalvingFactor)) {
+        if (batch > 0) {
             const auto from = static_cast<std::ptrdiff_t>(first), to = static_cast<std::ptrdiff_t>(first + batch);
             const std::vector<GridPoint> points(f.points.begin() + from, f.points.begin() + to);
             SearchOptions so;
@@ -578,8 +585,7 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
                     if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
                 // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third,
                 // then one on all: about 3 plain evaluations.
-                const bool screens = round > 0 && opts.halving_batch >= kHalvingFactor && f->next >= f->unscreened &&
-                                     f->specs.size() - f->next >= static_cast<std::size_t>(kHalvingFactor);
+                const bool screens = round > 0 && f->screen_batch(opts.halving_batch) > 0;
                 const double expected = f->last_seconds > 0
                                             ? f->last_seconds * (screens && !f->last_screened ? 3.0 : 1.0)
                                             : first_evaluation_estimate(f->cost, measured);
