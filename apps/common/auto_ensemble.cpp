@@ -31,7 +31,7 @@ std::string verdict(const AutoEnsemble& e, const std::string& metric) {
         return kept + ": cv " + metric + " " + format_fixed(e.score.mean, 6) + (e.kept ? " beats " : " does not beat ") +
                "the best single model's " + format_fixed(e.best_single, 6);
     const std::string confirmed =
-        e.against_confirmed ? " and the confirmed winner's " + format_fixed(e.confirmed_single, 6) + " over both splits" : "";
+        e.against_confirmed ? " and the confirmed winner's " + format_fixed(e.confirmed_single, 6) + " on its fresh splits" : "";
     return kept + ": on folds its selection did not see, cv " + metric + " " + format_fixed(e.held_out.mean, 6) +
            (e.kept ? " beats " : " does not beat ") + "the best single model's " + format_fixed(e.held_out_single.mean, 6) +
            confirmed + " (on the folds it was selected on: " + format_fixed(e.score.mean, 6) + " against " +
@@ -91,7 +91,7 @@ std::string ensemble_markdown(const AutoResult& r) {
            << " +/- " << format_fixed(e.held_out.std, 4) << ", against " << format_fixed(e.held_out_single.mean, 4)
            << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way";
         if (e.against_confirmed)
-            os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner over both splits";
+            os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner on its fresh splits";
         os << ".";
     }
     os << "\n";

@@ -28,7 +28,8 @@ std::string stop_text(const AutoResult& r, const AutoOptions& o) {
     std::string screened =
         r.screened > 0 ? ", " + plural(static_cast<long long>(r.screened), "candidate") + " screened out by halving" : "";
     if (r.confirmed > 0)
-        screened += ", " + plural(static_cast<long long>(r.confirmed), "leader") + " confirmed on a second split";
+        screened += ", " + plural(static_cast<long long>(r.confirmed), "leader") + " confirmed on " +
+                    plural(r.confirmation_rounds, "fresh split");
     if (r.stopped_by == "max-evals") return n + " (--max-evals " + std::to_string(o.max_evals) + ")" + screened;
     if (r.stopped_by == "time-budget") return n + " within --time-budget " + format_number(o.time_budget) + "s" + screened;
     return n + screened + ": every search space exhausted";
@@ -49,7 +50,10 @@ Json result_json(const AutoResult& r, const AutoOptions& o, const std::string& t
               {"screened", r.screened},
               {"screening_rounds", r.screening_rounds},
               {"confirm_leaders", o.confirm_leaders},
+              {"confirm_splits", o.confirm_splits},
               {"confirmed", r.confirmed},
+              {"confirmation_rounds", r.confirmation_rounds},
+              {"confirmation_fits", r.confirmation_fits},
               {"unconfirmed", r.unconfirmed}};
     j["leaderboard"] = Json::array();
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
@@ -147,9 +151,10 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     for (const auto& m : r.portfolio) os << " " << m;
     os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n";
     if (r.confirmed > 0)
-        os << "The first " << r.confirmed << " (folds " << 2 * r.n_splits
-           << ") are the leaders confirmed on a second " << r.n_splits
-           << "-fold split: their cv mean and std are over both splits.\n\n";
+        os << "The first " << r.confirmed << " are the leaders confirmed on fresh " << r.n_splits
+           << "-fold splits (up to " << r.confirmation_rounds << ", " << r.n_splits
+           << " folds each; those clearly behind dropped out after each): their cv mean and std are over the fresh "
+              "folds only, and `folds` counts the search's and the fresh ones.\n\n";
     os << "| rank | model | parameters | cv mean | cv std | folds | fit seconds (mean per fold) |\n"
        << "|---:|---|---|---:|---:|---:|---:|\n";
     for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
@@ -196,7 +201,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     std::string input, output, report_path, metric, task = "auto", encode = "auto", budget_text;
     std::vector<std::string> models;
-    int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50, confirm_leaders = 4;
+    int max_evals = 0, folds = 5, halving_batch = 9, ensemble_size = 50, ensemble_nbest = 50, confirm_leaders = 4,
+        confirm_splits = 3;
     bool ensemble = false;
     common.add_to(app);
     data.add_to(app);
@@ -221,8 +227,13 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->capture_default_str();
     app.add_option("--confirm-leaders", confirm_leaders,
                    "after the search, score at most this many leaders (cv means within one standard error of the "
-                   "best) on a second K-fold split and choose by the mean over both; 0 or 1 = no confirmation")
+                   "best) on fresh K-fold splits and choose by their mean there; 0 or 1 = no confirmation")
         ->check(CLI::Range(0, 1000))
+        ->capture_default_str();
+    app.add_option("--confirm-splits", confirm_splits,
+                   "the most fresh K-fold splits the leaders are scored on, one per round; after each, a leader "
+                   "more than one standard error behind the best drops out; 0 = no confirmation")
+        ->check(CLI::Range(0, 100))
         ->capture_default_str();
     CLI::Option* ensemble_flag = app.add_flag("--ensemble", ensemble,
                  "after the search, build a weighted average of the best candidates by ensemble selection "
@@ -258,6 +269,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     opts.max_evals = max_evals;
     opts.halving_batch = halving_batch;
     opts.confirm_leaders = confirm_leaders;
+    opts.confirm_splits = confirm_splits;
     if (ensemble) {
         opts.ensemble_size = ensemble_size;
         opts.ensemble_nbest = ensemble_nbest;
@@ -353,8 +365,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     if (r.leaderboard.size() > shown)
         io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
     if (r.confirmed > 0)
-        io.out << "  * a leader confirmed on a second " << r.n_splits << "-fold split: mean and std over both ("
-               << 2 * r.n_splits << " folds)\n";
+        io.out << "  * a leader confirmed on fresh " << r.n_splits << "-fold splits (up to "
+               << r.confirmation_rounds << "): mean and std over those folds only\n";
     for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
     if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
     if (r.ensemble) io.out << ensemble_text(r);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -246,6 +248,25 @@ std::vector<std::size_t> confirmation_leaders(const std::vector<AutoCandidate>& 
     return leaders;
 }
 
+std::vector<std::size_t> confirmation_survivors(const std::vector<AutoCandidate>& candidates,
+                                                const std::vector<std::size_t>& alive, bool greater) {
+    const AutoCandidate* top = nullptr;
+    for (std::size_t i : alive)
+        if (std::isfinite(candidates[i].score.mean) &&
+            (top == nullptr || better(candidates[i].score.mean, top->score.mean, greater)))
+            top = &candidates[i];
+    if (top == nullptr) return alive;
+    const std::size_t n = top->repeat_fold_scores.size();
+    const double se = n > 1 ? top->score.std / std::sqrt(static_cast<double>(n - 1)) : 0.0;
+    const double bound = greater ? top->score.mean - se : top->score.mean + se;
+    std::vector<std::size_t> survivors;
+    for (std::size_t i : alive) {
+        const double m = candidates[i].score.mean;
+        if (greater ? m >= bound : m <= bound) survivors.push_back(i);
+    }
+    return survivors;
+}
+
 double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured) {
     double estimate = 0;
     for (const auto& [measured_cost, seconds] : measured)
@@ -356,6 +377,13 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     r.n_splits = folds.size();
     Context quiet = ctx;  // the auto loop reports progress itself, one line per evaluation
     quiet.progress = nullptr;
+    // Hundreds of candidates can each warn on every fold (linear_svm at a huge C reaching
+    // max_iter): they are counted, and one line at the end says how many and shows the first.
+    auto warnings = std::make_shared<std::mutex>();
+    quiet.warn = [&r, warnings](const std::string& message) {
+        const std::lock_guard<std::mutex> lock(*warnings);
+        if (r.warning_count++ == 0) r.first_warning = message;
+    };
 
     // One fit per fold of `on`; fold k's fit draws from stream first_stream + k.
     auto fold_jobs = [&](const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
@@ -498,51 +526,63 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     // candidate starts only when the reserve still fits after it.
     auto confirmation_reserve = [&] {
         double seconds = 0;
+        if (opts.confirm_splits < 1) return seconds;
         for (std::size_t i : confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders))
             seconds += r.leaderboard[i].seconds;
         return seconds;
     };
-    // Re-scores the leaders on a second split of the rows, made from another seed stream,
-    // each fit on its own stream after the search's; a leader whose evaluation would not fit
-    // in the time left is passed over. Its score becomes the mean over both splits.
+    // Confirmation rounds: round q re-scores every leader still in the race on a fresh split
+    // of the rows (folds from another seed stream, each fit on its own stream after the
+    // search's), then those clearly behind drop out. Round 1 passes over a leader whose
+    // evaluation would not fit in the time left; a later round runs only when all of it fits.
     auto confirm = [&] {
-        const std::vector<std::size_t> leaders =
-            confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders);
-        if (leaders.empty()) return;
-        const std::vector<Fold> second = make_splits(data, opts.split, derive_seed(ctx.seed, kConfirmStream));
-        std::size_t done = 0;
-        for (std::size_t i : leaders) {
-            AutoCandidate& c = r.leaderboard[i];
-            ++done;
-            if (opts.time_budget > 0 && elapsed() + c.seconds > opts.time_budget) {
-                ++r.unconfirmed;
-                continue;
+        std::vector<std::size_t> alive = confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders);
+        for (int q = 0; q < opts.confirm_splits && alive.size() >= 2; ++q) {
+            if (q > 0 && opts.time_budget > 0) {
+                double need = 0;
+                for (std::size_t i : alive) need += r.leaderboard[i].seconds;
+                if (elapsed() + need > opts.time_budget) break;
             }
-            std::vector<detail::FitOutcome> outcomes;
-            try {
-                outcomes = detail::run_fit_jobs(
-                    fold_jobs(second, folds.size(), c.spec, c.model + " " + detail::point_text(c.point), false),
-                    {opts.metric}, quiet, "auto");
-            } catch (const UsageError&) {  // a point the second split's folds refuse: it keeps its first score
-                ++r.unconfirmed;
-                continue;
-            } catch (const DataError&) {
-                ++r.unconfirmed;
-                continue;
+            const std::vector<Fold> split =
+                make_splits(data, opts.split, derive_seed(ctx.seed, kConfirmStream + static_cast<std::uint64_t>(q)));
+            std::vector<std::size_t> scored;
+            std::size_t done = 0;
+            for (std::size_t i : alive) {
+                AutoCandidate& c = r.leaderboard[i];
+                ++done;
+                if (opts.time_budget > 0 && elapsed() + c.seconds > opts.time_budget) {
+                    ++r.unconfirmed;
+                    continue;
+                }
+                std::vector<detail::FitOutcome> outcomes;
+                try {
+                    outcomes = detail::run_fit_jobs(fold_jobs(split, folds.size() * static_cast<std::size_t>(q + 1), c.spec,
+                                                              c.model + " " + detail::point_text(c.point), false),
+                                                    {opts.metric}, quiet, "auto");
+                } catch (const UsageError&) {  // a point this split's folds refuse: it leaves the race here
+                    if (q == 0) ++r.unconfirmed;
+                    continue;
+                } catch (const DataError&) {
+                    if (q == 0) ++r.unconfirmed;
+                    continue;
+                }
+                if (!c.confirmed()) ++r.confirmed;
+                for (const auto& o : outcomes) {
+                    c.repeat_fold_scores.push_back(o.scores.at(0));
+                    if (o.best_iteration >= 0) c.fold_rounds.push_back(o.best_iteration + 1);
+                }
+                c.score = summarize(c.repeat_fold_scores);
+                set_refit(c, c.fold_scores.size() + c.repeat_fold_scores.size());
+                ++r.confirmation_fits;
+                scored.push_back(i);
+                if (ctx.progress)
+                    ctx.report("auto: confirming the leaders, split " + std::to_string(q + 2) + ", " + c.model + " " +
+                                   format_fixed(c.score.mean, 4),
+                               done, alive.size());
             }
-            for (const auto& o : outcomes) {
-                c.repeat_fold_scores.push_back(o.scores.at(0));
-                if (o.best_iteration >= 0) c.fold_rounds.push_back(o.best_iteration + 1);
-            }
-            std::vector<double> all = c.fold_scores;
-            all.insert(all.end(), c.repeat_fold_scores.begin(), c.repeat_fold_scores.end());
-            c.score = summarize(all);
-            set_refit(c, all.size());
-            ++r.confirmed;
-            if (ctx.progress)
-                ctx.report("auto: confirming the leaders on a second split, " + c.model + " " +
-                               format_fixed(c.score.mean, 4),
-                           done, leaders.size());
+            if (scored.empty()) break;
+            r.confirmation_rounds = q + 1;
+            alive = confirmation_survivors(r.leaderboard, scored, r.greater_is_better);
         }
     };
 
@@ -605,6 +645,9 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     }
     if (!r.leaderboard.empty()) confirm();
     r.seconds = since(start);
+    if (r.warning_count == 1) ctx.warning(r.first_warning);
+    else if (r.warning_count > 1)
+        ctx.warning(std::to_string(r.warning_count) + " warnings from the search's fits; the first: " + r.first_warning);
     for (const auto& f : families)
         if (f.last_seconds == 0 && waited.count(f.model))
             r.skipped.push_back({f.model, "its first evaluation (estimated " + format_fixed(waited[f.model], 1) +
@@ -612,9 +655,11 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
                          format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
-    // The confirmed leaders first, by their mean over both splits; then the rest.
+    // The confirmed leaders first, those that stayed in the race longest first, each group by
+    // its mean over the fresh splits; then the rest by their search mean.
     std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
-        if (a.confirmed() != b.confirmed()) return a.confirmed();
+        if (a.repeat_fold_scores.size() != b.repeat_fold_scores.size())
+            return a.repeat_fold_scores.size() > b.repeat_fold_scores.size();
         return better(a.score.mean, b.score.mean, r.greater_is_better);
     });
     if (opts.ensemble_size > 0) r.ensemble = build_ensemble(r, opts);

@@ -333,7 +333,28 @@ TEST_CASE("confirmation_leaders: within one standard error of the best, each fam
     CHECK(confirmation_leaders(e, false, 4) == std::vector<std::size_t>{0, 3, 2});
 }
 
-TEST_CASE("auto_search: the leaders are re-scored on a second split and rank first by the mean over both") {
+TEST_CASE("confirmation_survivors: within one standard error of the best fresh mean, in the order given") {
+    auto fresh = [](const std::string& model, double mean, double std, std::size_t folds) {
+        AutoCandidate c = scored(model, mean, std);
+        c.repeat_fold_scores.assign(folds, mean);
+        return c;
+    };
+    // The best fresh mean: 0.90 with std 0.03 over 10 fresh folds, a standard error of 0.01.
+    const std::vector<AutoCandidate> c = {fresh("svc", 0.885, 0.0, 10), fresh("gbdt", 0.90, 0.03, 10),
+                                          fresh("forest", 0.891, 0.05, 10), fresh("knn", 0.8899, 0.0, 10),
+                                          fresh("tree", std::nan(""), 0.0, 10)};
+    CHECK(confirmation_survivors(c, {0, 1, 2, 3, 4}, true) == std::vector<std::size_t>{1, 2});
+    CHECK(confirmation_survivors(c, {2, 1}, true) == std::vector<std::size_t>{2, 1});
+    // Only the candidates given take part: without gbdt the bound is 0.891 - 0.05 / 3.
+    CHECK(confirmation_survivors(c, {0, 2, 3}, true) == std::vector<std::size_t>{0, 2, 3});
+    // Every mean NaN: nothing to tell them apart, all stay.
+    CHECK(confirmation_survivors(c, {4}, true) == std::vector<std::size_t>{4});
+    // Lower is better: the bound lies above the best (1.0 + 0.2 / sqrt(4)).
+    const std::vector<AutoCandidate> e = {fresh("ridge", 1.0, 0.2, 5), fresh("svr", 1.09, 0.0, 5), fresh("knn", 1.11, 0.0, 5)};
+    CHECK(confirmation_survivors(e, {0, 1, 2}, false) == std::vector<std::size_t>{0, 1});
+}
+
+TEST_CASE("auto_search: the leaders race on fresh splits and rank first by their mean there") {
     const Dataset d = two_classes(150);
     AutoOptions o;
     o.metric = "accuracy";
@@ -343,14 +364,18 @@ TEST_CASE("auto_search: the leaders are re-scored on a second split and rank fir
     o.confirm_leaders = 0;
     const AutoResult plain = auto_search(d, o, context(1));
     o.confirm_leaders = 3;
+    o.confirm_splits = 3;
     const AutoResult one = auto_search(d, o, context(1));
     const AutoResult two = auto_search(d, o, context(2));
+    o.confirm_splits = 1;
+    const AutoResult single_round = auto_search(d, o, context(1));
     // The search itself is the same: the same candidates with the same scores on the first split.
     REQUIRE(one.leaderboard.size() == plain.leaderboard.size());
     std::vector<AutoCandidate> first_split;
     for (const auto& c : one.leaderboard) {
         AutoCandidate f = c;
         f.score = summarize(c.fold_scores);
+        f.repeat_fold_scores.clear();
         first_split.push_back(f);
     }
     std::vector<AutoCandidate> by_order = first_split, plain_by_order = plain.leaderboard;
@@ -366,6 +391,9 @@ TEST_CASE("auto_search: the leaders are re-scored on a second split and rank fir
     REQUIRE(leaders.size() >= 2);
     CHECK(one.confirmed == leaders.size());
     CHECK(one.unconfirmed == 0);
+    REQUIRE(one.confirmation_rounds >= 1);
+    CHECK(one.confirmation_rounds <= 3);
+    std::size_t fits = 0;
     for (std::size_t i = 0; i < one.leaderboard.size(); ++i) {
         const AutoCandidate& c = one.leaderboard[i];
         CHECK(c.confirmed() == (i < one.confirmed));
@@ -374,18 +402,37 @@ TEST_CASE("auto_search: the leaders are re-scored on a second split and rank fir
             CHECK(c.repeat_fold_scores.empty());
             continue;
         }
-        // Scored on 3 more folds: the mean and std are over all 6.
-        REQUIRE(c.repeat_fold_scores.size() == 3);
-        std::vector<double> all = c.fold_scores;
-        all.insert(all.end(), c.repeat_fold_scores.begin(), c.repeat_fold_scores.end());
-        CHECK(c.score.mean == doctest::Approx(summarize(all).mean));
-        CHECK(c.score.std == doctest::Approx(summarize(all).std));
-        if (i > 0) CHECK(one.leaderboard[i - 1].score.mean >= c.score.mean);
+        // 3 fresh folds per round it raced; its mean and std are over those alone.
+        REQUIRE(c.repeat_fold_scores.size() % 3 == 0);
+        fits += c.repeat_fold_scores.size() / 3;
+        CHECK(c.score.mean == doctest::Approx(summarize(c.repeat_fold_scores).mean));
+        CHECK(c.score.std == doctest::Approx(summarize(c.repeat_fold_scores).std));
+        if (i > 0) {  // longest in the race first, then by the fresh mean
+            const AutoCandidate& p = one.leaderboard[i - 1];
+            CHECK(p.repeat_fold_scores.size() >= c.repeat_fold_scores.size());
+            if (p.repeat_fold_scores.size() == c.repeat_fold_scores.size()) CHECK(p.score.mean >= c.score.mean);
+        }
     }
-    // A second split, not the first again: some leader scores differently on it.
+    CHECK(fits == one.confirmation_fits);
+    // The winner ran every round; a round is all the leaders still in the race.
+    CHECK(one.leaderboard[0].repeat_fold_scores.size() == 3 * static_cast<std::size_t>(one.confirmation_rounds));
+    // The first round is the one round of --confirm-splits 1: the same fresh folds.
+    REQUIRE(single_round.confirmation_rounds == 1);
+    for (const auto& c : single_round.leaderboard) {
+        if (!c.confirmed()) continue;
+        const auto same = std::find_if(one.leaderboard.begin(), one.leaderboard.end(),
+                                       [&](const AutoCandidate& x) { return x.order == c.order; });
+        REQUIRE(same != one.leaderboard.end());
+        REQUIRE(same->repeat_fold_scores.size() >= 3);
+        CHECK(std::vector<double>(same->repeat_fold_scores.begin(), same->repeat_fold_scores.begin() + 3) ==
+              c.repeat_fold_scores);
+    }
+    // A fresh split, not the first again: some leader scores differently on it.
     bool differs = false;
     for (std::size_t i = 0; i < one.confirmed; ++i)
-        differs = differs || one.leaderboard[i].repeat_fold_scores != one.leaderboard[i].fold_scores;
+        differs = differs || std::vector<double>(one.leaderboard[i].repeat_fold_scores.begin(),
+                                                 one.leaderboard[i].repeat_fold_scores.begin() + 3) !=
+                                 one.leaderboard[i].fold_scores;
     CHECK(differs);
     // The same at any thread count.
     REQUIRE(two.leaderboard.size() == one.leaderboard.size());

@@ -43,10 +43,13 @@ struct AutoOptions {
     // set when the file is LIBSVM, where they are refit on another reading of it than the
     // other members, and one model file reads its input once.
     bool ensemble_excludes_absent_missing = false;
-    // After the search, the leaders (confirmation_leaders, at most this many) are each
-    // scored on a second K-fold split of the rows and rank first, by their mean over both
-    // splits (docs/auto.md, "Confirming the leaders"). < 2 = no confirmation.
+    // After the search, the leaders (confirmation_leaders, at most this many) are scored on
+    // fresh K-fold splits of the rows, one split per round, up to confirm_splits rounds; after
+    // each round those clearly behind drop out (confirmation_survivors). They rank first, by
+    // their mean over the fresh splits only (docs/auto.md, "Confirming the leaders").
+    // confirm_leaders < 2 or confirm_splits < 1 = no confirmation.
     int confirm_leaders = 4;
+    int confirm_splits = 3;
 };
 
 struct AutoCandidate {
@@ -62,9 +65,11 @@ struct AutoCandidate {
     std::vector<long long> fold_rounds;
     GridPoint refit_point;
     ModelSpec refit_spec;
-    MetricSummary score;  // over every fold it was scored on: 2K once confirmed
+    // Over the search's K folds; once confirmed, over the fresh splits' folds only (the
+    // search's mean is biased upward by the very choice that made it a leader).
+    MetricSummary score;
     std::vector<double> fold_scores;  // on the search's folds (what the ensemble and its keep rule use)
-    std::vector<double> repeat_fold_scores;  // on the second split, when confirmed
+    std::vector<double> repeat_fold_scores;  // on the fresh splits, K per confirmation round it took part in
     bool confirmed() const { return !repeat_fold_scores.empty(); }
     double fit_seconds = 0; // mean fit time per fold
     double seconds = 0;     // wall time of the whole evaluation (all folds)
@@ -91,7 +96,7 @@ struct AutoEnsemble {
     MetricSummary held_out;
     MetricSummary held_out_single;
     // With a confirmed winner (--confirm-leaders), the ensemble's held-out mean must also
-    // beat that winner's mean over both splits, the steadier figure of the model it replaces.
+    // beat that winner's mean on its fresh splits, the unbiased figure of the model it replaces.
     bool against_confirmed = false;
     double confirmed_single = 0;
     bool kept = false;
@@ -115,8 +120,12 @@ struct AutoResult {
     double seconds = 0;                      // wall time of the search
     std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
     int screening_rounds = 0;                // halving rounds run on subsamples
-    std::size_t confirmed = 0;               // leaders re-scored on the second split (not counted in evaluations)
+    std::size_t confirmed = 0;               // leaders re-scored on at least one fresh split (not counted in evaluations)
     std::size_t unconfirmed = 0;             // leaders the time budget left no room to re-score
+    int confirmation_rounds = 0;             // fresh splits the confirmation ran (each: every surviving leader)
+    std::size_t confirmation_fits = 0;       // leader evaluations the confirmation ran, over all its rounds
+    std::size_t warning_count = 0;           // warnings the fits gave (non-convergence): one line on stderr at the end
+    std::string first_warning;
     std::optional<AutoEnsemble> ensemble;    // --ensemble
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
@@ -132,6 +141,13 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
 // best first (ties: evaluation order). Indices into `candidates`; empty when fewer than two
 // qualify (a clear winner) or at_most < 2. NaN means never qualify.
 std::vector<std::size_t> confirmation_leaders(const std::vector<AutoCandidate>& candidates, bool greater, int at_most);
+
+// After a confirmation round, the leaders `alive` (indices into `candidates`, each scored on
+// the same fresh splits) still in the race: those whose mean over the fresh folds lies within
+// one standard error of the best such mean (its std / sqrt(n - 1), n its fresh folds), in the
+// order given. NaN means drop out, unless every one is NaN (then all stay).
+std::vector<std::size_t> confirmation_survivors(const std::vector<AutoCandidate>& candidates,
+                                                const std::vector<std::size_t>& alive, bool greater);
 
 // The time budget's guess at a family's first evaluation, before it has run: the slowest
 // of the evaluations measured so far (cost class, seconds), doubled for each cost class
