@@ -13,6 +13,7 @@
 #include "common/kernel_info_command.hpp"
 #include "common/shard_input.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
@@ -220,6 +221,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     // rearrange it into columns instead of copying it): keep what the summary needs.
     const Index rows = total_rows, cols = train.cols();
     const Task task = train.task;
+    const std::string task_name = registry().task_label(*resolved_params(spec), task);  // "ranking" for lambdarank
     const std::vector<std::string> classes = train.classes;
     const bool summary = !common.quiet && !common.json;
     const std::string task_note = summary ? inferred_regression_note(spec, train) : std::string();
@@ -243,7 +245,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (dump_tree) io.out << tree_text;
 
     if (common.json && output != "-") {
-        Json j = {{"model", spec.model}, {"task", to_string(task)}, {"rows", rows},    {"features", cols},
+        Json j = {{"model", spec.model}, {"task", task_name},       {"rows", rows},    {"features", cols},
                   {"classes", classes},  {"fit_seconds", seconds},  {"output", output}};
         if (!c_search.is_null()) j["c_search"] = c_search;
         j["categorical_features"] = categorical_count(m);
@@ -251,10 +253,10 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         j["preprocessing"] = m.step_kinds();
         io.out << j.dump(2) << "\n";
     } else if (summary) {
-        io.err << "trained " << spec.model << " (" << to_string(task) << ") on " << plural(rows, "row") << " x "
+        io.err << "trained " << spec.model << " (" << task_name << ") on " << plural(rows, "row") << " x "
                << plural(cols, "feature");
         if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
-        io.err << " in " << seconds << " s -> " << output << "\n";
+        io.err << " in " << format_duration(seconds) << " -> " << output << "\n";
         if (!task_note.empty()) io.err << "  " << task_note << "\n";
         if (const std::string t = table_summary(m); !t.empty()) io.err << "  " << t << "\n";
         if (const Index best = m.estimator().best_iteration(); best >= 0)

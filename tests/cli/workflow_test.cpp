@@ -2,6 +2,8 @@
 // cross-validate, grid search, on the bundled datasets.
 #include <doctest/doctest.h>
 
+#include <regex>
+
 #include "cli/run_tool.hpp"
 #include "kestrel/core/params.hpp"
 
@@ -23,6 +25,9 @@ TEST_SUITE("cli.workflow") {
         auto t = run_tool("kestrel-train -m logistic --scale standard '" + iris_train + "' -o '" + model + "'");
         REQUIRE(t.exit_code == 0);
         CHECK(t.err.find("trained logistic (classification) on 120 rows x 4 features, 3 classes") != std::string::npos);
+        // The duration for people ("in 1.83 ms ->"), never a raw float such as "in 0.00183 s".
+        CHECK(std::regex_search(t.err, std::regex(R"( in [0-9]+(\.[0-9]{1,2})? (ms|s) -> )")));
+        CHECK(!std::regex_search(t.err, std::regex(R"(e-0[0-9] s|in 0\.0)")));
         const auto j = kestrel::Json::parse(slurp(model));
         CHECK(j["classes"] == kestrel::Json({"setosa", "versicolor", "virginica"}));
         CHECK(j["features"]["names"][0] == "sepal_length");

@@ -1,5 +1,6 @@
 #include "kestrel/core/number_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,26 @@ std::string format_fixed(double x, int decimals) {
     char buf[400];  // %.*f of the largest double with a few decimals fits
     std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
     return buf;
+}
+
+std::string format_duration(double seconds) {
+    if (std::isnan(seconds)) return "nan s";
+    seconds = std::max(seconds, 0.0);
+    // Below a minute: milliseconds or seconds, to three significant digits at most (the
+    // clock's last digits are noise); above, whole units as a wall clock is read.
+    if (seconds < 0.9995) {
+        const double ms = seconds * 1e3;
+        return format_fixed(ms, ms < 9.995 ? 2 : ms < 99.95 ? 1 : 0) + " ms";
+    }
+    if (seconds < 59.95) return format_fixed(seconds, seconds < 9.995 ? 2 : 1) + " s";
+    if (seconds < 3599.5) {
+        const auto whole = static_cast<long long>(std::llround(seconds));
+        return std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s";
+    }
+    if (!std::isfinite(seconds)) return "inf s";
+    const auto minutes = static_cast<long long>(std::llround(seconds / 60));
+    const long long m = minutes % 60;
+    return std::to_string(minutes / 60) + " h " + (m < 10 ? "0" : "") + std::to_string(m) + " min";
 }
 
 }  // namespace kestrel
