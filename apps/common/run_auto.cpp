@@ -7,6 +7,7 @@
 
 #include "common/auto_ensemble.hpp"
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
 #include "common/cv_outputs.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/process_group.hpp"
@@ -98,7 +99,7 @@ std::string score_time_svg(const AutoResult& r, const std::string& source) {
         best.y.push_back(improves ? y : best.y.back());
     }
     report::LinePlot plot;
-    plot.title = "kestrel-auto on " + source + ": best cv " + r.metric + " against time";
+    plot.title = "kestrel-auto on " + short_source(source) + ": best cv " + r.metric + " against time";
     plot.x_label = "seconds since the start (reading included)";
     plot.y_label = "cv " + r.metric + " (mean over " + std::to_string(r.n_splits) + " folds)";
     plot.step = true;
@@ -147,7 +148,7 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     os << "# kestrel-auto on " << source << "\n\n"
        << "Task " << task << ", metric " << r.metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
        << ", " << r.n_splits << "-fold cross-validation (the same folds for every candidate), seed " << seed << ".\n"
-       << "Ran " << stop_text(r, o) << " in " << format_fixed(r.seconds, 1) << " s; portfolio:";
+       << "Ran " << stop_text(r, o) << " in " << format_duration(r.seconds) << "; portfolio:";
     for (const auto& m : r.portfolio) os << " " << m;
     os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n";
     if (r.confirmed > 0)
@@ -352,7 +353,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     }
     io.out << "kestrel-auto on " << d.source << ": " << task_name << ", metric " << metric << ", "
            << r.n_splits << "-fold cv, seed " << common.seed << "; ran " << stop_text(r, opts) << " in "
-           << format_fixed(r.seconds, 1) << " s\n\n";
+           << format_duration(r.seconds) << "\n\n";
     io.out << std::setw(5) << "rank" << "  " << std::left << std::setw(14) << "model" << std::right << std::setw(10)
            << "mean" << std::setw(9) << "std" << std::setw(9) << "fit_s" << "  parameters\n";
     const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);

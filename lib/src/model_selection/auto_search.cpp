@@ -650,8 +650,8 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         ctx.warning(std::to_string(r.warning_count) + " warnings from the search's fits; the first: " + r.first_warning);
     for (const auto& f : families)
         if (f.last_seconds == 0 && waited.count(f.model))
-            r.skipped.push_back({f.model, "its first evaluation (estimated " + format_fixed(waited[f.model], 1) +
-                                              " s) did not fit in the time budget left"});
+            r.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited[f.model]) +
+                                              ") did not fit in the time budget left"});
     if (r.leaderboard.empty())
         throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
                          format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
