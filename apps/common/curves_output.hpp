@@ -10,7 +10,8 @@
 
 namespace kestrel::cli {
 
-// A data file's name for a plot title: its last two path components ("iris/test.csv").
+// A data file's name for every plot title: its last two path components ("iris/test.csv"),
+// so that a long path neither crowds the chart's kind out nor runs off the picture.
 std::string short_source(const std::string& source);
 
 // Before any work: UsageError naming the flag when the model cannot make these

@@ -71,7 +71,7 @@ std::string render_bar_chart(const BarChart& chart) {
             coord(top + area_h) + "\" stroke=\"#333333\" stroke-width=\"1\"/>\n");
     doc.raw("<rect class=\"frame\" x=\"" + coord(left) + "\" y=\"" + coord(top) + "\" width=\"" + coord(area_w) +
             "\" height=\"" + coord(area_h) + "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n");
-    if (!chart.title.empty()) doc.text(W / 2, 26, chart.title, "middle", "title", "font-size=\"15\" font-weight=\"bold\"");
+    if (!chart.title.empty()) doc.title(W, 26, chart.title);
     if (!chart.x_label.empty()) doc.text(left + area_w / 2, H - 12, chart.x_label, "middle", "x-label");
     return doc.finish();
 }

@@ -15,6 +15,10 @@ namespace {
 
 using namespace detail;
 
+// A heatmap grows to show its title at full size, up to this width; past it the title is
+// fitted as every chart's is (SvgDocument::title) rather than the chart stretched.
+constexpr double kMaxTitleWidth = 800;
+
 double max_width(const std::vector<std::string>& labels) {
     double w = 0;
     for (const auto& s : labels) w = std::max(w, text_width(s, kLabelFont));
@@ -80,7 +84,7 @@ std::string render_heatmap(const HeatMap& map) {
     for (const Tick& t : bar_ticks) bar_label_w = std::max(bar_label_w, text_width(t.label, kLabelFont));
     const double bar_x = left + gw + 24, bar_w = 14;
     const double right = 24 + bar_w + 8 + std::max(bar_label_w, any_missing ? 24.0 : 0.0) + (map.value_label.empty() ? 12 : 34);
-    const double W = std::max(left + gw + right, map.title.empty() ? 0.0 : text_width(map.title, 15) * 1.1 + 40);
+    const double W = std::max(left + gw + right, map.title.empty() ? 0.0 : std::min(text_width(map.title, kTitleFont) * 1.1 + 40, kMaxTitleWidth));
     const double H = top + gh + x_ticks_h + (map.x_label.empty() ? 8 : 26);
 
     SvgDocument doc(W, H, map.title);
@@ -125,7 +129,7 @@ std::string render_heatmap(const HeatMap& map) {
         const auto [text, exponent] = power_parts(map.y_ticks[r]);
         doc.text(left - 8, top + ch * (static_cast<double>(r) + 0.5) + 4, text, "end", "y-tick", "", exponent);
     }
-    if (!map.title.empty()) doc.text(W / 2, 27, map.title, "middle", "title", "font-size=\"15\" font-weight=\"bold\"");
+    if (!map.title.empty()) doc.title(W, 27, map.title);
     if (!map.x_label.empty()) doc.text(left + gw / 2, H - 10, map.x_label, "middle", "x-label");
     if (!map.y_label.empty())
         doc.text(16, top + gh / 2, map.y_label, "middle", "y-label",

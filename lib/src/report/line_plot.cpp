@@ -240,7 +240,7 @@ std::string render_line_plot(const LinePlot& plot) {
     // Frame and labels.
     doc.raw("<rect class=\"frame\" x=\"" + coord(area.x) + "\" y=\"" + coord(area.y) + "\" width=\"" + coord(area.w) +
             "\" height=\"" + coord(area.h) + "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n");
-    if (!plot.title.empty()) doc.text(W / 2, 26, plot.title, "middle", "title", "font-size=\"15\" font-weight=\"bold\"");
+    if (!plot.title.empty()) doc.title(W, 26, plot.title);
     if (!plot.x_label.empty()) doc.text(area.x + area.w / 2, H - 12, plot.x_label, "middle", "x-label");
     if (!plot.y_label.empty())
         doc.text(16, area.y + area.h / 2, plot.y_label, "middle", "y-label",

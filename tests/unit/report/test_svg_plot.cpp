@@ -240,3 +240,29 @@ TEST_CASE("line plot: faint series are drawn thin, under the others, and out of 
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("titles fit the picture: full size, then shrunk, then shortened in the middle; <title> keeps all") {
+    // 'x' is 0.6 em in the layout estimate: 9 px at 15 px, 6 px at 10 px. A 640-wide plot
+    // leaves 616 px between its title margins.
+    const auto title_of = [](const std::string& title) {
+        LinePlot p = roc_like();
+        p.title = title;
+        const auto all = parse_xml(render_line_plot(p));
+        const auto t = elements_named(all, "text", "title");
+        REQUIRE(t.size() == 1);
+        CHECK(elements_named(all, "title").at(0).text == title);
+        return std::make_pair(t[0].attrs.at("font-size"), t[0].text);
+    };
+    CHECK(title_of(std::string(68, 'x')) == std::make_pair(std::string("15"), std::string(68, 'x')));  // 612 px
+    // 80 x 9 = 720 px: shrunk to 15 * 616 / 720 = 12.83, down to the half pixel.
+    CHECK(title_of(std::string(80, 'x')) == std::make_pair(std::string("12.5"), std::string(80, 'x')));
+    // 300 x: at 10 px, 101 x and the ellipsis (6 px each) take 612 px, 51 before it and 50 after.
+    CHECK(title_of(std::string(300, 'x')) ==
+          std::make_pair(std::string("10"), std::string(51, 'x') + "\xE2\x80\xA6" + std::string(50, 'x')));
+    // Both ends of a real title survive: the chart's kind and the file's name.
+    const auto [size, text] = title_of("SHAP summary: gbdt on " + std::string(200, 'd') + "/test.csv");
+    CHECK(size == "10");
+    CHECK(text.rfind("SHAP summary: gbdt on ", 0) == 0);
+    CHECK(text.size() > 9);
+    CHECK(text.substr(text.size() - 9) == "/test.csv");
+}
