@@ -22,11 +22,17 @@ namespace {
 
 constexpr Index kWalkChunkRows = 512;  // rows whose positions stay on the stack (4 KB)
 
+// Every lane. The zero-masked forms of the unmasked intrinsics used here: GCC 12's headers
+// start the unmasked ones from a self-initialised `__Y = __Y` "undefined" vector, which its
+// -Wmaybe-uninitialized reports at -O3 (GCC bug 105593); with every lane set the two forms
+// are the same instruction and the same bits.
+constexpr __mmask8 kAll = 0xFF;
+
 // The entries at positions p of a level's table of V vectors of 8 (V = 1: levels 0-3;
 // 2: level 4; 4: level 5, whose bit 4 picks the pair).
 template <int V>
 KESTREL_TARGET_AVX512 inline __m512i level_keys(const __m512i* k, __m512i p) {
-    if constexpr (V == 1) return _mm512_permutexvar_epi64(p, k[0]);
+    if constexpr (V == 1) return _mm512_maskz_permutexvar_epi64(kAll, p, k[0]);
     if constexpr (V == 2) return _mm512_permutex2var_epi64(k[0], p, k[1]);
     const __mmask8 high = _mm512_test_epi64_mask(p, _mm512_set1_epi64(16));
     return _mm512_mask_blend_epi64(high, _mm512_permutex2var_epi64(k[0], p, k[1]),
@@ -35,7 +41,7 @@ KESTREL_TARGET_AVX512 inline __m512i level_keys(const __m512i* k, __m512i p) {
 
 template <int V>
 KESTREL_TARGET_AVX512 inline __m512d level_thresholds(const __m512d* t, __m512i p) {
-    if constexpr (V == 1) return _mm512_permutexvar_pd(p, t[0]);
+    if constexpr (V == 1) return _mm512_maskz_permutexvar_pd(kAll, p, t[0]);
     if constexpr (V == 2) return _mm512_permutex2var_pd(t[0], p, t[1]);
     const __mmask8 high = _mm512_test_epi64_mask(p, _mm512_set1_epi64(16));
     return _mm512_mask_blend_pd(high, _mm512_permutex2var_pd(t[0], p, t[1]), _mm512_permutex2var_pd(t[2], p, t[3]));
@@ -51,7 +57,7 @@ KESTREL_TARGET_AVX512 inline void walk_level(const WalkLevels& levels, int level
     __m512i key[V];
     __m512d threshold[V];
     for (int v = 0; v < V; ++v) {
-        key[v] = _mm512_cvtepi32_epi64(
+        key[v] = _mm512_maskz_cvtepi32_epi64(kAll,
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(levels.key + kWalkLevelOffset[level] + 8 * v)));
         threshold[v] = _mm512_loadu_pd(levels.threshold + kWalkLevelOffset[level] + 8 * v);
     }
@@ -64,7 +70,7 @@ KESTREL_TARGET_AVX512 inline void walk_level(const WalkLevels& levels, int level
         if (offsets) row = _mm512_maskz_loadu_epi64(live, offsets + g);
         const __m512i k = level_keys<V>(key, p);
         const __m512d t = level_thresholds<V>(threshold, p);
-        const __m512d v = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), live, _mm512_add_epi64(row, _mm512_srli_epi64(k, 1)), x, 8);
+        const __m512d v = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), live, _mm512_add_epi64(row, _mm512_maskz_srli_epi64(kAll, k, 1)), x, 8);
         // Right: x > threshold, or x is NaN and the key's missing direction is right.
         const __mmask8 nan_right = _mm512_mask_cmp_pd_mask(_mm512_testn_epi64_mask(k, one), v, v, _CMP_UNORD_Q);
         const __mmask8 right = _mm512_cmp_pd_mask(v, t, _CMP_GT_OQ) | nan_right;

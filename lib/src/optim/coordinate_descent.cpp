@@ -271,7 +271,7 @@ std::string path_to_csv(const ElasticNetPath& path, const std::vector<std::strin
     out += "\n";
     for (Index k = 0; k < path.lambdas.size(); ++k) {
         out += format_number(path.lambdas[k]) + "," + format_number(path.intercepts[k]);
-        for (Index j = 0; j < path.coef.cols(); ++j) out += "," + format_number(path.coef(k, j));
+        for (Index j = 0; j < path.coef.cols(); ++j) (out += ',') += format_number(path.coef(k, j));
         out += "\n";
     }
     return out;

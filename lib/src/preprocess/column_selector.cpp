@@ -82,7 +82,7 @@ Features select_columns(const Features& X, const std::vector<Index>& cols) {
 
 std::string column_selector_spec(const std::vector<Index>& cols) {
     std::string s = "select_columns:";
-    for (std::size_t j = 0; j < cols.size(); ++j) s += (j ? "," : "") + std::to_string(cols[j]);
+    for (std::size_t j = 0; j < cols.size(); ++j) (s += (j ? "," : "")) += std::to_string(cols[j]);
     return s;
 }
 

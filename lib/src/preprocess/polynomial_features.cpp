@@ -306,7 +306,7 @@ std::vector<std::string> poly_feature_names(const std::vector<std::string>& in, 
         for (const auto& [feature, power] : t) {
             if (!name.empty()) name += ' ';
             name += in[static_cast<std::size_t>(feature)];
-            if (power > 1) name += "^" + std::to_string(power);
+            if (power > 1) (name += '^') += std::to_string(power);
         }
         out.push_back(std::move(name));
     }
