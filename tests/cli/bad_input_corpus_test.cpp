@@ -63,6 +63,30 @@ void make_generated(const std::string& name, const std::string& path) {
         row.reserve(16 << 20);
         while (row.size() < (16u << 20)) row += ",1";
         out << row << "\n";
+    } else if (name == "model_tree_9000_levels.json") {
+        // A valid iris tree 9000 levels deep (a chain: each split's left child a leaf),
+        // past TreeSHAP's 8192 levels: --contrib refuses it before explaining a row (a
+        // 40,000-level tree once threw bad_alloc inside an OpenMP region: SIGABRT).
+        constexpr int kLevels = 9000;
+        std::string feature, threshold, left, right, ones, value;
+        for (int k = 0; k < kLevels; ++k) {
+            const std::string sep = k ? "," : "";
+            feature += sep + std::to_string(k % 4) + ",-1";
+            threshold += sep + "3,0";
+            left += sep + std::to_string(2 * k + 1) + ",-1";
+            right += sep + std::to_string(2 * k + 2) + ",-1";
+            ones += sep + "3,1";
+            value += sep + "[1,1,1],[1,0,0]";
+        }
+        out << R"({"format":"kestrel-model","version":1,"model":"tree","task":"classification","params":{},)"
+            << R"("features":{"count":4,"names":["sepal_length","sepal_width","petal_length","petal_width"]},)"
+            << R"("classes":["setosa","versicolor","virginica"],"preprocessing":[],"state":{"state_version":2,)"
+            << R"("task":"classification","n_features":4,"n_classes":3,"feature_importances":[0.25,0.25,0.25,0.25],)"
+            << R"("tree":{"feature":[)" << feature << R"(,-1],"threshold":[)" << threshold << R"(,0],"left":[)" << left
+            << R"(,-1],"right":[)" << right << R"(,-1],"impurity":[0)";
+        for (int k = 0; k < 2 * kLevels; ++k) out << ",0";
+        out << R"(],"weight":[)" << ones << R"(,1],"samples":[)" << ones << R"(,1],"value":[)" << value
+            << R"(,[0,0,1]]}}})";
     } else {
         FAIL("unknown generated input " << name);
     }

@@ -161,7 +161,7 @@ void AdaBoost::do_load_state(const Json& state) {
     std::vector<BoostRound> trace;
     for (std::size_t t = 0; t < ls.size(); ++t) {
         auto h = make_base(state.at("base"));
-        h->load_state(ls[t]);
+        h->load_state(ls[t], declared_categories());
         if (h->n_features() != n_features() || h->n_classes() != n_classes())
             throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");
         learners.push_back(std::move(h));

@@ -310,7 +310,8 @@ Json Gbdt::state_without_trees() const {
 namespace {
 
 // Reads and checks the categorical part of a version 2 state against the trees.
-void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d, std::vector<Index>& counts,
+void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d,
+                      const std::vector<Index>* declared, std::vector<Index>& counts,
                       std::vector<std::vector<int>>& unseen,
                       std::vector<std::vector<Gbdt::CategoricalSplit>>& splits) {
     counts.clear();
@@ -344,6 +345,11 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
         if (k < 1 || k > Gbdt::kMaxCategories)
             throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
                                      std::to_string(k) + " categories");
+        // Each split on it takes k bits: no more than the model file declares for it.
+        if (declared && k > (*declared)[static_cast<std::size_t>(j)])
+            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
+                                     std::to_string(k) + " categories, the model declares " +
+                                     std::to_string((*declared)[static_cast<std::size_t>(j)]));
         counts[static_cast<std::size_t>(j)] = k;
         unseen[static_cast<std::size_t>(j)] =
             ascending_codes(integers_from_json(f.at("unseen"), "gbdt unseen"), k, "unseen categories");
@@ -403,8 +409,21 @@ void Gbdt::do_load_state(const Json& state) {
     // Version 3 writes the trees in the boosted layout; 1 and 2 in the full one.
     const TreeLayout layout =
         json_integer<int>(state.at("state_version")) >= 3 ? TreeLayout::boosted : TreeLayout::full;
+    // gbdt keeps its categorical splits in categorical_splits, never in a tree's own
+    // category arrays: such a tree would be walked as a numeric one (a crafted file read
+    // past the walk's tables) and sized by counts no feature declares.
     std::vector<Tree> trees;
-    for (const Json& t : ts) trees.push_back(Tree::from_json(t, n_features(), 1, layout));
+    const std::vector<Index> no_tree_categories;
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+        if (ts[t].is_object() && (ts[t].contains("category_node") || ts[t].contains("category_count")))
+            throw std::runtime_error("gbdt state: tree " + std::to_string(t) +
+                                     " has category arrays (gbdt's categorical splits are in categorical_splits)");
+        try {
+            trees.push_back(Tree::from_json(ts[t], n_features(), 1, layout, &no_tree_categories));
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error("gbdt tree " + std::to_string(t) + ": " + e.what());
+        }
+    }
     Vector imp = vector_from_json(state.at("feature_importances"), "gbdt feature_importances", n_features());
     const Vector tl = vector_from_json(state.at("train_loss"), "gbdt train_loss");
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
@@ -432,7 +451,7 @@ void Gbdt::do_load_state(const Json& state) {
     std::vector<Index> counts;
     std::vector<std::vector<int>> unseen;
     std::vector<std::vector<CategoricalSplit>> cats;
-    load_categorical(state, trees, n_features(), counts, unseen, cats);
+    load_categorical(state, trees, n_features(), declared_categories(), counts, unseen, cats);
     loss_ = loss;
     base_score_.assign(base.data(), base.data() + base.size());
     trees_ = std::move(trees);

@@ -374,6 +374,12 @@ void check_node(const TreeNode& n, std::size_t i, Index n_features, std::vector<
     const bool split = n.left > static_cast<int>(i) && n.right > static_cast<int>(i) && n.left < nodes &&
                        n.right < nodes && n.feature >= 0 && n.feature < n_features && std::isfinite(n.threshold);
     if (!leaf && !split) throw std::runtime_error(node_text(i) + " is malformed");
+    // A node's weight (gbdt's cover: its Hessian sum; a CART node's sample weight) is a sum
+    // of weights >= 0; TreeSHAP divides by it. 0 is kept: a split whose children both have
+    // cover 0 sends each half (docs/model-format.md).
+    if (!(n.weight >= 0) || !std::isfinite(n.weight))
+        throw std::runtime_error(node_text(i) + " has a weight (cover) that is not a finite number >= 0");
+    if (n.samples < 0) throw std::runtime_error(node_text(i) + " has a negative sample count");
     if (split && (++parents[static_cast<std::size_t>(n.left)] > 1 || ++parents[static_cast<std::size_t>(n.right)] > 1))
         throw std::runtime_error(node_text(i) + " shares a child");
 }
@@ -509,7 +515,7 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs, b
     return t;
 }
 
-void Tree::read_categories(const Json& j) {
+void Tree::read_categories(const Json& j, const std::vector<Index>* category_limits) {
     if (!j.contains("category_node")) return;
     const NodeArray nodes(j.at("category_node"));
     if (!nodes.is_array()) throw std::runtime_error("tree array \"category_node\" is not an array");
@@ -522,6 +528,17 @@ void Tree::read_categories(const Json& j) {
             throw std::runtime_error("tree categorical split " + std::to_string(s) + " is not on one split node");
         if (k < 1 || k > (Index{1} << 30))
             throw std::runtime_error(node_text(static_cast<std::size_t>(i)) + " has " + std::to_string(k) + " categories");
+        // A split's set takes k bits: no more categories than its feature declares (a
+        // crafted 10^9 took 4 GB per tree before this check).
+        if (category_limits) {
+            const auto f = static_cast<std::size_t>(node(i).feature);
+            const Index declared = f < category_limits->size() ? (*category_limits)[f] : 0;
+            if (k > declared)
+                throw std::runtime_error(node_text(static_cast<std::size_t>(i)) + ": category_count " +
+                                         std::to_string(k) + " on feature " + std::to_string(f) +
+                                         (declared > 0 ? ", which declares " + std::to_string(declared) + " categories"
+                                                       : ", which declares no categories"));
+        }
         std::vector<int> codes(left.row_size(s));
         for (std::size_t c = 0; c < codes.size(); ++c) {
             codes[c] = static_cast<int>(left.row_integer(s, c));
@@ -533,11 +550,12 @@ void Tree::read_categories(const Json& j) {
     }
 }
 
-Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout) {
+Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout,
+                     const std::vector<Index>* category_limits) {
     if (!j.is_object()) throw std::runtime_error("tree is not an object");
     Tree t = layout == TreeLayout::full ? from_full_json(j, n_features, n_outputs)
                                         : from_compact_json(j, n_features, n_outputs, layout == TreeLayout::boosted);
-    t.read_categories(j);
+    t.read_categories(j, category_limits);
     return t;
 }
 

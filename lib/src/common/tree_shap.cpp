@@ -3,9 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <exception>
+#include <optional>
+#include <string>
 
 #include "kestrel/common/row_scatter.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 namespace {
@@ -69,6 +73,20 @@ TreeExplainer::TreeExplainer(const Tree& tree, std::vector<double> cover, std::v
     const auto nodes = static_cast<std::size_t>(tree.size());
     if (nodes == 0 || cover_.size() != nodes || values_.size() != nodes * static_cast<std::size_t>(n_outputs_))
         throw InternalError("TreeExplainer: covers or values do not match the tree");
+    // The walk recurses once per level, and each level's path follows its parent's in one
+    // buffer per thread: a path at depth i holds at most u = min(i, features) elements
+    // besides the root's (a feature met again replaces its earlier element), so the
+    // buffer holds Σ_{i<=D} min(i, u) + u + 1 elements. Both are checked here, before any
+    // row is explained and outside the parallel region (a tree 40,000 levels deep once
+    // threw bad_alloc inside it, which ended the process).
+    if (depth_ > kMaxTreeShapDepth)
+        throw DataError("--contrib: a tree " + std::to_string(depth_) + " levels deep is deeper than TreeSHAP's " +
+                        std::to_string(kMaxTreeShapDepth) + " levels");
+    const Index u = std::min<Index>(depth_, tree.n_features());
+    path_elements_ = static_cast<std::uint64_t>(u) + 3;  // (two to spare)
+    for (Index i = 1; i <= depth_; ++i) path_elements_ += static_cast<std::uint64_t>(std::min(i, u));
+    check_memory(path_bytes() * static_cast<std::uint64_t>(std::max(1, omp_get_max_threads())), 0,
+                 "--contrib: TreeSHAP's paths for a tree " + std::to_string(depth_) + " levels deep");
     // Expected output per node, children before parents (a child's index is larger in a
     // grown tree, but a loaded one need not be ordered: go by an explicit post-order).
     std::vector<double> mean(values_);
@@ -100,7 +118,7 @@ void TreeExplainer::add(const double* row, double* phi) const {
     // Each level copies its parent's path after it: depth+1 elements at depth `depth`. One
     // buffer per thread, grown to the deepest tree seen: no allocation per row and tree.
     thread_local std::vector<PathElement> paths;
-    const auto needed = static_cast<std::size_t>((depth_ + 2) * (depth_ + 3) / 2);
+    const auto needed = static_cast<std::size_t>(path_elements_);
     if (paths.size() < needed) paths.resize(needed);
     recurse(0, row, phi, paths.data(), 0, 1, 1, -1);
     for (Index o = 0; o < n_outputs_; ++o) phi[o * (d + 1) + d] += expected_[static_cast<std::size_t>(o)];
@@ -143,20 +161,53 @@ void TreeExplainer::recurse(int node, const double* row, double* phi, PathElemen
     if (cold_zero != 0) recurse(cold, row, phi, path, depth + 1, cold_zero, 0, n.feature);
 }
 
+std::uint64_t TreeExplainer::path_bytes() const {
+    return path_elements_ * sizeof(PathElement);
+}
+
 Matrix contributions_by_row(const Features& X, Index width, double absent,
                             const std::function<void(const double* row, double* phi)>& add_row) {
     const Index n = X.rows();
+    check_memory(static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(width) * 2 * sizeof(double), 0,
+                 "--contrib: " + std::to_string(n) + " rows x " + std::to_string(width) + " contributions");
     std::vector<double> out(static_cast<std::size_t>(n * width), 0.0);
     constexpr Index kBlock = 64;
     const Index blocks = (n + kBlock - 1) / kBlock;
+    // No exception may leave an OpenMP region (it would end the process): the first one
+    // thrown is kept, the blocks not yet begun are skipped, and it is thrown again after.
+    std::exception_ptr failure;
+    bool stop = false;
+    const auto record = [&] {
+#pragma omp critical(kestrel_contributions_failure)
+        {
+            if (!failure) failure = std::current_exception();
+#pragma omp atomic write
+            stop = true;
+        }
+    };
 #pragma omp parallel num_threads(std::max(1, omp_get_max_threads())) if (blocks > 1)
     {
-        RowScatter rows(X, absent);
+        std::optional<RowScatter> rows;
+        try {
+            rows.emplace(X, absent);
+        } catch (...) {
+            record();
+        }
 #pragma omp for schedule(dynamic)
-        for (Index b = 0; b < blocks; ++b)
-            for (Index i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i)
-                add_row(rows.row(i), out.data() + i * width);
+        for (Index b = 0; b < blocks; ++b) {
+            bool halt = false;
+#pragma omp atomic read
+            halt = stop;
+            if (halt || !rows) continue;
+            try {
+                for (Index i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i)
+                    add_row(rows->row(i), out.data() + i * width);
+            } catch (...) {
+                record();
+            }
+        }
     }
+    if (failure) std::rethrow_exception(failure);
     Matrix m(n, width);
     for (Index i = 0; i < n; ++i)
         for (Index j = 0; j < width; ++j) m(i, j) = out[static_cast<std::size_t>(i * width + j)];

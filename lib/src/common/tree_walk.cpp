@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "kestrel/core/error.hpp"
@@ -164,6 +165,9 @@ struct TierScratch {
 void TreeWalk::leaves(std::size_t t, const double* x, Index stride, Index n, std::int32_t* at, Index group,
                       const SimdLoops& loops) const {
     const std::int32_t root = begin_[t];
+    // A tree with categorical splits has no walk (its family routes it); walking it would
+    // read tables it does not have (a gbdt file whose trees carried category arrays once did).
+    if (!numeric(t)) throw InternalError("tree walk: tree " + std::to_string(t) + " has categorical splits");
     if (depth_[t] == 0 || n <= 0) {  // a lone leaf (and a table of no features has no x to read)
         std::fill(at, at + n, root);
         return;
@@ -197,7 +201,7 @@ void TreeWalk::leaves(std::size_t t, const double* x, Index stride, Index n, std
     };
     const auto row_offset = [stride](Index r) { return r * stride; };
     int from = 0;
-    const bool tables = loops.walk_levels && !top_.empty();
+    const bool tables = loops.walk_levels && !top_.empty() && top_[t] >= 0;
     if (tables && loops.walk_levels_rows && sub_[t] >= 0 && n >= kTierRows) {
         // Two tiers of tables: the first takes each row to a position q < 2^kWalkLevels,
         // the rows are sorted by q (a counting sort, stable), and the rows at q walk the

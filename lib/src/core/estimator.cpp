@@ -92,22 +92,26 @@ void Estimator::check_features(const Features& X) const {
 
 Vector Estimator::predict(const Features& X) const {
     check_features(X);
-    if (X.is_sparse() && !supports_sparse()) return do_predict(Features(X.to_dense()));
-    return do_predict(X);
+    Vector out = X.is_sparse() && !supports_sparse() ? do_predict(Features(X.to_dense())) : do_predict(X);
+    if (task_ != Task::classification) require_finite_scores(out, name_);
+    return out;
 }
 
 Matrix Estimator::decision_function(const Features& X) const {
     check_features(X);
     if (!has_decision_function()) throw UsageError("model " + name_ + " has no decision function");
-    if (X.is_sparse() && !supports_sparse()) return do_decision_function(Features(X.to_dense()));
-    return do_decision_function(X);
+    Matrix out = X.is_sparse() && !supports_sparse() ? do_decision_function(Features(X.to_dense()))
+                                                     : do_decision_function(X);
+    require_finite_scores(out, name_);
+    return out;
 }
 
 Matrix Estimator::predict_proba(const Features& X) const {
     check_features(X);
     if (!has_predict_proba()) throw UsageError("model " + name_ + " does not give probabilities");
-    if (X.is_sparse() && !supports_sparse()) return do_predict_proba(Features(X.to_dense()));
-    return do_predict_proba(X);
+    Matrix out = X.is_sparse() && !supports_sparse() ? do_predict_proba(Features(X.to_dense())) : do_predict_proba(X);
+    require_finite_scores(out, name_);
+    return out;
 }
 
 Matrix Estimator::contributions(const Features& X) const {
@@ -167,7 +171,7 @@ Json Estimator::with_shape(Json state, int version, Task task, Index n_features,
     return state;
 }
 
-void Estimator::load_state(const Json& state) {
+void Estimator::load_state(const Json& state, const std::vector<Index>* declared_categories) {
     if (!state.is_object()) throw std::runtime_error("state is not an object");
     const int v = json_integer<int>(state.at("state_version"));
     if (v < oldest_state_version() || v > state_version()) {
@@ -182,6 +186,14 @@ void Estimator::load_state(const Json& state) {
     n_features_ = json_integer<Index>(state.at("n_features"));
     n_classes_ = json_integer<Index>(state.at("n_classes"));
     if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
+    has_declared_categories_ = declared_categories != nullptr;
+    if (declared_categories) {
+        if (static_cast<Index>(declared_categories->size()) != n_features_)
+            throw std::runtime_error("state feature count disagrees with the model's features");
+        declared_categories_ = *declared_categories;
+    } else {
+        declared_categories_.clear();
+    }
     do_load_state(state);
     fitted_ = true;
 }
@@ -250,7 +262,18 @@ std::unique_ptr<Estimator> Estimator::clone_unfitted(const Params& resolved) con
     return e;
 }
 
+void require_finite_scores(const Matrix& scores, const std::string& model) {
+    for (Index i = 0; i < scores.rows(); ++i)
+        for (Index c = 0; c < scores.cols(); ++c)
+            if (!std::isfinite(scores(i, c)))
+                throw DataError("row " + std::to_string(i + 1) + ": " + (model.empty() ? "the model" : "model " + model) +
+                                " gives a score of " +
+                                (std::isnan(scores(i, c)) ? std::string("nan") : scores(i, c) > 0 ? "inf" : "-inf") +
+                                " (its coefficients, scales or leaf values overflow on this row)");
+}
+
 Vector scores_to_classes(const Matrix& scores) {
+    require_finite_scores(scores, "");
     Vector out(scores.rows());
     if (scores.cols() == 1) {
         for (Index i = 0; i < scores.rows(); ++i) out[i] = scores(i, 0) > 0 ? 1.0 : 0.0;

@@ -159,7 +159,7 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     if (transparent_ && !state.contains("strategy")) {  // a two-class model's own state
         auto e = make_member_();
         e->set_identity(name(), params());
-        e->load_state(state);
+        e->load_state(state, declared_categories());
         k_ = 2;
         direct_ = true;
         members_.clear();
@@ -178,7 +178,7 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     for (const auto& m : ms) {
         auto e = make_member_();
         e->set_identity(name(), params());
-        e->load_state(m);
+        e->load_state(m, declared_categories());
         if (e->n_features() != n_features()) throw std::runtime_error("member feature count differs from the model's");
         members_.push_back(std::move(e));
     }

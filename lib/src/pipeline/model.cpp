@@ -608,6 +608,18 @@ Json Model::to_json(JsonTextSlots* slots) const {
     return j;
 }
 
+namespace {
+
+// The first name listed twice (a model file's classes or feature names), if any.
+std::optional<std::string> first_repeated(const std::vector<std::string>& names) {
+    std::unordered_set<std::string_view> seen;
+    for (const auto& n : names)
+        if (!seen.insert(n).second) return n;
+    return std::nullopt;
+}
+
+}  // namespace
+
 Model Model::from_json(const Json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return ModelFileError(source, why); };
     if (!j.is_object()) throw fail("not a kestrel model (expected a JSON object)");
@@ -651,6 +663,9 @@ Model Model::from_json(const Json& j, const std::string& source) {
         }
         if (m.task_ == Task::classification && m.classes_.size() < 2)
             throw fail("a classifier needs two classes or more");
+        if (const auto dup = first_repeated(m.classes_)) throw fail("classes: class \"" + *dup + "\" is listed twice");
+        if (const auto dup = first_repeated(m.feature_names_))
+            throw fail("features.names: feature \"" + *dup + "\" is listed twice");
         m.spec_.params = j.at("params");
         std::shared_ptr<Estimator> est;
         if (ensemble) {
@@ -674,13 +689,22 @@ Model Model::from_json(const Json& j, const std::string& source) {
         // A fitted step must accept the model's width: try it on one zero row. Without
         // steps there is nothing to try, and no dense row to allocate: a sparse model
         // may declare 2^31 features.
+        // The categories declared per column follow the columns through the steps (as
+        // fit_steps gave them to the estimator): the state's category counts are checked
+        // against them before anything is sized by them.
         Index width = m.n_features_;
+        std::vector<Index> declared(static_cast<std::size_t>(m.n_features_), 0);
+        for (std::size_t c = 0; c < m.categories_.size(); ++c) declared[c] = static_cast<Index>(m.categories_[c].size());
         if (!m.steps_.empty()) {
             Features probe(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)));
-            for (const auto& s : m.steps_) probe = s->transform(probe);
+            for (const auto& s : m.steps_) {
+                probe = s->transform(probe);
+                declared = s->output_roles(declared, probe.cols());
+            }
             width = probe.cols();
+            for (Index& r : declared) r = std::max<Index>(r, 0);
         }
-        est->load_state(j.at("state"));
+        est->load_state(j.at("state"), ensemble ? nullptr : &declared);
         if (ensemble) static_cast<const detail::EnsembleEstimator&>(*est).check_members(m.classes_, m.feature_names_);
         if (est->n_features() != width) throw fail("state feature count disagrees with the model's features");
         if (est->task() != m.task_) throw fail("state task disagrees with the model's task");

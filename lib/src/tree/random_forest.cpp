@@ -404,7 +404,7 @@ void RandomForest::do_load_state(const Json& state) {
         json_integer<int>(state.at("state_version")) >= 2 ? TreeLayout::compact : TreeLayout::full;
     std::vector<Tree> trees;
     for (const Json& t : state.at("trees")) {
-        Tree tree = Tree::from_json(t, n_features(), outputs, layout);
+        Tree tree = Tree::from_json(t, n_features(), outputs, layout, declared_categories());
         if (tree.has_internal_values()) tree = tree.leaf_values_only();  // version 1: as fitted
         trees.push_back(std::move(tree));
     }

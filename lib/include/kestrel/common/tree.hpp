@@ -133,13 +133,17 @@ public:
     // Validates structure (children in range, acyclic, features in range) and values;
     // throws std::runtime_error naming what is wrong. Reads the node arrays as JSON
     // arrays, or packed by parse_model_json (core/json_packed.hpp). A compact tree
-    // keeps its leaves' values only.
-    static Tree from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout = TreeLayout::full);
+    // keeps its leaves' values only. `category_limits` (Estimator::declared_categories):
+    // per feature, the most categories a categorical split on it may have (0: none), checked
+    // before a split's set is allocated; null: only the cap of 2^30.
+    static Tree from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout = TreeLayout::full,
+                          const std::vector<Index>* category_limits = nullptr);
 
 private:
     static Tree from_full_json(const Json& j, Index n_features, Index n_outputs);
     static Tree from_compact_json(const Json& j, Index n_features, Index n_outputs, bool boosted);
-    void read_categories(const Json& j);  // the optional categorical splits of either layout
+    // The optional categorical splits of either layout (category_limits: as from_json's).
+    void read_categories(const Json& j, const std::vector<Index>* category_limits);
     std::size_t value_row(int i) const {
         return static_cast<std::size_t>(leaf_row_.empty() ? i : leaf_row_[static_cast<std::size_t>(i)]);
     }

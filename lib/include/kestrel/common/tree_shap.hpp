@@ -7,6 +7,7 @@
 // pred_contribs=True, LightGBM's pred_contrib and shap's
 // TreeExplainer(feature_perturbation="tree_path_dependent") compute. Cost per row and
 // tree: O(L·D²) for L leaves and depth D. The tree, forest and gbdt models share it.
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -21,6 +22,10 @@ using TreeRoute = std::function<bool(int node, const double* row)>;
 
 class TreeExplainer {
 public:
+    // The deepest tree explained: the walk recurses once per level (docs/explanations.md).
+    static constexpr int kMaxTreeShapDepth = 8192;
+    // Throws DataError for a tree deeper than kMaxTreeShapDepth or whose per-thread path
+    // buffers exceed the memory available (both before any row is explained).
     // `cover`: per node, its training weight; only the ratio of a child's cover to the sum
     // of its parent's two children's is used (both children get ½ when that sum is 0).
     // `leaf_values`: per node, n_outputs numbers (only the leaves' are read): what the
@@ -50,8 +55,11 @@ private:
     const Tree& tree_;
     std::vector<double> cover_, values_;
     TreeRoute route_;
+    std::uint64_t path_bytes() const;  // one thread's path buffer
+
     Index n_outputs_ = 1;
     int depth_ = 0;
+    std::uint64_t path_elements_ = 1;  // one thread's path buffer, in elements
     std::vector<double> expected_;
 };
 

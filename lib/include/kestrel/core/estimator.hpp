@@ -107,7 +107,12 @@ public:
     // The same state for a model file: a model may leave its bulk (a forest's trees) to
     // `slots`, written straight to the text by model_json_text(state, &slots).
     Json save_state(JsonTextSlots& slots) const;
-    void load_state(const Json& state);
+    // `declared_categories`: per feature the estimator sees, the categories the model file
+    // declares for it (0: numeric), from Model::from_json, so that a state's loaders check
+    // every category count a state gives against it before sizing anything by it (a
+    // model file is hostile input: docs/reliability.md). Null: no file declares them (a
+    // state made in process), and only the loaders' own caps apply.
+    void load_state(const Json& state, const std::vector<Index>* declared_categories = nullptr);
     virtual int state_version() const { return 1; }
     // The oldest state version load_state still reads (a model that changed its layout
     // keeps reading the files written before).
@@ -198,6 +203,10 @@ protected:
     // do_save_state() with parts as slots; by default, none.
     virtual Json do_save_state_for_file(JsonTextSlots& slots) const;
     virtual void do_load_state(const Json& state) = 0;
+    // During do_load_state: what load_state was given (null: no declaration).
+    const std::vector<Index>* declared_categories() const {
+        return has_declared_categories_ ? &declared_categories_ : nullptr;
+    }
 
 private:
     void begin_fit(const Dataset& data, const Context& ctx);  // the checks every fit makes; records its shape
@@ -213,6 +222,8 @@ private:
     std::function<std::vector<std::string>(const Params&)> reports_;
     Capabilities declared_;
     bool fitted_ = false;
+    std::vector<Index> declared_categories_;  // load_state's, kept for nested loads
+    bool has_declared_categories_ = false;
     Task task_ = Task::regression;
     Index n_features_ = 0;
     Index n_classes_ = 0;
@@ -223,7 +234,13 @@ private:
 bool has_non_finite(const Json& j);
 
 // Converts class scores to class indices: sign for one column, argmax otherwise
-// (ties go to the lowest class index).
+// (ties go to the lowest class index). Throws DataError for a score that is not finite
+// (require_finite_scores): a NaN would silently give class 0.
 Vector scores_to_classes(const Matrix& scores);
+
+// Throws DataError naming the row when a score (a prediction, decision value or
+// probability) is NaN or infinite: the numbers of a model overflowed on that row (a
+// model file with coefficients, scales or leaf values near 1e308). `model` names it.
+void require_finite_scores(const Matrix& scores, const std::string& model);
 
 }  // namespace kestrel
