@@ -41,6 +41,13 @@ TEST_SUITE("contract") {
         check_agree("logistic", {{"penalty", "l1"}});
         check_agree("linear_svm", {{"multiclass", "ovo"}});
         check_agree("gbdt", {{"early_stopping_rounds", "5"}});
+        // Every classifier in every generic wrapper: the wrapper answers (ecoc gives no
+        // probabilities; no wrapper gives contributions or watches eval sets).
+        for (const auto& name : registry().names())
+            if (registry().info(name).is_classifier())
+                for (const char* strategy : {"ovr", "ovo", "ecoc"}) check_agree(name, {{"multiclass", strategy}});
+        check_agree("gbdt", {{"multiclass", "ovr"}, {"early_stopping_rounds", "5"}});
+        check_agree("svc", {{"multiclass", "ecoc"}, {"probability", "true"}});
     }
 
     TEST_CASE("declared reports agree with every estimator the registry makes") {
@@ -78,6 +85,15 @@ TEST_SUITE("contract") {
         CHECK(registry().capabilities("adaboost", Params::object()).sparse_input == true);  // a tree base
         CHECK(registry().capabilities("adaboost", {{"base", "gbdt(n_estimators=2)"}}).absent_is_missing == true);
         CHECK(registry().capabilities("knn", Params::object()).sample_weights == false);
+        // A multiclass wrapper answers for the model: ECOC decodes member margins into
+        // class scores and has no probabilities, whatever its members give.
+        const Capabilities ecoc = registry().capabilities("logistic", {{"multiclass", "ecoc"}});
+        CHECK(ecoc.predict_proba == false);
+        CHECK(ecoc.decision_function == true);
+        CHECK(registry().capabilities("logistic", {{"multiclass", "ovr"}}).predict_proba == true);
+        CHECK(registry().capabilities("tree", {{"multiclass", "ecoc"}}).decision_function == true);
+        CHECK(registry().capabilities("gbdt", {{"multiclass", "ovo"}}).contributions == false);
+        CHECK(registry().capabilities("gbdt", Params::object()).contributions == true);
     }
 
     TEST_CASE("a tree fitted for regression gives no probabilities though its model declares them") {

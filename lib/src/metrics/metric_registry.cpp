@@ -164,6 +164,17 @@ double compute_metric(const std::string& name, const Predictions& p) {
     return m.compute(p);
 }
 
+bool model_gives(const MetricInfo& m, bool has_scores, bool has_proba) {
+    return (!m.needs_proba || has_proba) && (!m.needs_scores || has_scores || has_proba);
+}
+
+std::vector<std::string> metrics_given(Task task, bool has_scores, bool has_proba) {
+    std::vector<std::string> out;
+    for (const MetricInfo& m : table())
+        if (m.task == task && model_gives(m, has_scores, has_proba)) out.push_back(m.name);
+    return out;
+}
+
 std::string default_metric(Task task) { return task == Task::classification ? "accuracy" : "r2"; }
 
 }  // namespace kestrel

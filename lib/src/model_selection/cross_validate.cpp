@@ -77,11 +77,22 @@ Predictions assemble_out_of_fold(const Dataset& data, const std::vector<Fold>& f
 }  // namespace
 
 std::vector<std::string> default_cv_metrics(Task task, bool has_scores, bool has_proba) {
-    if (task == Task::regression) return {"r2", "rmse", "mae"};
-    std::vector<std::string> m{"accuracy", "balanced_accuracy", "f1_macro"};
-    if (has_scores) m.emplace_back("roc_auc");
-    if (has_proba) m.emplace_back("log_loss");
-    return m;
+    const std::vector<std::string> standard = task == Task::regression
+                                                  ? std::vector<std::string>{"r2", "rmse", "mae"}
+                                                  : std::vector<std::string>{"accuracy", "balanced_accuracy", "f1_macro",
+                                                                             "roc_auc", "log_loss"};
+    std::vector<std::string> out;
+    for (const std::string& name : standard)
+        if (model_gives(metric_info(name), has_scores, has_proba)) out.push_back(name);
+    return out;
+}
+
+std::vector<std::string> default_cv_metrics(const ModelSpec& spec, const Dataset& data) {
+    // Ranking by default when rows are in queries and the task is a score (a classifier
+    // trained on a qid file keeps the classification metrics).
+    if (data.has_queries() && data.task == Task::regression) return {kDefaultRankingMetric};
+    const Offers caps = offers(spec);
+    return default_cv_metrics(data.task, caps.scores, caps.proba);
 }
 
 std::vector<Fold> make_folds(const Dataset& data, int k, int repeats, std::uint64_t seed) {
@@ -136,16 +147,7 @@ CvResult cross_validate(const ModelSpec& spec, const Dataset& data, const CvOpti
     // Everything that can be wrong with the request fails here, before any fit.
     const std::vector<Fold> folds = make_splits(data, opts, ctx.seed);
     CvResult result;
-    // Ranking by default when rows are in queries and the task is a score (a classifier
-    // trained on a qid file keeps the classification metrics).
-    if (opts.metrics.empty() && data.has_queries() && data.task == Task::regression) {
-        result.metrics = {kDefaultRankingMetric};
-    } else if (opts.metrics.empty()) {
-        const Offers caps = offers(spec);
-        result.metrics = default_cv_metrics(data.task, caps.scores, caps.proba);
-    } else {
-        result.metrics = opts.metrics;
-    }
+    result.metrics = opts.metrics.empty() ? default_cv_metrics(spec, data) : opts.metrics;
     check_metrics(spec, data.task, result.metrics);
 
     const bool partition = tests_partition_rows(opts.scheme);

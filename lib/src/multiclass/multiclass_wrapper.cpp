@@ -291,4 +291,16 @@ std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, 
     return w;
 }
 
+Capabilities wrapped_capabilities(const std::string& strategy, Capabilities member) {
+    if (strategy != "ovr" && strategy != "ovo" && strategy != "ecoc")
+        throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
+    Capabilities c = member;
+    c.contributions = c.eval_sets = c.early_stopping = c.continue_training = false;
+    if (strategy == "ecoc") {
+        c.decision_function = true;
+        c.predict_proba = false;
+    }
+    return c;
+}
+
 }  // namespace kestrel

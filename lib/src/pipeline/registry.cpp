@@ -46,6 +46,27 @@ const ModelInfo& Registry::built(const Entry& e) const {
 }
 
 bool Registry::contains(const std::string& name) const {
+namespace {
+
+bool binary_by_model_params(const ModelInfo& mi, const Params& resolved) {
+    return mi.multiclass == Multiclass::native && mi.binary_only_when && mi.binary_only_when(resolved);
+}
+
+// The multiclass wrapper ("ovr", "ovo", "ecoc") create() puts around the model with these
+// resolved parameters, or "" when the model is made as it is (multiclass=auto on a natively
+// multiclass model, or a strategy the model implements itself).
+std::string multiclass_wrapper_strategy(const ModelInfo& mi, const Params& resolved) {
+    std::string strategy = resolved.contains("multiclass") ? resolved["multiclass"].get<std::string>() : "auto";
+    if (strategy == "auto" && (mi.multiclass == Multiclass::binary_only || binary_by_model_params(mi, resolved)))
+        strategy = mi.default_strategy;
+    if (strategy == "auto" ||
+        std::find(mi.native_strategies.begin(), mi.native_strategies.end(), strategy) != mi.native_strategies.end())
+        return "";
+    return strategy;
+}
+
+}  // namespace
+
     return std::any_of(entries_.begin(), entries_.end(), [&](const auto& e) { return e->name == name; });
 }
 
@@ -84,17 +105,12 @@ std::unique_ptr<Estimator> Registry::create(const ResolvedParams& params) const 
         e->set_identity(*info, resolved);
         return e;
     };
-    std::string strategy = resolved.contains("multiclass") ? resolved["multiclass"].get<std::string>() : "auto";
+    const std::string strategy = multiclass_wrapper_strategy(mi, resolved);
+    if (strategy.empty()) return make_member();
     // A native model whose parameters make it binary wraps itself, transparently: its
     // two-class state stays the member's own, as before it was wrapped.
-    const bool binary_by_params =
-        mi.multiclass == Multiclass::native && mi.binary_only_when && mi.binary_only_when(resolved);
-    if (strategy == "auto" && (mi.multiclass == Multiclass::binary_only || binary_by_params))
-        strategy = mi.default_strategy;
-    if (strategy == "auto" ||
-        std::find(mi.native_strategies.begin(), mi.native_strategies.end(), strategy) != mi.native_strategies.end())
-        return make_member();
-    const bool transparent = binary_by_params && !(resolved.contains("multiclass") && resolved["multiclass"] != "auto");
+    const bool transparent = binary_by_model_params(mi, resolved) &&
+                             !(resolved.contains("multiclass") && resolved["multiclass"] != "auto");
     auto wrapper = make_multiclass_wrapper(strategy, make_member, transparent);
     wrapper->set_identity(name, resolved);
     return wrapper;
@@ -109,7 +125,11 @@ std::unique_ptr<Estimator> Registry::create_unwrapped(const std::string& name, c
 }
 
 Capabilities Registry::capabilities(const ResolvedParams& params) const {
-    return info(params.model()).capabilities_for(params.values());
+    const ModelInfo& mi = info(params.model());
+    const Capabilities own = mi.capabilities_for(params.values());
+    // A wrapped model answers as create()'s wrapper does (ecoc: no probabilities).
+    const std::string strategy = multiclass_wrapper_strategy(mi, params.values());
+    return strategy.empty() ? own : wrapped_capabilities(strategy, own);
 }
 
 std::vector<std::string> Registry::reports(const ResolvedParams& params) const {

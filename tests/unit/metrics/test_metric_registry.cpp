@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
@@ -77,6 +79,24 @@ TEST_CASE("metric registry: classification values by name") {
     CHECK(compute_metric("recall_macro", p) == exact(7.0 / 24.0));
     CHECK(compute_metric("precision_weighted", p) == exact(1.0 / 3.0));
     CHECK(compute_metric("recall_weighted", p) == exact(0.375));
+}
+
+TEST_CASE("metric registry: the metrics a model gives, by its scores") {
+    using S = std::vector<std::string>;
+    const S labels_only{"accuracy",          "balanced_accuracy", "f1_macro",         "f1_micro",
+                        "f1_weighted",       "precision_macro",   "recall_macro",     "precision_weighted",
+                        "recall_weighted"};
+    CHECK(metrics_given(Task::classification, false, false) == labels_only);
+    S scores = labels_only;
+    scores.insert(scores.end(), {"roc_auc", "average_precision"});
+    CHECK(metrics_given(Task::classification, true, false) == scores);
+    S all = scores;
+    all.insert(all.end(), {"log_loss", "neg_log_loss", "brier_score", "neg_brier_score"});
+    CHECK(metrics_given(Task::classification, true, true) == all);
+    CHECK(metrics_given(Task::classification, false, true) == all);  // probabilities are scores
+    CHECK(metrics_given(Task::regression, false, false) == metric_names(Task::regression));
+    CHECK(model_gives(metric_info("roc_auc"), false, true));
+    CHECK_FALSE(model_gives(metric_info("brier_score"), true, false));
 }
 
 TEST_CASE("metric registry: ranking metrics need scores, log loss needs probabilities") {

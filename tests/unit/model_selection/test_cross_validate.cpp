@@ -46,6 +46,21 @@ TEST_CASE("default_cv_metrics: per task, ranking metrics only with scores") {
     CHECK(default_cv_metrics(Task::classification, false, false) == S{"accuracy", "balanced_accuracy", "f1_macro"});
     CHECK(default_cv_metrics(Task::classification, true, true) ==
           S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "log_loss"});
+    // Decision values without probabilities (ECOC, svc without probability=true): no log loss.
+    CHECK(default_cv_metrics(Task::classification, true, false) == S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc"});
+    CHECK(default_cv_metrics(Task::classification, false, true) ==
+          S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "log_loss"});
+}
+
+TEST_CASE("default_cv_metrics of a model and data: what the model's parameters give") {
+    using S = std::vector<std::string>;
+    ModelSpec spec;
+    spec.model = "logistic";
+    CHECK(default_cv_metrics(spec, iris_train()) == S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "log_loss"});
+    spec.params = Params{{"multiclass", "ecoc"}};
+    CHECK(default_cv_metrics(spec, iris_train()) == S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc"});
+    spec.calibrate = "sigmoid";  // calibrated probabilities bring the log loss back
+    CHECK(default_cv_metrics(spec, iris_train()) == S{"accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "log_loss"});
 }
 
 TEST_CASE("make_folds: stratified for classification") {

@@ -25,6 +25,13 @@ struct MetricInfo {
 const MetricInfo& metric_info(const std::string& name);       // UsageError listing valid names
 std::vector<std::string> metric_names(Task task);
 double compute_metric(const std::string& name, const Predictions& p);  // UsageError if it needs scores that p lacks
+// Whether a model can be scored on metric `m`: a metric that needs probabilities only when
+// it gives them, one that needs scores (ROC AUC, average precision) only when it gives
+// decision values or probabilities.
+bool model_gives(const MetricInfo& m, bool has_scores, bool has_proba);
+// The metrics of `task` (in table order) a model with these scores can be scored on: what a
+// default set may hold (model_selection's default_cv_metrics keeps to it).
+std::vector<std::string> metrics_given(Task task, bool has_scores, bool has_proba);
 // Default metric for a task: accuracy / r2.
 std::string default_metric(Task task);
 // Default metric of rows in query groups (learning to rank).

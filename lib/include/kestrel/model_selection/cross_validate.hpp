@@ -61,8 +61,14 @@ struct CvResult {
     double mean(const std::string& metric) const { return summary.at(metric).mean; }
 };
 
-// The metrics a cv reports by default for a task.
+// The metrics a cv reports by default for a task, kept to those a model with these scores
+// gives (metrics_given): accuracy, balanced_accuracy, f1_macro, then roc_auc with decision
+// values or probabilities and log_loss with probabilities; r2, rmse, mae for regression.
 std::vector<std::string> default_cv_metrics(Task task, bool has_scores, bool has_proba);
+// The same for a model and data, as kestrel-cv chooses them: ndcg@10 for rows in query
+// groups with a regression task, else the set above for what the model's declared
+// capabilities (Registry::capabilities: a multiclass wrapper's, a --calibrate) offer.
+std::vector<std::string> default_cv_metrics(const ModelSpec& spec, const Dataset& data);
 
 // Makes the k-fold folds for a dataset: stratified for classification, plain otherwise.
 std::vector<Fold> make_folds(const Dataset& data, int k, int repeats, std::uint64_t seed);

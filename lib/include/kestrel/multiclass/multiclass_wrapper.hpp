@@ -115,4 +115,11 @@ Vector pairwise_coupling(const Matrix& r);
 std::unique_ptr<Estimator> make_multiclass_wrapper(const std::string& strategy, MemberFactory make_member,
                                                    bool transparent = false);
 
+// What the wrapper of `strategy` answers (has_predict_proba and the rest) around a member
+// with capabilities `member`, so that a declaration can say it before any is made: the
+// member's, except no contributions, eval sets, early stopping or continued training (one
+// model per problem, none of them the whole), and for ecoc decision values (the decoding
+// scores) without probabilities. UsageError for an unknown strategy.
+Capabilities wrapped_capabilities(const std::string& strategy, Capabilities member);
+
 }  // namespace kestrel

@@ -52,7 +52,8 @@ public:
     // ParamError for a bad value.
     std::shared_ptr<const ResolvedParams> resolve(const std::string& name, const Params& given) const;
 
-    // What the model can do with these parameters.
+    // What the model can do with these parameters: what the estimator create() makes
+    // answers before it is fitted (a multiclass wrapper's: wrapped_capabilities).
     Capabilities capabilities(const ResolvedParams& params) const;
     // The reports (--path, --trace, --dump-tree) the model gives with these parameters.
     std::vector<std::string> reports(const ResolvedParams& params) const;
