@@ -15,6 +15,7 @@
 #include <cstring>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <locale>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/process_group.hpp"
+#include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -149,13 +151,15 @@ int run_command(const std::string& program, Command body, const std::vector<std:
     try {
         return body(args, io);
     } catch (const Error& e) {
-        io.err << program << ": " << e.what() << "\n";
+        // Messages quote what users give (names, values, headers): safe_message is the
+        // last guard, one line of bounded length, no control byte reaching the terminal.
+        io.err << program << ": " << safe_message(e.what()) << "\n";
         return static_cast<int>(e.code());
     } catch (const std::bad_alloc&) {
         io.err << program << ": out of memory\n";
         return static_cast<int>(ExitCode::internal);
     } catch (const std::exception& e) {
-        io.err << program << ": internal error: " << e.what() << "\n";
+        io.err << program << ": internal error: " << safe_message(e.what()) << "\n";
         return static_cast<int>(ExitCode::internal);
     }
 }
@@ -182,7 +186,7 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
     try {
         mpi = std::make_unique<MpiSession>(program);
     } catch (const Error& e) {
-        std::cerr << program << ": " << e.what() << "\n";
+        std::cerr << program << ": " << safe_message(e.what()) << "\n";
         return static_cast<int>(e.code());
     }
     // Rank 0 speaks for the group: the others print nothing (no results, progress or
@@ -212,6 +216,47 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
     return mpi->finish(rc);
 }
 
+namespace {
+
+std::string compact_number(double x) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) return std::to_string(static_cast<long long>(x));
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+CLI::Validator whole_number(long long lo, long long hi) {
+    const bool bounded = hi != std::numeric_limits<long long>::max();
+    const std::string range = bounded ? "from " + std::to_string(lo) + " to " + std::to_string(hi)
+                                      : ">= " + std::to_string(lo);
+    return CLI::Validator(
+        [lo, hi, range](const std::string& text) {
+            long long v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+                return shown_text(text) + " is not a whole number " + range;
+            return std::string();
+        },
+        bounded ? "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" : "INT>=" + std::to_string(lo));
+}
+
+CLI::Validator number_range(double lo, double hi, bool lo_open) {
+    const std::string low = (lo_open ? "> " : ">= ") + compact_number(lo);
+    const std::string range = std::isinf(hi) ? low : low + " and <= " + compact_number(hi);
+    return CLI::Validator(
+        [lo, hi, lo_open, range](const std::string& text) {
+            double v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || std::isnan(v) || (lo_open ? v <= lo : v < lo) ||
+                v > hi)
+                return shown_text(text) + " is not a number " + range;
+            return std::string();
+        },
+        "NUMBER " + range);
+}
+
 void CommonFlags::add_to(CLI::App& app) {
     app.add_option("--seed", seed, "master random seed (folds, shuffles, per-model seeds)")->capture_default_str();
     app.add_option("--threads", threads, "threads to use (0 = all cores); results do not depend on it")
@@ -220,11 +265,12 @@ void CommonFlags::add_to(CLI::App& app) {
             [](const std::string& text) {
                 int v = -1;
                 const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-                if (ec != std::errc() || end != text.data() + text.size() || v < 0)
-                    return text + " is not 0 (all cores) or a positive number of threads";
+                if (ec != std::errc() || end != text.data() + text.size() || v < 0 || v > kMaxThreads)
+                    return shown_text(text) + " is not 0 (all cores) or a number of threads from 1 to " +
+                           std::to_string(kMaxThreads);
                 return std::string();
             },
-            "INT>=0"));
+            "INT in [0, " + std::to_string(kMaxThreads) + "]"));
     app.add_flag("-q,--quiet", quiet, "no warnings or progress on stderr");
     app.add_flag("--json", json, "machine-readable JSON on stdout");
 }
@@ -244,7 +290,7 @@ Context CommonFlags::context(Io& io) const {
         std::ostream* err = &io.err;
         ctx.warn = [err, seen](const std::string& m) {
             const std::lock_guard<std::mutex> lock(seen->mutex);
-            if (seen->messages.insert(m).second) *err << "warning: " << m << "\n";
+            if (seen->messages.insert(m).second) *err << "warning: " << safe_message(m) << "\n";
         };
     }
     if (!quiet && !json && io.err_is_terminal) ctx.progress = make_progress_reporter(io.err);
@@ -284,10 +330,10 @@ void DataFlags::add_to(CLI::App& app) {
         ->check(CLI::IsMember({"ignore", "error"}))
         ->capture_default_str();
     app.add_option("--max-categories-hard", max_categories_hard, "refuse a column with more categories than this")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1, std::numeric_limits<long long>::max()))
         ->capture_default_str();
     app.add_option("--max-rows", max_rows, "refuse a data file with more rows than this (0 = no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(whole_number(0, std::numeric_limits<long long>::max()));
     app.add_option("--max-memory", max_memory,
                    "refuse a data file whose table would take more memory than this, e.g. 4G (default: the memory available)");
 }
@@ -331,7 +377,7 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
     app.add_option("--poly", poly,
                    "polynomial features: every monomial of the features up to this degree (after imputation, "
                    "before scaling)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, 2147483647));
     app.add_option("--encode", encode,
                    "categorical columns: auto (split natively by tree, forest, adaboost and gbdt, one-hot for other "
                    "models), onehot, or ordinal (codes as numbers), for any model")
@@ -339,23 +385,23 @@ void ModelFlags::add_to(CLI::App& app, bool model_required) {
         ->capture_default_str();
     app.add_option("--max-categories", max_categories,
                    "onehot: at most this many columns per feature, the rarest categories sharing one (0 = no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(whole_number(0, std::numeric_limits<long long>::max()));
     app.add_option("--min-frequency", min_frequency,
                    "onehot: categories seen fewer times (a fraction of the rows when < 1) share one column")
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_range(0, HUGE_VAL));
     app.add_option("--calibrate", calibrate,
                    "calibrate the classifier's probabilities on out-of-fold scores (scikit-learn's "
                    "CalibratedClassifierCV, ensemble=False): sigmoid or isotonic")
         ->check(CLI::IsMember({"sigmoid", "isotonic"}));
     app.add_option("--calibrate-folds", calibrate_folds,
                    "--calibrate: stratified folds giving the out-of-fold scores (scikit-learn's cv)")
-        ->check(CLI::Range(2, 1000))
+        ->check(whole_number(2, 1000))
         ->capture_default_str();
     app.add_flag("--poly-interaction-only", poly_interaction_only,
                  "--poly: products of distinct features only (no powers)");
     app.add_option("--max-poly-width", max_poly_width, "--poly: refuse an expansion wider than this many columns")
         ->capture_default_str()
-        ->check(CLI::Range(1.0, 4.0e18));
+        ->check(number_range(1.0, 4.0e18));
 }
 
 void DataFlags::add_weights_to(CLI::App& app) {
@@ -491,11 +537,16 @@ Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data) 
     take_group_column(t, data);
     if (!registry().info(spec.model).uses_labels) t.labels->numeric.assign(t.labels->text.size(), 0.0);
     const Task task = choose_task(spec, *t.labels);
-    if (data.weights_col.empty()) return make_dataset(std::move(t), task);
-    check_model_takes_weights(spec);
-    Vector weights = take_weights_column(t, data);
+    // The label column as the file had it, for the model file (predict finds it again).
+    LabelColumn label = label_column_of(t, data.options(0));
+    Vector weights;
+    if (!data.weights_col.empty()) {
+        check_model_takes_weights(spec);
+        weights = take_weights_column(t, data);
+    }
     Dataset d = make_dataset(std::move(t), task);
     d.weights = std::move(weights);
+    d.label_column = std::move(label);
     return d;
 }
 

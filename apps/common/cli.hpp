@@ -34,6 +34,21 @@ int run_command(const std::string& program, Command body, const std::vector<std:
 // main() of every executable.
 int main_entry(const std::string& program, Command body, int argc, char** argv);
 
+// Checks of number flags, in place of CLI11's Range / PositiveNumber / NonNegativeNumber
+// (whose message prints a bound of DBL_MAX in 309 digits and the value as given): the
+// value (cut and escaped) and the range, compactly ("--repeat: 0 is not a whole number
+// from 1 to 10000").
+CLI::Validator whole_number(long long lo, long long hi);
+// A number >= lo (> lo when lo_open), <= hi; hi infinite means no upper bound.
+CLI::Validator number_range(double lo, double hi, bool lo_open = false);
+
+// --threads: at most this many (docs/cli.md); OpenMP fails in odd ways far past the cores.
+constexpr int kMaxThreads = 1024;
+// Counts of repetitions a user gives (docs/cli.md): --repeat (k-fold), --repeats
+// (permutation importance) and --shuffle-split. Each sizes the splits or scores kept.
+constexpr int kMaxRepeats = 10000;
+constexpr int kMaxShuffleSplits = 100000;
+
 // Flags every command has.
 struct CommonFlags {
     std::uint64_t seed = 1;

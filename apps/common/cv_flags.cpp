@@ -7,7 +7,9 @@
 
 #include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/csv.hpp"
 #include "kestrel/io/data_reader.hpp"
 
@@ -195,10 +197,11 @@ void SplitFlags::add_to(CLI::App& app, const std::string& what) {
                      ->capture_default_str();
     repeat_opt_ = app.add_option("--repeat", repeats, "repetitions of the k-fold split, each reshuffled")
                       ->capture_default_str()
-                      ->check(CLI::PositiveNumber);
+                      ->check(whole_number(1, kMaxRepeats));
     app.add_flag("--loo", loo, "leave-one-out: one fold per row (as -k n)");
     app.add_option("--shuffle-split", shuffle_splits,
-                   "R random train/test splits (Monte Carlo CV; stratified for classification)");
+                   "R random train/test splits (Monte Carlo CV; stratified for classification)")
+        ->check(whole_number(1, kMaxShuffleSplits));
     fraction_opt_ = app.add_option("--test-fraction", test_fraction, "with --shuffle-split: the share of rows tested")
                         ->capture_default_str();
     app.add_option("--groups", groups,
@@ -235,8 +238,9 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
     if (!all_rows) {
         int k = 0;
         const auto r = std::from_chars(folds.data(), folds.data() + folds.size(), k);
-        if (folds.empty() || r.ec != std::errc() || r.ptr != folds.data() + folds.size())
-            throw UsageError("-k " + folds + ": expected a number of folds, or n for one per row");
+        if (folds.empty() || r.ec != std::errc() || r.ptr != folds.data() + folds.size() || k < 2)
+            throw UsageError("-k " + shown_text(folds) +
+                             ": expected a number of folds from 2 to 2147483647, or n for one per row");
         s.k = k;
     }
     require_labels_to_score(spec);
@@ -280,6 +284,17 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
                          " would split the rows of a query (the data has query groups); use -k or --validation");
     if (all_rows && s.scheme == CvScheme::group_kfold)
         throw UsageError("-k n with --groups: give a number of folds (or leave-one-group-out as -k with the group count)");
+    // Each split holds every row's index once (train or test): the splits asked for are
+    // checked against the memory before any is made (--shuffle-split 100000 on 10^6 rows
+    // would take 800 GB).
+    const std::uint64_t splits = s.scheme == CvScheme::shuffle_split ? static_cast<std::uint64_t>(s.shuffle_splits)
+                                 : s.scheme == CvScheme::kfold       ? static_cast<std::uint64_t>(std::max(s.k, 0)) *
+                                                                     static_cast<std::uint64_t>(std::max(s.repeats, 1))
+                                                                   : 0;
+    if (splits > 0)
+        check_memory(splits * static_cast<std::uint64_t>(out.data.rows()) * sizeof(Index),
+                     data.options(threads).max_memory,
+                     std::to_string(splits) + " splits of " + std::to_string(out.data.rows()) + " rows");
     out.split = std::move(s);
     return out;
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
 #include "common/explanation_plots.hpp"
 #include "common/explanation_report.hpp"
 #include "common/importance_output.hpp"
@@ -70,7 +71,7 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
                  "permutation_importance)");
     app.add_option("--metric", f.metric, "--importance: the score (default: accuracy / r2; an error metric is negated)");
     app.add_option("--repeats", f.repeats, "--importance: shuffles per column (scikit-learn's n_repeats)")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1, kMaxRepeats))
         ->capture_default_str();
     app.add_option("--pdp", f.pdp, "partial dependence of these input columns (comma-separated names)")
         ->delimiter(',')
@@ -81,10 +82,10 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     app.add_option("--grid-resolution", f.grid_resolution,
                    "--pdp/--ice: points of a numeric column's grid between its 5th and 95th percentiles "
                    "(scikit-learn's grid_resolution)")
-        ->check(CLI::Range(2, 100000))
+        ->check(whole_number(2, 100000))
         ->capture_default_str();
     app.add_option("--ice-rows", f.ice_rows, "--ice: curves kept for at most this many rows (a seeded sample)")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1, 2147483647))
         ->capture_default_str();
     app.add_flag("--shap-summary", f.shap,
                  "mean |contribution| of each input column (tree, forest, gbdt and the linear models)");
@@ -128,7 +129,12 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     }
     check_explain_plots(targets, f.importance, f.shap, !curves.empty());
 
-    Table t = read_table(input, model.align_options(data.options(ctx.threads)));
+    ReadOptions read = model.align_options(data.options(ctx.threads));
+    // Only --importance scores the rows: the others leave the model's label column of a CSV
+    // with a header unread (the rows explained often leave it empty), as kestrel-predict
+    // without --metrics.
+    if (!f.importance && data.label_col.empty() && read.header) read.label_col.clear();
+    Table t = read_table(input, read);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     const auto names = model.input_names();
     Json j = {{"model", model.model_name()}, {"data", t.source}, {"rows", t.X.rows()}, {"seed", common.seed}};
@@ -136,7 +142,7 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     text << "explanations of " << model.model_name() << " on " << t.source << " (" << plural(t.X.rows(), "row")
          << ")\n";
     ExplanationPlots pictures;
-    pictures.about = model.model_name() + " on " + t.source;
+    pictures.about = model.model_name() + " on " + short_source(t.source);
 
     if (f.importance) {
         const Vector y = labelled_targets(model, t, "--importance");

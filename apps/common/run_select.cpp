@@ -213,19 +213,22 @@ int run_select(const std::vector<std::string>& args, Io& io) {
         ->check(CLI::IsMember({"forward", "backward"}))
         ->capture_default_str();
     app.add_option("--max-features", f.max_features, "at most this many features (0 = no limit)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(whole_number(0, 2147483647))
         ->capture_default_str();
     app.add_option("-k,--folds", opts.cv.k, "cross-validation folds (stratified for classification)")
+        ->check(whole_number(2, 2147483647))
         ->capture_default_str();
-    app.add_option("--repeat", opts.cv.repeats, "repetitions of the k-fold split")->check(CLI::PositiveNumber);
+    app.add_option("--repeat", opts.cv.repeats, "repetitions of the k-fold split")->check(whole_number(1, kMaxRepeats));
     app.add_option("--metric", metric,
                    "metric scoring the candidates (default: accuracy / rmse; permutation: accuracy / r2)");
-    app.add_option("--path-points", f.path_points, "l1: strengths on the regularization path")->capture_default_str();
+    app.add_option("--path-points", f.path_points, "l1: strengths on the regularization path")
+        ->check(whole_number(2, 10000))
+        ->capture_default_str();
     app.add_option("--output", f.output, "write the selected feature names, one a line")->type_name("FILE");
     app.add_option("--save-model", f.save_model, "train the model on the selected features and save it")->type_name("FILE");
     app.add_option("--heldout", f.heldout, "permutation: labelled data the saved model is scored on")->type_name("FILE");
     app.add_option("--repeats", f.repeats, "permutation: shuffles per feature")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1, kMaxRepeats))
         ->capture_default_str();
     app.add_option("DATA_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE");
     if (!parse(app, args, io)) return 0;

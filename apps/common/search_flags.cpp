@@ -62,7 +62,8 @@ double read_number(const std::string& s, const std::string& where) {
 void SearchFlags::add_to(CLI::App& app) {
     app.add_option("--n-iter", n_iter,
                    "random search: N points sampled (seeded) from the axes; -g also takes uniform(a,b), "
-                   "loguniform(a,b), randint(a,b), choice(...)");
+                   "loguniform(a,b), randint(a,b), choice(...)")
+        ->check(whole_number(1, 1000000));
     app.add_flag("--halving", halving,
                  "successive halving (as sklearn's HalvingGridSearchCV): rounds on 3x more rows, keeping the best third");
     app.add_option("--outer-k", outer_k, "nested cross-validation: K outer folds, each tuned on its training rows only");

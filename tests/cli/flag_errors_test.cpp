@@ -16,7 +16,7 @@ TEST_SUITE("cli.flags") {
             CAPTURE(bad);
             auto r = run(run_cv, "kestrel-cv", {"-m", "logistic", "--threads", bad, data});
             CHECK(r.code == 1);
-            CHECK(r.err.find(std::string(bad) + " is not 0 (all cores) or a positive number of threads") !=
+            CHECK(r.err.find(std::string(bad) + " is not 0 (all cores) or a number of threads from 1 to 1024") !=
                   std::string::npos);
             CHECK(r.err.size() < 160);
             CHECK(r.err.find('\n') == r.err.size() - 1);

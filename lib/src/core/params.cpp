@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/core/shown_text.hpp"
 
 namespace kestrel {
 
@@ -128,7 +130,7 @@ std::string range_text(const ParamDef& d) {
 }
 
 std::string value_text(const Json& v) {
-    if (v.is_string()) return v.get<std::string>();
+    if (v.is_string()) return shown_text(v.get<std::string>());
     if (v.is_number_float()) return format_number(v.get<double>());
     if (v.is_object() && v.contains("model")) {
         std::string s = v["model"].get<std::string>();
@@ -150,7 +152,8 @@ void check_range(const ParamDef& d, double x, const std::string& model) {
     const bool low = d.min && (d.min_open ? x <= *d.min : x < *d.min);
     const bool high = d.max && (d.max_open ? x >= *d.max : x > *d.max);
     if (low || high || std::isnan(x))
-        throw ParamError("parameter " + d.name + "=" + format_number(x) + " of model " + model +
+        throw ParamError("parameter " + d.name + "=" + (d.type == ParamType::integer ? bound_text(x) : format_number(x)) +
+                         " of model " + model +
                          " is out of range (valid: " + range_text(d) + ")");
 }
 
@@ -171,6 +174,16 @@ Json check_value(const ParamDef& d, const Json& v, const std::string& model) {
             const double x = v.get<double>();
             check_range(d, x, model);
             if (d.type == ParamType::integer) {
+                // Integer parameters are held as int by the models (counts, sizes, depths):
+                // a value past int's range would wrap, so it is refused with the range as int
+                // bounds it (max_iter=1000000000000 is "valid: [1, 2147483647]").
+                constexpr double int_lo = std::numeric_limits<int>::min(), int_hi = std::numeric_limits<int>::max();
+                if (x < int_lo || x > int_hi) {
+                    ParamDef bounded = d;
+                    if (!bounded.min || *bounded.min < int_lo) bounded.min = int_lo, bounded.min_open = false;
+                    if (!bounded.max || *bounded.max > int_hi) bounded.max = int_hi, bounded.max_open = false;
+                    check_range(bounded, x, model);
+                }
                 if (x != std::floor(x) || std::fabs(x) > 9.0e15) throw bad("expected an integer");
                 return static_cast<long long>(x);
             }
@@ -201,14 +214,14 @@ Json check_value(const ParamDef& d, const Json& v, const std::string& model) {
 
 Json ParamSpec::parse_value(const std::string& name, const std::string& text) const {
     const ParamDef* d = find(name);
-    if (!d) throw ParamError("unknown parameter '" + name + "' (valid: " + valid_names(defs_) + ")");
+    if (!d) throw ParamError("unknown parameter '" + shown_text(name) + "' (valid: " + valid_names(defs_) + ")");
     switch (d->type) {
         case ParamType::integer:
         case ParamType::real: {
             if (std::find(d->choices.begin(), d->choices.end(), text) != d->choices.end()) return text;
             auto x = parse_number_text(text);
             if (!x)
-                throw ParamError("parameter " + name + "='" + text + "' is not a number" +
+                throw ParamError("parameter " + name + "='" + shown_text(text) + "' is not a number" +
                                  (d->choices.empty() ? std::string() : " nor one of " + join(d->choices)));
             return *x;
         }
@@ -217,7 +230,7 @@ Json ParamSpec::parse_value(const std::string& name, const std::string& text) co
             std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
             if (t == "1" || t == "true" || t == "yes" || t == "on") return true;
             if (t == "0" || t == "false" || t == "no" || t == "off") return false;
-            throw ParamError("parameter " + name + "='" + text + "' is not a boolean (valid: 0, 1, true, false)");
+            throw ParamError("parameter " + name + "='" + shown_text(text) + "' is not a boolean (valid: 0, 1, true, false)");
         }
         case ParamType::choice:
         case ParamType::text: return text;
@@ -237,14 +250,14 @@ Params ParamSpec::resolve(const Params& given, const std::string& model) const {
                 const std::string head = key.substr(0, dot);
                 const ParamDef* d = find(head);
                 if (!d || d->type != ParamType::model)
-                    throw ParamError("unknown parameter '" + key + "' of model " + model + ": '" + head +
+                    throw ParamError("unknown parameter '" + shown_text(key) + "' of model " + model + ": '" + shown_text(head) +
                                      "' is not a nested model parameter (valid: " + valid_names(defs_) + ")");
                 nested[head][key.substr(dot + 1)] = raw;
                 continue;
             }
             const ParamDef* d = find(key);
             if (!d)
-                throw ParamError("unknown parameter '" + key + "' for model " + model + " (valid: " +
+                throw ParamError("unknown parameter '" + shown_text(key) + "' for model " + model + " (valid: " +
                                  valid_names(defs_) + ")");
             if (key != d->name && given.contains(d->name))
                 throw ParamError("parameters '" + d->name + "' and '" + key + "' of model " + model +
@@ -296,7 +309,7 @@ std::string ParamSpec::markdown_table() const {
 std::pair<std::string, std::string> split_assignment(const std::string& text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw UsageError("expected name=value, got '" + text + "'");
+        throw UsageError("expected name=value, got '" + shown_text(text) + "'");
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 

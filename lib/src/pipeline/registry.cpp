@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/shown_text.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 
 namespace kestrel {
@@ -75,7 +76,7 @@ const Registry::Entry& Registry::entry(const std::string& name) const {
         if (e->name == name) return *e;
     std::string valid;
     for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
-    throw UsageError("unknown model '" + name + "' (valid: " + valid + ")");
+    throw UsageError("unknown model '" + shown_text(name) + "' (valid: " + valid + ")");
 }
 
 const ModelInfo& Registry::info(const std::string& name) const { return built(entry(name)); }
