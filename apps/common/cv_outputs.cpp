@@ -8,6 +8,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::cli {
 
@@ -184,7 +185,10 @@ void print_learning_curve(const LearningCurve& c, const CvOutputFlags& flags, co
                           const Dataset& data, const CvOptions& opts, bool json, std::uint64_t seed, Io& io) {
     (void)flags;
     if (json) {
-        Json j = {{"model", spec.model}, {"task", to_string(data.task)}, {"rows", data.rows()}, {"seed", seed}};
+        Json j = {{"model", spec.model},
+                  {"task", registry().task_label(*resolved_params(spec), data.task)},
+                  {"rows", data.rows()},
+                  {"seed", seed}};
         j.update(scheme_json(opts));
         j["learning_curve"] = learning_curve_json(c);
         io.out << j.dump(2) << "\n";

@@ -106,7 +106,10 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     const CvThresholdOutcome tuned = tune_and_refit(threshold, spec, d, r, ctx);
 
     if (common.json) {
-        Json j = {{"model", spec.model}, {"task", to_string(d.task)}, {"rows", d.rows()}, {"seed", common.seed}};
+        Json j = {{"model", spec.model},
+                  {"task", registry().task_label(*resolved_params(spec), d.task)},
+                  {"rows", d.rows()},
+                  {"seed", common.seed}};
         j.update(scheme_json(opts));
         for (const auto& m : r.metrics) {
             Json folds = Json::array();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/run_tool.hpp"
+#include "kestrel/core/params.hpp"
 #include "kestrel/core/rng.hpp"
 
 using namespace kestrel;
@@ -132,5 +133,36 @@ TEST_SUITE("cli.ranking") {
             run_tool("kestrel-cv -q -m gbdt --task classification --metric accuracy --resample smote '" + data + "'");
         CHECK(cv.exit_code == 1);
         CHECK(cv.err.find("query groups") != std::string::npos);
+    }
+
+    TEST_CASE("a ranking loss is called ranking where the commands print the task; the model file keeps regression") {
+        ScratchDir dir("ranking_task");
+        const auto data = dir.file("train.libsvm", ranking_file(20, false));
+        for (const char* loss : {"lambdarank", "rank_pairwise"}) {
+            CAPTURE(loss);
+            const std::string flags = std::string("-m gbdt -p loss=") + loss + " -p n_estimators=5 ";
+            const auto text = run_tool("kestrel-train " + flags + "'" + data + "' -o '" + (dir / "r.json") + "'");
+            REQUIRE_MESSAGE(text.exit_code == 0, text.err);
+            CHECK(text.err.rfind("trained gbdt (ranking) on ", 0) == 0);
+            const auto json = run_tool("kestrel-train --json " + flags + "'" + data + "' -o '" + (dir / "r.json") + "'");
+            REQUIRE_MESSAGE(json.exit_code == 0, json.err);
+            CHECK(Json::parse(json.out).at("task") == "ranking");
+            // The file's task is what the estimator learned: a score per row.
+            CHECK(Json::parse(slurp(dir / "r.json")).at("task") == "regression");
+            const auto cv = run_tool("kestrel-cv --json -k 3 " + flags + "'" + data + "'");
+            REQUIRE_MESSAGE(cv.exit_code == 0, cv.err);
+            CHECK(Json::parse(cv.out).at("task") == "ranking");
+            const auto curve = run_tool("kestrel-cv --json -k 3 --learning-curve 0.5,1 " + flags + "'" + data + "'");
+            REQUIRE_MESSAGE(curve.exit_code == 0, curve.err);
+            CHECK(Json::parse(curve.out).at("task") == "ranking");
+        }
+        // A regression loss on the same rows stays a regression (scored by ndcg@10 in cv).
+        const auto squared =
+            run_tool("kestrel-train -m gbdt -p n_estimators=5 '" + data + "' -o '" + (dir / "s.json") + "'");
+        REQUIRE_MESSAGE(squared.exit_code == 0, squared.err);
+        CHECK(squared.err.rfind("trained gbdt (regression) on ", 0) == 0);
+        const auto cv = run_tool("kestrel-cv --json -k 3 -m gbdt -p n_estimators=5 '" + data + "'");
+        REQUIRE_MESSAGE(cv.exit_code == 0, cv.err);
+        CHECK(Json::parse(cv.out).at("task") == "regression");
     }
 }

@@ -96,6 +96,21 @@ TEST_SUITE("contract") {
         CHECK(registry().capabilities("gbdt", Params::object()).contributions == true);
     }
 
+    TEST_CASE("task labels: gbdt's ranking losses are ranking, every other model's regression is regression") {
+        auto label = [](const std::string& name, const Params& given, Task task) {
+            return registry().task_label(*registry().resolve(name, given), task);
+        };
+        CHECK(label("gbdt", {{"loss", "lambdarank"}}, Task::regression) == "ranking");
+        CHECK(label("gbdt", {{"loss", "rank_pairwise"}}, Task::regression) == "ranking");
+        CHECK(label("gbdt", {{"loss", "squared"}}, Task::regression) == "regression");
+        CHECK(label("gbdt", Params::object(), Task::regression) == "regression");
+        CHECK(label("gbdt", Params::object(), Task::classification) == "classification");
+        for (const auto& name : registry().names()) {
+            CAPTURE(name);
+            for (Task task : registry().info(name).tasks) CHECK(label(name, Params::object(), task) == to_string(task));
+        }
+    }
+
     TEST_CASE("a tree fitted for regression gives no probabilities though its model declares them") {
         ModelSpec spec;
         spec.model = "tree";

@@ -688,6 +688,10 @@ ModelInfo gbdt_model_info() {
         c.sharded_rows = sum_losses && p.subsample == 1 && !c.early_stopping;
         return c;
     };
+    info.ranks_when = [](const Params& resolved) {
+        const std::string loss = resolved.at("loss").get<std::string>();
+        return loss != "auto" && is_ranking_loss(loss_from_string(loss));
+    };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
     return info;

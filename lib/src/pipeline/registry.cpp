@@ -137,6 +137,12 @@ std::vector<std::string> Registry::reports(const ResolvedParams& params) const {
     return info(params.model()).reports_for(params.values());
 }
 
+std::string Registry::task_label(const ResolvedParams& params, Task task) const {
+    const ModelInfo& mi = info(params.model());
+    if (task == Task::regression && mi.ranks_when && mi.ranks_when(params.values())) return "ranking";
+    return to_string(task);
+}
+
 Capabilities Registry::capabilities(const std::string& name, const Params& given) const {
     return capabilities(*resolve(name, given));
 }

@@ -55,6 +55,11 @@ struct ModelInfo {
     // only (logistic penalty=l1, LIBLINEAR -s 6). With multiclass=auto it then wraps
     // itself in default_strategy for k > 2, keeping two-class model files unwrapped.
     std::function<bool(const Params& resolved)> binary_only_when;
+    // For a model that learns regression: the parameters under which it ranks the rows of
+    // each query group rather than scoring them one by one (gbdt's ranking losses). Its task
+    // stays regression, in the model file too; the commands print it as "ranking"
+    // (Registry::task_label). None by default.
+    std::function<bool(const Params& resolved)> ranks_when;
     Capabilities capabilities;
     // Adjusts `capabilities` for resolved parameters that change them; none by default.
     std::function<Capabilities(const Capabilities& declared, const Params& resolved)> refine;

@@ -57,6 +57,10 @@ public:
     Capabilities capabilities(const ResolvedParams& params) const;
     // The reports (--path, --trace, --dump-tree) the model gives with these parameters.
     std::vector<std::string> reports(const ResolvedParams& params) const;
+    // The task as the commands print it: "ranking" for regression by a model whose
+    // parameters make it rank rows within query groups (ModelInfo::ranks_when: gbdt
+    // loss=lambdarank|rank_pairwise), else to_string(task). Model files keep the task.
+    std::string task_label(const ResolvedParams& params, Task task) const;
     // The same, resolving `given` first: for a one-off question (a nested model, a test).
     Capabilities capabilities(const std::string& name, const Params& given) const;
     std::vector<std::string> reports(const std::string& name, const Params& given) const;
