@@ -96,6 +96,12 @@ def main():
         m = train(build, tmp, "logistic3", ["-m", "logistic", IRIS])
         m["features"]["names"][2] = m["features"]["names"][0]
         write("model_repeated_feature_name.json", m)
+        # A one-vs-one state whose classes_seen (and n_classes) claim 100000 classes over
+        # 3 members: problems() built k(k-1)/2 = 5e9 class pairs before any check.
+        m = train(build, tmp, "ovo", ["-m", "perceptron", "-p", "multiclass=ovo", IRIS])
+        m["state"]["classes_seen"] = 100000
+        m["state"]["n_classes"] = 100000
+        write("model_ovo_classes_seen_1e5.json", m)
     # A fuzz seed only: gbdt's own category count past what the envelope declares (3).
     with open(os.path.join(FUZZ_SEEDS, "categories_gb.json")) as f:
         m = json.load(f)

@@ -444,7 +444,7 @@ void Gbdt::do_load_state(const Json& state) {
             if (h.size() > static_cast<std::size_t>(tl.size()))
                 throw std::runtime_error("gbdt state: an evaluation list is longer than train_loss");
     }
-    const Index best_iteration = state.contains("best_iteration") ? state.at("best_iteration").get<Index>() : -1;
+    const Index best_iteration = state.contains("best_iteration") ? json_integer<Index>(state.at("best_iteration")) : -1;
     if (best_iteration < -1 || best_iteration >= static_cast<Index>(trees.size() / static_cast<std::size_t>(K)))
         throw std::runtime_error("gbdt state: best_iteration " + std::to_string(best_iteration) +
                                  " is not a round of the model");

@@ -171,6 +171,13 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     k_ = json_integer<Index>(state.at("classes_seen"));
     direct_ = state.at("direct").get<bool>();
     const auto& ms = state.at("members");
+    // classes_seen sizes the class lists problems() builds (k(k-1)/2 pairs for ovo): bounded
+    // first by what the file holds, one member per class (ovr) or per pair (ovo).
+    if (k_ < 0 || k_ > n_classes() || !ms.is_array() ||
+        (!direct_ && std::string(strategy()) != "ecoc" && (k_ < 2 || static_cast<std::size_t>(k_) > ms.size() + 1)))
+        throw std::runtime_error("classes_seen " + std::to_string(k_) + " does not fit the " +
+                                 std::to_string(n_classes()) + " classes and " +
+                                 std::to_string(ms.is_array() ? ms.size() : 0) + " members");
     const std::size_t expected = direct_ ? 1 : problems(k_).size();
     if (!ms.is_array() || ms.size() != expected)
         throw std::runtime_error("expected " + std::to_string(expected) + " member models");

@@ -6,6 +6,7 @@
 
 #include "kestrel/common/splits.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
@@ -67,7 +68,7 @@ void Model::load_calibration(const Json& j, const std::string& source) {
         Calibration c = Calibration::from_json(j);
         if (c.n_classes() != static_cast<Index>(classes_.size()))
             throw DataError("calibration class count disagrees with the model's classes");
-        if (j.contains("folds")) spec_.calibrate_folds = j["folds"].get<int>();
+        if (j.contains("folds")) spec_.calibrate_folds = json_integer<int>(j["folds"]);
         spec_.calibrate = c.method();
         calibration_ = std::move(c);
     } catch (const std::exception& e) {

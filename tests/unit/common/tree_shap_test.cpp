@@ -7,9 +7,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "kestrel/common/tree_shap.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
 using namespace kestrel;
@@ -160,4 +162,59 @@ TEST_CASE("TreeSHAP follows a given route and cover-free splits") {
     const double right_row[] = {10};
     one_sided.add(right_row, phi.data());
     CHECK(phi == std::vector<double>{4, 1});
+}
+
+// Issue 51: a tree read from a model file may be deep. A chain tree (each split's left
+// child a leaf) over few features needs a path buffer linear in its depth, explains like
+// any tree, and past kMaxTreeShapDepth is refused before a row is explained.
+TEST_CASE("TreeSHAP on chain trees: deep trees explain, deeper than the limit are refused") {
+    const auto chain = [](int levels, Index d) {
+        Tree t(d, 1);
+        const double leaf = 1.0, zero = 0.0;
+        std::vector<double> cover;
+        int prev = -1;
+        for (int k = 0; k < levels; ++k) {
+            TreeNode n;
+            n.feature = k % static_cast<int>(d);
+            n.threshold = 0.5;
+            const int i = t.add_node(n, &zero);
+            cover.push_back(static_cast<double>(levels - k + 1));
+            if (prev >= 0) t.node(prev).right = i;
+            const int l = t.add_node(TreeNode{}, &leaf);
+            cover.push_back(1.0);
+            t.node(i).left = l;
+            prev = i;
+        }
+        const int last = t.add_node(TreeNode{}, &zero);
+        cover.push_back(1.0);
+        t.node(prev).right = last;
+        return std::make_pair(t, cover);
+    };
+    const auto [deep, deep_cover] = chain(3000, 3);
+    CHECK(deep.depth() == 3000);
+    std::vector<double> values;
+    for (int i = 0; i < deep.size(); ++i) values.push_back(deep.value(i)[0]);
+    const TreeExplainer e(deep, deep_cover, values);
+    const std::vector<double> row{1.0, 1.0, 1.0};  // > 0.5: right at every split, the last leaf (0)
+    std::vector<double> phi(4, 0.0);
+    e.add(row.data(), phi.data());
+    CHECK(phi[0] + phi[1] + phi[2] + phi[3] == doctest::Approx(0.0).epsilon(1e-9));
+    CHECK(phi[3] == doctest::Approx(e.expected()[0]));
+
+    const auto [too_deep, too_deep_cover] = chain(TreeExplainer::kMaxTreeShapDepth + 1, 3);
+    std::vector<double> v2(static_cast<std::size_t>(too_deep.size()), 0.0);
+    CHECK_THROWS_WITH_AS(TreeExplainer(too_deep, too_deep_cover, v2),
+                         "--contrib: a tree 8193 levels deep is deeper than TreeSHAP's 8192 levels", DataError);
+}
+
+// An exception raised while explaining rows (in the parallel region) reaches the caller
+// instead of ending the process (std::terminate, SIGABRT before issue 51).
+TEST_CASE("contributions_by_row carries an exception out of its parallel region") {
+    DenseMatrix X = DenseMatrix::Zero(1000, 2);
+    X(700, 0) = 1;
+    CHECK_THROWS_WITH_AS(contributions_by_row(Features(X), 3, 0.0,
+                                              [](const double* row, double*) {
+                                                  if (row[0] == 1) throw DataError("row 701 failed");
+                                              }),
+                         "row 701 failed", DataError);
 }
