@@ -189,9 +189,11 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     }
     Context ctx = common.context(io);
     if (!valid_files.empty() && !registry().capabilities(*resolved_params(spec)).eval_sets)
-        throw UsageError("--valid: model " + spec.model + " does not watch validation sets (gbdt does)");
+        throw UsageError("--valid: model " + spec.model +
+                         " does not watch validation sets (gbdt does, without -p multiclass=ovr|ovo|ecoc)");
     if (!init_file.empty() && !registry().capabilities(*resolved_params(spec)).continue_training)
-        throw UsageError("--init-model: model " + spec.model + " cannot continue training (gbdt can)");
+        throw UsageError("--init-model: model " + spec.model +
+                         " cannot continue training (gbdt can, without -p multiclass=ovr|ovo|ecoc)");
     if (shard) check_shard_flags(spec, !valid_files.empty(), !init_file.empty());
     std::optional<Model> init;
     if (!init_file.empty()) init = Model::load(init_file);

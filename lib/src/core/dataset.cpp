@@ -145,6 +145,7 @@ Dataset Dataset::subset(std::span<const Index> rows) const {
     d.categories = categories;
     d.task = task;
     d.source = source;
+    d.label_column = label_column;
     return d;
 }
 

@@ -48,6 +48,7 @@ Dataset with_features(const Dataset& data, const std::vector<Index>& features) {
     }
     d.classes = data.classes;
     d.task = data.task;
+    d.label_column = data.label_column;
     d.source = data.source;
     return d;
 }

@@ -67,6 +67,27 @@ Dataset make_dataset(Table table, Task task) {
     return d;
 }
 
+LabelColumn label_column_of(const Table& table, const ReadOptions& read) {
+    LabelColumn c;
+    if (!table.labels || table.fields == 0) return c;  // LIBSVM: the label is each row's first token
+    if (!table.label_name.empty()) {
+        c.name = table.label_name;
+    } else if (!read.header) {
+        // Without a header the label is a field index (a name would have been an error).
+        c.index = 0;
+        if (!read.label_col.empty()) {
+            Index j = 0;
+            const auto r = std::from_chars(read.label_col.data(), read.label_col.data() + read.label_col.size(), j);
+            if (r.ec != std::errc() || r.ptr != read.label_col.data() + read.label_col.size() || j < 0) return {};
+            c.index = j;
+        }
+    } else {
+        return c;  // a header whose label cell is empty: nothing to find it by
+    }
+    c.ignored = read.ignore_columns;
+    return c;
+}
+
 namespace {
 
 // Features near the double's limits train without an error in many models and yet
@@ -152,6 +173,7 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
             throw UsageError("--calibrate calibrates class probabilities; it does not apply to regression");
         if (spec.calibrate_folds < 2) throw UsageError("--calibrate-folds must be at least 2");
     }
+    m.label_column_ = data.label_column;
     m.provenance_["kestrel_version"] = kestrel_version();
     m.provenance_["rows"] = data.rows();
     if (!data.source.empty()) m.provenance_["data_file"] = data.source;
@@ -517,6 +539,13 @@ std::vector<std::string> Model::contribution_names(Index outputs) const {
 }
 
 ReadOptions Model::align_options(ReadOptions base) const {
+    if (base.label_col.empty()) {
+        // The training file's label column, where the file can be read by it: a name needs
+        // a header, a field index a file without one. (The ignored columns need nothing:
+        // with a header the features are picked by name, and they are never the label.)
+        if (!label_column_.name.empty() && base.header) base.label_col = label_column_.name;
+        else if (label_column_.index >= 0 && !base.header) base.label_col = std::to_string(label_column_.index);
+    }
     if (!feature_names_.empty() && base.header) base.feature_columns = feature_names_;
     base.expected_features = n_features_;
     base.labels_optional = true;
@@ -579,7 +608,8 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = ensemble_members()                 ? 5
+    j["version"] = label_column_.known()              ? 6
+                   : ensemble_members()               ? 5
                    : calibration_ || feature_mean_    ? 4
                    : !categories_.empty()             ? 3
                    : threshold_                       ? 2
@@ -604,9 +634,45 @@ Json Model::to_json(JsonTextSlots* slots) const {
     if (threshold_)
         j["threshold"] = {
             {"value", threshold_->value}, {"score", threshold_->score}, {"criterion", threshold_->criterion}};
+    if (label_column_.known()) {
+        Json& label = j["label"];
+        if (!label_column_.name.empty()) label["name"] = label_column_.name;
+        else label["index"] = label_column_.index;
+        label["ignored"] = label_column_.ignored;
+    }
     j["provenance"] = provenance_;
     return j;
 }
+
+namespace {
+
+// The model file's "label" (version 6): {"name": ..., "ignored": [...]} or {"index": ...,
+// "ignored": [...]}.
+LabelColumn read_label_column(const Json& j, const std::string& source) {
+    const auto fail = [&](const std::string& why) { return ModelFileError(source, "invalid label: " + why); };
+    if (!j.is_object()) throw fail("expected an object");
+    LabelColumn c;
+    const bool named = j.contains("name"), indexed = j.contains("index");
+    if (named == indexed) throw fail("expected a column name or an index (one of them)");
+    if (named) {
+        if (!j["name"].is_string() || j["name"].get<std::string>().empty()) throw fail("name must be a non-empty string");
+        c.name = j["name"].get<std::string>();
+    } else {
+        if (!j["index"].is_number_integer()) throw fail("index must be an integer");
+        c.index = json_integer<Index>(j["index"]);
+        if (c.index < 0) throw fail("index must not be negative");
+    }
+    if (j.contains("ignored")) {
+        if (!j["ignored"].is_array()) throw fail("ignored must be an array of column names");
+        for (const auto& name : j["ignored"]) {
+            if (!name.is_string()) throw fail("ignored must be an array of column names");
+            c.ignored.push_back(name.get<std::string>());
+        }
+    }
+    return c;
+}
+
+}  // namespace
 
 namespace {
 
@@ -753,6 +819,7 @@ void Model::save(const std::string& path) const {
             sink(model_json_text(j, &slots));
         },
         Durability::synced);
+        if (j.contains("label")) m.label_column_ = read_label_column(j["label"], source);
 }
 
 Json libsvm_model_to_json(std::string_view text, const std::string& source) {

@@ -16,6 +16,7 @@ Model Model::ensemble(std::vector<EnsembleMember> members, const Dataset& data, 
     m.feature_names_ = data.feature_names;
     if (!data.category_counts.empty()) m.categories_ = data.categories;
     m.n_features_ = data.cols();
+    m.label_column_ = data.label_column;
     for (const auto& member : members)
         if (member.model.feature_names() != m.feature_names_ || member.model.categories() != m.categories_)
             throw InternalError("ensemble member " + member.model.model_name() + " was fitted on other columns");

@@ -87,6 +87,19 @@ private:
     std::variant<DenseMatrix, SparseMatrix> m_;
 };
 
+// Where the label was in the data file the rows came from, so that a model trained on
+// them finds it again in a predict-time file: its header name, or its 0-based field in a
+// CSV file without a header, and the columns read as neither feature nor label (header
+// names, or 0-based fields, as they were given). Unknown (empty) for a LIBSVM file and
+// for rows built in code.
+struct LabelColumn {
+    std::string name;                  // header name; empty without a header
+    Index index = -1;                  // CSV without a header: the label's field; else -1
+    std::vector<std::string> ignored;  // columns left out of the table
+    bool known() const { return !name.empty() || index >= 0; }
+    bool operator==(const LabelColumn&) const = default;
+};
+
 struct Dataset {
     Features X;
     // Regression: the target. Classification: the class index 0..k-1 into `classes`.
@@ -105,6 +118,7 @@ struct Dataset {
     CategoryLists categories;                 // the names behind category_counts (same length)
     Task task = Task::regression;
     std::string source;                       // file the rows came from, for messages
+    LabelColumn label_column;                 // the file's label column, for the model to record
 
     Index rows() const { return X.rows(); }
     Index cols() const { return X.cols(); }

@@ -22,10 +22,11 @@ inline constexpr const char* kModelFormat = "kestrel-model";
 // Version 2 adds the optional "threshold" field, version 3 the optional
 // "features.categories", version 4 the optional "calibration" and "feature_mean" (a
 // linear model's training mean, for its contributions), version 5 the model kind
-// "ensemble" (kestrel-auto --ensemble: whole member models and their weights); a file is
+// "ensemble" (kestrel-auto --ensemble: whole member models and their weights), version 6
+// the optional "label" (the training file's label column and ignored columns); a file is
 // written with the lowest version that holds it, so that older readers keep reading what
 // they can (and refuse an ensemble as a newer format rather than an unknown model).
-inline constexpr int kModelFormatVersion = 5;
+inline constexpr int kModelFormatVersion = 6;
 // The model kind of a weighted average of whole Models (docs/model-format.md). It is not
 // in the registry: nothing trains it from parameters; kestrel-auto --ensemble builds it
 // from members it has fitted (Model::ensemble).
@@ -90,6 +91,10 @@ Task choose_task(const ModelSpec& spec, const RawLabels& labels);
 // Builds a Dataset from a read Table for training under `task`.
 Dataset make_dataset(Table table, Task task);
 
+// Where a table read with `read` found its label (Dataset::label_column): the header name,
+// or for a CSV file without a header the field index; unknown for a LIBSVM file.
+LabelColumn label_column_of(const Table& table, const ReadOptions& read);
+
 // A LIBSVM model file (svm-train's text; svm/libsvm_model.hpp reads it into the SVM
 // family's SvmModel) as the model envelope kestrel-train would have written for it.
 // ModelFileError ("source:line: what") on a malformed file.
@@ -147,8 +152,15 @@ public:
     // "proba" or "decision": the score a threshold applies to; empty when the model has neither.
     std::string threshold_score() const;
 
-    // The read options a predict-time file needs to line up with this model.
+    // The read options a predict-time file needs to line up with this model. Where `base`
+    // names no label column, the training file's (label_column()) is the label: by name in
+    // a file with a header, by field in one without; a file without it has no labels. A
+    // model file without the record keeps the reader's default ("label", else the first
+    // column).
     ReadOptions align_options(ReadOptions base) const;
+    // The training file's label column and ignored columns; unknown for a model trained on
+    // a LIBSVM file or on rows built in code, and in a model file older than version 6.
+    const LabelColumn& label_column() const { return label_column_; }
 
     // For a fit that continues this model (Context::init_model = &estimator(), `kestrel-train
     // --init-model`): checks that `spec` names this model's kind and that `data`, as read for
@@ -240,6 +252,7 @@ private:
     std::optional<Calibration> calibration_;
     // A linear estimator's training mean of the columns it sees (its contributions' centre).
     std::optional<Vector> feature_mean_;
+    LabelColumn label_column_;
     Matrix linear_contributions(const Features& P) const;
     Json provenance_ = Json::object();
 };
