@@ -87,6 +87,12 @@ TEST_SUITE("cli") {
         auto other = run(run_train, "kestrel-train", {"-m", "logistic", train, "--valid", reordered, "-o", out});
         CHECK(other.code == 1);
         CHECK(other.err.find("--valid: model logistic does not watch validation sets") != std::string::npos);
+        // A multiclass wrapper holds one gbdt per class, none of which watches the file.
+        auto wrapped = run(run_train, "kestrel-train",
+                           {"-m", "gbdt", "-p", "multiclass=ovr", train, "--valid", reordered, "-o", out});
+        CHECK(wrapped.code == 1);
+        CHECK(wrapped.err.find("--valid: model gbdt does not watch validation sets (gbdt does, without -p "
+                               "multiclass=ovr|ovo|ecoc)") != std::string::npos);
         // Columns by name, an unseen category ("r") read as unknown: fine.
         auto ok = run(run_train, "kestrel-train",
                       {"-m", "gbdt", "-p", "n_estimators=3", "-p", "min_child_weight=0", train, "--valid", reordered,
