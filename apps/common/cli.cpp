@@ -537,11 +537,16 @@ Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data) 
     take_group_column(t, data);
     if (!registry().info(spec.model).uses_labels) t.labels->numeric.assign(t.labels->text.size(), 0.0);
     const Task task = choose_task(spec, *t.labels);
-    if (data.weights_col.empty()) return make_dataset(std::move(t), task);
-    check_model_takes_weights(spec);
-    Vector weights = take_weights_column(t, data);
+    // The label column as the file had it, for the model file (predict finds it again).
+    LabelColumn label = label_column_of(t, data.options(0));
+    Vector weights;
+    if (!data.weights_col.empty()) {
+        check_model_takes_weights(spec);
+        weights = take_weights_column(t, data);
+    }
     Dataset d = make_dataset(std::move(t), task);
     d.weights = std::move(weights);
+    d.label_column = std::move(label);
     return d;
 }
 

@@ -10,7 +10,12 @@
 namespace kestrel::cli {
 
 Vector labelled_targets(const Model& model, const Table& t, const std::string& why) {
-    if (!t.labels) throw DataError(t.source + ": " + why + " needs a label column");
+    if (!t.labels) {
+        const LabelColumn& c = model.label_column();
+        throw DataError(t.source + ": " + why + " needs a label column" +
+                        (!c.name.empty() ? " (the model's is '" + c.name + "', not in the file)" : std::string()) +
+                        "; --label-col names it");
+    }
     if (model.task() != Task::classification) return numeric_targets(*t.labels, t.source);
     std::vector<std::string> classes = model.classes();
     Vector y = encode_with_classes(*t.labels, classes);

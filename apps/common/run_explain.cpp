@@ -128,7 +128,12 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     }
     check_explain_plots(targets, f.importance, f.shap, !curves.empty());
 
-    Table t = read_table(input, model.align_options(data.options(ctx.threads)));
+    ReadOptions read = model.align_options(data.options(ctx.threads));
+    // Only --importance scores the rows: the others leave the model's label column of a CSV
+    // with a header unread (the rows explained often leave it empty), as kestrel-predict
+    // without --metrics.
+    if (!f.importance && data.label_col.empty() && read.header) read.label_col.clear();
+    Table t = read_table(input, read);
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     const auto names = model.input_names();
     Json j = {{"model", model.model_name()}, {"data", t.source}, {"rows", t.X.rows()}, {"seed", common.seed}};

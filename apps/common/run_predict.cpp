@@ -102,13 +102,27 @@ PredictionColumns score(const Model& model, const Features& X, const Scoring& s,
 // bytes per row for each of truth, prediction and score column.
 class MetricsAccumulator {
 public:
-    // group_col: --group-col, whose text the reader kept as the last pass-through column.
-    MetricsAccumulator(const Model& model, const Scoring& s, std::string group_col)
-        : model_(model), s_(s), classes_(model.classes()), group_col_(std::move(group_col)) {}
+    // group_col: --group-col, whose text the reader kept as the last pass-through column;
+    // label_col: --label-col (empty: the model's label column, or for a model file without
+    // it the reader's default, which is warned about once).
+    MetricsAccumulator(const Model& model, const Scoring& s, std::string group_col, std::string label_col,
+                       std::string model_path, const Context& ctx)
+        : model_(model), s_(s), classes_(model.classes()), group_col_(std::move(group_col)),
+          label_col_(std::move(label_col)), model_path_(std::move(model_path)), ctx_(ctx) {}
 
     void add(const Table& t, const Vector& predicted, const Matrix& proba, const Matrix& decision) {
         if (t.X.rows() == 0) return;
-        if (!t.labels) throw DataError(t.source + ": --metrics needs a label column in the data file");
+        if (!t.labels) throw DataError(t.source + ": --metrics: " + missing_label());
+        if (!label_checked_) {
+            label_checked_ = true;
+            // A CSV file scored by a model file that does not say which column its label was.
+            if (label_col_.empty() && t.fields > 0 && !model_.label_column().known())
+                ctx_.warning(model_path_ + " does not record its label column (a model file older than format "
+                             "version 6, or trained on a LIBSVM file): scoring against " +
+                             (t.label_name.empty() ? std::string("the first column")
+                                                   : "column '" + t.label_name + "'") +
+                             "; --label-col names the column to score against");
+        }
         std::vector<double> qid = t.labels->qid;
         if (!group_col_.empty()) {
             if (t.kept.empty())
@@ -165,10 +179,26 @@ private:
         if (cols == 0 || v.empty()) return Matrix();
         return Eigen::Map<const RowMajor>(v.data(), static_cast<Index>(v.size()) / cols, cols);
     }
+    // Why a file has no labels to score against, naming --label-col.
+    std::string missing_label() const {
+        const LabelColumn& c = model_.label_column();
+        if (!label_col_.empty())
+            return "the data file has no label column '" + label_col_ + "'; --label-col names the column to score against";
+        if (!c.name.empty())
+            return "the data file has no column '" + c.name +
+                   "' (the model's label column); --label-col names the column to score against";
+        if (c.index >= 0)
+            return "the data file has no label field (the model's label was field " + std::to_string(c.index) +
+                   " of its training file, counting from 0); --label-col names the column to score against";
+        return "the data file has no label column; --label-col names the column to score against";
+    }
     const Model& model_;
     Scoring s_;
     std::vector<std::string> classes_;
     std::string group_col_;
+    std::string label_col_, model_path_;
+    const Context& ctx_;
+    bool label_checked_ = false;
     std::unordered_map<std::string, std::size_t> words_;
     std::vector<double> y_true_, y_pred_, proba_, decision_, qid_;
     std::vector<std::uint64_t> y_line_;
@@ -295,13 +325,18 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     };
 
     const bool write_predictions = !(common.json && metrics && output.empty());
-    MetricsAccumulator accumulated(model, s, data.group_col);
+    MetricsAccumulator accumulated(model, s, data.group_col, data.label_col, model_path, ctx);
     std::string source;
     Table whole;  // --explain: the whole input, kept for the explanation
 
     // Produces the predictions' text piece by piece into `sink`, in input order.
     const auto produce = [&](const TextSink& sink) {
         ReadOptions options = model.align_options(data.options(threads));
+        // Unscored, a CSV with a header (its features found by name) is not read for the
+        // model's label column (rows to predict often leave it empty, a missing label); the
+        // reader's default stays, as before. Without a header the label's field places the
+        // features, so it is kept.
+        if (!metrics && data.label_col.empty() && options.header) options.label_col.clear();
         options.keep_columns = copied;
         if (!data.group_col.empty()) options.keep_columns.push_back(data.group_col);
         // A LIBSVM file is read into a dense matrix only when every row lists every

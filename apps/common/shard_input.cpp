@@ -218,6 +218,7 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     Dataset& d = out.data;
     d.task = task;
     d.source = t.source;
+    d.label_column = label_column_of(t, options);
     d.feature_names = std::move(t.feature_names);
     if (!t.categories.empty()) {
         for (const auto& c : t.categories) d.category_counts.push_back(static_cast<Index>(c.size()));

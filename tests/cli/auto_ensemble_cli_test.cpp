@@ -76,7 +76,7 @@ TEST_SUITE("cli.auto") {
 
         const Json saved = Json::parse(test::slurp(model));
         CHECK(saved["model"] == "ensemble");
-        CHECK(saved["version"] == 5);
+        CHECK(saved["version"] == 6);  // the ensemble, and the label column (read from a CSV)
         CHECK(saved["preprocessing"].empty());
         CHECK(saved["provenance"]["auto"]["cv_mean"] == e["mean"]);
         const Json& members = saved["state"]["members"];

@@ -138,7 +138,7 @@ TEST_SUITE("cli.imbalance") {
         const Model m = Model::load(model);
         REQUIRE(m.threshold().has_value());
         CHECK(m.threshold()->value == t["value"].get<double>());
-        CHECK(Json::parse(test::slurp(model))["version"] == 4);  // the threshold, and logistic's feature_mean
+        CHECK(Json::parse(test::slurp(model))["version"] == 6);  // the threshold, feature_mean, and the label column
         // kestrel-predict applies it: every row above the threshold is the positive class.
         auto p = run(run_predict, "kestrel-predict", {model, data, "--proba", "-o", pred});
         REQUIRE_MESSAGE(p.code == 0, p.err);
