@@ -304,7 +304,8 @@ Context CommonFlags::context(Io& io) const {
 void DataFlags::add_to(CLI::App& app) {
     app.add_option("--format", format, "input format")->check(CLI::IsMember({"auto", "csv", "libsvm"}))->capture_default_str();
     app.add_flag("--no-header", no_header, "CSV files have no header row");
-    app.add_option("--label-col", label_col, "label column: name or 0-based index (default: 'label' if present, else the first)");
+    app.add_option("--label-col", label_col, "label column: name or 0-based index (default: 'label' if present, else the first; "
+                   "predicting, the model's own label column)");
     app.add_option("--delimiter", delimiter, "CSV delimiter: ',' ';' or 'tab' (default: detected)");
     app.add_option("--missing", missing,
                    "missing cells (empty, NA, N/A, NaN, ?): auto (the model's own handling if it has one, else "
