@@ -4,11 +4,14 @@
 #include "kestrel/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -53,29 +56,75 @@ void write_stdout(std::string_view content) {
     }
 }
 
-// Whether `path` names an existing file that is not a regular file (a character device
-// such as /dev/full or /dev/stdout, a FIFO, a socket): such a target cannot be replaced
-// by a rename, and must never be (as root, a rename over /dev/full would replace the
-// device node): it is written in place.
-bool is_special_file(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+// Where an output goes. A regular file (or none yet) is replaced: a temporary file
+// beside it is renamed over it. Anything else is written in place, never renamed over:
+// a character device (/dev/full, /dev/null), a FIFO or a socket (as root, a rename over
+// /dev/full would replace the device node). A symbolic link is followed, link by link:
+// - a link in /proc (/proc/self/fd/N, where /dev/stdout and /dev/fd/N lead) names an
+//   open file of a process, whatever its type: written in place, through this process's
+//   own descriptor N when that is the file (so `-o /dev/stdout > f` or `>> f` writes
+//   where stdout's offset is, after what the command printed before); renaming over
+//   /dev/stdout would replace the system's link and leave stdout empty;
+// - a link to a regular file (or to a name not yet taken) replaces the file it leads
+//   to, atomically (the temporary file beside that file): the link itself is kept.
+struct OutputTarget {
+    enum Kind { replace, in_place } kind = replace;
+    std::string path;  // the file to replace, or to open for writing in place
+    int fd = -1;       // in place through this descriptor of ours (a /proc/self/fd/N link)
+};
+
+bool is_proc_dir(const std::string& dir) {
+    struct statfs fs {};
+    return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
 }
 
-void write_in_place(const std::string& path, const std::function<void(const TextSink&)>& produce) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) output_error(path, errno);
+// Our descriptor N when `link` is /proc/.../fd/N leading to the file N has open, else -1.
+int own_descriptor(const std::filesystem::path& link) {
+    const std::string name = link.filename().string();
+    int n = -1;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), n);
+    if (ec != std::errc() || end != name.data() + name.size() || n < 0) return -1;
+    struct stat mine {}, theirs {};
+    if (::fstat(n, &mine) != 0 || ::stat(link.c_str(), &theirs) != 0) return -1;
+    return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino ? n : -1;
+}
+
+OutputTarget output_target(const std::string& path) {
+    std::filesystem::path p(path);
+    for (int links = 0; links < 40; ++links) {
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0) return {OutputTarget::replace, p.string()};  // absent: created
+        if (S_ISREG(st.st_mode)) return {OutputTarget::replace, p.string()};
+        if (S_ISDIR(st.st_mode)) output_error(path, EISDIR);
+        if (!S_ISLNK(st.st_mode)) return {OutputTarget::in_place, p.string()};  // device, FIFO, socket
+        const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+        if (is_proc_dir(dir.string())) return {OutputTarget::in_place, p.string(), own_descriptor(p)};
+        char buf[4096];
+        const ssize_t n = ::readlink(p.c_str(), buf, sizeof buf);
+        if (n < 0) output_error(path, errno);
+        const std::filesystem::path to(std::string(buf, static_cast<std::size_t>(n)));
+        p = to.is_absolute() ? to : dir / to;
+    }
+    output_error(path, ELOOP);
+}
+
+void write_in_place(const std::string& shown_path, const OutputTarget& target,
+                    const std::function<void(const TextSink&)>& produce) {
+    const int fd = target.fd >= 0 ? ::fcntl(target.fd, F_DUPFD_CLOEXEC, 0) : ::open(target.path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) output_error(shown_path, errno);
+    // What this process printed to the same descriptor through stdio comes first.
+    if (target.fd == STDOUT_FILENO) std::fflush(stdout);
     try {
         // The first failed write ends the production: a stream is not read on to its end
         // for output that can no longer be written.
         produce([&](std::string_view piece) {
-            if (const int e = write_all(fd, piece)) output_error(path, e);
+            if (const int e = write_all(fd, piece)) output_error(shown_path, e);
         });
     } catch (...) {
         ::close(fd);
         throw;
     }
-    if (::close(fd) != 0) output_error(path, errno);
+    if (::close(fd) != 0) output_error(shown_path, errno);
 }
 
 // Temporary files being written, where a signal handler can find them: a fixed table
@@ -130,8 +179,9 @@ void write_file_atomically_in_pieces(const std::string& path, const std::functio
     // A command run as several MPI ranks writes each output once, from rank 0.
     if (const ProcessGroup* group = process_group(); group != nullptr && group->rank() != 0) return;
     if (path == "-") return produce([](std::string_view piece) { write_stdout(piece); });
-    if (is_special_file(path)) return write_in_place(path, produce);
-    const std::filesystem::path target(path);
+    const OutputTarget where = output_target(path);
+    if (where.kind == OutputTarget::in_place) return write_in_place(path, where, produce);
+    const std::filesystem::path target(where.path);
     if (target.filename().empty()) output_error(path, EISDIR);
     const std::string tmp = temp_name(target);
     // Registered before the file exists and released after the rename: a signal at
@@ -159,7 +209,7 @@ void write_file_atomically_in_pieces(const std::string& path, const std::functio
     int err = 0;
     if (durability == Durability::synced && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
-    if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (err == 0 && ::rename(tmp.c_str(), where.path.c_str()) != 0) err = errno;
     if (err != 0) ::unlink(tmp.c_str());
     unregister_pending(slot);
     if (err != 0) output_error(path, err);

@@ -1,9 +1,11 @@
 #pragma once
 // Output files are written atomically: to a temporary file in the same directory,
 // then renamed over the target. A failed run leaves no half-written file.
-// "-" writes to standard output. An existing target that is not a regular file (a
-// device such as /dev/full, a FIFO, /dev/stdout) is written in place: it cannot be
-// renamed over. Every failed write (ENOSPC, EIO, EPIPE, ...) throws OutputError at once.
+// "-" writes to standard output. Only a regular file (or a name not taken) is renamed
+// over; an existing target that is not one (a device such as /dev/full, a FIFO, a link
+// in /proc such as /dev/stdout and /dev/fd/N lead to) is written in place, and a
+// symbolic link to a regular file replaces that file, keeping the link (atomic_file.cpp).
+// Every failed write (ENOSPC, EIO, EPIPE, ...) throws OutputError at once.
 // In a run of several MPI ranks (core/process_group.hpp) only rank 0 writes: on the
 // others these calls return without producing or writing anything.
 #include <functional>
