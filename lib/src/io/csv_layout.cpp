@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/shown_text.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -16,7 +19,7 @@ std::string list_columns(const std::vector<std::string>& header) {
     std::string s;
     for (std::size_t j = 0; j < header.size() && j < max_listed; ++j) {
         if (j) s += ", ";
-        s += header[j];
+        s += shown_text(header[j]);
     }
     if (header.size() > max_listed) s += ", ... (" + std::to_string(header.size()) + " columns)";
     return s;
@@ -50,7 +53,7 @@ std::optional<std::size_t> find_label(const std::vector<std::string>& header, st
                         std::to_string(n_fields) + " columns (indices from 0)");
     }
     if (header.empty())
-        throw DataError(source + ": label column '" + opts.label_col +
+        throw DataError(source + ": label column '" + shown_text(opts.label_col) +
                         "' is given by name but the file has no header row");
     return std::nullopt;
 }
@@ -62,13 +65,13 @@ void refuse_duplicate(const std::vector<std::string>& header, std::size_t j, con
     for (std::size_t k = 0; k < header.size(); ++k)
         if (k != j && header[k] == header[j])
             throw DataError(SourceLocation{source, 1, std::max(j, k) + 1},
-                            "column name '" + header[j] + "' appears twice (columns " + std::to_string(std::min(j, k) + 1) +
+                            "column name '" + shown_text(header[j]) + "' appears twice (columns " + std::to_string(std::min(j, k) + 1) +
                                 " and " + std::to_string(std::max(j, k) + 1) + "); column names must be unique");
 }
 
 [[noreturn]] void label_not_found(const std::vector<std::string>& header, const ReadOptions& opts,
                                   const std::string& source) {
-    throw DataError(source + ": label column '" + (opts.label_col.empty() ? "label" : opts.label_col) +
+    throw DataError(source + ": label column '" + (opts.label_col.empty() ? "label" : shown_text(opts.label_col)) +
                     "' not found; the columns are: " + list_columns(header));
 }
 
@@ -84,15 +87,23 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
     std::optional<std::size_t> label;
 
     if (opts.feature_columns && !L.header.empty()) {
+        // By a hash of the names: a model of a million columns is matched in a second, not
+        // in the hours that a scan of the header per column took.
+        std::unordered_map<std::string_view, std::size_t> first_field, second_field;
+        for (std::size_t j = 0; j < L.header.size(); ++j)
+            if (!first_field.emplace(L.header[j], j).second) second_field.emplace(L.header[j], j);
+        std::vector<char> taken(L.header.size(), 0);
+        features.reserve(opts.feature_columns->size());
         for (const auto& name : *opts.feature_columns) {
-            const auto j = find_name(L.header, name);
-            if (!j)
-                throw DataError(source + ": feature column '" + name +
+            const auto it = first_field.find(name);
+            if (it == first_field.end())
+                throw DataError(source + ": feature column '" + shown_text(name) +
                                 "' (used by the model) not found; the columns are: " + list_columns(L.header));
-            if (std::find(features.begin(), features.end(), *j) != features.end())
-                throw DataError(source + ": feature column '" + name + "' is listed twice");
-            refuse_duplicate(L.header, *j, source);
-            features.push_back(*j);
+            const std::size_t j = it->second;
+            if (taken[j]) throw DataError(source + ": feature column '" + name + "' is listed twice");
+            if (second_field.count(name) > 0) refuse_duplicate(L.header, j, source);
+            taken[j] = 1;
+            features.push_back(j);
         }
         // Without an explicit label, column 0 is the label only when it is not a feature.
         const bool explicit_label = !opts.label_col.empty() || find_name(L.header, "label");

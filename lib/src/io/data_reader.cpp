@@ -3,11 +3,18 @@
 // reader.
 #include "kestrel/io/data_reader.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
@@ -78,6 +85,54 @@ void refuse_binary(std::string_view head, const std::string& source) {
                         "), not CSV or LIBSVM text");
 }
 
+// A pipe, a device or standard input cannot be mapped: it is read whole, in blocks.
+// Its first 64 KB are looked at as a file's are (compressed, UTF-16, binary) before
+// more is read, and a NUL byte in any later block ends the read at once: /dev/zero or
+// /dev/urandom is refused after one block, not after filling the memory. The text held
+// is checked against --max-memory or the memory available as it grows.
+std::string read_stream_text(const std::string& path, const std::string& source, const ReadOptions& opts) {
+    constexpr std::size_t block = std::size_t{64} << 10;
+    constexpr std::size_t check_every = std::size_t{64} << 20;
+    const bool is_stdin = path == "-";
+    const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw DataError(source + ": cannot read: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        bool own;
+        ~Closer() {
+            if (own) ::close(fd);
+        }
+    } closer{fd, !is_stdin};
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw DataError(source + ": is a directory, not a file");
+    std::string out;
+    bool head_checked = false;
+    std::size_t next_check = check_every;
+    for (;;) {
+        const std::size_t old = out.size();
+        out.resize(old + block);
+        const ssize_t n = ::read(fd, out.data() + old, block);
+        if (n < 0) {
+            out.resize(old);
+            if (errno == EINTR) continue;
+            throw DataError(source + ": cannot read: " + std::strerror(errno));
+        }
+        out.resize(old + static_cast<std::size_t>(n));
+        if (!head_checked && (n == 0 || out.size() >= block)) {
+            refuse_binary(std::string_view(out).substr(0, block), source);
+            head_checked = true;
+        } else if (head_checked && n > 0) {
+            if (const void* nul = std::memchr(out.data() + old, '\0', static_cast<std::size_t>(n)))
+                refuse_binary(std::string_view(out.data(), static_cast<const char*>(nul) - out.data() + 1), source);
+        }
+        if (n == 0) return out;
+        if (out.size() >= next_check) {
+            check_memory(out.size(), opts.max_memory, source + ": reading " + format_bytes(out.size()) + " from a stream");
+            next_check += check_every;
+        }
+    }
+}
+
 Table read_text(const detail::TextInput& in, const std::string& path, const std::string& source,
                 const ReadOptions& opts) {
     constexpr std::size_t sniff_bytes = std::size_t{64} << 10;
@@ -91,6 +146,10 @@ Table read_text(const detail::TextInput& in, const std::string& path, const std:
 }
 
 }  // namespace
+
+namespace detail {
+void refuse_binary_text(std::string_view head, const std::string& source) { refuse_binary(head, source); }
+}  // namespace detail
 
 FileFormat file_format_from_string(const std::string& s) {
     if (s == "auto") return FileFormat::automatic;
@@ -110,7 +169,7 @@ FileFormat detect_format(const std::string& path, std::string_view head) {
 
 Table read_table(const std::string& path, const ReadOptions& opts) {
     if (path == "-") {
-        const std::string buffer = read_whole_file("-");
+        const std::string buffer = read_stream_text("-", "<stdin>", opts);
         return read_text(detail::TextInput{buffer, {}}, "", "<stdin>", opts);
     }
     // Pipes and process substitutions (`<(zcat x.gz)`) cannot be mapped: read them whole.
@@ -118,7 +177,7 @@ Table read_table(const std::string& path, const ReadOptions& opts) {
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
         !std::filesystem::is_directory(status)) {
-        const std::string buffer = read_whole_file(path);
+        const std::string buffer = read_stream_text(path, path, opts);
         return read_text(detail::TextInput{buffer, {}}, path, path, opts);
     }
     const detail::MappedFile file(path);

@@ -15,6 +15,10 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
 // t.categories (libsvm_categories.cpp).
 void code_libsvm_categories(Table& t, const ReadOptions& opts);
 
+// Throws DataError when the start of an input is compressed, UTF-16 or binary (a NUL
+// byte), naming what it is (data_reader.cpp).
+void refuse_binary_text(std::string_view head, const std::string& source);
+
 // Bytes of a UTF-8 byte order mark at the start of text (0 or 3).
 inline std::size_t bom_length(std::string_view text) {
     return text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;

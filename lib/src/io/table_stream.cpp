@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/io/csv.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "read_limits.hpp"
@@ -40,8 +41,10 @@ std::size_t csv_header_end(std::string_view text, char delimiter) {
     return 0;
 }
 
-TableStream::TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes)
-    : path_(path), source_(path == "-" ? "<stdin>" : path), opts_(std::move(opts)), block_(std::max<std::size_t>(block_bytes, 1)) {
+TableStream::TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes,
+                         std::size_t max_record_bytes)
+    : path_(path), source_(path == "-" ? "<stdin>" : path), opts_(std::move(opts)),
+      block_(std::max<std::size_t>(block_bytes, 1)), max_record_(std::max<std::size_t>(max_record_bytes, 1)) {
     if (path == "-") {
         fd_ = STDIN_FILENO;
         struct stat st {};
@@ -75,27 +78,26 @@ bool TableStream::fill() {
             throw DataError(source_ + ": cannot read: " + std::strerror(err));
         }
         buffer_.resize(old + static_cast<std::size_t>(n));
+        // After the start (looked at whole by start()), a NUL byte anywhere ends the read:
+        // binary input is refused at its first block, never accumulated in search of a line end.
+        if (head_checked_ && n > 0)
+            if (const void* nul = std::memchr(buffer_.data() + old, '\0', static_cast<std::size_t>(n)))
+                throw DataError(source_ + ": is a binary file (a NUL byte at offset " +
+                                std::to_string(bytes_read_ + static_cast<std::uint64_t>(
+                                                                 static_cast<const char*>(nul) - (buffer_.data() + old))) +
+                                "), not CSV or LIBSVM text");
+        bytes_read_ += static_cast<std::uint64_t>(n);
         if (n == 0) eof_ = true;
         return n > 0;
     }
 }
 
-// One past the first '\n' at or after `from` that ends a record (0 when none does). A
-// quoted CSV field may hold newlines: quotes are followed from the buffer's start,
-// which is always a record's.
-std::size_t TableStream::record_end_after(std::size_t from) const {
-    if (from >= buffer_.size()) return 0;
-    if (opts_.format == FileFormat::libsvm || buffer_.find('"') == std::string::npos) {
-        const auto nl = buffer_.find('\n', from);
-        return nl == std::string::npos ? 0 : nl + 1;
-    }
-    bool in_quotes = false;
-    for (std::size_t i = 0; i < buffer_.size(); ++i) {
-        const char c = buffer_[i];
-        if (c == '"') in_quotes = !in_quotes;
-        else if (c == '\n' && !in_quotes && i >= from) return i + 1;
-    }
-    return 0;
+void TableStream::refuse_long_record() const {
+    // The record under way is the buffer's last line.
+    const auto line = line_ + static_cast<std::uint64_t>(std::count(buffer_.begin(), buffer_.end(), '\n'));
+    throw DataError(SourceLocation{source_, line, 0},
+                    "a record longer than " + format_bytes(max_record_) +
+                        " (no line break): not CSV or LIBSVM text, or a line too long to stream");
 }
 
 void TableStream::start() {
@@ -103,6 +105,9 @@ void TableStream::start() {
     // Enough for the sniffing, as a whole file is sniffed.
     while (buffer_.size() <= std::max(block_, sniff_bytes) && fill()) {
     }
+    // Compressed, UTF-16 or binary input is named from its start, as a whole file's is.
+    detail::refuse_binary_text(std::string_view(buffer_).substr(0, sniff_bytes), source_);
+    head_checked_ = true;
     if (eof_) {
         whole_ = buffer_;  // for finish(): the errors of an input without rows
         have_whole_ = true;
@@ -115,15 +120,22 @@ void TableStream::start() {
     if (!opts_.header) return;
     // The header record (after a byte order mark and blank lines) is taken out of the
     // buffer and put in front of every piece.
+    // Looked for again only when a read brings a line break: a header without one costs a
+    // pass over the input, not one per block.
+    bool look = true;
     for (;;) {
-        if (const std::size_t end = csv_header_end(buffer_, opts_.delimiter); end > 0) {
+        if (const std::size_t end = look ? csv_header_end(buffer_, opts_.delimiter) : 0; end > 0) {
             header_ = buffer_.substr(0, end);
             header_lines_ = static_cast<std::uint64_t>(std::count(header_.begin(), header_.end(), '\n'));
             buffer_.erase(0, end);
             line_ = 1 + header_lines_;
             return;
         }
-        if (!fill()) {
+        if (buffer_.size() > max_record_) refuse_long_record();
+        const std::size_t before = buffer_.size();
+        const bool more = fill();
+        look = std::memchr(buffer_.data() + before, '\n', buffer_.size() - before) != nullptr;
+        if (!more) {
             // No whole header record with a line after it: the input has no data row,
             // and finish() reports it as for a whole file.
             if (!have_whole_) whole_ = buffer_;
@@ -137,16 +149,39 @@ void TableStream::start() {
 bool TableStream::next(Piece& piece) {
     if (!started_) start();
     if (buffer_.empty() && !fill()) return false;
-    // The piece ends with the record that reaches block_ bytes (or the input).
+    // The piece ends with the record that reaches block_ bytes (or the input): the first
+    // line break at or past block_ - 1 outside a quoted field (quotes are followed from
+    // the buffer's start, always a record's; LIBSVM has none). The scan goes on from where
+    // the last read left it, so a long record costs one pass, not one per block.
+    const bool quotes = opts_.format != FileFormat::libsvm;
     std::size_t cut = 0;
     for (;;) {
-        if (buffer_.size() >= block_ && (cut = record_end_after(block_ - 1)) > 0) break;
+        const char* b = buffer_.data();
+        const std::size_t size = buffer_.size();
+        std::size_t i = scanned_;
+        bool in_quotes = scan_in_quotes_;
+        for (; i < size; ++i) {
+            const char c = b[i];
+            if (c == '"' && quotes) {
+                in_quotes = !in_quotes;
+            } else if (c == '\n' && !in_quotes && i + 1 >= block_) {
+                cut = i + 1;
+                break;
+            }
+        }
+        scanned_ = i;
+        scan_in_quotes_ = in_quotes;
+        if (cut > 0) break;
         if (eof_) {
             cut = buffer_.size();
             break;
         }
+        // The record under way started at or before block_ - 1: past max_record_ it is refused.
+        if (buffer_.size() > block_ + max_record_) refuse_long_record();
         fill();
     }
+    scanned_ = 0;
+    scan_in_quotes_ = false;
     piece.index = pieces_++;
     const std::string_view records(buffer_.data(), cut);
     piece.text.assign(header_);

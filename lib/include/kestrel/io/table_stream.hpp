@@ -21,7 +21,12 @@ class TableStream {
 public:
     // `block_bytes`: how much is read before a piece is cut (at least one record always
     // goes into a piece). Throws DataError when the input cannot be opened.
-    TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes);
+    // `max_record_bytes`: a record (the CSV header included) longer than this is an error
+    // (exit 2) once that much of it is read, so a stream without line breaks (a pipe of
+    // one endless line) never fills the memory.
+    static constexpr std::size_t kMaxRecordBytes = std::size_t{256} << 20;
+    TableStream(const std::string& path, ReadOptions opts, std::size_t block_bytes,
+                std::size_t max_record_bytes = kMaxRecordBytes);
     ~TableStream();
     TableStream(const TableStream&) = delete;
     TableStream& operator=(const TableStream&) = delete;
@@ -58,11 +63,16 @@ public:
 private:
     void start();  // the first block: format, delimiter and the CSV header
     bool fill();   // reads one block more; false at the end of the input
-    std::size_t record_end_after(std::size_t from) const;
+    void refuse_long_record() const;
 
     std::string path_, source_;
     ReadOptions opts_;
     std::size_t block_ = 0;
+    std::size_t max_record_ = 0;
+    std::uint64_t bytes_read_ = 0;  // of the whole input, for a NUL byte's offset
+    bool head_checked_ = false;     // the start looked at for compressed or binary input
+    std::size_t scanned_ = 0;       // buffer_ bytes scanned for the end of the next piece
+    bool scan_in_quotes_ = false;   // inside a quoted CSV field at scanned_
     int fd_ = -1;
     bool eof_ = false;
     bool started_ = false;
