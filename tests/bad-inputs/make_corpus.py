@@ -48,6 +48,7 @@ write("header_only.csv", "label,a,b\n")
 write("label_only.csv", "label\n0\n1\n")
 write("one_class.csv", "label,a\nx,1\nx,2\nx,3\n")
 write("control_chars.csv", 'label,a\n0,1\n1,"\x1b[31mred\nline"\n')
+write("escape_header.csv", "label,\x1b]0;title\x07a,b\n0,1.5,2\n1,3,4.25\n")  # a terminal title escape in a name
 write("utf16.csv", GOOD.encode("utf-16"))
 
 rng = random.Random(9)
