@@ -102,6 +102,12 @@ def main():
         m["state"]["classes_seen"] = 100000
         m["state"]["n_classes"] = 100000
         write("model_ovo_classes_seen_1e5.json", m)
+        # A width of 10^9 with a 4-feature scaler: the load-time probe row took 8 GB
+        # (18 s) before the step's own width was compared.
+        m = train(build, tmp, "wide", ["-m", "logistic", "--scale", "standard", IRIS])
+        m["features"]["count"] = 1000000000
+        m["features"]["names"] = []
+        write("model_feature_count_1e9_with_scaler.json", m)
     # A fuzz seed only: gbdt's own category count past what the envelope declares (3).
     with open(os.path.join(FUZZ_SEEDS, "categories_gb.json")) as f:
         m = json.load(f)

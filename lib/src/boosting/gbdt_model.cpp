@@ -346,10 +346,12 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
             throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
                                      std::to_string(k) + " categories");
         // Each split on it takes k bits: no more than the model file declares for it.
-        if (declared && k > (*declared)[static_cast<std::size_t>(j)])
+        const Index declared_k =
+            declared && static_cast<std::size_t>(j) < declared->size() ? (*declared)[static_cast<std::size_t>(j)] : 0;
+        if (declared && k > declared_k)
             throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
                                      std::to_string(k) + " categories, the model declares " +
-                                     std::to_string((*declared)[static_cast<std::size_t>(j)]));
+                                     std::to_string(declared_k));
         counts[static_cast<std::size_t>(j)] = k;
         unseen[static_cast<std::size_t>(j)] =
             ascending_codes(integers_from_json(f.at("unseen"), "gbdt unseen"), k, "unseen categories");

@@ -188,7 +188,7 @@ void Estimator::load_state(const Json& state, const std::vector<Index>* declared
     if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
     has_declared_categories_ = declared_categories != nullptr;
     if (declared_categories) {
-        if (static_cast<Index>(declared_categories->size()) != n_features_)
+        if (!declared_categories->empty() && static_cast<Index>(declared_categories->size()) != n_features_)
             throw std::runtime_error("state feature count disagrees with the model's features");
         declared_categories_ = *declared_categories;
     } else {

@@ -758,14 +758,35 @@ Model Model::from_json(const Json& j, const std::string& source) {
         // The categories declared per column follow the columns through the steps (as
         // fit_steps gave them to the estimator): the state's category counts are checked
         // against them before anything is sized by them.
+        // Nothing here is sized by the declared width alone (a sparse model may declare
+        // 2^31 features): `declared` is empty when no column declares categories, the
+        // first step's own width is compared before the probe row is made, and a probe
+        // wider than 2^24 features is a sparse row.
         Index width = m.n_features_;
-        std::vector<Index> declared(static_cast<std::size_t>(m.n_features_), 0);
-        for (std::size_t c = 0; c < m.categories_.size(); ++c) declared[c] = static_cast<Index>(m.categories_[c].size());
+        std::vector<Index> declared;
+        for (const auto& list : m.categories_) declared.push_back(static_cast<Index>(list.size()));
         if (!m.steps_.empty()) {
-            Features probe(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)));
+            const Json& first = j.at("preprocessing").front();
+            Index expects = -1;
+            if (first.contains("in_features")) {
+                expects = json_integer<Index>(first.at("in_features"));
+            } else {
+                for (const char* key : {"fill", "mean", "shift"})
+                    if (first.contains(key) && first.at(key).is_array()) {
+                        expects = static_cast<Index>(first.at(key).size());
+                        break;
+                    }
+            }
+            if (expects >= 0 && expects != m.n_features_)
+                throw fail("preprocessing step " + m.steps_.front()->kind() + " expects " + std::to_string(expects) +
+                           " features, the model declares " + std::to_string(m.n_features_));
+            constexpr Index kDenseProbeFeatures = Index{1} << 24;
+            Features probe = m.n_features_ <= kDenseProbeFeatures
+                                 ? Features(DenseMatrix(DenseMatrix::Zero(1, m.n_features_)))
+                                 : Features(SparseMatrix(1, m.n_features_));
             for (const auto& s : m.steps_) {
                 probe = s->transform(probe);
-                declared = s->output_roles(declared, probe.cols());
+                if (!declared.empty()) declared = s->output_roles(declared, probe.cols());
             }
             width = probe.cols();
             for (Index& r : declared) r = std::max<Index>(r, 0);

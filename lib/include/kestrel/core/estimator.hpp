@@ -108,7 +108,8 @@ public:
     // `slots`, written straight to the text by model_json_text(state, &slots).
     Json save_state(JsonTextSlots& slots) const;
     // `declared_categories`: per feature the estimator sees, the categories the model file
-    // declares for it (0: numeric), from Model::from_json, so that a state's loaders check
+    // declares for it (0: numeric; an empty vector: no feature declares any), from
+    // Model::from_json, so that a state's loaders check
     // every category count a state gives against it before sizing anything by it (a
     // model file is hostile input: docs/reliability.md). Null: no file declares them (a
     // state made in process), and only the loaders' own caps apply.
