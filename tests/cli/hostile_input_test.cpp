@@ -268,6 +268,27 @@ TEST_SUITE("cli.hostile") {
         CHECK(piece.text == "label,a\n0,2\n");
     }
 
+    TEST_CASE("a forest on a million columns says what it needs (exit 2), not out of memory (exit 3)") {
+        ScratchDir dir("hostile_million");
+        {
+            std::ofstream out(dir / "wide.csv");
+            out << "label";
+            for (int j = 0; j < 1000000; ++j) out << ",c" << j;
+            out << "\n";
+            for (int i = 0; i < 4; ++i) {
+                out << i % 2;
+                for (int j = 0; j < 1000000; ++j) out << ",1";
+                out << "\n";
+            }
+        }
+        const auto r = run_tool("true; (ulimit -v 3000000; timeout 120 " + tool("kestrel-train") +
+                                " -m forest --threads 1 " + q(dir / "wide.csv") + " -o " + q(dir / "f.json") + ")");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("kestrel-train: growing a tree on 1000000 features (rank buckets of every feature) needs about "
+                         "3.8 GB, more than the ") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir / "f.json"));
+    }
+
     TEST_CASE("a model of 300000 columns is matched to its file by name in linear time") {
         ScratchDir dir("hostile_wide");
         const int n = 300000;

@@ -6,6 +6,7 @@
 
 #include "kestrel/common/tree.hpp"  // category_code
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 
 namespace kestrel {
 namespace {
@@ -89,6 +90,10 @@ DenseColumnStore::DenseColumnStore(const SortedColumns& sorted, Index draws)
     if (sorts_per_node(draws, d))
         for (Index f = 0; f < d; ++f) per_node_[static_cast<std::size_t>(f)] = sorted.ranks(f) > 0 ? 1 : 0;
     sorted_range_.assign(static_cast<std::size_t>(d), {-1, -1});
+    // 4 x 256 rank buckets a column, in every thread's builder: 4 GB for a million columns.
+    // Checked first, so that a wide file is exit 2 saying so, not an allocation that fails.
+    check_memory(static_cast<std::uint64_t>(d) * 4 * SortedColumns::kMaxRanks * sizeof(buckets_[0]), 0,
+                 "growing a tree on " + std::to_string(d) + " features (rank buckets of every feature)");
     buckets_.assign(static_cast<std::size_t>(d * 4 * SortedColumns::kMaxRanks), 0);
 }
 
