@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/curves_output.hpp"
 #include "common/explanation_plots.hpp"
 #include "common/explanation_report.hpp"
 #include "common/importance_output.hpp"
@@ -141,7 +142,7 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     text << "explanations of " << model.model_name() << " on " << t.source << " (" << plural(t.X.rows(), "row")
          << ")\n";
     ExplanationPlots pictures;
-    pictures.about = model.model_name() + " on " + t.source;
+    pictures.about = model.model_name() + " on " + short_source(t.source);
 
     if (f.importance) {
         const Vector y = labelled_targets(model, t, "--importance");

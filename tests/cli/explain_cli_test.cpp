@@ -128,7 +128,12 @@ TEST_SUITE("cli.explain") {
         const std::string imp = slurp(dir / "importance.svg");
         CHECK(imp.find("<rect class=\"bar\" data-label=\"petal_length\"") != std::string::npos);
         CHECK(imp.find("class=\"whisker\"") != std::string::npos);
-        CHECK(slurp(dir / "shap_summary.svg").find("<rect class=\"bar\" data-label=\"sepal_width\"") != std::string::npos);
+        const std::string shap = slurp(dir / "shap_summary.svg");
+        CHECK(shap.find("<rect class=\"bar\" data-label=\"sepal_width\"") != std::string::npos);
+        // Every plot is titled with the data file's short name (the issue: the whole path ran
+        // off both edges), as kestrel-cv's and kestrel-predict's are.
+        CHECK(shap.find("<title>SHAP summary: logistic on iris/test.csv</title>") != std::string::npos);
+        CHECK(imp.find("<title>Permutation importance: logistic on iris/test.csv</title>") != std::string::npos);
         // Two columns: one file each.
         const std::string pw = slurp(dir / "curves-petal_width.svg");
         CHECK(pw.find("class=\"faint\"") != std::string::npos);
