@@ -288,7 +288,8 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
     // checked against the memory before any is made (--shuffle-split 100000 on 10^6 rows
     // would take 800 GB).
     const std::uint64_t splits = s.scheme == CvScheme::shuffle_split ? static_cast<std::uint64_t>(s.shuffle_splits)
-                                 : s.scheme == CvScheme::kfold       ? static_cast<std::uint64_t>(std::max(s.k, 0)) *
+                                 : s.scheme == CvScheme::kfold && s.k <= out.data.rows()
+                                                                     ? static_cast<std::uint64_t>(std::max(s.k, 0)) *
                                                                      static_cast<std::uint64_t>(std::max(s.repeats, 1))
                                                                    : 0;
     if (splits > 0)

@@ -218,23 +218,23 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->allow_extra_args(false);
     app.add_option("--max-evals", max_evals,
                    "stop after N evaluations (a candidate on every fold); the same N and seed give the same model")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, 2147483647));
     app.add_option("--time-budget", budget_text,
                    "wall-clock budget (60s, 2m, 1h; default 60s without --max-evals): no evaluation starts once spent");
     app.add_option("--halving-batch", halving_batch,
                    "after round 0, screen this many candidates of a family by successive halving on rows (factor 3) "
                    "and evaluate the survivor; 1 = no screening")
-        ->check(CLI::Range(1, 10000))
+        ->check(whole_number(1, 10000))
         ->capture_default_str();
     app.add_option("--confirm-leaders", confirm_leaders,
                    "after the search, score at most this many leaders (cv means within one standard error of the "
                    "best) on fresh K-fold splits and choose by their mean there; 0 or 1 = no confirmation")
-        ->check(CLI::Range(0, 1000))
+        ->check(whole_number(0, 1000))
         ->capture_default_str();
     app.add_option("--confirm-splits", confirm_splits,
                    "the most fresh K-fold splits the leaders are scored on, one per round; after each, a leader "
                    "more than one standard error behind the best drops out; 0 = no confirmation")
-        ->check(CLI::Range(0, 100))
+        ->check(whole_number(0, 100))
         ->capture_default_str();
     CLI::Option* ensemble_flag = app.add_flag("--ensemble", ensemble,
                  "after the search, build a weighted average of the best candidates by ensemble selection "
@@ -243,15 +243,15 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                    "--ensemble: rounds of greedy selection with replacement; weights = picks / rounds "
                    "(auto-sklearn's ensemble_size)")
         ->needs(ensemble_flag)
-        ->check(CLI::Range(1, 100000))
+        ->check(whole_number(1, 100000))
         ->capture_default_str();
     app.add_option("--ensemble-nbest", ensemble_nbest,
                    "--ensemble: choose among this many best candidates that can join (auto-sklearn's ensemble_nbest)")
         ->needs(ensemble_flag)
-        ->check(CLI::Range(1, 100000))
+        ->check(whole_number(1, 100000))
         ->capture_default_str();
     app.add_option("--folds", folds, "cross-validation folds every candidate is scored on")
-        ->check(CLI::Range(2, 1000))
+        ->check(whole_number(2, 1000))
         ->capture_default_str();
     app.add_option("--encode", encode,
                    "categorical columns: auto (split natively by tree, forest, adaboost and gbdt, one-hot for other "

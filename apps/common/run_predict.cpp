@@ -256,7 +256,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     // Hidden: the size of the pieces the input is read in (0 = the whole input at once);
     // tests make it tiny to cross many piece boundaries. Not given: whole_file_limit.
     long long chunk_bytes = -1;
-    app.add_option("--chunk-bytes", chunk_bytes, "")->group("")->check(CLI::NonNegativeNumber);
+    app.add_option("--chunk-bytes", chunk_bytes, "")->group("")->check(whole_number(0, std::numeric_limits<long long>::max()));
     PlotFlags plots;
     plots.add_to(app, prediction_plot_kinds(), true);
     if (!parse(app, args, io)) return 0;

@@ -66,7 +66,8 @@ void SearchFlags::add_to(CLI::App& app) {
         ->check(whole_number(1, 1000000));
     app.add_flag("--halving", halving,
                  "successive halving (as sklearn's HalvingGridSearchCV): rounds on 3x more rows, keeping the best third");
-    app.add_option("--outer-k", outer_k, "nested cross-validation: K outer folds, each tuned on its training rows only");
+    app.add_option("--outer-k", outer_k, "nested cross-validation: K outer folds, each tuned on its training rows only")
+        ->check(whole_number(2, 100000));
     app.add_option("--resume", resume, "skip the points already scored in this results CSV, and update it")->type_name("FILE");
 }
 

@@ -83,6 +83,7 @@ std::vector<Fold> stratified_kfold(const Vector& class_index, Index n_classes, i
 
 std::vector<Fold> repeated_kfold(const Vector& y, Index n_classes, int k, int repeats, std::uint64_t seed) {
     if (repeats < 1) throw UsageError("--repeat " + std::to_string(repeats) + ": must be at least 1");
+    check_k(y.size(), k);  // before k sizes anything (-k -3 reserved 2^64 folds)
     std::vector<Fold> all;
     all.reserve(static_cast<std::size_t>(k) * static_cast<std::size_t>(repeats));
     for (int r = 0; r < repeats; ++r) {
