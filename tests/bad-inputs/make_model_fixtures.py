@@ -96,11 +96,10 @@ def main():
         m = train(build, tmp, "logistic3", ["-m", "logistic", IRIS])
         m["features"]["names"][2] = m["features"]["names"][0]
         write("model_repeated_feature_name.json", m)
-        # A one-vs-one state whose classes_seen (and n_classes) claim 100000 classes over
-        # 3 members: problems() built k(k-1)/2 = 5e9 class pairs before any check.
+        # A one-vs-one state whose classes_seen claims 100000 classes over 3 members:
+        # problems() built k(k-1)/2 = 5e9 class pairs before any check.
         m = train(build, tmp, "ovo", ["-m", "perceptron", "-p", "multiclass=ovo", IRIS])
         m["state"]["classes_seen"] = 100000
-        m["state"]["n_classes"] = 100000
         write("model_ovo_classes_seen_1e5.json", m)
         # A width of 10^9 with a 4-feature scaler: the load-time probe row took 8 GB
         # (18 s) before the step's own width was compared.
@@ -108,6 +107,15 @@ def main():
         m["features"]["count"] = 1000000000
         m["features"]["names"] = []
         write("model_feature_count_1e9_with_scaler.json", m)
+        # A state's class count sizes a tree's value rows: 10^9 in an adaboost learner took
+        # 7.8 GB and 15 s; in a tree or forest state, std::bad_alloc.
+        m = train(build, tmp, "ada", ["-m", "adaboost", "-p", "n_estimators=2", IRIS])
+        for learner in m["state"]["learners"]:
+            learner["n_classes"] = 1000000000
+        write("model_adaboost_learner_n_classes_1e9.json", m)
+        m = train(build, tmp, "tree2", ["-m", "tree", "-p", "max_depth=2", IRIS])
+        m["state"]["n_classes"] = 1000000000
+        write("model_tree_n_classes_1e9.json", m)
     # A fuzz seed only: gbdt's own category count past what the envelope declares (3).
     with open(os.path.join(FUZZ_SEEDS, "categories_gb.json")) as f:
         m = json.load(f)

@@ -7,6 +7,7 @@
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/json_read.hpp"
 #include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
@@ -161,6 +162,9 @@ void AdaBoost::do_load_state(const Json& state) {
     std::vector<BoostRound> trace;
     for (std::size_t t = 0; t < ls.size(); ++t) {
         auto h = make_base(state.at("base"));
+        // A learner's class count sizes its tables: checked before it is read.
+        if (ls[t].is_object() && ls[t].contains("n_classes") && json_integer<Index>(ls[t].at("n_classes")) != n_classes())
+            throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");
         h->load_state(ls[t], declared_categories());
         if (h->n_features() != n_features() || h->n_classes() != n_classes())
             throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");

@@ -311,6 +311,12 @@ public:
         return true;
     }
 
+    // The length of row 0 of the value array (0 when it is not an array of number rows).
+    std::size_t first_row_width() const {
+        if (packed_) return packed_->kind == PackedKind::real_rows ? packed_->width : 0;
+        return json_.size() > 0 && json_[0].is_array() ? json_[0].size() : 0;
+    }
+
     // Ragged rows (compact leaf classes and counts): the length of row i, then its numbers.
     std::size_t row_size(std::size_t i) const {
         if (packed_) {
@@ -435,6 +441,10 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
                     impurity = required_array(j, "impurity", m), weight = required_array(j, "weight", m),
                     samples = required_array(j, "samples", m), value = required_array(j, "value", m);
     const std::optional<NodeArray> missing_left = optional_array(j, "missing_left", m);
+    // Every value row holds n_outputs numbers: compared with the first before anything is
+    // sized by n_outputs (a state's class count).
+    if (value.first_row_width() != static_cast<std::size_t>(n_outputs))
+        throw std::runtime_error(node_text(0) + " has a value of the wrong length");
     Tree t(n_features, n_outputs);
     t.nodes_.reserve(m);
     t.values_.reserve(m * static_cast<std::size_t>(n_outputs));

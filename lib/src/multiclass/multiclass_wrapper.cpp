@@ -185,6 +185,9 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     for (const auto& m : ms) {
         auto e = make_member_();
         e->set_identity(name(), params());
+        // A member solves a binary problem: its class count (which sizes its tables) is 2 at most.
+        if (m.is_object() && m.contains("n_classes") && json_integer<Index>(m.at("n_classes")) > 2)
+            throw std::runtime_error("a member has more than two classes");
         e->load_state(m, declared_categories());
         if (e->n_features() != n_features()) throw std::runtime_error("member feature count differs from the model's");
         members_.push_back(std::move(e));

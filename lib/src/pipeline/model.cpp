@@ -791,6 +791,12 @@ Model Model::from_json(const Json& j, const std::string& source) {
             width = probe.cols();
             for (Index& r : declared) r = std::max<Index>(r, 0);
         }
+        // The state's class count sizes its loaders' tables (a tree's value rows, a
+        // forest's leaves): compared with the classes listed before it is read.
+        if (const Json& st = j.at("state"); m.task_ == Task::classification && st.is_object() &&
+                                            st.contains("n_classes") &&
+                                            json_integer<Index>(st.at("n_classes")) != static_cast<Index>(m.classes_.size()))
+            throw fail("state class count disagrees with the model's classes");
         est->load_state(j.at("state"), ensemble ? nullptr : &declared);
         if (ensemble) static_cast<const detail::EnsembleEstimator&>(*est).check_members(m.classes_, m.feature_names_);
         if (est->n_features() != width) throw fail("state feature count disagrees with the model's features");
