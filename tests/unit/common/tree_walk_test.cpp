@@ -14,6 +14,7 @@
 #include "kestrel/common/simd.hpp"
 #include "kestrel/common/tree.hpp"
 #include "kestrel/common/tree_walk.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/leaf_outputs.hpp"
@@ -109,6 +110,30 @@ TEST_SUITE("unit") {
                 walk.leaves(0, x.data(), 2, static_cast<Index>(want.size()), at.data(), group, simd_loops(path));
                 for (std::size_t r = 0; r < want.size(); ++r) CHECK(walk.node(at[r]) == want[r]);
             }
+        }
+    }
+
+    TEST_CASE("tree walk: a tree with categorical splits is never walked (issue 51)") {
+        // Such a tree has no level tables; a gbdt file whose tree carried category arrays
+        // was walked anyway, and the AVX-512 path read past the tables (ASan: heap-buffer-
+        // overflow in TreeWalk::table). Its family routes it; the walk refuses it on every path.
+        Tree tree(2, 1);
+        const double v[] = {0.0, 1.0, 2.0};
+        tree.add_node(TreeNode{}, &v[0]);
+        tree.node(0).feature = 0;
+        tree.node(0).left = tree.add_node(TreeNode{}, &v[1]);
+        tree.node(0).right = tree.add_node(TreeNode{}, &v[2]);
+        const int left_codes[] = {1};
+        tree.set_categories(0, 3, left_codes);
+        const std::vector<Tree> trees{tree};
+        const TreeWalk walk(trees, true);
+        CHECK_FALSE(walk.numeric(0));
+        CHECK(walk.levels(0).depth == 0);
+        const std::vector<double> x{1.0, 0.0};
+        for (SimdPath path : walk_paths()) {
+            CAPTURE(to_string(path));
+            std::int32_t at = -1;
+            CHECK_THROWS_AS(walk.leaves(0, x.data(), 2, 1, &at, 8, simd_loops(path)), InternalError);
         }
     }
 
