@@ -116,6 +116,16 @@ def main():
         m = train(build, tmp, "tree2", ["-m", "tree", "-p", "max_depth=2", IRIS])
         m["state"]["n_classes"] = 1000000000
         write("model_tree_n_classes_1e9.json", m)
+        # Category counts past what a feature declares (penguins' island: 3 categories).
+        penguins = os.path.join(ROOT, "data", "tables", "penguins", "train.csv")
+        m = train(build, tmp, "gbdt_cat", ["-m", "gbdt", "-p", "n_estimators=2", penguins])
+        m["state"]["categorical_features"][0]["categories"] = 1000
+        write("model_gbdt_category_count_past_declared.json", m)
+        m = train(build, tmp, "forest_cat", ["-m", "forest", "-p", "n_estimators=2", "-p", "max_depth=3", penguins])
+        for t in m["state"]["trees"]:
+            t["feature"] = [0 if f >= 0 else f for f in t["feature"]]
+            mark_splits_categorical(t, 4)
+        write("model_forest_category_count_past_declared.json", m)
     # A fuzz seed only: gbdt's own category count past what the envelope declares (3).
     with open(os.path.join(FUZZ_SEEDS, "categories_gb.json")) as f:
         m = json.load(f)
