@@ -59,13 +59,20 @@ TEST_SUITE("core.param_binding") {
 
     TEST_CASE("given values, words, aliases and text are typed by the spec then read") {
         const Params given = {{"C", "auto"}, {"max_iter", "1e3"}, {"fit_intercept", "0"}, {"h", "false"},
-                              {"small", "5000000000"}, {"class_weight", "balanced"}, {"tol", "2^-10"}};
+                              {"small", "2147483647"}, {"class_weight", "balanced"}, {"tol", "2^-10"}};
         const Sample s = sample_binding().read(sample_binding().spec().resolve(given, "m"));
         CHECK(s.C.is("auto"));
         CHECK(s.max_iter == 1000);
         CHECK(s.fit_intercept == false);
         CHECK(s.shrinking == false);
-        CHECK(s.small == 2147483647);  // an int field saturates rather than wraps
+        CHECK(s.small == 2147483647);
+        // Past int's range is an error naming the range (it saturated, and a long long field
+        // such as max_iter wrapped where a model took it as int).
+        Params big = given;
+        big["small"] = "5000000000";
+        CHECK_THROWS_WITH_AS(sample_binding().spec().resolve(big, "m"),
+                             "parameter small=5000000000 of model m is out of range (valid: [-2147483648, 2147483647])",
+                             ParamError);
         CHECK(s.class_weight == "balanced");
         CHECK(s.tol == 1.0 / 1024);
     }
