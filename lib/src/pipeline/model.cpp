@@ -414,6 +414,7 @@ Features Model::prepare(const Features& X) const {
 }
 
 Vector Model::predict(const Features& X) const {
+    const FiniteScoresCheck check(from_file_);
     if (!threshold_ && !calibration_) return estimator_->predict(prepare(X));
     const Features P = prepare(X);
     if (!threshold_) {  // scikit-learn's CalibratedClassifierCV: the most probable class, the first on ties
@@ -448,9 +449,11 @@ void Model::set_threshold(const DecisionThreshold& t) {
     threshold_ = t;
 }
 Matrix Model::decision_function(const Features& X) const {
+    const FiniteScoresCheck check(from_file_);
     return estimator_->decision_function(prepare(X));
 }
 Matrix Model::predict_proba(const Features& X) const {
+    const FiniteScoresCheck check(from_file_);
     return probabilities(prepare(X));
 }
 
@@ -826,6 +829,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
             }
         }
         m.provenance_ = j.value("provenance", Json::object());
+        m.from_file_ = true;
     } catch (const ModelFileError&) {
         throw;
     } catch (const std::exception& e) {

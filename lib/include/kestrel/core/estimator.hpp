@@ -242,6 +242,20 @@ Vector scores_to_classes(const Matrix& scores);
 // Throws DataError naming the row when a score (a prediction, decision value or
 // probability) is NaN or infinite: the numbers of a model overflowed on that row (a
 // model file with coefficients, scales or leaf values near 1e308). `model` names it.
+// It checks only inside a FiniteScoresCheck that is on (on this thread): a Model read
+// from a file predicts so; a model fitted in process (a search's candidate on a fold)
+// keeps scoring as before.
 void require_finite_scores(const Matrix& scores, const std::string& model);
+
+class FiniteScoresCheck {
+public:
+    explicit FiniteScoresCheck(bool on);
+    ~FiniteScoresCheck();
+    FiniteScoresCheck(const FiniteScoresCheck&) = delete;
+    FiniteScoresCheck& operator=(const FiniteScoresCheck&) = delete;
+
+private:
+    bool previous_;
+};
 
 }  // namespace kestrel

@@ -245,6 +245,9 @@ private:
     std::vector<std::string> classes_;
     std::vector<std::string> feature_names_;
     CategoryLists categories_;  // per input feature; empty when every column is numeric
+    // Read from a model file (from_json): its scores are checked to be finite when it
+    // predicts (FiniteScoresCheck; docs/model-format.md, "A model file is hostile input").
+    bool from_file_ = false;
     Index n_features_ = 0;
     std::vector<std::shared_ptr<const Transformer>> steps_;
     std::shared_ptr<Estimator> estimator_;
