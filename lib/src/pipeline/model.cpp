@@ -828,6 +828,7 @@ Model Model::from_json(const Json& j, const std::string& source) {
                 throw fail(std::string("invalid threshold: ") + e.what());
             }
         }
+        if (j.contains("label")) m.label_column_ = read_label_column(j["label"], source);
         m.provenance_ = j.value("provenance", Json::object());
         m.from_file_ = true;
     } catch (const ModelFileError&) {
@@ -850,7 +851,6 @@ void Model::save(const std::string& path) const {
             sink(model_json_text(j, &slots));
         },
         Durability::synced);
-        if (j.contains("label")) m.label_column_ = read_label_column(j["label"], source);
 }
 
 Json libsvm_model_to_json(std::string_view text, const std::string& source) {
