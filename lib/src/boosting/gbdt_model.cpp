@@ -258,9 +258,9 @@ std::string Gbdt::do_report(const std::string& report_name, const ReportNames& n
         return t >= skip ? format_number(h[t - skip]) : std::string();
     };
     for (std::size_t t = 0; t < train_loss_.size(); ++t) {
-        csv += std::to_string(t + 1) + "," + format_number(train_loss_[t]);
-        if (!validation_loss_.empty()) csv += "," + cell(validation_loss_, t);
-        for (const auto& h : eval_history_) csv += "," + cell(h, t);
+        ((csv += std::to_string(t + 1)) += ',') += format_number(train_loss_[t]);
+        if (!validation_loss_.empty()) (csv += ',') += cell(validation_loss_, t);
+        for (const auto& h : eval_history_) (csv += ',') += cell(h, t);
         csv += "\n";
     }
     return csv;

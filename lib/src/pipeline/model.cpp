@@ -566,7 +566,7 @@ std::vector<std::string> Model::input_names() const {
     std::vector<std::string> features = feature_names_;
     if (features.empty())
         for (Index j = 0; j < n_features_; ++j)
-            features.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
+            features.push_back(std::string("x").append(std::to_string(j + 1)));  // LIBSVM's 1-based indices
     return features;
 }
 
