@@ -46,7 +46,6 @@ const ModelInfo& Registry::built(const Entry& e) const {
     return *e.info;
 }
 
-bool Registry::contains(const std::string& name) const {
 namespace {
 
 bool binary_by_model_params(const ModelInfo& mi, const Params& resolved) {
@@ -68,6 +67,7 @@ std::string multiclass_wrapper_strategy(const ModelInfo& mi, const Params& resol
 
 }  // namespace
 
+bool Registry::contains(const std::string& name) const {
     return std::any_of(entries_.begin(), entries_.end(), [&](const auto& e) { return e->name == name; });
 }
 
