@@ -160,13 +160,25 @@ bool TableStream::next(Piece& piece) {
         const std::size_t size = buffer_.size();
         std::size_t i = scanned_;
         bool in_quotes = scan_in_quotes_;
-        for (; i < size; ++i) {
-            const char c = b[i];
-            if (c == '"' && quotes) {
+        // By memchr from quote to quote: a byte loop here cost 1.5x on a piped 60 MB CSV
+        // (bench/predict/before_after.sh), where the text between quotes is most of it.
+        while (i < size && cut == 0) {
+            const void* q = quotes ? std::memchr(b + i, '"', size - i) : nullptr;
+            const std::size_t next_quote = q ? static_cast<std::size_t>(static_cast<const char*>(q) - b) : size;
+            if (!in_quotes) {
+                // A record end outside quotes, at or past block_ - 1 and before the next quote.
+                const std::size_t from = std::max(i, block_ - 1);
+                if (from < next_quote)
+                    if (const void* nl = std::memchr(b + from, '\n', next_quote - from))
+                        cut = static_cast<std::size_t>(static_cast<const char*>(nl) - b) + 1;
+            }
+            if (cut > 0) {
+                i = cut;
+            } else if (q) {
                 in_quotes = !in_quotes;
-            } else if (c == '\n' && !in_quotes && i + 1 >= block_) {
-                cut = i + 1;
-                break;
+                i = next_quote + 1;
+            } else {
+                i = size;
             }
         }
         scanned_ = i;
