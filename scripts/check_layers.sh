@@ -29,6 +29,7 @@ declare -A allowed=(
   [boosting]="$below_families"
   [pipeline]="$below_families $families"
   [model_selection]="$below_families pipeline"
+  [tasks]="$below_families pipeline model_selection"
 )
 
 status=0

@@ -112,12 +112,19 @@ std::vector<int> resolve_monotone_constraints(const MonotoneSpec& spec, const st
     const std::string text = [&] {
         if (spec.by_name.empty()) {
             std::string t = "(";
-            for (std::size_t i = 0; i < spec.by_index.size(); ++i) t += (i ? "," : "") + std::to_string(spec.by_index[i]);
+            for (std::size_t i = 0; i < spec.by_index.size(); ++i) {
+                if (i) t += ',';
+                t += std::to_string(spec.by_index[i]);
+            }
             return t + ")";
         }
         std::string t;
-        for (std::size_t i = 0; i < spec.by_name.size(); ++i)
-            t += (i ? "," : "") + spec.by_name[i].first + ":" + std::to_string(spec.by_name[i].second);
+        for (std::size_t i = 0; i < spec.by_name.size(); ++i) {
+            if (i) t += ',';
+            t += spec.by_name[i].first;
+            t += ':';
+            t += std::to_string(spec.by_name[i].second);
+        }
         return t;
     }();
     if (static_cast<Index>(spec.by_index.size()) > n_features)
