@@ -69,5 +69,11 @@ while IFS= read -r hit; do
   complain "${hit%%:*}: the library may not include the command line (${hit#*:})"
 done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](CLI/|common/)' lib/include lib/src | cut -d: -f1,3-)
 
-[ $status = 0 ] && echo "layering: every include of lib/ respects docs/architecture.md"
+# The commands are front ends: they reach models through pipeline/ (the registry, Model) and
+# the task floor, never a family's own header.
+while IFS= read -r hit; do
+  complain "${hit%%:*}:$(echo "$hit" | cut -d: -f2): a command may not include a model family (${hit##*include }): go through pipeline/ or tasks/ (docs/architecture.md)"
+done < <(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"kestrel/(${families// /|})/" apps)
+
+[ $status = 0 ] && echo "layering: every include of lib/ and apps/ respects docs/architecture.md"
 exit $status

@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/kernel_methods/kernel_info.hpp"
+#include "kestrel/kernels/kernel_info.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 

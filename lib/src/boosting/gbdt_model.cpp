@@ -696,6 +696,7 @@ ModelInfo gbdt_model_info() {
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
     info.factory = [] { return std::make_unique<Gbdt>(); };
+    info.search_space = gbdt_search_space();
     return info;
 }
 

@@ -126,6 +126,19 @@ Vector Features::transpose_multiply(const Vector& v) const {
     return dense_ref().transpose() * v;
 }
 
+Dataset Dataset::with_features(Features features) const {
+    Dataset d;
+    d.X = std::move(features);
+    d.y = y;
+    d.weights = weights;
+    d.qid = qid;
+    d.classes = classes;
+    d.task = task;
+    d.source = source;
+    d.label_column = label_column;
+    return d;
+}
+
 Dataset Dataset::subset(std::span<const Index> rows) const {
     Dataset d;
     d.X = X.rows_subset(rows);

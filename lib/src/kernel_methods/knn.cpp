@@ -198,6 +198,7 @@ ModelInfo knn_model_info() {
     info.multiclass = Multiclass::native;
     info.capabilities = {.predict_proba = true, .sparse_input = true};
     info.factory = [] { return std::make_unique<Knn>(); };
+    info.search_space = knn_search_space();
     return info;
 }
 

@@ -243,6 +243,7 @@ ModelInfo least_squares_model_info() {
         return c;
     };
     info.factory = [] { return std::make_unique<LeastSquares>(); };
+    info.search_space = least_squares_search_space();
     return info;
 }
 

@@ -368,6 +368,7 @@ ModelInfo linear_svm_model_info() {
         return c;
     };
     info.factory = [] { return std::make_unique<LinearSvm>(); };
+    info.search_space = linear_svm_search_space();
     return info;
 }
 

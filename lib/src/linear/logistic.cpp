@@ -237,6 +237,7 @@ ModelInfo logistic_model_info() {
         return c;
     };
     info.factory = [] { return std::make_unique<LogisticRegression>(); };
+    info.search_space = logistic_search_space();
     return info;
 }
 

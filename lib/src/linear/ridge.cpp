@@ -203,6 +203,7 @@ ModelInfo ridge_model_info() {
         return c;
     };
     info.factory = [] { return std::make_unique<RidgeRegression>(); };
+    info.search_space = ridge_search_space();
     return info;
 }
 

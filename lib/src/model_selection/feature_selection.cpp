@@ -29,11 +29,7 @@ double metric_error(const std::string& metric, double score) {
 }
 
 Dataset with_features(const Dataset& data, const std::vector<Index>& features) {
-    Dataset d;
-    d.X = select_columns(data.X, features);
-    d.y = data.y;
-    d.weights = data.weights;
-    d.qid = data.qid;
+    Dataset d = data.with_features(select_columns(data.X, features));
     if (!data.feature_names.empty())
         for (Index f : features) d.feature_names.push_back(data.feature_names[static_cast<std::size_t>(f)]);
     if (!data.category_counts.empty()) {
@@ -46,10 +42,6 @@ Dataset with_features(const Dataset& data, const std::vector<Index>& features) {
             d.categories.clear();
         }
     }
-    d.classes = data.classes;
-    d.task = data.task;
-    d.label_column = data.label_column;
-    d.source = data.source;
     return d;
 }
 

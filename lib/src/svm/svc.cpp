@@ -287,6 +287,7 @@ ModelInfo svc_model_info() {
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.refine = with_platt_probabilities;
     info.factory = [] { return std::make_unique<Svc>(); };
+    info.search_space = svc_search_space();
     return info;
 }
 

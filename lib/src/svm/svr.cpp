@@ -245,6 +245,7 @@ ModelInfo svr_model_info() {
     info.tasks = {Task::regression};
     info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.factory = [] { return std::make_unique<Svr>(); };
+    info.search_space = svr_search_space();
     return info;
 }
 

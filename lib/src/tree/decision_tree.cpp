@@ -239,6 +239,7 @@ ModelInfo tree_model_info() {
                          .contributions = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<DecisionTree>(); };
+    info.search_space = tree_search_space();
     return info;
 }
 

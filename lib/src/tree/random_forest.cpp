@@ -489,6 +489,7 @@ ModelInfo forest_model_info() {
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<RandomForest>(); };
+    info.search_space = forest_search_space();
     return info;
 }
 

@@ -75,6 +75,33 @@ TEST_SUITE("core.dataset") {
         CHECK(fs.to_dense() == s.X.dense_ref());
     }
 
+    TEST_CASE("with_features keeps the rows' description and takes the new columns") {
+        DenseMatrix m(2, 2);
+        m << 1, 2, 3, 4;
+        Dataset d;
+        d.X = m;
+        d.y = Vector::LinSpaced(2, 0, 1);
+        d.weights = Vector::Constant(2, 3.0);
+        d.qid = Vector::Constant(2, 9.0);
+        d.classes = {"no", "yes"};
+        d.task = Task::classification;
+        d.source = "t.csv";
+        d.label_column.name = "label";
+        d.feature_names = {"a", "b"};
+        DenseMatrix wider(2, 3);
+        wider << 1, 2, 5, 3, 4, 6;
+        const Dataset w = d.with_features(Features(wider));
+        CHECK(w.X.dense_ref()(1, 2) == 6);
+        CHECK(w.y == d.y);
+        CHECK(w.weights == d.weights);
+        CHECK(w.qid == d.qid);
+        CHECK(w.classes == d.classes);
+        CHECK(w.task == Task::classification);
+        CHECK(w.source == "t.csv");
+        CHECK(w.label_column.name == "label");
+        CHECK(w.feature_names.empty());  // they named the old columns
+    }
+
     TEST_CASE("with_cols pads sparse data with absent features") {
         DenseMatrix m(2, 2);
         m << 1, 0, 0, 2;

@@ -132,6 +132,10 @@ struct Dataset {
 
     // The rows given, in the given order (folds, bootstrap samples).
     Dataset subset(std::span<const Index> rows) const;
+    // The same rows (targets, weights, queries, classes, task, source, label column) over
+    // other features: a preprocessed or column-selected X. The feature names and categories
+    // describe the old columns, so they are left empty for the caller to give.
+    Dataset with_features(Features features) const;
 };
 
 // The labels column exactly as read, before the task is known.

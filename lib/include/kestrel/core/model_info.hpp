@@ -10,6 +10,7 @@
 
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/params.hpp"
+#include "kestrel/core/search_space.hpp"
 
 namespace kestrel {
 
@@ -66,6 +67,9 @@ struct ModelInfo {
     // The named text reports a model fitted with these resolved parameters gives besides
     // its predictions ("path", "trace", "tree", "c_search": Estimator::report); none by default.
     std::function<std::vector<std::string>(const Params& resolved)> reports;
+    // Where kestrel-gridsearch (without a grid) and kestrel-auto search the model; none
+    // (SearchSpace::declared() false) by default.
+    SearchSpace search_space;
     std::function<std::unique_ptr<Estimator>()> factory;
 
     bool supports(Task t) const;

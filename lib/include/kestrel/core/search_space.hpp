@@ -1,9 +1,9 @@
 #pragma once
 // Where kestrel-gridsearch (without -g) and kestrel-auto search a model: axes in -g's
 // syntax (model_selection/grid.hpp), kept as text because core knows no grid and the
-// model's ParamSpec types every drawn value. A family declares its models' spaces beside
-// their ModelInfo (`gbdt_search_space()` next to `gbdt_model_info()`); the pipeline
-// collects them (pipeline/search_spaces.hpp).
+// model's ParamSpec types every drawn value. A family declares its models' spaces in
+// their ModelInfo (`gbdt_model_info()` sets `search_space` from `gbdt_search_space()`);
+// pipeline/search_spaces.hpp answers by model name.
 #include <cstddef>
 #include <string>
 #include <vector>

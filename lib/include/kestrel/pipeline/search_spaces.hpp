@@ -1,7 +1,6 @@
 #pragma once
-// The declared search space of each built-in model (kestrel-gridsearch without -g,
-// kestrel-auto). Each family declares its spaces beside its ModelInfo; this is the one
-// place that lists them, as builtin_models.cpp lists the models.
+// The declared search space of each registered model (kestrel-gridsearch without a grid,
+// kestrel-auto): ModelInfo::search_space, which each family fills beside its parameters.
 #include <string>
 
 #include "kestrel/core/search_space.hpp"

@@ -1,4 +1,4 @@
-#include "kestrel/kernel_methods/kernel_info.hpp"
+#include "kestrel/kernels/kernel_info.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <Spectra/MatOp/DenseSymMatProd.h>
@@ -9,7 +9,6 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
-#include "kestrel/kernel_methods/nystrom.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
 
