@@ -25,6 +25,7 @@
 #include <thread>
 #include <sstream>
 
+#include "common/flag_spelling.hpp"
 #include "common/mpi_session.hpp"
 #include "common/progress.hpp"
 #include "common/signals.hpp"
@@ -153,7 +154,7 @@ int run_command(const std::string& program, Command body, const std::vector<std:
     } catch (const Error& e) {
         // Messages quote what users give (names, values, headers): safe_message is the
         // last guard, one line of bounded length, no control byte reaching the terminal.
-        io.err << program << ": " << safe_message(e.what()) << "\n";
+        io.err << program << ": " << safe_message(command_message(e)) << "\n";
         return static_cast<int>(e.code());
     } catch (const std::bad_alloc&) {
         io.err << program << ": out of memory\n";
@@ -186,7 +187,7 @@ int main_entry(const std::string& program, Command body, int argc, char** argv) 
     try {
         mpi = std::make_unique<MpiSession>(program);
     } catch (const Error& e) {
-        std::cerr << program << ": " << safe_message(e.what()) << "\n";
+        std::cerr << program << ": " << safe_message(command_message(e)) << "\n";
         return static_cast<int>(e.code());
     }
     // Rank 0 speaks for the group: the others print nothing (no results, progress or

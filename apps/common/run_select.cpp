@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "common/commands.hpp"
+#include "common/flag_spelling.hpp"
 #include "common/importance_output.hpp"
-#include "kestrel/core/number_text.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
@@ -73,8 +74,10 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
                    const CommonFlags& common, const Context& ctx, Io& io) {
     const SelectionResult r = sequential_selection(spec, d, opts, ctx);
     const auto names = names_of(d.feature_names, d.cols());
-    Json j = {{"method", f.direction}, {"model", spec.model}, {"metric", r.metric},  {"rows", d.rows()},
-              {"features", d.cols()},  {"k", opts.cv.k},      {"seed", common.seed}, {"stop", r.stop}};
+    Json j = {{"method", f.direction}, {"model", spec.model},
+              {"metric", r.metric},    {"rows", d.rows()},
+              {"features", d.cols()},  {"k", opts.cv.k},
+              {"seed", common.seed},   {"stop", r.stop.respelled(flag_spelling)}};
     j["trajectory"] = Json::array();
     for (const auto& s : r.trajectory) {
         const std::string change =
@@ -105,8 +108,8 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
                << change << std::right << std::setw(9) << s.features.size() << std::setw(12) << format_fixed(s.score, 4)
                << std::setw(10) << format_fixed(s.error, 4) << "\n";
     }
-    io.out << "stopped: " << r.stop << "\nselected (" << r.selected.size() << "): " << joined(r.selected, names)
-           << "\n";
+    io.out << "stopped: " << r.stop.respelled(flag_spelling) << "\nselected (" << r.selected.size()
+           << "): " << joined(r.selected, names) << "\n";
     return 0;
 }
 

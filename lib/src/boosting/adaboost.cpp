@@ -153,21 +153,21 @@ Json AdaBoost::do_save_state() const {
 
 void AdaBoost::do_load_state(const Json& state) {
     for (const char* key : {"base", "learners", "rounds"})
-        if (!state.contains(key)) throw std::runtime_error(std::string("adaboost state lacks \"") + key + "\"");
+        if (!state.contains(key)) throw ModelStateError(std::string("adaboost state lacks \"") + key + "\"");
     const Json& ls = state.at("learners");
     const Json& rs = state.at("rounds");
     if (!ls.is_array() || ls.empty() || !rs.is_array() || rs.size() != ls.size())
-        throw std::runtime_error("adaboost state needs as many rounds as learners, at least one");
+        throw ModelStateError("adaboost state needs as many rounds as learners, at least one");
     std::vector<std::unique_ptr<Estimator>> learners;
     std::vector<BoostRound> trace;
     for (std::size_t t = 0; t < ls.size(); ++t) {
         auto h = make_base(state.at("base"));
         // A learner's class count sizes its tables: checked before it is read.
         if (ls[t].is_object() && ls[t].contains("n_classes") && json_integer<Index>(ls[t].at("n_classes")) != n_classes())
-            throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");
+            throw ModelStateError("adaboost learner " + std::to_string(t) + " does not match the model's shape");
         h->load_state(ls[t], declared_categories());
         if (h->n_features() != n_features() || h->n_classes() != n_classes())
-            throw std::runtime_error("adaboost learner " + std::to_string(t) + " does not match the model's shape");
+            throw ModelStateError("adaboost learner " + std::to_string(t) + " does not match the model's shape");
         learners.push_back(std::move(h));
         trace.push_back(
             {rs[t].at("error").get<double>(), rs[t].at("alpha").get<double>(), rs[t].at("train_error").get<double>()});
@@ -252,7 +252,8 @@ std::string AdaBoost::do_report(const std::string& report_name, const ReportName
 std::string AdaBoost::do_explain_row(const double* row, const ReportNames& names, const std::string& indent) const {
     std::string out;
     for (std::size_t t = 0; t < learners_.size(); ++t) {
-        if (!base_is_tree(*learners_[t])) throw UsageError("--explain: model adaboost has a base that is not a tree");
+        if (!base_is_tree(*learners_[t]))
+            throw UsageError(option_named("explain") + ": model adaboost has a base that is not a tree");
         out += indent + "round " + std::to_string(t) + " (alpha=" + format_number(rounds_[t].alpha) + "):\n" +
                learners_[t]->explain_row(row, names, indent + "  ");
     }

@@ -29,11 +29,11 @@ constexpr Index kDenseBlockCells = 32768;
 std::vector<long long> integers_from_json(const Json& j, const char* what) {
     std::vector<long long> out;
     if (const auto packed = packed_array(j)) {
-        if (packed->kind != PackedKind::integers) throw std::runtime_error(std::string(what) + " is not integers");
+        if (packed->kind != PackedKind::integers) throw ModelStateError(std::string(what) + " is not integers");
         for (std::size_t i = 0; i < packed->size; ++i) out.push_back(packed->integer(i));
         return out;
     }
-    if (!j.is_array()) throw std::runtime_error(std::string(what) + " is not an array");
+    if (!j.is_array()) throw ModelStateError(std::string(what) + " is not an array");
     for (const Json& x : j) out.push_back(json_integer<long long>(x));
     return out;
 }
@@ -320,38 +320,39 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
     const bool has_features = state.contains("categorical_features"), has_splits = state.contains("categorical_splits");
     if (!has_features && !has_splits) return;
     if (!has_features || !has_splits)
-        throw std::runtime_error("gbdt state: categorical_features and categorical_splits come together");
+        throw ModelStateError("gbdt state: categorical_features and categorical_splits come together");
     counts.assign(static_cast<std::size_t>(d), 0);
     unseen.resize(static_cast<std::size_t>(d));
     const auto ascending_codes = [](const std::vector<long long>& v, Index k, const std::string& what) {
         std::vector<int> out;
         for (long long c : v) {
             if (c < 0 || c >= k || (!out.empty() && c <= out.back()))
-                throw std::runtime_error("gbdt state: " + what + " must be ascending codes in [0, " +
-                                         std::to_string(k) + ")");
+                throw ModelStateError("gbdt state: " + what + " must be ascending codes in [0, " + std::to_string(k) +
+                                      ")");
             out.push_back(static_cast<int>(c));
         }
         return out;
     };
     const Json& fs = state.at("categorical_features");
-    if (!fs.is_array() || fs.empty()) throw std::runtime_error("gbdt state: categorical_features is not a non-empty array");
+    if (!fs.is_array() || fs.empty())
+        throw ModelStateError("gbdt state: categorical_features is not a non-empty array");
     for (const Json& f : fs) {
         if (!f.is_object() || !f.contains("feature") || !f.contains("categories") || !f.contains("unseen"))
-            throw std::runtime_error("gbdt state: a categorical feature needs feature, categories and unseen");
+            throw ModelStateError("gbdt state: a categorical feature needs feature, categories and unseen");
         const auto j = json_integer<Index>(f.at("feature"));
         const auto k = json_integer<Index>(f.at("categories"));
         if (j < 0 || j >= d || counts[static_cast<std::size_t>(j)] != 0)
-            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " is out of range or repeated");
+            throw ModelStateError("gbdt state: categorical feature " + std::to_string(j) +
+                                  " is out of range or repeated");
         if (k < 1 || k > Gbdt::kMaxCategories)
-            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
-                                     std::to_string(k) + " categories");
+            throw ModelStateError("gbdt state: categorical feature " + std::to_string(j) + " has " + std::to_string(k) +
+                                  " categories");
         // Each split on it takes k bits: no more than the model file declares for it.
         const Index declared_k =
             declared && static_cast<std::size_t>(j) < declared->size() ? (*declared)[static_cast<std::size_t>(j)] : 0;
         if (declared && k > declared_k)
-            throw std::runtime_error("gbdt state: categorical feature " + std::to_string(j) + " has " +
-                                     std::to_string(k) + " categories, the model declares " +
-                                     std::to_string(declared_k));
+            throw ModelStateError("gbdt state: categorical feature " + std::to_string(j) + " has " + std::to_string(k) +
+                                  " categories, the model declares " + std::to_string(declared_k));
         counts[static_cast<std::size_t>(j)] = k;
         unseen[static_cast<std::size_t>(j)] =
             ascending_codes(integers_from_json(f.at("unseen"), "gbdt unseen"), k, "unseen categories");
@@ -360,21 +361,21 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
     std::vector<std::vector<char>> has(trees.size());
     for (std::size_t t = 0; t < trees.size(); ++t) has[t].assign(static_cast<std::size_t>(trees[t].size()), 0);
     const Json& ss = state.at("categorical_splits");
-    if (!ss.is_array()) throw std::runtime_error("gbdt state: categorical_splits is not an array");
+    if (!ss.is_array()) throw ModelStateError("gbdt state: categorical_splits is not an array");
     for (const Json& s : ss) {
         if (!s.is_object() || !s.contains("tree") || !s.contains("node") || !s.contains("left"))
-            throw std::runtime_error("gbdt state: a categorical split needs tree, node and left");
+            throw ModelStateError("gbdt state: a categorical split needs tree, node and left");
         const auto t = json_integer<long long>(s.at("tree"));
         const auto i = json_integer<long long>(s.at("node"));
         if (t < 0 || t >= static_cast<long long>(trees.size()) || i < 0 ||
             i >= trees[static_cast<std::size_t>(t)].size())
-            throw std::runtime_error("gbdt state: categorical split of tree " + std::to_string(t) + " node " +
-                                     std::to_string(i) + " is out of range");
+            throw ModelStateError("gbdt state: categorical split of tree " + std::to_string(t) + " node " +
+                                  std::to_string(i) + " is out of range");
         const TreeNode& n = trees[static_cast<std::size_t>(t)].node(static_cast<int>(i));
         if (n.is_leaf() || counts[static_cast<std::size_t>(n.feature)] == 0 ||
             has[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)])
-            throw std::runtime_error("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
-                                     " is not one categorical split");
+            throw ModelStateError("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
+                                  " is not one categorical split");
         has[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)] = 1;
         Gbdt::CategoricalSplit c;
         c.node = static_cast<int>(i);
@@ -386,8 +387,8 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
         for (int i = 0; i < trees[t].size(); ++i) {
             const TreeNode& n = trees[t].node(i);
             if (!n.is_leaf() && counts[static_cast<std::size_t>(n.feature)] > 0 && !has[t][static_cast<std::size_t>(i)])
-                throw std::runtime_error("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
-                                         " splits a categorical feature without its categories");
+                throw ModelStateError("gbdt state: node " + std::to_string(i) + " of tree " + std::to_string(t) +
+                                      " splits a categorical feature without its categories");
         }
         std::sort(splits[t].begin(), splits[t].end(),
                   [](const Gbdt::CategoricalSplit& a, const Gbdt::CategoricalSplit& b) { return a.node < b.node; });
@@ -398,16 +399,16 @@ void load_categorical(const Json& state, const std::vector<Tree>& trees, Index d
 
 void Gbdt::do_load_state(const Json& state) {
     for (const char* key : {"loss", "base_score", "trees", "feature_importances", "train_loss", "validation_loss"})
-        if (!state.contains(key)) throw std::runtime_error(std::string("gbdt state lacks \"") + key + "\"");
+        if (!state.contains(key)) throw ModelStateError(std::string("gbdt state lacks \"") + key + "\"");
     const LossKind loss = loss_from_string(state.at("loss").get<std::string>());
     const bool classification = task() == Task::classification;
     if (classification != is_classification_loss(loss) || (loss == LossKind::logistic && n_classes() != 2))
-        throw std::runtime_error("gbdt state: loss " + std::string(to_string(loss)) + " does not fit the model's task");
+        throw ModelStateError("gbdt state: loss " + std::string(to_string(loss)) + " does not fit the model's task");
     const Index K = loss == LossKind::softmax ? n_classes() : 1;
     const Vector base = vector_from_json(state.at("base_score"), "gbdt base_score", K);
     const Json& ts = state.at("trees");
     if (!ts.is_array() || ts.empty() || ts.size() % static_cast<std::size_t>(K) != 0)
-        throw std::runtime_error("gbdt state needs a positive multiple of " + std::to_string(K) + " trees");
+        throw ModelStateError("gbdt state needs a positive multiple of " + std::to_string(K) + " trees");
     // Version 3 writes the trees in the boosted layout; 1 and 2 in the full one.
     const TreeLayout layout =
         json_integer<int>(state.at("state_version")) >= 3 ? TreeLayout::boosted : TreeLayout::full;
@@ -418,19 +419,19 @@ void Gbdt::do_load_state(const Json& state) {
     const std::vector<Index> no_tree_categories;
     for (std::size_t t = 0; t < ts.size(); ++t) {
         if (ts[t].is_object() && (ts[t].contains("category_node") || ts[t].contains("category_count")))
-            throw std::runtime_error("gbdt state: tree " + std::to_string(t) +
-                                     " has category arrays (gbdt's categorical splits are in categorical_splits)");
+            throw ModelStateError("gbdt state: tree " + std::to_string(t) +
+                                  " has category arrays (gbdt's categorical splits are in categorical_splits)");
         try {
             trees.push_back(Tree::from_json(ts[t], n_features(), 1, layout, &no_tree_categories));
-        } catch (const std::runtime_error& e) {
-            throw std::runtime_error("gbdt tree " + std::to_string(t) + ": " + e.what());
+        } catch (const std::runtime_error& e) {  // a tree's error of any type, named by its tree
+            throw ModelStateError("gbdt tree " + std::to_string(t) + ": " + e.what());
         }
     }
     Vector imp = vector_from_json(state.at("feature_importances"), "gbdt feature_importances", n_features());
     const Vector tl = vector_from_json(state.at("train_loss"), "gbdt train_loss");
     const Vector vl = vector_from_json(state.at("validation_loss"), "gbdt validation_loss");
     // A continued model's validation history may cover its last rounds only (gbdt.cpp).
-    if (vl.size() > tl.size()) throw std::runtime_error("gbdt state: validation_loss is longer than train_loss");
+    if (vl.size() > tl.size()) throw ModelStateError("gbdt state: validation_loss is longer than train_loss");
     // Optional (files before eval_metric have neither): the per-round evaluation and
     // early stopping's choice.
     std::vector<std::string> eval_columns;
@@ -440,16 +441,16 @@ void Gbdt::do_load_state(const Json& state) {
         eval_columns = e.at("columns").get<std::vector<std::string>>();
         eval_history = e.at("values").get<std::vector<std::vector<double>>>();
         if (eval_columns.size() != eval_history.size())
-            throw std::runtime_error("gbdt state: evaluation has " + std::to_string(eval_columns.size()) +
-                                     " columns but " + std::to_string(eval_history.size()) + " value lists");
+            throw ModelStateError("gbdt state: evaluation has " + std::to_string(eval_columns.size()) +
+                                  " columns but " + std::to_string(eval_history.size()) + " value lists");
         for (const auto& h : eval_history)
             if (h.size() > static_cast<std::size_t>(tl.size()))
-                throw std::runtime_error("gbdt state: an evaluation list is longer than train_loss");
+                throw ModelStateError("gbdt state: an evaluation list is longer than train_loss");
     }
     const Index best_iteration = state.contains("best_iteration") ? json_integer<Index>(state.at("best_iteration")) : -1;
     if (best_iteration < -1 || best_iteration >= static_cast<Index>(trees.size() / static_cast<std::size_t>(K)))
-        throw std::runtime_error("gbdt state: best_iteration " + std::to_string(best_iteration) +
-                                 " is not a round of the model");
+        throw ModelStateError("gbdt state: best_iteration " + std::to_string(best_iteration) +
+                              " is not a round of the model");
     std::vector<Index> counts;
     std::vector<std::vector<int>> unseen;
     std::vector<std::vector<CategoricalSplit>> cats;

@@ -10,7 +10,7 @@ namespace kestrel {
 
 void Calibration::check_method(const std::string& method) {
     if (method != "sigmoid" && method != "isotonic")
-        throw UsageError("--calibrate: '" + method + "' is not one of sigmoid, isotonic");
+        throw UsageError(option_named("calibrate") + ": '" + method + "' is not one of sigmoid, isotonic");
 }
 
 Calibration Calibration::fit(const std::string& method, const Matrix& scores, const Vector& class_index,

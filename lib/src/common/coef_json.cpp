@@ -20,23 +20,23 @@ Json matrix_to_json(const Eigen::MatrixXd& m) {
 }
 
 Vector vector_from_json(const Json& j, const std::string& what, Index expected) {
-    if (!j.is_array()) throw std::runtime_error(what + " must be an array of numbers");
+    if (!j.is_array()) throw ModelStateError(what + " must be an array of numbers");
     if (expected >= 0 && static_cast<Index>(j.size()) != expected)
-        throw std::runtime_error(what + " has " + std::to_string(j.size()) + " values, expected " +
-                                 std::to_string(expected));
+        throw ModelStateError(what + " has " + std::to_string(j.size()) + " values, expected " +
+                              std::to_string(expected));
     Vector v(static_cast<Index>(j.size()));
     for (std::size_t i = 0; i < j.size(); ++i) {
-        if (!j[i].is_number()) throw std::runtime_error(what + " must be an array of numbers");
+        if (!j[i].is_number()) throw ModelStateError(what + " must be an array of numbers");
         v[static_cast<Index>(i)] = j[i].get<double>();
-        if (!std::isfinite(v[static_cast<Index>(i)])) throw std::runtime_error(what + " holds a non-finite value");
+        if (!std::isfinite(v[static_cast<Index>(i)])) throw ModelStateError(what + " holds a non-finite value");
     }
     return v;
 }
 
 Eigen::MatrixXd matrix_from_json(const Json& j, const std::string& what, Index rows, Index cols) {
-    if (!j.is_array() || j.empty()) throw std::runtime_error(what + " must be a non-empty array of rows");
+    if (!j.is_array() || j.empty()) throw ModelStateError(what + " must be a non-empty array of rows");
     if (rows >= 0 && static_cast<Index>(j.size()) != rows)
-        throw std::runtime_error(what + " has " + std::to_string(j.size()) + " rows, expected " + std::to_string(rows));
+        throw ModelStateError(what + " has " + std::to_string(j.size()) + " rows, expected " + std::to_string(rows));
     const Vector first = vector_from_json(j[0], what + " row 1", cols);
     Eigen::MatrixXd m(static_cast<Index>(j.size()), first.size());
     m.row(0) = first.transpose();
@@ -61,7 +61,7 @@ Json coef_state_to_json(const Vector& coef, double intercept) {
 void coef_state_from_json(const Json& state, const std::string& model, Index n_features, Vector& coef,
                           double& intercept) {
     if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error(model + " state needs \"coef\" and \"intercept\"");
+        throw ModelStateError(model + " state needs \"coef\" and \"intercept\"");
     Vector c = vector_from_json(state.at("coef"), model + " coef", n_features > 0 ? n_features : -1);
     const Vector b = vector_from_json(Json::array({state.at("intercept")}), model + " intercept", 1);
     coef = std::move(c);

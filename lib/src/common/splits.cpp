@@ -13,10 +13,11 @@ namespace kestrel {
 namespace {
 
 void check_k(Index n, int k) {
-    if (k < 2) throw UsageError("-k " + std::to_string(k) + ": cross-validation needs at least 2 folds");
+    if (k < 2)
+        throw UsageError(option_named("k") + " " + std::to_string(k) + ": cross-validation needs at least 2 folds");
     if (k > n)
-        throw UsageError("-k " + std::to_string(k) + ": more folds than rows (" + std::to_string(n) + "); use -k " +
-                         std::to_string(n) + " or fewer");
+        throw UsageError(option_named("k") + " " + std::to_string(k) + ": more folds than rows (" + std::to_string(n) +
+                         "); use " + option_named("k") + " " + std::to_string(n) + " or fewer");
 }
 
 // Builds the folds from each row's fold number: tests and trains come out sorted
@@ -82,7 +83,7 @@ std::vector<Fold> stratified_kfold(const Vector& class_index, Index n_classes, i
 }
 
 std::vector<Fold> repeated_kfold(const Vector& y, Index n_classes, int k, int repeats, std::uint64_t seed) {
-    if (repeats < 1) throw UsageError("--repeat " + std::to_string(repeats) + ": must be at least 1");
+    if (repeats < 1) throw UsageError(option_named("repeats") + " " + std::to_string(repeats) + ": must be at least 1");
     check_k(y.size(), k);  // before k sizes anything (-k -3 reserved 2^64 folds)
     std::vector<Fold> all;
     all.reserve(static_cast<std::size_t>(k) * static_cast<std::size_t>(repeats));
@@ -122,13 +123,15 @@ struct SplitSizes {
 
 // sklearn's _validate_shuffle_split: test = ceil(f * n), train = the rest.
 SplitSizes shuffle_split_sizes(Index n, int splits, double test_fraction) {
-    if (splits < 1) throw UsageError("--shuffle-split " + std::to_string(splits) + ": needs at least 1 split");
+    if (splits < 1)
+        throw UsageError(option_named("shuffle_splits") + " " + std::to_string(splits) + ": needs at least 1 split");
     if (!(test_fraction > 0 && test_fraction < 1))
-        throw UsageError("--test-fraction " + std::to_string(test_fraction) + ": must be strictly between 0 and 1");
+        throw UsageError(option_named("test_fraction") + " " + std::to_string(test_fraction) +
+                         ": must be strictly between 0 and 1");
     const auto test = static_cast<Index>(std::ceil(test_fraction * static_cast<double>(n)));
     if (test >= n)
-        throw UsageError("--test-fraction " + std::to_string(test_fraction) + ": leaves no training row out of " +
-                         std::to_string(n));
+        throw UsageError(option_named("test_fraction") + " " + std::to_string(test_fraction) +
+                         ": leaves no training row out of " + std::to_string(n));
     return {n - test, test};
 }
 
@@ -165,7 +168,9 @@ std::vector<Index> approximate_mode(const std::vector<Index>& counts, Index draw
 }  // namespace
 
 std::vector<Fold> leave_one_out(Index n) {
-    if (n < 2) throw UsageError("--loo: leave-one-out needs at least 2 rows, got " + std::to_string(n));
+    if (n < 2)
+        throw UsageError(option_named("leave_one_out") + ": leave-one-out needs at least 2 rows, got " +
+                         std::to_string(n));
     std::vector<int> fold_of_row(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i) fold_of_row[static_cast<std::size_t>(i)] = static_cast<int>(i);
     return folds_from_assignment(fold_of_row, static_cast<int>(n));
@@ -198,15 +203,16 @@ std::vector<Fold> stratified_shuffle_split(const Vector& class_index, Index n_cl
     for (auto& rows : rows_of_class) {
         if (rows.empty()) continue;
         if (rows.size() < 2)
-            throw UsageError("--shuffle-split: a class has only 1 row; stratified splits need at least 2 per class");
+            throw UsageError(option_named("shuffle_splits") +
+                             ": a class has only 1 row; stratified splits need at least 2 per class");
         counts.push_back(static_cast<Index>(rows.size()));
         present.push_back(std::move(rows));
     }
     const auto k = static_cast<Index>(present.size());
     if (sizes.train < k || sizes.test < k)
-        throw UsageError("--test-fraction " + std::to_string(test_fraction) + ": " + std::to_string(sizes.test) +
-                         " test and " + std::to_string(sizes.train) + " training rows cannot hold all " +
-                         std::to_string(k) + " classes");
+        throw UsageError(option_named("test_fraction") + " " + std::to_string(test_fraction) + ": " +
+                         std::to_string(sizes.test) + " test and " + std::to_string(sizes.train) +
+                         " training rows cannot hold all " + std::to_string(k) + " classes");
 
     std::vector<Fold> out;
     for (int s = 0; s < splits; ++s) {
@@ -237,12 +243,14 @@ std::vector<Fold> group_kfold(const std::vector<Index>& group_of_row, int k) {
     for (Index g : group_of_row) ++size[static_cast<std::size_t>(g)];
     const auto present = std::count_if(size.begin(), size.end(), [](Index s) { return s > 0; });
     if (present < 2)
-        throw UsageError("--groups: the group column has " + std::to_string(present) +
+        throw UsageError(option_named("groups") + ": the group column has " + std::to_string(present) +
                          " distinct value; group k-fold needs at least 2 groups");
-    if (k < 2) throw UsageError("-k " + std::to_string(k) + ": cross-validation needs at least 2 folds");
+    if (k < 2)
+        throw UsageError(option_named("k") + " " + std::to_string(k) + ": cross-validation needs at least 2 folds");
     if (k > present)
-        throw UsageError("-k " + std::to_string(k) + ": more folds than groups (" + std::to_string(present) +
-                         " in the --groups column); use -k " + std::to_string(present) + " or fewer");
+        throw UsageError(option_named("k") + " " + std::to_string(k) + ": more folds than groups (" +
+                         std::to_string(present) + " in the " + option_named("groups") + " column); use " +
+                         option_named("k") + " " + std::to_string(present) + " or fewer");
 
     // numpy's argsort(sizes)[::-1]: decreasing size, equal sizes by decreasing id.
     std::vector<Index> order(static_cast<std::size_t>(n_groups));

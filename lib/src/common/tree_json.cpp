@@ -287,7 +287,7 @@ public:
     template <class T>
     T integer(std::size_t i) const {
         if (!packed_) return json_integer<T>(json_[i]);
-        if (packed_->kind != PackedKind::integers) throw std::runtime_error("expected an integer, found a real number");
+        if (packed_->kind != PackedKind::integers) throw ModelStateError("expected an integer, found a real number");
         return in_range<T>(packed_->integer(i));
     }
 
@@ -295,7 +295,7 @@ public:
         if (!packed_) return json_[i].get<double>();
         if (packed_->kind == PackedKind::reals) return packed_->real(i);
         if (packed_->kind == PackedKind::integers) return static_cast<double>(packed_->integer(i));
-        throw std::runtime_error("expected a number, found an array");
+        throw ModelStateError("expected a number, found an array");
     }
 
     // Row i of the value array into v (v.size() numbers); false when it is not such a row.
@@ -321,16 +321,16 @@ public:
     std::size_t row_size(std::size_t i) const {
         if (packed_) {
             if (packed_->kind != PackedKind::ragged_integers && packed_->kind != PackedKind::ragged_reals)
-                throw std::runtime_error("expected an array of rows");
+                throw ModelStateError("expected an array of rows");
             return packed_->row_start(i + 1) - packed_->row_start(i);
         }
-        if (!json_[i].is_array()) throw std::runtime_error("expected an array of rows");
+        if (!json_[i].is_array()) throw ModelStateError("expected an array of rows");
         return json_[i].size();
     }
     Index row_integer(std::size_t i, std::size_t c) const {
         if (!packed_) return json_integer<Index>(json_[i][c]);
         if (packed_->kind != PackedKind::ragged_integers)
-            throw std::runtime_error("expected an integer, found a real number");
+            throw ModelStateError("expected an integer, found a real number");
         return in_range<Index>(packed_->integer(packed_->row_start(i) + c));
     }
     double row_real(std::size_t i, std::size_t c) const {
@@ -344,7 +344,7 @@ private:
     static T in_range(std::int64_t v) {
         if (v < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
             v > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
-            throw std::runtime_error("integer " + std::to_string(v) + " is out of range");
+            throw ModelStateError("integer " + std::to_string(v) + " is out of range");
         return static_cast<T>(v);
     }
 
@@ -354,9 +354,9 @@ private:
 
 NodeArray required_array(const Json& j, const char* key, std::size_t length) {
     if (!j.contains(key) || !NodeArray(j.at(key)).is_array())
-        throw std::runtime_error(std::string("tree lacks the array \"") + key + "\"");
+        throw ModelStateError(std::string("tree lacks the array \"") + key + "\"");
     NodeArray a(j.at(key));
-    if (a.size() != length) throw std::runtime_error(std::string("tree array \"") + key + "\" has the wrong length");
+    if (a.size() != length) throw ModelStateError(std::string("tree array \"") + key + "\" has the wrong length");
     return a;
 }
 
@@ -364,7 +364,7 @@ std::optional<NodeArray> optional_array(const Json& j, const char* key, std::siz
     if (!j.contains(key)) return std::nullopt;
     NodeArray a(j.at(key));
     if (!a.is_array() || a.size() != length)
-        throw std::runtime_error(std::string("tree array \"") + key + "\" has the wrong length");
+        throw ModelStateError(std::string("tree array \"") + key + "\" has the wrong length");
     return a;
 }
 
@@ -379,15 +379,15 @@ void check_node(const TreeNode& n, std::size_t i, Index n_features, std::vector<
     const bool leaf = n.left < 0 && n.right < 0 && n.feature == -1;
     const bool split = n.left > static_cast<int>(i) && n.right > static_cast<int>(i) && n.left < nodes &&
                        n.right < nodes && n.feature >= 0 && n.feature < n_features && std::isfinite(n.threshold);
-    if (!leaf && !split) throw std::runtime_error(node_text(i) + " is malformed");
+    if (!leaf && !split) throw ModelStateError(node_text(i) + " is malformed");
     // A node's weight (gbdt's cover: its Hessian sum; a CART node's sample weight) is a sum
     // of weights >= 0; TreeSHAP divides by it. 0 is kept: a split whose children both have
     // cover 0 sends each half (docs/model-format.md).
     if (!(n.weight >= 0) || !std::isfinite(n.weight))
-        throw std::runtime_error(node_text(i) + " has a weight (cover) that is not a finite number >= 0");
-    if (n.samples < 0) throw std::runtime_error(node_text(i) + " has a negative sample count");
+        throw ModelStateError(node_text(i) + " has a weight (cover) that is not a finite number >= 0");
+    if (n.samples < 0) throw ModelStateError(node_text(i) + " has a negative sample count");
     if (split && (++parents[static_cast<std::size_t>(n.left)] > 1 || ++parents[static_cast<std::size_t>(n.right)] > 1))
-        throw std::runtime_error(node_text(i) + " shares a child");
+        throw ModelStateError(node_text(i) + " shares a child");
 }
 
 // A compact leaf's class counts into v (zeros elsewhere). Returns their sum in class
@@ -396,15 +396,15 @@ double read_counts(const NodeArray& classes, const NodeArray& counts, std::size_
                    std::size_t node) {
     const std::size_t n = classes.row_size(leaf);
     if (n == 0 || counts.row_size(leaf) != n)
-        throw std::runtime_error(node_text(node) + " has leaf classes and counts of different lengths");
+        throw ModelStateError(node_text(node) + " has leaf classes and counts of different lengths");
     Index last = -1;
     for (std::size_t c = 0; c < n; ++c) {
         const Index cls = classes.row_integer(leaf, c);
         const double x = counts.row_real(leaf, c);
         if (cls <= last || cls >= k)
-            throw std::runtime_error(node_text(node) + " has a leaf class out of range or out of order");
+            throw ModelStateError(node_text(node) + " has a leaf class out of range or out of order");
         if (!(x > 0) || !std::isfinite(x))
-            throw std::runtime_error(node_text(node) + " has a leaf count that is not a positive number");
+            throw ModelStateError(node_text(node) + " has a leaf count that is not a positive number");
         v[cls] = x;
         last = cls;
     }
@@ -421,11 +421,11 @@ void check_leaf_counts(const std::vector<double>& counts, double weight, std::si
     double sum = 0;
     for (const double x : counts) {
         if (!(x >= 0) || !std::isfinite(x))
-            throw std::runtime_error(node_text(node) + " has a leaf count that is not a number >= 0");
+            throw ModelStateError(node_text(node) + " has a leaf count that is not a number >= 0");
         sum += x;
     }
     if (!(sum > 0) || sum != weight)
-        throw std::runtime_error(node_text(node) + " has a leaf weight that is not the sum of its class counts");
+        throw ModelStateError(node_text(node) + " has a leaf weight that is not the sum of its class counts");
 }
 
 }  // namespace
@@ -433,9 +433,9 @@ void check_leaf_counts(const std::vector<double>& counts, double weight, std::si
 Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
     for (const char* key : {"feature", "threshold", "left", "right", "impurity", "weight", "samples", "value"})
         if (!j.contains(key) || !NodeArray(j.at(key)).is_array())
-            throw std::runtime_error(std::string("tree lacks the array \"") + key + "\"");
+            throw ModelStateError(std::string("tree lacks the array \"") + key + "\"");
     const std::size_t m = NodeArray(j.at("feature")).size();
-    if (m == 0) throw std::runtime_error("tree has no nodes");
+    if (m == 0) throw ModelStateError("tree has no nodes");
     const NodeArray feature = required_array(j, "feature", m), threshold = required_array(j, "threshold", m),
                     left = required_array(j, "left", m), right = required_array(j, "right", m),
                     impurity = required_array(j, "impurity", m), weight = required_array(j, "weight", m),
@@ -444,7 +444,7 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
     // Every value row holds n_outputs numbers: compared with the first before anything is
     // sized by n_outputs (a state's class count).
     if (value.first_row_width() != static_cast<std::size_t>(n_outputs))
-        throw std::runtime_error(node_text(0) + " has a value of the wrong length");
+        throw ModelStateError(node_text(0) + " has a value of the wrong length");
     Tree t(n_features, n_outputs);
     t.nodes_.reserve(m);
     t.values_.reserve(m * static_cast<std::size_t>(n_outputs));
@@ -461,7 +461,7 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
         n.samples = samples.integer<Index>(i);
         if (missing_left) n.missing_left = missing_left->integer<int>(i) != 0;
         check_node(n, i, n_features, parents);
-        if (!value.row(i, v)) throw std::runtime_error(node_text(i) + " has a value of the wrong length");
+        if (!value.row(i, v)) throw ModelStateError(node_text(i) + " has a value of the wrong length");
         if (n_outputs > 1 && n.left < 0) check_leaf_counts(v, n.weight, i);
         t.add_node(n, v.data());
     }
@@ -470,15 +470,15 @@ Tree Tree::from_full_json(const Json& j, Index n_features, Index n_outputs) {
 
 Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs, bool boosted) {
     if (!j.contains("feature") || !NodeArray(j.at("feature")).is_array())
-        throw std::runtime_error("tree lacks the array \"feature\"");
+        throw ModelStateError("tree lacks the array \"feature\"");
     const NodeArray feature(j.at("feature"));
     const std::size_t m = feature.size();
-    if (m == 0) throw std::runtime_error("tree has no nodes");
+    if (m == 0) throw ModelStateError("tree has no nodes");
     std::size_t n_leaves = 0;
     for (std::size_t i = 0; i < m; ++i) n_leaves += feature.integer<int>(i) == -1 ? 1 : 0;
     const std::size_t n_splits = m - n_leaves;
     const bool counts = n_outputs > 1;
-    if (boosted && counts) throw std::runtime_error("a boosted tree has one output");
+    if (boosted && counts) throw ModelStateError("a boosted tree has one output");
     // boosted: the gains of the splits and the weights of all nodes instead of the leaves' impurity.
     const NodeArray left = required_array(j, "left", n_splits), right = required_array(j, "right", n_splits),
                     threshold = required_array(j, "threshold", n_splits),
@@ -528,33 +528,33 @@ Tree Tree::from_compact_json(const Json& j, Index n_features, Index n_outputs, b
 void Tree::read_categories(const Json& j, const std::vector<Index>* category_limits) {
     if (!j.contains("category_node")) return;
     const NodeArray nodes(j.at("category_node"));
-    if (!nodes.is_array()) throw std::runtime_error("tree array \"category_node\" is not an array");
+    if (!nodes.is_array()) throw ModelStateError("tree array \"category_node\" is not an array");
     const std::size_t n = nodes.size();
     const NodeArray count = required_array(j, "category_count", n), left = required_array(j, "category_left", n);
     for (std::size_t s = 0; s < n; ++s) {
         const int i = nodes.integer<int>(s);
         const Index k = count.integer<Index>(s);
         if (i < 0 || i >= size() || node(i).is_leaf() || is_categorical(i))
-            throw std::runtime_error("tree categorical split " + std::to_string(s) + " is not on one split node");
+            throw ModelStateError("tree categorical split " + std::to_string(s) + " is not on one split node");
         if (k < 1 || k > (Index{1} << 30))
-            throw std::runtime_error(node_text(static_cast<std::size_t>(i)) + " has " + std::to_string(k) + " categories");
+            throw ModelStateError(node_text(static_cast<std::size_t>(i)) + " has " + std::to_string(k) + " categories");
         // A split's set takes k bits: no more categories than its feature declares (a
         // crafted 10^9 took 4 GB per tree before this check).
         if (category_limits) {
             const auto f = static_cast<std::size_t>(node(i).feature);
             const Index declared = f < category_limits->size() ? (*category_limits)[f] : 0;
             if (k > declared)
-                throw std::runtime_error(node_text(static_cast<std::size_t>(i)) + ": category_count " +
-                                         std::to_string(k) + " on feature " + std::to_string(f) +
-                                         (declared > 0 ? ", which declares " + std::to_string(declared) + " categories"
-                                                       : ", which declares no categories"));
+                throw ModelStateError(node_text(static_cast<std::size_t>(i)) + ": category_count " + std::to_string(k) +
+                                      " on feature " + std::to_string(f) +
+                                      (declared > 0 ? ", which declares " + std::to_string(declared) + " categories"
+                                                    : ", which declares no categories"));
         }
         std::vector<int> codes(left.row_size(s));
         for (std::size_t c = 0; c < codes.size(); ++c) {
             codes[c] = static_cast<int>(left.row_integer(s, c));
             if (codes[c] < 0 || codes[c] >= k || (c > 0 && codes[c] <= codes[c - 1]))
-                throw std::runtime_error(node_text(static_cast<std::size_t>(i)) +
-                                         " has category codes out of range or out of order");
+                throw ModelStateError(node_text(static_cast<std::size_t>(i)) +
+                                      " has category codes out of range or out of order");
         }
         set_categories(i, k, codes);
     }
@@ -562,7 +562,7 @@ void Tree::read_categories(const Json& j, const std::vector<Index>* category_lim
 
 Tree Tree::from_json(const Json& j, Index n_features, Index n_outputs, TreeLayout layout,
                      const std::vector<Index>* category_limits) {
-    if (!j.is_object()) throw std::runtime_error("tree is not an object");
+    if (!j.is_object()) throw ModelStateError("tree is not an object");
     Tree t = layout == TreeLayout::full ? from_full_json(j, n_features, n_outputs)
                                         : from_compact_json(j, n_features, n_outputs, layout == TreeLayout::boosted);
     t.read_categories(j, category_limits);

@@ -80,13 +80,14 @@ TreeExplainer::TreeExplainer(const Tree& tree, std::vector<double> cover, std::v
     // row is explained and outside the parallel region (a tree 40,000 levels deep once
     // threw bad_alloc inside it, which ended the process).
     if (depth_ > kMaxTreeShapDepth)
-        throw DataError("--contrib: a tree " + std::to_string(depth_) + " levels deep is deeper than TreeSHAP's " +
-                        std::to_string(kMaxTreeShapDepth) + " levels");
+        throw DataError(option_named("contributions") + ": a tree " + std::to_string(depth_) +
+                        " levels deep is deeper than TreeSHAP's " + std::to_string(kMaxTreeShapDepth) + " levels");
     const Index u = std::min<Index>(depth_, tree.n_features());
     path_elements_ = static_cast<std::uint64_t>(u) + 3;  // (two to spare)
     for (Index i = 1; i <= depth_; ++i) path_elements_ += static_cast<std::uint64_t>(std::min(i, u));
-    check_memory(path_bytes() * static_cast<std::uint64_t>(std::max(1, omp_get_max_threads())), 0,
-                 "--contrib: TreeSHAP's paths for a tree " + std::to_string(depth_) + " levels deep");
+    check_memory(
+        path_bytes() * static_cast<std::uint64_t>(std::max(1, omp_get_max_threads())), 0,
+        option_named("contributions") + ": TreeSHAP's paths for a tree " + std::to_string(depth_) + " levels deep");
     // Expected output per node, children before parents (a child's index is larger in a
     // grown tree, but a loaded one need not be ordered: go by an explicit post-order).
     std::vector<double> mean(values_);
@@ -169,7 +170,8 @@ Matrix contributions_by_row(const Features& X, Index width, double absent,
                             const std::function<void(const double* row, double* phi)>& add_row) {
     const Index n = X.rows();
     check_memory(static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(width) * 2 * sizeof(double), 0,
-                 "--contrib: " + std::to_string(n) + " rows x " + std::to_string(width) + " contributions");
+                 option_named("contributions") + ": " + std::to_string(n) + " rows x " + std::to_string(width) +
+                     " contributions");
     std::vector<double> out(static_cast<std::size_t>(n * width), 0.0);
     constexpr Index kBlock = 64;
     const Index blocks = (n + kBlock - 1) / kBlock;

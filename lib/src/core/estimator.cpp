@@ -19,8 +19,8 @@ bool has_non_finite(const Json& j) {
 void Estimator::begin_fit(const Dataset& data, const Context& ctx) {
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
     if (ctx.rows_sharded && !fits_sharded_rows())
-        throw UsageError("model " + name_ + " with these parameters cannot train on rows spread over MPI ranks "
-                         "(--shard; docs/distributed.md lists the models that can)");
+        throw UsageError("model " + name_ + " with these parameters cannot train on rows spread over MPI ranks (" +
+                         option_named("rows_sharded") + "; docs/distributed.md lists the models that can)");
     // A rank's share may hold no rows, or one class: the reader checked the whole data.
     if (data.rows() == 0 && !ctx.rows_sharded) throw DataError(src + ": no training rows");
     if (data.cols() == 0) throw DataError(src + ": no feature columns");
@@ -172,24 +172,24 @@ Json Estimator::with_shape(Json state, int version, Task task, Index n_features,
 }
 
 void Estimator::load_state(const Json& state, const std::vector<Index>* declared_categories) {
-    if (!state.is_object()) throw std::runtime_error("state is not an object");
+    if (!state.is_object()) throw ModelStateError("state is not an object");
     const int v = json_integer<int>(state.at("state_version"));
     if (v < oldest_state_version() || v > state_version()) {
         const std::string readable =
             oldest_state_version() == state_version()
                 ? "version " + std::to_string(state_version())
                 : "versions " + std::to_string(oldest_state_version()) + " to " + std::to_string(state_version());
-        throw std::runtime_error("state version " + std::to_string(v) + " of model " + name_ +
-                                 " is not supported (this kestrel reads " + readable + ")");
+        throw ModelStateError("state version " + std::to_string(v) + " of model " + name_ +
+                              " is not supported (this kestrel reads " + readable + ")");
     }
     task_ = task_from_string(state.at("task").get<std::string>());
     n_features_ = json_integer<Index>(state.at("n_features"));
     n_classes_ = json_integer<Index>(state.at("n_classes"));
-    if (n_features_ < 1 || n_classes_ < 0) throw std::runtime_error("invalid feature or class count");
+    if (n_features_ < 1 || n_classes_ < 0) throw ModelStateError("invalid feature or class count");
     has_declared_categories_ = declared_categories != nullptr;
     if (declared_categories) {
         if (!declared_categories->empty() && static_cast<Index>(declared_categories->size()) != n_features_)
-            throw std::runtime_error("state feature count disagrees with the model's features");
+            throw ModelStateError("state feature count disagrees with the model's features");
         declared_categories_ = *declared_categories;
     } else {
         declared_categories_.clear();
@@ -219,7 +219,8 @@ std::string Estimator::explain_row(const double* row, const ReportNames& names, 
 }
 
 std::string Estimator::do_explain_row(const double*, const ReportNames&, const std::string&) const {
-    throw UsageError("--explain: model " + name_ + " is not a tree model (valid: tree, forest, adaboost)");
+    throw UsageError(option_named("explain") + ": model " + name_ +
+                     " is not a tree model (valid: tree, forest, adaboost)");
 }
 
 std::string Estimator::do_report(const std::string& report_name, const ReportNames&) const {

@@ -152,10 +152,10 @@ std::uint64_t parse_byte_size(const std::string& text, const std::string& flag) 
     return static_cast<std::uint64_t>(bytes);
 }
 
-void check_memory(std::uint64_t bytes, std::uint64_t limit, const std::string& what, const std::string& limit_name) {
+void check_memory(std::uint64_t bytes, std::uint64_t limit, const ErrorText& what) {
     if (limit > 0 && bytes > limit)
-        throw DataError(what + " needs about " + format_bytes(bytes) + ", more than " + limit_name + " " +
-                        format_bytes(limit));
+        throw DataError(what + " needs about " + format_bytes(bytes) + ", more than " + option_named("max_memory") +
+                        " " + format_bytes(limit));
     // Reading /proc costs a few microseconds: only worth it for large allocations.
     constexpr std::uint64_t small = std::uint64_t{64} << 20;
     if (bytes < small) return;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/io/features_json.hpp"
 
 namespace kestrel {
@@ -57,10 +58,10 @@ Json KernelExpansion::to_json() const {
 }
 
 KernelExpansion KernelExpansion::from_json(const Json& j, Index n_features, Index outputs) {
-    if (!j.is_object()) throw std::runtime_error("kernel expansion state must be an object");
+    if (!j.is_object()) throw ModelStateError("kernel expansion state must be an object");
     KernelExpansion e;
     e.kernel_spec = KernelSpec::from_json(j.at("kernel"));
-    if (!e.kernel_spec.resolved()) throw std::runtime_error("kernel parameters are not resolved numbers");
+    if (!e.kernel_spec.resolved()) throw ModelStateError("kernel parameters are not resolved numbers");
     e.rows = features_from_json(j.at("rows"), n_features);
     if (e.kernel_spec.single() && e.kernel_spec.single()->kind == KernelKind::precomputed)
         check_precomputed_serials(e.rows, "kernel expansion rows");

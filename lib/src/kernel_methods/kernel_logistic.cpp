@@ -110,7 +110,7 @@ Matrix KernelLogistic::do_predict_proba(const Features& X) const {
 Json KernelLogistic::do_save_state() const { return model_.to_json(); }
 
 void KernelLogistic::do_load_state(const Json& state) {
-    if (n_classes() < 2) throw std::runtime_error("kernel_logistic state needs at least two classes");
+    if (n_classes() < 2) throw ModelStateError("kernel_logistic state needs at least two classes");
     model_ = KernelExpansion::from_json(state, n_features(), n_classes() == 2 ? 1 : n_classes());
 }
 

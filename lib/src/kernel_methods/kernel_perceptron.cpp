@@ -126,7 +126,7 @@ Matrix KernelPerceptron::do_decision_function(const Features& X) const { return 
 Json KernelPerceptron::do_save_state() const { return model_.to_json(); }
 
 void KernelPerceptron::do_load_state(const Json& state) {
-    if (n_classes() != 2) throw std::runtime_error("kernel_perceptron state is binary");
+    if (n_classes() != 2) throw ModelStateError("kernel_perceptron state is binary");
     model_ = KernelExpansion::from_json(state, n_features(), 1);
 }
 

@@ -133,24 +133,24 @@ void Knn::do_load_state(const Json& state) {
     Features X = features_from_json(state.at("rows"), n_features());
     const Json& y = state.at("y");
     if (!y.is_array() || static_cast<Index>(y.size()) != X.rows())
-        throw std::runtime_error("knn: \"y\" must hold one value per training row");
+        throw ModelStateError("knn: \"y\" must hold one value per training row");
     const auto k = p_.n_neighbors;
-    if (X.rows() < k) throw std::runtime_error("knn: fewer training rows than n_neighbors");
+    if (X.rows() < k) throw ModelStateError("knn: fewer training rows than n_neighbors");
     Vector yy(X.rows());
     for (Index i = 0; i < X.rows(); ++i) {
         const Json& v = y[static_cast<std::size_t>(i)];
-        if (!v.is_number()) throw std::runtime_error("knn: \"y\" holds a non-number");
+        if (!v.is_number()) throw ModelStateError("knn: \"y\" holds a non-number");
         yy[i] = v.get<double>();
         if (task() == Task::classification &&
             (!v.is_number_integer() || yy[i] < 0 || yy[i] >= static_cast<double>(n_classes())))
-            throw std::runtime_error("knn: class index out of range in \"y\"");
+            throw ModelStateError("knn: class index out of range in \"y\"");
     }
     std::optional<KernelSpec> kernel;
     const bool kernel_metric = knn_metric_from_string(p_.metric) == KnnMetric::kernel;
     if (kernel_metric) {
-        if (!state.contains("kernel")) throw std::runtime_error("knn: metric=kernel but the state has no kernel");
+        if (!state.contains("kernel")) throw ModelStateError("knn: metric=kernel but the state has no kernel");
         kernel = KernelSpec::from_json(state.at("kernel"));
-        if (!kernel->resolved()) throw std::runtime_error("knn: the stored kernel is not resolved");
+        if (!kernel->resolved()) throw ModelStateError("knn: the stored kernel is not resolved");
     }
     y_ = std::move(yy);
     kernel_ = kernel;

@@ -37,7 +37,8 @@ std::vector<double> leading_eigenvalues(const Eigen::MatrixXd& K, Index top) {
     eigs.init();
     eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-10);
     if (eigs.info() != Spectra::CompInfo::Successful)
-        throw DataError("--kernel-info: the Lanczos iteration for the leading eigenvalues did not converge");
+        throw DataError(option_named("kernel_info") +
+                        ": the Lanczos iteration for the leading eigenvalues did not converge");
     const Vector lam = eigs.eigenvalues();  // largest first
     out.assign(lam.data(), lam.data() + lam.size());
     return out;
@@ -46,10 +47,10 @@ std::vector<double> leading_eigenvalues(const Eigen::MatrixXd& K, Index top) {
 }  // namespace
 
 KernelInfo kernel_info(const Params& p, const Features& X, const Context& ctx, Index sample, Index top) {
-    if (!p.contains("kernel")) throw ParamError("--kernel-info: the model has no kernel parameter");
+    if (!p.contains("kernel")) throw ParamError(option_named("kernel_info") + ": the model has no kernel parameter");
     KernelInfo info;
     info.rows = X.rows();
-    if (info.rows < 2) throw DataError("--kernel-info: needs at least two rows");
+    if (info.rows < 2) throw DataError(option_named("kernel_info") + ": needs at least two rows");
     info.kernel_given = get_string(p, "kernel");
     const KernelSpec spec = kernel_from_params(p, X, ctx);
     info.kernel_resolved = spec.to_string();

@@ -60,9 +60,9 @@ Json ElasticNet::do_save_state() const {
 
 void ElasticNet::do_load_state(const Json& state) {
     load_weights(state);
-    if (!state.contains("lambda")) throw std::runtime_error(name() + " state needs \"lambda\"");
+    if (!state.contains("lambda")) throw ModelStateError(name() + " state needs \"lambda\"");
     const Vector lambda = vector_from_json(Json::array({state.at("lambda")}), name() + " lambda", 1);
-    if (lambda[0] < 0) throw std::runtime_error(name() + " lambda must be >= 0");
+    if (lambda[0] < 0) throw ModelStateError(name() + " lambda must be >= 0");
     lambda_ = lambda[0];
 }
 

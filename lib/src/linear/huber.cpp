@@ -71,9 +71,9 @@ Json HuberRegression::do_save_state() const {
 
 void HuberRegression::do_load_state(const Json& state) {
     load_weights(state);
-    if (!state.contains("scale")) throw std::runtime_error("huber state needs \"scale\"");
+    if (!state.contains("scale")) throw ModelStateError("huber state needs \"scale\"");
     const Vector scale = vector_from_json(Json::array({state.at("scale")}), "huber scale", 1);
-    if (!(scale[0] > 0)) throw std::runtime_error("huber scale must be > 0");
+    if (!(scale[0] > 0)) throw ModelStateError("huber scale must be > 0");
     scale_ = scale[0];
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/core/error.hpp"
 
 namespace kestrel {
 
@@ -56,7 +57,7 @@ void LinearModel::load_weights(const Json& state, Index rows) {
         return;
     }
     if (!state.is_object() || !state.contains("coef") || !state.contains("intercept"))
-        throw std::runtime_error(name() + " state needs \"coef\" and \"intercept\"");
+        throw ModelStateError(name() + " state needs \"coef\" and \"intercept\"");
     Eigen::MatrixXd coef =
         matrix_from_json(state.at("coef"), name() + " coef", rows, n_features() > 0 ? n_features() : -1);
     Vector intercept = vector_from_json(state.at("intercept"), name() + " intercept", coef.rows());

@@ -182,7 +182,7 @@ Matrix LogisticRegression::do_predict_proba(const Features& X) const {
 
 void LogisticRegression::do_load_state(const Json& state) {
     load_weights(state, n_classes() > 2 ? n_classes() : (n_classes() == 2 ? 1 : -1));
-    if (coef_matrix().rows() == 2) throw std::runtime_error("logistic coef: 2 rows (binary models have one)");
+    if (coef_matrix().rows() == 2) throw ModelStateError("logistic coef: 2 rows (binary models have one)");
 }
 
 const ParamBinding<LogisticParams>& logistic_params() {

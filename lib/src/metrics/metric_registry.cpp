@@ -53,8 +53,8 @@ MetricInfo query_metric_info(const std::string& name, const QueryMetric& q) {
                                        "reciprocal rank of the first relevant document, averaged over the queries"};
     return reg(name, help[static_cast<int>(q.kind)], true, [name, q](const Predictions& p) {
         if (p.qid.size() == 0 || p.qid.size() != p.y_true.size())
-            throw DataError("metric " + name + " ranks documents within queries: the data has no query groups "
-                            "(qid:N in a LIBSVM file, --group-col COLUMN in a CSV file)");
+            throw DataError("metric " + name + " ranks documents within queries: the data has no query groups " +
+                            "(qid:N in a LIBSVM file, " + option_named("group_col") + " COLUMN in a CSV file)");
         return query_metric(q, p.y_pred.data(), p.y_true, query_starts(p.qid));
     });
 }

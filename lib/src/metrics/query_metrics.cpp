@@ -79,7 +79,7 @@ double query_metric(const QueryMetric& m, const double* score, const Vector& y, 
 
 RankingReport ranking_report(const Predictions& p) {
     if (p.qid.size() == 0 || p.qid.size() != p.y_true.size())
-        throw DataError("the ranking report needs each row's query (qid:N, --group-col)");
+        throw DataError("the ranking report needs each row's query (qid:N, " + option_named("group_col") + ")");
     RankingReport r;
     r.n = p.y_true.size();
     const std::vector<Index> starts = query_starts(p.qid);

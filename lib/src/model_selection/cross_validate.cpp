@@ -113,16 +113,16 @@ void check_metrics(const ModelSpec& spec, Task task, const std::vector<std::stri
     for (const auto& name : metrics) {
         const MetricInfo& info = metric_info(name);  // UsageError listing the valid names
         if (info.task != task)
-            throw UsageError("--metric " + name + " is a " + to_string(info.task) + " metric, but the data is " +
-                             to_string(task));
+            throw UsageError(option_named("metric") + " " + name + " is a " + to_string(info.task) +
+                             " metric, but the data is " + to_string(task));
         if (!info.needs_scores && !info.needs_proba) continue;
         if (!caps) caps = offers(spec);
         if (info.needs_proba && !caps->proba)
-            throw UsageError("--metric " + name + " needs probabilities, which model '" + spec.model +
+            throw UsageError(option_named("metric") + " " + name + " needs probabilities, which model '" + spec.model +
                              "' does not give with these parameters");
         if (info.needs_scores && !caps->scores)
-            throw UsageError("--metric " + name + " needs decision values or probabilities, which model '" +
-                             spec.model + "' does not give");
+            throw UsageError(option_named("metric") + " " + name +
+                             " needs decision values or probabilities, which model '" + spec.model + "' does not give");
     }
 }
 

@@ -16,9 +16,10 @@ std::string fraction_text(double f) {
 }
 
 void check_fixed(const std::vector<Fold>& folds, Index n) {
-    if (folds.empty()) throw UsageError("--validation: no train/validation split given");
+    if (folds.empty()) throw UsageError(option_named("validation") + ": no train/validation split given");
     for (const auto& f : folds) {
-        if (f.train.empty() || f.test.empty()) throw UsageError("--validation: an empty training or validation side");
+        if (f.train.empty() || f.test.empty())
+            throw UsageError(option_named("validation") + ": an empty training or validation side");
         std::set<Index> seen(f.train.begin(), f.train.end());
         for (Index r : f.test)
             if (seen.count(r)) throw InternalError("fixed split: row " + std::to_string(r) + " on both sides");

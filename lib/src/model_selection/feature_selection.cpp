@@ -50,7 +50,7 @@ SelectionResult sequential_selection(const ModelSpec& spec, const Dataset& data,
     SelectionResult r;
     r.metric = opts.metric.empty() ? (data.task == Task::classification ? "accuracy" : "rmse") : opts.metric;
     check_metrics(spec, data.task, {r.metric});
-    if (opts.max_features < 0) throw UsageError("--max-features must be >= 0");
+    if (opts.max_features < 0) throw UsageError(option_named("max_features") + " must be >= 0");
     const Index d = data.cols();
     const auto limit = opts.max_features > 0 ? std::min<Index>(opts.max_features, d) : d;
 
@@ -65,12 +65,12 @@ SelectionResult sequential_selection(const ModelSpec& spec, const Dataset& data,
     while (true) {
         const auto size = static_cast<Index>(current.size());
         if (opts.forward && size >= limit) {
-            r.stop = opts.max_features > 0 && size == opts.max_features ? "reached --max-features"
-                                                                        : "every feature selected";
+            r.stop = opts.max_features > 0 && size == opts.max_features ? "reached " + option_named("max_features")
+                                                                        : ErrorText("every feature selected");
             break;
         }
         if (!opts.forward && size <= 1) {
-            r.stop = "one feature left";
+            r.stop = ErrorText("one feature left");
             break;
         }
         // Each candidate: the current set with one feature added (forward) or removed.
@@ -93,7 +93,7 @@ SelectionResult sequential_selection(const ModelSpec& spec, const Dataset& data,
         }
         const bool forced = !opts.forward && opts.max_features > 0 && size > opts.max_features;
         if (!(best.error < current_error - kMinDecrease) && !forced) {
-            r.stop = "the cross-validated error no longer decreases";
+            r.stop = ErrorText("the cross-validated error no longer decreases");
             break;
         }
         current = best.features;

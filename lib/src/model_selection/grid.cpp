@@ -17,7 +17,7 @@ namespace {
 constexpr double kMaxRangeValues = 1e6;
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) {
-    throw UsageError("-g " + text + ": " + why);
+    throw UsageError(option_named("grid") + " " + text + ": " + why);
 }
 
 std::string trim(const std::string& s) {
@@ -209,8 +209,10 @@ namespace {
 void check_axes(const std::vector<GridAxis>& axes) {
     std::set<std::string> seen;
     for (const auto& axis : axes) {
-        if (!seen.insert(axis.name).second) throw UsageError("-g " + axis.name + " is given more than once");
-        if (axis.kind == AxisKind::list && axis.values.empty()) throw UsageError("-g " + axis.name + " has no values");
+        if (!seen.insert(axis.name).second)
+            throw UsageError(option_named("grid") + " " + axis.name + " is given more than once");
+        if (axis.kind == AxisKind::list && axis.values.empty())
+            throw UsageError(option_named("grid") + " " + axis.name + " has no values");
     }
 }
 
@@ -243,15 +245,17 @@ std::vector<GridPoint> expand_grid(const std::vector<GridAxis>& axes) {
     check_axes(axes);
     for (const auto& axis : axes)
         if (axis.kind != AxisKind::list)
-            throw UsageError("-g " + axis.name + " is a distribution; sample it with --n-iter N (random search)");
+            throw UsageError(option_named("grid") + " " + axis.name + " is a distribution; sample it with " +
+                             option_named("n_iter") + " N (random search)");
     // Each axis may hold up to a million values: their product must be refused before
     // it is built (three such axes are 10^18 points), not exhaust memory.
     constexpr double max_points = 1e6;
     double n_points = 1;
     for (const auto& axis : axes) n_points *= static_cast<double>(axis.values.size());
     if (n_points > max_points)
-        throw UsageError("-g: the grid has " + shortest(n_points) +
-                         " points, more than 1000000; use fewer values, or --n-iter N for a random search");
+        throw UsageError(option_named("grid") + ": the grid has " + shortest(n_points) +
+                         " points, more than 1000000; use fewer values, or " + option_named("n_iter") +
+                         " N for a random search");
     // An odometer over the axes; the last axis turns fastest (as sklearn's ParameterGrid).
     std::vector<GridPoint> points;
     std::vector<std::size_t> at(axes.size(), 0);
@@ -276,7 +280,7 @@ std::vector<GridPoint> expand_grid(const std::vector<GridAxis>& axes) {
 namespace kestrel {
 
 std::vector<GridPoint> sample_points(const std::vector<GridAxis>& axes, int n_iter, std::uint64_t seed) {
-    if (n_iter < 1) throw UsageError("--n-iter " + std::to_string(n_iter) + ": must be at least 1");
+    if (n_iter < 1) throw UsageError(option_named("n_iter") + " " + std::to_string(n_iter) + ": must be at least 1");
     check_axes(axes);
     Rng rng(seed);
     const bool all_lists =

@@ -25,7 +25,7 @@ void set_poly_degree(std::vector<std::string>& steps, const std::string& value) 
     int degree = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), degree);
     if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || degree < 1)
-        throw UsageError("-g poly=" + value + ": the degree must be an integer >= 1");
+        throw UsageError(option_named("grid") + " poly=" + value + ": the degree must be an integer >= 1");
     PolyOptions o;
     const auto old = std::find_if(steps.begin(), steps.end(), is_poly_step);
     if (old != steps.end()) o = parse_poly_step(*old);
@@ -40,7 +40,7 @@ ModelSpec point_spec(const ModelSpec& base, const GridPoint& point, const std::s
     try {
         resolve_params(s);  // once per point: every fold of it builds from this
     } catch (const ParamError& e) {
-        throw ParamError("grid point " + detail::point_text(point) + ": " + e.what());
+        throw ParamError("grid point " + detail::point_text(point) + ": " + e.text());
     }
     check_metrics(s, task, {metric});
     return s;
@@ -53,9 +53,10 @@ struct Candidates {
 
 Candidates make_candidates(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
                            const SearchOptions& opts, std::uint64_t seed) {
-    if (opts.metric.empty()) throw UsageError("--metric: no metric to optimize");
+    if (opts.metric.empty()) throw UsageError(option_named("metric") + ": no metric to optimize");
     (void)metric_info(opts.metric);
-    if (opts.halving && !opts.known.empty()) throw UsageError("--resume cannot be combined with --halving");
+    if (opts.halving && !opts.known.empty())
+        throw UsageError(option_named("known") + " cannot be combined with " + option_named("halving"));
     Candidates c;
     c.points = opts.n_iter > 0 ? sample_points(axes, opts.n_iter, derive_seed(seed, kSampleStream)) : expand_grid(axes);
     c.specs.reserve(c.points.size());
@@ -93,9 +94,11 @@ ModelSpec apply_point(const ModelSpec& base, const GridPoint& point) {
         // `scale` is the --scale preprocessing step unless the model has a parameter of that name.
         if (name == "scale" && !spec.find(name)) {
             if (value != "standard" && value != "minmax" && value != "none")
-                throw UsageError("-g scale=" + value + ": valid values are standard, minmax, none");
+                throw UsageError(option_named("grid") + " scale=" + value +
+                                 ": valid values are standard, minmax, none");
             if (std::any_of(base.preprocessing.begin(), base.preprocessing.end(), is_scale_step))
-                throw UsageError("-g scale: --scale is also given; keep one of them");
+                throw UsageError(option_named("grid") + " scale: " + option_named("scale") +
+                                 " is also given; keep one of them");
             if (value != "none") s.preprocessing.push_back(value);
             continue;
         }
@@ -109,7 +112,7 @@ ModelSpec apply_point(const ModelSpec& base, const GridPoint& point) {
             try {
                 (void)spec.parse_value(name, value);
             } catch (const ParamError& e) {
-                throw ParamError("-g " + name + "=" + value + ": " + e.what());
+                throw ParamError(option_named("grid") + " " + name + "=" + value + ": " + e.text());
             }
         }
         s.params[name] = value;
@@ -137,8 +140,10 @@ GridSearchResult grid_search(const ModelSpec& base, const std::vector<GridAxis>&
 
 NestedSearchResult nested_search(const ModelSpec& base, const std::vector<GridAxis>& axes, const Dataset& data,
                                  const SearchOptions& inner, const SplitOptions& outer, const Context& ctx) {
-    if (!inner.known.empty()) throw UsageError("--resume cannot be combined with --outer-k");
-    if (outer.scheme == CvScheme::fixed) throw UsageError("--outer-k cannot be combined with --validation");
+    if (!inner.known.empty())
+        throw UsageError(option_named("known") + " cannot be combined with " + option_named("outer"));
+    if (outer.scheme == CvScheme::fixed)
+        throw UsageError(option_named("outer") + " cannot be combined with " + option_named("validation"));
     Candidates c = make_candidates(base, axes, data, inner, ctx.seed);
     const std::vector<Fold> outer_folds = make_splits(data, outer, ctx.seed);
 
@@ -147,7 +152,8 @@ NestedSearchResult nested_search(const ModelSpec& base, const std::vector<GridAx
     std::vector<Dataset> inner_data;
     inner_data.reserve(outer_folds.size());
     for (const auto& f : outer_folds) inner_data.push_back(data.subset(f.train));
-    if (inner.split.scheme == CvScheme::fixed) throw UsageError("--validation cannot be combined with --outer-k");
+    if (inner.split.scheme == CvScheme::fixed)
+        throw UsageError(option_named("validation") + " cannot be combined with " + option_named("outer"));
     // Group ids follow the rows into each outer fold's training subset.
     std::vector<SearchOptions> inner_opts(outer_folds.size(), inner);
     if (inner.split.scheme == CvScheme::group_kfold) {

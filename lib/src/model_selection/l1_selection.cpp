@@ -61,7 +61,8 @@ double l1_logistic_min_c(const std::vector<Dataset>& problems, const ModelSpec& 
         const double gmax = g.cwiseAbs().maxCoeff();
         if (gmax > 0) c_min = std::min(c_min, 1.0 / gmax);
     }
-    if (!std::isfinite(c_min)) throw DataError("--method l1: no feature is related to the labels at all");
+    if (!std::isfinite(c_min))
+        throw DataError(option_named("method") + " l1: no feature is related to the labels at all");
     return c_min;
 }
 
@@ -78,14 +79,17 @@ double l1_svm_min_c(const std::vector<Dataset>& problems, const ModelSpec& spec,
         gmax = std::max(gmax, 2.0 * std::abs(bias * sy.sum()));
         if (gmax > 0) c_min = std::min(c_min, 1.0 / gmax);
     }
-    if (!std::isfinite(c_min)) throw DataError("--method l1: no feature is related to the labels at all");
+    if (!std::isfinite(c_min))
+        throw DataError(option_named("method") + " l1: no feature is related to the labels at all");
     return c_min;
 }
 
 // The weight vector of a binary linear model fitted by the path.
 Vector binary_weights(const Estimator& e) {
     const Eigen::MatrixXd w = e.linear_weights();
-    if (w.rows() != 1) throw InternalError("--method l1: the path model " + e.name() + " has no binary weight vector");
+    if (w.rows() != 1)
+        throw InternalError(option_named("method") + " l1: the path model " + e.name() +
+                            " has no binary weight vector");
     return w.row(0).transpose();
 }
 
@@ -96,9 +100,10 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
     const bool classify = data.task == Task::classification;
     const bool svm = spec.model == "linear_svm";
     if (classify ? !(spec.model == "logistic" || svm) : spec.model != "lasso")
-        throw UsageError("--method l1 selects with " + std::string(classify ? "logistic or linear_svm" : "lasso") +
-                         " for " + to_string(data.task) + " data, not -m " + spec.model);
-    if (points < 2) throw UsageError("--path-points must be at least 2");
+        throw UsageError(option_named("method") + " l1 selects with " +
+                         std::string(classify ? "logistic or linear_svm" : "lasso") + " for " + to_string(data.task) +
+                         " data, not " + option_named("model") + " " + spec.model);
+    if (points < 2) throw UsageError(option_named("path_points") + " must be at least 2");
     L1SelectionResult r;
     r.model = spec.model;
     r.strength_name = classify ? "C" : "lambda";
@@ -134,7 +139,8 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
     } else {
         const Model m = Model::train(base, data, ctx);
         const std::optional<RegularizationPath> path = m.estimator().regularization_path();
-        if (!path) throw InternalError("--method l1: model " + spec.model + " fitted no regularization path");
+        if (!path)
+            throw InternalError(option_named("method") + " l1: model " + spec.model + " fitted no regularization path");
         const auto n = path->strengths.size();
         // Evenly spaced along the (geometric) path, past its all-zero start.
         std::vector<Index> idx;
@@ -164,7 +170,7 @@ L1SelectionResult l1_selection(const ModelSpec& spec, const Dataset& data, const
         }
     }
     if (!found)
-        throw DataError("--method l1: no point of the path has between 1 and " +
+        throw DataError(option_named("method") + " l1: no point of the path has between 1 and " +
                         (opts.max_features > 0 ? std::to_string(opts.max_features) : std::string("all")) +
                         " non-zero features");
     r.selected = r.path[r.chosen].nonzero;

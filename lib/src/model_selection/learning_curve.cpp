@@ -16,7 +16,7 @@ namespace {
 constexpr std::uint64_t kCurveStream = 0x1c0e'0000'0000ULL;
 
 [[noreturn]] void fail_curve_text(const std::string& text, const std::string& why) {
-    throw UsageError("--learning-curve " + text + ": " + why);
+    throw UsageError(option_named("fractions") + " " + text + ": " + why);
 }
 
 double number(const std::string& text, const std::string& s) {
@@ -67,7 +67,7 @@ std::vector<double> parse_fractions(const std::string& text) {
 
 LearningCurve learning_curve(const ModelSpec& spec, const Dataset& data, const LearningCurveOptions& opts,
                              const Context& ctx) {
-    if (opts.fractions.empty()) throw UsageError("--learning-curve: no fractions given");
+    if (opts.fractions.empty()) throw UsageError(option_named("fractions") + ": no fractions given");
     LearningCurve curve;
     curve.metric = opts.metric.empty() ? default_metric(data.task) : opts.metric;
     curve.greater_is_better = metric_info(curve.metric).greater_is_better;

@@ -40,7 +40,7 @@ double mquantile(const std::vector<double>& sorted, double prob) {
 }
 
 std::vector<double> percentile_grid(std::vector<double> values, int resolution, double lo, double hi) {
-    if (resolution < 2) throw UsageError("--grid-resolution must be at least 2");
+    if (resolution < 2) throw UsageError(option_named("grid_resolution") + " must be at least 2");
     if (!(lo >= 0 && lo < hi && hi <= 1)) throw UsageError("the percentiles must satisfy 0 <= low < high <= 1");
     values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
                  values.end());

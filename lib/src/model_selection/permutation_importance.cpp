@@ -15,7 +15,7 @@ namespace kestrel {
 
 PermutationImportance permutation_importance(const Features& X, const ScoreFunction& score, int repeats,
                                              std::uint64_t seed, int threads) {
-    if (repeats < 1) throw UsageError("--repeats must be at least 1");
+    if (repeats < 1) throw UsageError(option_named("permutation_importance.repeats") + " must be at least 1");
     if (X.rows() < 2) throw DataError("permutation importance needs at least two rows");
     PermutationImportance out;
     out.baseline = score(X);
@@ -52,14 +52,15 @@ PermutationImportance permutation_importance(const Model& model, const Features&
                                              const std::string& metric, int repeats, std::uint64_t seed, int threads) {
     const MetricInfo& info = metric_info(metric);
     if (info.task != model.task())
-        throw UsageError("--metric " + metric + " is a " + to_string(info.task) + " metric, but the model does " +
-                         to_string(model.task()));
+        throw UsageError(option_named("metric") + " " + metric + " is a " + to_string(info.task) +
+                         " metric, but the model does " + to_string(model.task()));
     if (info.needs_proba && !model.has_predict_proba())
-        throw UsageError("--metric " + metric + " needs probabilities, which model " + model.model_name() +
-                         " does not give");
-    if (info.needs_scores && !model.has_predict_proba() && !model.has_decision_function())
-        throw UsageError("--metric " + metric + " needs decision values or probabilities, which model " +
+        throw UsageError(option_named("metric") + " " + metric + " needs probabilities, which model " +
                          model.model_name() + " does not give");
+    if (info.needs_scores && !model.has_predict_proba() && !model.has_decision_function())
+        throw UsageError(option_named("metric") + " " + metric +
+                         " needs decision values or probabilities, which model " + model.model_name() +
+                         " does not give");
     const double sign = info.greater_is_better ? 1.0 : -1.0;
     const ScoreFunction score = [&](const Features& F) {
         Predictions p;

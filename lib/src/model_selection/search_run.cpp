@@ -81,14 +81,14 @@ SearchRun::SearchRun(std::vector<GridPoint> candidates, std::vector<ModelSpec> s
 }
 
 void SearchRun::plan_halving() {
-    if (opts_.factor < 2) throw UsageError("--halving: the factor must be at least 2");
+    if (opts_.factor < 2) throw UsageError(option_named("halving") + ": the factor must be at least 2");
     // sklearn's HalvingGridSearchCV with min_resources='exhaust': start from the
     // largest row count that still lets the last required round use all the rows.
     const Index n = data_.rows();
     const auto splits = static_cast<Index>(folds_.size());
     const Index smallest = 2 * splits * (data_.task == Task::classification ? distinct_classes(data_) : 1);
     if (smallest > n)
-        throw UsageError("--halving: the first round needs at least " + std::to_string(smallest) +
+        throw UsageError(option_named("halving") + ": the first round needs at least " + std::to_string(smallest) +
                          " rows (2 x splits x classes) but the data has " + std::to_string(n));
     const int required = 1 + floor_log(static_cast<Index>(std::max<std::size_t>(active_.size(), 1)), opts_.factor);
     Index power = 1;

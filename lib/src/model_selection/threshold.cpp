@@ -17,12 +17,12 @@ ThresholdCriterion parse_threshold_criterion(const std::string& text) {
     const auto eq = text.find('=');
     const std::string name = text.substr(0, eq);
     if (eq == std::string::npos || (name != "precision" && name != "recall"))
-        throw UsageError("--tune-threshold: expected f1, precision=P or recall=R, got '" + text + "'");
+        throw UsageError(option_named("tune_threshold") + ": expected f1, precision=P or recall=R, got '" + text + "'");
     const std::string value = text.substr(eq + 1);
     double v = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || !(v > 0 && v <= 1))
-        throw UsageError("--tune-threshold " + text + ": the target must be a number in (0, 1]");
+        throw UsageError(option_named("tune_threshold") + " " + text + ": the target must be a number in (0, 1]");
     c.kind = name == "precision" ? ThresholdCriterion::Kind::precision : ThresholdCriterion::Kind::recall;
     c.target = v;
     return c;
@@ -31,16 +31,18 @@ ThresholdCriterion parse_threshold_criterion(const std::string& text) {
 ThresholdChoice tune_threshold(const Vector& scores, const Vector& positive, const Vector& weights,
                                const ThresholdCriterion& criterion) {
     const Index n = scores.size();
-    if (n == 0) throw DataError("--tune-threshold: no out-of-fold scores");
+    if (n == 0) throw DataError(option_named("tune_threshold") + ": no out-of-fold scores");
     for (Index i = 0; i < n; ++i)
-        if (!std::isfinite(scores[i])) throw DataError("--tune-threshold: a score is not a finite number");
+        if (!std::isfinite(scores[i]))
+            throw DataError(option_named("tune_threshold") + ": a score is not a finite number");
     auto w = [&](Index i) { return weights.size() ? weights[i] : 1.0; };
     std::vector<Index> order(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return scores[a] > scores[b]; });
     double total_pos = 0;
     for (Index i = 0; i < n; ++i) total_pos += positive[i] > 0.5 ? w(i) : 0.0;
-    if (!(total_pos > 0)) throw DataError("--tune-threshold: the out-of-fold rows hold no positive class");
+    if (!(total_pos > 0))
+        throw DataError(option_named("tune_threshold") + ": the out-of-fold rows hold no positive class");
 
     ThresholdChoice best;
     bool found = false;
@@ -83,8 +85,9 @@ ThresholdChoice tune_threshold(const Vector& scores, const Vector& positive, con
         best.predicted_positive = tp + fp;
     }
     if (!found)
-        throw DataError("--tune-threshold " + criterion.text + ": no threshold reaches it on the out-of-fold scores " +
-                        "(the best is " + std::to_string(reachable) + ")");
+        throw DataError(option_named("tune_threshold") + " " + criterion.text +
+                        ": no threshold reaches it on the out-of-fold scores " + "(the best is " +
+                        std::to_string(reachable) + ")");
     return best;
 }
 

@@ -86,8 +86,8 @@ Matrix ecoc_decode_hamming(const Matrix& margins, const CodeMatrix& code) {
 
 std::vector<std::pair<std::vector<Index>, std::vector<Index>>> Ecoc::problems(Index k) const {
     if (code_.rows() != k)
-        throw std::runtime_error("ecoc code has " + std::to_string(code_.rows()) + " rows for " + std::to_string(k) +
-                                 " classes");
+        throw InternalError("ecoc code has " + std::to_string(code_.rows()) + " rows for " + std::to_string(k) +
+                            " classes");
     std::vector<std::pair<std::vector<Index>, std::vector<Index>>> out;
     for (Index m = 0; m < code_.cols(); ++m) {
         std::vector<Index> neg, pos;
@@ -134,16 +134,16 @@ Json Ecoc::do_save_state() const {
 
 void Ecoc::do_load_state(const Json& state) {
     const auto rows = state.at("code").get<std::vector<std::vector<int>>>();
-    if (rows.empty() || rows.front().empty()) throw std::runtime_error("ecoc code is empty");
+    if (rows.empty() || rows.front().empty()) throw ModelStateError("ecoc code is empty");
     CodeMatrix code(static_cast<Index>(rows.size()), static_cast<Index>(rows.front().size()));
     for (std::size_t c = 0; c < rows.size(); ++c) {
-        if (rows[c].size() != rows.front().size()) throw std::runtime_error("ecoc code rows differ in length");
+        if (rows[c].size() != rows.front().size()) throw ModelStateError("ecoc code rows differ in length");
         for (std::size_t m = 0; m < rows[c].size(); ++m) {
-            if (rows[c][m] != 1 && rows[c][m] != -1) throw std::runtime_error("ecoc code entries must be -1 or 1");
+            if (rows[c][m] != 1 && rows[c][m] != -1) throw ModelStateError("ecoc code entries must be -1 or 1");
             code(static_cast<Index>(c), static_cast<Index>(m)) = rows[c][m];
         }
     }
-    if (code.rows() != n_classes()) throw std::runtime_error("ecoc code rows differ from the class count");
+    if (code.rows() != n_classes()) throw ModelStateError("ecoc code rows differ from the class count");
     code_ = std::move(code);
     MulticlassWrapper::do_load_state(state);
 }

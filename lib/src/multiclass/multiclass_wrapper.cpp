@@ -167,7 +167,8 @@ void MulticlassWrapper::do_load_state(const Json& state) {
         return;
     }
     if (state.at("strategy").get<std::string>() != strategy())
-        throw std::runtime_error("state is for strategy " + state.at("strategy").get<std::string>() + ", not " + strategy());
+        throw ModelStateError("state is for strategy " + state.at("strategy").get<std::string>() + ", not " +
+                              strategy());
     k_ = json_integer<Index>(state.at("classes_seen"));
     direct_ = state.at("direct").get<bool>();
     const auto& ms = state.at("members");
@@ -175,21 +176,21 @@ void MulticlassWrapper::do_load_state(const Json& state) {
     // first by what the file holds, one member per class (ovr) or per pair (ovo).
     if (k_ < 0 || k_ > n_classes() || !ms.is_array() ||
         (!direct_ && std::string(strategy()) != "ecoc" && (k_ < 2 || static_cast<std::size_t>(k_) > ms.size() + 1)))
-        throw std::runtime_error("classes_seen " + std::to_string(k_) + " does not fit the " +
-                                 std::to_string(n_classes()) + " classes and " +
-                                 std::to_string(ms.is_array() ? ms.size() : 0) + " members");
+        throw ModelStateError("classes_seen " + std::to_string(k_) + " does not fit the " +
+                              std::to_string(n_classes()) + " classes and " +
+                              std::to_string(ms.is_array() ? ms.size() : 0) + " members");
     const std::size_t expected = direct_ ? 1 : problems(k_).size();
     if (!ms.is_array() || ms.size() != expected)
-        throw std::runtime_error("expected " + std::to_string(expected) + " member models");
+        throw ModelStateError("expected " + std::to_string(expected) + " member models");
     members_.clear();
     for (const auto& m : ms) {
         auto e = make_member_();
         e->set_identity(name(), params());
         // A member solves a binary problem: its class count (which sizes its tables) is 2 at most.
         if (m.is_object() && m.contains("n_classes") && json_integer<Index>(m.at("n_classes")) > 2)
-            throw std::runtime_error("a member has more than two classes");
+            throw ModelStateError("a member has more than two classes");
         e->load_state(m, declared_categories());
-        if (e->n_features() != n_features()) throw std::runtime_error("member feature count differs from the model's");
+        if (e->n_features() != n_features()) throw ModelStateError("member feature count differs from the model's");
         members_.push_back(std::move(e));
     }
 }

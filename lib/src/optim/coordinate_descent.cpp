@@ -265,9 +265,16 @@ ElasticNetPath elastic_net_path(const Dataset& data, const ElasticNetSettings& s
 
 std::string path_to_csv(const ElasticNetPath& path, const std::vector<std::string>& feature_names) {
     std::string out = "lambda,intercept";
-    for (Index j = 0; j < path.coef.cols(); ++j)
-        out +=
-            "," + (static_cast<std::size_t>(j) < feature_names.size() ? feature_names[j] : "x" + std::to_string(j + 1));
+    // Appended piece by piece: "," + std::string&& trips GCC 12's -Wstringop-overflow (bug 105651).
+    for (Index j = 0; j < path.coef.cols(); ++j) {
+        out += ',';
+        if (static_cast<std::size_t>(j) < feature_names.size()) {
+            out += feature_names[static_cast<std::size_t>(j)];
+        } else {
+            out += 'x';
+            out += std::to_string(j + 1);
+        }
+    }
     out += "\n";
     for (Index k = 0; k < path.lambdas.size(); ++k) {
         out += format_number(path.lambdas[k]) + "," + format_number(path.intercepts[k]);

@@ -10,14 +10,14 @@ namespace {
 
 // Weights are counts over rounds: positive, summing to 1 up to rounding.
 void check_weights(const std::vector<EnsembleMember>& members) {
-    if (members.empty()) throw std::runtime_error("an ensemble needs at least one member");
+    if (members.empty()) throw ModelStateError("an ensemble needs at least one member");
     double total = 0;
     for (const auto& m : members) {
         if (!std::isfinite(m.weight) || !(m.weight > 0))
-            throw std::runtime_error("an ensemble member's weight must be a positive number");
+            throw ModelStateError("an ensemble member's weight must be a positive number");
         total += m.weight;
     }
-    if (std::abs(total - 1) > 1e-9) throw std::runtime_error("an ensemble's weights must sum to 1");
+    if (std::abs(total - 1) > 1e-9) throw ModelStateError("an ensemble's weights must sum to 1");
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ bool EnsembleEstimator::native_missing() const {
 void EnsembleEstimator::do_fit(const Dataset& data, const Context&) {
     try {
         check_weights(members_);
-    } catch (const std::runtime_error& e) {
+    } catch (const ModelStateError& e) {  // the same checks as a loaded ensemble's
         throw UsageError(e.what());
     }
     for (const auto& m : members_) {
@@ -83,25 +83,25 @@ Json EnsembleEstimator::do_save_state_for_file(JsonTextSlots& slots) const {
 void EnsembleEstimator::do_load_state(const Json& state) {
     std::vector<EnsembleMember> members;
     const Json& list = state.at("members");
-    if (!list.is_array()) throw std::runtime_error("ensemble members must be an array");
+    if (!list.is_array()) throw ModelStateError("ensemble members must be an array");
     for (std::size_t i = 0; i < list.size(); ++i) {
         const Json& entry = list[i];
         const std::string where = "ensemble member " + std::to_string(i + 1);
-        if (!entry.at("weight").is_number()) throw std::runtime_error(where + ": weight is not a number");
+        if (!entry.at("weight").is_number()) throw ModelStateError(where + ": weight is not a number");
         const Json& model = entry.at("model");
         if (model.is_object() && model.value("model", std::string()) == kEnsembleModel)
-            throw std::runtime_error(where + " is itself an ensemble");
+            throw ModelStateError(where + " is itself an ensemble");
         Model m;
         try {
             m = Model::from_json(model, where);
         } catch (const ModelFileError& e) {  // the caller names the file
-            throw std::runtime_error(e.what());
+            throw ModelStateError(e.what());
         }
         if (m.task() != task() || m.n_features() != n_features() ||
             (task() == Task::classification && static_cast<Index>(m.classes().size()) != n_classes()))
-            throw std::runtime_error(where + ": its task, features or classes disagree with the ensemble's");
+            throw ModelStateError(where + ": its task, features or classes disagree with the ensemble's");
         if (task() == Task::classification && !m.has_predict_proba())
-            throw std::runtime_error(where + ": gives no probabilities to average");
+            throw ModelStateError(where + ": gives no probabilities to average");
         members.push_back({std::move(m), entry["weight"].get<double>()});
     }
     check_weights(members);
@@ -113,8 +113,8 @@ void EnsembleEstimator::check_members(const std::vector<std::string>& classes,
     for (std::size_t i = 0; i < members_.size(); ++i) {
         const Model& m = members_[i].model;
         if (m.classes() != classes || m.feature_names() != feature_names)
-            throw std::runtime_error("ensemble member " + std::to_string(i + 1) +
-                                     ": its classes or column names disagree with the ensemble's");
+            throw ModelStateError("ensemble member " + std::to_string(i + 1) +
+                                  ": its classes or column names disagree with the ensemble's");
     }
 }
 

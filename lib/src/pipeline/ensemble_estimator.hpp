@@ -17,7 +17,7 @@ public:
 
     const std::vector<EnsembleMember>& members() const { return members_; }
     // After load_state: every member names the envelope's classes and input columns
-    // (std::runtime_error otherwise; the caller names the file).
+    // (ModelStateError otherwise; the caller names the file).
     void check_members(const std::vector<std::string>& classes, const std::vector<std::string>& feature_names) const;
 
     bool has_decision_function() const override { return false; }

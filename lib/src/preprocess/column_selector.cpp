@@ -27,7 +27,7 @@ public:
     void from_json(const Json& j) override {
         cols_ = json_integers<Index>(j.at("columns"));
         in_features_ = json_integer<Index>(j.at("in_features"));
-        if (in_features_ < 1) throw std::runtime_error("select_columns: in_features must be positive");
+        if (in_features_ < 1) throw ModelStateError("select_columns: in_features must be positive");
         check(in_features_);
     }
     std::vector<Index> output_roles(const std::vector<Index>& in, Index) const override {

@@ -21,7 +21,7 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-double option_number(const std::string& text, const std::string& what) {
+double option_number(const std::string& text, const ErrorText& what) {
     const std::optional<double> v = parse_number_text(text);
     if (!v) throw UsageError(what + ": '" + text + "' is not a finite number");
     return *v;
@@ -214,7 +214,7 @@ public:
             else if (part == "mean" || part == "median" || part == "most_frequent") strategy_ = part;
             else if (starts_with(part, "constant=")) {
                 strategy_ = "constant";
-                constant_ = option_number(part.substr(9), "--missing constant");
+                constant_ = option_number(part.substr(9), option_named("missing") + " constant");
             } else {
                 throw UsageError("unknown imputation '" + part +
                                  "' (valid: mean, median, most_frequent, constant:VALUE, and indicator)");
@@ -345,17 +345,17 @@ public:
     void from_json(const Json& j) override {
         strategy_ = j.at("strategy").get<std::string>();
         if (strategy_ != "mean" && strategy_ != "median" && strategy_ != "most_frequent" && strategy_ != "constant")
-            throw std::runtime_error("impute: unknown strategy '" + strategy_ + "'");
+            throw ModelStateError("impute: unknown strategy '" + strategy_ + "'");
         const auto fill = j.at("fill").get<std::vector<double>>();
         for (double x : fill)
-            if (!std::isfinite(x)) throw std::runtime_error("impute: non-finite fill value");
+            if (!std::isfinite(x)) throw ModelStateError("impute: non-finite fill value");
         fill_ = Eigen::Map<const Vector>(fill.data(), static_cast<Index>(fill.size()));
         in_features_ = fill_.size();
-        if (in_features_ < 1) throw std::runtime_error("impute: no columns");
+        if (in_features_ < 1) throw ModelStateError("impute: no columns");
         constant_ = j.value("constant", 0.0);
         indicator_ = j.contains("indicator") ? json_integers<Index>(j.at("indicator")) : std::vector<Index>{};
         for (Index c : indicator_)
-            if (c < 0 || c >= in_features_) throw std::runtime_error("impute: indicator column out of range");
+            if (c < 0 || c >= in_features_) throw ModelStateError("impute: indicator column out of range");
     }
 
 private:
@@ -388,12 +388,13 @@ public:
         if (spec == "onehot") return;
         for (const auto& part : split_commas(spec.substr(std::string("onehot:").size()))) {
             if (starts_with(part, "max_categories=")) {
-                const double v = option_number(part.substr(15), "--max-categories");
-                if (v < 2 || v != std::floor(v)) throw UsageError("--max-categories must be an integer >= 2");
+                const double v = option_number(part.substr(15), option_named("max_categories"));
+                if (v < 2 || v != std::floor(v))
+                    throw UsageError(option_named("max_categories") + " must be an integer >= 2");
                 max_categories_ = static_cast<Index>(v);
             } else if (starts_with(part, "min_frequency=")) {
-                min_frequency_ = option_number(part.substr(14), "--min-frequency");
-                if (min_frequency_ < 0) throw UsageError("--min-frequency must be >= 0");
+                min_frequency_ = option_number(part.substr(14), option_named("min_frequency"));
+                if (min_frequency_ < 0) throw UsageError(option_named("min_frequency") + " must be >= 0");
             } else if (part == "sparse") {
                 sparse_allowed_ = true;
             } else {
@@ -470,22 +471,22 @@ public:
     }
     void from_json(const Json& j) override {
         in_features_ = json_integer<Index>(j.at("in_features"));
-        if (in_features_ < 1) throw std::runtime_error("onehot: in_features must be positive");
+        if (in_features_ < 1) throw ModelStateError("onehot: in_features must be positive");
         blocks_.clear();
         sparse_ = j.value("sparse", false);
         Index last = -1;
         for (const auto& e : j.at("columns")) {
             Block b;
             b.column = json_integer<Index>(e.at("column"));
-            if (b.column <= last || b.column >= in_features_) throw std::runtime_error("onehot: bad column");
+            if (b.column <= last || b.column >= in_features_) throw ModelStateError("onehot: bad column");
             last = b.column;
             b.width = json_integer<int>(e.at("width"));
             b.infrequent = e.at("infrequent").get<bool>();
             b.slot = json_integers<int>(e.at("slot"));
             b.names = e.at("names").get<std::vector<std::string>>();
-            if (b.width < 0 || static_cast<int>(b.names.size()) != b.width) throw std::runtime_error("onehot: bad width");
+            if (b.width < 0 || static_cast<int>(b.names.size()) != b.width) throw ModelStateError("onehot: bad width");
             for (int s : b.slot)
-                if (s < -1 || s >= b.width) throw std::runtime_error("onehot: slot out of range");
+                if (s < -1 || s >= b.width) throw ModelStateError("onehot: slot out of range");
             blocks_.push_back(std::move(b));
         }
     }

@@ -51,7 +51,8 @@ public:
         // One small table, except for a degree in the millions on a few features (a
         // wide but legal expansion of one column, or a model file's claim): checked.
         const auto entries = (static_cast<std::uint64_t>(degree_) + 1) * static_cast<std::uint64_t>(d + 1);
-        check_memory(entries * sizeof(Index), 0, "--poly " + std::to_string(degree) + " column layout");
+        check_memory(entries * sizeof(Index), 0,
+                     option_named("poly") + " " + std::to_string(degree) + " column layout");
         begin_.assign(entries, 0);
         for (Index i = 0; i <= d; ++i) at(1, i) = i;
         for (int k = 2; k <= degree_; ++k) {
@@ -103,8 +104,8 @@ void expand_dense_row(const Layout& L, const double* x, Index d, double* out) {
 Features expand_dense(const DenseMatrix& X, const Layout& L) {
     const Index n = X.rows(), d = X.cols(), w = L.width();
     check_memory(table_bytes(n, w, sizeof(double)), 0,
-                 "--poly " + std::to_string(L.degree()) + " (" + std::to_string(n) + " x " + std::to_string(w) +
-                     " dense)");
+                 option_named("poly") + " " + std::to_string(L.degree()) + " (" + std::to_string(n) + " x " +
+                     std::to_string(w) + " dense)");
     DenseMatrix out(n, w);
     // Rows are independent: the result does not depend on the thread count.
 #pragma omp parallel for schedule(static) if (n * w > (Index{1} << 20))
@@ -155,7 +156,7 @@ Features expand_sparse(const SparseMatrix& X0, const Layout& L, int degree, bool
     X.makeCompressed();
     const Index n = X.rows(), w = L.width();
     if (w > INT_MAX)
-        throw UsageError("--poly " + std::to_string(degree) + " gives " + std::to_string(w) +
+        throw UsageError(option_named("poly") + " " + std::to_string(degree) + " gives " + std::to_string(w) +
                          " columns, more than a sparse matrix indexes (2^31 - 1)");
     const int* outer = X.outerIndexPtr();
     // The exact non-zero count first, so nothing is allocated for an expansion too large.
@@ -166,10 +167,10 @@ Features expand_sparse(const SparseMatrix& X0, const Layout& L, int degree, bool
         nnz = std::min(kHuge, nnz + std::min(kHuge, per_row[static_cast<std::size_t>(r)]));
     }
     if (nnz > static_cast<std::uint64_t>(INT_MAX))
-        throw UsageError("--poly " + std::to_string(degree) + " gives " + std::to_string(nnz) +
+        throw UsageError(option_named("poly") + " " + std::to_string(degree) + " gives " + std::to_string(nnz) +
                          " non-zeros, more than a sparse matrix holds (2^31 - 1)");
     check_memory(nnz * (sizeof(double) + sizeof(int)) + static_cast<std::uint64_t>(n + 1) * sizeof(int), 0,
-                 "--poly " + std::to_string(degree) + " (" + std::to_string(nnz) + " non-zeros)");
+                 option_named("poly") + " " + std::to_string(degree) + " (" + std::to_string(nnz) + " non-zeros)");
     SparseMatrix out(n, w);
     out.resizeNonZeros(static_cast<Index>(nnz));
     int* o_outer = out.outerIndexPtr();
@@ -189,11 +190,13 @@ Features expand_sparse(const SparseMatrix& X0, const Layout& L, int degree, bool
     return Features(std::move(out));
 }
 
-std::string too_wide(const PolyOptions& o, Index d, std::uint64_t width) {
-    return "--poly " + std::to_string(o.degree) + (o.interaction_only ? " --poly-interaction-only" : "") + " on " +
-           std::to_string(d) + " features gives " +
-           (width >= kHuge ? std::string("more than 2^62") : std::to_string(width)) + " columns, more than --max-poly-width " +
-           std::to_string(o.max_width) + " (lower the degree, select features first, or raise --max-poly-width)";
+ErrorText too_wide(const PolyOptions& o, Index d, std::uint64_t width) {
+    ErrorText text = option_named("poly") + " " + std::to_string(o.degree);
+    if (o.interaction_only) text += " " + option_named("poly.interaction_only");
+    return text + " on " + std::to_string(d) + " features gives " +
+           (width >= kHuge ? std::string("more than 2^62") : std::to_string(width)) + " columns, more than " +
+           option_named("poly.max_width") + " " + std::to_string(o.max_width) +
+           " (lower the degree, select features first, or raise " + option_named("poly.max_width") + ")";
 }
 
 class PolynomialStep final : public Transformer {
@@ -227,13 +230,13 @@ public:
         o_.interaction_only = j.at("interaction_only").get<bool>();
         in_features_ = json_integer<Index>(j.at("in_features"));
         out_features_ = json_integer<Index>(j.at("out_features"));
-        if (o_.degree < 1) throw std::runtime_error("poly: degree must be at least 1");
-        if (in_features_ < 1) throw std::runtime_error("poly: in_features must be positive");
+        if (o_.degree < 1) throw ModelStateError("poly: degree must be at least 1");
+        if (in_features_ < 1) throw ModelStateError("poly: in_features must be positive");
         // A model file is untrusted: the width it claims must be the one its degree gives,
         // and small enough to index, before anything is allocated for it.
         const std::uint64_t width = poly_width(in_features_, o_.degree, o_.interaction_only);
         if (width > static_cast<std::uint64_t>(INT_MAX) || static_cast<Index>(width) != out_features_)
-            throw std::runtime_error("poly: out_features does not match degree and in_features");
+            throw ModelStateError("poly: out_features does not match degree and in_features");
         o_.max_width = width;
     }
     std::vector<std::string> output_names(const std::vector<std::string>& in) const override {
@@ -276,7 +279,7 @@ std::uint64_t poly_width(Index d, int degree, bool interaction_only) {
 Features polynomial_features(const Features& X, int degree, bool interaction_only) {
     const std::uint64_t width = poly_width(X.cols(), degree, interaction_only);
     if (width > static_cast<std::uint64_t>(std::numeric_limits<Index>::max() / 2))
-        throw UsageError("--poly " + std::to_string(degree) + ": the expansion is too wide to hold");
+        throw UsageError(option_named("poly") + " " + std::to_string(degree) + ": the expansion is too wide to hold");
     const Layout L(X.cols(), degree, interaction_only);
     if (X.is_sparse()) return expand_sparse(X.sparse_ref(), L, degree, interaction_only);
     return expand_dense(X.dense_ref(), L);
@@ -338,13 +341,14 @@ PolyOptions parse_poly_step(const std::string& spec) {
         std::uint64_t v = 0;
         if (!parse_unsigned(value, v)) throw UsageError("poly step: '" + std::string(item) + "' is not key=integer");
         if (key == "degree") {
-            if (v < 1 || v > static_cast<std::uint64_t>(INT_MAX)) throw UsageError("--poly: the degree must be at least 1");
+            if (v < 1 || v > static_cast<std::uint64_t>(INT_MAX))
+                throw UsageError(option_named("poly") + ": the degree must be at least 1");
             o.degree = static_cast<int>(v);
             has_degree = true;
         } else if (key == "interaction_only") {
             o.interaction_only = v != 0;
         } else if (key == "max_width") {
-            if (v < 1) throw UsageError("--max-poly-width must be at least 1");
+            if (v < 1) throw UsageError(option_named("poly.max_width") + " must be at least 1");
             o.max_width = v;
         } else {
             throw UsageError("poly step: unknown option '" + std::string(key) +

@@ -16,7 +16,7 @@ const char* const kUsage = " (valid: under, over, over:JITTER, smote, smote:K)";
 
 double resample_number(const std::string& text, const std::string& whole) {
     const std::optional<double> v = parse_number_text(text);
-    if (!v) throw UsageError("--resample " + whole + ": '" + text + "' is not a number" + kUsage);
+    if (!v) throw UsageError(option_named("resample") + " " + whole + ": '" + text + "' is not a number" + kUsage);
     return *v;
 }
 
@@ -73,32 +73,34 @@ ResampleSpec parse_resample(const std::string& text) {
     const bool has_arg = colon != std::string::npos;
     const std::string arg = has_arg ? text.substr(colon + 1) : std::string();
     if (kind == "under") {
-        if (has_arg) throw UsageError("--resample under takes no argument" + std::string(kUsage));
+        if (has_arg) throw UsageError(option_named("resample") + " under takes no argument" + kUsage);
         s.kind = ResampleSpec::Kind::under;
     } else if (kind == "over") {
         s.kind = ResampleSpec::Kind::over;
         if (has_arg) s.jitter = resample_number(arg, text);
-        if (s.jitter < 0) throw UsageError("--resample " + text + ": the jitter must be >= 0");
+        if (s.jitter < 0) throw UsageError(option_named("resample") + " " + text + ": the jitter must be >= 0");
     } else if (kind == "smote") {
         s.kind = ResampleSpec::Kind::smote;
         if (has_arg) {
             const double k = resample_number(arg, text);
             if (k < 1 || k != std::floor(k) || k > 1e6)
-                throw UsageError("--resample " + text + ": the neighbour count must be an integer >= 1");
+                throw UsageError(option_named("resample") + " " + text +
+                                 ": the neighbour count must be an integer >= 1");
             s.neighbours = static_cast<int>(k);
         }
     } else {
-        throw UsageError("--resample: unknown method '" + text + "'" + kUsage);
+        throw UsageError(option_named("resample") + ": unknown method '" + text + "'" + kUsage);
     }
     return s;
 }
 
 void check_resample_applies(const Dataset& data, const std::string& spec) {
-    const std::string flag = "--resample" + (spec.empty() ? std::string() : " " + spec);
-    if (data.task != Task::classification) throw UsageError(flag + " rebalances classes; it does not apply to regression");
+    const ErrorText option = option_named("resample") + (spec.empty() ? std::string() : " " + spec);
+    if (data.task != Task::classification)
+        throw UsageError(option + " rebalances classes; it does not apply to regression");
     if (data.has_queries())
-        throw UsageError(flag + " draws single rows, which would break the data's query groups (qid:N, --group-col) "
-                                "apart; it does not apply to rows in queries");
+        throw UsageError(option + " draws single rows, which would break the data's query groups (qid:N, " +
+                         option_named("group_col") + ") apart; it does not apply to rows in queries");
 }
 
 Dataset resample(const Dataset& data, const ResampleSpec& spec, std::uint64_t seed) {

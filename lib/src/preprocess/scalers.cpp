@@ -22,7 +22,7 @@ Json to_array(const Vector& v) { return Json(std::vector<double>(v.data(), v.dat
 Vector from_array(const Json& j, const char* key) {
     const auto v = j.at(key).get<std::vector<double>>();
     for (double x : v)
-        if (!std::isfinite(x)) throw std::runtime_error(std::string("non-finite value in ") + key);
+        if (!std::isfinite(x)) throw ModelStateError(std::string("non-finite value in ") + key);
     return Eigen::Map<const Vector>(v.data(), static_cast<Index>(v.size()));
 }
 
@@ -143,8 +143,10 @@ Features affine(const Features& X, const Vector& shift, const Vector& scale, con
     }
     if (X.is_sparse()) {
         if (shift.cwiseAbs().maxCoeff() != 0.0)
-            throw UsageError(std::string("--scale ") + kind + " would make sparse data dense; use --scale standard "
-                             "(which only rescales sparse columns) or scale the file beforehand");
+            throw UsageError(option_named("scale") + " " + kind + " would make sparse data dense; use " +
+                             option_named("scale") +
+                             " standard (which only rescales sparse columns) or scale the file "
+                             "beforehand");
         SparseMatrix m = X.sparse_ref();
         for (Index r = 0; r < m.outerSize(); ++r)
             for (SparseMatrix::InnerIterator it(m, r); it; ++it) it.valueRef() *= scale[it.col()];
@@ -430,7 +432,7 @@ public:
     void from_json(const Json& j) override {
         mean_ = from_array(j, "mean");
         scale_ = from_array(j, "scale");
-        if (mean_.size() != scale_.size()) throw std::runtime_error("standard scaler: mean and scale differ in length");
+        if (mean_.size() != scale_.size()) throw ModelStateError("standard scaler: mean and scale differ in length");
     }
 
 private:
@@ -486,7 +488,7 @@ public:
     void from_json(const Json& j) override {
         shift_ = from_array(j, "shift");
         scale_ = from_array(j, "scale");
-        if (shift_.size() != scale_.size()) throw std::runtime_error("minmax scaler: shift and scale differ in length");
+        if (shift_.size() != scale_.size()) throw ModelStateError("minmax scaler: shift and scale differ in length");
         fitted_dense_ = j.value("fitted_dense", false);
     }
 

@@ -122,45 +122,45 @@ Json SvmModel::to_json(JsonTextSlots& slots) const { return to_json(&slots); }
 SvmModel SvmModel::from_json(const Json& j, Index n_features, Index k) {
     SvmModel m;
     m.kernel_spec = KernelSpec::from_json(j.at("kernel"));
-    if (!m.kernel_spec.resolved()) throw std::runtime_error("kernel parameters are not resolved numbers");
+    if (!m.kernel_spec.resolved()) throw ModelStateError("kernel parameters are not resolved numbers");
     m.support_vectors = features_from_json(j.at("support_vectors"), n_features);
     if (m.kernel_spec.single() && m.kernel_spec.single()->kind == KernelKind::precomputed)
         check_precomputed_serials(m.support_vectors, "support vectors");
     const Index nsv = m.support_vectors.rows();
     m.support = json_integers<Index>(j.at("support"));
-    if (static_cast<Index>(m.support.size()) != nsv) throw std::runtime_error("support has the wrong length");
+    if (static_cast<Index>(m.support.size()) != nsv) throw ModelStateError("support has the wrong length");
     const Json& coef = j.at("sv_coef");
     const Index rows = k > 0 ? k - 1 : 1;
-    if (static_cast<Index>(coef.size()) != rows) throw std::runtime_error("sv_coef has the wrong number of rows");
+    if (static_cast<Index>(coef.size()) != rows) throw ModelStateError("sv_coef has the wrong number of rows");
     m.sv_coef.resize(rows, nsv);
     for (Index r = 0; r < rows; ++r) {
         const auto v = coef[static_cast<std::size_t>(r)].get<std::vector<double>>();
-        if (static_cast<Index>(v.size()) != nsv) throw std::runtime_error("sv_coef row with the wrong length");
+        if (static_cast<Index>(v.size()) != nsv) throw ModelStateError("sv_coef row with the wrong length");
         for (Index c = 0; c < nsv; ++c) m.sv_coef(r, c) = v[static_cast<std::size_t>(c)];
     }
     const auto rho = j.at("rho").get<std::vector<double>>();
     // Bounded first: k(k-1)/2 overflows for a crafted class count.
-    if (k > 1000000) throw std::runtime_error("class count out of range");
+    if (k > 1000000) throw ModelStateError("class count out of range");
     const Index n_rho = k > 0 ? k * (k - 1) / 2 : 1;
-    if (static_cast<Index>(rho.size()) != n_rho) throw std::runtime_error("rho has the wrong length");
+    if (static_cast<Index>(rho.size()) != n_rho) throw ModelStateError("rho has the wrong length");
     m.rho = Eigen::Map<const Vector>(rho.data(), n_rho);
     if (k > 0) {
         m.n_sv = json_integers<Index>(j.at("n_sv"));
         Index total = 0;
         for (Index c : m.n_sv) {
-            if (c < 0 || c > nsv - total) throw std::runtime_error("n_sv does not match the support vectors");
+            if (c < 0 || c > nsv - total) throw ModelStateError("n_sv does not match the support vectors");
             total += c;
         }
         if (static_cast<Index>(m.n_sv.size()) != k || total != nsv)
-            throw std::runtime_error("n_sv does not match the support vectors");
+            throw ModelStateError("n_sv does not match the support vectors");
     }
     if (j.contains("prob_a")) {
         const auto a = j.at("prob_a").get<std::vector<double>>();
-        if (static_cast<Index>(a.size()) != n_rho) throw std::runtime_error("prob_a has the wrong length");
+        if (static_cast<Index>(a.size()) != n_rho) throw ModelStateError("prob_a has the wrong length");
         m.prob_a = Eigen::Map<const Vector>(a.data(), n_rho);
         if (k > 0) {
             const auto b = j.at("prob_b").get<std::vector<double>>();
-            if (static_cast<Index>(b.size()) != n_rho) throw std::runtime_error("prob_b has the wrong length");
+            if (static_cast<Index>(b.size()) != n_rho) throw ModelStateError("prob_b has the wrong length");
             m.prob_b = Eigen::Map<const Vector>(b.data(), n_rho);
         }
     }

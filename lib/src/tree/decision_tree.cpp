@@ -191,7 +191,7 @@ Json DecisionTree::do_save_state() const {
 
 void DecisionTree::do_load_state(const Json& state) {
     if (!state.contains("tree") || !state.contains("feature_importances"))
-        throw std::runtime_error("tree state needs \"tree\" and \"feature_importances\"");
+        throw ModelStateError("tree state needs \"tree\" and \"feature_importances\"");
     const Index outputs = task() == Task::classification ? n_classes() : 1;
     Tree t = Tree::from_json(state.at("tree"), n_features(), outputs, TreeLayout::full, declared_categories());
     Vector imp = vector_from_json(state.at("feature_importances"), "tree feature_importances", n_features());

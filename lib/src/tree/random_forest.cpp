@@ -285,9 +285,10 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
     if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; }))
         throw DataError(ctx.rows_sharded
                             ? "forest: on rows spread over ranks tree_method=auto is the histogram forest, which "
-                              "takes text columns one-hot encoded: give -p tree_method=hist"
-                            : "forest: tree_method=hist does not split categorical features natively (tree_method=exact "
-                              "does; or one-hot encode them)");
+                              "takes text columns one-hot encoded: give " +
+                                  option_named("params") + " tree_method=hist"
+                            : ErrorText("forest: tree_method=hist does not split categorical features natively "
+                                        "(tree_method=exact does; or one-hot encode them)"));
     if (ctx.rows_sharded && p.class_weight == "balanced")
         throw ParamError("parameter class_weight=balanced of model forest cannot be computed on one rank's rows");
     const bool classification = data.task == Task::classification;
@@ -398,7 +399,7 @@ Json RandomForest::state_with(Json trees) const {
 void RandomForest::do_load_state(const Json& state) {
     if (!state.contains("trees") || !state.at("trees").is_array() || state.at("trees").empty() ||
         !state.contains("feature_importances"))
-        throw std::runtime_error("forest state needs a non-empty \"trees\" array and \"feature_importances\"");
+        throw ModelStateError("forest state needs a non-empty \"trees\" array and \"feature_importances\"");
     const Index outputs = task() == Task::classification ? n_classes() : 1;
     const TreeLayout layout =
         json_integer<int>(state.at("state_version")) >= 2 ? TreeLayout::compact : TreeLayout::full;
@@ -411,7 +412,7 @@ void RandomForest::do_load_state(const Json& state) {
     Vector imp = vector_from_json(state.at("feature_importances"), "forest feature_importances", n_features());
     std::optional<double> oob;
     if (state.contains("oob_score")) {
-        if (!state.at("oob_score").is_number()) throw std::runtime_error("forest oob_score is not a number");
+        if (!state.at("oob_score").is_number()) throw ModelStateError("forest oob_score is not a number");
         oob = state.at("oob_score").get<double>();
     }
     std::optional<Vector> perm;
@@ -433,12 +434,14 @@ const ParamBinding<RandomForestParams>& forest_params() {
                                        .like("scikit-learn n_estimators; ranger num.trees")),
             bind(&P::bootstrap, bool_param("bootstrap", true, "draw each tree's rows with replacement (0: without)")
                                     .like("scikit-learn bootstrap; ranger replace")),
-            bind(&P::max_samples, real_param("max_samples", 1.0, "rows drawn per tree, as a fraction of the training rows")
-                                      .range(0.0, 1.0)
-                                      .open_below()
-                                      .like("scikit-learn max_samples (a float); ranger sample.fraction")),
-            bind(&P::oob, bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
-                              .like("scikit-learn oob_score; ranger prediction.error")),
+            bind(&P::max_samples,
+                 real_param("max_samples", 1.0, "rows drawn per tree, as a fraction of the training rows")
+                     .range(0.0, 1.0)
+                     .open_below()
+                     .like("scikit-learn max_samples (a float); ranger sample.fraction")),
+            bind(&P::oob,
+                 bool_param("oob", false, "compute the out-of-bag accuracy (classification) or R² (regression)")
+                     .like("scikit-learn oob_score; ranger prediction.error")),
             bind(&P::importance, choice_param("importance", "impurity", {"impurity", "permutation"},
                                               "impurity: mean decrease in impurity only; permutation: also the "
                                               "out-of-bag permutation importance (saved as permutation_importances)")
@@ -447,13 +450,13 @@ const ParamBinding<RandomForestParams>& forest_params() {
                  choice_param("tree_method", "auto", {"auto", "exact", "hist"},
                               "exact: CART on sorted values, each tree on a draw of m rows; hist: binned "
                               "thresholds, trees grown level by level, each row's bootstrap count drawn "
-                              "alone (the forest that trains on --shard); auto: hist on rows spread over "
+                              "alone (the forest that trains on shards); auto: hist on rows spread over "
                               "MPI ranks, else exact")
                      .like("XGBoost tree_method='exact'|'hist'")),
-            bind(&P::max_bins, int_param("max_bins", 255,
-                                         "tree_method=hist: bins per feature (plus one for missing values)")
-                                   .range(2, 65535)
-                                   .like("XGBoost max_bin; LightGBM max_bin")),
+            bind(&P::max_bins,
+                 int_param("max_bins", 255, "tree_method=hist: bins per feature (plus one for missing values)")
+                     .range(2, 65535)
+                     .like("XGBoost max_bin; LightGBM max_bin")),
         };
         b.add(tree_growth_bindings("auto"));
         b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "

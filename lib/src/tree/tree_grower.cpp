@@ -15,8 +15,10 @@ TreeGrower::TreeGrower(const Features& X, const Vector& y, Index n_classes, Tree
     if (X.is_sparse()) {
         if (std::any_of(categories.begin(), categories.end(), [](Index k) { return k > 0; }))
             // LIBSVM --categorical on a file too wide for a dense read.
-            throw DataError("tree: categorical features need a dense table, and this sparse one is too wide to "
-                            "densify (drop --categorical, or give the file fewer features)");
+            throw DataError(
+                "tree: categorical features need a dense table, and this sparse one is too wide to "
+                "densify (drop " +
+                option_named("categorical_features") + ", or give the file fewer features)");
         sparse_ = std::make_unique<SparseColumns>(X.sparse_ref(), threads);
     } else {
         dense_ = std::make_unique<SortedColumns>(X.dense_ref(), threads, categories,

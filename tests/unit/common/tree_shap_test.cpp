@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_error.hpp"
 #include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -203,7 +204,7 @@ TEST_CASE("TreeSHAP on chain trees: deep trees explain, deeper than the limit ar
 
     const auto [too_deep, too_deep_cover] = chain(TreeExplainer::kMaxTreeShapDepth + 1, 3);
     std::vector<double> v2(static_cast<std::size_t>(too_deep.size()), 0.0);
-    CHECK_THROWS_WITH_AS(TreeExplainer(too_deep, too_deep_cover, v2),
+    CHECK_COMMAND_THROWS_WITH_AS(TreeExplainer(too_deep, too_deep_cover, v2),
                          "--contrib: a tree 8193 levels deep is deeper than TreeSHAP's 8192 levels", DataError);
 }
 

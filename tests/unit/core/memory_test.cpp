@@ -3,6 +3,7 @@
 // DataError naming what was needed.
 #include <doctest/doctest.h>
 
+#include "command_error.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
@@ -37,7 +38,7 @@ TEST_SUITE("core.memory") {
 
     TEST_CASE("check_memory: a user limit, then the memory available") {
         CHECK_NOTHROW(check_memory(100, 100, "x"));
-        CHECK_THROWS_WITH_AS(check_memory(101, 100, "reading t.csv"),
+        CHECK_COMMAND_THROWS_WITH_AS(check_memory(101, 100, "reading t.csv"),
                              "reading t.csv needs about 101 bytes, more than --max-memory 100 bytes", DataError);
         const std::uint64_t available = available_memory();
         CHECK(available > 0);  // Linux: /proc/meminfo at least

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/metrics/classification.hpp"
@@ -157,7 +158,7 @@ TEST_CASE("cross_validate: metrics are checked before any fit") {
     CHECK_THROWS_WITH_AS(cross_validate(spec, d, opts, ctx), doctest::Contains("regression"), UsageError);
     opts.metrics = {"accuracy"};
     opts.k = 121;
-    CHECK_THROWS_WITH_AS(cross_validate(spec, d, opts, ctx), doctest::Contains("-k 121"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(cross_validate(spec, d, opts, ctx), doctest::Contains("-k 121"), UsageError);
     CHECK(reports == 0);
 
     opts.k = 3;

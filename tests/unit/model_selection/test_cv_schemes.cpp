@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 
@@ -73,7 +74,7 @@ TEST_CASE("leave_one_out: n folds, fold i tests row i alone") {
         CHECK(folds[i].train.size() == 5);
         check_disjoint_sorted(folds[i], 6);
     }
-    CHECK_THROWS_WITH_AS(leave_one_out(1), doctest::Contains("--loo"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(leave_one_out(1), doctest::Contains("--loo"), UsageError);
 }
 
 TEST_CASE("make_splits: -k n with one repetition is leave-one-out") {
@@ -100,10 +101,10 @@ TEST_CASE("shuffle_split: sizes as sklearn (test = ceil(f n)), seeded, rows may 
         differ = differ || a[i].test != c[i].test;
     }
     CHECK(differ);
-    CHECK_THROWS_WITH_AS(shuffle_split(10, 2, 0, 1), doctest::Contains("--test-fraction"), UsageError);
-    CHECK_THROWS_WITH_AS(shuffle_split(10, 2, 1, 1), doctest::Contains("--test-fraction"), UsageError);
-    CHECK_THROWS_WITH_AS(shuffle_split(10, 2, 0.95, 1), doctest::Contains("--test-fraction"), UsageError);
-    CHECK_THROWS_WITH_AS(shuffle_split(10, 0, 0.2, 1), doctest::Contains("--shuffle-split"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(shuffle_split(10, 2, 0, 1), doctest::Contains("--test-fraction"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(shuffle_split(10, 2, 1, 1), doctest::Contains("--test-fraction"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(shuffle_split(10, 2, 0.95, 1), doctest::Contains("--test-fraction"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(shuffle_split(10, 0, 0.2, 1), doctest::Contains("--shuffle-split"), UsageError);
 }
 
 TEST_CASE("stratified_shuffle_split: class counts of train and test follow the proportions") {
@@ -125,7 +126,7 @@ TEST_CASE("stratified_shuffle_split: class counts of train and test follow the p
     }
     Vector lonely(5);
     lonely << 0, 0, 0, 0, 1;
-    CHECK_THROWS_WITH_AS(stratified_shuffle_split(lonely, 2, 2, 0.4, 1), doctest::Contains("--shuffle-split"),
+    CHECK_COMMAND_THROWS_WITH_AS(stratified_shuffle_split(lonely, 2, 2, 0.4, 1), doctest::Contains("--shuffle-split"),
                          UsageError);
 }
 
@@ -148,8 +149,8 @@ TEST_CASE("group_kfold: groups never split, largest groups first into the lighte
     }
     for (int t : tested) CHECK(t == 1);
 
-    CHECK_THROWS_WITH_AS(group_kfold(std::vector<Index>(8, 0), 2), doctest::Contains("--groups"), UsageError);
-    CHECK_THROWS_WITH_AS(group_kfold(groups, 6), doctest::Contains("-k 6"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(group_kfold(std::vector<Index>(8, 0), 2), doctest::Contains("--groups"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(group_kfold(groups, 6), doctest::Contains("-k 6"), UsageError);
 }
 
 TEST_CASE("cross_validate: leave-one-out equals sklearn cross_val_score(Ridge, cv=LeaveOneOut())") {

@@ -59,7 +59,7 @@ TEST_SUITE("model_selection") {
         REQUIRE(r.trajectory.size() == 2);
         CHECK(r.trajectory[1].error < r.trajectory[0].error);
         CHECK(r.trajectory[1].error == doctest::Approx(0.0));
-        CHECK(r.stop == "the cross-validated error no longer decreases");
+        CHECK(r.stop.text() == "the cross-validated error no longer decreases");
         o.max_features = 1;
         const SelectionResult one = sequential_selection(logistic(), d, o, Context{});
         CHECK(one.selected.size() == 1);

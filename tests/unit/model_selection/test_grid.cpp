@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/grid.hpp"
 
@@ -70,7 +71,7 @@ TEST_CASE("grid: malformed axes are usage errors naming the -g text") {
                       "C=1:2^5:1",    "C=2^-1:2^5:-1", "C=1^1:1^2:1", "C=0:1e9:1e-3"};
     for (const auto& text : bad) {
         CAPTURE(text);
-        CHECK_THROWS_WITH_AS(parse_grid_axis(text), doctest::Contains(("-g " + text).c_str()), UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS(parse_grid_axis(text), doctest::Contains(("-g " + text).c_str()), UsageError);
     }
 }
 
@@ -89,7 +90,7 @@ TEST_CASE("grid: expand_grid is the cartesian product, last axis fastest") {
     REQUIRE(none.size() == 1);  // the base parameters alone, as sklearn's ParameterGrid({})
     CHECK(none[0].empty());
 
-    CHECK_THROWS_WITH_AS(expand_grid({{"a", {"1"}}, {"a", {"2"}}}), doctest::Contains("-g a"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(expand_grid({{"a", {"1"}}, {"a", {"2"}}}), doctest::Contains("-g a"), UsageError);
 }
 
 }  // TEST_SUITE

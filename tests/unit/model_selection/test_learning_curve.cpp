@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/model_selection/learning_curve.hpp"
@@ -38,7 +39,7 @@ TEST_CASE("parse_fractions: linspace start:stop:count or a list; bad ones name -
     for (const char* bad : {"0:1:5", "0.1:1.5:3", "0.1:1:0", "0.1:1:2.5", "0.5,0.2", "a,b", "0.1:1", "", "1.5",
                             "0.1:1:2:3"}) {
         CAPTURE(bad);
-        CHECK_THROWS_WITH_AS(parse_fractions(bad), doctest::Contains("--learning-curve"), UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS(parse_fractions(bad), doctest::Contains("--learning-curve"), UsageError);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 
@@ -74,9 +75,9 @@ TEST_CASE("grid: distributions parse, and only random search takes them") {
     for (const char* bad : {"C=uniform(1)", "C=uniform(2,1)", "C=loguniform(0,1)", "C=randint(1.5,3)",
                             "C=uniform(a,1)", "C=choice()"}) {
         CAPTURE(bad);
-        CHECK_THROWS_WITH_AS(parse_grid_axis(bad), doctest::Contains((std::string("-g ") + bad).c_str()), UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS(parse_grid_axis(bad), doctest::Contains((std::string("-g ") + bad).c_str()), UsageError);
     }
-    CHECK_THROWS_WITH_AS(expand_grid({u}), doctest::Contains("--n-iter"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(expand_grid({u}), doctest::Contains("--n-iter"), UsageError);
 }
 
 TEST_CASE("sample_points: reproducible by seed, within bounds, distinct on a grid of lists") {
@@ -108,7 +109,7 @@ TEST_CASE("sample_points: reproducible by seed, within bounds, distinct on a gri
     const auto s = sample_points(lists, 5, 3);
     CHECK(std::set<GridPoint>(s.begin(), s.end()).size() == 5);  // without replacement
     CHECK(sample_points(lists, 50, 3) == expand_grid(lists));   // n_iter covers the grid: all of it
-    CHECK_THROWS_WITH_AS(sample_points(lists, 0, 3), doctest::Contains("--n-iter"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(sample_points(lists, 0, 3), doctest::Contains("--n-iter"), UsageError);
 }
 
 TEST_CASE("search: random search is identical on 1 and 2 threads and picks the best sampled alpha") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "command_error.hpp"
 #include "kestrel/common/splits.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -78,9 +79,9 @@ TEST_CASE("kfold: leave-one-out when k == n") {
 }
 
 TEST_CASE("kfold: k < 2 or k > n is a usage error naming -k") {
-    CHECK_THROWS_WITH_AS(kfold(10, 1, 1), doctest::Contains("-k 1"), UsageError);
-    CHECK_THROWS_WITH_AS(kfold(10, 0, 1), doctest::Contains("-k 0"), UsageError);
-    CHECK_THROWS_WITH_AS(kfold(3, 4, 1), doctest::Contains("-k 4"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(kfold(10, 1, 1), doctest::Contains("-k 1"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(kfold(10, 0, 1), doctest::Contains("-k 0"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(kfold(3, 4, 1), doctest::Contains("-k 4"), UsageError);
     CHECK_THROWS_AS(stratified_kfold(labels({0, 1, 0}), 2, 4, 1), UsageError);
     CHECK_THROWS_AS(stratified_kfold(labels({0, 1, 0}), 2, 1, 1), UsageError);
 }

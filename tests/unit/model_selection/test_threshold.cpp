@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/threshold.hpp"
 
@@ -18,7 +19,7 @@ TEST_SUITE("model_selection") {
                 parse_threshold_criterion(bad);
                 FAIL("expected UsageError");
             } catch (const UsageError& e) {
-                CHECK(std::string(e.what()).find("--tune-threshold") != std::string::npos);
+                CHECK(cli::command_message(e).find("--tune-threshold") != std::string::npos);
             }
         }
     }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
@@ -204,7 +205,7 @@ TEST_CASE("poly: an expansion wider than the limit is refused, naming the flag")
         (void)Model::train(ridge_spec({"poly:degree=3,max_width=200"}), d, Context{});
         FAIL("expected a UsageError");
     } catch (const UsageError& e) {
-        const std::string what = e.what();
+        const std::string what = cli::command_message(e);
         CHECK(what.find("285 columns") != std::string::npos);  // C(13, 3) - 1
         CHECK(what.find("--max-poly-width 200") != std::string::npos);
     }

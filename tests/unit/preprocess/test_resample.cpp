@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -47,7 +48,7 @@ TEST_SUITE("preprocess") {
                 parse_resample(bad);
                 FAIL("expected UsageError");
             } catch (const UsageError& e) {
-                CHECK(std::string(e.what()).find("--resample") != std::string::npos);
+                CHECK(cli::command_message(e).find("--resample") != std::string::npos);
             }
         }
     }
@@ -139,7 +140,7 @@ TEST_SUITE("preprocess") {
             Model::train(reg, test::linear_regression(30, 2), Context{});
             FAIL("expected UsageError");
         } catch (const UsageError& e) {
-            CHECK(std::string(e.what()).find("--resample") != std::string::npos);
+            CHECK(cli::command_message(e).find("--resample") != std::string::npos);
         }
     }
 
@@ -155,7 +156,7 @@ TEST_SUITE("preprocess") {
                 (void)resample(d, parse_resample(method), 3);
                 FAIL("expected UsageError");
             } catch (const UsageError& e) {
-                CHECK(std::string(e.what()) ==
+                CHECK(cli::command_message(e) ==
                       "--resample draws single rows, which would break the data's query groups (qid:N, "
                       "--group-col) apart; it does not apply to rows in queries");
             }
@@ -166,7 +167,7 @@ TEST_SUITE("preprocess") {
                 Model::train(spec, d, Context{});
                 FAIL("expected UsageError");
             } catch (const UsageError& e) {
-                CHECK(std::string(e.what()).rfind(std::string("--resample ") + method + " draws single rows", 0) == 0);
+                CHECK(cli::command_message(e).rfind(std::string("--resample ") + method + " draws single rows", 0) == 0);
             }
         }
         d.qid.resize(0);  // the same rows without groups resample as before

@@ -17,7 +17,7 @@ namespace kestrel {
 
 class Calibration {
 public:
-    // "sigmoid" or "isotonic"; UsageError naming --calibrate otherwise.
+    // "sigmoid" or "isotonic"; UsageError naming the option calibrate otherwise.
     static void check_method(const std::string& method);
 
     // `scores`: one row per training row, each scored by a model that did not see it;

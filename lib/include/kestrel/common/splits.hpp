@@ -27,7 +27,7 @@ std::vector<Fold> repeated_kfold(const Vector& y, Index n_classes, int k, int re
 std::vector<Fold> leave_one_out(Index n);
 // Monte Carlo cross-validation: `splits` independent random splits, each testing
 // ceil(test_fraction * n) rows (sklearn's ShuffleSplit; rows may be tested several
-// times or never). UsageError naming --shuffle-split / --test-fraction.
+// times or never). UsageError naming the option shuffle_splits or test_fraction.
 std::vector<Fold> shuffle_split(Index n, int splits, double test_fraction, std::uint64_t seed);
 // The same, each split keeping the class proportions in train and test (sklearn's
 // StratifiedShuffleSplit: per-class test counts by its approximate mode, ties broken

@@ -3,7 +3,7 @@
 // it finds: a float such as 1e300 where a node index belongs is undefined behaviour,
 // and 4294967296 silently wraps to 0 (a valid index). A model file is untrusted
 // input, so its integers go through these: a value that is not an integer of the
-// target type throws std::runtime_error, which Model::from_json reports as a
+// target type throws ModelStateError, which Model::from_json reports as a
 // malformed model (ModelFileError). Found by fuzzing (docs/fuzzing.md).
 #include <cmath>
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/params.hpp"
 
 namespace kestrel {
@@ -24,13 +25,14 @@ T json_integer(const Json& j) {
     constexpr auto hi = std::numeric_limits<T>::max();
     if (j.is_number_unsigned()) {
         const auto u = j.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(hi)) throw std::runtime_error("integer " + std::to_string(u) + " is out of range");
+        if (u > static_cast<std::uint64_t>(hi))
+            throw ModelStateError("integer " + std::to_string(u) + " is out of range");
         return static_cast<T>(u);
     }
     if (j.is_number_integer()) {
         const auto v = j.get<std::int64_t>();
         if (v < static_cast<std::int64_t>(lo) || v > static_cast<std::int64_t>(hi))
-            throw std::runtime_error("integer " + std::to_string(v) + " is out of range");
+            throw ModelStateError("integer " + std::to_string(v) + " is out of range");
         return static_cast<T>(v);
     }
     if (j.is_number_float()) {
@@ -38,15 +40,15 @@ T json_integer(const Json& j) {
         const double d = j.get<double>();
         // hi + 1.0 is exact (a power of two) where hi itself may round up to it.
         if (!(d == std::floor(d) && d >= static_cast<double>(lo) && d < static_cast<double>(hi) + 1.0))
-            throw std::runtime_error("expected an integer, found " + j.dump());
+            throw ModelStateError("expected an integer, found " + j.dump());
         return static_cast<T>(d);
     }
-    throw std::runtime_error(std::string("expected an integer, found ") + j.type_name());
+    throw ModelStateError(std::string("expected an integer, found ") + j.type_name());
 }
 
 template <class T>
 std::vector<T> json_integers(const Json& j) {
-    if (!j.is_array()) throw std::runtime_error("expected an array of integers");
+    if (!j.is_array()) throw ModelStateError("expected an array of integers");
     std::vector<T> out;
     out.reserve(j.size());
     for (const auto& x : j) out.push_back(json_integer<T>(x));

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kestrel/core/error.hpp"
+
 namespace kestrel {
 
 // Bytes this process can still allocate: the smallest of the system's MemAvailable,
@@ -20,9 +22,11 @@ std::string format_bytes(std::uint64_t bytes);
 std::uint64_t parse_byte_size(const std::string& text, const std::string& flag);
 
 // Throws DataError "<what> needs about N, more than <the limit>" when `bytes` exceed
-// `limit` (a user limit such as --max-memory; 0 = none) or the memory available.
-// `limit_name` names the user limit in the message ("--max-memory").
-void check_memory(std::uint64_t bytes, std::uint64_t limit, const std::string& what,
-                  const std::string& limit_name = "--max-memory");
+// `limit` (the user limit ReadOptions::max_memory; 0 = none) or the memory available.
+// The message names the limit as the option max_memory.
+void check_memory(std::uint64_t bytes, std::uint64_t limit, const ErrorText& what);
+inline void check_memory(std::uint64_t bytes, std::uint64_t limit, const std::string& what) {
+    check_memory(bytes, limit, ErrorText(what));
+}
 
 }  // namespace kestrel

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 
 namespace kestrel {
@@ -34,7 +35,7 @@ struct SelectionResult {
     std::string metric;
     std::vector<SelectionStep> trajectory;  // accepted steps in order; the last is the selection
     std::vector<Index> selected;
-    std::string stop;  // why it stopped
+    ErrorText stop;  // why it stopped (naming max_features when that stopped it)
 };
 
 // Forward: from no feature, add the feature that lowers the cross-validated error

@@ -31,7 +31,7 @@ struct LearningCurve {
 };
 
 // "start:stop:count" (np.linspace(start, stop, count), as 0.1:1.0:10) or a list
-// "0.1,0.5,1". UsageError naming --learning-curve for anything else, a fraction
+// "0.1,0.5,1". UsageError naming the option fractions for anything else, a fraction
 // outside (0, 1], or a count below 1.
 std::vector<double> parse_fractions(const std::string& text);
 

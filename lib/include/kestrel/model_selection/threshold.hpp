@@ -17,7 +17,7 @@ struct ThresholdCriterion {
     std::string text;   // as given
 };
 
-// "f1", "precision=P", "recall=R" (P, R in (0, 1]); UsageError naming --tune-threshold.
+// "f1", "precision=P", "recall=R" (P, R in (0, 1]); UsageError naming the option tune_threshold.
 ThresholdCriterion parse_threshold_criterion(const std::string& text);
 
 struct ThresholdChoice {

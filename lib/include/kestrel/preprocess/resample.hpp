@@ -17,7 +17,7 @@ struct ResampleSpec {
     int neighbours = 5;  // smote: k nearest same-class neighbours
 };
 
-// Parses "under", "over", "over:JITTER", "smote", "smote:K"; UsageError naming --resample.
+// Parses "under", "over", "over:JITTER", "smote", "smote:K"; UsageError naming the option resample.
 ResampleSpec parse_resample(const std::string& text);
 
 // UsageError naming `--resample SPEC` when the data is no classification, or when its
@@ -37,7 +37,7 @@ void check_resample_applies(const Dataset& data, const std::string& spec);
 //          grown by copies.
 // Original rows come first in their order, added rows after; weights follow their
 // source row. Sparse features are densified for jitter and SMOTE and returned sparse.
-// Data check_resample_applies refuses is a UsageError naming --resample.
+// Data check_resample_applies refuses is a UsageError naming the option resample.
 Dataset resample(const Dataset& data, const ResampleSpec& spec, std::uint64_t seed);
 
 }  // namespace kestrel
