@@ -172,6 +172,24 @@ TEST_SUITE("tasks.predict_stream") {
         CHECK(prediction_csv(m, dense) == predict_command_bytes({model, dir.file("x.csv", "a,b\n3,1\n-1,2\n")}));
     }
 
+    TEST_CASE("the header comes with the first piece that has rows, also a later one of a parallel batch") {
+        test::ScratchDir dir("tasks_predict_header");
+        const std::string model = trained_model(dir, {"-m", "logistic", test::repo_path("data/iris/train.csv")});
+        const Model m = Model::load(model);
+        const std::string text = test::slurp(test::repo_path("data/iris/test.csv"));
+        const std::size_t body = text.find('\n') + 1;
+        // Pieces of one record: the first batch (one piece) and the first two of the next
+        // batch (three pieces on three threads) have every row dropped.
+        const std::string dropped = "setosa,NA,3,1.3,0.2\n";
+        const std::string input = dir.file("t.csv", text.substr(0, body) + dropped + dropped + dropped + text.substr(body));
+        PredictRequest request = command_like_request(model, input, probabilities_only());
+        request.read.missing = MissingPolicy::drop;
+        const std::string whole = streamed_bytes(m, request, 0, 1);
+        CHECK(whole.rfind("prediction,proba_", 0) == 0);
+        CHECK(streamed_bytes(m, request, 1, 3) == whole);
+        CHECK(streamed_bytes(m, request, 1, 1) == whole);
+    }
+
     TEST_CASE("issues are worded by setting, or in the front end's words") {
         test::ScratchDir dir("tasks_predict_issues");
         const std::string model = trained_model(dir, {"-m", "logistic", test::repo_path("data/iris/train.csv")});
