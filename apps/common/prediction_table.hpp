@@ -1,44 +1,14 @@
 #pragma once
-// Writes predictions as a table: a `prediction` column (class labels as their original
-// strings, or values), then the requested score columns (`proba_<class>`, `decision` or
-// `decision_<class>`) and contributions (Model::contribution_names), as CSV, TSV or JSON
-// lines. The header and the rows are separate, so that a stream of row pieces makes the
-// same bytes as the whole table.
+// The prediction table is library behaviour (kestrel/tasks/prediction_text.hpp); the
+// command line adds only its spelling of the output format.
 #include <string>
-#include <vector>
 
-#include "kestrel/pipeline/model.hpp"
+#include "kestrel/tasks/prediction_text.hpp"
 
 namespace kestrel::cli {
 
-struct PredictionColumns {
-    Vector predicted;   // class index or value
-    Matrix proba;       // optional, n x k
-    Matrix decision;    // optional, n x 1 or n x k
-    Matrix contrib;     // optional, n x K·(n_features + 1): Model::contributions
-};
-
-enum class TableFormat { csv, tsv, jsonl };
-TableFormat table_format_from_string(const std::string& s);  // "csv", "tsv", "jsonl"; UsageError
-
-struct PredictionLayout {
-    TableFormat format = TableFormat::csv;
-    bool header = true;                         // csv/tsv: the column names first (jsonl has none)
-    std::vector<std::string> passthrough;       // names of the input columns copied before the predictions
-};
-
-// The column names, in order: the pass-through columns, then the predictions'.
-std::vector<std::string> prediction_column_names(const Model& model, const PredictionColumns& cols,
-                                                 const PredictionLayout& layout);
-// The header line ("" for jsonl or without a header).
-std::string prediction_header(const Model& model, const PredictionColumns& cols, const PredictionLayout& layout);
-// The rows of `cols`; `passthrough[j][i]` is row i's text of pass-through column j.
-std::string prediction_rows(const Model& model, const PredictionColumns& cols, const PredictionLayout& layout,
-                            const std::vector<std::vector<std::string>>& passthrough = {});
-
-// Header and rows as CSV (the default layout).
-std::string prediction_csv(const Model& model, const PredictionColumns& cols);
-// RFC 4180 quoting when a field holds a comma, quote or newline.
-std::string csv_field(const std::string& s);
+using TableFormat = PredictionFormat;
+// "csv", "tsv", "jsonl"; UsageError naming --output-format.
+TableFormat table_format_from_string(const std::string& s);
 
 }  // namespace kestrel::cli

@@ -3,7 +3,8 @@
 #   check_install.sh BUILD_DIR SOURCE_DIR
 # Installs into a scratch prefix (no root), then: the executables run from there; the
 # program in examples/ configures with find_package(kestrel CONFIG REQUIRED) against the
-# prefix, builds, trains, saves, loads and predicts a bundled dataset; pkg-config gives
+# prefix, builds, trains, saves, loads and predicts a bundled dataset (and streams its
+# predictions through the task floor, the bytes of kestrel-predict); pkg-config gives
 # flags that compile and link; every man page is clean under `groff -ww -z` and `man -l`
 # and has EXIT STATUS, EXAMPLES and SEE ALSO; the bash completion, driven through
 # COMP_WORDS / COMP_CWORD, offers exactly the expected words; the zsh one parses.
@@ -44,6 +45,12 @@ echo "$out" | grep -Eq '^logistic accuracy (0\.9|1)' || fail "example: unexpecte
 # A model saved by the library is a model for the commands.
 "$prefix/bin/kestrel-predict" "$work/iris.json" "$src/data/iris/test.csv" --metrics --json -q >"$work/metrics.json"
 grep -q '"accuracy"' "$work/metrics.json" || fail "kestrel-predict on the example's model"
+# The task floor streams the same bytes as kestrel-predict on the same model and rows.
+"$work/example/stream_predict" "$src/data/iris/train.csv" "$src/data/iris/test.csv" "$work/stream.json" \
+  >"$work/stream.csv" 2>"$work/stream.err" || { cat "$work/stream.err"; fail "stream_predict fails"; }
+grep -Eq '^logistic accuracy (0\.9|1)' "$work/stream.err" || fail "stream_predict: unexpected report: $(cat "$work/stream.err")"
+"$prefix/bin/kestrel-predict" "$work/stream.json" "$src/data/iris/test.csv" --proba -q >"$work/command.csv"
+cmp -s "$work/stream.csv" "$work/command.csv" || fail "stream_predict and kestrel-predict differ: $(diff "$work/stream.csv" "$work/command.csv" | head -5)"
 
 # --- pkg-config ---
 export PKG_CONFIG_PATH=$libdir/pkgconfig
