@@ -294,6 +294,7 @@ Context CommonFlags::context(Io& io) const {
             if (seen->messages.insert(m).second) *err << "warning: " << safe_message(m) << "\n";
         };
     }
+    ctx.option_spelling = flag_spelling;
     if (!quiet && !json && io.err_is_terminal) ctx.progress = make_progress_reporter(io.err);
     // The library's parallel loops that take no thread count (a forest's or boosting's
     // prediction blocks, writing trees as text, wide polynomial expansions) size their

@@ -73,6 +73,9 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"explain", "--explain"},
     {"kernel_info", "--kernel-info"},
     {"threshold", "--threshold"},
+    // Scoring a stream of rows (PredictRequest).
+    {"metrics", "--metrics"},
+    {"id_col", "--id-col"},
 };
 
 }  // namespace

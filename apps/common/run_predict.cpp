@@ -12,31 +12,9 @@
 #include "kestrel/tasks/predict_stream.hpp"
 
 // kestrel-predict: flags in, kestrel::predict_stream (lib/src/tasks) does the work, the
-// report out. The library words its errors by setting; the flags' spelling is added here.
+// report out. The library's errors name its settings; run_command prints them as flags.
 namespace kestrel::cli {
 namespace {
-
-// The predict task's issues in the flags' words (the messages of kestrel-predict).
-std::string predict_issue_in_flags(const PredictIssue& issue) {
-    const std::string label_hint = "; --label-col names the column to score against";
-    switch (issue.kind) {
-        case PredictIssueKind::missing_label_column:
-            return issue.source + ": --metrics: " + issue.subject + label_hint;
-        case PredictIssueKind::unrecorded_label_column:
-            return issue.source +
-                   " does not record its label column (a model file older than format version 6, or trained on a "
-                   "LIBSVM file): scoring against " +
-                   issue.subject + label_hint;
-        case PredictIssueKind::group_column_of_libsvm:
-            return "--group-col " + issue.subject + " names a CSV column; " + issue.source +
-                   " is a LIBSVM file, whose rows give qid:N";
-        case PredictIssueKind::libsvm_columns_to_copy:
-            return issue.source + ": LIBSVM rows have no columns to copy; --id-col line writes each row's line number";
-        case PredictIssueKind::too_many_rows:
-            return issue.source + ": more than --max-rows " + issue.subject + " data rows";
-    }
-    return neutral_predict_issue_text(issue);
-}
 
 // The --metrics report: curves and plots, then the report for the model's task.
 void write_predict_report(const Model& model, const PredictResult& result, const PlotFlags& plots,
@@ -134,7 +112,6 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     request.layout.header = !no_output_header;
     if (chunk_bytes >= 0) request.chunk_bytes = static_cast<std::size_t>(chunk_bytes);
     request.keep_whole_table = explain;  // --explain prints every row's path after the predictions
-    request.wording = predict_issue_in_flags;
 
     PredictResult result;
     const auto produce = [&](const TextSink& sink) {

@@ -13,6 +13,7 @@ Context Context::child(std::uint64_t stream, int child_threads) const {
     c.seed = derive_seed(seed, stream);
     c.threads = child_threads;
     c.warn = warn;
+    c.option_spelling = option_spelling;
     return c;
 }
 

@@ -30,7 +30,8 @@ MetricsAccumulator::MetricsAccumulator(const Model& model, MetricsSettings setti
 void MetricsAccumulator::add(const Table& t, const Vector& predicted, const Matrix& proba, const Matrix& decision) {
     if (t.X.rows() == 0) return;
     if (!t.labels)
-        throw_predict_issue(settings_.wording, {PredictIssueKind::missing_label_column, t.source, missing_label_reason()});
+        throw DataError(t.source + ": " + option_named("metrics") + ": " + missing_label_reason() + "; " +
+                        option_named("label_col") + " names the column to score against");
     warn_unrecorded_label(t);
     const std::vector<double> qid = query_ids(t);
     const Vector truth = classify_ ? encode_with_classes(*t.labels, classes_) : numeric_targets(*t.labels, t.source);
@@ -69,8 +70,10 @@ void MetricsAccumulator::warn_unrecorded_label(const Table& t) {
     label_checked_ = true;
     if (!settings_.label_column.empty() || t.fields == 0 || model_.label_column().known()) return;
     const std::string scored = t.label_name.empty() ? std::string("the first column") : "column '" + t.label_name + "'";
-    ctx_.warning(predict_issue_text(settings_.wording,
-                                    {PredictIssueKind::unrecorded_label_column, settings_.model_path, scored}));
+    ctx_.warning(settings_.model_path +
+                 " does not record its label column (a model file older than format version 6, or trained on a "
+                 "LIBSVM file): scoring against " +
+                 scored + "; " + option_named("label_col") + " names the column to score against");
 }
 
 // The rows' query ids: qid:N, or from the group column's text: the number, or for words
@@ -79,7 +82,8 @@ std::vector<double> MetricsAccumulator::query_ids(const Table& t) {
     std::vector<double> qid = t.labels->qid;
     if (settings_.group_column.empty()) return qid;
     if (t.kept.empty())
-        throw_predict_issue(settings_.wording, {PredictIssueKind::group_column_of_libsvm, t.source, settings_.group_column});
+        throw UsageError(option_named("group_col") + " " + settings_.group_column + " names a CSV column; " + t.source +
+                         " is a LIBSVM file, whose rows give qid:N");
     for (const std::string& text : t.kept.back()) {
         double v = 0;
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

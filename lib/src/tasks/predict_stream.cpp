@@ -61,7 +61,7 @@ PredictStreamRun::PredictStreamRun(const Model& model, const PredictRequest& req
                                    const Context& ctx)
     : model_(model), request_(request), sink_(sink),
       threads_(request.threads > 0 ? request.threads : ctx.resolved_threads()),
-      accumulated_(model, MetricsSettings{request.group_column, request.read.label_col, request.model_path, request.wording},
+      accumulated_(model, MetricsSettings{request.group_column, request.read.label_col, request.model_path},
                    ctx) {
     if (!request.group_column.empty() && !request.metrics)
         throw UsageError("the group column " + request.group_column +
@@ -125,7 +125,8 @@ std::vector<std::vector<std::string>> PredictStreamRun::passthrough(const Table&
     if (copied_.empty() || !t.kept_names.empty()) return t.kept;
     // A LIBSVM reader copies nothing: its rows have no named columns, only their lines.
     if (request_.id_column != "line" || !request_.keep_columns.empty())
-        throw_predict_issue(request_.wording, {PredictIssueKind::libsvm_columns_to_copy, t.source, ""});
+        throw UsageError(t.source + ": LIBSVM rows have no columns to copy; " + option_named("id_col") +
+                         " line writes each row's line number");
     layout.passthrough = {"line"};
     std::vector<std::string> lines;
     lines.reserve(t.labels->line.size());
@@ -180,7 +181,8 @@ void PredictStreamRun::write_piece(TableStream& stream, ScoredStreamPiece& piece
     dropped_ += piece.table.dropped_rows;
     const Index max_rows = request_.read.max_rows;
     if (max_rows > 0 && rows_ + dropped_ > max_rows)
-        throw_predict_issue(request_.wording, {PredictIssueKind::too_many_rows, result_.source, std::to_string(max_rows)});
+        throw DataError(result_.source + ": more than " + option_named("max_rows") + " " + std::to_string(max_rows) +
+                        " data rows");
     if (piece.table.X.rows() == 0) return;
     if (!header_written_ && !piece.has_header) {
         // The header is made with the first piece that has rows; in a batch of several

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
+
 namespace kestrel {
 
 struct Dataset;
@@ -30,8 +32,15 @@ struct Context {
     // Only set by the executables when stderr is a terminal and not --quiet/--json.
     std::function<void(const std::string& label, std::uint64_t done, std::uint64_t total)> progress;
 
+    // How the front end spells the options a warning names (option_named, core/error.hpp):
+    // the commands give their flags; none keeps the library's words.
+    std::function<std::string(const std::string& key)> option_spelling;
+
     void warning(const std::string& message) const {
         if (warn) warn(message);
+    }
+    void warning(const ErrorText& message) const {
+        if (warn) warn(option_spelling ? message.respelled(option_spelling) : message.text());
     }
     void report(const std::string& label, std::uint64_t done, std::uint64_t total) const {
         if (progress) progress(label, done, total);

@@ -12,7 +12,6 @@
 #include "kestrel/io/read_options.hpp"
 #include "kestrel/metrics/predictions.hpp"
 #include "kestrel/pipeline/model.hpp"
-#include "kestrel/tasks/predict_stream_issue.hpp"
 
 namespace kestrel {
 
@@ -23,8 +22,7 @@ struct MetricsSettings {
     // The label column asked for; empty = the model's (or, for a model file that does not
     // record it, the reader's default, which is warned about once).
     std::string label_column;
-    std::string model_path;       // names the model file in the warning
-    PredictIssueWording wording;  // how the issues are worded (empty: the library's words)
+    std::string model_path;  // names the model file in the warning
 };
 
 class MetricsAccumulator {

@@ -18,7 +18,6 @@
 #include "kestrel/io/read_options.hpp"
 #include "kestrel/metrics/predictions.hpp"
 #include "kestrel/pipeline/model.hpp"
-#include "kestrel/tasks/predict_stream_issue.hpp"
 #include "kestrel/tasks/prediction_text.hpp"
 
 namespace kestrel {
@@ -60,8 +59,7 @@ struct PredictRequest {
     std::optional<std::size_t> chunk_bytes;
     // Read the whole input at once and keep it (and its predictions) in the result.
     bool keep_whole_table = false;
-    int threads = 0;              // 0 = the context's
-    PredictIssueWording wording;  // a front end's words for the setting-related errors
+    int threads = 0;  // 0 = the context's
 };
 
 struct PredictResult {
@@ -73,8 +71,9 @@ struct PredictResult {
 };
 
 // Scores request.input with `model`, handing the predictions' text to `sink` piece by
-// piece in input order. Throws the readers' DataError on bad input, and the issues of
-// predict_stream_issue.hpp.
+// piece in input order. Throws the readers' DataError on bad input; a problem with one of
+// the request's settings names it (option_named: "label_col", "group_col", "id_col",
+// "max_rows", "metrics"), for a front end to spell as its own.
 PredictResult predict_stream(const Model& model, const PredictRequest& request, const TextSink& sink,
                              const Context& ctx);
 
