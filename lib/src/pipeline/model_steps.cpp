@@ -66,16 +66,22 @@ std::vector<std::string> Model::table_steps(const Features& X, const std::vector
     const bool onehot = spec_.encode == "onehot" || (spec_.encode == "auto" && !estimator_->native_categories());
     if (categorical && onehot) {
         std::string step = "onehot";
+        // Appended piece by piece: "x" + std::string makes GCC 12 warn falsely
+        // (-Wstringop-overflow) once this is inlined into its own file.
         std::string options;
-        if (spec_.max_categories > 0) options += "max_categories=" + std::to_string(spec_.max_categories);
+        if (spec_.max_categories > 0) options.append("max_categories=").append(std::to_string(spec_.max_categories));
         if (spec_.min_frequency > 0) {
             char text[32];
             const auto r = std::to_chars(text, text + sizeof text, spec_.min_frequency);
-            options += (options.empty() ? "" : ",") + std::string("min_frequency=") + std::string(text, r.ptr);
+            if (!options.empty()) options += ',';
+            options.append("min_frequency=").append(text, r.ptr);
         }
         // A wide encoding is given as sparse rows to a model that takes them.
-        if (estimator_->supports_sparse()) options += (options.empty() ? "" : ",") + std::string("sparse");
-        if (!options.empty()) step += ":" + options;
+        if (estimator_->supports_sparse()) {
+            if (!options.empty()) options += ',';
+            options += "sparse";
+        }
+        if (!options.empty()) step.append(":").append(options);
         steps.push_back(step);
     }
     return steps;
