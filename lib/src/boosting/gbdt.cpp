@@ -324,13 +324,90 @@ void renew_leaf_values(const Loss& loss, GrownTree& g, std::span<const int> grou
     }
 }
 
-}  // namespace
+// One gbdt fit, in the order it runs. prepare (the constructor): the parameters, the checks
+// of the data and the eval sets, the hold-out, the bins and the watched sets. continue
+// (start_scores): the raw scores, trees and histories the rounds start from, the base
+// score's or those of the model continued. boost: the rounds. finish: the last training
+// loss and the early-stopping cut. Gbdt::do_fit moves the result into the model.
+struct GbdtFit {
+    GbdtFit(const GbdtParams& params, const Dataset& training, const Context& context);
+    GbdtFit(const GbdtFit&) = delete;  // the learners hold the bins and cuts
+    GbdtFit& operator=(const GbdtFit&) = delete;
 
-void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
-    const GbdtParams& p = p_;
-    const Loss loss = make_loss(p, data);
-    const int threads = ctx.resolved_threads();
+    void start_scores();
+    void boost();
+    void finish();
+
+    const GbdtParams& p;
+    const Dataset& data;
+    const Context& ctx;
+    const Loss loss;
+    const int threads;
     HistTreeParams tp;
+    double subsample = 1, colsample = 1;
+    Index rounds = 0, patience = 0;
+    std::vector<Index> category_counts;  // none when every count is 0 (the numeric path, unchanged)
+    const Gbdt* old = nullptr;           // the model continued
+    Index start = 0;                     // rounds already made (XGBoost's xgb_model)
+    std::vector<EvalMetric> metrics;
+    std::vector<Index> train_rows, valid_rows;
+    Vector y, w;
+    std::vector<Index> queries;
+    BinCuts cuts;
+    BinnedMatrix bins;
+    std::vector<std::vector<int>> unseen;
+    std::vector<Watched> watched;
+    Index K = 0, n = 0;
+    std::vector<std::string> eval_columns;
+    std::vector<std::vector<double>> eval_history;
+
+    std::vector<double> base;
+    std::vector<double> F;  // raw scores of the training rows, row-major n x K
+    std::vector<Tree> trees;
+    std::vector<std::vector<Gbdt::CategoricalSplit>> cats;  // per tree, with categorical features
+    std::vector<double> train_loss, valid_loss;
+    Index best_rounds = 0;
+
+private:
+    void resolve_tree_params();
+    void check_training_data();
+    void check_eval_sets() const;
+    void hold_out();
+    void bin_rows();
+    void watch_sets();
+    void check_fit_memory();
+    void grow_round(std::span<const int> rows, const std::vector<int>& features);
+    void grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<const int> rows,
+                   const std::vector<int>& features);
+    bool watch_round(Index t);
+
+    // The boosting state: gradient pairs, weight sum, learners and a round's trees.
+    std::vector<GradPair> gh;
+    double local_wsum = 0, wsum = 0;
+    bool per_tree_threads = false;
+    std::vector<HistTreeLearner> learners;
+    std::vector<Tree> round_trees;
+    std::vector<std::vector<Gbdt::CategoricalSplit>> round_cats;
+    std::vector<char> in_sample;
+    bool maximize = false;
+    double best = 0;
+};
+
+GbdtFit::GbdtFit(const GbdtParams& params, const Dataset& training, const Context& context)
+    : p(params), data(training), ctx(context), loss(make_loss(params, training)), threads(context.resolved_threads()) {
+    resolve_tree_params();
+    check_training_data();
+    old = continued_model(ctx, loss.kind, category_counts);
+    start = old ? old->rounds() : 0;
+    metrics = parse_eval_metrics(p.eval_metric, loss);
+    check_eval_sets();
+    hold_out();
+    bin_rows();
+    watch_sets();
+    check_fit_memory();
+}
+
+void GbdtFit::resolve_tree_params() {
     tp.max_depth = static_cast<int>(p.max_depth);
     tp.max_leaves = static_cast<int>(p.max_leaves);
     tp.min_child_weight = p.min_child_weight;
@@ -347,33 +424,36 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         throw ParamError("parameter max_leaves=1 of model gbdt: a split needs 2 leaves (valid: 0 = depth-wise, >= 2)");
     if (tp.max_depth == 0 && tp.max_leaves == 0)
         throw ParamError("parameter max_depth=0 (unlimited) of model gbdt needs leaf-wise growth: set max_leaves >= 2");
-    const double subsample = p.subsample, colsample = p.colsample;
-    const auto rounds = static_cast<Index>(p.n_estimators);
-    const auto patience = static_cast<Index>(p.early_stopping_rounds);
+    subsample = p.subsample;
+    colsample = p.colsample;
+    rounds = static_cast<Index>(p.n_estimators);
+    patience = static_cast<Index>(p.early_stopping_rounds);
+}
+
+// The rows, labels and categorical features a fit can take, and the constraints named
+// against the features.
+void GbdtFit::check_training_data() {
     if (data.rows() > INT_MAX) throw DataError("gbdt: at most " + std::to_string(INT_MAX) + " training rows");
     require_no_infinity(data.X);
     loss.check_labels(data.y);
-    // Categorical features: none when every count is 0 (the numeric path, unchanged).
-    std::vector<Index> category_counts;
     if (std::any_of(data.category_counts.begin(), data.category_counts.end(), [](Index k) { return k > 0; })) {
         if (static_cast<Index>(data.category_counts.size()) != data.cols())
             throw DataError("gbdt: " + std::to_string(data.category_counts.size()) + " category counts for " +
                             std::to_string(data.cols()) + " features");
         for (std::size_t j = 0; j < data.category_counts.size(); ++j)
-            if (data.category_counts[j] > kMaxCategories)
+            if (data.category_counts[j] > Gbdt::kMaxCategories)
                 throw DataError("gbdt: feature " + std::to_string(j + 1) + " has " +
                                 std::to_string(data.category_counts[j]) + " categories (at most " +
-                                std::to_string(kMaxCategories) + ")");
+                                std::to_string(Gbdt::kMaxCategories) + ")");
         category_counts = data.category_counts;
     }
     tp.monotone = resolve_monotone_constraints(parse_monotone_constraints(p.monotone_constraints),
                                                data.feature_names, data.cols(), category_counts);
     tp.interactions = resolve_interaction_constraints(parse_interaction_constraints(p.interaction_constraints),
                                                       data.feature_names, data.cols());
+}
 
-    const Gbdt* const old = continued_model(ctx, loss.kind, category_counts);
-    const Index start = old ? old->rounds() : 0;  // rounds already made (XGBoost's xgb_model)
-    const std::vector<EvalMetric> metrics = parse_eval_metrics(p.eval_metric, loss);
+void GbdtFit::check_eval_sets() const {
     for (const EvalSet& e : ctx.eval_sets) {
         check_eval_set(e, data, data.task == Task::classification);
         try {
@@ -382,27 +462,30 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
             throw DataError(std::string(err.what()) + " (in " + e.name + ")");
         }
     }
-    // Without eval sets, early stopping watches a seeded hold-out of the training rows.
-    std::vector<Index> train_rows, valid_rows;
+}
+
+// Without eval sets, early stopping watches a seeded hold-out of the training rows.
+void GbdtFit::hold_out() {
     if (patience > 0 && ctx.eval_sets.empty()) {
         if (is_ranking_loss(loss.kind) && data.has_queries())
             holdout_queries(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
         else
             holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
     }
-    const Vector y = gather(data.y, train_rows), w = gather(data.weights, train_rows);
-    const std::vector<Index> queries = ranked_queries(loss, data.qid, train_rows, "the training data");
+    y = gather(data.y, train_rows);
+    w = gather(data.weights, train_rows);
+    queries = ranked_queries(loss, data.qid, train_rows, "the training data");
+}
 
+void GbdtFit::bin_rows() {
     // Rows spread over ranks: the whole data's sample cuts the bins (the same cuts).
-    const BinCuts cuts =
-        ctx.rows_sharded
-            ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()), static_cast<int>(p.max_bins), ctx.seed,
-                                      category_counts)
-            : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads, category_counts);
-    const BinnedMatrix bins(cuts, data.X, train_rows, threads);
+    cuts = ctx.rows_sharded ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()),
+                                                      static_cast<int>(p.max_bins), ctx.seed, category_counts)
+                            : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads,
+                                           category_counts);
+    bins = BinnedMatrix(cuts, data.X, train_rows, threads);
     // Per categorical feature, the codes no training row has: prediction sends them the
     // missing way. One list serves every tree, so a continuation needs the same lists.
-    std::vector<std::vector<int>> unseen;
     if (!category_counts.empty()) {
         unseen.resize(category_counts.size());
         for (Index f = 0; f < data.cols(); ++f) {
@@ -414,15 +497,26 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     }
     if (old && old->unseen_categories() != unseen)
         throw DataError("gbdt: the categories seen in the training data differ from those of the model to continue");
-    std::vector<Watched> watched;
+}
+
+// The hold-out and the eval sets, binned by the training cuts. One column per (set,
+// metric), XGBoost's "validation_0-logloss"; early stopping watches the last metric of the
+// last set, as XGBoost does.
+void GbdtFit::watch_sets() {
     if (!valid_rows.empty())
         watched.push_back({"holdout", BinnedMatrix(cuts, data.X, valid_rows, threads), gather(data.y, valid_rows),
                            gather(data.weights, valid_rows), {}, ranked_queries(loss, data.qid, valid_rows, "holdout")});
     for (const EvalSet& e : ctx.eval_sets)
         watched.push_back({e.name, BinnedMatrix(cuts, e.data->X, {}, threads), e.data->y, e.data->weights, {},
                            ranked_queries(loss, e.data->qid, {}, e.name)});
+    for (const Watched& s : watched)
+        for (const EvalMetric& m : metrics) eval_columns.push_back(s.name + "-" + m.name);
+    eval_history.resize(eval_columns.size());
+}
 
-    const Index K = loss.n_outputs(data.n_classes()), n = bins.rows();
+void GbdtFit::check_fit_memory() {
+    K = loss.n_outputs(data.n_classes());
+    n = bins.rows();
     tp.min_data_in_leaf = min_data_in_leaf(p, rows_over_ranks(ctx.rows_sharded, n).total);
     Index nv = 0;
     for (const Watched& s : watched) nv += s.bins.rows();
@@ -430,62 +524,56 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
     if (old && old->n_outputs() != K) throw InternalError("gbdt: the model to continue has another number of raw scores");
-    const std::vector<double> base = old ? old->base_score() : initial_scores(p, loss, y, w, K, ctx.rows_sharded);
-    std::vector<double> F(static_cast<std::size_t>(n * K));
+}
+
+void GbdtFit::start_scores() {
+    base = old ? old->base_score() : initial_scores(p, loss, y, w, K, ctx.rows_sharded);
+    F.resize(static_cast<std::size_t>(n * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
     for (Watched& s : watched) {
         s.F.resize(static_cast<std::size_t>(s.bins.rows() * K));
         for (std::size_t i = 0; i < s.F.size(); ++i) s.F[i] = base[i % static_cast<std::size_t>(K)];
     }
-    if (old) {
-        // The scores after the old rounds: its base score plus its trees, in order.
-        const Matrix S = old->raw_scores(data.X);
-        take_rows(S, train_rows, F);
-        std::size_t next = 0;
-        if (!valid_rows.empty()) take_rows(S, valid_rows, watched[next++].F);
-        for (const EvalSet& e : ctx.eval_sets) take_rows(old->raw_scores(e.data->X), {}, watched[next++].F);
-    }
-    // One column per (set, metric), XGBoost's "validation_0-logloss"; early stopping
-    // watches the last metric of the last set, as XGBoost does.
-    std::vector<std::string> eval_columns;
-    for (const Watched& s : watched)
-        for (const EvalMetric& m : metrics) eval_columns.push_back(s.name + "-" + m.name);
-    std::vector<std::vector<double>> eval_history(eval_columns.size());
-    const bool maximize = metrics.back().maximize;
-    std::vector<GradPair> gh(static_cast<std::size_t>(n * K));
-    const double local_wsum = w.size() ? w.sum() : static_cast<double>(n);
-    double wsum = local_wsum;
-    sum_over_ranks(ctx, std::span<double>(&wsum, 1));
-
-    // Softmax with at least two trees per thread: the trees of a round in parallel.
-    // (Not on rows spread over ranks: each tree's sums over ranks must come in one order.)
-    const bool per_tree_threads = !ctx.rows_sharded && threads > 1 && K >= 2 * threads;
-    std::vector<HistTreeLearner> learners;
-    learners.reserve(static_cast<std::size_t>(threads));
-    for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
-        learners.emplace_back(bins, cuts, tp, per_tree_threads ? 1 : threads);
-    std::vector<Tree> round_trees(static_cast<std::size_t>(K));
-    std::vector<std::vector<CategoricalSplit>> round_cats(static_cast<std::size_t>(K));
-    std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
-    std::iota(all_rows.begin(), all_rows.end(), 0);
-    std::vector<char> in_sample(static_cast<std::size_t>(n), 1);
-
-    // A continuation starts from the old trees and histories: train_loss[i] is the loss
-    // after round i + 1, so the old rounds' entries but the last (which this fit measures
-    // again at its first round, as a fit of all the rounds would) are kept.
-    std::vector<Tree> trees = old ? old->trees() : std::vector<Tree>{};
-    std::vector<std::vector<CategoricalSplit>> cats;  // per tree, with categorical features
-    if (old) cats = old->categorical_splits();
-    std::vector<double> train_loss = old ? first_rounds(old->train_loss(), start - 1) : std::vector<double>{};
-    std::vector<double> valid_loss;
+    best_rounds = start;
+    if (!old) return;
+    // The scores after the old rounds: its base score plus its trees, in order.
+    const Matrix S = old->raw_scores(data.X);
+    take_rows(S, train_rows, F);
+    std::size_t next = 0;
+    if (!valid_rows.empty()) take_rows(S, valid_rows, watched[next++].F);
+    for (const EvalSet& e : ctx.eval_sets) take_rows(old->raw_scores(e.data->X), {}, watched[next++].F);
+    // The old trees and histories: train_loss[i] is the loss after round i + 1, so the old
+    // rounds' entries but the last (which this fit measures again at its first round, as a
+    // fit of all the rounds would) are kept.
+    trees = old->trees();
+    cats = old->categorical_splits();
+    train_loss = first_rounds(old->train_loss(), start - 1);
     // The validation histories go on when the old model watched the same columns; else
     // they cover this fit's rounds only (the trace aligns them with the last rounds).
-    if (old && !watched.empty() && old->eval_columns() == eval_columns && !old->validation_loss().empty()) {
+    if (!watched.empty() && old->eval_columns() == eval_columns && !old->validation_loss().empty()) {
         valid_loss = first_rounds(old->validation_loss(), start);
         for (std::size_t c = 0; c < eval_history.size(); ++c) eval_history[c] = first_rounds(old->eval_history()[c], start);
     }
-    double best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    Index best_rounds = start;
+}
+
+void GbdtFit::boost() {
+    maximize = metrics.back().maximize;
+    gh.resize(static_cast<std::size_t>(n * K));
+    local_wsum = w.size() ? w.sum() : static_cast<double>(n);
+    wsum = local_wsum;
+    sum_over_ranks(ctx, std::span<double>(&wsum, 1));
+    // Softmax with at least two trees per thread: the trees of a round in parallel.
+    // (Not on rows spread over ranks: each tree's sums over ranks must come in one order.)
+    per_tree_threads = !ctx.rows_sharded && threads > 1 && K >= 2 * threads;
+    learners.reserve(static_cast<std::size_t>(threads));
+    for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
+        learners.emplace_back(bins, cuts, tp, per_tree_threads ? 1 : threads);
+    round_trees.resize(static_cast<std::size_t>(K));
+    round_cats.resize(static_cast<std::size_t>(K));
+    std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
+    std::iota(all_rows.begin(), all_rows.end(), 0);
+    in_sample.assign(static_cast<std::size_t>(n), 1);
+    best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     for (Index t = start; t < start + rounds; ++t) {
         double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
         sum_over_ranks(ctx, std::span<double>(&loss_sum, 1));
@@ -493,77 +581,94 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
         if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample);
         const std::span<const int> rows = subsample < 1 ? std::span<const int>(sample) : std::span<const int>(all_rows);
-        const std::vector<int> features = draw_features(data.cols(), colsample, rng);
-        // One tree per raw score. With many scores (softmax) the trees of a round grow in
-        // parallel, one thread each; else one at a time, each on all threads. Either way a
-        // tree is computed the same, so the model does not depend on the thread count.
-        const auto grow_one = [&](Index c, HistTreeLearner& learner, int inner) {
-            GrownTree g = learner.grow(rows, gh.data() + c * n, features);
-            const std::span<const int> grouped = learner.rows();
-            const auto n_leaves = static_cast<Index>(g.leaves.size());
-            if (loss.renews_leaves())
-                renew_leaf_values(loss, g, grouped, y, w, F.data() + c, K, tp.learning_rate,
-                                  inner > 1 && n >= kParallelRows ? inner : 1);
-#pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
-            for (Index l = 0; l < n_leaves; ++l) {
-                const double v = g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0];
-                for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)]; ++k)
-                    F[static_cast<std::size_t>(grouped[static_cast<std::size_t>(k)] * K + c)] += v;
-            }
-            if (subsample < 1) {
-#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
-                for (Index i = 0; i < n; ++i)
-                    if (!in_sample[static_cast<std::size_t>(i)])
-                        F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
-            }
-            for (Watched& s : watched) {
-                const Index ns = s.bins.rows();
-#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && ns >= kParallelRows / 4)
-                for (Index i = 0; i < ns; ++i)
-                    s.F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, s.bins, cuts, i))[0];
-            }
-            if (!g.left_bins.empty()) round_cats[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
-            round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
-        };
-        if (per_tree_threads) {
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-            for (Index c = 0; c < K; ++c)
-                grow_one(c, learners[static_cast<std::size_t>(omp_get_thread_num())], 1);
-        } else {
-            for (Index c = 0; c < K; ++c) grow_one(c, learners.front(), threads);
-        }
+        grow_round(rows, draw_features(data.cols(), colsample, rng));
         for (Tree& tr : round_trees) trees.push_back(std::move(tr));
         if (cuts.any_categorical())
             for (auto& cs : round_cats) cats.push_back(std::exchange(cs, {}));
         if (!watched.empty()) {
-            std::size_t col = 0;
-            double v = 0;
-            for (const Watched& s : watched)
-                for (const EvalMetric& m : metrics) {
-                    try {
-                        v = evaluate_metric(m, loss, s.F.data(), K, s.y, s.w, threads, s.queries);
-                    } catch (const DataError& e) {
-                        throw DataError("gbdt: eval_metric " + m.name + " on " + s.name + ": " + e.what());
-                    }
-                    eval_history[col++].push_back(v);
-                }
-            const Watched& last = watched.back();
-            valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads, last.queries));
-            if (ctx.progress)  // the label is text built per round: only for a terminal
-                ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v),
-                           static_cast<std::uint64_t>(t + 1 - start), static_cast<std::uint64_t>(rounds));
-            if (patience > 0) {
-                if (maximize ? v > best : v < best) {
-                    best = v;
-                    best_rounds = t + 1;
-                } else if (t + 1 - best_rounds >= patience) {
-                    break;
-                }
-            }
+            if (watch_round(t)) break;
         } else {
             ctx.report("gbdt", static_cast<std::uint64_t>(t + 1 - start), static_cast<std::uint64_t>(rounds));
         }
     }
+}
+
+// One tree per raw score. With many scores (softmax) the trees of a round grow in
+// parallel, one thread each; else one at a time, each on all threads. Either way a tree is
+// computed the same, so the model does not depend on the thread count.
+void GbdtFit::grow_round(std::span<const int> rows, const std::vector<int>& features) {
+    if (per_tree_threads) {
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+        for (Index c = 0; c < K; ++c)
+            grow_tree(c, learners[static_cast<std::size_t>(omp_get_thread_num())], 1, rows, features);
+    } else {
+        for (Index c = 0; c < K; ++c) grow_tree(c, learners.front(), threads, rows, features);
+    }
+}
+
+// Grows raw score c's tree of the round on `inner` threads and adds its values to the
+// scores of the training rows (in the sample or not) and of the watched sets.
+void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<const int> rows,
+                        const std::vector<int>& features) {
+    GrownTree g = learner.grow(rows, gh.data() + c * n, features);
+    const std::span<const int> grouped = learner.rows();
+    const auto n_leaves = static_cast<Index>(g.leaves.size());
+    if (loss.renews_leaves())
+        renew_leaf_values(loss, g, grouped, y, w, F.data() + c, K, tp.learning_rate,
+                          inner > 1 && n >= kParallelRows ? inner : 1);
+#pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
+    for (Index l = 0; l < n_leaves; ++l) {
+        const double v = g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0];
+        for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)]; ++k)
+            F[static_cast<std::size_t>(grouped[static_cast<std::size_t>(k)] * K + c)] += v;
+    }
+    if (subsample < 1) {
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
+        for (Index i = 0; i < n; ++i)
+            if (!in_sample[static_cast<std::size_t>(i)])
+                F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
+    }
+    for (Watched& s : watched) {
+        const Index ns = s.bins.rows();
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && ns >= kParallelRows / 4)
+        for (Index i = 0; i < ns; ++i)
+            s.F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, s.bins, cuts, i))[0];
+    }
+    if (!g.left_bins.empty()) round_cats[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
+    round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
+}
+
+// Round t's metrics on the watched sets, its progress line and early stopping's verdict:
+// true when the last metric has not improved for `patience` rounds.
+bool GbdtFit::watch_round(Index t) {
+    std::size_t col = 0;
+    double v = 0;
+    for (const Watched& s : watched)
+        for (const EvalMetric& m : metrics) {
+            try {
+                v = evaluate_metric(m, loss, s.F.data(), K, s.y, s.w, threads, s.queries);
+            } catch (const DataError& e) {
+                throw DataError("gbdt: eval_metric " + m.name + " on " + s.name + ": " + e.what());
+            }
+            eval_history[col++].push_back(v);
+        }
+    const Watched& last = watched.back();
+    valid_loss.push_back(loss.mean(last.F.data(), last.y, last.w, K, threads, last.queries));
+    if (ctx.progress)  // the label is text built per round: only for a terminal
+        ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1 - start),
+                   static_cast<std::uint64_t>(rounds));
+    if (patience > 0) {
+        if (maximize ? v > best : v < best) {
+            best = v;
+            best_rounds = t + 1;
+        } else if (t + 1 - best_rounds >= patience) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void GbdtFit::finish() {
     double last_loss = loss.mean(F.data(), y, w, K, threads, queries);
     if (ctx.rows_sharded) {  // the mean over every rank's rows
         last_loss *= local_wsum;
@@ -577,23 +682,31 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         trees.resize(static_cast<std::size_t>(best_rounds * K));
         if (!cats.empty()) cats.resize(trees.size());
     }
+}
 
+}  // namespace
+
+void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
+    GbdtFit fit(p_, data, ctx);
+    fit.start_scores();
+    fit.boost();
+    fit.finish();
     Vector gain = Vector::Zero(data.cols());
-    for (const Tree& tr : trees)
+    for (const Tree& tr : fit.trees)
         for (int i = 0; i < tr.size(); ++i)
             if (!tr.node(i).is_leaf()) gain[tr.node(i).feature] += tr.node(i).impurity;
-    loss_ = loss.kind;
-    base_score_ = base;
-    trees_ = std::move(trees);
+    loss_ = fit.loss.kind;
+    base_score_ = fit.base;
+    trees_ = std::move(fit.trees);
     importances_ = normalised(gain);
-    train_loss_ = std::move(train_loss);
-    validation_loss_ = std::move(valid_loss);
-    eval_columns_ = std::move(eval_columns);
-    eval_history_ = std::move(eval_history);
-    best_iteration_ = patience > 0 ? best_rounds - 1 : -1;
-    category_counts_ = std::move(category_counts);
-    unseen_ = std::move(unseen);
-    cat_splits_ = std::move(cats);
+    train_loss_ = std::move(fit.train_loss);
+    validation_loss_ = std::move(fit.valid_loss);
+    eval_columns_ = std::move(fit.eval_columns);
+    eval_history_ = std::move(fit.eval_history);
+    best_iteration_ = fit.patience > 0 ? fit.best_rounds - 1 : -1;
+    category_counts_ = std::move(fit.category_counts);
+    unseen_ = std::move(fit.unseen);
+    cat_splits_ = std::move(fit.cats);
     build_prediction_tables();
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -320,8 +321,66 @@ double parse_duration(const std::string& text) {
     return v * scale;
 }
 
-AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx) {
-    const Clock::time_point start = Clock::now();
+namespace {
+
+// Runs fits the table may refuse: a drawn point some rows cannot take (k-NN's k above a
+// fold's rows) raises a UsageError or a DataError. Returns the refusal's message, empty
+// when the fits ran; every step of the search treats a refusal as a result, not a failure.
+template <class Fits>
+std::optional<std::string> refusal_of(Fits&& fits) {
+    try {
+        fits();
+    } catch (const UsageError& e) {
+        return std::string(e.what());
+    } catch (const DataError& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
+// One auto search (docs/auto.md), step by step: the portfolio of families, the schedule of
+// rounds that gives them turns, the screen a turn may run before its evaluation, the
+// confirmation of the leaders on fresh splits, and the final ranking.
+class AutoSearchRun {
+public:
+    AutoSearchRun(const Dataset& data, const AutoOptions& opts, const Context& ctx);
+    AutoSearchRun(const AutoSearchRun&) = delete;  // quiet_.warn holds this
+    AutoSearchRun& operator=(const AutoSearchRun&) = delete;
+
+    AutoResult run();
+
+private:
+    void choose_portfolio();
+    void quiet_fits();
+    void schedule();
+    bool waits(const Family& f, int round, double used);
+    bool take_turn(Family& f, bool screen);
+    std::size_t screen(Family& f, std::size_t first, std::size_t batch);
+    bool evaluate_at(Family& f, std::size_t c);
+    void confirm();
+    bool confirm_on(AutoCandidate& c, const std::vector<Fold>& split, int q);
+    void rank();
+
+    std::vector<detail::FitJob> fold_jobs(const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
+                                          const std::string& label, bool keep_predictions) const;
+    double elapsed() const { return opts_.seconds_used + since(start_); }
+    double best_so_far() const;
+    void report_progress() const;
+    double confirmation_reserve() const;
+
+    const Clock::time_point start_;
+    const Dataset& data_;
+    const AutoOptions& opts_;
+    const Context& ctx_;
+    AutoResult r_;
+    std::vector<Family> families_;
+    std::vector<Fold> folds_;
+    Context quiet_;
+    std::map<std::string, double> waited_;  // families never evaluated: the estimate that did not fit
+};
+
+AutoSearchRun::AutoSearchRun(const Dataset& data, const AutoOptions& opts, const Context& ctx)
+    : start_(Clock::now()), data_(data), opts_(opts), ctx_(ctx) {
     const MetricInfo& metric = metric_info(opts.metric);
     if (metric.task != data.task)
         throw UsageError("--metric " + opts.metric + " is a " + to_string(metric.task) + " metric, but this is " +
@@ -330,14 +389,26 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         throw UsageError("--ensemble-size must be at least 1 and --ensemble-nbest at least 1");
     if (opts.max_evals <= 0 && !(opts.time_budget > 0))
         throw UsageError("kestrel-auto needs a budget: --max-evals N or --time-budget T");
+    r_.metric = opts.metric;
+    r_.greater_is_better = metric.greater_is_better;
+}
 
-    AutoResult r;
-    r.metric = opts.metric;
-    r.greater_is_better = metric.greater_is_better;
-    const bool named = !opts.models.empty();
-    const std::vector<std::string> wanted = named ? opts.models : default_portfolio(data.task);
+AutoResult AutoSearchRun::run() {
+    choose_portfolio();
+    folds_ = make_splits(data_, opts_.split, ctx_.seed);
+    r_.n_splits = folds_.size();
+    quiet_fits();
+    schedule();
+    if (!r_.leaderboard.empty()) confirm();
+    rank();
+    return std::move(r_);
+}
 
-    std::vector<Family> families;
+// The families searched: the named models, or every model declaring a space for this task,
+// less those too large for this table or refusing the metric (skipped, with why).
+void AutoSearchRun::choose_portfolio() {
+    const bool named = !opts_.models.empty();
+    const std::vector<std::string> wanted = named ? opts_.models : default_portfolio(data_.task);
     for (const auto& model : wanted) {
         if (!registry().contains(model)) {
             const auto names = registry().names();
@@ -348,322 +419,342 @@ AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Conte
         const ModelInfo& info = registry().info(model);
         if (!search_space(model).declared())
             throw UsageError("--models " + model + ": " + model + " declares no search space (docs/auto.md lists those that do)");
-        if (!info.supports(data.task))
-            throw UsageError("--models " + model + ": " + model + " does not learn " + to_string(data.task));
-        if (std::any_of(families.begin(), families.end(), [&](const Family& f) { return f.model == model; }))
+        if (!info.supports(data_.task))
+            throw UsageError("--models " + model + ": " + model + " does not learn " + to_string(data_.task));
+        if (std::any_of(families_.begin(), families_.end(), [&](const Family& f) { return f.model == model; }))
             throw UsageError("--models " + model + ": given twice");
         const SearchSpace& space = search_space(model);
-        if (space.max_rows > 0 && static_cast<std::size_t>(data.rows()) > space.max_rows) {
-            r.skipped.push_back({model, space.too_large + " (this table has " + std::to_string(data.rows()) + ")"});
+        if (space.max_rows > 0 && static_cast<std::size_t>(data_.rows()) > space.max_rows) {
+            r_.skipped.push_back({model, space.too_large + " (this table has " + std::to_string(data_.rows()) + ")"});
             continue;
         }
-        Family f = make_family(model, declared_axes(model), opts, ctx.seed);
+        Family f = make_family(model, declared_axes(model), opts_, ctx_.seed);
         try {
-            check_metrics(f.specs[0], data.task, {opts.metric});
+            check_metrics(f.specs[0], data_.task, {opts_.metric});
         } catch (const UsageError& e) {
-            r.skipped.push_back({model, e.what()});
+            r_.skipped.push_back({model, e.what()});
             continue;
         }
-        r.portfolio.push_back(model);
-        families.push_back(std::move(f));
+        r_.portfolio.push_back(model);
+        families_.push_back(std::move(f));
     }
-    if (families.empty()) {
+    if (families_.empty()) {
         std::string why;
-        for (const auto& s : r.skipped) why += "; " + s.model + ": " + s.reason;
+        for (const auto& s : r_.skipped) why += "; " + s.model + ": " + s.reason;
         throw UsageError("no model of the portfolio can be searched on this table" + why);
     }
+}
 
-    const std::vector<Fold> folds = make_splits(data, opts.split, ctx.seed);
-    r.n_splits = folds.size();
-    Context quiet = ctx;  // the auto loop reports progress itself, one line per evaluation
-    quiet.progress = nullptr;
-    // Hundreds of candidates can each warn on every fold (linear_svm at a huge C reaching
-    // max_iter): they are counted, and one line at the end says how many and shows the first.
+// The auto loop reports progress itself, one line per evaluation. Hundreds of candidates
+// can each warn on every fold (linear_svm at a huge C reaching max_iter): they are counted,
+// and one line at the end says how many and shows the first.
+void AutoSearchRun::quiet_fits() {
+    quiet_ = ctx_;
+    quiet_.progress = nullptr;
     auto warnings = std::make_shared<std::mutex>();
-    quiet.warn = [&r, warnings](const std::string& message) {
+    quiet_.warn = [this, warnings](const std::string& message) {
         const std::lock_guard<std::mutex> lock(*warnings);
-        if (r.warning_count++ == 0) r.first_warning = message;
+        if (r_.warning_count++ == 0) r_.first_warning = message;
     };
+}
 
-    // One fit per fold of `on`; fold k's fit draws from stream first_stream + k.
-    auto fold_jobs = [&](const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
-                         const std::string& label, bool keep_predictions) {
-        std::vector<detail::FitJob> jobs(on.size());
-        for (std::size_t k = 0; k < on.size(); ++k) {
-            auto& job = jobs[k];
-            job.data = &data;
-            job.fold = &on[k];
-            job.spec = &spec;
-            job.seed = ctx.seed;  // the fold's seed, as every search's: candidates differ only in parameters
-            job.stream = first_stream + k;
-            job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
-            job.label = label + ", fold " + std::to_string(k + 1);
-            job.keep_predictions = keep_predictions;
-        }
-        return jobs;
-    };
-    // Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
-    auto evaluate_at = [&](Family& f, std::size_t c) {
-        const Clock::time_point t0 = Clock::now();
-        std::vector<detail::FitJob> jobs =
-            fold_jobs(folds, 0, f.specs[c], f.model + " " + detail::point_text(f.points[c]), opts.ensemble_size > 0);
-        AutoCandidate cand;
-        cand.order = static_cast<int>(r.evaluations() + 1);
-        cand.model = f.model;
-        cand.point = f.points[c];
-        cand.spec = f.specs[c];
-        std::vector<detail::FitOutcome> outcomes;
-        try {
-            outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
-        } catch (const UsageError& e) {  // a drawn point this table refuses (k-NN's k above a fold's rows)
-            r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
-            f.last_seconds = since(t0);
-            return false;
-        } catch (const DataError& e) {
-            r.failed.push_back({f.model + " " + detail::point_text(f.points[c]), e.what()});
-            f.last_seconds = since(t0);
-            return false;
-        }
-        double fit = 0;
-        for (auto& o : outcomes) {
-            cand.fold_scores.push_back(o.scores.at(0));
-            if (o.best_iteration >= 0) cand.fold_rounds.push_back(o.best_iteration + 1);
-            fit += o.seconds;
-            if (opts.ensemble_size > 0) {
-                o.predictions.decision.resize(0, 0);  // probabilities are what is averaged
-                cand.oof.push_back(std::move(o.predictions));
-            }
-        }
-        set_refit(cand, outcomes.size());
-        if (!can_join(cand.oof, cand.spec, opts)) std::vector<Predictions>().swap(cand.oof);
-        cand.score = summarize(cand.fold_scores);
-        cand.fit_seconds = fit / static_cast<double>(outcomes.size());
-        cand.seconds = since(t0);
-        cand.finished_at = opts.seconds_used + since(start);
-        f.last_seconds = cand.seconds;
-        if (!f.has_score || better(cand.score.mean, f.best, r.greater_is_better)) f.best = cand.score.mean;
-        f.has_score = true;
-        r.leaderboard.push_back(std::move(cand));
-        if (opts.ensemble_size > 0) trim_pool(r.leaderboard, opts, r.greater_is_better);
-        return true;
-    };
-    // A family's turn after round 0: its next start alone, then successive halving over its
-    // next halving_batch candidates (the grid search's SearchRun, resource = rows, factor 3)
-    // screens them on subsamples of the same folds, every round but the last; the one left
-    // is evaluated at all rows. Too few candidates left or rows for the first round: one
-    // candidate, as round 0. A start is evaluated in full because a subsample's ninth of the
-    // rows could screen out the very corner it was declared for.
-    auto evaluate = [&](Family& f, bool screen) {
-        const Clock::time_point t0 = Clock::now();
-        const std::size_t first = f.next;
-        const std::size_t batch = screen ? f.screen_batch(opts.halving_batch) : 0;
-        std::size_t spent = 1;  // candidates this turn uses up
-        if (batch > 0) {
-            const auto from = static_cast<std::ptrdiff_t>(first), to = static_cast<std::ptrdiff_t>(first + batch);
-            const std::vector<GridPoint> points(f.points.begin() + from, f.points.begin() + to);
-            SearchOptions so;
-            so.split = opts.split;
-            so.metric = opts.metric;
-            so.halving = true;
-            so.factor = kHalvingFactor;
-            try {
-                detail::SearchRun run(points, std::vector<ModelSpec>(f.specs.begin() + from, f.specs.begin() + to), data,
-                                      so, ctx.seed, -1);
-                // Every round but the last, which would fit the survivor on (nearly) all
-                // rows: the evaluation below does that, on the folds every candidate shares.
-                int rounds = 0;
-                while (!run.done() && run.rounds_left() > 1) {
-                    std::vector<detail::FitJob> jobs;
-                    run.next_round(jobs);
-                    for (auto& job : jobs) job.stop_on_test_rows = false;
-                    auto outcomes = detail::run_fit_jobs(jobs, {opts.metric}, quiet, "auto");
-                    run.take(outcomes);
-                    ++rounds;
-                }
-                if (rounds > 0) {
-                    const GridPoint survivor = run.result().points.front().point;
-                    const auto at = first + static_cast<std::size_t>(
-                                                std::find(points.begin(), points.end(), survivor) - points.begin());
-                    std::swap(f.points[first], f.points[at]);
-                    std::swap(f.specs[first], f.specs[at]);
-                    spent = batch;
-                    r.screened += batch - 1;
-                    r.screening_rounds += rounds;
-                }
-            } catch (const UsageError&) {
-                // Rows too few for the first round, or a point a subsample refuses (k-NN's
-                // k above its rows): no screen this turn, the next candidate as in round 0.
-            } catch (const DataError&) {
-            }
-        }
-        const bool ok = evaluate_at(f, first);
-        f.next = first + spent;
-        f.last_seconds = since(t0);
-        f.last_screened = spent > 1;
-        return ok;
-    };
-    auto elapsed = [&] { return opts.seconds_used + since(start); };
-    auto best_so_far = [&] {
-        double b = r.leaderboard.front().score.mean;
-        for (const auto& c : r.leaderboard)
-            if (better(c.score.mean, b, r.greater_is_better)) b = c.score.mean;
-        return b;
-    };
-    auto report = [&] {
-        if (!ctx.progress) return;
-        std::string label = "auto: " + r.leaderboard.back().model + ", best " + opts.metric + " " +
-                            format_fixed(best_so_far(), 4);
-        if (opts.max_evals > 0) {
-            ctx.report(label, r.evaluations(), static_cast<std::uint64_t>(opts.max_evals));
-        } else {
-            label += ", " + format_fixed(std::max(0.0, opts.time_budget - elapsed()), 0) + "s left";
-            ctx.report(label, static_cast<std::uint64_t>(std::min(elapsed(), opts.time_budget)),
-                       static_cast<std::uint64_t>(opts.time_budget));
-        }
-    };
+// One fit per fold of `on`; fold k's fit draws from stream first_stream + k.
+std::vector<detail::FitJob> AutoSearchRun::fold_jobs(const std::vector<Fold>& on, std::size_t first_stream,
+                                                     const ModelSpec& spec, const std::string& label,
+                                                     bool keep_predictions) const {
+    std::vector<detail::FitJob> jobs(on.size());
+    for (std::size_t k = 0; k < on.size(); ++k) {
+        auto& job = jobs[k];
+        job.data = &data_;
+        job.fold = &on[k];
+        job.spec = &spec;
+        job.seed = ctx_.seed;  // the fold's seed, as every search's: candidates differ only in parameters
+        job.stream = first_stream + k;
+        job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
+        job.label = label + ", fold " + std::to_string(k + 1);
+        job.keep_predictions = keep_predictions;
+    }
+    return jobs;
+}
 
-    // The time the leaders' confirmation would take now: what their evaluations took. A
-    // candidate starts only when the reserve still fits after it.
-    auto confirmation_reserve = [&] {
-        double seconds = 0;
-        if (opts.confirm_splits < 1) return seconds;
-        for (std::size_t i : confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders))
-            seconds += r.leaderboard[i].seconds;
-        return seconds;
-    };
-    // Confirmation rounds: round q re-scores every leader still in the race on a fresh split
-    // of the rows (folds from another seed stream, each fit on its own stream after the
-    // search's), then those clearly behind drop out. Round 1 passes over a leader whose
-    // evaluation would not fit in the time left; a later round runs only when all of it fits.
-    auto confirm = [&] {
-        std::vector<std::size_t> alive = confirmation_leaders(r.leaderboard, r.greater_is_better, opts.confirm_leaders);
-        for (int q = 0; q < opts.confirm_splits && alive.size() >= 2; ++q) {
-            if (q > 0 && opts.time_budget > 0) {
-                double need = 0;
-                for (std::size_t i : alive) need += r.leaderboard[i].seconds;
-                if (elapsed() + need > opts.time_budget) break;
-            }
-            const std::vector<Fold> split =
-                make_splits(data, opts.split, derive_seed(ctx.seed, kConfirmStream + static_cast<std::uint64_t>(q)));
-            std::vector<std::size_t> scored;
-            std::size_t done = 0;
-            for (std::size_t i : alive) {
-                AutoCandidate& c = r.leaderboard[i];
-                ++done;
-                if (opts.time_budget > 0 && elapsed() + c.seconds > opts.time_budget) {
-                    ++r.unconfirmed;
-                    continue;
-                }
-                std::vector<detail::FitOutcome> outcomes;
-                try {
-                    outcomes = detail::run_fit_jobs(fold_jobs(split, folds.size() * static_cast<std::size_t>(q + 1), c.spec,
-                                                              c.model + " " + detail::point_text(c.point), false),
-                                                    {opts.metric}, quiet, "auto");
-                } catch (const UsageError&) {  // a point this split's folds refuse: it leaves the race here
-                    if (q == 0) ++r.unconfirmed;
-                    continue;
-                } catch (const DataError&) {
-                    if (q == 0) ++r.unconfirmed;
-                    continue;
-                }
-                if (!c.confirmed()) ++r.confirmed;
-                for (const auto& o : outcomes) {
-                    c.repeat_fold_scores.push_back(o.scores.at(0));
-                    if (o.best_iteration >= 0) c.fold_rounds.push_back(o.best_iteration + 1);
-                }
-                c.score = summarize(c.repeat_fold_scores);
-                set_refit(c, c.fold_scores.size() + c.repeat_fold_scores.size());
-                ++r.confirmation_fits;
-                scored.push_back(i);
-                if (ctx.progress)
-                    ctx.report("auto: confirming the leaders, split " + std::to_string(q + 2) + ", " + c.model + " " +
-                                   format_fixed(c.score.mean, 4),
-                               done, alive.size());
-            }
-            if (scored.empty()) break;
-            r.confirmation_rounds = q + 1;
-            alive = confirmation_survivors(r.leaderboard, scored, r.greater_is_better);
-        }
-    };
-
-    // Round 0 evaluates every family's defaults, cheapest family first. Each later round
-    // gives one new candidate to each of the best half of the families still holding
-    // candidates (ranked by their best mean; ties keep portfolio order).
-    r.stopped_by = "space";
-    std::map<std::string, double> waited;  // families never evaluated: the estimate that did not fit
+// Round 0 evaluates every family's defaults, cheapest family first. Each later round
+// gives one new candidate to each of the best half of the families still holding
+// candidates (ranked by their best mean; ties keep portfolio order).
+void AutoSearchRun::schedule() {
+    r_.stopped_by = "space";
     for (int round = 0;; ++round) {
         std::vector<Family*> turn;
-        for (auto& f : families)
+        for (auto& f : families_)
             if (f.next < f.specs.size()) turn.push_back(&f);
         if (turn.empty()) break;
         if (round > 0) {
             std::stable_sort(turn.begin(), turn.end(), [&](const Family* a, const Family* b) {
                 if (a->has_score != b->has_score) return a->has_score;  // never scored: last
-                return better(a->best, b->best, r.greater_is_better);
+                return better(a->best, b->best, r_.greater_is_better);
             });
             turn.resize((turn.size() + 1) / 2);
         }
         bool ran = false, stop = false;
         for (Family* f : turn) {
-            if (opts.max_evals > 0 && static_cast<int>(r.evaluations()) >= opts.max_evals) {
-                r.stopped_by = "max-evals";
+            if (opts_.max_evals > 0 && static_cast<int>(r_.evaluations()) >= opts_.max_evals) {
+                r_.stopped_by = "max-evals";
                 stop = true;
                 break;
             }
-            if (opts.time_budget > 0) {
+            if (opts_.time_budget > 0) {
                 const double used = elapsed();
-                if (used >= opts.time_budget) {
-                    r.stopped_by = "time-budget";
+                if (used >= opts_.time_budget) {
+                    r_.stopped_by = "time-budget";
                     stop = true;
                     break;
                 }
-                // A family whose next evaluation would not fit in what is left waits (a
-                // cheaper one may still run): its last evaluation's time, or for a family
-                // not yet measured, the estimate from those that were.
-                std::vector<std::pair<int, double>> measured;
-                for (const auto& g : families)
-                    if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
-                // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third,
-                // then one on all: about 3 plain evaluations.
-                const bool screens = round > 0 && f->screen_batch(opts.halving_batch) > 0;
-                const double expected = f->last_seconds > 0
-                                            ? f->last_seconds * (screens && !f->last_screened ? 3.0 : 1.0)
-                                            : first_evaluation_estimate(f->cost, measured);
-                if (used + expected + confirmation_reserve() > opts.time_budget) {
-                    if (f->last_seconds == 0) waited[f->model] = expected;
-                    continue;
-                }
+                if (waits(*f, round, used)) continue;
             }
             ran = true;  // a failed candidate spends its turn too, so a failing family cannot loop
-            if (evaluate(*f, round > 0)) report();
+            if (take_turn(*f, round > 0)) report_progress();
         }
         if (stop) break;
         if (!ran) {
-            r.stopped_by = "time-budget";
+            r_.stopped_by = "time-budget";
             break;
         }
     }
-    if (!r.leaderboard.empty()) confirm();
-    r.seconds = since(start);
-    if (r.warning_count == 1) ctx.warning(r.first_warning);
-    else if (r.warning_count > 1)
-        ctx.warning(std::to_string(r.warning_count) + " warnings from the search's fits; the first: " + r.first_warning);
-    for (const auto& f : families)
-        if (f.last_seconds == 0 && waited.count(f.model))
-            r.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited[f.model]) +
-                                              ") did not fit in the time budget left"});
-    if (r.leaderboard.empty())
-        throw UsageError("--time-budget " + format_number(opts.time_budget) + "s was spent (" +
-                         format_fixed(opts.seconds_used, 1) + "s reading the data) before any model was evaluated");
+}
+
+// A family whose next evaluation would not fit in what is left waits (a cheaper one may
+// still run): its last evaluation's time, or for a family not yet measured, the estimate
+// from those that were.
+bool AutoSearchRun::waits(const Family& f, int round, double used) {
+    std::vector<std::pair<int, double>> measured;
+    for (const auto& g : families_)
+        if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
+    // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third, then one on
+    // all: about 3 plain evaluations.
+    const bool screens = round > 0 && f.screen_batch(opts_.halving_batch) > 0;
+    const double expected = f.last_seconds > 0 ? f.last_seconds * (screens && !f.last_screened ? 3.0 : 1.0)
+                                               : first_evaluation_estimate(f.cost, measured);
+    if (used + expected + confirmation_reserve() <= opts_.time_budget) return false;
+    if (f.last_seconds == 0) waited_[f.model] = expected;
+    return true;
+}
+
+// A family's turn after round 0: its next start alone, then successive halving over its
+// next halving_batch candidates screens them (screen below); the one left is evaluated at
+// all rows. Too few candidates left or rows for the first round: one candidate, as round 0.
+// A start is evaluated in full because a subsample's ninth of the rows could screen out the
+// very corner it was declared for.
+bool AutoSearchRun::take_turn(Family& f, bool screen_first) {
+    const Clock::time_point t0 = Clock::now();
+    const std::size_t first = f.next;
+    const std::size_t batch = screen_first ? f.screen_batch(opts_.halving_batch) : 0;
+    const std::size_t spent = batch > 0 ? screen(f, first, batch) : 1;  // candidates this turn uses up
+    const bool ok = evaluate_at(f, first);
+    f.next = first + spent;
+    f.last_seconds = since(t0);
+    f.last_screened = spent > 1;
+    return ok;
+}
+
+// The grid search's SearchRun (resource = rows, factor 3) over candidates [first, first +
+// batch) of f on subsamples of the same folds, every round but the last; the survivor is
+// swapped to `first`. Returns the candidates used up: the batch, or 1 when no round ran.
+std::size_t AutoSearchRun::screen(Family& f, std::size_t first, std::size_t batch) {
+    std::size_t spent = 1;
+    const auto from = static_cast<std::ptrdiff_t>(first), to = static_cast<std::ptrdiff_t>(first + batch);
+    const std::vector<GridPoint> points(f.points.begin() + from, f.points.begin() + to);
+    SearchOptions so;
+    so.split = opts_.split;
+    so.metric = opts_.metric;
+    so.halving = true;
+    so.factor = kHalvingFactor;
+    // Rows too few for the first round, or a point a subsample refuses (k-NN's k above its
+    // rows): no screen this turn, the next candidate as in round 0.
+    (void)refusal_of([&] {
+        detail::SearchRun run(points, std::vector<ModelSpec>(f.specs.begin() + from, f.specs.begin() + to), data_, so,
+                              ctx_.seed, -1);
+        // Every round but the last, which would fit the survivor on (nearly) all rows: the
+        // evaluation after the screen does that, on the folds every candidate shares.
+        int rounds = 0;
+        while (!run.done() && run.rounds_left() > 1) {
+            std::vector<detail::FitJob> jobs;
+            run.next_round(jobs);
+            for (auto& job : jobs) job.stop_on_test_rows = false;
+            auto outcomes = detail::run_fit_jobs(jobs, {opts_.metric}, quiet_, "auto");
+            run.take(outcomes);
+            ++rounds;
+        }
+        if (rounds > 0) {
+            const GridPoint survivor = run.result().points.front().point;
+            const auto at =
+                first + static_cast<std::size_t>(std::find(points.begin(), points.end(), survivor) - points.begin());
+            std::swap(f.points[first], f.points[at]);
+            std::swap(f.specs[first], f.specs[at]);
+            spent = batch;
+            r_.screened += batch - 1;
+            r_.screening_rounds += rounds;
+        }
+    });
+    return spent;
+}
+
+// Evaluates candidate c of f on every fold at all rows: a leaderboard entry.
+bool AutoSearchRun::evaluate_at(Family& f, std::size_t c) {
+    const Clock::time_point t0 = Clock::now();
+    std::vector<detail::FitJob> jobs =
+        fold_jobs(folds_, 0, f.specs[c], f.model + " " + detail::point_text(f.points[c]), opts_.ensemble_size > 0);
+    AutoCandidate cand;
+    cand.order = static_cast<int>(r_.evaluations() + 1);
+    cand.model = f.model;
+    cand.point = f.points[c];
+    cand.spec = f.specs[c];
+    std::vector<detail::FitOutcome> outcomes;
+    if (auto refused = refusal_of([&] { outcomes = detail::run_fit_jobs(jobs, {opts_.metric}, quiet_, "auto"); })) {
+        r_.failed.push_back({f.model + " " + detail::point_text(f.points[c]), *refused});
+        f.last_seconds = since(t0);
+        return false;
+    }
+    double fit = 0;
+    for (auto& o : outcomes) {
+        cand.fold_scores.push_back(o.scores.at(0));
+        if (o.best_iteration >= 0) cand.fold_rounds.push_back(o.best_iteration + 1);
+        fit += o.seconds;
+        if (opts_.ensemble_size > 0) {
+            o.predictions.decision.resize(0, 0);  // probabilities are what is averaged
+            cand.oof.push_back(std::move(o.predictions));
+        }
+    }
+    set_refit(cand, outcomes.size());
+    if (!can_join(cand.oof, cand.spec, opts_)) std::vector<Predictions>().swap(cand.oof);
+    cand.score = summarize(cand.fold_scores);
+    cand.fit_seconds = fit / static_cast<double>(outcomes.size());
+    cand.seconds = since(t0);
+    cand.finished_at = opts_.seconds_used + since(start_);
+    f.last_seconds = cand.seconds;
+    if (!f.has_score || better(cand.score.mean, f.best, r_.greater_is_better)) f.best = cand.score.mean;
+    f.has_score = true;
+    r_.leaderboard.push_back(std::move(cand));
+    if (opts_.ensemble_size > 0) trim_pool(r_.leaderboard, opts_, r_.greater_is_better);
+    return true;
+}
+
+double AutoSearchRun::best_so_far() const {
+    double b = r_.leaderboard.front().score.mean;
+    for (const auto& c : r_.leaderboard)
+        if (better(c.score.mean, b, r_.greater_is_better)) b = c.score.mean;
+    return b;
+}
+
+void AutoSearchRun::report_progress() const {
+    if (!ctx_.progress) return;
+    std::string label =
+        "auto: " + r_.leaderboard.back().model + ", best " + opts_.metric + " " + format_fixed(best_so_far(), 4);
+    if (opts_.max_evals > 0) {
+        ctx_.report(label, r_.evaluations(), static_cast<std::uint64_t>(opts_.max_evals));
+    } else {
+        label += ", " + format_fixed(std::max(0.0, opts_.time_budget - elapsed()), 0) + "s left";
+        ctx_.report(label, static_cast<std::uint64_t>(std::min(elapsed(), opts_.time_budget)),
+                    static_cast<std::uint64_t>(opts_.time_budget));
+    }
+}
+
+// The time the leaders' confirmation would take now: what their evaluations took. A
+// candidate starts only when the reserve still fits after it.
+double AutoSearchRun::confirmation_reserve() const {
+    double seconds = 0;
+    if (opts_.confirm_splits < 1) return seconds;
+    for (std::size_t i : confirmation_leaders(r_.leaderboard, r_.greater_is_better, opts_.confirm_leaders))
+        seconds += r_.leaderboard[i].seconds;
+    return seconds;
+}
+
+// Confirmation rounds: round q re-scores every leader still in the race on a fresh split
+// of the rows (folds from another seed stream, each fit on its own stream after the
+// search's), then those clearly behind drop out. Round 1 passes over a leader whose
+// evaluation would not fit in the time left; a later round runs only when all of it fits.
+void AutoSearchRun::confirm() {
+    std::vector<std::size_t> alive = confirmation_leaders(r_.leaderboard, r_.greater_is_better, opts_.confirm_leaders);
+    for (int q = 0; q < opts_.confirm_splits && alive.size() >= 2; ++q) {
+        if (q > 0 && opts_.time_budget > 0) {
+            double need = 0;
+            for (std::size_t i : alive) need += r_.leaderboard[i].seconds;
+            if (elapsed() + need > opts_.time_budget) break;
+        }
+        const std::vector<Fold> split =
+            make_splits(data_, opts_.split, derive_seed(ctx_.seed, kConfirmStream + static_cast<std::uint64_t>(q)));
+        std::vector<std::size_t> scored;
+        std::size_t done = 0;
+        for (std::size_t i : alive) {
+            AutoCandidate& c = r_.leaderboard[i];
+            ++done;
+            if (opts_.time_budget > 0 && elapsed() + c.seconds > opts_.time_budget) {
+                ++r_.unconfirmed;
+                continue;
+            }
+            if (!confirm_on(c, split, q)) continue;
+            scored.push_back(i);
+            if (ctx_.progress)
+                ctx_.report("auto: confirming the leaders, split " + std::to_string(q + 2) + ", " + c.model + " " +
+                                format_fixed(c.score.mean, 4),
+                            done, alive.size());
+        }
+        if (scored.empty()) break;
+        r_.confirmation_rounds = q + 1;
+        alive = confirmation_survivors(r_.leaderboard, scored, r_.greater_is_better);
+    }
+}
+
+// Re-scores leader c on confirmation round q's split; false when the split's folds refuse
+// its point, which takes it out of the race.
+bool AutoSearchRun::confirm_on(AutoCandidate& c, const std::vector<Fold>& split, int q) {
+    std::vector<detail::FitOutcome> outcomes;
+    if (refusal_of([&] {
+            outcomes = detail::run_fit_jobs(fold_jobs(split, folds_.size() * static_cast<std::size_t>(q + 1), c.spec,
+                                                      c.model + " " + detail::point_text(c.point), false),
+                                            {opts_.metric}, quiet_, "auto");
+        })) {
+        if (q == 0) ++r_.unconfirmed;
+        return false;
+    }
+    if (!c.confirmed()) ++r_.confirmed;
+    for (const auto& o : outcomes) {
+        c.repeat_fold_scores.push_back(o.scores.at(0));
+        if (o.best_iteration >= 0) c.fold_rounds.push_back(o.best_iteration + 1);
+    }
+    c.score = summarize(c.repeat_fold_scores);
+    set_refit(c, c.fold_scores.size() + c.repeat_fold_scores.size());
+    ++r_.confirmation_fits;
+    return true;
+}
+
+// The search's closing notes (warnings, families that never fitted the budget), then the
+// leaderboard in its final order and the ensemble over it.
+void AutoSearchRun::rank() {
+    r_.seconds = since(start_);
+    if (r_.warning_count == 1) ctx_.warning(r_.first_warning);
+    else if (r_.warning_count > 1)
+        ctx_.warning(std::to_string(r_.warning_count) + " warnings from the search's fits; the first: " + r_.first_warning);
+    for (const auto& f : families_)
+        if (f.last_seconds == 0 && waited_.count(f.model))
+            r_.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited_[f.model]) +
+                                               ") did not fit in the time budget left"});
+    if (r_.leaderboard.empty())
+        throw UsageError("--time-budget " + format_number(opts_.time_budget) + "s was spent (" +
+                         format_fixed(opts_.seconds_used, 1) + "s reading the data) before any model was evaluated");
     // The confirmed leaders first, those that stayed in the race longest first, each group by
     // its mean over the fresh splits; then the rest by their search mean.
-    std::stable_sort(r.leaderboard.begin(), r.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
+    std::stable_sort(r_.leaderboard.begin(), r_.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
         if (a.repeat_fold_scores.size() != b.repeat_fold_scores.size())
             return a.repeat_fold_scores.size() > b.repeat_fold_scores.size();
-        return better(a.score.mean, b.score.mean, r.greater_is_better);
+        return better(a.score.mean, b.score.mean, r_.greater_is_better);
     });
-    if (opts.ensemble_size > 0) r.ensemble = build_ensemble(r, opts);
-    return r;
+    if (opts_.ensemble_size > 0) r_.ensemble = build_ensemble(r_, opts_);
+}
+
+}  // namespace
+
+AutoResult auto_search(const Dataset& data, const AutoOptions& opts, const Context& ctx) {
+    AutoSearchRun search(data, opts, ctx);
+    return search.run();
 }
 
 }  // namespace kestrel

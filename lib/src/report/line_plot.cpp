@@ -98,10 +98,20 @@ int overlap(const Box& box, const std::vector<std::vector<std::vector<std::pair<
     return hits;
 }
 
-}  // namespace
+// A series' polyline runs in pixels, one entry per series of the plot.
+using LinePlotRuns = std::vector<std::vector<std::vector<std::pair<double, double>>>>;
 
-std::string render_line_plot(const LinePlot& plot) {
+// The plot's axes: data ranges, ticks, the drawing area and the scales onto it.
+struct LinePlotFrame {
+    Range xr, yr;
+    std::vector<Tick> xt, yt;
+    Box area;
+    Scale xs, ys;
+};
+
+LinePlotFrame line_plot_frame(const LinePlot& plot) {
     const double W = plot.width, H = plot.height;
+    LinePlotFrame f;
     // Data ranges.
     Range xr, yr;
     for (const Series& s : plot.series) {
@@ -120,35 +130,36 @@ std::string render_line_plot(const LinePlot& plot) {
     if (plot.fixed_x) xr = Range{plot.x_min, plot.x_max};
     if (plot.fixed_y) yr = Range{plot.y_min, plot.y_max};
     if (plot.log_x && plot.fixed_x && !(xr.lo > 0)) throw InternalError("render_line_plot: log x range must be positive");
-    xr = settle(xr, plot.log_x);
-    yr = settle(yr, false);
-    const std::vector<Tick> xt = plot.log_x ? log_ticks(xr.lo, xr.hi) : linear_ticks(xr.lo, xr.hi, 6);
-    const std::vector<Tick> yt = linear_ticks(yr.lo, yr.hi, 6);
+    f.xr = settle(xr, plot.log_x);
+    f.yr = settle(yr, false);
+    f.xt = plot.log_x ? log_ticks(f.xr.lo, f.xr.hi) : linear_ticks(f.xr.lo, f.xr.hi, 6);
+    f.yt = linear_ticks(f.yr.lo, f.yr.hi, 6);
 
     // Layout: room for the y tick labels and the axis labels.
     double y_label_w = 0;
-    for (const Tick& t : yt) y_label_w = std::max(y_label_w, text_width(t.label, kLabelFont));
+    for (const Tick& t : f.yt) y_label_w = std::max(y_label_w, text_width(t.label, kLabelFont));
     const double left = 22 + y_label_w + 12, right = 20;
     const double top = plot.title.empty() ? 16 : 42, bottom = 54;
-    const Box area{left, top, W - left - right, H - top - bottom};
-    const Scale xs{xr.lo, xr.hi, area.x, area.x + area.w, plot.log_x};
-    const Scale ys{yr.lo, yr.hi, area.y + area.h, area.y, false};
+    f.area = Box{left, top, W - left - right, H - top - bottom};
+    f.xs = Scale{f.xr.lo, f.xr.hi, f.area.x, f.area.x + f.area.w, plot.log_x};
+    f.ys = Scale{f.yr.lo, f.yr.hi, f.area.y + f.area.h, f.area.y, false};
+    return f;
+}
 
-    SvgDocument doc(W, H, plot.title);
-    doc.clip_rect("plot-area", area.x, area.y, area.w, area.h);
-
-    // Grid lines and ticks.
+// Grid lines and ticks.
+void draw_line_plot_grid(SvgDocument& doc, const LinePlotFrame& f) {
+    const Box& area = f.area;
     std::string grid, ticks;
-    for (const Tick& t : xt) {
-        const double px = xs(t.value);
+    for (const Tick& t : f.xt) {
+        const double px = f.xs(t.value);
         grid += "<line x1=\"" + coord(px) + "\" y1=\"" + coord(area.y) + "\" x2=\"" + coord(px) + "\" y2=\"" +
                 coord(area.y + area.h) + "\"/>";
         ticks += "<line x1=\"" + coord(px) + "\" y1=\"" + coord(area.y + area.h) + "\" x2=\"" + coord(px) +
                  "\" y2=\"" + coord(area.y + area.h + 5) + "\" stroke=\"#333333\"/>";
         doc.text(px, area.y + area.h + 19, t.label, "middle", "tick", "", t.exponent);
     }
-    for (const Tick& t : yt) {
-        const double py = ys(t.value);
+    for (const Tick& t : f.yt) {
+        const double py = f.ys(t.value);
         grid += "<line x1=\"" + coord(area.x) + "\" y1=\"" + coord(py) + "\" x2=\"" + coord(area.x + area.w) +
                 "\" y2=\"" + coord(py) + "\"/>";
         ticks += "<line x1=\"" + coord(area.x - 5) + "\" y1=\"" + coord(py) + "\" x2=\"" + coord(area.x) + "\" y2=\"" +
@@ -157,21 +168,24 @@ std::string render_line_plot(const LinePlot& plot) {
     }
     doc.raw("<g class=\"grid\" stroke=\"#e5e5e5\" stroke-width=\"1\">" + grid + "</g>\n");
     doc.raw("<g class=\"ticks\">" + ticks + "</g>\n");
+}
 
-    // Chance line: y = x over the visible range.
-    if (plot.diagonal) {
-        const double a = std::max(xr.lo, yr.lo), b = std::min(xr.hi, yr.hi);
-        if (b > a)
-            doc.raw("<line class=\"diagonal\" x1=\"" + coord(xs(a)) + "\" y1=\"" + coord(ys(a)) + "\" x2=\"" +
-                    coord(xs(b)) + "\" y2=\"" + coord(ys(b)) +
-                    "\" stroke=\"#888888\" stroke-width=\"1\" stroke-dasharray=\"5 4\" clip-path=\"url(#plot-area)\"/>\n");
-    }
+// Chance line: y = x over the visible range.
+void draw_line_plot_diagonal(SvgDocument& doc, const LinePlotFrame& f) {
+    const double a = std::max(f.xr.lo, f.yr.lo), b = std::min(f.xr.hi, f.yr.hi);
+    if (b > a)
+        doc.raw("<line class=\"diagonal\" x1=\"" + coord(f.xs(a)) + "\" y1=\"" + coord(f.ys(a)) + "\" x2=\"" +
+                coord(f.xs(b)) + "\" y2=\"" + coord(f.ys(b)) +
+                "\" stroke=\"#888888\" stroke-width=\"1\" stroke-dasharray=\"5 4\" clip-path=\"url(#plot-area)\"/>\n");
+}
 
-    // Bands first, so that every line stays on top of every band.
-    std::vector<std::vector<std::vector<std::pair<double, double>>>> all_runs;
+// The bands of the series with error bars (drawn first, so that every line stays on top
+// of every band); returns every series' runs in pixels.
+LinePlotRuns draw_line_plot_bands(SvgDocument& doc, const LinePlot& plot, const LinePlotFrame& f) {
+    LinePlotRuns all_runs;
     for (std::size_t si = 0; si < plot.series.size(); ++si) {
         const Series& s = plot.series[si];
-        all_runs.push_back(pixel_runs(s, xs, ys, plot.step));
+        all_runs.push_back(pixel_runs(s, f.xs, f.ys, plot.step));
         if (s.y_err.empty()) continue;
         Series upper = s, lower = s;
         for (std::size_t i = 0; i < s.y.size(); ++i) {
@@ -179,7 +193,7 @@ std::string render_line_plot(const LinePlot& plot) {
             upper.y[i] = s.y[i] + e;
             lower.y[i] = s.y[i] - e;
         }
-        const auto up = pixel_runs(upper, xs, ys, plot.step), down = pixel_runs(lower, xs, ys, plot.step);
+        const auto up = pixel_runs(upper, f.xs, f.ys, plot.step), down = pixel_runs(lower, f.xs, f.ys, plot.step);
         std::string d;
         for (std::size_t r = 0; r < up.size() && r < down.size(); ++r) {
             auto ring = up[r];
@@ -192,32 +206,39 @@ std::string render_line_plot(const LinePlot& plot) {
             doc.raw("<path class=\"band\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"" +
                     series_colour(si) + "\" fill-opacity=\"0.18\" stroke=\"none\" clip-path=\"url(#plot-area)\"/>\n");
     }
-    const auto colour = [&](std::size_t si) {
-        const int c = plot.series[si].colour;
-        return series_colour(c >= 0 ? static_cast<std::size_t>(c) : si);
-    };
-    // Faint lines first, under every full one.
+    return all_runs;
+}
+
+std::string line_series_colour(const LinePlot& plot, std::size_t si) {
+    const int c = plot.series[si].colour;
+    return series_colour(c >= 0 ? static_cast<std::size_t>(c) : si);
+}
+
+std::string runs_path_data(const std::vector<std::vector<std::pair<double, double>>>& runs) {
+    std::string d;
+    for (const auto& run : runs) {
+        if (!d.empty()) d += ' ';
+        d += path_data(run);
+    }
+    return d;
+}
+
+// The faint lines first, under every full one; then the full lines with their markers and
+// point labels.
+void draw_line_plot_series(SvgDocument& doc, const LinePlot& plot, const LinePlotFrame& f, const LinePlotRuns& all_runs) {
     for (std::size_t si = 0; si < plot.series.size(); ++si) {
         const Series& s = plot.series[si];
         if (!s.faint) continue;
-        std::string d;
-        for (const auto& run : all_runs[si]) {
-            if (!d.empty()) d += ' ';
-            d += path_data(run);
-        }
-        doc.raw("<path class=\"faint\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
-                colour(si) + "\" stroke-opacity=\"0.3\" stroke-width=\"1\" clip-path=\"url(#plot-area)\"/>\n");
+        doc.raw("<path class=\"faint\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + runs_path_data(all_runs[si]) +
+                "\" fill=\"none\" stroke=\"" + line_series_colour(plot, si) +
+                "\" stroke-opacity=\"0.3\" stroke-width=\"1\" clip-path=\"url(#plot-area)\"/>\n");
     }
     for (std::size_t si = 0; si < plot.series.size(); ++si) {
         const Series& s = plot.series[si];
         if (s.faint) continue;
-        std::string d;
-        for (const auto& run : all_runs[si]) {
-            if (!d.empty()) d += ' ';
-            d += path_data(run);
-        }
-        doc.raw("<path class=\"series\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
-                colour(si) +
+        const std::string colour = line_series_colour(plot, si);
+        doc.raw("<path class=\"series\" data-series=\"" + xml_escape(s.name) + "\" d=\"" + runs_path_data(all_runs[si]) +
+                "\" fill=\"none\" stroke=\"" + colour +
                 "\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\" clip-path=\"url(#plot-area)\"/>\n");
         if (s.markers) {
             std::string dots;
@@ -226,17 +247,65 @@ std::string render_line_plot(const LinePlot& plot) {
                     if (plot.step && i % 2 == 1) continue;  // the step corners are not data points
                     dots += "<circle cx=\"" + coord(run[i].first) + "\" cy=\"" + coord(run[i].second) + "\" r=\"3\"/>";
                 }
-            doc.raw("<g class=\"markers\" fill=\"" + colour(si) + "\">" + dots + "</g>\n");
+            doc.raw("<g class=\"markers\" fill=\"" + colour + "\">" + dots + "</g>\n");
         }
         const std::vector<std::string> none;
         const auto& labels = si < plot.point_labels.size() ? plot.point_labels[si] : none;
         for (std::size_t i = 0; i < labels.size() && i < s.x.size() && i < s.y.size(); ++i) {
             if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i]) || (plot.log_x && s.x[i] <= 0)) continue;
-            doc.text(xs(s.x[i]) + 5, ys(s.y[i]) - 6, labels[i], "start", "point-label",
-                     "font-size=\"10\" fill=\"" + colour(si) + "\" data-series=\"" + xml_escape(s.name) + "\"");
+            doc.text(f.xs(s.x[i]) + 5, f.ys(s.y[i]) - 6, labels[i], "start", "point-label",
+                     "font-size=\"10\" fill=\"" + colour + "\" data-series=\"" + xml_escape(s.name) + "\"");
         }
     }
+}
 
+// Legend in the corner where it hides the least of the curves.
+void draw_line_plot_legend(SvgDocument& doc, const LinePlot& plot, const Box& area, const LinePlotRuns& all_runs) {
+    std::vector<std::size_t> named;
+    for (std::size_t si = 0; si < plot.series.size(); ++si)
+        if (!plot.series[si].name.empty() && !plot.series[si].faint) named.push_back(si);
+    if (named.empty()) return;
+    double text_w = 0;
+    for (std::size_t si : named) text_w = std::max(text_w, text_width(plot.series[si].name, kLabelFont));
+    const double w = 40 + text_w + 14, h = static_cast<double>(named.size()) * kLegendRow + 10, inset = 10;
+    const std::vector<Box> corners = {{area.x + area.w - inset - w, area.y + area.h - inset - h, w, h},
+                                      {area.x + area.w - inset - w, area.y + inset, w, h},
+                                      {area.x + inset, area.y + area.h - inset - h, w, h},
+                                      {area.x + inset, area.y + inset, w, h}};
+    Box best = corners[0];
+    int best_hits = std::numeric_limits<int>::max();
+    for (const Box& b : corners) {
+        const int hits = overlap(b, all_runs);
+        if (hits < best_hits) best = b, best_hits = hits;
+    }
+    doc.raw("<g class=\"legend-box\"><rect x=\"" + coord(best.x) + "\" y=\"" + coord(best.y) + "\" width=\"" +
+            coord(best.w) + "\" height=\"" + coord(best.h) +
+            "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#bbbbbb\" rx=\"3\"/>\n");
+    double y = best.y + 5 + kLegendRow / 2;
+    for (std::size_t si : named) {
+        doc.raw("<line x1=\"" + coord(best.x + 8) + "\" y1=\"" + coord(y) + "\" x2=\"" + coord(best.x + 32) +
+                "\" y2=\"" + coord(y) + "\" stroke=\"" + line_series_colour(plot, si) + "\" stroke-width=\"2.5\"/>");
+        if (!plot.series[si].y_err.empty())
+            doc.raw("<rect x=\"" + coord(best.x + 8) + "\" y=\"" + coord(y - 5) + "\" width=\"24\" height=\"10\" fill=\"" +
+                    line_series_colour(plot, si) + "\" fill-opacity=\"0.18\"/>");
+        doc.text(best.x + 38, y + 4, plot.series[si].name, "start", "legend");
+        y += kLegendRow;
+    }
+    doc.raw("</g>\n");
+}
+
+}  // namespace
+
+std::string render_line_plot(const LinePlot& plot) {
+    const double W = plot.width, H = plot.height;
+    const LinePlotFrame f = line_plot_frame(plot);
+    const Box& area = f.area;
+    SvgDocument doc(W, H, plot.title);
+    doc.clip_rect("plot-area", area.x, area.y, area.w, area.h);
+    draw_line_plot_grid(doc, f);
+    if (plot.diagonal) draw_line_plot_diagonal(doc, f);
+    const LinePlotRuns all_runs = draw_line_plot_bands(doc, plot, f);
+    draw_line_plot_series(doc, plot, f, all_runs);
     // Frame and labels.
     doc.raw("<rect class=\"frame\" x=\"" + coord(area.x) + "\" y=\"" + coord(area.y) + "\" width=\"" + coord(area.w) +
             "\" height=\"" + coord(area.h) + "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n");
@@ -245,40 +314,7 @@ std::string render_line_plot(const LinePlot& plot) {
     if (!plot.y_label.empty())
         doc.text(16, area.y + area.h / 2, plot.y_label, "middle", "y-label",
                  "transform=\"rotate(-90 16 " + coord(area.y + area.h / 2) + ")\"");
-
-    // Legend in the corner where it hides the least of the curves.
-    std::vector<std::size_t> named;
-    for (std::size_t si = 0; si < plot.series.size(); ++si)
-        if (!plot.series[si].name.empty() && !plot.series[si].faint) named.push_back(si);
-    if (!named.empty()) {
-        double text_w = 0;
-        for (std::size_t si : named) text_w = std::max(text_w, text_width(plot.series[si].name, kLabelFont));
-        const double w = 40 + text_w + 14, h = static_cast<double>(named.size()) * kLegendRow + 10, inset = 10;
-        const std::vector<Box> corners = {{area.x + area.w - inset - w, area.y + area.h - inset - h, w, h},
-                                          {area.x + area.w - inset - w, area.y + inset, w, h},
-                                          {area.x + inset, area.y + area.h - inset - h, w, h},
-                                          {area.x + inset, area.y + inset, w, h}};
-        Box best = corners[0];
-        int best_hits = std::numeric_limits<int>::max();
-        for (const Box& b : corners) {
-            const int hits = overlap(b, all_runs);
-            if (hits < best_hits) best = b, best_hits = hits;
-        }
-        doc.raw("<g class=\"legend-box\"><rect x=\"" + coord(best.x) + "\" y=\"" + coord(best.y) + "\" width=\"" +
-                coord(best.w) + "\" height=\"" + coord(best.h) +
-                "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#bbbbbb\" rx=\"3\"/>\n");
-        double y = best.y + 5 + kLegendRow / 2;
-        for (std::size_t si : named) {
-            doc.raw("<line x1=\"" + coord(best.x + 8) + "\" y1=\"" + coord(y) + "\" x2=\"" + coord(best.x + 32) +
-                    "\" y2=\"" + coord(y) + "\" stroke=\"" + colour(si) + "\" stroke-width=\"2.5\"/>");
-            if (!plot.series[si].y_err.empty())
-                doc.raw("<rect x=\"" + coord(best.x + 8) + "\" y=\"" + coord(y - 5) + "\" width=\"24\" height=\"10\" fill=\"" +
-                        colour(si) + "\" fill-opacity=\"0.18\"/>");
-            doc.text(best.x + 38, y + 4, plot.series[si].name, "start", "legend");
-            y += kLegendRow;
-        }
-        doc.raw("</g>\n");
-    }
+    draw_line_plot_legend(doc, plot, area, all_runs);
     return doc.finish();
 }
 

@@ -149,10 +149,11 @@ bool looks_like_libsvm_model(std::string_view text) {
     return rest.substr(0, 8) == "svm_type" && (rest.size() == 8 || rest[8] == ' ' || rest[8] == '\t');
 }
 
-LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& source) {
-    Parser p(text, source);
+namespace {
+
+// The header's keyword lines up to SV, each value parsed; nothing checked across lines yet.
+Header read_libsvm_header(Parser& p, std::vector<std::string_view>& tok) {
     Header h;
-    std::vector<std::string_view> tok;
     bool seen_sv = false;
     auto values = [&](std::size_t min_count) {
         if (tok.size() < 1 + min_count) p.fail("'" + std::string(tok[0]) + "' needs a value");
@@ -202,16 +203,39 @@ LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& sour
         }
     }
     if (!seen_sv) p.fail("no SV line (the file ends inside the header)");
-    // A line given twice counts as its last; a missing one points at SV.
-    const auto at = [&](const char* key) { return h.line.count(key) ? h.line[key] : h.line["SV"]; };
+    return h;
+}
+
+// What the header says once its lines agree: the model, its kernel and its shape.
+struct LibsvmShape {
+    std::string model;  // kestrel's name of the svm_type
+    KernelSpec spec;
+    bool classifier = false, probability = false;
+    Index k = 0;    // classes (classifiers)
+    Index nsv = 0;  // support vectors
+};
+
+// The line of a header keyword: a line given twice counts as its last; a missing one
+// points at SV.
+std::uint64_t libsvm_header_line(Header& h, const char* key) {
+    return h.line.count(key) ? h.line[key] : h.line["SV"];
+}
+
+// The header's lines checked against each other (counts of rho, probA, probB, label and
+// nr_sv against nr_class; nr_sv against total_sv).
+LibsvmShape check_libsvm_header(Header& h, Parser& p) {
+    const auto at = [&](const char* key) { return libsvm_header_line(h, key); };
+    LibsvmShape s;
     const auto name_it = model_names().find(h.svm_type);
     if (h.svm_type.empty()) p.fail("no svm_type line");
     if (name_it == model_names().end())
         p.fail_at(at("svm_type"),
                   "unknown svm_type '" + h.svm_type + "' (expected c_svc, nu_svc, one_class, epsilon_svr or nu_svr)");
+    s.model = name_it->second;
     if (h.kernel_type.empty()) p.fail("no kernel_type line");
-    const KernelSpec spec = kernel_of(h, p, at("kernel_type"));
-    const bool classifier = h.svm_type == "c_svc" || h.svm_type == "nu_svc";
+    s.spec = kernel_of(h, p, at("kernel_type"));
+    s.classifier = h.svm_type == "c_svc" || h.svm_type == "nu_svc";
+    const bool classifier = s.classifier;
     if (h.nr_class < 0) p.fail("no nr_class line");
     if (h.total_sv < 0) p.fail("no total_sv line");
     const Index k = classifier ? static_cast<Index>(h.nr_class) : 0;
@@ -228,43 +252,42 @@ LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& sour
     };
     count_is(h.rho, "rho");
     const bool regression = h.svm_type == "epsilon_svr" || h.svm_type == "nu_svr";
-    const bool probability = (classifier || regression) && !h.prob_a.empty();
-    if (probability) {
+    s.probability = (classifier || regression) && !h.prob_a.empty();
+    if (s.probability) {
         count_is(h.prob_a, "probA");
         if (classifier) count_is(h.prob_b, "probB");
     }
-    const auto nsv = static_cast<Index>(h.total_sv);
-    if (classifier) {
-        if (static_cast<Index>(h.label.size()) != k)
-            p.fail_at(at("label"), "label needs " + std::to_string(k) + " values");
-        if (static_cast<Index>(h.nr_sv.size()) != k)
-            p.fail_at(at("nr_sv"), "nr_sv needs " + std::to_string(k) + " values");
-        long long total = 0;
-        for (long long c : h.nr_sv) {
-            if (c < 0) p.fail_at(at("nr_sv"), "nr_sv must not be negative");
-            if (c > h.total_sv - total)
-                p.fail_at(at("nr_sv"), "nr_sv adds up to more than total_sv " + std::to_string(h.total_sv));
-            total += c;
-        }
-        if (total != h.total_sv)
-            p.fail_at(at("nr_sv"),
-                      "nr_sv adds up to " + std::to_string(total) + ", not total_sv " + std::to_string(h.total_sv));
-        std::vector<long long> sorted(h.label);
-        std::sort(sorted.begin(), sorted.end());
-        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-            p.fail_at(at("label"), "label repeats a class");
+    s.k = k;
+    s.nsv = static_cast<Index>(h.total_sv);
+    if (!classifier) return s;
+    if (static_cast<Index>(h.label.size()) != k) p.fail_at(at("label"), "label needs " + std::to_string(k) + " values");
+    if (static_cast<Index>(h.nr_sv.size()) != k) p.fail_at(at("nr_sv"), "nr_sv needs " + std::to_string(k) + " values");
+    long long total = 0;
+    for (long long c : h.nr_sv) {
+        if (c < 0) p.fail_at(at("nr_sv"), "nr_sv must not be negative");
+        if (c > h.total_sv - total)
+            p.fail_at(at("nr_sv"), "nr_sv adds up to more than total_sv " + std::to_string(h.total_sv));
+        total += c;
     }
+    if (total != h.total_sv)
+        p.fail_at(at("nr_sv"), "nr_sv adds up to " + std::to_string(total) + ", not total_sv " + std::to_string(h.total_sv));
+    std::vector<long long> sorted(h.label);
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) p.fail_at(at("label"), "label repeats a class");
+    return s;
+}
 
-    // Support vectors as LIBSVM stores them.
-    const Index n_coef = classifier ? k - 1 : 1;
-    // Checked before allocating: a one-line header must not claim terabytes. Each
-    // support vector takes a line and each coefficient at least two bytes.
-    const auto lines = static_cast<Index>(std::count(text.begin(), text.end(), '\n')) + 1;
-    if (nsv > lines || n_coef * nsv > static_cast<Index>(text.size()))
-        p.fail_at(at("total_sv"), "total_sv " + std::to_string(nsv) + " support vectors cannot fit in this file");
-    Eigen::MatrixXd coef(n_coef, nsv);
-    std::vector<std::vector<std::pair<int, double>>> sv(static_cast<std::size_t>(nsv));
+// The support vectors as LIBSVM stores them: n_coef coefficient rows, sparse features.
+struct LibsvmVectors {
+    Eigen::MatrixXd coef;
+    std::vector<std::vector<std::pair<int, double>>> sv;
     long long max_index = 0;
+};
+
+LibsvmVectors read_libsvm_vectors(Parser& p, std::vector<std::string_view>& tok, Index n_coef, Index nsv) {
+    LibsvmVectors out;
+    out.coef.resize(n_coef, nsv);
+    out.sv.resize(static_cast<std::size_t>(nsv));
     for (Index j = 0; j < nsv; ++j) {
         if (!p.next(tok))
             p.fail("the file ends after " + std::to_string(j) + " of " + std::to_string(nsv) + " support vectors");
@@ -273,7 +296,7 @@ LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& sour
         for (Index r = 0; r < n_coef; ++r) {
             if (tok[static_cast<std::size_t>(r)].find(':') != std::string_view::npos)
                 p.fail("a support vector line needs " + std::to_string(n_coef) + " coefficients before its features");
-            coef(r, j) = p.number(tok[static_cast<std::size_t>(r)], "a coefficient");
+            out.coef(r, j) = p.number(tok[static_cast<std::size_t>(r)], "a coefficient");
         }
         long long prev = 0;
         for (std::size_t t = static_cast<std::size_t>(n_coef); t < tok.size(); ++t) {
@@ -284,86 +307,102 @@ LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& sour
             if (idx < 1 || idx > 0x7fffffff) p.fail("feature index " + std::to_string(idx) + " (indices are 1-based)");
             if (idx <= prev) p.fail("feature indices must be strictly increasing");
             prev = idx;
-            max_index = std::max(max_index, idx);
-            sv[static_cast<std::size_t>(j)].emplace_back(static_cast<int>(idx - 1),
-                                                         p.number(tok[t].substr(colon + 1), "a feature value"));
+            out.max_index = std::max(out.max_index, idx);
+            out.sv[static_cast<std::size_t>(j)].emplace_back(static_cast<int>(idx - 1),
+                                                             p.number(tok[t].substr(colon + 1), "a feature value"));
         }
     }
     if (p.next(tok)) p.fail("text after the " + std::to_string(nsv) + " support vectors of total_sv");
-    if (max_index == 0) max_index = 1;  // no features at all: a constant model still needs a width
+    if (out.max_index == 0) out.max_index = 1;  // no features at all: a constant model still needs a width
+    return out;
+}
 
-    // LIBSVM's class order (first appearance) to kestrel's (numeric).
+// A classifier's support vectors, pairs and coefficients in kestrel's class order
+// (numeric) rather than LIBSVM's (first appearance). Regression and one-class models keep
+// LIBSVM's order (the identity, no classes).
+struct LibsvmClassOrder {
     std::vector<std::string> classes;
-    std::vector<Index> lib_of;  // kestrel class -> LIBSVM class index
-    std::vector<Index> out_order(static_cast<std::size_t>(nsv));
-    std::iota(out_order.begin(), out_order.end(), Index{0});
+    std::vector<Index> out_order;  // kestrel's support vector r is LIBSVM's out_order[r]
     std::vector<Index> n_sv_out;
-    Eigen::MatrixXd coef_out = coef;
-    std::vector<double> rho_out(h.rho), pa_out(h.prob_a), pb_out(h.prob_b);
-    if (classifier) {
-        lib_of.resize(static_cast<std::size_t>(k));
-        std::iota(lib_of.begin(), lib_of.end(), Index{0});
-        std::stable_sort(lib_of.begin(), lib_of.end(), [&](Index a, Index b) {
-            return h.label[static_cast<std::size_t>(a)] < h.label[static_cast<std::size_t>(b)];
-        });
-        std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
-        for (Index c = 0; c < k; ++c)
-            start[static_cast<std::size_t>(c) + 1] =
-                start[static_cast<std::size_t>(c)] + h.nr_sv[static_cast<std::size_t>(c)];
-        out_order.clear();
-        for (Index c = 0; c < k; ++c) {
-            const Index L = lib_of[static_cast<std::size_t>(c)];
-            classes.push_back(format_label(h.label[static_cast<std::size_t>(L)]));
-            n_sv_out.push_back(h.nr_sv[static_cast<std::size_t>(L)]);
-            for (Index j = start[static_cast<std::size_t>(L)]; j < start[static_cast<std::size_t>(L) + 1]; ++j)
-                out_order.push_back(j);
-        }
-        // LIBSVM's pair index of classes (a, b), a < b.
-        auto pair_index = [k](Index a, Index b) { return a * (2 * k - a - 1) / 2 + (b - a - 1); };
-        std::vector<Index> class_of_sv(static_cast<std::size_t>(nsv));
-        for (Index L = 0; L < k; ++L)
-            for (Index j = start[static_cast<std::size_t>(L)]; j < start[static_cast<std::size_t>(L) + 1]; ++j)
-                class_of_sv[static_cast<std::size_t>(j)] = L;
-        coef_out.setZero();
-        for (Index s = 0; s < k; ++s) {
-            for (Index t = s + 1; t < k; ++t) {
-                const Index ls = lib_of[static_cast<std::size_t>(s)], lt = lib_of[static_cast<std::size_t>(t)];
-                const bool flip = ls > lt;  // LIBSVM's pair is (lt, ls): its decision favours t
-                const Index q = pair_index(s, t), lq = pair_index(std::min(ls, lt), std::max(ls, lt));
-                const double sign = flip ? -1.0 : 1.0;
-                rho_out[static_cast<std::size_t>(q)] = sign * h.rho[static_cast<std::size_t>(lq)];
-                if (probability) {
-                    // 1 - σ(f; A, B) = σ(-f; A, -B): the sigmoid of the flipped decision.
-                    pa_out[static_cast<std::size_t>(q)] = h.prob_a[static_cast<std::size_t>(lq)];
-                    pb_out[static_cast<std::size_t>(q)] = sign * h.prob_b[static_cast<std::size_t>(lq)];
-                }
-                // LIBSVM's pair (a, b), a < b, keeps class a's coefficients in row b-1 and
-                // class b's in row a; kestrel's layout is the same in its own class indices.
-                const Index row_s = flip ? lt : lt - 1, row_t = flip ? ls - 1 : ls;
-                for (Index j = 0; j < nsv; ++j) {
-                    const Index L = class_of_sv[static_cast<std::size_t>(j)];
-                    if (L == ls)
-                        coef_out(t - 1, j) = sign * coef(row_s, j);
-                    else if (L == lt)
-                        coef_out(s, j) = sign * coef(row_t, j);
-                }
+    Eigen::MatrixXd coef_out;
+    std::vector<double> rho_out, pa_out, pb_out;
+};
+
+LibsvmClassOrder libsvm_class_order(const Header& h, const LibsvmShape& s, const Eigen::MatrixXd& coef) {
+    const Index k = s.k, nsv = s.nsv;
+    LibsvmClassOrder o;
+    o.out_order.resize(static_cast<std::size_t>(nsv));
+    std::iota(o.out_order.begin(), o.out_order.end(), Index{0});
+    o.coef_out = coef;
+    o.rho_out = h.rho;
+    o.pa_out = h.prob_a;
+    o.pb_out = h.prob_b;
+    if (!s.classifier) return o;
+    std::vector<Index> lib_of(static_cast<std::size_t>(k));  // kestrel class -> LIBSVM class index
+    std::iota(lib_of.begin(), lib_of.end(), Index{0});
+    std::stable_sort(lib_of.begin(), lib_of.end(), [&](Index a, Index b) {
+        return h.label[static_cast<std::size_t>(a)] < h.label[static_cast<std::size_t>(b)];
+    });
+    std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
+    for (Index c = 0; c < k; ++c)
+        start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + h.nr_sv[static_cast<std::size_t>(c)];
+    o.out_order.clear();
+    for (Index c = 0; c < k; ++c) {
+        const Index L = lib_of[static_cast<std::size_t>(c)];
+        o.classes.push_back(format_label(h.label[static_cast<std::size_t>(L)]));
+        o.n_sv_out.push_back(h.nr_sv[static_cast<std::size_t>(L)]);
+        for (Index j = start[static_cast<std::size_t>(L)]; j < start[static_cast<std::size_t>(L) + 1]; ++j)
+            o.out_order.push_back(j);
+    }
+    // LIBSVM's pair index of classes (a, b), a < b.
+    auto pair_index = [k](Index a, Index b) { return a * (2 * k - a - 1) / 2 + (b - a - 1); };
+    std::vector<Index> class_of_sv(static_cast<std::size_t>(nsv));
+    for (Index L = 0; L < k; ++L)
+        for (Index j = start[static_cast<std::size_t>(L)]; j < start[static_cast<std::size_t>(L) + 1]; ++j)
+            class_of_sv[static_cast<std::size_t>(j)] = L;
+    o.coef_out.setZero();
+    for (Index a = 0; a < k; ++a) {
+        for (Index t = a + 1; t < k; ++t) {
+            const Index la = lib_of[static_cast<std::size_t>(a)], lt = lib_of[static_cast<std::size_t>(t)];
+            const bool flip = la > lt;  // LIBSVM's pair is (lt, la): its decision favours t
+            const Index q = pair_index(a, t), lq = pair_index(std::min(la, lt), std::max(la, lt));
+            const double sign = flip ? -1.0 : 1.0;
+            o.rho_out[static_cast<std::size_t>(q)] = sign * h.rho[static_cast<std::size_t>(lq)];
+            if (s.probability) {
+                // 1 - σ(f; A, B) = σ(-f; A, -B): the sigmoid of the flipped decision.
+                o.pa_out[static_cast<std::size_t>(q)] = h.prob_a[static_cast<std::size_t>(lq)];
+                o.pb_out[static_cast<std::size_t>(q)] = sign * h.prob_b[static_cast<std::size_t>(lq)];
+            }
+            // LIBSVM's pair (a, b), a < b, keeps class a's coefficients in row b-1 and
+            // class b's in row a; kestrel's layout is the same in its own class indices.
+            const Index row_a = flip ? lt : lt - 1, row_t = flip ? la - 1 : la;
+            for (Index j = 0; j < nsv; ++j) {
+                const Index L = class_of_sv[static_cast<std::size_t>(j)];
+                if (L == la)
+                    o.coef_out(t - 1, j) = sign * coef(row_a, j);
+                else if (L == lt)
+                    o.coef_out(a, j) = sign * coef(row_t, j);
             }
         }
     }
+    return o;
+}
 
-    // The model as the SVM family holds it; its state is written by SvmModel::to_json.
+// The model as the SVM family holds it; its state is written by SvmModel::to_json.
+LibsvmModelFile libsvm_model_file(const Header& h, const LibsvmShape& s, LibsvmVectors& v, LibsvmClassOrder& o) {
+    const Index nsv = s.nsv, n_coef = s.classifier ? s.k - 1 : 1;
     LibsvmModelFile f;
-    f.model = name_it->second;
-    f.task = classifier ? Task::classification : Task::regression;
-    f.classes = std::move(classes);
-    f.n_features = static_cast<Index>(max_index);
-    f.probability = probability;
+    f.model = s.model;
+    f.task = s.classifier ? Task::classification : Task::regression;
+    f.classes = std::move(o.classes);
+    f.n_features = static_cast<Index>(v.max_index);
+    f.probability = s.probability;
     SvmModel& m = f.svm;
-    m.kernel_spec = spec;
+    m.kernel_spec = s.spec;
     std::vector<Eigen::Triplet<double, int>> entries;
     for (Index r = 0; r < nsv; ++r)
-        for (const auto& [i, v] : sv[static_cast<std::size_t>(out_order[static_cast<std::size_t>(r)])])
-            entries.emplace_back(static_cast<int>(r), i, v);
+        for (const auto& [i, value] : v.sv[static_cast<std::size_t>(o.out_order[static_cast<std::size_t>(r)])])
+            entries.emplace_back(static_cast<int>(r), i, value);
     SparseMatrix vectors(nsv, f.n_features);
     vectors.setFromTriplets(entries.begin(), entries.end());
     m.support_vectors = Features(std::move(vectors));
@@ -371,17 +410,36 @@ LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& sour
     m.sv_coef.resize(n_coef, nsv);
     for (Index r = 0; r < n_coef; ++r)
         for (Index j = 0; j < nsv; ++j)
-            m.sv_coef(r, j) = classifier ? coef_out(r, out_order[static_cast<std::size_t>(j)]) : coef(r, j);
-    m.rho = Eigen::Map<const Vector>(rho_out.data(), static_cast<Index>(rho_out.size()));
-    m.n_sv = n_sv_out;
-    if (probability) {
-        const std::vector<double>& pa = classifier ? pa_out : h.prob_a;
+            m.sv_coef(r, j) = s.classifier ? o.coef_out(r, o.out_order[static_cast<std::size_t>(j)]) : v.coef(r, j);
+    m.rho = Eigen::Map<const Vector>(o.rho_out.data(), static_cast<Index>(o.rho_out.size()));
+    m.n_sv = o.n_sv_out;
+    if (s.probability) {
+        const std::vector<double>& pa = s.classifier ? o.pa_out : h.prob_a;
         m.prob_a = Eigen::Map<const Vector>(pa.data(), static_cast<Index>(pa.size()));
-        if (classifier) m.prob_b = Eigen::Map<const Vector>(pb_out.data(), static_cast<Index>(pb_out.size()));
+        if (s.classifier) m.prob_b = Eigen::Map<const Vector>(o.pb_out.data(), static_cast<Index>(o.pb_out.size()));
     }
-    f.params = {{"kernel", spec.to_string()}};
-    if (probability) f.params["probability"] = true;
+    f.params = {{"kernel", s.spec.to_string()}};
+    if (s.probability) f.params["probability"] = true;
     return f;
+}
+
+}  // namespace
+
+LibsvmModelFile read_libsvm_model(std::string_view text, const std::string& source) {
+    Parser p(text, source);
+    std::vector<std::string_view> tok;
+    Header h = read_libsvm_header(p, tok);
+    const LibsvmShape shape = check_libsvm_header(h, p);
+    const Index n_coef = shape.classifier ? shape.k - 1 : 1;
+    // Checked before allocating: a one-line header must not claim terabytes. Each
+    // support vector takes a line and each coefficient at least two bytes.
+    const auto lines = static_cast<Index>(std::count(text.begin(), text.end(), '\n')) + 1;
+    if (shape.nsv > lines || n_coef * shape.nsv > static_cast<Index>(text.size()))
+        p.fail_at(libsvm_header_line(h, "total_sv"),
+                  "total_sv " + std::to_string(shape.nsv) + " support vectors cannot fit in this file");
+    LibsvmVectors vectors = read_libsvm_vectors(p, tok, n_coef, shape.nsv);
+    LibsvmClassOrder order = libsvm_class_order(h, shape, vectors.coef);
+    return libsvm_model_file(h, shape, vectors, order);
 }
 
 }  // namespace kestrel

@@ -46,6 +46,66 @@ struct PairResult {
     std::vector<std::string> warnings;
 };
 
+// LIBSVM's layout of the pairs' solutions (without the kernel and the support vectors'
+// rows): a row is a support vector if any pair gave it a non-zero coefficient; support
+// vectors are grouped by class in file order.
+SvmModel one_vs_one_svm_model(const std::vector<std::vector<Index>>& by_class,
+                              const std::vector<std::pair<Index, Index>>& pairs, const std::vector<PairResult>& results,
+                              Index n, bool probability) {
+    const auto k = static_cast<Index>(by_class.size());
+    const auto n_pairs = static_cast<Index>(pairs.size());
+    std::vector<char> nonzero(static_cast<std::size_t>(n), 0);
+    for (Index q = 0; q < n_pairs; ++q) {
+        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
+        const auto& rs = by_class[static_cast<std::size_t>(s)];
+        const auto& rt = by_class[static_cast<std::size_t>(t)];
+        const Vector& c = results[static_cast<std::size_t>(q)].coef;
+        for (std::size_t r = 0; r < rs.size(); ++r)
+            if (c[static_cast<Index>(r)] != 0) nonzero[static_cast<std::size_t>(rs[r])] = 1;
+        for (std::size_t r = 0; r < rt.size(); ++r)
+            if (c[static_cast<Index>(rs.size() + r)] != 0) nonzero[static_cast<std::size_t>(rt[r])] = 1;
+    }
+    SvmModel m;
+    m.n_sv.assign(static_cast<std::size_t>(k), 0);
+    std::vector<Index> sv_pos(static_cast<std::size_t>(n), -1);
+    for (Index c = 0; c < k; ++c) {
+        for (Index row : by_class[static_cast<std::size_t>(c)]) {
+            if (!nonzero[static_cast<std::size_t>(row)]) continue;
+            sv_pos[static_cast<std::size_t>(row)] = static_cast<Index>(m.support.size());
+            m.support.push_back(row);
+            ++m.n_sv[static_cast<std::size_t>(c)];
+        }
+    }
+    const auto nsv = static_cast<Index>(m.support.size());
+    m.sv_coef = Eigen::MatrixXd::Zero(k - 1, nsv);
+    m.rho.resize(n_pairs);
+    for (Index q = 0; q < n_pairs; ++q) {
+        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
+        const auto& rs = by_class[static_cast<std::size_t>(s)];
+        const auto& rt = by_class[static_cast<std::size_t>(t)];
+        const Vector& c = results[static_cast<std::size_t>(q)].coef;
+        // Coefficients of class s's rows live in row t-1, those of class t's rows in row s.
+        for (std::size_t r = 0; r < rs.size(); ++r) {
+            const Index pos = sv_pos[static_cast<std::size_t>(rs[r])];
+            if (pos >= 0) m.sv_coef(t - 1, pos) = c[static_cast<Index>(r)];
+        }
+        for (std::size_t r = 0; r < rt.size(); ++r) {
+            const Index pos = sv_pos[static_cast<std::size_t>(rt[r])];
+            if (pos >= 0) m.sv_coef(s, pos) = c[static_cast<Index>(rs.size() + r)];
+        }
+        m.rho[q] = results[static_cast<std::size_t>(q)].rho;
+    }
+    if (probability) {
+        m.prob_a.resize(n_pairs);
+        m.prob_b.resize(n_pairs);
+        for (Index q = 0; q < n_pairs; ++q) {
+            m.prob_a[q] = results[static_cast<std::size_t>(q)].sigmoid.a;
+            m.prob_b[q] = results[static_cast<std::size_t>(q)].sigmoid.b;
+        }
+    }
+    return m;
+}
+
 }  // namespace
 
 void Svc::do_fit(const Dataset& data, const Context& ctx) {
@@ -141,58 +201,8 @@ void Svc::do_fit(const Dataset& data, const Context& ctx) {
     for (const auto& r : results)
         for (const auto& w : r.warnings) ctx.warning(w);
 
-    // LIBSVM's layout: a row is a support vector if any pair gave it a non-zero
-    // coefficient; support vectors are grouped by class in file order.
-    std::vector<char> nonzero(static_cast<std::size_t>(n), 0);
-    for (Index q = 0; q < n_pairs; ++q) {
-        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
-        const auto& rs = by_class[static_cast<std::size_t>(s)];
-        const auto& rt = by_class[static_cast<std::size_t>(t)];
-        const Vector& c = results[static_cast<std::size_t>(q)].coef;
-        for (std::size_t r = 0; r < rs.size(); ++r)
-            if (c[static_cast<Index>(r)] != 0) nonzero[static_cast<std::size_t>(rs[r])] = 1;
-        for (std::size_t r = 0; r < rt.size(); ++r)
-            if (c[static_cast<Index>(rs.size() + r)] != 0) nonzero[static_cast<std::size_t>(rt[r])] = 1;
-    }
-    SvmModel m;
+    SvmModel m = one_vs_one_svm_model(by_class, pairs, results, n, probability);
     m.kernel_spec = std::move(spec);
-    m.n_sv.assign(static_cast<std::size_t>(k), 0);
-    std::vector<Index> sv_pos(static_cast<std::size_t>(n), -1);
-    for (Index c = 0; c < k; ++c) {
-        for (Index row : by_class[static_cast<std::size_t>(c)]) {
-            if (!nonzero[static_cast<std::size_t>(row)]) continue;
-            sv_pos[static_cast<std::size_t>(row)] = static_cast<Index>(m.support.size());
-            m.support.push_back(row);
-            ++m.n_sv[static_cast<std::size_t>(c)];
-        }
-    }
-    const auto nsv = static_cast<Index>(m.support.size());
-    m.sv_coef = Eigen::MatrixXd::Zero(k - 1, nsv);
-    m.rho.resize(n_pairs);
-    for (Index q = 0; q < n_pairs; ++q) {
-        const auto [s, t] = pairs[static_cast<std::size_t>(q)];
-        const auto& rs = by_class[static_cast<std::size_t>(s)];
-        const auto& rt = by_class[static_cast<std::size_t>(t)];
-        const Vector& c = results[static_cast<std::size_t>(q)].coef;
-        // Coefficients of class s's rows live in row t-1, those of class t's rows in row s.
-        for (std::size_t r = 0; r < rs.size(); ++r) {
-            const Index pos = sv_pos[static_cast<std::size_t>(rs[r])];
-            if (pos >= 0) m.sv_coef(t - 1, pos) = c[static_cast<Index>(r)];
-        }
-        for (std::size_t r = 0; r < rt.size(); ++r) {
-            const Index pos = sv_pos[static_cast<std::size_t>(rt[r])];
-            if (pos >= 0) m.sv_coef(s, pos) = c[static_cast<Index>(rs.size() + r)];
-        }
-        m.rho[q] = results[static_cast<std::size_t>(q)].rho;
-    }
-    if (probability) {
-        m.prob_a.resize(n_pairs);
-        m.prob_b.resize(n_pairs);
-        for (Index q = 0; q < n_pairs; ++q) {
-            m.prob_a[q] = results[static_cast<std::size_t>(q)].sigmoid.a;
-            m.prob_b[q] = results[static_cast<std::size_t>(q)].sigmoid.b;
-        }
-    }
     m.support_vectors = data.X.rows_subset(m.support);
     m.prepare();
     model_ = std::move(m);
