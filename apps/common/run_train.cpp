@@ -200,6 +200,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     std::string label_name;
     Index total_rows = 0;
     Dataset train;
+    TrainingDataOptions reading;  // --shard reads through read_training_shard, and takes no --valid
     if (shard) {
         ShardedData part = read_training_shard(input, shards, spec, data, ctx.threads);
         train = std::move(part.data);
@@ -207,7 +208,8 @@ int run_train(const std::vector<std::string>& args, Io& io) {
         label_name = part.label_name;
         ctx.rows_sharded = in_process_group();
     } else {
-        train = read_training_data(input, spec, data, ctx.threads, &label_name);
+        reading = data.training_options(input, ctx.threads);
+        train = read_training_data(reading, spec, &label_name);
         total_rows = train.rows();
     }
     if (init) {
@@ -216,7 +218,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     }
     // Read before training, so that a bad file fails the run before the work.
     std::vector<Dataset> valid;
-    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, data, ctx.threads));
+    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, reading));
     for (std::size_t i = 0; i < valid.size(); ++i)
         ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
     // The rows go to the model, which may take their storage over (the L1 solvers

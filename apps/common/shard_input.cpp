@@ -9,11 +9,11 @@
 
 #include "common/shard_categories.hpp"
 #include "common/shard_messages.hpp"
-#include "common/weights_column.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/file_shard.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/training_columns.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -171,7 +171,8 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
                                 const DataFlags& data, int threads) {
     if (!data.group_col.empty()) throw UsageError("--shard: --group-col (ranking) is not read in shards");
     ProcessGroup* group = in_process_group() ? process_group() : nullptr;
-    ReadOptions options = data.options(threads);
+    const TrainingDataOptions reading = data.training_options(path, threads);
+    ReadOptions options = reading.read;
     options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
     std::optional<BytePart> byte_part;
     if (pattern.empty()) byte_part = read_byte_range(group, path, options);
@@ -212,8 +213,8 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     ShardedData out;
     out.total_rows = total_rows;
     out.label_name = t.label_name;
-    Vector weights = data.weights_col.empty() ? Vector() : take_weights_column(t, data);
-    if (!data.weights_col.empty()) check_model_takes_weights(spec);
+    Vector weights = data.weights_col.empty() ? Vector() : take_weights_column(t, reading);
+    if (!data.weights_col.empty()) check_model_takes_weights(spec, reading);
     const Task task = agree_on_task(group, spec, mine);
     Dataset& d = out.data;
     d.task = task;
