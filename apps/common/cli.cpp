@@ -391,6 +391,8 @@ TrainingDataOptions DataFlags::training_options(const std::string& path, int thr
     o.spellings.group_column = "--group-col";
     o.spellings.validation_file = "--valid";
     o.spellings.group_folds_column = "--groups";
+    o.spellings.shard = "--shard";
+    o.spellings.shard_files = "--shards";
     return o;
 }
 

@@ -328,8 +328,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         // A model that reads absent sparse entries as missing (gbdt) is refit on the table
         // read as kestrel-train and kestrel-predict read it for that model.
         const bool reread = input != "-" && registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
-        Model m = Model::train(best.refit_spec, reread ? read_training_data(data.training_options(input, ctx.threads), best.refit_spec) : d,
-                               ctx);
+        const TrainingDataOptions again = data.training_options(input, ctx.threads);
+        Model m = Model::train(best.refit_spec, reread ? read_training_data(again, best.refit_spec) : d, ctx);
         m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
         m.provenance()["seed"] = common.seed;
         m.provenance()["auto"] = {{"metric", metric},

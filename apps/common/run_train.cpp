@@ -11,12 +11,12 @@
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
 #include "common/kernel_info_command.hpp"
-#include "common/shard_input.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/training_shard.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -202,7 +202,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     Dataset train;
     TrainingDataOptions reading;  // --shard reads through read_training_shard, and takes no --valid
     if (shard) {
-        ShardedData part = read_training_shard(input, shards, spec, data, ctx.threads);
+        ShardedTrainingData part = read_training_shard(data.training_options(input, ctx.threads), shards, spec);
         train = std::move(part.data);
         total_rows = part.total_rows;
         label_name = part.label_name;

@@ -17,6 +17,8 @@ struct OptionWording {
     }
     // The option alone: "weights column", or "--weights-col".
     const std::string& alone() const { return spelling.empty() ? words : spelling; }
+    // The option and a value in quotes: "shard files 'a*.csv'", or "--shards 'a*.csv'".
+    std::string quoted(const std::string& value) const { return alone() + " '" + value + "'"; }
     // The spelling in brackets after words that already name the option: "" or " (--weights-col)".
     std::string aside() const { return spelling.empty() ? std::string() : " (" + spelling + ")"; }
 };
@@ -33,5 +35,7 @@ inline OptionWording validation_wording(const TrainingDataOptions& o) {
 inline OptionWording group_folds_wording(const TrainingDataOptions& o) {
     return {"group column", o.spellings.group_folds_column};
 }
+inline OptionWording shard_wording(const TrainingDataOptions& o) { return {"a sharded read", o.spellings.shard}; }
+inline OptionWording shards_wording(const TrainingDataOptions& o) { return {"shard files", o.spellings.shard_files}; }
 
 }  // namespace kestrel::detail

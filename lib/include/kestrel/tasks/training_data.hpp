@@ -20,6 +20,8 @@ struct TrainingOptionSpellings {
     std::string group_column;
     std::string validation_file;
     std::string group_folds_column;  // read_grouped_training_data's column (cross-validation by groups)
+    std::string shard;               // read_training_shard: one file in byte ranges
+    std::string shard_files;         // read_training_shard: a glob pattern of files
 };
 
 struct TrainingDataOptions {
