@@ -12,8 +12,8 @@
 #include <charconv>
 #include <chrono>
 #include <clocale>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <locale>
@@ -21,9 +21,9 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <sstream>
 #include <streambuf>
 #include <thread>
-#include <sstream>
 
 #include "common/mpi_session.hpp"
 #include "common/progress.hpp"
@@ -302,7 +302,9 @@ Context CommonFlags::context(Io& io) const {
 }
 
 void DataFlags::add_to(CLI::App& app) {
-    app.add_option("--format", format, "input format")->check(CLI::IsMember(table_format_names()))->capture_default_str();
+    app.add_option("--format", format, "input format")
+        ->check(CLI::IsMember(table_format_names()))
+        ->capture_default_str();
     app.add_flag("--no-header", no_header, "CSV files have no header row");
     app.add_option("--label-col", label_col, "label column: name or 0-based index (default: 'label' if present, else the first; "
                    "predicting, the model's own label column)");

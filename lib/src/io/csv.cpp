@@ -163,7 +163,8 @@ std::vector<Index> categorical_features(const CsvLayout& layout, const std::vect
 // header row read as data (--no-header, one word at the top of a column of numbers), and
 // decimal commas ("1,5" in a ';'-separated file). Both are errors at the first such cell.
 void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& chunks,
-                             const std::vector<ChunkColumns>& columns, const ReadOptions& opts, const std::string& source) {
+                             const std::vector<ChunkColumns>& columns, const ReadOptions& opts,
+                             const std::string& source) {
     const bool header = opts.header;
     const ReadOptionSpellings* spelled = opts.spellings;
     for (std::size_t f = 0; f < static_cast<std::size_t>(layout.n_features); ++f) {
@@ -192,19 +193,20 @@ void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& 
             std::replace(dotted.begin(), dotted.end(), ',', '.');
             double v = 0;
             if (classify_number(dotted.data(), dotted.data() + dotted.size(), v) == FieldKind::number)
-                throw DataError(SourceLocation{source, line, field + 1},
-                                quote_field(text) + " in " + column +
-                                    " is not a number: a decimal comma? kestrel reads numbers with '.' (" +
-                                    detail::option_called(spelled, &ReadOptionSpellings::categorical,
-                                                          "categorical_columns") +
-                                    " reads the column as categories)");
+                throw DataError(
+                    SourceLocation{source, line, field + 1},
+                    quote_field(text) + " in " + column +
+                        " is not a number: a decimal comma? kestrel reads numbers with '.' (" +
+                        detail::option_called(spelled, &ReadOptionSpellings::categorical, "categorical_columns") +
+                        " reads the column as categories)");
         }
     }
 }
 
 // A training column whose every cell is missing holds nothing to learn or impute from.
 void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chunks,
-                          const std::vector<ChunkColumns>& columns, const ReadOptions& opts, const std::string& source) {
+                          const std::vector<ChunkColumns>& columns, const ReadOptions& opts,
+                          const std::string& source) {
     Index rows = 0;
     for (const auto& c : chunks) rows += c.kept;
     if (rows == 0) return;
@@ -214,12 +216,12 @@ void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chu
         if (missing < rows) continue;
         std::size_t field = 0;
         while (layout.target[field] != static_cast<int>(f)) ++field;
-        throw DataError(SourceLocation{source, 1, field + 1},
-                        "every cell of " +
-                            (layout.header.empty() ? "column " + std::to_string(field)
-                                                   : "column '" + layout.header[field] + "'") +
-                            " is missing; drop it with " +
-                            detail::option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns"));
+        throw DataError(
+            SourceLocation{source, 1, field + 1},
+            "every cell of " +
+                (layout.header.empty() ? "column " + std::to_string(field) : "column '" + layout.header[field] + "'") +
+                " is missing; drop it with " +
+                detail::option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns"));
     }
 }
 

@@ -126,8 +126,9 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
                     std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
                     const ReadOptions& opts, const std::string& source, CategoryLists& categories) {
     const std::size_t n_cat = features.size();
-    CoderSetup setup{layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr,
-                     opts.unknown_category_error, source, opts.spellings};
+    CoderSetup setup{
+        layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr, opts.unknown_category_error, source,
+        opts.spellings};
     std::vector<Index> slot_of_feature(static_cast<std::size_t>(layout.n_features), -1);
     for (std::size_t k = 0; k < n_cat; ++k) slot_of_feature[static_cast<std::size_t>(features[k])] = static_cast<Index>(k);
     for (std::size_t j = 0; j < layout.n_fields; ++j)
@@ -182,8 +183,8 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
             throw DataError(source + ": column " +
                             (layout.feature_names.empty() ? std::to_string(f) : "'" + layout.feature_names[f] + "'") +
                             " has " + std::to_string(list.size()) + " categories, more than " +
-                            option_called(opts.spellings, &ReadOptionSpellings::max_categories, "max_categories") + " (" +
-                            std::to_string(opts.max_categories) + ")");
+                            option_called(opts.spellings, &ReadOptionSpellings::max_categories, "max_categories") +
+                            " (" + std::to_string(opts.max_categories) + ")");
         }
     }
     const auto d = static_cast<std::size_t>(layout.n_features);

@@ -179,7 +179,8 @@ namespace {
 
 // The field a --categorical / --numeric / --ignore-cols entry names: a header name,
 // else a 0-based field index.
-std::size_t named_field(const CsvLayout& L, const std::string& name, const std::string& flag, const std::string& source) {
+std::size_t named_field(const CsvLayout& L, const std::string& name, const std::string& flag,
+                        const std::string& source) {
     std::optional<std::size_t> j = find_name(L.header, name);
     if (!j) j = parse_index(name);
     if (!j || *j >= L.n_fields)

@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "kestrel/core/error.hpp"
-#include "readers.hpp"
 #include "option_spelling.hpp"
+#include "readers.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -151,8 +151,9 @@ void code_libsvm_categories(Table& t, const ReadOptions& opts) {
         width = std::max<Index>(width, static_cast<Index>(model.size()));
     } else {
         if (opts.categorical_columns.empty()) return;
-        features = named_features(opts.categorical_columns, width, t.source,
-                                  option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns"));
+        features =
+            named_features(opts.categorical_columns, width, t.source,
+                           option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns"));
     }
 
     std::vector<std::vector<double>> codes(features.size());

@@ -6,17 +6,17 @@
 #include "kestrel/io/libsvm_format.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
-#include <charconv>
 #include <cstring>
 #include <limits>
 
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
+#include "option_spelling.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
-#include "option_spelling.hpp"
 
 namespace kestrel {
 namespace detail {
@@ -226,7 +226,9 @@ private:
         const FieldKind kind = classify_number(b, e, v);
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
-            else fail(1, "missing label " + quote_field({b, e}) + " (" + missing_drop_hint(sink_.spellings) + " to skip such rows)");
+            else
+                fail(1, "missing label " + quote_field({b, e}) + " (" + missing_drop_hint(sink_.spellings) +
+                            " to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;

@@ -16,8 +16,8 @@ bool looks_like_libsvm_entry(std::string_view tok) {
     for (std::size_t i = 0; i < colon; ++i)
         if (!std::isdigit(static_cast<unsigned char>(tok[i]))) return false;
     const char c = tok[colon + 1];
-    return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' || c == 'n' ||
-           c == 'N' || c == '?';
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' || c == 'n' || c == 'N' ||
+           c == '?';
 }
 
 class LibsvmTableFormat final : public TableFormat {

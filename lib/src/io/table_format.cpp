@@ -12,7 +12,9 @@
 namespace kestrel {
 namespace {
 
-bool is_sniff_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_sniff_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 // The format the first lines of `head` say, asked of the formats in their order: the first
 // line holding two or more whitespace-separated tokens decides (the default when none
@@ -46,9 +48,15 @@ const TableFormat& sniff_table_format(std::string_view head) {
 
 }  // namespace
 
-void TableFormat::settle(ReadOptions& opts, std::string_view /*head*/) const { opts.format = id(); }
-bool TableFormat::has_header_record(const ReadOptions& /*opts*/) const { return false; }
-std::size_t TableFormat::header_end(std::string_view /*text*/, const ReadOptions& /*opts*/) const { return 0; }
+void TableFormat::settle(ReadOptions& opts, std::string_view /*head*/) const {
+    opts.format = id();
+}
+bool TableFormat::has_header_record(const ReadOptions& /*opts*/) const {
+    return false;
+}
+std::size_t TableFormat::header_end(std::string_view /*text*/, const ReadOptions& /*opts*/) const {
+    return 0;
+}
 void TableFormat::learn(ReadOptions& /*opts*/, const Table& /*first_piece*/) const {}
 
 const std::vector<const TableFormat*>& table_formats() {

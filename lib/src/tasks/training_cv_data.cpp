@@ -59,8 +59,10 @@ Table grouped_file_header(const std::string& path, const std::string& head, cons
     std::size_t fields = 1;
     bool quoted = false;
     for (char c : head) {
-        if (c == '"') quoted = !quoted;
-        else if (c == delim && !quoted) ++fields;
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == delim && !quoted)
+            ++fields;
     }
     std::string zeros = "0";
     for (std::size_t i = 1; i < fields; ++i) zeros += std::string(1, delim) + "0";
@@ -141,8 +143,8 @@ void append_validation_rows(Dataset& d, const std::string& path, const TrainingD
         std::vector<std::string> classes = d.classes;
         y = encode_with_classes(*t.labels, classes);
         if (classes.size() != d.classes.size())
-            throw DataError(t.source + ": class '" + classes[d.classes.size()] + "' does not occur in the training file" +
-                            detail::validation_wording(options).aside());
+            throw DataError(t.source + ": class '" + classes[d.classes.size()] +
+                            "' does not occur in the training file" + detail::validation_wording(options).aside());
     } else {
         y = numeric_targets(*t.labels, t.source);
     }
@@ -153,8 +155,7 @@ void append_validation_rows(Dataset& d, const std::string& path, const TrainingD
     d.y = std::move(all);
     if (d.has_queries()) {
         // Offset past the training ids, so that no query spans the two files.
-        const double shift =
-            d.qid.maxCoeff() + 1 - *std::min_element(t.labels->qid.begin(), t.labels->qid.end());
+        const double shift = d.qid.maxCoeff() + 1 - *std::min_element(t.labels->qid.begin(), t.labels->qid.end());
         Vector q(n1 + n2);
         q.head(n1) = d.qid;
         for (Index i = 0; i < n2; ++i) q[n1 + i] = t.labels->qid[static_cast<std::size_t>(i)] + shift;

@@ -75,8 +75,9 @@ void set_validation_labels(Dataset& d, const Table& t, const Dataset& train) {
 
 Dataset read_training_data(const TrainingDataOptions& options, const ModelSpec& spec, std::string* label_name) {
     if (options.path == "-" && in_process_group())
-        throw UsageError("standard input reaches rank 0 of an MPI run only: give the training data as a file that "
-                         "every rank can read (docs/distributed.md)");
+        throw UsageError(
+            "standard input reaches rank 0 of an MPI run only: give the training data as a file that "
+            "every rank can read (docs/distributed.md)");
     ReadOptions read = options.read;
     read.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
     Table t = read_table(options.path, read);

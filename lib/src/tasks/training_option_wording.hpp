@@ -35,7 +35,11 @@ inline OptionWording validation_wording(const TrainingDataOptions& o) {
 inline OptionWording group_folds_wording(const TrainingDataOptions& o) {
     return {"group column", o.spellings.group_folds_column};
 }
-inline OptionWording shard_wording(const TrainingDataOptions& o) { return {"a sharded read", o.spellings.shard}; }
-inline OptionWording shards_wording(const TrainingDataOptions& o) { return {"shard files", o.spellings.shard_files}; }
+inline OptionWording shard_wording(const TrainingDataOptions& o) {
+    return {"a sharded read", o.spellings.shard};
+}
+inline OptionWording shards_wording(const TrainingDataOptions& o) {
+    return {"shard files", o.spellings.shard_files};
+}
 
 }  // namespace kestrel::detail

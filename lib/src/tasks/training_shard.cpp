@@ -70,8 +70,10 @@ Task agree_on_shard_task(ProcessGroup* group, const ModelSpec& spec, const RawLa
     }
     // A stand-in with the same three properties as the whole data's labels.
     std::vector<std::string> stand_in;
-    if (!all_numeric) stand_in.emplace_back("a");
-    else if (!all_integer) stand_in.emplace_back("0.5");
+    if (!all_numeric)
+        stand_in.emplace_back("a");
+    else if (!all_integer)
+        stand_in.emplace_back("0.5");
     std::unordered_set<double> seen;
     for (const double v : values)
         if (all_integer && seen.insert(v).second) stand_in.push_back(std::to_string(static_cast<long long>(v)));
@@ -200,7 +202,8 @@ ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, cons
                 throw DataError(shards.quoted(pattern) + ": the files of rank " + std::to_string(r) +
                                 " have other columns than those of rank 0");
     }
-    if (t.labels && !t.labels->qid.empty()) throw UsageError(t.source + ": " + shard.alone() + " does not read query groups (qid:)");
+    if (t.labels && !t.labels->qid.empty())
+        throw UsageError(t.source + ": " + shard.alone() + " does not read query groups (qid:)");
     RawLabels mine = t.labels ? *t.labels : RawLabels{};
 
     // The whole data: its rows, its width (a LIBSVM part is as wide as its largest index).
@@ -241,7 +244,8 @@ ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, cons
         // encode_classes orders one file's.
         const RawLabels distinct = distinct_shard_labels(mine);
         RawLabels every;
-        for (const auto& part : gather_words(group, distinct.text)) every.text.insert(every.text.end(), part.begin(), part.end());
+        for (const auto& part : gather_words(group, distinct.text))
+            every.text.insert(every.text.end(), part.begin(), part.end());
         for (const auto& part : gather_numbers(group, distinct.numeric))
             every.numeric.insert(every.numeric.end(), part.begin(), part.end());
         Dataset classes_only;

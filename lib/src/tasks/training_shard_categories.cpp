@@ -68,7 +68,7 @@ std::vector<Index> flagged_shard_columns(const std::vector<double>& flag) {
 // t read again with `categorical` forced categorical when one of them holds numbers in t
 // (a column t read as numbers because its cells there are all number-like).
 void read_shard_as_categories(Table& t, const std::vector<Index>& categorical, Index width,
-                        const std::function<Table(const std::vector<Index>&)>& read_again) {
+                              const std::function<Table(const std::vector<Index>&)>& read_again) {
     const bool again = std::any_of(categorical.begin(), categorical.end(), [&](Index f) {
         return t.categories[static_cast<std::size_t>(f)].empty() && shard_column_has_value(t.X, f);
     });
@@ -97,7 +97,8 @@ std::vector<std::string> sorted_category_union(std::vector<std::string> all) {
 
 }  // namespace
 
-void unite_categories(std::vector<Table>& parts, const std::function<Table(std::size_t, const std::vector<Index>&)>& read_again) {
+void unite_categories(std::vector<Table>& parts,
+                      const std::function<Table(std::size_t, const std::vector<Index>&)>& read_again) {
     if (parts.size() < 2) return;
     Index width = 0;  // LIBSVM files: the widest
     for (const Table& t : parts) width = std::max(width, t.X.cols());
@@ -112,7 +113,8 @@ void unite_categories(std::vector<Table>& parts, const std::function<Table(std::
         return;
     }
     for (std::size_t i = 0; i < parts.size(); ++i)
-        read_shard_as_categories(parts[i], categorical, width, [&](const std::vector<Index>& c) { return read_again(i, c); });
+        read_shard_as_categories(parts[i], categorical, width,
+                                 [&](const std::vector<Index>& c) { return read_again(i, c); });
     for (const Index f : categorical) {
         std::vector<std::string> all;
         for (const Table& t : parts) {
@@ -125,7 +127,8 @@ void unite_categories(std::vector<Table>& parts, const std::function<Table(std::
 }
 
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
-                         const ReadOptionSpellings* spellings, const std::function<Table(const std::vector<Index>& categorical)>& read_again) {
+                         const ReadOptionSpellings* spellings,
+                         const std::function<Table(const std::vector<Index>& categorical)>& read_again) {
     const auto d = static_cast<std::size_t>(width);
     t.categories.resize(d);
     std::vector<double> flag(d, 0.0);

@@ -5,8 +5,8 @@
 // merges its chunks' dictionaries (io/csv_categories.cpp).
 #include <functional>
 
-#include "kestrel/io/read_options.hpp"
 #include "kestrel/core/process_group.hpp"
+#include "kestrel/io/read_options.hpp"
 
 namespace kestrel::detail {
 

@@ -2,18 +2,18 @@
 // a plain TrainingDataOptions gets the Dataset the commands train on (their DataFlags fill
 // the same options), weights, query and ignored columns taken out; its messages name the
 // options in words where the commands name their flags.
+#include "kestrel/tasks/training_data.hpp"
+
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include "common/cli.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/tasks/training_cv_data.hpp"
-#include "kestrel/tasks/training_data.hpp"
 
 using namespace kestrel;
 
@@ -92,109 +92,109 @@ std::string training_error_of(const TrainingDataOptions& o, const ModelSpec& spe
 }  // namespace
 
 TEST_SUITE("tasks") {
+    TEST_CASE("training data: the library's options give the Dataset of the command's flags") {
+        const std::string path = write_training_fixture("train.csv", kTrainingCsv);
+        const ModelSpec spec = ridge_spec();
+        std::string label_name;
+        const Dataset lib = read_training_data(library_options(path), spec, &label_name);
+        const Dataset cmd = read_training_data(command_flags().training_options(path, 1), spec);
+        check_same_dataset(lib, cmd);
 
-TEST_CASE("training data: the library's options give the Dataset of the command's flags") {
-    const std::string path = write_training_fixture("train.csv", kTrainingCsv);
-    const ModelSpec spec = ridge_spec();
-    std::string label_name;
-    const Dataset lib = read_training_data(library_options(path), spec, &label_name);
-    const Dataset cmd = read_training_data(command_flags().training_options(path, 1), spec);
-    check_same_dataset(lib, cmd);
+        CHECK(label_name == "y");
+        CHECK(lib.task == Task::regression);
+        CHECK(lib.feature_names == std::vector<std::string>{"x1", "colour"});
+        REQUIRE(lib.rows() == 6);
+        CHECK(lib.weights[1] == 2.0);
+        CHECK(lib.weights[2] == 0.5);
+        REQUIRE(lib.has_queries());
+        CHECK(lib.qid[0] == lib.qid[1]);
+        CHECK(lib.qid[1] != lib.qid[2]);
+        CHECK(lib.categories[1] == std::vector<std::string>{"blue", "green", "red"});
+        CHECK(lib.label_column.name == "y");
+        CHECK(lib.label_column.ignored == std::vector<std::string>{"id"});
+        std::remove(path.c_str());
+    }
 
-    CHECK(label_name == "y");
-    CHECK(lib.task == Task::regression);
-    CHECK(lib.feature_names == std::vector<std::string>{"x1", "colour"});
-    REQUIRE(lib.rows() == 6);
-    CHECK(lib.weights[1] == 2.0);
-    CHECK(lib.weights[2] == 0.5);
-    REQUIRE(lib.has_queries());
-    CHECK(lib.qid[0] == lib.qid[1]);
-    CHECK(lib.qid[1] != lib.qid[2]);
-    CHECK(lib.categories[1] == std::vector<std::string>{"blue", "green", "red"});
-    CHECK(lib.label_column.name == "y");
-    CHECK(lib.label_column.ignored == std::vector<std::string>{"id"});
-    std::remove(path.c_str());
-}
+    TEST_CASE("training data: validation files read as the training file, by the library and the command") {
+        const std::string train_path = write_training_fixture("t.csv", kTrainingCsv);
+        // Other column order, other row count: matched by name. (Its query ids are numbers: the
+        // columns the training data read as numbers are read so.)
+        const std::string valid_path = write_training_fixture("v.csv",
+                                                              "y,w,colour,x1,query,id\n"
+                                                              "2,1,red,1,7,v1\n"
+                                                              "3,2,blue,2,7,v2\n");
+        const ModelSpec spec = ridge_spec();
+        TrainingDataOptions o = library_options(train_path);
+        o.validation_files = {valid_path};
+        const TrainingInput lib = read_training_input(o, spec);
+        REQUIRE(lib.validation.size() == 1);
 
-TEST_CASE("training data: validation files read as the training file, by the library and the command") {
-    const std::string train_path = write_training_fixture("t.csv", kTrainingCsv);
-    // Other column order, other row count: matched by name. (Its query ids are numbers: the
-    // columns the training data read as numbers are read so.)
-    const std::string valid_path = write_training_fixture("v.csv",
-                                                          "y,w,colour,x1,query,id\n"
-                                                          "2,1,red,1,7,v1\n"
-                                                          "3,2,blue,2,7,v2\n");
-    const ModelSpec spec = ridge_spec();
-    TrainingDataOptions o = library_options(train_path);
-    o.validation_files = {valid_path};
-    const TrainingInput lib = read_training_input(o, spec);
-    REQUIRE(lib.validation.size() == 1);
+        cli::DataFlags flags = command_flags();
+        std::string label_name;
+        const Dataset train = read_training_data(flags.training_options(train_path, 1), spec, &label_name);
+        const Dataset valid =
+            read_validation_data(valid_path, train, label_name, flags.training_options(train_path, 1));
+        check_same_dataset(lib.train, train);
+        check_same_dataset(lib.validation[0], valid);
+        CHECK(lib.validation[0].X.to_dense()(0, 0) == 1.0);
+        CHECK(lib.validation[0].weights[1] == 2.0);
 
-    cli::DataFlags flags = command_flags();
-    std::string label_name;
-    const Dataset train = read_training_data(flags.training_options(train_path, 1), spec, &label_name);
-    const Dataset valid = read_validation_data(valid_path, train, label_name, flags.training_options(train_path, 1));
-    check_same_dataset(lib.train, train);
-    check_same_dataset(lib.validation[0], valid);
-    CHECK(lib.validation[0].X.to_dense()(0, 0) == 1.0);
-    CHECK(lib.validation[0].weights[1] == 2.0);
+        // Appended after the training rows (cross-validation's fixed split).
+        Dataset appended = lib.train;
+        append_validation_rows(appended, valid_path, o);
+        CHECK(appended.rows() == 8);
+        CHECK(appended.qid[6] > lib.train.qid.maxCoeff());  // no query spans the two files
+        std::remove(train_path.c_str());
+        std::remove(valid_path.c_str());
+    }
 
-    // Appended after the training rows (cross-validation's fixed split).
-    Dataset appended = lib.train;
-    append_validation_rows(appended, valid_path, o);
-    CHECK(appended.rows() == 8);
-    CHECK(appended.qid[6] > lib.train.qid.maxCoeff());  // no query spans the two files
-    std::remove(train_path.c_str());
-    std::remove(valid_path.c_str());
-}
+    TEST_CASE("training data: the grouped two-pass read keeps each row's group") {
+        const std::string path = write_training_fixture("g.csv",
+                                                        "y,g,x\n"
+                                                        "1,b,0.5\n"
+                                                        "2,a,\n"
+                                                        "3,b,1.5\n");
+        TrainingDataOptions o;
+        o.path = path;
+        o.read.missing = MissingPolicy::drop;
+        const GroupedTrainingData grouped = read_grouped_training_data(o, "g", ridge_spec());
+        CHECK(grouped.row_groups == std::vector<std::string>{"b", "b"});  // line 3 dropped with its group
+        CHECK(grouped.data.feature_names == std::vector<std::string>{"x"});
+        CHECK_THROWS_WITH_AS(read_grouped_training_data(o, "nosuch", ridge_spec()),
+                             "group column 'nosuch': no such column; the feature columns are: g, x", UsageError);
+        std::remove(path.c_str());
+    }
 
-TEST_CASE("training data: the grouped two-pass read keeps each row's group") {
-    const std::string path = write_training_fixture("g.csv",
-                                                    "y,g,x\n"
-                                                    "1,b,0.5\n"
-                                                    "2,a,\n"
-                                                    "3,b,1.5\n");
-    TrainingDataOptions o;
-    o.path = path;
-    o.read.missing = MissingPolicy::drop;
-    const GroupedTrainingData grouped = read_grouped_training_data(o, "g", ridge_spec());
-    CHECK(grouped.row_groups == std::vector<std::string>{"b", "b"});  // line 3 dropped with its group
-    CHECK(grouped.data.feature_names == std::vector<std::string>{"x"});
-    CHECK_THROWS_WITH_AS(read_grouped_training_data(o, "nosuch", ridge_spec()),
-                         "group column 'nosuch': no such column; the feature columns are: g, x", UsageError);
-    std::remove(path.c_str());
-}
+    TEST_CASE("training data: messages name the options in words; the command's name its flags") {
+        const std::string path = write_training_fixture("m.csv", kTrainingCsv);
+        const ModelSpec spec = ridge_spec();
+        TrainingDataOptions lib = library_options(path);
+        lib.weights_column = "weight";
+        cli::DataFlags flags = command_flags();
+        flags.weights_col = "weight";
+        // The query column is taken out first.
+        const std::string columns = "; the columns are: x1, colour, w";
+        CHECK(training_error_of(lib, spec) == path + ": weights column 'weight' not found" + columns);
+        CHECK(training_error_of(flags.training_options(path, 1), spec) ==
+              path + ": weights column 'weight' (--weights-col) not found" + columns);
 
-TEST_CASE("training data: messages name the options in words; the command's name its flags") {
-    const std::string path = write_training_fixture("m.csv", kTrainingCsv);
-    const ModelSpec spec = ridge_spec();
-    TrainingDataOptions lib = library_options(path);
-    lib.weights_column = "weight";
-    cli::DataFlags flags = command_flags();
-    flags.weights_col = "weight";
-    // The query column is taken out first.
-    const std::string columns = "; the columns are: x1, colour, w";
-    CHECK(training_error_of(lib, spec) == path + ": weights column 'weight' not found" + columns);
-    CHECK(training_error_of(flags.training_options(path, 1), spec) ==
-          path + ": weights column 'weight' (--weights-col) not found" + columns);
+        lib.weights_column = "y";
+        flags.weights_col = "y";
+        CHECK(training_error_of(lib, spec) == "weights column 'y' is the label column");
+        CHECK(training_error_of(flags.training_options(path, 1), spec) == "--weights-col y is the label column");
 
-    lib.weights_column = "y";
-    flags.weights_col = "y";
-    CHECK(training_error_of(lib, spec) == "weights column 'y' is the label column");
-    CHECK(training_error_of(flags.training_options(path, 1), spec) == "--weights-col y is the label column");
+        lib.weights_column = "colour";
+        CHECK(training_error_of(lib, spec) == path + ": weights column 'colour' is a column of words, not numbers");
 
-    lib.weights_column = "colour";
-    CHECK(training_error_of(lib, spec) == path + ": weights column 'colour' is a column of words, not numbers");
-
-    ModelSpec knn;
-    knn.model = "knn";
-    resolve_params(knn);
-    lib.weights_column = "w";
-    flags.weights_col = "w";
-    CHECK(training_error_of(lib, knn).rfind("weights column: model knn does not learn from sample weights", 0) == 0);
-    CHECK(training_error_of(flags.training_options(path, 1), knn)
-              .rfind("--weights-col: model knn does not learn from sample weights", 0) == 0);
-    std::remove(path.c_str());
-}
-
+        ModelSpec knn;
+        knn.model = "knn";
+        resolve_params(knn);
+        lib.weights_column = "w";
+        flags.weights_col = "w";
+        CHECK(training_error_of(lib, knn).rfind("weights column: model knn does not learn from sample weights", 0) ==
+              0);
+        CHECK(training_error_of(flags.training_options(path, 1), knn)
+                  .rfind("--weights-col: model knn does not learn from sample weights", 0) == 0);
+        std::remove(path.c_str());
+    }
 }
