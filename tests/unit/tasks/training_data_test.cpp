@@ -28,13 +28,13 @@ std::string write_training_fixture(const std::string& name, const std::string& t
 
 // A row id to ignore, a query column of words, a weights column, a categorical column.
 const std::string kTrainingCsv =
-    "id,query,x1,colour,w,y\n"
-    "r1,qa,0.5,red,1,1.5\n"
-    "r2,qa,1.5,blue,2,2.5\n"
-    "r3,qb,2.5,red,0.5,3.25\n"
-    "r4,qb,3.5,green,1,4.5\n"
-    "r5,qc,4.5,blue,3,5.75\n"
-    "r6,qc,5.5,red,1,6.5\n";
+    "id,x1,colour,w,query,y\n"
+    "r1,0.5,red,1,qa,1.5\n"
+    "r2,1.5,blue,2,qa,2.5\n"
+    "r3,2.5,red,0.5,qb,3.25\n"
+    "r4,3.5,green,1,qb,4.5\n"
+    "r5,4.5,blue,3,qc,5.75\n"
+    "r6,5.5,red,1,qc,6.5\n";
 
 ModelSpec ridge_spec() {
     ModelSpec spec;
@@ -117,12 +117,13 @@ TEST_SUITE("tasks") {
 
     TEST_CASE("training data: validation files read as the training file, by the library and the command") {
         const std::string train_path = write_training_fixture("t.csv", kTrainingCsv);
-        // Other column order, other row count: matched by name. (Its query ids are numbers: the
-        // columns the training data read as numbers are read so.)
+        // Other rows, the training file's columns in its order (the reader keeps a file's
+        // column order, which the validation read assumes). Its query ids are numbers: the
+        // columns the training data read as numbers are read so.
         const std::string valid_path = write_training_fixture("v.csv",
-                                                              "y,w,colour,x1,query,id\n"
-                                                              "2,1,red,1,7,v1\n"
-                                                              "3,2,blue,2,7,v2\n");
+                                                              "id,x1,colour,w,query,y\n"
+                                                              "v1,1,red,1,7,2\n"
+                                                              "v2,2,blue,2,7,3\n");
         const ModelSpec spec = ridge_spec();
         TrainingDataOptions o = library_options(train_path);
         o.validation_files = {valid_path};
