@@ -1,10 +1,9 @@
 #include "common/auto_ensemble.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/table_format.hpp"
 
 namespace kestrel::cli {
 
@@ -111,13 +110,10 @@ std::string ensemble_text(const AutoResult& r) {
 }
 
 bool auto_input_is_libsvm(const std::string& path, const DataFlags& data) {
-    if (data.format != "auto") return data.format == "libsvm";
-    if (path == "-") return false;  // stdin is read once: every member is refit on that reading
-    std::ifstream in(path, std::ios::binary);
-    std::string head(65536, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return detect_format(path, head) == FileFormat::libsvm;
+    ReadOptions forced;
+    forced.format = file_format_from_string(data.format);
+    // Standard input is read once: every member is refit on that reading (automatic here).
+    return peek_file_format(path, forced) == FileFormat::libsvm;
 }
 
 Model refit_ensemble(const AutoResult& r, const Dataset& data, const Context& ctx) {

@@ -12,8 +12,8 @@
 #include <charconv>
 #include <chrono>
 #include <clocale>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <locale>
@@ -21,20 +21,20 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <sstream>
 #include <streambuf>
 #include <thread>
-#include <sstream>
 
 #include "common/flag_spelling.hpp"
 #include "common/mpi_session.hpp"
 #include "common/progress.hpp"
 #include "common/signals.hpp"
-#include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/table_format.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
@@ -304,7 +304,9 @@ Context CommonFlags::context(Io& io) const {
 }
 
 void DataFlags::add_to(CLI::App& app) {
-    app.add_option("--format", format, "input format")->check(CLI::IsMember({"auto", "csv", "libsvm"}))->capture_default_str();
+    app.add_option("--format", format, "input format")
+        ->check(CLI::IsMember(table_format_names()))
+        ->capture_default_str();
     app.add_flag("--no-header", no_header, "CSV files have no header row");
     app.add_option("--label-col", label_col, "label column: name or 0-based index (default: 'label' if present, else the first; "
                    "predicting, the model's own label column)");
@@ -341,8 +343,28 @@ void DataFlags::add_to(CLI::App& app) {
                    "refuse a data file whose table would take more memory than this, e.g. 4G (default: the memory available)");
 }
 
+const ReadOptionSpellings& data_flag_spellings() {
+    static const ReadOptionSpellings spellings = [] {
+        ReadOptionSpellings s;
+        s.missing = "--missing";
+        s.categorical = "--categorical";
+        s.numeric = "--numeric";
+        s.ignore_columns = "--ignore-cols";
+        s.no_header = "--no-header";
+        s.unknown = "--unknown";
+        s.max_categories = "--max-categories-hard";
+        s.max_rows = "--max-rows";
+        s.task = "--task";
+        s.shard = "--shard";
+        s.help = "--help";
+        return s;
+    }();
+    return spellings;
+}
+
 ReadOptions DataFlags::options(int threads) const {
     ReadOptions o;
+    o.spellings = &data_flag_spellings();
     o.format = file_format_from_string(format);
     o.header = !no_header;
     o.label_col = label_col;
@@ -360,6 +382,21 @@ ReadOptions DataFlags::options(int threads) const {
     o.threads = threads;
     o.max_rows = max_rows;
     if (!max_memory.empty()) o.max_memory = parse_byte_size(max_memory, "--max-memory");
+    return o;
+}
+
+TrainingDataOptions DataFlags::training_options(const std::string& path, int threads) const {
+    TrainingDataOptions o;
+    o.path = path;
+    o.read = options(threads);
+    o.weights_column = weights_col;
+    o.group_column = group_col;
+    o.spellings.weights_column = "--weights-col";
+    o.spellings.group_column = "--group-col";
+    o.spellings.validation_file = "--valid";
+    o.spellings.group_folds_column = "--groups";
+    o.spellings.shard = "--shard";
+    o.spellings.shard_files = "--shards";
     return o;
 }
 
@@ -515,99 +552,11 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io) {
     return true;
 }
 
-Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
-                           std::string* label_name) {
-    if (path == "-" && in_process_group())
-        throw UsageError("standard input reaches rank 0 of an MPI run only: give the training data as a file that "
-                         "every rank can read (docs/distributed.md)");
-    ReadOptions options = data.options(threads);
-    options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
-    Table t = read_table(path, options);
-    if (label_name) *label_name = t.label_name;
-    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    if (!t.labels) throw DataError(t.source + ": no label column");
-    return training_dataset(std::move(t), spec, data);
-}
-
 void require_labels_to_score(const ModelSpec& spec) {
     if (!registry().info(spec.model).uses_labels)
         throw UsageError("model " + spec.model +
                          " ignores the labels, so held-out rows have nothing to score it against; train it with "
                          "kestrel-train");
-}
-
-Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data) {
-    take_group_column(t, data);
-    if (!registry().info(spec.model).uses_labels) t.labels->numeric.assign(t.labels->text.size(), 0.0);
-    const Task task = choose_task(spec, *t.labels);
-    // The label column as the file had it, for the model file (predict finds it again).
-    LabelColumn label = label_column_of(t, data.options(0));
-    Vector weights;
-    if (!data.weights_col.empty()) {
-        check_model_takes_weights(spec);
-        weights = take_weights_column(t, data);
-    }
-    Dataset d = make_dataset(std::move(t), task);
-    d.weights = std::move(weights);
-    d.label_column = std::move(label);
-    return d;
-}
-
-Dataset read_validation_data(const std::string& path, const Dataset& train, const std::string& label_name,
-                             const DataFlags& data, int threads) {
-    ReadOptions options = data.options(threads);
-    const bool named = options.header && !train.feature_names.empty();
-    if (named && !label_name.empty()) options.label_col = label_name;
-    const bool weighted = !data.weights_col.empty(), grouped = !data.group_col.empty();
-    if (weighted && !named)
-        throw UsageError("--valid with --weights-col needs CSV files with a header (the weights column by name)");
-    if (grouped && !named)
-        throw UsageError("--valid with --group-col needs CSV files with a header (the query column by name)");
-    options.categorical_columns.clear();  // the types are the training data's
-    options.numeric_columns.clear();
-    options.densify = !train.X.is_sparse();
-    if (named) {
-        std::vector<std::string> columns = train.feature_names;
-        if (weighted) columns.push_back(data.weights_col);
-        if (grouped) columns.push_back(data.group_col);
-        options.feature_columns = std::move(columns);
-    } else {
-        options.expected_features = train.cols();
-    }
-    if (!train.categories.empty()) {
-        CategoryLists categories = train.categories;
-        if (weighted) categories.emplace_back();
-        if (grouped) categories.emplace_back();
-        options.feature_categories = std::move(categories);
-    }
-    Table t = read_table(path, options);
-    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    if (!t.labels) throw DataError(t.source + ": no label column");
-    take_group_column(t, data);
-    Vector weights = weighted ? take_weights_column(t, data) : Vector();
-    Dataset d;
-    const std::vector<double>& qid = t.labels->qid;
-    if (!qid.empty()) d.qid = Eigen::Map<const Vector>(qid.data(), static_cast<Index>(qid.size()));
-    d.task = train.task;
-    d.source = t.source;
-    if (train.task == Task::classification) {
-        std::vector<std::string> classes = train.classes;
-        d.y = encode_with_classes(*t.labels, classes);
-        for (Index i = 0; i < d.y.size(); ++i)
-            if (d.y[i] >= static_cast<double>(train.classes.size())) {
-                const auto r = static_cast<std::size_t>(i);
-                throw DataError(t.source + ":" +
-                                std::to_string(r < t.labels->line.size() ? t.labels->line[r] : std::uint64_t(i + 1)) +
-                                ": label '" + t.labels->text[r] + "' is not a class of the training data");
-            }
-        d.classes = train.classes;
-    } else {
-        d.y = numeric_targets(*t.labels, t.source);
-    }
-    d.X = std::move(t.X);
-    d.feature_names = train.feature_names;
-    d.weights = std::move(weights);
-    return d;
 }
 
 std::string plural(long long n, const std::string& word) {

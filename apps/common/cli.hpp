@@ -11,6 +11,7 @@
 #include "kestrel/core/context.hpp"
 #include "kestrel/io/read_options.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "kestrel/tasks/training_data.hpp"
 
 namespace kestrel::cli {
 
@@ -74,15 +75,23 @@ struct DataFlags {
     std::string max_memory;         // "2G"; empty = the memory available
     void add_to(CLI::App& app);
     ReadOptions options(int threads) const;
+    // The library's training-data options (kestrel/tasks/training_data.hpp) for the
+    // training file `path`: the read options, --weights-col and --group-col, and the
+    // flags' spellings for messages (--valid for validation files).
+    TrainingDataOptions training_options(const std::string& path, int threads) const;
     // Training commands only: --weights-col COLUMN (a feature column taken out as the
-    // rows' sample weights; see common/weights_column.hpp).
+    // rows' sample weights; see kestrel/tasks/training_columns.hpp).
     std::string weights_col;
     void add_weights_to(CLI::App& app);
     // --group-col COLUMN: a CSV column taken out as each row's query id, for learning to
-    // rank (a LIBSVM file gives qid:N instead; see common/weights_column.hpp).
+    // rank (a LIBSVM file gives qid:N instead; see kestrel/tasks/training_columns.hpp).
     std::string group_col;
     void add_group_to(CLI::App& app);
 };
+
+// The data flags as the readers' messages name them (ReadOptions::spellings): "--missing",
+// "--categorical", ... DataFlags::options points every read at it.
+const ReadOptionSpellings& data_flag_spellings();
 
 // Model choice and parameters for train / cv / gridsearch.
 // The model's share of --missing (ModelSpec::missing): "auto" for the read-time
@@ -124,28 +133,9 @@ bool parse(CLI::App& app, const std::vector<std::string>& args, Io& io);
 using AppVisitor = std::function<void(const CLI::App&)>;
 void set_app_visitor(AppVisitor visitor);
 
-// Reads a training file into a Dataset for the spec's task; `label_name`, when given,
-// receives the label column's header name (empty without a header).
-Dataset read_training_data(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads,
-                           std::string* label_name = nullptr);
-
-// The Dataset of a training table for the spec: the --group-col and --weights-col columns
-// taken out, the task chosen (choose_task). A model that does not use labels (one_class)
-// gets zeros for them, whatever the label column holds.
-Dataset training_dataset(Table t, const ModelSpec& spec, const DataFlags& data);
-
 // UsageError for a model that does not use labels (one_class) where held-out rows are
 // scored against them (cross-validation, search, selection).
 void require_labels_to_score(const ModelSpec& spec);
-
-// Reads a validation file (--valid) as the training data `train` was read: its feature
-// columns matched to the training ones by name (CSV with a header) or position, its
-// categories to the training categories, its labels to the training classes (a class
-// the training data lacks is a DataError naming file:line), its label column the
-// training file's (`label_name`, by header name), and its weights from --weights-col
-// (CSV with a header only).
-Dataset read_validation_data(const std::string& path, const Dataset& train, const std::string& label_name,
-                             const DataFlags& data, int threads);
 
 // "3 rows" / "1 row".
 std::string plural(long long n, const std::string& word);

@@ -2,51 +2,17 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <map>
 
-#include "common/weights_column.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/shown_text.hpp"
-#include "kestrel/io/csv.hpp"
-#include "kestrel/io/data_reader.hpp"
+#include "kestrel/tasks/training_cv_data.hpp"
 
 namespace kestrel::cli {
 
 namespace {
-
-Features stack_rows(const Features& a, const Features& b) {
-    if (a.is_sparse() && b.is_sparse()) {
-        const SparseMatrix& x = a.sparse_ref();
-        const SparseMatrix& y = b.sparse_ref();
-        SparseMatrix out(x.rows() + y.rows(), x.cols());
-        std::vector<Eigen::Triplet<double, int>> t;
-        t.reserve(static_cast<std::size_t>(x.nonZeros() + y.nonZeros()));
-        for (Index r = 0; r < x.outerSize(); ++r)
-            for (SparseMatrix::InnerIterator it(x, r); it; ++it)
-                t.emplace_back(static_cast<int>(r), static_cast<int>(it.col()), it.value());
-        for (Index r = 0; r < y.outerSize(); ++r)
-            for (SparseMatrix::InnerIterator it(y, r); it; ++it)
-                t.emplace_back(static_cast<int>(x.rows() + r), static_cast<int>(it.col()), it.value());
-        out.setFromTriplets(t.begin(), t.end());
-        return Features(std::move(out));
-    }
-    const DenseMatrix x = a.to_dense(), y = b.to_dense();
-    DenseMatrix out(x.rows() + y.rows(), x.cols());
-    out << x, y;
-    return Features(std::move(out));
-}
-
-// The first record of a CSV file: its header names are all we need from it.
-std::string first_line(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path + ": cannot open file");
-    std::string line;
-    std::getline(in, line);
-    return line + "\n";
-}
 
 bool is_number(const std::string& s, double& v) {
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -73,121 +39,6 @@ std::vector<Index> group_ids(const std::vector<std::string>& values) {
         id[order[i]] = next;
     }
     return id;
-}
-
-Dataset finish(Table t, const ModelSpec& spec, const DataFlags& data) {
-    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    if (!t.labels) throw DataError(t.source + ": no label column");
-    return training_dataset(std::move(t), spec, data);
-}
-
-// Reads the data with the group column left out of the features, and each kept
-// row's group value. Two reads of the file: the group column alone (its values may be
-// words), then every other column; rows are matched by their line numbers, so rows
-// dropped for missing features (--missing drop) drop their groups too.
-std::pair<Dataset, std::vector<std::string>> read_grouped(const std::string& path, const std::string& column,
-                                                          const ModelSpec& spec, const DataFlags& data, int threads) {
-    if (path == "-") throw UsageError("--groups needs a data file, not standard input (the file is read twice)");
-    ReadOptions base = data.options(threads);
-    if (!base.header) throw UsageError("--groups " + column + " names a column of a CSV file with a header row");
-    const std::string head = first_line(path);
-    if (base.format == FileFormat::libsvm ||
-        (base.format == FileFormat::automatic && detect_format(path, head) != FileFormat::csv))
-        throw UsageError("--groups " + column + " names a column of a CSV file; " + path + " is not one");
-    // The reader wants a data row after the header: one of zeros, as many as the fields.
-    const char delim = base.delimiter ? base.delimiter : detect_delimiter(head);
-    std::size_t fields = 1;
-    bool quoted = false;
-    for (char c : head) {
-        if (c == '"') quoted = !quoted;
-        else if (c == delim && !quoted) ++fields;
-    }
-    std::string zeros = "0";
-    for (std::size_t i = 1; i < fields; ++i) zeros += std::string(1, delim) + "0";
-    ReadOptions header_only = base;
-    header_only.labels_optional = true;
-    header_only.format = FileFormat::csv;
-    header_only.delimiter = delim;
-    const Table header = read_table_from_buffer(head + zeros + "\n", path, header_only);
-    std::vector<std::string> features = header.feature_names;
-    const auto it = std::find(features.begin(), features.end(), column);
-    if (it == features.end()) {
-        if (column == header.label_name)
-            throw UsageError("--groups " + column + " is the label column");
-        std::string all;
-        for (const auto& f : features) all += (all.empty() ? "" : ", ") + f;
-        throw UsageError("--groups " + column + ": no such column; the feature columns are: " + all);
-    }
-    features.erase(it);
-
-    ReadOptions only_groups = base;
-    only_groups.label_col = column;
-    only_groups.feature_columns = std::vector<std::string>{};
-    only_groups.missing = MissingPolicy::error;  // a row without a group cannot be placed
-    const Table groups = read_table(path, only_groups);
-
-    ReadOptions rest = base;
-    if (rest.label_col.empty()) rest.label_col = header.label_name.empty() ? "0" : header.label_name;
-    rest.feature_columns = features;
-    Table t = read_table(path, rest);
-    if (!t.labels || !groups.labels) throw DataError(path + ": no label column");
-    std::vector<std::string> row_group;
-    row_group.reserve(t.labels->line.size());
-    std::size_t g = 0;
-    for (std::uint64_t line : t.labels->line) {
-        while (g < groups.labels->line.size() && groups.labels->line[g] < line) ++g;
-        if (g == groups.labels->line.size() || groups.labels->line[g] != line)
-            throw InternalError("--groups: row on line " + std::to_string(line) + " has no group");
-        row_group.push_back(groups.labels->text[g]);
-    }
-    return {finish(std::move(t), spec, data), std::move(row_group)};
-}
-
-// Appends the validation file's rows after the training rows; one split trains on
-// the first and tests on the second.
-void append_validation(Dataset& d, const std::string& path, const DataFlags& data, int threads) {
-    ReadOptions o = data.options(threads);
-    if (!d.feature_names.empty() && o.header) {
-        o.feature_columns = d.feature_names;
-        if (!data.group_col.empty()) o.feature_columns->push_back(data.group_col);
-    }
-    o.expected_features = d.cols() + (data.group_col.empty() ? 0 : 1);
-    Table t = read_table(path, o);
-    if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    if (!t.labels) throw DataError(t.source + ": no label column");
-    take_group_column(t, data);
-    if (d.has_queries() != !t.labels->qid.empty())
-        throw DataError(t.source + (d.has_queries() ? ": the training rows have query groups, these rows none"
-                                                    : ": these rows have query groups, the training rows none"));
-    Vector y;
-    if (d.task == Task::classification) {
-        std::vector<std::string> classes = d.classes;
-        y = encode_with_classes(*t.labels, classes);
-        if (classes.size() != d.classes.size())
-            throw DataError(t.source + ": class '" + classes[d.classes.size()] +
-                            "' does not occur in the training file (--validation)");
-    } else {
-        y = numeric_targets(*t.labels, t.source);
-    }
-    const Index n1 = d.rows(), n2 = t.X.rows();
-    d.X = stack_rows(d.X, t.X.with_cols(d.cols()));
-    Vector all(n1 + n2);
-    all << d.y, y;
-    d.y = std::move(all);
-    if (d.has_queries()) {
-        // Offset past the training ids, so that no query spans the two files.
-        const double shift =
-            d.qid.maxCoeff() + 1 - *std::min_element(t.labels->qid.begin(), t.labels->qid.end());
-        Vector q(n1 + n2);
-        q.head(n1) = d.qid;
-        for (Index i = 0; i < n2; ++i) q[n1 + i] = t.labels->qid[static_cast<std::size_t>(i)] + shift;
-        d.qid = std::move(q);
-    }
-    if (d.has_weights()) {
-        Vector w = Vector::Ones(n1 + n2);
-        w.head(n1) = d.weights;
-        d.weights = std::move(w);
-    }
 }
 
 }  // namespace
@@ -245,17 +96,19 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
     }
     require_labels_to_score(spec);
     Data out;
+    TrainingDataOptions reading = data.training_options(path, threads);
+    reading.spellings.validation_file = "--validation";
     if (!groups.empty()) {
-        auto [d, texts] = read_grouped(path, groups, spec, data, threads);
-        out.data = std::move(d);
+        GroupedTrainingData grouped = read_grouped_training_data(reading, groups, spec);
+        out.data = std::move(grouped.data);
         s.scheme = CvScheme::group_kfold;
-        s.groups = group_ids(texts);
+        s.groups = group_ids(grouped.row_groups);
     } else {
-        out.data = read_training_data(path, spec, data, threads);
+        out.data = read_training_data(reading, spec);
     }
     if (!validation.empty()) {
         const Index n1 = out.data.rows();
-        append_validation(out.data, validation, data, threads);
+        append_validation_rows(out.data, validation, reading);
         Fold f;
         for (Index i = 0; i < out.data.rows(); ++i) (i < n1 ? f.train : f.test).push_back(i);
         s.scheme = CvScheme::fixed;

@@ -299,7 +299,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     if (task != "auto") reading.task = task_from_string(task);
     reading.encode = encode;
     Context ctx = common.context(io);
-    Dataset d = read_training_data(input, reading, data, ctx.threads);
+    Dataset d = read_training_data(data.training_options(input, ctx.threads), reading);
     if (metric.empty()) metric = default_metric(d.task);
     opts.metric = metric;
     opts.base = reading;
@@ -328,8 +328,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         // A model that reads absent sparse entries as missing (gbdt) is refit on the table
         // read as kestrel-train and kestrel-predict read it for that model.
         const bool reread = input != "-" && registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
-        Model m = Model::train(best.refit_spec, reread ? read_training_data(input, best.refit_spec, data, ctx.threads) : d,
-                               ctx);
+        const TrainingDataOptions again = data.training_options(input, ctx.threads);
+        Model m = Model::train(best.refit_spec, reread ? read_training_data(again, best.refit_spec) : d, ctx);
         m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
         m.provenance()["seed"] = common.seed;
         m.provenance()["auto"] = {{"metric", metric},

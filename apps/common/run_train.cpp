@@ -11,12 +11,12 @@
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
 #include "common/kernel_info_command.hpp"
-#include "common/shard_input.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/training_shard.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -200,14 +200,16 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     std::string label_name;
     Index total_rows = 0;
     Dataset train;
+    TrainingDataOptions reading;  // --shard reads through read_training_shard, and takes no --valid
     if (shard) {
-        ShardedData part = read_training_shard(input, shards, spec, data, ctx.threads);
+        ShardedTrainingData part = read_training_shard(data.training_options(input, ctx.threads), shards, spec);
         train = std::move(part.data);
         total_rows = part.total_rows;
         label_name = part.label_name;
         ctx.rows_sharded = in_process_group();
     } else {
-        train = read_training_data(input, spec, data, ctx.threads, &label_name);
+        reading = data.training_options(input, ctx.threads);
+        train = read_training_data(reading, spec, &label_name);
         total_rows = train.rows();
     }
     if (init) {
@@ -216,7 +218,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     }
     // Read before training, so that a bad file fails the run before the work.
     std::vector<Dataset> valid;
-    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, data, ctx.threads));
+    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, reading));
     for (std::size_t i = 0; i < valid.size(); ++i)
         ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
     // The rows go to the model, which may take their storage over (the L1 solvers

@@ -12,6 +12,7 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
+#include "option_spelling.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -26,6 +27,7 @@ struct CoderSetup {
     const std::vector<Dictionary>* model;  // predict time; null at train time
     bool unknown_is_error;
     const std::string& source;
+    const ReadOptionSpellings* spellings;  // for messages
 };
 
 class ChunkCoder {
@@ -80,8 +82,8 @@ private:
             const auto& header = s_.layout.header;
             throw DataError(SourceLocation{s_.source, line, j + 1},
                             quote_field(field_) + (header.empty() ? "" : " in column '" + header[j] + "'") +
-                                " is a category the model never saw in training (--unknown ignore treats it as "
-                                "unknown)");
+                                " is a category the model never saw in training " +
+                                unknown_category_hint(s_.spellings));
         }
         return kUnknownCategory;
     }
@@ -124,8 +126,9 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
                     std::vector<ChunkColumns>& columns, const std::vector<Index>& features, double* X,
                     const ReadOptions& opts, const std::string& source, CategoryLists& categories) {
     const std::size_t n_cat = features.size();
-    CoderSetup setup{layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr,
-                     opts.unknown_category_error, source};
+    CoderSetup setup{
+        layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr, opts.unknown_category_error, source,
+        opts.spellings};
     std::vector<Index> slot_of_feature(static_cast<std::size_t>(layout.n_features), -1);
     for (std::size_t k = 0; k < n_cat; ++k) slot_of_feature[static_cast<std::size_t>(features[k])] = static_cast<Index>(k);
     for (std::size_t j = 0; j < layout.n_fields; ++j)
@@ -179,8 +182,9 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
             const auto f = static_cast<std::size_t>(features[k]);
             throw DataError(source + ": column " +
                             (layout.feature_names.empty() ? std::to_string(f) : "'" + layout.feature_names[f] + "'") +
-                            " has " + std::to_string(list.size()) + " categories, more than --max-categories-hard (" +
-                            std::to_string(opts.max_categories) + ")");
+                            " has " + std::to_string(list.size()) + " categories, more than " +
+                            option_called(opts.spellings, &ReadOptionSpellings::max_categories, "max_categories") +
+                            " (" + std::to_string(opts.max_categories) + ")");
         }
     }
     const auto d = static_cast<std::size_t>(layout.n_features);

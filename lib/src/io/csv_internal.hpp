@@ -70,6 +70,7 @@ struct CsvSink {
     // chunk with its own dictionaries), so that pass 2 rescans only the chunks whose
     // categorical columns also hold number-like cells (categories too, as text).
     bool code_text = false;
+    const ReadOptionSpellings* spellings = nullptr;  // for messages (ReadOptions::spellings)
 };
 
 // Parses the records of one chunk into rows first_row.. of the sink; sets kept.

@@ -10,6 +10,7 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/shown_text.hpp"
+#include "option_spelling.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -178,7 +179,8 @@ namespace {
 
 // The field a --categorical / --numeric / --ignore-cols entry names: a header name,
 // else a 0-based field index.
-std::size_t named_field(const CsvLayout& L, const std::string& name, const char* flag, const std::string& source) {
+std::size_t named_field(const CsvLayout& L, const std::string& name, const std::string& flag,
+                        const std::string& source) {
     std::optional<std::size_t> j = find_name(L.header, name);
     if (!j) j = parse_index(name);
     if (!j || *j >= L.n_fields)
@@ -196,11 +198,16 @@ std::string field_name(const CsvLayout& L, std::size_t j) {
 
 void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::string& source) {
     L.field_type.assign(L.n_fields, FieldType::automatic);
+    const std::string ignore_option =
+        option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns");
+    const std::string categorical_option =
+        option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns");
+    const std::string numeric_option = option_called(opts.spellings, &ReadOptionSpellings::numeric, "numeric_columns");
     if (!opts.ignore_columns.empty()) {
         for (const auto& name : opts.ignore_columns) {
-            const std::size_t j = named_field(L, name, "--ignore-cols", source);
+            const std::size_t j = named_field(L, name, ignore_option, source);
             if (L.target[j] == field_label)
-                throw DataError(source + ": --ignore-cols names the label " + field_name(L, j));
+                throw DataError(source + ": " + ignore_option + " names the label " + field_name(L, j));
             L.target[j] = field_ignored;
         }
         L.feature_names.clear();
@@ -212,20 +219,22 @@ void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::strin
         }
         L.n_features = c;
     }
-    const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const char* flag) {
+    const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const std::string& flag) {
         for (const auto& name : names) {
             const std::size_t j = named_field(L, name, flag, source);
             if (L.target[j] == field_label)
                 throw DataError(source + ": " + flag + " names the label " + field_name(L, j) +
-                                " (the label's type follows the model and --task)");
+                                " (the label's type follows the model and " +
+                                (opts.spellings ? opts.spellings->task : std::string("its task")) + ")");
             if (L.target[j] < 0) throw DataError(source + ": " + flag + " names the ignored " + field_name(L, j));
             if (L.field_type[j] != FieldType::automatic && L.field_type[j] != type)
-                throw DataError(source + ": " + field_name(L, j) + " is named by both --categorical and --numeric");
+                throw DataError(source + ": " + field_name(L, j) + " is named by both " + categorical_option + " and " +
+                                numeric_option);
             L.field_type[j] = type;
         }
     };
-    set_type(opts.categorical_columns, FieldType::categorical, "--categorical");
-    set_type(opts.numeric_columns, FieldType::numeric, "--numeric");
+    set_type(opts.categorical_columns, FieldType::categorical, categorical_option);
+    set_type(opts.numeric_columns, FieldType::numeric, numeric_option);
     for (std::size_t j = 0; j < L.n_fields; ++j)
         if (L.target[j] >= 0 && std::find(opts.categorical_features.begin(), opts.categorical_features.end(),
                                           static_cast<Index>(L.target[j])) != opts.categorical_features.end())

@@ -8,6 +8,7 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
+#include "option_spelling.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -170,7 +171,10 @@ private:
         const FieldKind kind = classify_number(field_.data(), field_.data() + field_.size(), v);
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
-            else fail(field_line, j, "missing label" + in_column(j) + " (use --missing=drop to skip such rows)");
+            else
+                fail(
+                    field_line, j,
+                    "missing label" + in_column(j) + " (" + missing_drop_hint(sink_.spellings) + " to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;
@@ -185,8 +189,12 @@ private:
             case MissingPolicy::keep: return;
             case MissingPolicy::drop: keep = false; return;
             case MissingPolicy::error:
-                fail(field_line, j, "missing value" + in_column(j) +
-                                        " (use --missing=drop to skip such rows, or auto, keep or an imputer: see --help)");
+                fail(field_line, j,
+                     "missing value" + in_column(j) + " (" + missing_drop_hint(sink_.spellings) +
+                         " to skip such rows, or " +
+                         (sink_.spellings ? "auto, keep or an imputer: see " + sink_.spellings->help
+                                          : std::string("keep them for an imputer")) +
+                         ")");
         }
     }
 

@@ -1,14 +1,11 @@
-// Entry point of the data readers: picks the format and the way in (a memory map
-// for files, a buffer for standard input) and hands the text to the CSV or LIBSVM
-// reader.
+// Entry point of the data readers: picks the way in (a memory map for files, a buffer
+// for standard input) and hands the text to the reader of its format (table_format.hpp).
 #include "kestrel/io/data_reader.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -16,52 +13,13 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/io/table_format.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
 #include "text_encoding.hpp"
 
 namespace kestrel {
 namespace {
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-// "index:value" with a positive integer index and a number-looking value.
-bool looks_like_entry(std::string_view tok) {
-    const auto colon = tok.find(':');
-    if (colon == 0 || colon == std::string_view::npos || colon + 1 == tok.size()) return false;
-    for (std::size_t i = 0; i < colon; ++i)
-        if (!std::isdigit(static_cast<unsigned char>(tok[i]))) return false;
-    const char c = tok[colon + 1];
-    return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' || c == 'n' ||
-           c == 'N' || c == '?';
-}
-
-// Decides from the first lines holding at least two whitespace-separated tokens.
-FileFormat sniff_format(std::string_view head) {
-    constexpr int max_lines = 10;
-    head.remove_prefix(detail::bom_length(head));
-    int looked = 0;
-    while (!head.empty() && looked < max_lines) {
-        const auto nl = head.find('\n');
-        std::string_view line = head.substr(0, nl);
-        head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
-        line = line.substr(0, line.find('#'));
-        std::vector<std::string_view> tokens;
-        for (std::size_t i = 0; i < line.size();) {
-            while (i < line.size() && is_space(line[i])) ++i;
-            const std::size_t b = i;
-            while (i < line.size() && !is_space(line[i])) ++i;
-            if (i > b) tokens.push_back(line.substr(b, i - b));
-        }
-        if (tokens.empty()) continue;
-        ++looked;
-        if (tokens.size() < 2) continue;
-        const bool sparse = std::all_of(tokens.begin() + 1, tokens.end(), looks_like_entry) &&
-                            !looks_like_entry(tokens.front());
-        return sparse ? FileFormat::libsvm : FileFormat::csv;
-    }
-    return FileFormat::csv;
-}
 
 // A compressed or binary file would otherwise fail somewhere in its first record
 // with a puzzling message about a field; name what it is instead.
@@ -135,12 +93,9 @@ std::string read_stream_text(const std::string& path, const std::string& source,
 
 Table read_text(const detail::TextInput& in, const std::string& path, const std::string& source,
                 const ReadOptions& opts) {
-    constexpr std::size_t sniff_bytes = std::size_t{64} << 10;
-    refuse_binary(in.text.substr(0, sniff_bytes), source);
-    const FileFormat format =
-        opts.format != FileFormat::automatic ? opts.format : detect_format(path, in.text.substr(0, sniff_bytes));
-    Table table = format == FileFormat::libsvm ? detail::read_libsvm_input(in, source, opts)
-                                               : detail::read_csv_input(in, source, opts);
+    refuse_binary(in.text.substr(0, kFormatSniffBytes), source);
+    const TableFormat& format = choose_table_format(path, in.text, opts);
+    Table table = format.read(in, source, opts);
     detail::require_utf8_text(table, source);
     return table;  // NRVO, else a move: the (possibly sparse) matrix is never copied
 }
@@ -150,22 +105,6 @@ Table read_text(const detail::TextInput& in, const std::string& path, const std:
 namespace detail {
 void refuse_binary_text(std::string_view head, const std::string& source) { refuse_binary(head, source); }
 }  // namespace detail
-
-FileFormat file_format_from_string(const std::string& s) {
-    if (s == "auto") return FileFormat::automatic;
-    if (s == "csv") return FileFormat::csv;
-    if (s == "libsvm") return FileFormat::libsvm;
-    throw UsageError("unknown data format '" + s + "'; valid formats: auto, csv, libsvm");
-}
-
-FileFormat detect_format(const std::string& path, std::string_view head) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext == ".csv" || ext == ".tsv") return FileFormat::csv;
-    if (ext == ".libsvm" || ext == ".svm" || ext == ".svmlight" || ext == ".scale" || ext == ".t")
-        return FileFormat::libsvm;
-    return sniff_format(head);
-}
 
 Table read_table(const std::string& path, const ReadOptions& opts) {
     if (path == "-") {

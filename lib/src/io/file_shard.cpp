@@ -5,15 +5,13 @@
 #include <filesystem>
 
 #include "kestrel/core/error.hpp"
-#include "kestrel/io/csv.hpp"
 #include "kestrel/io/data_reader.hpp"
-#include "kestrel/io/table_stream.hpp"
+#include "kestrel/io/table_format.hpp"
 #include "mapped_file.hpp"
+#include "option_spelling.hpp"
 
 namespace kestrel {
 namespace {
-
-constexpr std::size_t kSniffBytes = std::size_t{64} << 10;  // as a whole file is sniffed
 
 // The first record start at or after `at`: just after the '\n' that ends the line holding
 // byte at − 1 (`at` itself when that byte is a '\n').
@@ -29,26 +27,25 @@ FileShard read_file_shard(const std::string& path, const ReadOptions& opts, int 
     if (count < 1 || index < 0 || index >= count) throw InternalError("read_file_shard: part out of range");
     std::error_code ec;
     if (path == "-" || (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)))
-        throw UsageError((path == "-" ? std::string("<stdin>") : path) +
-                         ": --shard splits a regular file by byte ranges; standard input and pipes cannot be split");
+        throw UsageError((path == "-" ? std::string("<stdin>") : path) + ": " +
+                         detail::option_called(opts.spellings, &ReadOptionSpellings::shard, "a sharded read") +
+                         " splits a regular file by byte ranges; standard input and pipes cannot be split");
     const detail::MappedFile file(path);
     const std::string_view text = file.text();
-    const std::string_view head = text.substr(0, kSniffBytes);
+    const std::string_view head = text.substr(0, kFormatSniffBytes);  // as a whole file is sniffed
 
     FileShard shard;
     shard.source = path;
     shard.options = opts;
     ReadOptions& o = shard.options;
-    if (o.format == FileFormat::automatic) o.format = detect_format(path, head);
+    const TableFormat& format = choose_table_format(path, head, o);
+    format.settle(o, head);
     std::size_t data_begin = 0;
-    if (o.format == FileFormat::csv) {
-        if (o.delimiter == 0) o.delimiter = detect_delimiter(head);
-        if (o.header) {
-            data_begin = csv_header_end(text, o.delimiter);
-            if (data_begin == 0) data_begin = text.size();  // a header alone: no records anywhere
-            shard.text.assign(text.substr(0, data_begin));
-            shard.header_lines = static_cast<std::uint64_t>(std::count(shard.text.begin(), shard.text.end(), '\n'));
-        }
+    if (format.has_header_record(o)) {
+        data_begin = format.header_end(text, o);
+        if (data_begin == 0) data_begin = text.size();  // a header alone: no records anywhere
+        shard.text.assign(text.substr(0, data_begin));
+        shard.header_lines = static_cast<std::uint64_t>(std::count(shard.text.begin(), shard.text.end(), '\n'));
     }
     const std::size_t span = text.size() - data_begin;
     // data_begin + ⌊span · part / count⌋, without overflow.

@@ -6,14 +6,15 @@
 #include "kestrel/io/libsvm_format.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
-#include <charconv>
 #include <cstring>
 #include <limits>
 
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
+#include "option_spelling.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
@@ -94,6 +95,7 @@ struct SparseSink {
     MissingPolicy missing = MissingPolicy::error;
     Index expected_features = -1;
     const std::string* source = nullptr;
+    const ReadOptionSpellings* spellings = nullptr;  // for messages (ReadOptions::spellings)
 };
 
 // Thrown by a dense parse that meets a record which is not features 1..width.
@@ -203,8 +205,11 @@ private:
             case FieldKind::number: return v;
             case FieldKind::missing:
                 if (sink_.missing == MissingPolicy::error)
-                    fail(token, "missing value " + quote_field({tok, e}) +
-                                    " (use --missing=drop to skip such rows or --missing=mean to impute them)");
+                    fail(token, "missing value " + quote_field({tok, e}) + " (" + missing_drop_hint(sink_.spellings) +
+                                    " to skip such rows or " +
+                                    (sink_.spellings ? sink_.spellings->missing + "=mean to impute them"
+                                                     : std::string("keep them for an imputer")) +
+                                    ")");
                 if (sink_.missing == MissingPolicy::drop) keep = false;
                 return std::numeric_limits<double>::quiet_NaN();
             case FieldKind::infinite:
@@ -221,7 +226,9 @@ private:
         const FieldKind kind = classify_number(b, e, v);
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
-            else fail(1, "missing label " + quote_field({b, e}) + " (use --missing=drop to skip such rows)");
+            else
+                fail(1, "missing label " + quote_field({b, e}) + " (" + missing_drop_hint(sink_.spellings) +
+                            " to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;
@@ -360,9 +367,12 @@ Table empty_piece(const std::string& source, const ReadOptions& opts) {
 
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
     if (!opts.numeric_columns.empty() || !opts.ignore_columns.empty())
-        throw UsageError(std::string(opts.numeric_columns.empty() ? "--ignore-cols" : "--numeric") +
-                         " names CSV columns; " + source + " is a LIBSVM file, whose features are numbers unless "
-                         "--categorical names their indices");
+        throw UsageError((opts.numeric_columns.empty()
+                              ? option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns")
+                              : option_called(opts.spellings, &ReadOptionSpellings::numeric, "numeric_columns")) +
+                         " names CSV columns; " + source + " is a LIBSVM file, whose features are numbers unless " +
+                         option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns") +
+                         " names their indices");
     const std::string_view text = in.text;
     const std::size_t begin = bom_length(text);
     check_estimated_size(in, begin, 0, true, source, opts);
@@ -392,6 +402,7 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     sink.missing = opts.missing;
     sink.expected_features = opts.expected_features;
     sink.source = &source;
+    sink.spellings = opts.spellings;
     Table table;
     const Index width = dense_width(chunks, total, total_nnz, opts);
     bool dense_read = false;

@@ -13,16 +13,13 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
-#include "kestrel/io/csv.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/table_format.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
 namespace kestrel {
 namespace {
-
-// Format and delimiter are sniffed from the first 64 KB, as for a whole file.
-constexpr std::size_t sniff_bytes = std::size_t{64} << 10;
 
 bool blank_char(char c, bool tab_is_space) { return c == ' ' || c == '\r' || (c == '\t' && tab_is_space); }
 
@@ -103,28 +100,27 @@ void TableStream::refuse_long_record() const {
 void TableStream::start() {
     started_ = true;
     // Enough for the sniffing, as a whole file is sniffed.
-    while (buffer_.size() <= std::max(block_, sniff_bytes) && fill()) {
+    while (buffer_.size() <= std::max(block_, kFormatSniffBytes) && fill()) {
     }
     // Compressed, UTF-16 or binary input is named from its start, as a whole file's is.
-    detail::refuse_binary_text(std::string_view(buffer_).substr(0, sniff_bytes), source_);
+    detail::refuse_binary_text(std::string_view(buffer_).substr(0, kFormatSniffBytes), source_);
     head_checked_ = true;
     if (eof_) {
         whole_ = buffer_;  // for finish(): the errors of an input without rows
         have_whole_ = true;
     }
-    if (opts_.format == FileFormat::automatic)
-        opts_.format = detect_format(path_ == "-" ? "" : path_, std::string_view(buffer_).substr(0, sniff_bytes));
-    if (opts_.format != FileFormat::csv) return;
-    // The same sample as for a whole file: all of a short input, else its first 64 KB.
-    if (opts_.delimiter == 0) opts_.delimiter = detect_delimiter(buffer_);
-    if (!opts_.header) return;
-    // The header record (after a byte order mark and blank lines) is taken out of the
-    // buffer and put in front of every piece.
+    format_ = &choose_table_format(path_, buffer_, opts_);
+    // The same sample as for a whole file: all of a short input, else its first 64 KB
+    // (the CSV reader looks at no more of it).
+    format_->settle(opts_, buffer_);
+    if (!format_->has_header_record(opts_)) return;
+    // The header record (CSV's, after a byte order mark and blank lines) is taken out of
+    // the buffer and put in front of every piece.
     // Looked for again only when a read brings a line break: a header without one costs a
     // pass over the input, not one per block.
     bool look = true;
     for (;;) {
-        if (const std::size_t end = look ? csv_header_end(buffer_, opts_.delimiter) : 0; end > 0) {
+        if (const std::size_t end = look ? format_->header_end(buffer_, opts_) : 0; end > 0) {
             header_ = buffer_.substr(0, end);
             header_lines_ = static_cast<std::uint64_t>(std::count(header_.begin(), header_.end(), '\n'));
             buffer_.erase(0, end);
@@ -153,7 +149,7 @@ bool TableStream::next(Piece& piece) {
     // line break at or past block_ - 1 outside a quoted field (quotes are followed from
     // the buffer's start, always a record's; LIBSVM has none). The scan goes on from where
     // the last read left it, so a long record costs one pass, not one per block.
-    const bool quotes = opts_.format != FileFormat::libsvm;
+    const bool quotes = format_->quotes_hold_line_breaks();
     std::size_t cut = 0;
     for (;;) {
         const char* b = buffer_.data();
@@ -214,8 +210,7 @@ Table TableStream::parse(const Piece& piece, int threads) const {
 }
 
 void TableStream::learn(const Table& table) {
-    if (opts_.format == FileFormat::csv && !opts_.header && opts_.csv_fields == 0 && table.fields > 0)
-        opts_.csv_fields = table.fields;
+    if (format_) format_->learn(opts_, table);
 }
 
 void TableStream::finish(Index rows, Index dropped) const {
@@ -227,8 +222,8 @@ void TableStream::finish(Index rows, Index dropped) const {
         o.piece_of_stream = false;
         (void)read_table_from_buffer(whole_, source_, o);  // throws the whole-input error
     }
-    throw DataError(source_ + (opts_.format == FileFormat::csv && opts_.header ? ": no data rows after the header"
-                                                                             : ": empty file: no data rows"));
+    throw DataError(source_ + (format_ && format_->has_header_record(opts_) ? ": no data rows after the header"
+                                                                            : ": empty file: no data rows"));
 }
 
 }  // namespace kestrel

@@ -7,19 +7,28 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
+#include "common/cli.hpp"
 #include "kestrel/io/data_reader.hpp"
 
 namespace kestrel::io_test {
 
+// The readers' messages as the commands word them (their flags): the spelling the
+// assertions of these tests were written in. A test of the library's own words sets
+// ReadOptions::spellings itself (to null: see test_read_option_words.cpp).
+inline ReadOptions spelled_as_flags(ReadOptions opts) {
+    if (!opts.spellings) opts.spellings = &cli::data_flag_spellings();
+    return opts;
+}
+
 inline Table read(std::string_view text, const ReadOptions& opts = {}, const std::string& source = "t.csv") {
-    return read_table_from_buffer(text, source, opts);
+    return read_table_from_buffer(text, source, spelled_as_flags(opts));
 }
 
 // The DataError message reading `text` gives, or "<no error>".
 inline std::string error_of(std::string_view text, const ReadOptions& opts = {},
                             const std::string& source = "t.csv") {
     try {
-        read_table_from_buffer(text, source, opts);
+        read_table_from_buffer(text, source, spelled_as_flags(opts));
     } catch (const DataError& e) {
         return e.what();
     }

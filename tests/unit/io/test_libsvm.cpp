@@ -16,7 +16,7 @@ Table read_svm(std::string_view text, const ReadOptions& opts = {}) {
 
 std::string svm_error(std::string_view text, const ReadOptions& opts = {}) {
     try {
-        read_libsvm(text, "t.libsvm", opts);
+        read_libsvm(text, "t.libsvm", io_test::spelled_as_flags(opts));  // messages as the commands word them
     } catch (const DataError& e) {
         return e.what();
     }

@@ -13,6 +13,8 @@
 
 namespace kestrel {
 
+class TableFormat;
+
 // One past the CSV header record of `text` (after a byte order mark and blank lines; a
 // quoted field may hold line breaks), or 0 when `text` holds no whole header record.
 std::size_t csv_header_end(std::string_view text, char delimiter);
@@ -67,6 +69,7 @@ private:
 
     std::string path_, source_;
     ReadOptions opts_;
+    const TableFormat* format_ = nullptr;  // decided by start() (table_format.hpp)
     std::size_t block_ = 0;
     std::size_t max_record_ = 0;
     std::uint64_t bytes_read_ = 0;  // of the whole input, for a NUL byte's offset

@@ -1,9 +1,9 @@
-#include "common/shard_messages.hpp"
+#include "training_shard_messages.hpp"
 
-namespace kestrel::cli {
+namespace kestrel::detail {
 namespace {
 
-std::vector<std::byte> pack_words(const std::vector<std::string>& words) {
+std::vector<std::byte> pack_shard_words(const std::vector<std::string>& words) {
     std::vector<std::byte> out;
     for (const std::string& w : words) {
         const auto* p = reinterpret_cast<const std::byte*>(w.data());
@@ -13,7 +13,7 @@ std::vector<std::byte> pack_words(const std::vector<std::string>& words) {
     return out;
 }
 
-std::vector<std::string> unpack_words(const std::vector<std::byte>& bytes) {
+std::vector<std::string> unpack_shard_words(const std::vector<std::byte>& bytes) {
     std::vector<std::string> words;
     std::string w;
     for (const std::byte b : bytes) {
@@ -37,8 +37,8 @@ std::vector<std::vector<double>> gather_numbers(ProcessGroup* group, const std::
 std::vector<std::vector<std::string>> gather_words(ProcessGroup* group, const std::vector<std::string>& mine) {
     if (group == nullptr) return {mine};
     std::vector<std::vector<std::string>> all;
-    for (const auto& part : share_with_all(*group, pack_words(mine))) all.push_back(unpack_words(part));
+    for (const auto& part : share_with_all(*group, pack_shard_words(mine))) all.push_back(unpack_shard_words(part));
     return all;
 }
 
-}  // namespace kestrel::cli
+}  // namespace kestrel::detail

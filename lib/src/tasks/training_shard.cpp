@@ -1,4 +1,5 @@
-#include "common/shard_input.hpp"
+// A rank's part of the training data under a sharded read (kestrel-train --shard / --shards).
+#include "kestrel/tasks/training_shard.hpp"
 
 #include <glob.h>
 
@@ -7,19 +8,24 @@
 #include <optional>
 #include <unordered_set>
 
-#include "common/shard_categories.hpp"
-#include "common/shard_messages.hpp"
-#include "common/weights_column.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/file_shard.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/training_columns.hpp"
+#include "training_option_wording.hpp"
+#include "training_shard_categories.hpp"
+#include "training_shard_messages.hpp"
 
-namespace kestrel::cli {
+namespace kestrel {
 namespace {
 
+using detail::gather_numbers;
+using detail::gather_words;
+
 // The distinct labels of `labels`, in first-seen order, with their values as read.
-RawLabels distinct_labels(const RawLabels& labels) {
+RawLabels distinct_shard_labels(const RawLabels& labels) {
     RawLabels out;
     std::unordered_set<std::string> seen;
     for (std::size_t i = 0; i < labels.text.size(); ++i)
@@ -30,7 +36,7 @@ RawLabels distinct_labels(const RawLabels& labels) {
     return out;
 }
 
-RawLabels labels_of(const std::vector<std::string>& texts) {
+RawLabels shard_labels_of(const std::vector<std::string>& texts) {
     RawLabels r;
     for (const std::string& t : texts) {
         r.text.push_back(t);
@@ -45,7 +51,7 @@ RawLabels labels_of(const std::vector<std::string>& texts) {
 // whether every label is a number, whether every number is an integer, and how many
 // distinct integers there are (more than kMaxIntegerClasses: a regression target). Each
 // rank says the first two and sends at most kMaxIntegerClasses + 1 of its distinct values.
-Task agree_on_task(ProcessGroup* group, const ModelSpec& spec, const RawLabels& mine) {
+Task agree_on_shard_task(ProcessGroup* group, const ModelSpec& spec, const RawLabels& mine) {
     std::vector<double> summary{mine.all_numeric() ? 1.0 : 0.0, mine.all_integer() ? 1.0 : 0.0};
     if (mine.all_integer()) {
         std::unordered_set<double> seen;
@@ -64,23 +70,25 @@ Task agree_on_task(ProcessGroup* group, const ModelSpec& spec, const RawLabels& 
     }
     // A stand-in with the same three properties as the whole data's labels.
     std::vector<std::string> stand_in;
-    if (!all_numeric) stand_in.emplace_back("a");
-    else if (!all_integer) stand_in.emplace_back("0.5");
+    if (!all_numeric)
+        stand_in.emplace_back("a");
+    else if (!all_integer)
+        stand_in.emplace_back("0.5");
     std::unordered_set<double> seen;
     for (const double v : values)
         if (all_integer && seen.insert(v).second) stand_in.push_back(std::to_string(static_cast<long long>(v)));
-    return choose_task(spec, labels_of(stand_in));
+    return choose_task(spec, shard_labels_of(stand_in));
 }
 
 // This rank's byte range of one file (--shard), and the whole file's line number of its
 // first record: the line breaks of the parts before this one.
-struct BytePart {
+struct ShardBytePart {
     FileShard shard;
     std::uint64_t first_line = 1;
 };
-BytePart read_byte_range(ProcessGroup* group, const std::string& path, const ReadOptions& options) {
+ShardBytePart read_shard_byte_range(ProcessGroup* group, const std::string& path, const ReadOptions& options) {
     const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
-    BytePart part{read_file_shard(path, options, rank, ranks)};
+    ShardBytePart part{read_file_shard(path, options, rank, ranks)};
     const auto lines = gather_numbers(group, {static_cast<double>(part.shard.record_lines)});
     part.first_line = 1 + part.shard.header_lines;
     for (int r = 0; r < rank; ++r) part.first_line += static_cast<std::uint64_t>(lines[static_cast<std::size_t>(r)][0]);
@@ -89,7 +97,7 @@ BytePart read_byte_range(ProcessGroup* group, const std::string& path, const Rea
 
 // Rows of several tables, one after the other (the same columns; LIBSVM: padded to the
 // widest). The labels keep each row's own file line; `source` names the first file.
-Table stack_tables(std::vector<Table> parts) {
+Table stack_shard_tables(std::vector<Table> parts) {
     if (parts.size() == 1) return std::move(parts.front());
     Index width = 0, rows = 0;
     bool sparse = false;
@@ -135,14 +143,15 @@ Table stack_tables(std::vector<Table> parts) {
 
 // This rank's files of the sorted matches of `pattern` (--shards): rank r of N takes the
 // files [r F / N, (r + 1) F / N), so the ranks hold the files in their sorted order.
-Table read_own_files(ProcessGroup* group, const std::string& pattern, const ReadOptions& options) {
+Table read_own_shard_files(ProcessGroup* group, const std::string& pattern, const ReadOptions& options,
+                           const detail::OptionWording& shards) {
     const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
     glob_t found{};
     const int rc = ::glob(pattern.c_str(), GLOB_ERR, nullptr, &found);
     std::vector<std::string> files(found.gl_pathv, found.gl_pathv + found.gl_pathc);
     ::globfree(&found);
-    if (rc == GLOB_NOMATCH || files.empty()) throw UsageError("--shards '" + pattern + "': no file matches");
-    if (rc != 0) throw DataError("--shards '" + pattern + "': cannot list the files");
+    if (rc == GLOB_NOMATCH || files.empty()) throw UsageError(shards.quoted(pattern) + ": no file matches");
+    if (rc != 0) throw DataError(shards.quoted(pattern) + ": cannot list the files");
     std::sort(files.begin(), files.end());
     const std::size_t F = files.size(), N = static_cast<std::size_t>(ranks), r = static_cast<std::size_t>(rank);
     std::vector<Table> mine;
@@ -157,27 +166,31 @@ Table read_own_files(ProcessGroup* group, const std::string& pattern, const Read
         if (t.labels) t.labels = RawLabels{};
         return t;
     }
-    unite_categories(mine, [&](std::size_t i, const std::vector<Index>& categorical) {
+    detail::unite_categories(mine, [&](std::size_t i, const std::vector<Index>& categorical) {
         ReadOptions again = options;
         again.categorical_features = categorical;
         return read_table(files[r * F / N + i], again);
     });
-    return stack_tables(std::move(mine));
+    return stack_shard_tables(std::move(mine));
 }
 
 }  // namespace
 
-ShardedData read_training_shard(const std::string& path, const std::string& pattern, const ModelSpec& spec,
-                                const DataFlags& data, int threads) {
-    if (!data.group_col.empty()) throw UsageError("--shard: --group-col (ranking) is not read in shards");
+ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, const std::string& pattern,
+                                        const ModelSpec& spec) {
+    const std::string& path = reading.path;
+    const detail::OptionWording shard = detail::shard_wording(reading), shards = detail::shards_wording(reading);
+    if (!reading.group_column.empty())
+        throw UsageError(shard.alone() + ": " + detail::group_wording(reading).alone() +
+                         " (ranking) is not read in shards");
     ProcessGroup* group = in_process_group() ? process_group() : nullptr;
-    ReadOptions options = data.options(threads);
+    ReadOptions options = reading.read;
     options.densify = !registry().capabilities(*resolved_params(spec)).absent_is_missing;
-    std::optional<BytePart> byte_part;
-    if (pattern.empty()) byte_part = read_byte_range(group, path, options);
+    std::optional<ShardBytePart> byte_part;
+    if (pattern.empty()) byte_part = read_shard_byte_range(group, path, options);
     // This rank's rows, read with `opts` (no message: the line numbers are known).
     const auto read_part = [&](const ReadOptions& opts) {
-        if (!byte_part) return read_own_files(group, pattern, opts);
+        if (!byte_part) return read_own_shard_files(group, pattern, opts, shards);
         byte_part->shard.options.categorical_features = opts.categorical_features;
         return parse_file_shard(byte_part->shard, byte_part->first_line);
     };
@@ -186,10 +199,11 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
         const auto names = gather_words(group, t.feature_names);
         for (std::size_t r = 1; r < names.size(); ++r)
             if (names[r] != names[0])
-                throw DataError("--shards '" + pattern + "': the files of rank " + std::to_string(r) +
+                throw DataError(shards.quoted(pattern) + ": the files of rank " + std::to_string(r) +
                                 " have other columns than those of rank 0");
     }
-    if (t.labels && !t.labels->qid.empty()) throw UsageError(t.source + ": --shard does not read query groups (qid:)");
+    if (t.labels && !t.labels->qid.empty())
+        throw UsageError(t.source + ": " + shard.alone() + " does not read query groups (qid:)");
     RawLabels mine = t.labels ? *t.labels : RawLabels{};
 
     // The whole data: its rows, its width (a LIBSVM part is as wide as its largest index).
@@ -199,22 +213,23 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
         total_rows += static_cast<Index>(s[0]);
         width = std::max(width, static_cast<Index>(s[1]));
     }
-    if (total_rows == 0) throw DataError((pattern.empty() ? path : "--shards '" + pattern + "'") + ": no data rows");
+    if (total_rows == 0) throw DataError((pattern.empty() ? path : shards.quoted(pattern)) + ": no data rows");
     if (t.X.rows() > 0 && !t.labels) throw DataError(t.source + ": no label column");
-    widen_table(t, width);
-    agree_on_categories(group, t, width, options.max_categories, [&](const std::vector<Index>& categorical) {
+    detail::widen_table(t, width);
+    const auto read_again = [&](const std::vector<Index>& categorical) {
         ReadOptions again = options;
         again.categorical_features = categorical;
         return read_part(again);
-    });
+    };
+    detail::agree_on_categories(group, t, width, options.max_categories, options.spellings, read_again);
     byte_part.reset();  // the part's text is not read again
 
-    ShardedData out;
+    ShardedTrainingData out;
     out.total_rows = total_rows;
     out.label_name = t.label_name;
-    Vector weights = data.weights_col.empty() ? Vector() : take_weights_column(t, data);
-    if (!data.weights_col.empty()) check_model_takes_weights(spec);
-    const Task task = agree_on_task(group, spec, mine);
+    Vector weights = reading.weights_column.empty() ? Vector() : take_weights_column(t, reading);
+    if (!reading.weights_column.empty()) check_model_takes_weights(spec, reading);
+    const Task task = agree_on_shard_task(group, spec, mine);
     Dataset& d = out.data;
     d.task = task;
     d.source = t.source;
@@ -227,9 +242,10 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     if (task == Task::classification) {
         // The class list of the whole data: every rank's distinct labels, ordered as
         // encode_classes orders one file's.
-        const RawLabels distinct = distinct_labels(mine);
+        const RawLabels distinct = distinct_shard_labels(mine);
         RawLabels every;
-        for (const auto& part : gather_words(group, distinct.text)) every.text.insert(every.text.end(), part.begin(), part.end());
+        for (const auto& part : gather_words(group, distinct.text))
+            every.text.insert(every.text.end(), part.begin(), part.end());
         for (const auto& part : gather_numbers(group, distinct.numeric))
             every.numeric.insert(every.numeric.end(), part.begin(), part.end());
         Dataset classes_only;
@@ -248,4 +264,4 @@ ShardedData read_training_shard(const std::string& path, const std::string& patt
     return out;
 }
 
-}  // namespace kestrel::cli
+}  // namespace kestrel

@@ -5,10 +5,10 @@
 // merges its chunks' dictionaries (io/csv_categories.cpp).
 #include <functional>
 
-#include "common/cli.hpp"
 #include "kestrel/core/process_group.hpp"
+#include "kestrel/io/read_options.hpp"
 
-namespace kestrel::cli {
+namespace kestrel::detail {
 
 // Makes t's category columns those of the whole data, on every rank alike (a collective
 // step). A column is categorical when any rank's part typed it so; a rank that read it as
@@ -16,9 +16,11 @@ namespace kestrel::cli {
 // (ReadOptions::categorical_features), so that its number-like cells become category
 // strings named by their text, as in one process. Each column's list is then the sorted
 // union of the ranks' lists and every rank recodes its cells to it. t.X must be `width`
-// columns wide; DataError when a list exceeds max_categories (--max-categories-hard).
+// columns wide; DataError when a list exceeds max_categories (named in messages by
+// `spellings`, as ReadOptions::spellings names it).
 // Sends one flag per column (allreduce_max) and each rank's category words.
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
+                         const ReadOptionSpellings* spellings,
                          const std::function<Table(const std::vector<Index>& categorical)>& read_again);
 
 // The same agreement among the files one rank reads (--shards): no message; part i is read
@@ -30,4 +32,4 @@ void unite_categories(std::vector<Table>& parts,
 // Zero columns appended up to `width` (a LIBSVM part is as wide as its largest index).
 void widen_table(Table& t, Index width);
 
-}  // namespace kestrel::cli
+}  // namespace kestrel::detail

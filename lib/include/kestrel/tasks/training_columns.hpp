@@ -1,0 +1,24 @@
+#pragma once
+// The weights and query (group) columns of a training table: a feature column taken out
+// of a read table to serve as the rows' sample weights, or as their query ids for learning
+// to rank. The column is a header name (CSV with a header), a 0-based field index (CSV
+// without a header, counted as the label column is counted) or a 1-based feature index
+// (LIBSVM). Messages name the column in words, or by the spelling options.spellings gives.
+#include "kestrel/tasks/training_data.hpp"
+
+namespace kestrel {
+
+// Removes options.weights_column from t.X (and t.feature_names) and returns its values; a
+// missing column or a negative / non-finite weight is a DataError, an unknown name a
+// UsageError.
+Vector take_weights_column(Table& t, const TrainingDataOptions& options);
+
+// options.group_column taken out of the features as each row's query id (RawLabels::qid;
+// a column of words gives its category codes). DataError "file:line: ..." when a query's
+// rows are not contiguous. Nothing when no group column is given.
+void take_group_column(Table& t, const TrainingDataOptions& options);
+
+// UsageError naming the weights column when spec's model cannot learn from sample weights.
+void check_model_takes_weights(const ModelSpec& spec, const TrainingDataOptions& options);
+
+}  // namespace kestrel
