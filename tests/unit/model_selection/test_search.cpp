@@ -235,10 +235,10 @@ TEST_CASE("search: scale is a preprocessing axis; nested model parameters by dot
     std::set<std::vector<std::string>> steps;
     for (const auto& p : r.points) steps.insert(p.spec.preprocessing);
     CHECK(steps == std::set<std::vector<std::string>>{{"standard"}, {"minmax"}, {}});
-    CHECK_THROWS_WITH_AS(apply_point(ridge(), {{"scale", "robust"}}), doctest::Contains("-g scale=robust"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(apply_point(ridge(), {{"scale", "robust"}}), doctest::Contains("-g scale=robust"), UsageError);
     ModelSpec scaled = ridge();
     scaled.preprocessing = {"standard"};
-    CHECK_THROWS_WITH_AS(apply_point(scaled, {{"scale", "none"}}), doctest::Contains("--scale"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(apply_point(scaled, {{"scale", "none"}}), doctest::Contains("--scale"), UsageError);
 
     const ModelSpec boosted = apply_point([] { ModelSpec s; s.model = "adaboost"; return s; }(), {{"base.max_depth", "2"}});
     CHECK(boosted.params.at("base.max_depth") == "2");
