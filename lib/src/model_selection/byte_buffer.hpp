@@ -20,13 +20,11 @@ public:
     template <class T>
     void put(const T& value) {
         static_assert(std::is_trivially_copyable_v<T>);
-        const auto* p = reinterpret_cast<const std::byte*>(&value);
-        bytes_.insert(bytes_.end(), p, p + sizeof(T));
+        append(&value, sizeof(T));
     }
     void put_bytes(const void* data, std::size_t n) {
         put<std::uint64_t>(n);
-        const auto* p = static_cast<const std::byte*>(data);
-        bytes_.insert(bytes_.end(), p, p + n);
+        append(data, n);
     }
     void put_string(const std::string& s) { put_bytes(s.data(), s.size()); }
     void put_reals(std::span<const double> v) { put_bytes(v.data(), v.size() * sizeof(double)); }
@@ -39,6 +37,14 @@ public:
     std::vector<std::byte>& bytes() { return bytes_; }
 
 private:
+    // resize and memcpy rather than insert of a pointer range: GCC 12 reports a false
+    // stringop-overflow on the insert when it inlines it into a caller of its own.
+    void append(const void* data, std::size_t n) {
+        if (n == 0) return;
+        const std::size_t at = bytes_.size();
+        bytes_.resize(at + n);
+        std::memcpy(bytes_.data() + at, data, n);
+    }
     std::vector<std::byte> bytes_;
 };
 
