@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
 
@@ -99,8 +99,8 @@ void append_row(SparseMatrix& s, Index i, std::size_t n, IndexAt index_at, Value
     s.startVec(i);
     for (std::size_t t = 0; t < n; ++t) {
         const std::int64_t c = index_at(t);
-        if (c < 0 || c >= d) throw std::runtime_error("feature row feature index out of range");
-        if (t > 0 && c <= index_at(t - 1)) throw std::runtime_error("feature row feature indices must increase");
+        if (c < 0 || c >= d) throw ModelStateError("feature row feature index out of range");
+        if (t > 0 && c <= index_at(t - 1)) throw ModelStateError("feature row feature indices must increase");
         s.insertBack(i, static_cast<Index>(c)) = value_at(t);
     }
 }
@@ -108,9 +108,9 @@ void append_row(SparseMatrix& s, Index i, std::size_t n, IndexAt index_at, Value
 // Feature rows as parse_model_json keeps them (core/json_packed.hpp): no DOM of the
 // numbers. The checks and messages are those of the DOM path below.
 Features dense_from_packed(const PackedArray& rows, Index d) {
-    if (rows.kind != PackedKind::real_rows) throw std::runtime_error("feature rows: \"rows\" must be an array");
+    if (rows.kind != PackedKind::real_rows) throw ModelStateError("feature rows: \"rows\" must be an array");
     if (rows.size > 0 && static_cast<Index>(rows.width) != d)
-        throw std::runtime_error("feature row with the wrong length");
+        throw ModelStateError("feature row with the wrong length");
     DenseMatrix m(static_cast<Index>(rows.size), d);
     for (Index i = 0; i < m.rows(); ++i)
         for (Index c = 0; c < d; ++c) m(i, c) = rows.real(static_cast<std::size_t>(i * d + c));
@@ -119,12 +119,12 @@ Features dense_from_packed(const PackedArray& rows, Index d) {
 
 Features sparse_from_packed(const PackedArray& idx, const PackedArray& val, Index d) {
     if (idx.kind != PackedKind::ragged_integers || val.kind != PackedKind::ragged_reals || idx.size != val.size)
-        throw std::runtime_error("feature row indices and values differ in count");
+        throw ModelStateError("feature row indices and values differ in count");
     SparseMatrix s(static_cast<Index>(idx.size), d);
     s.reserve(static_cast<Index>(idx.row_start(idx.size)));
     for (std::size_t i = 0; i < idx.size; ++i) {
         const std::size_t b = idx.row_start(i), vb = val.row_start(i), n = idx.row_start(i + 1) - b;
-        if (n != val.row_start(i + 1) - vb) throw std::runtime_error("feature row indices and values differ in length");
+        if (n != val.row_start(i + 1) - vb) throw ModelStateError("feature row indices and values differ in length");
         append_row(s, static_cast<Index>(i), n, [&](std::size_t t) { return idx.integer(b + t); },
                    [&](std::size_t t) { return val.real(vb + t); }, d);
     }
@@ -135,30 +135,30 @@ Features sparse_from_packed(const PackedArray& idx, const PackedArray& val, Inde
 }  // namespace
 
 Features features_from_json(const Json& j, Index d) {
-    if (!j.is_object()) throw std::runtime_error("feature rows must be an object");
+    if (!j.is_object()) throw ModelStateError("feature rows must be an object");
     const auto fmt = j.at("format").get<std::string>();
     if (fmt == "dense") {
         const Json& rows = j.at("rows");
         if (const auto packed = packed_array(rows)) return dense_from_packed(*packed, d);
-        if (!rows.is_array()) throw std::runtime_error("feature rows: \"rows\" must be an array");
+        if (!rows.is_array()) throw ModelStateError("feature rows: \"rows\" must be an array");
         DenseMatrix m(static_cast<Index>(rows.size()), d);
         for (Index i = 0; i < m.rows(); ++i) {
             const auto r = rows[static_cast<std::size_t>(i)].get<std::vector<double>>();
-            if (static_cast<Index>(r.size()) != d) throw std::runtime_error("feature row with the wrong length");
+            if (static_cast<Index>(r.size()) != d) throw ModelStateError("feature row with the wrong length");
             for (Index c = 0; c < d; ++c) m(i, c) = r[static_cast<std::size_t>(c)];
         }
         return Features(std::move(m));
     }
-    if (fmt != "sparse") throw std::runtime_error("unknown feature row format '" + fmt + "'");
+    if (fmt != "sparse") throw ModelStateError("unknown feature row format '" + fmt + "'");
     const Json& idx = j.at("indices");
     const Json& val = j.at("values");
     {
         const auto pi = packed_array(idx), pv = packed_array(val);
         if (pi && pv) return sparse_from_packed(*pi, *pv, d);
-        if (pi || pv) throw std::runtime_error("feature row indices and values differ in count");
+        if (pi || pv) throw ModelStateError("feature row indices and values differ in count");
     }
     if (!idx.is_array() || !val.is_array() || idx.size() != val.size())
-        throw std::runtime_error("feature row indices and values differ in count");
+        throw ModelStateError("feature row indices and values differ in count");
     // Built row by row: setFromTriplets would sort through a column-major copy whose
     // size grows with the width, which a sparse model declaring 2^31 features (a
     // LIBSVM model with a high index) cannot afford. Saved rows are sorted.
@@ -169,7 +169,7 @@ Features features_from_json(const Json& j, Index d) {
     for (std::size_t i = 0; i < idx.size(); ++i) {
         const auto ii = json_integers<int>(idx[i]);
         const auto vv = val[i].get<std::vector<double>>();
-        if (ii.size() != vv.size()) throw std::runtime_error("feature row indices and values differ in length");
+        if (ii.size() != vv.size()) throw ModelStateError("feature row indices and values differ in length");
         append_row(s, static_cast<Index>(i), ii.size(), [&](std::size_t t) { return std::int64_t{ii[t]}; },
                    [&](std::size_t t) { return vv[t]; }, d);
     }
