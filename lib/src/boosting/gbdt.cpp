@@ -152,7 +152,8 @@ std::vector<Index> ranked_queries(const Loss& loss, const Vector& qid, const std
     if (!is_ranking_loss(loss.kind)) return {};
     if (qid.size() == 0)
         throw DataError(std::string("gbdt: loss=") + to_string(loss.kind) + " ranks the documents of each query, and " +
-                        what + " has no query groups (qid:N in a LIBSVM file, --group-col COLUMN in a CSV file)");
+                        what + " has no query groups (qid:N in a LIBSVM file, " + option_named("group_col") +
+                        " COLUMN in a CSV file)");
     const Vector ids = gather(qid, rows);
     check_query_ids(ids, {}, what);
     return query_starts(ids);

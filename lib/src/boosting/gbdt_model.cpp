@@ -520,7 +520,7 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                                          "logistic", "softmax", "lambdarank", "rank_pairwise"},
                                         "auto: squared (regression), logistic (2 classes), softmax (more); poisson, "
                                         "gamma, tweedie predict e^F (log link); lambdarank, rank_pairwise rank the "
-                                        "documents of each query (qid:N, --group-col)")
+                                        "documents of each query (qid:N, or a column of query ids)")
                                .like("XGBoost objective (rank:ndcg, rank:pairwise); scikit-learn "
                                      "HistGradientBoosting loss; LightGBM lambdarank")),
             bind(&P::hessian,
@@ -567,7 +567,7 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                      .like("XGBoost colsample_bytree")),
             bind(&P::early_stopping_rounds,
                  int_param("early_stopping_rounds", 0,
-                           "> 0: stop when the last eval_metric on the last validation set (--valid, else "
+                           "> 0: stop when the last eval_metric on the last validation set (a validation file, else "
                            "the hold-out) has not improved for this many rounds; keep the best round "
                            "(best_iteration) (0 = off)")
                      .range(0, std::nullopt)
@@ -575,7 +575,7 @@ const ParamBinding<GbdtParams>& gbdt_params() {
             bind(&P::validation_fraction,
                  real_param("validation_fraction", 0.1,
                             "fraction of rows held out (seeded, stratified) for early stopping when no "
-                            "--valid file is given")
+                            "validation file is given")
                      .range(0.0, 1.0)
                      .open_below()
                      .open_above()

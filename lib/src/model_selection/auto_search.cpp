@@ -317,7 +317,7 @@ double parse_duration(const std::string& text) {
     double v = 0;
     const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
     if (number.empty() || ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v) || !(v > 0))
-        throw UsageError("--time-budget " + text + ": expected a positive duration such as 60s, 90, 2m, 1.5h or 500ms");
+        throw UsageError(option_named("time_budget") + " " + text + ": expected a positive duration such as 60s, 90, 2m, 1.5h or 500ms");
     return v * scale;
 }
 
@@ -383,12 +383,14 @@ AutoSearchRun::AutoSearchRun(const Dataset& data, const AutoOptions& opts, const
     : start_(Clock::now()), data_(data), opts_(opts), ctx_(ctx) {
     const MetricInfo& metric = metric_info(opts.metric);
     if (metric.task != data.task)
-        throw UsageError("--metric " + opts.metric + " is a " + to_string(metric.task) + " metric, but this is " +
+        throw UsageError(option_named("metric") + " " + opts.metric + " is a " + to_string(metric.task) + " metric, but this is " +
                          to_string(data.task));
     if (opts.ensemble_size < 0 || opts.ensemble_nbest < 1)
-        throw UsageError("--ensemble-size must be at least 1 and --ensemble-nbest at least 1");
+        throw UsageError(option_named("ensemble_size") + " must be at least 1 and " + option_named("ensemble_nbest") +
+                         " at least 1");
     if (opts.max_evals <= 0 && !(opts.time_budget > 0))
-        throw UsageError("kestrel-auto needs a budget: --max-evals N or --time-budget T");
+        throw UsageError("the automatic search needs a budget: " + option_named("max_evals") + " N or " +
+                         option_named("time_budget") + " T");
     r_.metric = opts.metric;
     r_.greater_is_better = metric.greater_is_better;
 }
@@ -414,15 +416,15 @@ void AutoSearchRun::choose_portfolio() {
             const auto names = registry().names();
             std::string list;
             for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-            throw UsageError("--models " + model + ": unknown model (models: " + list + ")");
+            throw UsageError(option_named("models") + " " + model + ": unknown model (models: " + list + ")");
         }
         const ModelInfo& info = registry().info(model);
         if (!search_space(model).declared())
-            throw UsageError("--models " + model + ": " + model + " declares no search space (docs/auto.md lists those that do)");
+            throw UsageError(option_named("models") + " " + model + ": " + model + " declares no search space (docs/auto.md lists those that do)");
         if (!info.supports(data_.task))
-            throw UsageError("--models " + model + ": " + model + " does not learn " + to_string(data_.task));
+            throw UsageError(option_named("models") + " " + model + ": " + model + " does not learn " + to_string(data_.task));
         if (std::any_of(families_.begin(), families_.end(), [&](const Family& f) { return f.model == model; }))
-            throw UsageError("--models " + model + ": given twice");
+            throw UsageError(option_named("models") + " " + model + ": given twice");
         const SearchSpace& space = search_space(model);
         if (space.max_rows > 0 && static_cast<std::size_t>(data_.rows()) > space.max_rows) {
             r_.skipped.push_back({model, space.too_large + " (this table has " + std::to_string(data_.rows()) + ")"});
@@ -738,7 +740,7 @@ void AutoSearchRun::rank() {
             r_.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited_[f.model]) +
                                                ") did not fit in the time budget left"});
     if (r_.leaderboard.empty())
-        throw UsageError("--time-budget " + format_number(opts_.time_budget) + "s was spent (" +
+        throw UsageError(option_named("time_budget") + " " + format_number(opts_.time_budget) + "s was spent (" +
                          format_fixed(opts_.seconds_used, 1) + "s reading the data) before any model was evaluated");
     // The confirmed leaders first, those that stayed in the race longest first, each group by
     // its mean over the fresh splits; then the rest by their search mean.

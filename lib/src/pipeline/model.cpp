@@ -103,7 +103,7 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
     ctx.warning((d.source.empty() ? std::string("training data") : d.source) +
                 (huge ? ": features above 1e150 in magnitude, where squares overflow"
                       : ": every feature below 1e-150 in magnitude, where squares underflow") +
-                "; most models need them scaled (--scale standard)");
+                "; most models need them scaled (" + option_named("scale") + " standard)");
 }
 
 }  // namespace
@@ -144,8 +144,8 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     if (!info.supports(data.task))
         throw UsageError("model " + spec.model + " does not do " + to_string(data.task) +
                          (data.task == Task::classification
-                              ? " (the labels look like classes; --task regression forces a numeric target)"
-                              : ""));
+                              ? " (the labels look like classes; " + option_named("task") + " regression forces a numeric target)"
+                              : ErrorText()));
     m.estimator_ = registry().create(*resolved_params(spec));
     if (!spec.resample.empty()) {
         parse_resample(spec.resample);  // a bad spec fails before any work
@@ -154,8 +154,8 @@ Model Model::untrained(const ModelSpec& spec, const Dataset& data) {
     if (!spec.calibrate.empty()) {
         Calibration::check_method(spec.calibrate);
         if (data.task != Task::classification)
-            throw UsageError("--calibrate calibrates class probabilities; it does not apply to regression");
-        if (spec.calibrate_folds < 2) throw UsageError("--calibrate-folds must be at least 2");
+            throw UsageError(option_named("calibrate") + " calibrates class probabilities; it does not apply to regression");
+        if (spec.calibrate_folds < 2) throw UsageError(option_named("calibrate_folds") + " must be at least 2");
     }
     m.label_column_ = data.label_column;
     m.provenance_["kestrel_version"] = kestrel_version();
@@ -206,7 +206,7 @@ std::vector<Dataset> Model::prepared_eval_sets(const Context& ctx, Context& fit_
     std::vector<Dataset> sets;
     if (ctx.eval_sets.empty()) return sets;
     if (!estimator_->watches_eval_sets())
-        throw UsageError("model " + spec_.model + " does not watch validation sets (--valid is for gbdt)");
+        throw UsageError("model " + spec_.model + " does not watch validation sets (" + option_named("valid") + " is for gbdt)");
     sets.reserve(ctx.eval_sets.size());
     for (const EvalSet& e : ctx.eval_sets) {
         Dataset d;
@@ -227,7 +227,7 @@ std::vector<Dataset> Model::prepared_eval_sets(const Context& ctx, Context& fit_
 void Model::refuse_steps_on_continuation(const Context& ctx) const {
     // The old trees split the columns as they were: a step fitted anew would move them.
     if (ctx.init_model != nullptr && !steps_.empty())
-        throw UsageError("--init-model: a continued model takes no preprocessing steps (here: " +
+        throw UsageError(option_named("init_model") + ": a continued model takes no preprocessing steps (here: " +
                          step_kinds().front() + ")");
 }
 
@@ -297,16 +297,17 @@ std::string Model::threshold_score() const {
 
 void Model::set_threshold(const DecisionThreshold& t) {
     if (task_ != Task::classification)
-        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " was trained for regression");
+        throw UsageError(option_named("threshold") + " needs a binary classifier; model " + spec_.model +
+                         " was trained for regression");
     if (classes_.size() != 2)
-        throw UsageError("--threshold needs a binary classifier; model " + spec_.model + " has " +
+        throw UsageError(option_named("threshold") + " needs a binary classifier; model " + spec_.model + " has " +
                          std::to_string(classes_.size()) + " classes");
     const std::string score = threshold_score();
     if (score.empty())
-        throw UsageError("--threshold: model " + spec_.model + " gives neither probabilities nor decision values");
+        throw UsageError(option_named("threshold") + ": model " + spec_.model + " gives neither probabilities nor decision values");
     if (t.score != score)
         throw InternalError("threshold on '" + t.score + "' for a model whose score is '" + score + "'");
-    if (!std::isfinite(t.value)) throw UsageError("--threshold must be a finite number");
+    if (!std::isfinite(t.value)) throw UsageError(option_named("threshold") + " must be a finite number");
     threshold_ = t;
 }
 Matrix Model::decision_function(const Features& X) const {

@@ -18,7 +18,7 @@ Matrix Model::uncalibrated_scores(const Estimator& e, const Features& prepared, 
         if (d.cols() == n_columns) return d;
     }
     if (!e.has_predict_proba())
-        throw UsageError("--calibrate: the model gives neither probabilities nor one decision value per class");
+        throw UsageError(option_named("calibrate") + ": the model gives neither probabilities nor one decision value per class");
     Matrix p = e.predict_proba(prepared);
     if (n_columns == 1) return p.col(1);  // binary: P(classes[1]), as scikit-learn's [:, 1:]
     return p;
@@ -42,9 +42,9 @@ void Model::calibrate(const Dataset& data, const Context& ctx) {
     for (Index i = 0; i < data.rows(); ++i) ++counts[static_cast<std::size_t>(data.y[i])];
     for (Index c = 0; c < k; ++c)
         if (counts[static_cast<std::size_t>(c)] < folds)
-            throw UsageError("--calibrate with " + std::to_string(folds) + " folds needs " + std::to_string(folds) +
+            throw UsageError(option_named("calibrate") + " with " + std::to_string(folds) + " folds needs " + std::to_string(folds) +
                              " rows of every class; class " + classes_[static_cast<std::size_t>(c)] + " has " +
-                             std::to_string(counts[static_cast<std::size_t>(c)]) + " (--calibrate-folds)");
+                             std::to_string(counts[static_cast<std::size_t>(c)]) + " (" + option_named("calibrate_folds") + ")");
     ModelSpec fold_spec = spec_;
     fold_spec.calibrate.clear();
     const Index columns = k == 2 ? 1 : k;

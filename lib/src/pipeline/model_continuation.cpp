@@ -19,13 +19,13 @@ std::string comma_joined_names(const std::vector<std::string>& v) {
 
 void Model::check_continuation(const ModelSpec& spec, Dataset& data) const {
     if (spec.model != spec_.model)
-        throw UsageError("--init-model: the model to continue is a " + spec_.model + " model, not " + spec.model);
+        throw UsageError(option_named("init_model") + ": the model to continue is a " + spec_.model + " model, not " + spec.model);
     if (!registry().capabilities(*resolved_params(spec)).continue_training)
         throw UsageError("model " + spec.model + " cannot continue training");
     if (!spec.calibrate.empty())
-        throw UsageError("--init-model and --calibrate cannot go together (the calibration folds would not continue it)");
+        throw UsageError(option_named("init_model") + " and " + option_named("calibrate") + " cannot go together (the calibration folds would not continue it)");
     if (!steps_.empty())
-        throw UsageError("--init-model: the model to continue has preprocessing steps (" + comma_joined_names(step_kinds()) +
+        throw UsageError(option_named("init_model") + ": the model to continue has preprocessing steps (" + comma_joined_names(step_kinds()) +
                          "); only a model without them can be continued");
     const std::string src = data.source.empty() ? std::string("training data") : data.source;
     if (data.task != task_)

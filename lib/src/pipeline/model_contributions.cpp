@@ -11,15 +11,16 @@ namespace kestrel {
 
 std::vector<Index> Model::contribution_sources() const {
     if (ensemble_members())
-        throw UsageError("--contrib: an ensemble (kestrel-auto --ensemble) gives no feature contributions; explain its "
-                         "members, or use permutation importance (kestrel-explain --importance), which works for every model");
+        throw UsageError(option_named("contributions") + ": an ensemble (kestrel-auto " + option_named("ensemble") +
+                         ") gives no feature contributions; explain its members, or use permutation importance "
+                         "(kestrel-explain " + option_named("importance") + "), which works for every model");
     if (!estimator_->has_contributions()) {
         const bool linear = estimator_->linear_weights().size() > 0;
         if (!linear)
-            throw UsageError("--contrib: model " + spec_.model + " gives no feature contributions (valid: tree, "
+            throw UsageError(option_named("contributions") + ": model " + spec_.model + " gives no feature contributions (valid: tree, "
                              "forest, gbdt and the linear models; docs/explanations.md)");
         if (!feature_mean_)
-            throw UsageError("--contrib: this " + spec_.model + " model file holds no training mean (written before "
+            throw UsageError(option_named("contributions") + ": this " + spec_.model + " model file holds no training mean (written before "
                              "format version 4); retrain it to get contributions");
     }
     // The input column each column the estimator sees is made from.
@@ -28,7 +29,7 @@ std::vector<Index> Model::contribution_sources() const {
     for (const auto& s : steps_) {
         const auto from = s->output_sources(static_cast<Index>(source.size()));
         if (!from)
-            throw UsageError("--contrib: preprocessing step '" + s->kind() +
+            throw UsageError(option_named("contributions") + ": preprocessing step '" + s->kind() +
                              "' mixes input columns; contributions per input column are not defined for it");
         std::vector<Index> next;
         for (Index j : *from) next.push_back(source.at(static_cast<std::size_t>(j)));
@@ -58,7 +59,7 @@ Matrix Model::linear_contributions(const Features& P) const {
     const Index d = P.cols(), K = W.rows();
     if (W.cols() != d || mean.size() != d) throw InternalError("linear contributions: widths disagree");
     const auto refuse = [&] {
-        return UsageError("--contrib: model " + spec_.model + " has " + std::to_string(K) +
+        return UsageError(option_named("contributions") + ": model " + spec_.model + " has " + std::to_string(K) +
                           " rows of weights for its outputs; no contributions");
     };
     // The bias: the model's output at the mean, w·mean + b, for every row the same.

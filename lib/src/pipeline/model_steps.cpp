@@ -22,7 +22,7 @@ namespace kestrel {
 namespace {
 void refuse_on_shards(const Transformer& t, const std::string& step) {
     if (t.fits_on_shards()) return;
-    throw UsageError("--shard: the preprocessing step " + step +
+    throw UsageError(option_named("rows_sharded") + ": the preprocessing step " + step +
                      " cannot be fitted from sums over ranks (docs/distributed.md lists the steps that can)");
 }
 }  // namespace
@@ -52,7 +52,8 @@ std::vector<std::string> Model::table_steps(const Features& X, const std::vector
     const bool has_missing = has_missing_cells(X, rows_sharded);
     if (missing == "keep" && has_missing && !estimator_->native_missing())
         throw UsageError("model " + spec_.model +
-                         " does not take missing values (--missing keep); use --missing auto or an imputer");
+                         " does not take missing values (" + option_named("missing") + " keep); use " + option_named("missing") +
+                         " auto or an imputer");
     if (imputer || (has_missing && !estimator_->native_missing())) {
         // An imputer the user chose is kept even without missing cells in training:
         // it then imputes those met at predict time.

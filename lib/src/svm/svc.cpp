@@ -251,10 +251,10 @@ Matrix Svc::do_predict_proba(const Features& X) const {
 Json Svc::do_save_state() const { return model_.to_json(); }
 
 void Svc::do_load_state(const Json& state) {
-    if (n_classes() < 2) throw std::runtime_error("svc state needs at least two classes");
+    if (n_classes() < 2) throw ModelStateError("svc state needs at least two classes");
     model_ = SvmModel::from_json(state, n_features(), n_classes());
     if (has_predict_proba() != model_.has_probability())
-        throw std::runtime_error(has_predict_proba() ? "probability=1 but the state has no prob_a/prob_b"
+        throw ModelStateError(has_predict_proba() ? "probability=1 but the state has no prob_a/prob_b"
                                                      : "the state has prob_a/prob_b but probability=0");
 }
 

@@ -10,7 +10,7 @@ namespace kestrel::detail {
 
 struct OptionWording {
     std::string words;     // "weights column"
-    std::string spelling;  // "--weights-col", or empty
+    std::string spelling;  // the caller's spelling of the option, or empty
     // The option with its value: "weights column 'w'", or "--weights-col w".
     std::string with_value(const std::string& value) const {
         return spelling.empty() ? words + " '" + value + "'" : spelling + " " + value;
