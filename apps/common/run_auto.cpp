@@ -190,6 +190,78 @@ std::string report_markdown(const AutoResult& r, const AutoOptions& o, const std
     return os.str();
 }
 
+// Refits the choice (the best candidate, or the ensemble's members) on all rows and saves it.
+void save_auto_model(const AutoResult& r, const Dataset& d, const DataFlags& data, const std::string& input,
+                     const std::string& output, const std::string& metric, std::uint64_t seed, const Context& ctx) {
+    const AutoCandidate& best = r.best();
+    if (r.ensemble && r.ensemble->kept) {
+        Model m = refit_ensemble(r, d, ctx);
+        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+        m.provenance()["seed"] = seed;
+        m.provenance()["auto"] = {{"metric", metric},
+                                  {"cv", std::to_string(r.n_splits) + "-fold"},
+                                  {"cv_mean", r.ensemble->score.mean},
+                                  {"cv_std", r.ensemble->score.std},
+                                  {"best_single_cv_mean", r.ensemble->best_single},
+                                  {"held_out_mean", r.ensemble->held_out.mean},
+                                  {"held_out_single_mean", r.ensemble->held_out_single.mean},
+                                  {"ensemble_size", r.ensemble->rounds},
+                                  {"evaluations", r.evaluations()}};
+        m.save(output);
+    } else {
+        // A model that reads absent sparse entries as missing (gbdt) is refit on the table
+        // read as kestrel-train and kestrel-predict read it for that model.
+        const bool reread = input != "-" && registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
+        const TrainingDataOptions again = data.training_options(input, ctx.threads);
+        Model m = Model::train(best.refit_spec, reread ? read_training_data(again, best.refit_spec) : d, ctx);
+        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
+        m.provenance()["seed"] = seed;
+        m.provenance()["auto"] = {{"metric", metric},
+                                  {"cv", std::to_string(r.n_splits) + "-fold"},
+                                  {"cv_mean", best.score.mean},
+                                  {"cv_std", best.score.std},
+                                  {"params", auto_point_json(best.refit_point)},
+                                  {"evaluations", r.evaluations()}};
+        m.save(output);
+    }
+}
+
+// The leaderboard and the choice, as kestrel-auto prints them without --json.
+std::string auto_leaderboard_text(const AutoResult& r, const Dataset& d, const std::string& metric, std::uint64_t seed,
+                                  const std::string& output, bool save_ensemble, const AutoOptions& opts) {
+    const AutoCandidate& best = r.best();
+    const std::string task_name = to_string(d.task);
+    std::ostringstream o;
+    o << "kestrel-auto on " << d.source << ": " << task_name << ", metric " << metric << ", "
+           << r.n_splits << "-fold cv, seed " << seed << "; ran " << stop_text(r, opts) << " in "
+           << format_duration(r.seconds) << "\n\n";
+    o << std::setw(5) << "rank" << "  " << std::left << std::setw(14) << "model" << std::right << std::setw(10)
+           << "mean" << std::setw(9) << "std" << std::setw(9) << "fit_s" << "  parameters\n";
+    const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& c = r.leaderboard[i];
+        o << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << (c.confirmed() ? c.model + " *" : c.model)
+               << std::right << std::setw(10) << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
+               << format_fixed(c.fit_seconds, 3) << "  " << auto_point_text(c.point) << "\n";
+    }
+    if (r.leaderboard.size() > shown)
+        o << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
+    if (r.confirmed > 0)
+        o << "  * a leader confirmed on fresh " << r.n_splits << "-fold splits (up to "
+               << r.confirmation_rounds << "): mean and std over those folds only\n";
+    for (const auto& s : r.skipped) o << "not searched: " << s.model << ": " << s.reason << "\n";
+    if (!r.failed.empty()) o << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
+    if (r.ensemble) o << ensemble_text(r);
+    o << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
+           << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
+    if (!output.empty()) {
+        o << (save_ensemble ? "the ensemble's members refit" : "refit") << " on all " << plural(d.rows(), "row")
+               << " -> " << output << "\n";
+        if (!save_ensemble && best.refit_point != best.point) o << refit_rounds_text(best) << "\n";
+    }
+    return o.str();
+}
+
 }  // namespace
 
 int run_auto(const std::vector<std::string>& args, Io& io) {
@@ -308,38 +380,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
 
     const AutoResult r = auto_search(d, opts, ctx);
     const std::string task_name = to_string(d.task);
-    const AutoCandidate& best = r.best();
     const bool save_ensemble = r.ensemble && r.ensemble->kept;
-    if (!output.empty() && save_ensemble) {
-        Model m = refit_ensemble(r, d, ctx);
-        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
-        m.provenance()["seed"] = common.seed;
-        m.provenance()["auto"] = {{"metric", metric},
-                                  {"cv", std::to_string(r.n_splits) + "-fold"},
-                                  {"cv_mean", r.ensemble->score.mean},
-                                  {"cv_std", r.ensemble->score.std},
-                                  {"best_single_cv_mean", r.ensemble->best_single},
-                                  {"held_out_mean", r.ensemble->held_out.mean},
-                                  {"held_out_single_mean", r.ensemble->held_out_single.mean},
-                                  {"ensemble_size", r.ensemble->rounds},
-                                  {"evaluations", r.evaluations()}};
-        m.save(output);
-    } else if (!output.empty()) {
-        // A model that reads absent sparse entries as missing (gbdt) is refit on the table
-        // read as kestrel-train and kestrel-predict read it for that model.
-        const bool reread = input != "-" && registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
-        const TrainingDataOptions again = data.training_options(input, ctx.threads);
-        Model m = Model::train(best.refit_spec, reread ? read_training_data(again, best.refit_spec) : d, ctx);
-        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
-        m.provenance()["seed"] = common.seed;
-        m.provenance()["auto"] = {{"metric", metric},
-                                  {"cv", std::to_string(r.n_splits) + "-fold"},
-                                  {"cv_mean", best.score.mean},
-                                  {"cv_std", best.score.std},
-                                  {"params", auto_point_json(best.refit_point)},
-                                  {"evaluations", r.evaluations()}};
-        m.save(output);
-    }
+    if (!output.empty()) save_auto_model(r, d, data, input, output, metric, common.seed, ctx);
     if (!report_path.empty()) {
         const std::string svg = svg_path_for(report_path);
         write_file_atomically(svg, score_time_svg(r, d.source));
@@ -351,33 +393,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         io.out << result_json(r, opts, task_name, output).dump(2) << "\n";
         return 0;
     }
-    io.out << "kestrel-auto on " << d.source << ": " << task_name << ", metric " << metric << ", "
-           << r.n_splits << "-fold cv, seed " << common.seed << "; ran " << stop_text(r, opts) << " in "
-           << format_duration(r.seconds) << "\n\n";
-    io.out << std::setw(5) << "rank" << "  " << std::left << std::setw(14) << "model" << std::right << std::setw(10)
-           << "mean" << std::setw(9) << "std" << std::setw(9) << "fit_s" << "  parameters\n";
-    const std::size_t shown = std::min<std::size_t>(r.leaderboard.size(), 20);
-    for (std::size_t i = 0; i < shown; ++i) {
-        const auto& c = r.leaderboard[i];
-        io.out << std::setw(5) << i + 1 << "  " << std::left << std::setw(14) << (c.confirmed() ? c.model + " *" : c.model)
-               << std::right << std::setw(10) << format_fixed(c.score.mean, 4) << std::setw(9) << format_fixed(c.score.std, 4) << std::setw(9)
-               << format_fixed(c.fit_seconds, 3) << "  " << auto_point_text(c.point) << "\n";
-    }
-    if (r.leaderboard.size() > shown)
-        io.out << "  ... " << r.leaderboard.size() - shown << " more (--report or --json has all)\n";
-    if (r.confirmed > 0)
-        io.out << "  * a leader confirmed on fresh " << r.n_splits << "-fold splits (up to "
-               << r.confirmation_rounds << "): mean and std over those folds only\n";
-    for (const auto& s : r.skipped) io.out << "not searched: " << s.model << ": " << s.reason << "\n";
-    if (!r.failed.empty()) io.out << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
-    if (r.ensemble) io.out << ensemble_text(r);
-    io.out << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
-           << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
-    if (!output.empty()) {
-        io.out << (save_ensemble ? "the ensemble's members refit" : "refit") << " on all " << plural(d.rows(), "row")
-               << " -> " << output << "\n";
-        if (!save_ensemble && best.refit_point != best.point) io.out << refit_rounds_text(best) << "\n";
-    }
+    io.out << auto_leaderboard_text(r, d, metric, common.seed, output, save_ensemble, opts);
     return 0;
 }
 

@@ -112,6 +112,52 @@ void check_shard_flags(const ModelSpec& spec, bool valid, bool init) {
     refuse(!spec.resample.empty(), "--resample");
 }
 
+// Fails on an output the model cannot give, before reading data or training.
+void check_report_outputs(const ModelSpec& spec, bool path, bool trace, bool dump_tree, const std::string& output) {
+    const auto names = registry().reports(*resolved_params(spec));
+    auto require = [&](bool wanted, const char* report, const char* flag) {
+        if (wanted && std::find(names.begin(), names.end(), report) == names.end())
+            throw UsageError(std::string(flag) + ": model " + spec.model + " has no " + report + " output");
+    };
+    require(path, "path", "--path");
+    require(trace, "trace", "--trace");
+    require(dump_tree, "tree", "--dump-tree");
+    if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
+}
+
+// What the summary of a fit tells, kept before the rows went to the model.
+struct TrainSummary {
+    std::string model, task_name;
+    Task task = Task::regression;
+    Index rows = 0, cols = 0;
+    std::vector<std::string> classes;
+    double seconds = 0;
+    std::string output, task_note;
+};
+
+Json train_summary_json(const Model& m, const TrainSummary& f, const Json& c_search) {
+    Json j = {{"model", f.model},     {"task", f.task_name},       {"rows", f.rows},    {"features", f.cols},
+              {"classes", f.classes}, {"fit_seconds", f.seconds},  {"output", f.output}};
+    if (!c_search.is_null()) j["c_search"] = c_search;
+    j["categorical_features"] = categorical_count(m);
+    if (const Index best = m.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
+    j["preprocessing"] = m.step_kinds();
+    return j;
+}
+
+std::string train_summary_text(const Model& m, const TrainSummary& f, const Json& c_search) {
+    std::string o = "trained " + f.model + " (" + f.task_name + ") on " + plural(f.rows, "row") + " x " +
+                    plural(f.cols, "feature");
+    if (f.task == Task::classification) o += ", " + plural(static_cast<Index>(f.classes.size()), "class");
+    o += " in " + format_duration(f.seconds) + " -> " + f.output + "\n";
+    if (!f.task_note.empty()) o += "  " + f.task_note + "\n";
+    if (const std::string t = table_summary(m); !t.empty()) o += "  " + t + "\n";
+    if (const Index best = m.estimator().best_iteration(); best >= 0)
+        o += "  early stopping kept " + plural(best + 1, "round") + " (best_iteration " + std::to_string(best) + ")\n";
+    if (!c_search.is_null()) o += c_search_text(c_search);
+    return o;
+}
+
 }  // namespace
 
 int run_train(const std::vector<std::string>& args, Io& io) {
@@ -175,18 +221,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
 
     const ModelSpec spec = model.spec(data);
-    {
-        // Fail on an output the model cannot give before reading data or training.
-        const auto names = registry().reports(*resolved_params(spec));
-        auto require = [&](bool wanted, const char* report, const char* flag) {
-            if (wanted && std::find(names.begin(), names.end(), report) == names.end())
-                throw UsageError(std::string(flag) + ": model " + spec.model + " has no " + report + " output");
-        };
-        require(!path_file.empty(), "path", "--path");
-        require(!trace_file.empty(), "trace", "--trace");
-        require(dump_tree, "tree", "--dump-tree");
-        if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
-    }
+    check_report_outputs(spec, !path_file.empty(), !trace_file.empty(), dump_tree, output);
     Context ctx = common.context(io);
     if (!valid_files.empty() && !registry().capabilities(*resolved_params(spec)).eval_sets)
         throw UsageError("--valid: model " + spec.model +
@@ -248,25 +283,9 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);
     if (dump_tree) io.out << tree_text;
 
-    if (common.json && output != "-") {
-        Json j = {{"model", spec.model}, {"task", task_name},       {"rows", rows},    {"features", cols},
-                  {"classes", classes},  {"fit_seconds", seconds},  {"output", output}};
-        if (!c_search.is_null()) j["c_search"] = c_search;
-        j["categorical_features"] = categorical_count(m);
-        if (const Index best = m.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
-        j["preprocessing"] = m.step_kinds();
-        io.out << j.dump(2) << "\n";
-    } else if (summary) {
-        io.err << "trained " << spec.model << " (" << task_name << ") on " << plural(rows, "row") << " x "
-               << plural(cols, "feature");
-        if (task == Task::classification) io.err << ", " << plural(static_cast<Index>(classes.size()), "class");
-        io.err << " in " << format_duration(seconds) << " -> " << output << "\n";
-        if (!task_note.empty()) io.err << "  " << task_note << "\n";
-        if (const std::string t = table_summary(m); !t.empty()) io.err << "  " << t << "\n";
-        if (const Index best = m.estimator().best_iteration(); best >= 0)
-            io.err << "  early stopping kept " << plural(best + 1, "round") << " (best_iteration " << best << ")\n";
-        if (!c_search.is_null()) io.err << c_search_text(c_search);
-    }
+    const TrainSummary facts{spec.model, task_name, task, rows, cols, classes, seconds, output, task_note};
+    if (common.json && output != "-") io.out << train_summary_json(m, facts, c_search).dump(2) << "\n";
+    else if (summary) io.err << train_summary_text(m, facts, c_search);
     return 0;
 }
 
