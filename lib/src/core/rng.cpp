@@ -1,6 +1,8 @@
 #include "kestrel/core/rng.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace kestrel {
 namespace {
@@ -77,6 +79,18 @@ double Rng::normal() {
     spare_ = v * f;
     has_spare_ = true;
     return u * f;
+}
+
+std::vector<std::int64_t> Rng::sorted_sample(std::int64_t n, std::int64_t m) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), std::int64_t{0});
+    for (std::int64_t i = 0; i < m; ++i) {
+        const std::int64_t j = i + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(n - i)));
+        std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
+    }
+    all.resize(static_cast<std::size_t>(m));
+    std::sort(all.begin(), all.end());
+    return all;
 }
 
 }  // namespace kestrel

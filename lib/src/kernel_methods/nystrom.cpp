@@ -30,15 +30,8 @@ std::vector<Index> choose_landmarks(const Features& X, const Kernel& kernel, Ind
     Rng rng(seed);
     std::vector<Index> out;
     if (how == LandmarkSampling::uniform) {
-        std::vector<Index> all(static_cast<std::size_t>(n));
-        std::iota(all.begin(), all.end(), Index{0});
-        for (Index i = 0; i < m; ++i) {
-            const Index j = i + static_cast<Index>(rng.below(static_cast<std::uint64_t>(n - i)));
-            std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
-        }
-        out.assign(all.begin(), all.begin() + m);
-        std::sort(out.begin(), out.end());
-        return out;
+        const std::vector<std::int64_t> picked = rng.sorted_sample(n, m);
+        return {picked.begin(), picked.end()};
     }
     // k-means++ in feature space: d²(x, c) = k(x,x) - 2 k(x,c) + k(c,c).
     const KernelRows rows(X);

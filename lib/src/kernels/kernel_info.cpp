@@ -60,8 +60,9 @@ KernelInfo kernel_info(const Params& p, const Features& X, const Context& ctx, I
     const Kernel kernel(spec);
     const int threads = std::max(1, ctx.resolved_threads());
     // Stream "info": the sample is independent of the median heuristic's.
-    const auto rows = choose_landmarks(X, kernel, std::min(sample, info.rows), LandmarkSampling::uniform,
-                                       derive_seed(ctx.seed, 0x696e666f), threads, "sample");
+    Rng sampler(derive_seed(ctx.seed, 0x696e666f));
+    const std::vector<std::int64_t> picked = sampler.sorted_sample(info.rows, std::min(sample, info.rows));
+    const std::vector<Index> rows(picked.begin(), picked.end());
     const Eigen::MatrixXd K = kernel.gram(KernelRows(X, rows), threads);
     const Index m = K.rows();
     info.sample_rows = m;

@@ -74,4 +74,23 @@ TEST_SUITE("core.rng") {
         std::sort(v.begin(), v.end());
         for (int i = 0; i < 50; ++i) CHECK(v[static_cast<std::size_t>(i)] == i);
     }
+
+    TEST_CASE("sorted_sample draws distinct sorted indices, the whole range when m = n") {
+        Rng rng(11);
+        const auto picked = rng.sorted_sample(10, 4);
+        REQUIRE(picked.size() == 4);
+        for (std::size_t i = 0; i < picked.size(); ++i) {
+            CHECK(picked[i] >= 0);
+            CHECK(picked[i] < 10);
+            if (i > 0) CHECK(picked[i - 1] < picked[i]);
+        }
+        const auto all = Rng(3).sorted_sample(5, 5);
+        CHECK(all == std::vector<std::int64_t>{0, 1, 2, 3, 4});
+        CHECK(Rng(3).sorted_sample(5, 0).empty());
+        // Every 2-of-3 subset comes up: the draw is not stuck on one.
+        std::set<std::vector<std::int64_t>> seen;
+        Rng many(5);
+        for (int t = 0; t < 200; ++t) seen.insert(many.sorted_sample(3, 2));
+        CHECK(seen.size() == 3);
+    }
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/model_selection/ensemble_selection.hpp"
@@ -108,7 +109,10 @@ TEST_CASE("parse_duration: seconds by default, ms / s / m / h units; anything el
     CHECK(parse_duration("1.5h") == 5400);
     CHECK(parse_duration("500ms") == doctest::Approx(0.5));
     for (const char* bad : {"", "s", "abc", "-1s", "0", "0s", "10x", "1e999s", "5 s", "ms"})
-        CHECK_THROWS_WITH_AS(parse_duration(bad), doctest::Contains("--time-budget"), UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS(parse_duration(bad), doctest::Contains("--time-budget"), UsageError);
+    // The library names its option; kestrel-auto prints its flag there.
+    CHECK_THROWS_WITH_AS(parse_duration("abc"), doctest::Contains("time_budget abc: expected a positive duration"),
+                         UsageError);
 }
 
 TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio order, same result at 1 and 2 threads") {
@@ -223,7 +227,8 @@ TEST_CASE("auto_search: bad portfolios and metrics are usage errors naming the f
     o.metric = "accuracy";
     o.max_evals = 2;
     o.models = {"nosuch"};
-    CHECK_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("--models nosuch: unknown model"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("--models nosuch: unknown model"),
+                                 UsageError);
     o.models = {"perceptron"};
     CHECK_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("declares no search space"), UsageError);
     o.models = {"ridge"};
@@ -232,7 +237,7 @@ TEST_CASE("auto_search: bad portfolios and metrics are usage errors naming the f
     CHECK_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("given twice"), UsageError);
     o.models = {"tree"};
     o.metric = "r2";
-    CHECK_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("--metric r2"), UsageError);
+    CHECK_COMMAND_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("--metric r2"), UsageError);
 }
 
 TEST_CASE("auto_search: a wall-clock budget already spent before the search is a clear error") {

@@ -28,6 +28,9 @@ public:
     }
     template <class T>
     void shuffle(std::vector<T>& v) { shuffle(std::span<T>(v)); }
+    // m distinct indices of 0..n-1 (m <= n), each set equally likely, sorted: the first m
+    // steps of a Fisher-Yates shuffle of 0..n-1 (Nystrom landmarks, a Gram sample).
+    std::vector<std::int64_t> sorted_sample(std::int64_t n, std::int64_t m);
 
 private:
     std::uint64_t s_[4];
