@@ -42,7 +42,7 @@ TEST_SUITE("cli.svm") {
         REQUIRE(t.exit_code == 0);
         const auto j = kestrel::Json::parse(slurp(model));
         CHECK(j["state"]["n_sv"] == kestrel::Json({55, 52}));  // svm-train 3.24: nSV = 107, nBSV = 84
-        // LIBSVM 3.24 svm_predict_values with the same C and gamma (tests/unit/svm/test_svc.cpp):
+        // LIBSVM 3.24 svm_predict_values with the same C and gamma (tests/unit/svm/svc_test.cpp):
         // 1.6172866, 1.2029648, 1.4755647 for the first rows, favouring class 0; kestrel's
         // binary decision column is positive for classes[1], so it is negated.
         auto p = run_tool("kestrel-predict '" + model + "' '" + heart_test + "' --decision");

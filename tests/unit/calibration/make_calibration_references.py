@@ -1,4 +1,4 @@
-# Reference values for tests/unit/calibration/test_calibration.cpp: scikit-learn 1.2.1's
+# Reference values for tests/unit/calibration/calibration_test.cpp: scikit-learn 1.2.1's
 # sigmoid and isotonic calibrators (calibration.py: _sigmoid_calibration,
 # IsotonicRegression(out_of_bounds="clip"), _CalibratedClassifier.predict_proba) on fixed
 # scores. Run: /usr/bin/python3 tests/unit/calibration/make_calibration_references.py

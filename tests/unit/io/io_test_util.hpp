@@ -14,7 +14,7 @@ namespace kestrel::io_test {
 
 // The readers' messages as the commands word them (their flags): the spelling the
 // assertions of these tests were written in. A test of the library's own words sets
-// ReadOptions::spellings itself (to null: see test_read_option_words.cpp).
+// ReadOptions::spellings itself (to null: see read_option_words_test.cpp).
 inline ReadOptions spelled_as_flags(ReadOptions opts) {
     if (!opts.spellings) opts.spellings = &cli::data_flag_spellings();
     return opts;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Prints the scikit-learn reference numbers pasted into tests/unit/linear/test_elastic_net.cpp.
+"""Prints the scikit-learn reference numbers pasted into tests/unit/linear/elastic_net_test.cpp.
 
 Run with Debian's python3 (python3-sklearn 1.2.1, numpy 1.24.2):
     /usr/bin/python3 tests/unit/linear/make_lasso_references.py

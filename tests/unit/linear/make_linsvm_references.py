@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Prints the LIBLINEAR reference numbers pasted into tests/unit/linear/test_linear_svm_solvers.cpp
-(-s 2, -s 4, -s 5) and test_logistic_tron.cpp (-s 0).
+"""Prints the LIBLINEAR reference numbers pasted into tests/unit/linear/linear_svm_solvers_test.cpp
+(-s 2, -s 4, -s 5) and logistic_tron_test.cpp (-s 0).
 
 Run with Debian's python3 (numpy 1.24.2) and liblinear-tools 2.3.0 (/usr/bin/liblinear-train):
     /usr/bin/python3 tests/unit/linear/make_linsvm_references.py

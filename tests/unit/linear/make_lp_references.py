@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Prints the reference numbers pasted into tests/unit/linear/test_quantile.cpp,
-test_huber.cpp and test_lp_svm.cpp.
+"""Prints the reference numbers pasted into tests/unit/linear/quantile_test.cpp,
+huber_test.cpp and lp_svm_test.cpp.
 
 Run with Debian's python3 (python3-sklearn 1.2.1, scipy 1.10.1, numpy 1.24.2):
     /usr/bin/python3 tests/unit/linear/make_lp_references.py

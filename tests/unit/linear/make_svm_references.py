@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes tests/unit/linear/data/sparse_binary.{train,test}.libsvm and prints the LIBLINEAR
-reference numbers pasted into tests/unit/linear/test_linear_svm.cpp and test_linear_svr.cpp.
+reference numbers pasted into tests/unit/linear/linear_svm_test.cpp and linear_svr_test.cpp.
 
 Run with Debian's python3 (numpy 1.24.2) and liblinear-tools 2.3.0 (/usr/bin/liblinear-train):
     /usr/bin/python3 tests/unit/linear/make_svm_references.py

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Records the reference values of tests/unit/metrics/test_curves.cpp.
+"""Records the reference values of tests/unit/metrics/curves_test.cpp.
 
 Run with Debian 12's /usr/bin/python3 (python3-sklearn 1.2.1, numpy 1.24.2):
     /usr/bin/python3 tests/unit/metrics/record_curves_reference.py

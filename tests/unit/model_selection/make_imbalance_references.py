@@ -3,7 +3,7 @@
 
 Run with Debian's python3-sklearn 1.2.1 / numpy 1.24.2:
     /usr/bin/python3 tests/unit/model_selection/make_imbalance_references.py
-It prints the numbers copied into test_ecoc.cpp and test_permutation_importance.cpp and
+It prints the numbers copied into ecoc_test.cpp and test_permutation_importance.cpp and
 writes data/permutation_fixture.csv.
 """
 import os

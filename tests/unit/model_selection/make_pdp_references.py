@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference figures for the partial dependence tests (test_partial_dependence.cpp).
+"""Reference figures for the partial dependence tests (partial_dependence_test.cpp).
 
 Run with Debian's python3-sklearn 1.2.1 / numpy 1.24.2:
     /usr/bin/python3 tests/unit/model_selection/make_pdp_references.py

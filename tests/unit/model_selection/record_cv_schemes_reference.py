@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference values for test_cv_schemes.cpp: cross_val_score on schemes whose splits are
+"""Reference values for cv_schemes_test.cpp: cross_val_score on schemes whose splits are
 deterministic, so kestrel's folds coincide with scikit-learn's (LeaveOneOut, GroupKFold with
 distinct group sizes, a fixed train/validation pair). Run with Debian's python3-sklearn 1.2.1:
     /usr/bin/python3 tests/unit/model_selection/record_cv_schemes_reference.py

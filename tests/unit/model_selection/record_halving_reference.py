@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference for test_search.cpp: the rounds of scikit-learn's successive halving
+"""Reference for search_test.cpp: the rounds of scikit-learn's successive halving
 (HalvingGridSearchCV: factor 3, resource n_samples, min_resources 'exhaust') on the
 90-row noise-free linear fixture, over 9 ridge alphas. Debian python3-sklearn 1.2.1:
     /usr/bin/python3 tests/unit/model_selection/record_halving_reference.py

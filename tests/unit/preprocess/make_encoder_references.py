@@ -1,4 +1,4 @@
-# Reference values for tests/unit/preprocess/test_encoders.cpp (scikit-learn 1.2.1, Debian 12).
+# Reference values for tests/unit/preprocess/encoders_test.cpp (scikit-learn 1.2.1, Debian 12).
 import numpy as np, pandas as pd, io
 from sklearn.impute import SimpleImputer
 from sklearn.preprocessing import OneHotEncoder
@@ -41,7 +41,7 @@ print("ordinal pred", repr(m.predict(t)))
 # logistic on a raw table: most_frequent imputer + OneHotEncoder on colour, size; median on
 # weight; LogisticRegression(C=1) by newton-cg to tol 1e-14 (lbfgs stops on its relative
 # objective decrease, 64 machine epsilons, with coefficients still 1e-5 off), binary (yes
-# against the rest) and multinomial (three labels). test_encoders.cpp's table is this one.
+# against the rest) and multinomial (three labels). encoders_test.cpp's table is this one.
 csv3 = """colour,size,weight,label
 red,S,1.5,no
 blue,M,NA,yes

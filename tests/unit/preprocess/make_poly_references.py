@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Reference values for tests/unit/preprocess/test_polynomial_features.cpp, recorded with
+# Reference values for tests/unit/preprocess/polynomial_features_test.cpp, recorded with
 # scikit-learn 1.2.1 (Debian python3-sklearn): PolynomialFeatures(degree, interaction_only,
 # include_bias=False) on a 4 x 3 fixture with zeros (so that the sparse path has rows of
 # 1, 2 and 3 non-zeros). Prints the C++ initialisers pasted into the test.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference for test_l2svm.cpp: the L2-SVM (squared hinge) dual is the hard-margin
+"""Reference for l2svm_test.cpp: the L2-SVM (squared hinge) dual is the hard-margin
 (C = infinity) dual with kernel K + I/C, so LIBSVM 3.24 (python3-libsvm 3.24+ds-6) trained
 on that precomputed kernel (-t 4) with a huge C gives the same solution. Decision values on
 test rows use the plain kernel (the I/C term is only on the training diagonal).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference for test_platt.cpp: LIBSVM 3.24's sigmoid_train (svm.cpp, lines 1714-1823),
+"""Reference for platt_test.cpp: LIBSVM 3.24's sigmoid_train (svm.cpp, lines 1714-1823),
 transcribed line for line into Python (float64, same operation order), run on the
 hand fixture of the test. Run: /usr/bin/python3 tests/unit/svm/platt_reference.py"""
 from math import exp, log

@@ -36,7 +36,7 @@ TEST_SUITE("svm") {
 
 TEST_CASE("svc kernel=precomputed: the Gram of rbf gives LIBSVM's rbf model") {
     // LIBSVM 3.24 svm_train(heart_scale/train.libsvm, '-c 1 -g 0.07692307692307693') (the
-    // reference of test_svc.cpp): rho, nSV and the first test decision values.
+    // reference of svc_test.cpp): rho, nSV and the first test decision values.
     const double gamma = 1.0 / 13;
     const Dataset train = load("heart_scale/train.libsvm", Task::classification);
     const Dataset test = load("heart_scale/test.libsvm", Task::classification);

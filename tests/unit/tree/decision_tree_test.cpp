@@ -214,7 +214,7 @@ TEST_SUITE("tree") {
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_features", 5}}), ParamError);
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_features", 2.5}}), ParamError);
         CHECK_THROWS_AS(fit_tree(iris_train(), {{"max_leaf_nodes", 1}}), ParamError);
-        // A dense NaN is a missing value (test_native_categories.cpp); an infinity is an error.
+        // A dense NaN is a missing value (native_categories_test.cpp); an infinity is an error.
         Dataset inf = iris_train();
         inf.X.dense_mut()(3, 1) = std::numeric_limits<double>::infinity();
         CHECK_THROWS_AS(fit_tree(inf, Params::object()), DataError);

@@ -133,7 +133,7 @@ TEST_CASE("csv: number syntax, surrounding spaces and string labels") {
 }
 
 TEST_CASE("csv: missing values kept as NaN or rows dropped") {
-    // (A column whose every cell is missing is an error: test_csv_types.cpp.)
+    // (A column whose every cell is missing is an error: csv_types_test.cpp.)
     const std::string text = "label,a,b\n1,,2\n0,NA,?\n1,nan,3\n0,4,5\n";
     ReadOptions keep;
     keep.missing = MissingPolicy::keep;

@@ -27,7 +27,7 @@ TEST_CASE("csv errors: ragged rows name the line and both field counts") {
 }
 
 TEST_CASE("csv errors: a non-numeric cell of a numeric column quotes the field and names its column") {
-    // Without --numeric such a column is categorical (test_csv_types.cpp).
+    // Without --numeric such a column is categorical (csv_types_test.cpp).
     ReadOptions numeric;
     numeric.numeric_columns = {"a", "b"};
     CHECK(error_of("label,a,b\n1,2,x7\n", numeric) == "t.csv:2:3: \"x7\" in column 'b' is not a number (a numeric column)");

@@ -1,6 +1,6 @@
 // Ensemble selection (model_selection/ensemble_selection.hpp) on out-of-fold predictions
 // made by hand, whose greedy picks are worked out in the comments; the tie rule; the
-// refusals (kestrel-auto's use of it: test_auto_search.cpp).
+// refusals (kestrel-auto's use of it: auto_search_test.cpp).
 #include <doctest/doctest.h>
 
 #include <cmath>

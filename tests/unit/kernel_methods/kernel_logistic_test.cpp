@@ -41,7 +41,7 @@ TEST_CASE("kernel_logistic: the linear kernel equals logistic (binary, Newton an
 
 TEST_CASE("kernel_logistic: the linear kernel equals logistic (multinomial, iris)") {
     // The exact multinomial optimum's decision values on iris X[:3] (Newton, numpy;
-    // tests/unit/linear/make_references.py), as test_logistic.cpp checks them.
+    // tests/unit/linear/make_references.py), as logistic_test.cpp checks them.
     Eigen::MatrixXd dec(3, 3);
     dec << 6.709185152368793, 2.83432885429308, -9.543514006661912, -2.654536669808552, 1.4080977875679088,
         1.2464388822405823, -3.8144403394254667, 2.52622509201423, 1.2882152474111646;

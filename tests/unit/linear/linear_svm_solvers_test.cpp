@@ -128,7 +128,7 @@ struct BinaryReference {
 // Printed by tests/unit/linear/make_linsvm_references.py: LIBLINEAR 2.3.0 (Debian
 // liblinear-tools 2.3.0+dfsg-5), `liblinear-train -s S -c C -e 1e-06 -B B [-w1 W] train.libsvm`,
 // the primal objective recomputed from its model file, and `liblinear-predict` on the test file.
-// -s 2 reaches the same optimum as -s 1 (test_linear_svm.cpp), as it must.
+// -s 2 reaches the same optimum as -s 1 (linear_svm_test.cpp), as it must.
 const BinaryReference s2_references[] = {
     {"heart_scale -s 2 -c 1 -B 1", false, 1.0, 1.0, true, 86.73838418387426, 0,
      "000100011101011101010100010001011100100010111011111101"},

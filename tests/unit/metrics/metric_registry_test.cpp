@@ -24,7 +24,7 @@ std::string message_of(const std::function<void()>& f) {
     return "";
 }
 
-// The hand fixture of test_class_scores.cpp: accuracy 3/8, macro F1 4/15, weighted
+// The hand fixture of class_scores_test.cpp: accuracy 3/8, macro F1 4/15, weighted
 // precision 1/3, weighted recall 3/8, macro recall 7/24, balanced accuracy 7/18.
 Predictions counting_fixture() {
     return metrics_test::classification({0, 0, 0, 1, 1, 2, 2, 2}, {0, 0, 1, 1, 3, 0, 1, 3},

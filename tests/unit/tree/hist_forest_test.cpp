@@ -171,7 +171,7 @@ TEST_SUITE("tree") {
         CHECK(r2_hist >= r2_exact - 0.02);
     }
 
-    // The exact forest's out-of-bag accuracy on iris is 0.95 (test_forest.cpp; scikit-learn's
+    // The exact forest's out-of-bag accuracy on iris is 0.95 (forest_test.cpp; scikit-learn's
     // 0.9417..0.9583); the histogram forest's out-of-bag rows are those with a count of 0.
     TEST_CASE("hist forest: out-of-bag accuracy and permutation importances from the per-row draw") {
         auto f = fit_hist_forest(iris_train(), {{"oob", true}, {"importance", "permutation"}}, 2);
