@@ -4,10 +4,10 @@
 
 namespace kestrel::cli {
 
-TableFormat table_format_from_string(const std::string& s) {
-    if (s == "csv") return TableFormat::csv;
-    if (s == "tsv") return TableFormat::tsv;
-    if (s == "jsonl") return TableFormat::jsonl;
+PredictionFormat prediction_format_from_string(const std::string& s) {
+    if (s == "csv") return PredictionFormat::csv;
+    if (s == "tsv") return PredictionFormat::tsv;
+    if (s == "jsonl") return PredictionFormat::jsonl;
     throw UsageError("--output-format must be csv, tsv or jsonl, got '" + s + "'");
 }
 

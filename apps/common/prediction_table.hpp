@@ -7,8 +7,7 @@
 
 namespace kestrel::cli {
 
-using TableFormat = PredictionFormat;
 // "csv", "tsv", "jsonl"; UsageError naming --output-format.
-TableFormat table_format_from_string(const std::string& s);
+PredictionFormat prediction_format_from_string(const std::string& s);
 
 }  // namespace kestrel::cli

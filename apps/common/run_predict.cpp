@@ -108,7 +108,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     request.threads = ctx.resolved_threads();
     request.read = data.options(request.threads);
     request.group_column = data.group_col;
-    request.layout.format = table_format_from_string(output_format);
+    request.layout.format = prediction_format_from_string(output_format);
     request.layout.header = !no_output_header;
     if (chunk_bytes >= 0) request.chunk_bytes = static_cast<std::size_t>(chunk_bytes);
     request.keep_whole_table = explain;  // --explain prints every row's path after the predictions
