@@ -1,8 +1,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
-#include <ctime>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -16,24 +14,11 @@
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/provenance.hpp"
 #include "kestrel/tasks/training_shard.hpp"
 
 namespace kestrel::cli {
 namespace {
-
-// The training date, or SOURCE_DATE_EPOCH when set (the reproducible-builds
-// convention), so that the same data, parameters and seed give a byte-identical file.
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
-        char* end = nullptr;
-        const long long v = std::strtoll(epoch, &end, 10);
-        if (end != epoch && *end == '\0' && v >= 0) t = static_cast<std::time_t>(v);
-    }
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
 
 void list_models(Io& io, bool json) {
     const auto& r = registry();
@@ -267,11 +252,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     const auto start = std::chrono::steady_clock::now();
     Model m = Model::train(spec, std::move(train), ctx);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    m.provenance()["date"] = utc_now();
-    m.provenance()["rows"] = rows;
-    m.provenance()["data_file"] = !shards.empty() ? shards : input == "-" ? "<stdin>" : input;
-    m.provenance()["seed"] = common.seed;
-    if (init) m.provenance()["init_model"] = init_file;
+    stamp_provenance(m, {!shards.empty() ? shards : input, rows, common.seed, init_file});
     // Reports are produced before the model is written so an unsupported flag fails
     // the run without leaving a model behind.
     const std::string path_csv = path_file.empty() ? std::string() : m.report("path");
