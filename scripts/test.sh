@@ -16,6 +16,8 @@ stage "build (Release, -Werror)"
 scripts/build.sh build -DKESTREL_WERROR=ON -DKESTREL_TESTS=ON
 stage "tests"
 (cd build && ctest --output-on-failure -j"$jobs")
+stage "clang-tidy (scripts/tidy.sh: naming rules and bug-prone checks, .clang-tidy)"
+scripts/tidy.sh build-tidy
 stage "Debian package (scripts/package.sh)"
 scripts/package.sh build
 

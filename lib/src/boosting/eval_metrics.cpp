@@ -203,8 +203,8 @@ double evaluate_metric(const EvalMetric& metric, const Loss& loss, const double*
             } else if (m == "gamma-nloglik") {
                 v = yi / mu + std::log(mu);
             } else if (m == "gamma-deviance") {
-                constexpr double eps = 1e-6;
-                v = std::log((mu + eps) / (yi + eps)) + (yi + eps) / (mu + eps) - 1;
+                constexpr double kEps = 1e-6;
+                v = std::log((mu + kEps) / (yi + kEps)) + (yi + kEps) / (mu + kEps) - 1;
             } else {
                 v = -yi * std::exp((1 - rho) * std::log(mu)) / (1 - rho) + std::exp((2 - rho) * std::log(mu)) / (2 - rho);
             }

@@ -383,15 +383,15 @@ private:
     bool watch_round(Index t);
 
     // The boosting state: gradient pairs, weight sum, learners and a round's trees.
-    std::vector<GradPair> gh;
-    double local_wsum = 0, wsum = 0;
-    bool per_tree_threads = false;
-    std::vector<HistTreeLearner> learners;
-    std::vector<Tree> round_trees;
-    std::vector<std::vector<Gbdt::CategoricalSplit>> round_cats;
-    std::vector<char> in_sample;
-    bool maximize = false;
-    double best = 0;
+    std::vector<GradPair> gh_;
+    double local_wsum_ = 0, wsum_ = 0;
+    bool per_tree_threads_ = false;
+    std::vector<HistTreeLearner> learners_;
+    std::vector<Tree> round_trees_;
+    std::vector<std::vector<Gbdt::CategoricalSplit>> round_cats_;
+    std::vector<char> in_sample_;
+    bool maximize_ = false;
+    double best_ = 0;
 };
 
 GbdtFit::GbdtFit(const GbdtParams& params, const Dataset& training, const Context& context)
@@ -558,34 +558,34 @@ void GbdtFit::start_scores() {
 }
 
 void GbdtFit::boost() {
-    maximize = metrics.back().maximize;
-    gh.resize(static_cast<std::size_t>(n * K));
-    local_wsum = w.size() ? w.sum() : static_cast<double>(n);
-    wsum = local_wsum;
-    sum_over_ranks(ctx, std::span<double>(&wsum, 1));
+    maximize_ = metrics.back().maximize;
+    gh_.resize(static_cast<std::size_t>(n * K));
+    local_wsum_ = w.size() ? w.sum() : static_cast<double>(n);
+    wsum_ = local_wsum_;
+    sum_over_ranks(ctx, std::span<double>(&wsum_, 1));
     // Softmax with at least two trees per thread: the trees of a round in parallel.
     // (Not on rows spread over ranks: each tree's sums over ranks must come in one order.)
-    per_tree_threads = !ctx.rows_sharded && threads > 1 && K >= 2 * threads;
-    learners.reserve(static_cast<std::size_t>(threads));
-    for (int i = 0; i < (per_tree_threads ? threads : 1); ++i)
-        learners.emplace_back(bins, cuts, tp, per_tree_threads ? 1 : threads);
-    round_trees.resize(static_cast<std::size_t>(K));
-    round_cats.resize(static_cast<std::size_t>(K));
+    per_tree_threads_ = !ctx.rows_sharded && threads > 1 && K >= Index{2} * threads;
+    learners_.reserve(static_cast<std::size_t>(threads));
+    for (int i = 0; i < (per_tree_threads_ ? threads : 1); ++i)
+        learners_.emplace_back(bins, cuts, tp, per_tree_threads_ ? 1 : threads);
+    round_trees_.resize(static_cast<std::size_t>(K));
+    round_cats_.resize(static_cast<std::size_t>(K));
     std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
     std::iota(all_rows.begin(), all_rows.end(), 0);
-    in_sample.assign(static_cast<std::size_t>(n), 1);
-    best = maximize ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    in_sample_.assign(static_cast<std::size_t>(n), 1);
+    best_ = maximize_ ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     for (Index t = start; t < start + rounds; ++t) {
-        double loss_sum = loss.gradients(F.data(), y, w, K, gh.data(), threads, queries);
+        double loss_sum = loss.gradients(F.data(), y, w, K, gh_.data(), threads, queries);
         sum_over_ranks(ctx, std::span<double>(&loss_sum, 1));
-        if (t > 0) train_loss.push_back(wsum > 0 ? loss_sum / wsum : 0.0);
+        if (t > 0) train_loss.push_back(wsum_ > 0 ? loss_sum / wsum_ : 0.0);
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
-        if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample);
+        if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample_);
         const std::span<const int> rows = subsample < 1 ? std::span<const int>(sample) : std::span<const int>(all_rows);
         grow_round(rows, draw_features(data.cols(), colsample, rng));
-        for (Tree& tr : round_trees) trees.push_back(std::move(tr));
+        for (Tree& tr : round_trees_) trees.push_back(std::move(tr));
         if (cuts.any_categorical())
-            for (auto& cs : round_cats) cats.push_back(std::exchange(cs, {}));
+            for (auto& cs : round_cats_) cats.push_back(std::exchange(cs, {}));
         if (!watched.empty()) {
             if (watch_round(t)) break;
         } else {
@@ -598,12 +598,12 @@ void GbdtFit::boost() {
 // parallel, one thread each; else one at a time, each on all threads. Either way a tree is
 // computed the same, so the model does not depend on the thread count.
 void GbdtFit::grow_round(std::span<const int> rows, const std::vector<int>& features) {
-    if (per_tree_threads) {
+    if (per_tree_threads_) {
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
         for (Index c = 0; c < K; ++c)
-            grow_tree(c, learners[static_cast<std::size_t>(omp_get_thread_num())], 1, rows, features);
+            grow_tree(c, learners_[static_cast<std::size_t>(omp_get_thread_num())], 1, rows, features);
     } else {
-        for (Index c = 0; c < K; ++c) grow_tree(c, learners.front(), threads, rows, features);
+        for (Index c = 0; c < K; ++c) grow_tree(c, learners_.front(), threads, rows, features);
     }
 }
 
@@ -611,7 +611,7 @@ void GbdtFit::grow_round(std::span<const int> rows, const std::vector<int>& feat
 // scores of the training rows (in the sample or not) and of the watched sets.
 void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<const int> rows,
                         const std::vector<int>& features) {
-    GrownTree g = learner.grow(rows, gh.data() + c * n, features);
+    GrownTree g = learner.grow(rows, gh_.data() + c * n, features);
     const std::span<const int> grouped = learner.rows();
     const auto n_leaves = static_cast<Index>(g.leaves.size());
     if (loss.renews_leaves())
@@ -626,7 +626,7 @@ void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<
     if (subsample < 1) {
 #pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
         for (Index i = 0; i < n; ++i)
-            if (!in_sample[static_cast<std::size_t>(i)])
+            if (!in_sample_[static_cast<std::size_t>(i)])
                 F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
     }
     for (Watched& s : watched) {
@@ -635,8 +635,8 @@ void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<
         for (Index i = 0; i < ns; ++i)
             s.F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, s.bins, cuts, i))[0];
     }
-    if (!g.left_bins.empty()) round_cats[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
-    round_trees[static_cast<std::size_t>(c)] = std::move(g.tree);
+    if (!g.left_bins.empty()) round_cats_[static_cast<std::size_t>(c)] = categorical_splits_of(g, cuts);
+    round_trees_[static_cast<std::size_t>(c)] = std::move(g.tree);
 }
 
 // Round t's metrics on the watched sets, its progress line and early stopping's verdict:
@@ -659,8 +659,8 @@ bool GbdtFit::watch_round(Index t) {
         ctx.report("gbdt " + eval_columns.back() + " " + format_metric(v), static_cast<std::uint64_t>(t + 1 - start),
                    static_cast<std::uint64_t>(rounds));
     if (patience > 0) {
-        if (maximize ? v > best : v < best) {
-            best = v;
+        if (maximize_ ? v > best_ : v < best_) {
+            best_ = v;
             best_rounds = t + 1;
         } else if (t + 1 - best_rounds >= patience) {
             return true;
@@ -672,9 +672,9 @@ bool GbdtFit::watch_round(Index t) {
 void GbdtFit::finish() {
     double last_loss = loss.mean(F.data(), y, w, K, threads, queries);
     if (ctx.rows_sharded) {  // the mean over every rank's rows
-        last_loss *= local_wsum;
+        last_loss *= local_wsum_;
         sum_over_ranks(ctx, std::span<double>(&last_loss, 1));
-        last_loss = wsum > 0 ? last_loss / wsum : 0.0;
+        last_loss = wsum_ > 0 ? last_loss / wsum_ : 0.0;
     }
     train_loss.push_back(last_loss);
     if (patience > 0) {

@@ -67,11 +67,11 @@ IsotonicFit fit_isotonic(std::span<const double> scores, std::span<const double>
         return scores[a] != scores[b] ? scores[a] < scores[b] : targets[a] < targets[b];
     });
     // _make_unique: a run of scores within its resolution (1e-15) of the run's first is one point.
-    constexpr double resolution = 1e-15;
+    constexpr double kResolution = 1e-15;
     std::vector<double> x, y, sw;
     double run_x = scores[order.front()], run_wy = 0, run_w = 0;
     for (const std::size_t i : order) {
-        if (scores[i] - run_x >= resolution) {
+        if (scores[i] - run_x >= kResolution) {
             x.push_back(run_x);
             y.push_back(run_wy / run_w);
             sw.push_back(run_w);

@@ -28,8 +28,8 @@ SigmoidFit fit_sigmoid(std::span<const double> decision, std::span<const std::in
     const auto w = [&](std::size_t i) { return weights.empty() ? 1.0 : weights[i]; };
     double prior1 = 0, prior0 = 0;
     for (std::size_t i = 0; i < l; ++i) (labels[i] > 0 ? prior1 : prior0) += w(i);
-    constexpr int max_iter = 100;
-    constexpr double min_step = 1e-10, sigma = 1e-12, eps = 1e-5;
+    constexpr int kMaxIter = 100;
+    constexpr double kMinStep = 1e-10, kSigma = 1e-12, kEps = 1e-5;
     // Targets pulled off 0 and 1 (Platt's regularisation) keep A, B finite on separable data.
     const double hi_target = (prior1 + 1.0) / (prior1 + 2.0), lo_target = 1 / (prior0 + 2.0);
     std::vector<double> t(l);
@@ -41,9 +41,9 @@ SigmoidFit fit_sigmoid(std::span<const double> decision, std::span<const std::in
         fval += w(i) * entropy_term(t[i], decision[i] * A + B);
     }
     int iter = 0;
-    for (; iter < max_iter; ++iter) {
+    for (; iter < kMaxIter; ++iter) {
         // Gradient and Hessian, with H' = H + sigma I so the Newton step always exists.
-        double h11 = sigma, h22 = sigma, h21 = 0, g1 = 0, g2 = 0;
+        double h11 = kSigma, h22 = kSigma, h21 = 0, g1 = 0, g2 = 0;
         for (std::size_t i = 0; i < l; ++i) {
             const double f_apb = decision[i] * A + B;
             double p, q;
@@ -62,13 +62,13 @@ SigmoidFit fit_sigmoid(std::span<const double> decision, std::span<const std::in
             g1 += decision[i] * d1;
             g2 += d1;
         }
-        if (std::fabs(g1) < eps && std::fabs(g2) < eps) break;
+        if (std::fabs(g1) < kEps && std::fabs(g2) < kEps) break;
         const double det = h11 * h22 - h21 * h21;
         const double dA = -(h22 * g1 - h21 * g2) / det;
         const double dB = -(-h21 * g1 + h11 * g2) / det;
         const double gd = g1 * dA + g2 * dB;
         double step = 1;
-        while (step >= min_step) {  // backtracking line search
+        while (step >= kMinStep) {  // backtracking line search
             const double newA = A + step * dA, newB = B + step * dB;
             double newf = 0.0;
             for (std::size_t i = 0; i < l; ++i) newf += w(i) * entropy_term(t[i], decision[i] * newA + newB);
@@ -80,12 +80,12 @@ SigmoidFit fit_sigmoid(std::span<const double> decision, std::span<const std::in
             }
             step /= 2.0;
         }
-        if (step < min_step) {
+        if (step < kMinStep) {
             fit.converged = false;
             break;
         }
     }
-    if (iter >= max_iter) fit.converged = false;
+    if (iter >= kMaxIter) fit.converged = false;
     fit.a = A;
     fit.b = B;
     fit.iterations = iter;

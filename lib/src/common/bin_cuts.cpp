@@ -26,31 +26,31 @@ void sort_values(std::vector<double>& v) {
         std::sort(v.begin(), v.end());
         return;
     }
-    constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+    constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
     std::vector<std::uint64_t> a(n), b(n);
-    std::vector<std::size_t> count(8 * 256, 0);
+    std::vector<std::size_t> count(std::size_t{8} * 256, 0);
     for (std::size_t i = 0; i < n; ++i) {
         const auto u = std::bit_cast<std::uint64_t>(v[i]);
-        a[i] = u & sign ? ~u : u | sign;
-        for (int d = 0; d < 8; ++d) ++count[static_cast<std::size_t>(d * 256) + ((a[i] >> (8 * d)) & 255)];
+        a[i] = u & kSign ? ~u : u | kSign;
+        for (int d = 0; d < 8; ++d) ++count[static_cast<std::size_t>(d) * 256 + ((a[i] >> (8 * d)) & 255)];
     }
     for (int d = 0; d < 8; ++d) {
-        std::size_t* c = count.data() + d * 256;
+        std::size_t* c = count.data() + static_cast<std::ptrdiff_t>(d) * 256;
         if (*std::max_element(c, c + 256) == n) continue;  // every key shares this byte
         std::size_t sum = 0;
         for (int k = 0; k < 256; ++k) sum += std::exchange(c[k], sum);
         for (std::size_t i = 0; i < n; ++i) b[c[(a[i] >> (8 * d)) & 255]++] = a[i];
         a.swap(b);
     }
-    for (std::size_t i = 0; i < n; ++i) v[i] = std::bit_cast<double>(a[i] & sign ? a[i] & ~sign : ~a[i]);
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::bit_cast<double>(a[i] & kSign ? a[i] & ~kSign : ~a[i]);
 }
 
 // Upper edges of one feature's bins from its non-missing values (sorted here).
 std::vector<double> feature_edges(std::vector<double>& v, int max_bins) {
-    constexpr double top = std::numeric_limits<double>::max();
+    constexpr double kTop = std::numeric_limits<double>::max();
     sort_values(v);
     std::vector<double> edges;
-    if (v.empty()) return {top};
+    if (v.empty()) return {kTop};
     std::size_t distinct = 1;
     for (std::size_t i = 1; i < v.size(); ++i) distinct += v[i] != v[i - 1];
     if (distinct <= static_cast<std::size_t>(max_bins)) {
@@ -66,7 +66,7 @@ std::vector<double> feature_edges(std::vector<double>& v, int max_bins) {
             if (edges.empty() || e > edges.back()) edges.push_back(e);
         }
     }
-    edges.push_back(top);
+    edges.push_back(kTop);
     return edges;
 }
 

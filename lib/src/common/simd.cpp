@@ -34,9 +34,9 @@ inline double dot_portable(const double* a, const double* b, Index d) {
     Pair s[8] = {};
     Index c = 0;
     for (; c + 16 <= d; c += 16)
-        for (int k = 0; k < 8; ++k) s[k] += load_pair(a + c + 2 * k, 2) * load_pair(b + c + 2 * k, 2);
+        for (Index k = 0; k < 8; ++k) s[k] += load_pair(a + c + 2 * k, 2) * load_pair(b + c + 2 * k, 2);
     if (c < d)  // the tail as one more step, padded with zeros
-        for (int k = 0; k < 8; ++k) s[k] += load_pair(a + c + 2 * k, d - c - 2 * k) * load_pair(b + c + 2 * k, d - c - 2 * k);
+        for (Index k = 0; k < 8; ++k) s[k] += load_pair(a + c + 2 * k, d - c - 2 * k) * load_pair(b + c + 2 * k, d - c - 2 * k);
     const Pair t0 = s[0] + s[4], t1 = s[1] + s[5], t2 = s[2] + s[6], t3 = s[3] + s[7];  // t_l = s_l + s_(l+8)
     const Pair u0 = t0 + t2, u1 = t1 + t3;  // u_l = t_l + t_(l+4): (u_0, u_1), (u_2, u_3)
     const Pair v = u0 + u1;                 // (u_0 + u_2, u_1 + u_3)

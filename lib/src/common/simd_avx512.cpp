@@ -58,8 +58,8 @@ KESTREL_TARGET_AVX512 inline void walk_level(const WalkLevels& levels, int level
     __m512d threshold[V];
     for (int v = 0; v < V; ++v) {
         key[v] = _mm512_maskz_cvtepi32_epi64(kAll,
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(levels.key + kWalkLevelOffset[level] + 8 * v)));
-        threshold[v] = _mm512_loadu_pd(levels.threshold + kWalkLevelOffset[level] + 8 * v);
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(levels.key + kWalkLevelOffset[level] + std::ptrdiff_t{8} * v)));
+        threshold[v] = _mm512_loadu_pd(levels.threshold + kWalkLevelOffset[level] + std::ptrdiff_t{8} * v);
     }
     const __m512i one = _mm512_set1_epi64(1);
     const __m512i step = _mm512_set1_epi64(8 * stride);

@@ -17,14 +17,14 @@
 namespace kestrel {
 namespace {
 
-constexpr std::uint64_t unknown = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
 
 // The first number of a one-value file ("max" and unreadable files are unknown).
 std::uint64_t read_number_file(const std::string& path) {
     std::ifstream in(path);
     in.imbue(std::locale::classic());
     std::string word;
-    if (!(in >> word) || word.empty() || !std::isdigit(static_cast<unsigned char>(word[0]))) return unknown;
+    if (!(in >> word) || word.empty() || !std::isdigit(static_cast<unsigned char>(word[0]))) return kUnknown;
     return std::stoull(word);
 }
 
@@ -42,7 +42,7 @@ std::uint64_t read_keyed(const std::string& path, const std::string& key, std::u
         std::uint64_t v = 0;
         if (fields >> v) return v * scale;
     }
-    return unknown;
+    return kUnknown;
 }
 
 // Room under the memory cgroup's limit (v2 or v1); page cache that can be dropped
@@ -67,24 +67,24 @@ std::uint64_t cgroup_room() {
     candidates.push_back({"/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"});
     for (const auto& c : candidates) {
         const std::uint64_t limit = read_number_file(c.dir + "/" + c.limit);
-        if (limit == unknown) continue;
+        if (limit == kUnknown) continue;
         std::uint64_t usage = read_number_file(c.dir + "/" + c.usage);
-        if (usage == unknown) usage = 0;
+        if (usage == kUnknown) usage = 0;
         const std::uint64_t inactive = read_keyed(c.dir + "/memory.stat", c.inactive, 1);
-        if (inactive != unknown) usage -= std::min(usage, inactive);
+        if (inactive != kUnknown) usage -= std::min(usage, inactive);
         // cgroup v1 reports "no limit" as a huge page-rounded number.
-        if (limit >= (std::uint64_t{1} << 60)) return unknown;
+        if (limit >= (std::uint64_t{1} << 60)) return kUnknown;
         return limit > usage ? limit - usage : 0;
     }
-    return unknown;
+    return kUnknown;
 }
 
 std::uint64_t address_space_room() {
     rlimit rl{};
-    if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return unknown;
+    if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return kUnknown;
     const std::uint64_t used = read_keyed("/proc/self/status", "VmSize", 1024);
     const std::uint64_t limit = rl.rlim_cur;
-    if (used == unknown) return limit;
+    if (used == kUnknown) return limit;
     return limit > used ? limit - used : 0;
 }
 
@@ -93,7 +93,7 @@ std::uint64_t address_space_room() {
 std::uint64_t available_memory() {
     const std::uint64_t room =
         std::min({read_keyed("/proc/meminfo", "MemAvailable", 1024), cgroup_room(), address_space_room()});
-    return room == unknown ? 0 : room;
+    return room == kUnknown ? 0 : room;
 }
 
 std::string format_bytes(std::uint64_t bytes) {
@@ -157,8 +157,8 @@ void check_memory(std::uint64_t bytes, std::uint64_t limit, const ErrorText& wha
         throw DataError(what + " needs about " + format_bytes(bytes) + ", more than " + option_named("max_memory") +
                         " " + format_bytes(limit));
     // Reading /proc costs a few microseconds: only worth it for large allocations.
-    constexpr std::uint64_t small = std::uint64_t{64} << 20;
-    if (bytes < small) return;
+    constexpr std::uint64_t kSmall = std::uint64_t{64} << 20;
+    if (bytes < kSmall) return;
     const std::uint64_t available = available_memory();
     if (available > 0 && bytes > available)
         throw DataError(what + " needs about " + format_bytes(bytes) + ", more than the " + format_bytes(available) +

@@ -177,11 +177,11 @@ Json check_value(const ParamDef& d, const Json& v, const std::string& model) {
                 // Integer parameters are held as int by the models (counts, sizes, depths):
                 // a value past int's range would wrap, so it is refused with the range as int
                 // bounds it (max_iter=1000000000000 is "valid: [1, 2147483647]").
-                constexpr double int_lo = std::numeric_limits<int>::min(), int_hi = std::numeric_limits<int>::max();
-                if (x < int_lo || x > int_hi) {
+                constexpr double kIntLo = std::numeric_limits<int>::min(), kIntHi = std::numeric_limits<int>::max();
+                if (x < kIntLo || x > kIntHi) {
                     ParamDef bounded = d;
-                    if (!bounded.min || *bounded.min < int_lo) bounded.min = int_lo, bounded.min_open = false;
-                    if (!bounded.max || *bounded.max > int_hi) bounded.max = int_hi, bounded.max_open = false;
+                    if (!bounded.min || *bounded.min < kIntLo) bounded.min = kIntLo, bounded.min_open = false;
+                    if (!bounded.max || *bounded.max > kIntHi) bounded.max = kIntHi, bounded.max_open = false;
                     check_range(bounded, x, model);
                 }
                 if (x != std::floor(x) || std::fabs(x) > 9.0e15) throw bad("expected an integer");

@@ -133,16 +133,16 @@ struct PendingSlot {
     std::atomic<int> state{0};  // 0 free, 1 being filled in, 2 holds a path to unlink
     char path[4096]{};
 };
-constexpr int pending_slots = 16;
+constexpr int kPendingSlots = 16;
 // constinit: zeros in .bss, untouched until a write needs a slot. Without it GCC built the
 // table at start-up, one page fault for each of its 16 pages in every process (~25 us here).
-constinit PendingSlot pending[pending_slots];
+constinit PendingSlot pending[kPendingSlots];
 
 // Publishes `path`; returns its slot, or -1 when the path is too long or every slot
 // is taken (the write then simply is not cleaned up on a signal).
 int register_pending(const std::string& path) {
     if (path.size() >= sizeof(PendingSlot::path)) return -1;
-    for (int i = 0; i < pending_slots; ++i) {
+    for (int i = 0; i < kPendingSlots; ++i) {
         int expected = 0;
         if (!pending[i].state.compare_exchange_strong(expected, 1)) continue;
         std::memcpy(pending[i].path, path.c_str(), path.size() + 1);

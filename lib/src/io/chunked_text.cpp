@@ -9,9 +9,9 @@
 namespace kestrel::detail {
 
 std::size_t chunk_target(std::size_t bytes) {
-    constexpr std::size_t min_chunk = std::size_t{256} << 10;
-    constexpr std::size_t max_chunk = std::size_t{4} << 20;
-    return std::clamp(bytes / 64, min_chunk, max_chunk);
+    constexpr std::size_t kMinChunk = std::size_t{256} << 10;
+    constexpr std::size_t kMaxChunk = std::size_t{4} << 20;
+    return std::clamp(bytes / 64, kMinChunk, kMaxChunk);
 }
 
 std::vector<Chunk> split_at_newlines(std::string_view text, std::size_t begin, std::size_t target) {

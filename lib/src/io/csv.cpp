@@ -124,14 +124,14 @@ std::vector<Chunk> count_records(const TextInput& in, std::size_t begin, bool ta
 // The number of fields of each of the first records, split by `delim`; a record
 // cut by the end of the sample is left out.
 std::vector<std::size_t> sample_field_counts(std::string_view sample, bool whole_text, char delim) {
-    constexpr std::size_t max_records = 20;
+    constexpr std::size_t kMaxRecords = 20;
     std::vector<std::size_t> counts;
     const char* p = sample.data();
     const char* end = p + sample.size();
     std::uint64_t line = 1;
     std::string scratch;
     std::string_view text;
-    while (counts.size() < max_records && skip_blank_lines(p, end, true, line)) {
+    while (counts.size() < kMaxRecords && skip_blank_lines(p, end, true, line)) {
         std::size_t n = 0;
         FieldEnd fe = FieldEnd::delimiter;
         while (fe == FieldEnd::delimiter) {
@@ -350,10 +350,10 @@ Table read_csv(std::string_view text, const std::string& source, const ReadOptio
 }
 
 char detect_delimiter(std::string_view text) {
-    constexpr std::size_t sample_bytes = std::size_t{64} << 10;
+    constexpr std::size_t kSampleBytes = std::size_t{64} << 10;
     text.remove_prefix(detail::bom_length(text));
-    const bool whole = text.size() <= sample_bytes;
-    const std::string_view sample = text.substr(0, sample_bytes);
+    const bool whole = text.size() <= kSampleBytes;
+    const std::string_view sample = text.substr(0, kSampleBytes);
     char best = ',';
     bool best_consistent = false;
     std::size_t best_fields = 1;

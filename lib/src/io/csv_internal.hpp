@@ -11,8 +11,8 @@
 
 namespace kestrel::detail {
 
-constexpr int field_ignored = -1;
-constexpr int field_label = -2;
+constexpr int kFieldIgnored = -1;
+constexpr int kFieldLabel = -2;
 
 // How a feature field's cells are read: numbers unless a cell is not one (then the
 // column is categorical), numbers only, or category strings.

@@ -16,13 +16,13 @@ namespace kestrel::detail {
 namespace {
 
 std::string list_columns(const std::vector<std::string>& header) {
-    constexpr std::size_t max_listed = 20;
+    constexpr std::size_t kMaxListed = 20;
     std::string s;
-    for (std::size_t j = 0; j < header.size() && j < max_listed; ++j) {
+    for (std::size_t j = 0; j < header.size() && j < kMaxListed; ++j) {
         if (j) s += ", ";
         s += shown_text(header[j]);
     }
-    if (header.size() > max_listed) s += ", ... (" + std::to_string(header.size()) + " columns)";
+    if (header.size() > kMaxListed) s += ", ... (" + std::to_string(header.size()) + " columns)";
     return s;
 }
 
@@ -83,7 +83,7 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
     CsvLayout L;
     L.n_fields = n_fields;
     L.header = std::move(header);
-    L.target.assign(n_fields, field_ignored);
+    L.target.assign(n_fields, kFieldIgnored);
     std::vector<std::size_t> features;  // fields in output order
     std::optional<std::size_t> label;
 
@@ -147,7 +147,7 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
         if (!L.header.empty()) L.feature_names.push_back(L.header[features[c]]);
     }
     if (label) {
-        L.target[*label] = field_label;
+        L.target[*label] = kFieldLabel;
         L.label_field = static_cast<int>(*label);
     }
     L.n_features = static_cast<Index>(features.size());
@@ -206,9 +206,9 @@ void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::strin
     if (!opts.ignore_columns.empty()) {
         for (const auto& name : opts.ignore_columns) {
             const std::size_t j = named_field(L, name, ignore_option, source);
-            if (L.target[j] == field_label)
+            if (L.target[j] == kFieldLabel)
                 throw DataError(source + ": " + ignore_option + " names the label " + field_name(L, j));
-            L.target[j] = field_ignored;
+            L.target[j] = kFieldIgnored;
         }
         L.feature_names.clear();
         int c = 0;
@@ -222,7 +222,7 @@ void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::strin
     const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const std::string& flag) {
         for (const auto& name : names) {
             const std::size_t j = named_field(L, name, flag, source);
-            if (L.target[j] == field_label)
+            if (L.target[j] == kFieldLabel)
                 throw DataError(source + ": " + flag + " names the label " + field_name(L, j) +
                                 " (the label's type follows the model and " +
                                 (opts.spellings ? opts.spellings->task : std::string("its task")) + ")");

@@ -72,7 +72,7 @@ private:
                 (*sink_.kept)[static_cast<std::size_t>(layout_.keep_slot[j])][static_cast<std::size_t>(row)].assign(
                     field_.data(), field_.size());
                 if (target >= 0) scanned_cell(j, target, field_line, dst[target], keep);
-                else if (target == field_label) store_label(j, row, field_line, keep);
+                else if (target == kFieldLabel) store_label(j, row, field_line, keep);
             } else if (target >= 0 && layout_.field_type[j] == FieldType::categorical) {
                 const std::uint64_t field_line = line_;
                 fe = scan(j);
@@ -82,7 +82,7 @@ private:
             } else {
                 const std::uint64_t field_line = line_;
                 fe = scan(j);
-                if (target == field_label) store_label(j, row, field_line, keep);
+                if (target == kFieldLabel) store_label(j, row, field_line, keep);
             }
             if (fe == FieldEnd::delimiter) continue;
             if (fe == FieldEnd::record) ++line_;

@@ -49,8 +49,8 @@ void refuse_binary(std::string_view head, const std::string& source) {
 // /dev/urandom is refused after one block, not after filling the memory. The text held
 // is checked against --max-memory or the memory available as it grows.
 std::string read_stream_text(const std::string& path, const std::string& source, const ReadOptions& opts) {
-    constexpr std::size_t block = std::size_t{64} << 10;
-    constexpr std::size_t check_every = std::size_t{64} << 20;
+    constexpr std::size_t kBlock = std::size_t{64} << 10;
+    constexpr std::size_t kCheckEvery = std::size_t{64} << 20;
     const bool is_stdin = path == "-";
     const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw DataError(source + ": cannot read: " + std::strerror(errno));
@@ -65,19 +65,19 @@ std::string read_stream_text(const std::string& path, const std::string& source,
     if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw DataError(source + ": is a directory, not a file");
     std::string out;
     bool head_checked = false;
-    std::size_t next_check = check_every;
+    std::size_t next_check = kCheckEvery;
     for (;;) {
         const std::size_t old = out.size();
-        out.resize(old + block);
-        const ssize_t n = ::read(fd, out.data() + old, block);
+        out.resize(old + kBlock);
+        const ssize_t n = ::read(fd, out.data() + old, kBlock);
         if (n < 0) {
             out.resize(old);
             if (errno == EINTR) continue;
             throw DataError(source + ": cannot read: " + std::strerror(errno));
         }
         out.resize(old + static_cast<std::size_t>(n));
-        if (!head_checked && (n == 0 || out.size() >= block)) {
-            refuse_binary(std::string_view(out).substr(0, block), source);
+        if (!head_checked && (n == 0 || out.size() >= kBlock)) {
+            refuse_binary(std::string_view(out).substr(0, kBlock), source);
             head_checked = true;
         } else if (head_checked && n > 0) {
             if (const void* nul = std::memchr(out.data() + old, '\0', static_cast<std::size_t>(n)))
@@ -86,7 +86,7 @@ std::string read_stream_text(const std::string& path, const std::string& source,
         if (n == 0) return out;
         if (out.size() >= next_check) {
             check_memory(out.size(), opts.max_memory, source + ": reading " + format_bytes(out.size()) + " from a stream");
-            next_check += check_every;
+            next_check += kCheckEvery;
         }
     }
 }

@@ -42,7 +42,7 @@ inline FieldKind classify_number(const char* b, const char* e, double& value) {
 // (Clinger's fast path, the one fast_float takes too). Returns the end of the
 // number, or nullptr to hand the field to fast_float.
 inline const char* parse_plain_decimal(const char* p, const char* end, double& out) {
-    static constexpr double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* q = p;
     const bool negative = q < end && *q == '-';
@@ -79,8 +79,8 @@ inline const char* parse_plain_decimal(const char* p, const char* end, double& o
         q = r;
     }
     if (m > (std::uint64_t{1} << 53) || exponent < -22 || exponent > 22) return nullptr;
-    const double v = exponent < 0 ? static_cast<double>(m) / pow10[-exponent]
-                                  : static_cast<double>(m) * pow10[exponent];
+    const double v = exponent < 0 ? static_cast<double>(m) / kPow10[-exponent]
+                                  : static_cast<double>(m) * kPow10[exponent];
     out = negative ? -v : v;
     return q;
 }
@@ -97,10 +97,10 @@ inline const char* parse_number_prefix(const char* p, const char* end, double& o
 // (a newline inside a quoted field, NUL and escape codes of a binary file) are shown
 // as \xNN: an error stays one line and never drives the terminal.
 inline std::string quote_field(std::string_view s) {
-    constexpr std::size_t max_shown = 40;
+    constexpr std::size_t kMaxShown = 40;
     static const char hex[] = "0123456789abcdef";
     std::string out = "\"";
-    for (const char ch : s.substr(0, max_shown)) {
+    for (const char ch : s.substr(0, kMaxShown)) {
         const auto c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c == 0x7f) {
             out += "\\x";
@@ -110,7 +110,7 @@ inline std::string quote_field(std::string_view s) {
             out += ch;
         }
     }
-    if (s.size() > max_shown) out += "...";
+    if (s.size() > kMaxShown) out += "...";
     out += '"';
     return out;
 }

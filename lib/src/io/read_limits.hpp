@@ -11,7 +11,7 @@ namespace kestrel::detail {
 
 // What one row of a table costs besides its features: the label text, its value and
 // its line number (RawLabels).
-constexpr std::uint64_t label_row_bytes = sizeof(std::string) + sizeof(double) + sizeof(std::uint64_t);
+constexpr std::uint64_t kLabelRowBytes = sizeof(std::string) + sizeof(double) + sizeof(std::uint64_t);
 
 // Bytes a table takes: `rows` rows of `dense_cols` doubles (dense) or `nnz` entries
 // (sparse: a value and a column index each, plus row starts), and the labels.

@@ -130,6 +130,7 @@ void TableStream::start() {
         if (buffer_.size() > max_record_) refuse_long_record();
         const std::size_t before = buffer_.size();
         const bool more = fill();
+        // NOLINTNEXTLINE(bugprone-not-null-terminated-result): a search of bytes, not a C string
         look = std::memchr(buffer_.data() + before, '\n', buffer_.size() - before) != nullptr;
         if (!more) {
             // No whole header record with a line after it: the input has no data row,

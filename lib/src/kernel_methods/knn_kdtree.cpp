@@ -31,6 +31,7 @@ struct ExactMetric {
     using DistanceType = double;
     const RowSource& src;
     explicit ExactMetric(const RowSource& s) : src(s) {}
+    // NOLINTNEXTLINE(readability-identifier-naming): nanoflann calls it by this name
     double evalMetric(const double* a, std::uint32_t b, std::size_t size) const {
         const double* row = src.m->data() + static_cast<Index>(b) * src.m->cols();
         return L1 ? exact_l1(a, row, static_cast<Index>(size)) : exact_sq_l2(a, row, static_cast<Index>(size));
@@ -55,6 +56,7 @@ public:
     TieResult(std::size_t k, Index* idx, double* dist) : k_(k), idx_(idx), dist_(dist) {}
     std::size_t size() const { return count_; }
     bool full() const { return count_ == k_; }
+    // NOLINTNEXTLINE(readability-identifier-naming): nanoflann calls it by this name
     bool addPoint(double d, std::uint32_t index) {
         const auto j = static_cast<Index>(index);
         if (full() && !(d < dist_[k_ - 1] || (d == dist_[k_ - 1] && j < idx_[k_ - 1]))) return true;
@@ -67,6 +69,7 @@ public:
         idx_[i] = j;
         return true;
     }
+    // NOLINTNEXTLINE(readability-identifier-naming): nanoflann calls it by this name
     double worstDist() const {
         if (!full()) return std::numeric_limits<double>::infinity();
         return dist_[k_ - 1] * (1 + 1e-9) + std::numeric_limits<double>::min();

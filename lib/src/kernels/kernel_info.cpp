@@ -76,7 +76,7 @@ KernelInfo kernel_info(const Params& p, const Features& X, const Context& ctx, I
             off += K(i, j);
             off_abs += std::abs(K(i, j));
         }
-    const double pairs = static_cast<double>(m * (m - 1) / 2);
+    const double pairs = static_cast<double>(m) * static_cast<double>(m - 1) / 2;
     info.off_diagonal_mean = off / pairs;
     off_abs /= pairs;
     info.leading_eigenvalues = leading_eigenvalues(K, std::min(top, m - 1));

@@ -20,11 +20,11 @@ namespace kestrel {
 namespace {
 // Seed streams of the solvers' row / coordinate orders: any fixed numbers, so that the
 // fit depends on the context's seed only.
-constexpr std::uint64_t svm_permutation_stream = 0x51f3;
-constexpr std::uint64_t l1_stream = 0x51f5;
-constexpr std::uint64_t cs_stream = 0x51f4;
-constexpr std::uint64_t pegasos_stream = 0x9e6a;
-constexpr std::uint64_t svm_c_search_stream = 0xc5ea;
+constexpr std::uint64_t kSvmPermutationStream = 0x51f3;
+constexpr std::uint64_t kL1Stream = 0x51f5;
+constexpr std::uint64_t kCsStream = 0x51f4;
+constexpr std::uint64_t kPegasosStream = 0x9e6a;
+constexpr std::uint64_t kSvmCSearchStream = 0xc5ea;
 
 enum class Solver { dual, primal, l1_cd, pegasos };
 
@@ -88,7 +88,7 @@ BinaryFit solve_l1(const FeatureColumns& X, const Vector& y_pm, const Vector& co
     opts.tol = primal_tolerance(tolerance(p, Solver::l1_cd), y_pm, ctx);
     opts.max_iter = static_cast<int>(p.max_iter);
     opts.bias = p.bias();
-    opts.seed = derive_seed(ctx.seed, l1_stream);
+    opts.seed = derive_seed(ctx.seed, kL1Stream);
     L1SvmResult r = solve_l1_squared_hinge(X, y_pm, cost, opts);
     if (!r.converged) warn_max_iter(ctx, "penalty=l1 coordinate descent", opts.max_iter);
     return {std::move(r.w), r.objective};
@@ -142,7 +142,7 @@ BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, 
             DualCdOptions opts;
             opts.eps = eps;
             opts.max_iter = max_iter;
-            opts.seed = derive_seed(ctx.seed, svm_permutation_stream);
+            opts.seed = derive_seed(ctx.seed, kSvmPermutationStream);
             DualCdResult r = solve_dual_cd(problem, opts);
             out.w = std::move(r.w);
             out.objective = r.dual_objective;
@@ -185,7 +185,7 @@ BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, 
             opts.project = p.projection;
             opts.squared = !hinge;
             opts.bias = bias;
-            opts.seed = derive_seed(ctx.seed, pegasos_stream);
+            opts.seed = derive_seed(ctx.seed, kPegasosStream);
             out.w = solve_pegasos(data.X, y_pm, cost, opts);
             const DualCdProblem problem{data.X, y_pm, cost, hinge ? SvmLoss::hinge : SvmLoss::squared_hinge, bias};
             out.objective = svm_primal_objective(problem, out.w);
@@ -209,7 +209,7 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
         so.start_C = c_search_start(data.X, bias * bias, p.hinge() ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, svm_c_search_stream);
+        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
         const CSearchResult r = search_c(
             data, so,
             [&](const Dataset& train, double c, const Vector& warm) {
@@ -250,7 +250,7 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         opts.eps = tolerance(p, Solver::dual);
         opts.max_iter = static_cast<int>(p.max_iter);
         opts.bias = bias;
-        opts.seed = derive_seed(ctx.seed, cs_stream);
+        opts.seed = derive_seed(ctx.seed, kCsStream);
         CrammerSingerResult r = solve_crammer_singer(part.X, part.y, k, cost, opts);
         if (!r.converged) warn_max_iter(c, "crammer_singer", opts.max_iter);
         return r;
@@ -262,7 +262,7 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;
         CSearchOptions so;
         so.start_C = c_search_start(data.X, bias * bias, 1.0);
-        so.seed = derive_seed(ctx.seed, svm_c_search_stream);
+        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
         // The dual solver starts from zero at each C: no warm start, the same search.
         const CSearchResult r = search_c(
             data, so,

@@ -12,7 +12,7 @@
 namespace kestrel {
 namespace {
 
-constexpr std::uint64_t svr_permutation_stream = 0x5f72;
+constexpr std::uint64_t kSvrPermutationStream = 0x5f72;
 
 // -s 11's primal: f(ŵ) = ½‖ŵ‖² + Σ_i C_i max(0, |y_i − ŵᵀx̂_i| − p)², x̂_i = [x_i; B]. Once
 // differentiable, which is all L-BFGS needs.
@@ -46,7 +46,7 @@ private:
 
 namespace {
 
-constexpr std::uint64_t svr_c_search_stream = 0xc5ec;
+constexpr std::uint64_t kSvrCSearchStream = 0xc5ec;
 
 struct SvrFit {
     Vector w;  // d weights, then the bias weight when bias > 0
@@ -71,7 +71,7 @@ SvrFit solve_at(const Dataset& data, const LinearSvrParams& p, double C, const V
         DualCdOptions opts;
         opts.eps = eps;
         opts.max_iter = max_iter;
-        opts.seed = derive_seed(ctx.seed, svr_permutation_stream);
+        opts.seed = derive_seed(ctx.seed, kSvrPermutationStream);
         const DualCdResult r = solve_svr_dual_cd(problem, opts);
         out.w = r.w;
         converged = r.converged;
@@ -111,7 +111,7 @@ void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
         so.start_C = c_search_start(data.X, bias * bias, l1 ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, svr_c_search_stream);
+        so.seed = derive_seed(ctx.seed, kSvrCSearchStream);
         const CSearchResult r = search_c(
             data, so,
             [&](const Dataset& train, double c, const Vector& warm) { return solve_at(train, p, c, warm, quiet).w; },

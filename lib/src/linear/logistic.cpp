@@ -17,7 +17,7 @@ namespace kestrel {
 
 namespace {
 
-constexpr std::uint64_t logistic_c_search_stream = 0xc5eb;
+constexpr std::uint64_t kLogisticCSearchStream = 0xc5eb;
 
 // One fit at C: coefficients (rows x d), intercepts, and the solver's own vector, which
 // warm-starts the next C of a C=auto search (the L1 solver always starts from zero).
@@ -128,7 +128,7 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
         quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
         CSearchOptions so;
         so.start_C = c_search_start(data.X, 0.0, 1.0);
-        so.seed = derive_seed(ctx.seed, logistic_c_search_stream);
+        so.seed = derive_seed(ctx.seed, kLogisticCSearchStream);
         const CSearchResult r = search_c(
             data, so,
             [&](const Dataset& train, double c, const Vector& warm) {

@@ -13,7 +13,7 @@
 namespace kestrel {
 namespace {
 
-constexpr std::uint64_t shuffle_stream = 0x9e3c;
+constexpr std::uint64_t kShuffleStream = 0x9e3c;
 
 struct PerceptronRun {
     Vector w;  // d weights, then the intercept
@@ -109,7 +109,7 @@ void Perceptron::do_fit(const Dataset& data, const Context& ctx) {
     SparseMatrix scratch;
     const PerceptronRun r = rows::visit(data.X, scratch, [&](const auto& rows) {
         return train(rows, y_pm, cost, d, p.eta, static_cast<int>(p.max_iter), rule, p.shuffle, p.averaged,
-                     p.fit_intercept, derive_seed(ctx.seed, shuffle_stream));
+                     p.fit_intercept, derive_seed(ctx.seed, kShuffleStream));
     });
     epochs_ = r.epochs;
     keep(Vector(r.w.head(d)), r.w[d]);

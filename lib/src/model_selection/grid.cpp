@@ -249,10 +249,10 @@ std::vector<GridPoint> expand_grid(const std::vector<GridAxis>& axes) {
                              option_named("n_iter") + " N (random search)");
     // Each axis may hold up to a million values: their product must be refused before
     // it is built (three such axes are 10^18 points), not exhaust memory.
-    constexpr double max_points = 1e6;
+    constexpr double kMaxPoints = 1e6;
     double n_points = 1;
     for (const auto& axis : axes) n_points *= static_cast<double>(axis.values.size());
-    if (n_points > max_points)
+    if (n_points > kMaxPoints)
         throw UsageError(option_named("grid") + ": the grid has " + shortest(n_points) +
                          " points, more than 1000000; use fewer values, or " + option_named("n_iter") +
                          " N for a random search");

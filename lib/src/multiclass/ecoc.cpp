@@ -11,7 +11,7 @@ namespace kestrel {
 namespace {
 
 // Seed stream of the code matrix: any fixed number, apart from the members' streams.
-constexpr std::uint64_t code_stream = 0xec0c;
+constexpr std::uint64_t kCodeStream = 0xec0c;
 
 double log1p_exp_neg(double z) {  // log(1 + exp(-z)) without overflow
     return z > 0 ? std::log1p(std::exp(-z)) : -z + std::log1p(std::exp(z));
@@ -38,7 +38,7 @@ CodeMatrix random_ecoc_code(Index k, double code_size, std::uint64_t seed) {
     const double distinct = k > 60 ? 1e18 : std::ldexp(1.0, static_cast<int>(k - 1)) - 1;
     // k classes need ceil(log2 k) bits to all differ.
     const bool rows_can_differ = bits >= 63 || std::ldexp(1.0, static_cast<int>(bits)) >= static_cast<double>(k);
-    Rng rng(derive_seed(seed, code_stream));
+    Rng rng(derive_seed(seed, kCodeStream));
     CodeMatrix code(k, bits);
     for (int attempt = 0; attempt < 100; ++attempt) {
         for (Index m = 0; m < bits; ++m) {

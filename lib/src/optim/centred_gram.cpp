@@ -14,8 +14,8 @@ CentredGram centred_gram(const DenseMatrix& X, const Vector& x_mean, const Vecto
                          int threads) {
     const Index n = X.rows(), d = X.cols();
     const bool centred = x_mean.size() > 0;
-    constexpr Index block = 1024;
-    const Index blocks = (n + block - 1) / block;
+    constexpr Index kBlock = 1024;
+    const Index blocks = (n + kBlock - 1) / kBlock;
     // A fixed number of parts, each summed into its own Gram (at most 64 MB of them).
     const auto gram_bytes = static_cast<double>(d) * static_cast<double>(d) * sizeof(double);
     const Index parts =
@@ -30,7 +30,7 @@ CentredGram centred_gram(const DenseMatrix& X, const Vector& x_mean, const Vecto
         bg = Vector::Zero(d);
         DenseMatrix Xb;
         for (Index k = g * blocks / parts; k < (g + 1) * blocks / parts; ++k) {
-            const Index r0 = k * block, len = std::min(block, n - r0);
+            const Index r0 = k * kBlock, len = std::min(kBlock, n - r0);
             Xb = X.middleRows(r0, len);
             if (centred) Xb.rowwise() -= x_mean.transpose();
             Xb.array().colwise() *= sqrt_s.segment(r0, len).array();

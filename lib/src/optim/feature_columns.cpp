@@ -11,11 +11,11 @@ namespace {
 // The in-place conversions' default working memory: a fraction of the data (16-byte
 // entries for a sparse matrix of 12-byte entries: 1/6 of it; 1/64 of a dense one), and
 // never so little that small data takes many passes.
-constexpr Index min_scratch = Index{1} << 16;
+constexpr Index kMinScratch = Index{1} << 16;
 
 Index default_scratch(const Features& X) {
-    if (X.is_sparse()) return std::max(min_scratch, Index{X.sparse_ref().nonZeros()} / 8);
-    return std::max(min_scratch, X.rows() * X.cols() / 64);
+    if (X.is_sparse()) return std::max(kMinScratch, Index{X.sparse_ref().nonZeros()} / 8);
+    return std::max(kMinScratch, X.rows() * X.cols() / 64);
 }
 
 using RowMajorMap = Eigen::Map<DenseMatrix>;

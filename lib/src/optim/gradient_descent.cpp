@@ -36,7 +36,7 @@ SolverResult minimize_gradient_descent(Objective& f, const Vector& w0, const Sol
     double fw = f.value_gradient(r.w, g);
     r.initial_grad_norm = g.norm();
     const double target = opts.tol * std::max(1.0, r.initial_grad_norm);
-    constexpr double armijo = 1e-4;
+    constexpr double kArmijo = 1e-4;
     // bold and linesearch judge steps by f, which stops resolving decreases once the
     // gradient is near rounding level: they then stop, converged when the gradient is
     // within √ε of zero (relative, as minimize_lbfgs).
@@ -95,7 +95,7 @@ SolverResult minimize_gradient_descent(Objective& f, const Vector& w0, const Sol
                 Vector trial = r.w - t * g;
                 int k = 0;
                 // 60 halvings take any finite t below rounding: the loop always ends.
-                for (; k < 60 && !(f.value(trial) <= fw - armijo * t * g2); ++k) {
+                for (; k < 60 && !(f.value(trial) <= fw - kArmijo * t * g2); ++k) {
                     t *= 0.5;
                     trial = r.w - t * g;
                 }

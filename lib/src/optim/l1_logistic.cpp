@@ -15,12 +15,12 @@
 namespace kestrel {
 namespace {
 
-constexpr Index row_block = 8192;  // row-wise sums go by fixed blocks: the same at any thread count
-constexpr double nu = 1e-12;       // added to each Hessian diagonal so that no step divides by 0
-constexpr double armijo_fraction = 0.01;  // Armijo's sufficient-decrease fraction
-constexpr int max_line_search = 20;
-constexpr int max_cycles = 1000;  // coordinate-descent cycles on one quadratic model
-constexpr double max_step = 10;   // one coordinate step is clipped to ±10
+constexpr Index kRowBlock = 8192;  // row-wise sums go by fixed blocks: the same at any thread count
+constexpr double kNu = 1e-12;       // added to each Hessian diagonal so that no step divides by 0
+constexpr double kArmijoFraction = 0.01;  // Armijo's sufficient-decrease fraction
+constexpr int kMaxLineSearch = 20;
+constexpr int kMaxCycles = 1000;  // coordinate-descent cycles on one quadratic model
+constexpr double kMaxStep = 10;   // one coordinate step is clipped to ±10
 
 // newGLMNET (Yuan, Ho & Lin, JMLR 2012), LIBLINEAR -s 6's solver, on
 //   F(w) = ‖w_pen‖₁ + L(w),  L(w) = Σ_i cost_i log(1 + exp(−y_i wᵀx̃_i)),
@@ -36,7 +36,7 @@ public:
           n_(X.rows()),
           d_(X.cols()),
           m_(d_ + (o.fit_intercept ? 1 : 0)),
-          blocks_((n_ + row_block - 1) / row_block),
+          blocks_((n_ + kRowBlock - 1) / kRowBlock),
           threads_(std::max(1, o.threads)),
           columns_(X) {
         w_ = Vector::Zero(m_);
@@ -136,7 +136,7 @@ private:
     void for_rows(F&& f) const {
 #pragma omp parallel for schedule(static) num_threads(threads_) if (blocks_ > 1)
         for (Index k = 0; k < blocks_; ++k)
-            for (Index i = k * row_block, end = std::min(n_, i + row_block); i < end; ++i) f(i);
+            for (Index i = k * kRowBlock, end = std::min(n_, i + kRowBlock); i < end; ++i) f(i);
     }
 
     // Row i at margin z_i = y_i wᵀx̃_i, e = exp(−|z_i|): its loss, ∂loss/∂(wᵀx̃_i), and the
@@ -156,9 +156,9 @@ private:
         for (Index j = 0; j < m_; ++j) {
             if (j == d_ || columns_.dense_column(j)) {
                 grad_[j] = column_dot(j, r_);
-                hdiag_[j] = nu + column_square_dot(j, D_);
+                hdiag_[j] = kNu + column_square_dot(j, D_);
             } else {  // one pass over a sparse column for both
-                double g = 0, h = nu;
+                double g = 0, h = kNu;
                 columns_.for_each(j, [&](Index i, double x) {
                     g += r_[i] * x;
                     h += D_[i] * x * x;
@@ -180,12 +180,12 @@ private:
         Index live = active;
         double gmax_old = std::numeric_limits<double>::infinity();
         int cycles = 0;
-        while (cycles < max_cycles) {
+        while (cycles < kMaxCycles) {
             rng.shuffle(std::span<Index>(index.data(), static_cast<std::size_t>(live)));
             double gmax = 0, gnorm = 0;
             for (Index s = 0; s < live;) {
                 const Index j = index[static_cast<std::size_t>(s)];
-                const double G = grad_[j] + nu * (wpd_[j] - w_[j]) + column_dot(j, D_, xtd_);
+                const double G = grad_[j] + kNu * (wpd_[j] - w_[j]) + column_dot(j, D_, xtd_);
                 const double H = hdiag_[j], wj = wpd_[j];
                 double v = 0, step = 0;
                 if (!penalised(j)) {
@@ -210,7 +210,7 @@ private:
                 gmax = std::max(gmax, v);
                 gnorm += v;
                 if (std::abs(step) < 1e-12) continue;
-                step = std::clamp(step, -max_step, max_step);
+                step = std::clamp(step, -kMaxStep, kMaxStep);
                 wpd_[j] += step;
                 column_axpy(j, step, xtd_);
             }
@@ -241,11 +241,11 @@ private:
         delta += wnorm_new - wnorm;
         if (!(delta < 0)) return false;  // no step left (every coordinate at rounding level)
         std::vector<double> partial(static_cast<std::size_t>(blocks_));
-        for (int k = 0; k < max_line_search; ++k) {
+        for (int k = 0; k < kMaxLineSearch; ++k) {
 #pragma omp parallel for schedule(static) num_threads(threads_) if (blocks_ > 1)
             for (Index b = 0; b < blocks_; ++b) {
                 double change = 0;
-                for (Index i = b * row_block, end = std::min(n_, i + row_block); i < end; ++i) {
+                for (Index i = b * kRowBlock, end = std::min(n_, i + kRowBlock); i < end; ++i) {
                     const double zi = z_[i] + y_[i] * xtd_[i], e = std::exp(-std::abs(zi));
                     z_trial_[i] = zi;
                     e_trial_[i] = e;
@@ -254,7 +254,7 @@ private:
                 partial[static_cast<std::size_t>(b)] = change;
             }
             const double change = std::accumulate(partial.begin(), partial.end(), 0.0) + wnorm_new - wnorm;
-            if (change <= armijo_fraction * delta) {
+            if (change <= kArmijoFraction * delta) {
                 w_ = wpd_;
                 for_rows([&](Index i) { set_row(i, z_trial_[i], e_trial_[i]); });
                 return true;

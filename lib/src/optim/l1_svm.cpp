@@ -115,17 +115,17 @@ private:
     // Backtracking from the Newton step on the exact objective (Armijo, σ = 0.01), as
     // LIBLINEAR: the cheap upper bound first, the exact loss change only when it fails.
     void line_search(Index j, double g, double step) {
-        constexpr double sigma = 0.01;
-        constexpr int max_steps = 20;
+        constexpr double kSigma = 0.01;
+        constexpr int kMaxSteps = 20;
         const double wj = w_[j];
         double delta = std::abs(wj + step) - std::abs(wj) + g * step;
         double applied = 0;  // the step b_ currently reflects
         double loss_old = 0;
         bool have_old = false;
         int k = 0;
-        for (; k < max_steps; ++k) {
+        for (; k < kMaxSteps; ++k) {
             const double diff = applied - step;  // move b_ from `applied` to `step`
-            double cond = std::abs(wj + step) - std::abs(wj) - sigma * delta;
+            double cond = std::abs(wj + step) - std::abs(wj) - kSigma * delta;
             if (xsq_[j] * step * step + g * step + cond <= 0) {
                 column(j, [&](Index i, double x) { b_[i] += diff * y_[i] * x; });
                 applied = step;
@@ -144,7 +144,7 @@ private:
             delta *= 0.5;
         }
         w_[j] = wj + applied;
-        if (k == max_steps) recompute_margins();  // many halvings: refresh b_ from w
+        if (k == kMaxSteps) recompute_margins();  // many halvings: refresh b_ from w
     }
 
     void recompute_margins() {

@@ -11,8 +11,8 @@ namespace kestrel {
 namespace {
 
 // Trust-region update constants of Lin & Moré (the values in LIBLINEAR's tron.cpp).
-constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75;
-constexpr double sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4.0;
+constexpr double kEta0 = 1e-4, kEta1 = 0.25, kEta2 = 0.75;
+constexpr double kSigma1 = 0.25, kSigma2 = 0.5, kSigma3 = 4.0;
 
 struct CgResult {
     Vector s;  // the step
@@ -95,19 +95,19 @@ SolverResult minimize_tron(Objective& f, const Vector& w0, const TronOptions& op
         if (iter == 0) delta = std::min(delta, snorm);
 
         const double curvature = f_new - fw - gs;
-        const double alpha = curvature <= 0 ? sigma3 : std::max(sigma1, -0.5 * (gs / curvature));
-        if (actual < eta0 * predicted)
-            delta = std::min(std::max(alpha, sigma1) * snorm, sigma2 * delta);
-        else if (actual < eta1 * predicted)
-            delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma2 * delta));
-        else if (actual < eta2 * predicted)
-            delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma3 * delta));
+        const double alpha = curvature <= 0 ? kSigma3 : std::max(kSigma1, -0.5 * (gs / curvature));
+        if (actual < kEta0 * predicted)
+            delta = std::min(std::max(alpha, kSigma1) * snorm, kSigma2 * delta);
+        else if (actual < kEta1 * predicted)
+            delta = std::max(kSigma1 * delta, std::min(alpha * snorm, kSigma2 * delta));
+        else if (actual < kEta2 * predicted)
+            delta = std::max(kSigma1 * delta, std::min(alpha * snorm, kSigma3 * delta));
         else if (cg.reached_boundary)
-            delta = sigma3 * delta;
+            delta = kSigma3 * delta;
         else
-            delta = std::max(delta, std::min(alpha * snorm, sigma3 * delta));
+            delta = std::max(delta, std::min(alpha * snorm, kSigma3 * delta));
 
-        if (actual > eta0 * predicted && std::isfinite(f_new)) {
+        if (actual > kEta0 * predicted && std::isfinite(f_new)) {
             ++iter;
             w = w_new;
             fw = f_new;

@@ -89,7 +89,7 @@ namespace {
 // silently badly (an RBF kernel of squared distances of 1e600 is 0 everywhere):
 // say so once per fit, before the estimator sees them.
 void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
-    constexpr double overflow_squared = 1e150;  // squares and products pass 1e300
+    constexpr double kOverflowSquared = 1e150;  // squares and products pass 1e300
     double peak = 0;
     if (d.X.is_sparse()) {
         const auto& m = d.X.sparse_ref();
@@ -97,7 +97,7 @@ void warn_on_extreme_magnitudes(const Dataset& d, const Context& ctx) {
     } else if (d.X.rows() > 0 && d.X.cols() > 0) {
         peak = d.X.dense_ref().cwiseAbs().maxCoeff();
     }
-    const bool huge = peak > overflow_squared, tiny = peak > 0 && peak < 1 / overflow_squared;
+    const bool huge = peak > kOverflowSquared, tiny = peak > 0 && peak < 1 / kOverflowSquared;
     if (!huge && !tiny) return;
     // The same text for every fold and grid point, so that the executables print it once.
     ctx.warning((d.source.empty() ? std::string("training data") : d.source) +

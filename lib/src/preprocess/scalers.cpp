@@ -223,12 +223,12 @@ void column_moments_rescaled(const Features& X, Vector& mean, Vector& sd) {
 // Whether a column that is not constant got a deviation so small that its squares
 // underflowed (values near 1e-300): the rescaled moments then recover it.
 bool has_underflowed(const Features& X, const Vector& sd) {
-    constexpr double tiny = 1e-150;
-    if (!(sd.array() < tiny).any()) return false;
+    constexpr double kTiny = 1e-150;
+    if (!(sd.array() < kTiny).any()) return false;
     if (!X.is_sparse()) {
         const auto& m = X.dense_ref();
         for (Index j = 0; j < m.cols(); ++j)
-            if (sd[j] < tiny && m.col(j).maxCoeff() != m.col(j).minCoeff()) return true;
+            if (sd[j] < kTiny && m.col(j).maxCoeff() != m.col(j).minCoeff()) return true;
         return false;
     }
     // Sparse: a column with a stored nonzero differs from its implicit zeros, or from
@@ -240,7 +240,7 @@ bool has_underflowed(const Features& X, const Vector& sd) {
     for (Index r = 0; r < m.outerSize(); ++r)
         for (SparseMatrix::InnerIterator it(m, r); it; ++it) {
             const Index j = it.col();
-            if (sd[j] >= tiny || it.value() == 0) continue;
+            if (sd[j] >= kTiny || it.value() == 0) continue;
             if (std::isnan(first[j])) first[j] = it.value();
             else if (first[j] != it.value()) varies = true;
             ++stored[j];

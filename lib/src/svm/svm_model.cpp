@@ -172,15 +172,15 @@ Eigen::MatrixXd SvmModel::probabilities(const Eigen::MatrixXd& pairwise, Index k
     if (!has_probability() || prob_b.size() != pairwise.cols())
         throw InternalError("svm probabilities asked of a model fitted without probability=1");
     // LIBSVM's min_prob: no pair is ever certain, so the coupling stays well posed.
-    constexpr double min_prob = 1e-7;
+    constexpr double kMinProb = 1e-7;
     Eigen::MatrixXd out(pairwise.rows(), k);
     Eigen::MatrixXd r = Eigen::MatrixXd::Zero(k, k);
     for (Index row = 0; row < pairwise.rows(); ++row) {
         Index q = 0;
         for (Index s = 0; s < k; ++s)
             for (Index t = s + 1; t < k; ++t, ++q) {
-                const double p = std::clamp(sigmoid_probability(pairwise(row, q), prob_a[q], prob_b[q]), min_prob,
-                                            1 - min_prob);
+                const double p = std::clamp(sigmoid_probability(pairwise(row, q), prob_a[q], prob_b[q]), kMinProb,
+                                            1 - kMinProb);
                 r(s, t) = p;
                 r(t, s) = 1 - p;
             }

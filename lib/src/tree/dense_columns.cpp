@@ -291,7 +291,7 @@ void DenseColumnStore::partition(Index begin, Index end, const Split& split) {
         Index l = begin, r = 0;
         for (Index i = begin; i < end; ++i) {
             const int p = rows[i];
-            const Index left = goes_left[p];
+            const Index left = static_cast<unsigned char>(goes_left[p]);
             rows[l] = p;
             tmp_o[r] = p;
             l += left;
@@ -314,7 +314,7 @@ void DenseColumnStore::partition(Index begin, Index end, const Split& split) {
         for (Index i = begin; i < end; ++i) {
             const int p = o[i];
             const double x = v[i];
-            const Index left = goes_left[p];
+            const Index left = static_cast<unsigned char>(goes_left[p]);
             o[l] = p;
             v[l] = x;
             tmp_o[r] = p;

@@ -21,17 +21,17 @@ namespace kestrel {
 template <class T>
 T json_integer(const Json& j) {
     static_assert(std::is_integral_v<T> && std::is_signed_v<T>, "json_integer reads signed integers");
-    constexpr auto lo = std::numeric_limits<T>::min();
-    constexpr auto hi = std::numeric_limits<T>::max();
+    constexpr auto kLo = std::numeric_limits<T>::min();
+    constexpr auto kHi = std::numeric_limits<T>::max();
     if (j.is_number_unsigned()) {
         const auto u = j.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(hi))
+        if (u > static_cast<std::uint64_t>(kHi))
             throw ModelStateError("integer " + std::to_string(u) + " is out of range");
         return static_cast<T>(u);
     }
     if (j.is_number_integer()) {
         const auto v = j.get<std::int64_t>();
-        if (v < static_cast<std::int64_t>(lo) || v > static_cast<std::int64_t>(hi))
+        if (v < static_cast<std::int64_t>(kLo) || v > static_cast<std::int64_t>(kHi))
             throw ModelStateError("integer " + std::to_string(v) + " is out of range");
         return static_cast<T>(v);
     }
@@ -39,7 +39,7 @@ T json_integer(const Json& j) {
         // Written as 3.0 by another tool: accepted when it is an integer in range.
         const double d = j.get<double>();
         // hi + 1.0 is exact (a power of two) where hi itself may round up to it.
-        if (!(d == std::floor(d) && d >= static_cast<double>(lo) && d < static_cast<double>(hi) + 1.0))
+        if (!(d == std::floor(d) && d >= static_cast<double>(kLo) && d < static_cast<double>(kHi) + 1.0))
             throw ModelStateError("expected an integer, found " + j.dump());
         return static_cast<T>(d);
     }
