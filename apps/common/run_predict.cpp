@@ -2,7 +2,6 @@
 
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
-#include "common/explain_output.hpp"
 #include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -99,7 +98,10 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     check_prediction_outputs(plot_targets, plots.curves, model.task(),
                              model.has_predict_proba() || model.has_decision_function(), model.model_name(),
                              model.has_predict_proba());
-    if (explain) check_explain(model, output.empty());
+    if (explain) {
+        model.check_explains_rows();
+        if (output.empty()) throw UsageError("--explain prints to stdout; write the predictions to a file with -o");
+    }
     if (request.contributions) (void)model.contribution_sources();  // refused before any input is read
     const Context ctx = common.context(io);
     if (!data.group_col.empty() && !request.metrics)
@@ -116,7 +118,7 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
     PredictResult result;
     const auto produce = [&](const TextSink& sink) {
         result = predict_stream(model, request, sink, ctx);
-        if (explain) io.out << explain_text(model, result.whole.X, result.whole_predicted);
+        if (explain) io.out << model.explain_rows(result.whole.X, result.whole_predicted);
     };
     const bool write_predictions = !(common.json && request.metrics && output.empty());
     if (!write_predictions) produce([](std::string_view) {});

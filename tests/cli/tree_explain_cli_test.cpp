@@ -81,6 +81,6 @@ TEST_SUITE("cli.tree") {
         auto not_tree =
             run_tool("kestrel-predict '" + linear + "' '" + heart_test + "' -o '" + (dir / "q.csv") + "' --explain");
         CHECK(not_tree.exit_code == 1);
-        CHECK(has(not_tree.err, "not a tree model (valid: tree, forest, adaboost)"));
+        CHECK(has(not_tree.err, "not a tree model (valid: adaboost, forest, tree)"));
     }
 }  // TEST_SUITE

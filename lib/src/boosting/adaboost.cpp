@@ -220,6 +220,7 @@ ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
             c.absent_is_missing = bc.absent_is_missing;
             c.native_missing = bc.native_missing;
             c.native_categories = bc.native_categories;
+            c.explains_rows = bc.explains_rows;  // a path through each round's tree
         } catch (const Error&) {
             // fit reports the bad base
         }

@@ -219,8 +219,8 @@ std::string Estimator::explain_row(const double* row, const ReportNames& names, 
 }
 
 std::string Estimator::do_explain_row(const double*, const ReportNames&, const std::string&) const {
-    throw UsageError(option_named("explain") + ": model " + name_ +
-                     " is not a tree model (valid: tree, forest, adaboost)");
+    // Model::check_explains_rows lists the models that do (core knows none by name).
+    throw UsageError(option_named("explain") + ": model " + name_ + " is not a tree model");
 }
 
 std::string Estimator::do_report(const std::string& report_name, const ReportNames&) const {

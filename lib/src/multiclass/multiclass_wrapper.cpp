@@ -306,7 +306,7 @@ Capabilities wrapped_capabilities(const std::string& strategy, Capabilities memb
     if (strategy != "ovr" && strategy != "ovo" && strategy != "ecoc")
         throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
     Capabilities c = member;
-    c.contributions = c.eval_sets = c.early_stopping = c.continue_training = false;
+    c.contributions = c.eval_sets = c.early_stopping = c.continue_training = c.explains_rows = false;
     if (strategy == "ecoc") {
         c.decision_function = true;
         c.predict_proba = false;

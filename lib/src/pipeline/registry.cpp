@@ -143,6 +143,13 @@ std::string Registry::task_label(const ResolvedParams& params, Task task) const 
     return to_string(task);
 }
 
+std::vector<std::string> Registry::names_with(bool Capabilities::*has) const {
+    std::vector<std::string> out;
+    for (const std::string& name : names())
+        if (capabilities(name, Params::object()).*has) out.push_back(name);
+    return out;
+}
+
 Capabilities Registry::capabilities(const std::string& name, const Params& given) const {
     return capabilities(*resolve(name, given));
 }

@@ -236,7 +236,8 @@ ModelInfo tree_model_info() {
                          .sample_weights = true,
                          .native_missing = true,
                          .native_categories = true,
-                         .contributions = true};
+                         .contributions = true,
+                         .explains_rows = true};
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
     info.factory = [] { return std::make_unique<DecisionTree>(); };
     info.search_space = tree_search_space();

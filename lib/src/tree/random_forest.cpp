@@ -479,7 +479,8 @@ ModelInfo forest_model_info() {
                          .sample_weights = true,
                          .native_missing = true,
                          .native_categories = true,
-                         .contributions = true};
+                         .contributions = true,
+                         .explains_rows = true};
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         const RandomForestParams p = forest_params().read(resolved);

@@ -36,6 +36,7 @@ struct Capabilities {
     bool early_stopping = false;     // stops on the last eval set: cv hands it the held-out fold
     bool continue_training = false;  // a fit adds to Context::init_model's rounds (gbdt: --init-model)
     bool sharded_rows = false;       // fits on rows spread over MPI ranks (Context::rows_sharded)
+    bool explains_rows = false;      // renders a row's path through its trees (Estimator::explain_row)
     bool operator==(const Capabilities&) const = default;
 };
 

@@ -136,6 +136,13 @@ public:
     // Their column names for K outputs: the feature names and `bias`; each prefixed by
     // `CLASS:` when K > 1 (one output per class).
     std::vector<std::string> contribution_names(Index outputs) const;
+    // Each row's path through the model's trees (kestrel-predict --explain): per row
+    // "row N: predicted LABEL" (`predicted` as predict() gives it), then the split lines
+    // and the leaf as report("tree") renders them. check_explains_rows() first.
+    std::string explain_rows(const Features& X, const Vector& predicted) const;
+    // UsageError unless the model renders rows' paths (Capabilities::explains_rows: the
+    // error lists the models that do, from the registry).
+    void check_explains_rows() const;
     bool has_decision_function() const { return estimator_->has_decision_function(); }
     bool has_predict_proba() const { return estimator_->has_predict_proba() || calibration_.has_value(); }
     // With a calibration, predict_proba is calibrated and predict() its argmax (or the

@@ -48,6 +48,9 @@ public:
     const ModelInfo& info(const std::string& name) const override;  // UsageError listing valid names
     bool contains(const std::string& name) const;
     std::vector<std::string> names() const override;  // sorted
+    // The models that have the capability `has` with their default parameters, sorted: the
+    // lists that help texts and errors give ("valid: adaboost, forest, tree").
+    std::vector<std::string> names_with(bool Capabilities::*has) const;
     // `given` checked against model `name`'s spec: UsageError for an unknown model,
     // ParamError for a bad value.
     std::shared_ptr<const ResolvedParams> resolve(const std::string& name, const Params& given) const;
