@@ -112,6 +112,7 @@ TEST_SUITE("cli.auto") {
 
     TEST_CASE("kestrel-auto: the same seed and --max-evals give a byte-identical model at 1 and 2 threads") {
         test::ScratchDir dir("auto_determinism");
+        const test::PinnedDate pinned;  // the runs are seconds apart; their files record the date
         const auto one = dir / "one.json", two = dir / "two.json";
         for (const auto& [threads, out] : {std::pair{"1", one}, std::pair{"2", two}}) {
             auto r = run(run_auto, "kestrel-auto",

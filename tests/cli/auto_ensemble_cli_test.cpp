@@ -147,6 +147,7 @@ TEST_SUITE("cli.auto") {
 
     TEST_CASE("kestrel-auto --ensemble: byte-identical model at 1 and 2 threads under --max-evals") {
         test::ScratchDir dir("auto_ensemble_threads");
+        const test::PinnedDate pinned;  // the runs are seconds apart; their files record the date
         const auto one = dir / "one.json", two = dir / "two.json";
         auto a = auto_ensemble(one, "1");
         auto b = auto_ensemble(two, "2");

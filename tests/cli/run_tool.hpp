@@ -3,8 +3,10 @@
 #include <array>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -90,6 +92,22 @@ inline RunningTool start_tool(const std::string& command, const std::string& out
 }
 
 // A scratch directory for one test, removed at the end of scope.
+// Pins the date a saved model records (SOURCE_DATE_EPOCH=0) while in scope, for tests that
+// compare the bytes of models saved at different moments in process; restores it after.
+struct PinnedDate {
+    std::optional<std::string> before;
+    PinnedDate() {
+        if (const char* v = std::getenv("SOURCE_DATE_EPOCH")) before = v;
+        ::setenv("SOURCE_DATE_EPOCH", "0", 1);
+    }
+    ~PinnedDate() {
+        if (before) ::setenv("SOURCE_DATE_EPOCH", before->c_str(), 1);
+        else ::unsetenv("SOURCE_DATE_EPOCH");
+    }
+    PinnedDate(const PinnedDate&) = delete;
+    PinnedDate& operator=(const PinnedDate&) = delete;
+};
+
 struct ScratchDir {
     std::filesystem::path path;
     explicit ScratchDir(const std::string& name)

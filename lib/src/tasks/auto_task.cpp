@@ -1,0 +1,145 @@
+#include "kestrel/tasks/auto_task.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "kestrel/core/error.hpp"
+#include "kestrel/io/table_format.hpp"
+#include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/auto_json.hpp"
+#include "kestrel/tasks/provenance.hpp"
+
+namespace kestrel {
+
+void check_auto_options(const AutoOptions& options) {
+    for (const auto& m : options.models) {
+        if (registry().contains(m)) continue;
+        try {
+            (void)registry().info(m);
+        } catch (const UsageError& e) {  // names the valid models; the option is named too
+            throw UsageError(option_named("models") + ": " + e.text());
+        }
+    }
+    if (!options.metric.empty()) (void)metric_info(options.metric);
+}
+
+AutoOptions auto_options_for(const AutoRequest& request) {
+    AutoOptions options = request.search;
+    // Standard input is read once: every member is refit on that reading (automatic here).
+    if (options.ensemble_size > 0)
+        options.ensemble_excludes_absent_missing =
+            peek_file_format(request.data.path, request.data.read) == FileFormat::libsvm;
+    if (options.time_budget <= 0 && options.max_evals == 0) options.time_budget = kDefaultAutoTimeBudget;
+    return options;
+}
+
+namespace {
+
+// The table is read as for a model that learns both tasks and fills absent sparse
+// entries with 0, so the labels decide the task as kestrel-train's rule does.
+ModelSpec auto_reading_spec(const AutoRequest& request) {
+    ModelSpec reading;
+    reading.model = "forest";
+    resolve_params(reading);
+    reading.missing = request.missing;
+    reading.task = request.task;
+    reading.encode = request.encode;
+    return reading;
+}
+
+}  // namespace
+
+AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double started) {
+    const auto start = std::chrono::steady_clock::now();
+    AutoOptions options = auto_options_for(request);
+    check_auto_options(options);
+    const ModelSpec reading = auto_reading_spec(request);
+    const Dataset d = read_training_data(request.data, reading);
+    if (options.metric.empty()) options.metric = default_metric(d.task);
+    options.base = reading;
+    options.base.task = d.task;  // every candidate learns the task the labels decided
+    options.seconds_used = started + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    AutoRun run;
+    run.result = auto_search(d, options, ctx);
+    run.options = std::move(options);
+    run.source = d.source;
+    run.task = d.task;
+    run.rows = d.rows();
+    run.output = request.output;
+    if (!request.output.empty()) refit_auto_choice(run.result, d, request, ctx).save(request.output);
+    return run;
+}
+
+Model refit_auto_choice(const AutoResult& result, const Dataset& data, const AutoRequest& request,
+                        const Context& ctx) {
+    const ProvenanceRecord record{request.data.path, -1, ctx.seed, {}};
+    const std::string cv = std::to_string(result.n_splits) + "-fold";
+    if (result.ensemble && result.ensemble->kept) {
+        const AutoEnsemble& e = *result.ensemble;
+        Model m = refit_auto_ensemble(result, data, ctx);
+        stamp_provenance(m, record);
+        m.provenance()["auto"] = {{"metric", result.metric},
+                                  {"cv", cv},
+                                  {"cv_mean", e.score.mean},
+                                  {"cv_std", e.score.std},
+                                  {"best_single_cv_mean", e.best_single},
+                                  {"held_out_mean", e.held_out.mean},
+                                  {"held_out_single_mean", e.held_out_single.mean},
+                                  {"ensemble_size", e.rounds},
+                                  {"evaluations", result.evaluations()}};
+        return m;
+    }
+    const AutoCandidate& best = result.best();
+    // A model that reads absent sparse entries as missing (gbdt) is refit on the table
+    // read as kestrel-train and kestrel-predict read it for that model.
+    const bool reread = request.data.path != "-" &&
+                        registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
+    Model m = Model::train(best.refit_spec, reread ? read_training_data(request.data, best.refit_spec) : data, ctx);
+    stamp_provenance(m, record);
+    m.provenance()["auto"] = {{"metric", result.metric},
+                              {"cv", cv},
+                              {"cv_mean", best.score.mean},
+                              {"cv_std", best.score.std},
+                              {"params", auto_point_json(best.refit_point)},
+                              {"evaluations", result.evaluations()}};
+    return m;
+}
+
+Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx) {
+    const AutoEnsemble& e = *result.ensemble;
+    std::vector<EnsembleMember> members;
+    for (std::size_t i = 0; i < e.members.size(); ++i) {
+        const AutoCandidate& c = result.leaderboard[e.members[i]];
+        Model m = Model::train(c.refit_spec, data, ctx);
+        m.provenance()["auto"] = {{"rank", e.members[i] + 1},
+                                  {"params", auto_point_json(c.refit_point)},
+                                  {"cv_mean", c.score.mean},
+                                  {"cv_std", c.score.std}};
+        members.push_back({std::move(m), e.weights[i]});
+    }
+    return Model::ensemble(std::move(members), data, ctx);
+}
+
+AutoProgress auto_best_so_far(const AutoResult& result) {
+    std::vector<const AutoCandidate*> by_order;
+    for (const auto& c : result.leaderboard) by_order.push_back(&c);
+    std::sort(by_order.begin(), by_order.end(),
+              [](const AutoCandidate* a, const AutoCandidate* b) { return a->order < b->order; });
+    AutoProgress progress;
+    for (const AutoCandidate* c : by_order) {
+        const double y = c->score.mean;
+        const bool improves =
+            progress.best.empty() ||
+            (std::isfinite(y) && (!std::isfinite(progress.best.back()) ||
+                                  (result.greater_is_better ? y > progress.best.back() : y < progress.best.back())));
+        progress.seconds.push_back(c->finished_at);
+        progress.best.push_back(improves ? y : progress.best.back());
+    }
+    return progress;
+}
+
+}  // namespace kestrel
