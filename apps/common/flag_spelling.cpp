@@ -26,6 +26,11 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"task", "--task"},
     {"init_model", "--init-model"},
     {"rows_sharded", "--shard"},
+    // Training a model to save (TrainRequest).
+    {"shard", "--shard"},
+    {"reports.path", "--path"},
+    {"reports.trace", "--trace"},
+    {"reports.tree", "--dump-tree"},
     // Reading data (ReadOptions).
     {"label_col", "--label-col"},
     {"group_col", "--group-col"},
