@@ -14,6 +14,7 @@
 #include "kestrel/metrics/regression.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/threshold_refit.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -90,7 +91,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
         if (metric_info(m).task != d.task)
             throw UsageError("--metric " + m + " is a " + to_string(metric_info(m).task) + " metric, but this is " +
                              to_string(d.task));
-    threshold.check(spec, d);
+    check_threshold_tuning(threshold.tune, spec, d);
     check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model, true);  // scores: known after the folds
     if (outputs.wants_curve()) {
         const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
