@@ -16,7 +16,7 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
 #include "kestrel/model_selection/permutation_importance.hpp"
-#include "kestrel/preprocess/column_selector.hpp"
+#include "kestrel/tasks/selection_refit.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -29,13 +29,6 @@ struct SelectFlags {
     std::string output, save_model, heldout;
     int repeats = 5;
 };
-
-std::vector<std::string> names_of(const std::vector<std::string>& feature_names, Index d) {
-    if (!feature_names.empty()) return feature_names;
-    std::vector<std::string> out;
-    for (Index j = 0; j < d; ++j) out.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
-    return out;
-}
 
 Json names_json(const std::vector<Index>& features, const std::vector<std::string>& names) {
     Json out = Json::array();
@@ -58,14 +51,7 @@ void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
         summary["output"] = f.output;
     }
     if (!f.save_model.empty()) {
-        // The selection is the model's first step, so it reads the same files as before.
-        ModelSpec s = spec;
-        s.preprocessing.insert(s.preprocessing.begin(), column_selector_spec(selected));
-        Model m = Model::train(s, d, ctx);
-        m.provenance()["data_file"] = d.source;
-        m.provenance()["seed"] = ctx.seed;
-        m.provenance()["selected_features"] = names_json(selected, names);
-        m.save(f.save_model);
+        refit_on_selected(spec, d, selected, ctx).save(f.save_model);
         summary["model"] = f.save_model;
     }
 }
@@ -73,7 +59,7 @@ void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
 int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
                    const CommonFlags& common, const Context& ctx, Io& io) {
     const SelectionResult r = sequential_selection(spec, d, opts, ctx);
-    const auto names = names_of(d.feature_names, d.cols());
+    const auto names = selection_feature_names(d);
     Json j = {{"method", f.direction}, {"model", spec.model},
               {"metric", r.metric},    {"rows", d.rows()},
               {"features", d.cols()},  {"k", opts.cv.k},
@@ -116,7 +102,7 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
 int run_l1(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
            const CommonFlags& common, const Context& ctx, Io& io) {
     const L1SelectionResult r = l1_selection(spec, d, opts, f.path_points, ctx);
-    const auto names = names_of(d.feature_names, d.cols());
+    const auto names = selection_feature_names(d);
     Json j = {{"method", "l1"},       {"model", r.model}, {"metric", r.metric},  {"rows", d.rows()},
               {"features", d.cols()}, {"k", opts.cv.k},   {"seed", common.seed}, {"strength", r.strength_name}};
     j["path"] = Json::array();
