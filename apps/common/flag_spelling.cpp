@@ -18,6 +18,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"poly.interaction_only", "--poly-interaction-only"},
     {"poly.max_width", "--max-poly-width"},
     {"missing", "--missing"},
+    {"missing_indicator", "--missing-indicator"},
     {"max_categories", "--max-categories"},
     {"min_frequency", "--min-frequency"},
     {"resample", "--resample"},
