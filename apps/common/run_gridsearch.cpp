@@ -14,10 +14,10 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
-#include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/cv_report.hpp"
+#include "kestrel/tasks/search_axes.hpp"
 #include "kestrel/tasks/search_refit.hpp"
 
 namespace kestrel::cli {
@@ -44,21 +44,6 @@ std::string text_table(const GridSearchResult& r, const std::vector<GridAxis>& a
     }
     if (r.points.size() > max_rows) os << "  ... " << r.points.size() - max_rows << " more (--results FILE has all)\n";
     return os.str();
-}
-
-// The model's declared space without what the command line already fixes: a parameter
-// given with -p, and the scale axis when --scale is given.
-std::vector<GridAxis> default_search_axes(const ModelSpec& spec) {
-    std::vector<GridAxis> axes;
-    for (auto& axis : declared_axes(spec.model)) {
-        if (spec.params.contains(axis.name)) continue;
-        if (axis.name == "scale" && std::any_of(spec.preprocessing.begin(), spec.preprocessing.end(), [](const std::string& s) {
-                return s == "standard" || s == "minmax";
-            }))
-            continue;
-        axes.push_back(std::move(axis));
-    }
-    return axes;
 }
 
 }  // namespace
