@@ -16,6 +16,7 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
 #include "kestrel/model_selection/permutation_importance.hpp"
+#include "kestrel/tasks/selection_json.hpp"
 #include "kestrel/tasks/selection_refit.hpp"
 
 namespace kestrel::cli {
@@ -29,12 +30,6 @@ struct SelectFlags {
     std::string output, save_model, heldout;
     int repeats = 5;
 };
-
-Json names_json(const std::vector<Index>& features, const std::vector<std::string>& names) {
-    Json out = Json::array();
-    for (Index j : features) out.push_back(names[static_cast<std::size_t>(j)]);
-    return out;
-}
 
 std::string joined(const std::vector<Index>& features, const std::vector<std::string>& names) {
     std::string s;
@@ -60,18 +55,8 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
                    const CommonFlags& common, const Context& ctx, Io& io) {
     const SelectionResult r = sequential_selection(spec, d, opts, ctx);
     const auto names = selection_feature_names(d);
-    Json j = {{"method", f.direction}, {"model", spec.model},
-              {"metric", r.metric},    {"rows", d.rows()},
-              {"features", d.cols()},  {"k", opts.cv.k},
-              {"seed", common.seed},   {"stop", r.stop.respelled(flag_spelling)}};
-    j["trajectory"] = Json::array();
-    for (const auto& s : r.trajectory) {
-        const std::string change =
-            s.changed < 0 ? "" : (opts.forward ? "+" : "-") + names[static_cast<std::size_t>(s.changed)];
-        j["trajectory"].push_back(
-            {{"change", change}, {"features", names_json(s.features, names)}, {"score", s.score}, {"error", s.error}});
-    }
-    j["selected"] = names_json(r.selected, names);
+    Json j = sequential_selection_json(r, spec.model, d, opts, common.seed);
+    j["stop"] = r.stop.respelled(flag_spelling);
     write_outputs(f, spec, d, r.selected, names, ctx, j);
     if (common.json) {
         io.out << j.dump(2) << "\n";
@@ -103,17 +88,7 @@ int run_l1(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const 
            const CommonFlags& common, const Context& ctx, Io& io) {
     const L1SelectionResult r = l1_selection(spec, d, opts, f.path_points, ctx);
     const auto names = selection_feature_names(d);
-    Json j = {{"method", "l1"},       {"model", r.model}, {"metric", r.metric},  {"rows", d.rows()},
-              {"features", d.cols()}, {"k", opts.cv.k},   {"seed", common.seed}, {"strength", r.strength_name}};
-    j["path"] = Json::array();
-    for (const auto& p : r.path)
-        j["path"].push_back({{r.strength_name, p.strength},
-                             {"nonzero", names_json(p.nonzero, names)},
-                             {"score", p.score},
-                             {"error", p.error}});
-    j["chosen"] = r.chosen;
-    j["entry_order"] = names_json(r.entry_order, names);
-    j["selected"] = names_json(r.selected, names);
+    Json j = l1_selection_json(r, d, opts, common.seed);
     write_outputs(f, spec, d, r.selected, names, ctx, j);
     if (common.json) {
         io.out << j.dump(2) << "\n";
@@ -156,7 +131,7 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
         if (p.mean[j] > 0) useful.push_back(j);
     Json j = {{"method", "permutation"}, {"model", model.model_name()}, {"rows", t.X.rows()}, {"seed", common.seed}};
     j.update(importance_json(p, names, metric, f.repeats));
-    j["selected"] = names_json(useful, names);
+    j["selected"] = feature_names_json(useful, names);
     if (!f.output.empty()) {
         std::string text;
         for (Index c : useful) text += names[static_cast<std::size_t>(c)] + "\n";
