@@ -1,15 +1,8 @@
 #include "common/c_search_output.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace kestrel::cli {
-
-Json c_search_report(const Model& m) {
-    const auto names = m.estimator().report_names();
-    if (std::find(names.begin(), names.end(), "c_search") == names.end()) return Json();
-    return Json::parse(m.report("c_search"));
-}
 
 std::string c_search_text(const Json& c) {
     const bool accuracy = c.value("metric", "") == "accuracy";

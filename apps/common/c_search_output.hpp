@@ -7,9 +7,8 @@
 
 namespace kestrel::cli {
 
-// The model's C search as JSON, or null when it has none (C was given, or another model).
-Json c_search_report(const Model& m);
-// A few lines for stderr: one per C, the chosen one marked.
+// A few lines for stderr from the C search's JSON (c_search_report, kestrel/tasks/train_summary.hpp):
+// one per C, the chosen one marked.
 std::string c_search_text(const Json& c_search);
 
 }  // namespace kestrel::cli

@@ -35,6 +35,7 @@
 #include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_format.hpp"
+#include "kestrel/pipeline/model_spec_checks.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/encoders.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
@@ -467,9 +468,6 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
     resolve_params(s);  // every value checked before any work, and only here
     s.missing = model_missing(data.missing);
     s.missing_indicator = data.missing_indicator;
-    if (s.missing_indicator && (s.missing == "auto" || s.missing == "keep"))
-        throw UsageError("--missing-indicator goes with an imputer: --missing mean, median, most_frequent or constant:VALUE");
-    if (max_categories == 1) throw UsageError("--max-categories must be 0 (no limit) or at least 2");
     s.encode = encode;
     s.max_categories = static_cast<Index>(max_categories);
     s.min_frequency = min_frequency;
@@ -480,9 +478,9 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
         parse_resample(resample);  // a bad method fails before any data is read
         s.resample = resample;
     }
-    if (calibrate_folds != 5 && calibrate.empty()) throw UsageError("--calibrate-folds goes with --calibrate");
     s.calibrate = calibrate;
     s.calibrate_folds = calibrate_folds;
+    check_model_spec(s);
     return s;
 }
 

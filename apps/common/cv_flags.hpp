@@ -7,6 +7,7 @@
 
 #include "common/cli.hpp"
 #include "kestrel/model_selection/cv_scheme.hpp"
+#include "kestrel/tasks/cv_data.hpp"
 
 namespace kestrel::cli {
 
@@ -21,13 +22,10 @@ struct SplitFlags {
     // `what` names the folds in help ("cross-validation folds per point").
     void add_to(CLI::App& app, const std::string& what);
 
-    // The rows and their scheme: reads DATA_FILE (and the validation file, and the
-    // group column) as read_training_data does. UsageError naming the flag for bad
-    // combinations and values, before any fit.
-    struct Data {
-        Dataset data;
-        SplitOptions split;
-    };
+    // The rows and their scheme (kestrel/tasks/cv_data.hpp): reads DATA_FILE (and the
+    // validation file, and the group column) as read_training_data does. UsageError naming
+    // the flag for bad combinations and values, before any fit.
+    using Data = CvData;
     Data read(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) const;
 
 private:

@@ -4,11 +4,11 @@
 #include <iomanip>
 #include <sstream>
 
-#include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/cv_report.hpp"
 
 namespace kestrel::cli {
 
@@ -18,17 +18,6 @@ std::string fraction_text(double f) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", f);
     return buf;
-}
-
-// Appends ",value" (appending, not "," + value: GCC 12 warns falsely on the latter).
-void add(std::string& out, const std::string& value) {
-    out += ',';
-    out += value;
-}
-
-std::string class_name(const std::vector<std::string>& classes, double index) {
-    const auto i = static_cast<std::size_t>(index);
-    return i < classes.size() ? classes[i] : std::to_string(i);
 }
 
 }  // namespace
@@ -64,73 +53,6 @@ std::string cv_title(const SplitOptions& s) {
     return "cross-validation";
 }
 
-Json scheme_json(const SplitOptions& s) {
-    Json j = {{"scheme", describe(s)}};
-    switch (s.scheme) {
-        case CvScheme::kfold:
-            j["k"] = s.k;
-            j["repeats"] = s.repeats;
-            break;
-        case CvScheme::leave_one_out: break;
-        case CvScheme::shuffle_split:
-            j["splits"] = s.shuffle_splits;
-            j["test_fraction"] = s.test_fraction;
-            break;
-        case CvScheme::group_kfold: {
-            j["k"] = s.k;
-            Index groups = 0;
-            for (Index g : s.groups) groups = std::max(groups, g + 1);
-            j["groups"] = groups;
-            break;
-        }
-        case CvScheme::fixed: break;
-    }
-    return j;
-}
-
-void write_fold_predictions(const std::string& path, const Dataset& data, const CvResult& r, const SplitOptions& s) {
-    const bool classify = data.task == Task::classification;
-    const bool repeats = s.scheme == CvScheme::kfold && s.repeats > 1;
-    // Score columns only when every split has them with the same width.
-    auto width = [&](auto member) {
-        const Index cols = (r.fold_predictions.front().*member).cols();
-        for (const auto& p : r.fold_predictions)
-            if ((p.*member).cols() != cols || (p.*member).size() == 0) return Index{0};
-        return cols;
-    };
-    const Index proba_cols = classify ? width(&Predictions::proba) : 0;
-    const Index decision_cols = classify ? width(&Predictions::decision) : 0;
-    const auto& classes = r.fold_predictions.front().classes.size() > data.classes.size()
-                              ? r.fold_predictions.front().classes
-                              : data.classes;
-
-    std::string out = repeats ? "row,repeat,fold,truth,prediction" : "row,fold,truth,prediction";
-    for (Index c = 0; c < proba_cols; ++c) add(out, csv_field("proba_" + class_name(classes, static_cast<double>(c))));
-    if (decision_cols == 1) out += ",decision";
-    else
-        for (Index c = 0; c < decision_cols; ++c)
-            add(out, csv_field("decision_" + class_name(classes, static_cast<double>(c))));
-    out += "\n";
-    for (std::size_t f = 0; f < r.fold_predictions.size(); ++f) {
-        const Predictions& p = r.fold_predictions[f];
-        const Fold& fold = r.splits[f];
-        for (std::size_t i = 0; i < fold.test.size(); ++i) {
-            const auto row = static_cast<Index>(i);
-            // A validation file's rows follow the training rows: number them within their file.
-            const Index first = s.scheme == CvScheme::fixed ? fold.test.front() : 0;
-            out += std::to_string(fold.test[i] - first);
-            if (repeats) add(out, std::to_string(fold.repeat + 1));
-            add(out, std::to_string(fold.index + 1));
-            add(out, classify ? csv_field(class_name(classes, p.y_true[row])) : format_number(p.y_true[row]));
-            add(out, classify ? csv_field(class_name(classes, p.y_pred[row])) : format_number(p.y_pred[row]));
-            for (Index c = 0; c < proba_cols; ++c) add(out, format_number(p.proba(row, c)));
-            for (Index c = 0; c < decision_cols; ++c) add(out, format_number(p.decision(row, c)));
-            out += "\n";
-        }
-    }
-    write_file_atomically(path, out);
-}
-
 std::string learning_curve_text(const LearningCurve& c) {
     std::ostringstream os;
     os << std::right << std::setw(9) << "fraction" << std::setw(8) << "rows" << std::setw(12) << "train" << std::setw(10)
@@ -143,30 +65,6 @@ std::string learning_curve_text(const LearningCurve& c) {
         os.unsetf(std::ios::fixed);
     }
     return os.str();
-}
-
-Json learning_curve_json(const LearningCurve& c) {
-    Json j = {{"metric", c.metric}, {"greater_is_better", c.greater_is_better}, {"points", Json::array()}};
-    for (const auto& p : c.points)
-        j["points"].push_back({{"fraction", p.fraction},
-                               {"train_size", p.train_size},
-                               {"train", {{"mean", p.train.mean}, {"std", p.train.std}, {"folds", p.train_scores}}},
-                               {"validation",
-                                {{"mean", p.validation.mean}, {"std", p.validation.std}, {"folds", p.validation_scores}}},
-                               {"mean_fit_seconds", p.fit_seconds}});
-    return j;
-}
-
-std::string learning_curve_csv(const LearningCurve& c) {
-    std::string out = "fraction,train_size,train_mean,train_std,validation_mean,validation_std,mean_fit_seconds\n";
-    for (const auto& p : c.points) {
-        out += format_number(p.fraction);
-        add(out, std::to_string(p.train_size));
-        for (double v : {p.train.mean, p.train.std, p.validation.mean, p.validation.std, p.fit_seconds})
-            add(out, format_number(v));
-        out += '\n';
-    }
-    return out;
 }
 
 LearningCurve run_learning_curve(const CvOutputFlags& flags, const ModelSpec& spec, const Dataset& data,
@@ -189,7 +87,7 @@ void print_learning_curve(const LearningCurve& c, const CvOutputFlags& flags, co
                   {"task", registry().task_label(*resolved_params(spec), data.task)},
                   {"rows", data.rows()},
                   {"seed", seed}};
-        j.update(scheme_json(opts));
+        j.update(cv_scheme_json(opts));
         j["learning_curve"] = learning_curve_json(c);
         io.out << j.dump(2) << "\n";
         return;

@@ -1,7 +1,7 @@
 #pragma once
-// kestrel-cv's outputs beyond the score table: the per-split predictions
-// (--predictions FILE), the scheme's title and JSON keys, and learning curves
-// (--learning-curve FRACTIONS, printed as a table or JSON, --curve-csv FILE).
+// kestrel-cv's outputs beyond the score table: the scheme's title and learning curves
+// (--learning-curve FRACTIONS, printed as a table or JSON, --curve-csv FILE). Their JSON and
+// CSV, and the per-split predictions' CSV, are the library's (kestrel/tasks/cv_report.hpp).
 #include <string>
 
 #include "common/cli.hpp"
@@ -23,19 +23,8 @@ struct CvOutputFlags {
 
 // "5-fold cross-validation x 2 repeats", "leave-one-out cross-validation", ...
 std::string cv_title(const SplitOptions& s);
-// JSON keys describing the scheme: scheme, k / splits / test_fraction, ...
-Json scheme_json(const SplitOptions& s);
-
-// One line per (split, test row): row (0-based data row; for --validation, the row of
-// the validation file), fold (1-based; a repeat
-// column for repeated k-fold), truth, prediction, then probabilities and decision
-// values where the model gives them. Written atomically.
-void write_fold_predictions(const std::string& path, const Dataset& data, const CvResult& r, const SplitOptions& s);
-
-// The curve as text, JSON ({"metric", "points": [...]}) and CSV.
+// The text of the learning curve's table (its JSON and CSV: kestrel/tasks/cv_report.hpp).
 std::string learning_curve_text(const LearningCurve& c);
-Json learning_curve_json(const LearningCurve& c);
-std::string learning_curve_csv(const LearningCurve& c);
 
 // Runs the learning curve kestrel-cv was asked for and prints / writes it.
 LearningCurve run_learning_curve(const CvOutputFlags& flags, const ModelSpec& spec, const Dataset& data,

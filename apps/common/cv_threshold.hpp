@@ -1,12 +1,10 @@
 #pragma once
-// kestrel-cv --tune-threshold CRITERION and -o MODEL: choose a binary classifier's
-// decision threshold on the out-of-fold scores, and refit the model on every row
-// (with that threshold stored) to save it.
+// kestrel-cv --tune-threshold CRITERION and -o MODEL: the flags of the threshold tuning and
+// refit (kestrel/tasks/threshold_refit.hpp), and their lines of the summary.
 #include <string>
 
 #include "common/cli.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
-#include "kestrel/model_selection/threshold.hpp"
 
 namespace kestrel::cli {
 
@@ -14,9 +12,6 @@ struct CvThresholdFlags {
     std::string tune;    // "f1", "precision=0.9", "recall=0.9"; empty = none
     std::string output;  // refit model file; empty = none
     void add_to(CLI::App& app);
-    // Before any fit: the criterion parses, the data is binary classification and the
-    // model gives scores (UsageError naming --tune-threshold).
-    void check(const ModelSpec& spec, const Dataset& data) const;
 };
 
 struct CvThresholdOutcome {

@@ -18,6 +18,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"poly.interaction_only", "--poly-interaction-only"},
     {"poly.max_width", "--max-poly-width"},
     {"missing", "--missing"},
+    {"missing_indicator", "--missing-indicator"},
     {"max_categories", "--max-categories"},
     {"min_frequency", "--min-frequency"},
     {"resample", "--resample"},
@@ -26,6 +27,11 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"task", "--task"},
     {"init_model", "--init-model"},
     {"rows_sharded", "--shard"},
+    // Training a model to save (TrainRequest).
+    {"shard", "--shard"},
+    {"reports.path", "--path"},
+    {"reports.trace", "--trace"},
+    {"reports.tree", "--dump-tree"},
     // Reading data (ReadOptions).
     {"label_col", "--label-col"},
     {"group_col", "--group-col"},

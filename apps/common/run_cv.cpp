@@ -9,11 +9,14 @@
 #include "common/search_plots.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/classification.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/metrics/regression.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/cv_report.hpp"
+#include "kestrel/tasks/threshold_refit.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -90,7 +93,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
         if (metric_info(m).task != d.task)
             throw UsageError("--metric " + m + " is a " + to_string(metric_info(m).task) + " metric, but this is " +
                              to_string(d.task));
-    threshold.check(spec, d);
+    check_threshold_tuning(threshold.tune, spec, d);
     check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model, true);  // scores: known after the folds
     if (outputs.wants_curve()) {
         const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
@@ -99,7 +102,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
         return 0;
     }
     const CvResult r = cross_validate(spec, d, opts, ctx);
-    if (!outputs.predictions.empty()) write_fold_predictions(outputs.predictions, d, r, opts);
+    if (!outputs.predictions.empty()) write_file_atomically(outputs.predictions, fold_predictions_csv(d, r, opts));
     check_prediction_outputs(plot_targets, plots.curves, d.task, r.out_of_fold.has_scores(), spec.model,
                              r.out_of_fold.proba.size() > 0);
     write_prediction_outputs(plot_targets, plots.curves, r.out_of_fold, spec.model + ", out of fold, " + short_source(d.source));
@@ -110,20 +113,8 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
                   {"task", registry().task_label(*resolved_params(spec), d.task)},
                   {"rows", d.rows()},
                   {"seed", common.seed}};
-        j.update(scheme_json(opts));
-        for (const auto& m : r.metrics) {
-            Json folds = Json::array();
-            for (const auto& f : r.folds) folds.push_back(f.scores.at(m));
-            j["metrics"][m] = {{"mean", r.summary.at(m).mean}, {"std", r.summary.at(m).std}, {"folds", folds},
-                               {"pooled", r.pooled.at(m)}};
-        }
-        if (!r.folds.empty() && r.folds.front().rounds > 0) {
-            Json rounds = Json::array();
-            for (const auto& f : r.folds) rounds.push_back(f.rounds);
-            j["rounds"] = rounds;  // early stopping on each test fold
-        }
-        j["out_of_fold"] = d.task == Task::classification ? classification_report(r.out_of_fold).to_json()
-                                                          : regression_report(r.out_of_fold).to_json();
+        j.update(cv_scheme_json(opts));
+        j.update(cv_scores_json(r, d.task));
         j.update(tuned.json);
         io.out << j.dump(2) << "\n";
         return 0;

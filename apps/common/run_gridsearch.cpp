@@ -14,9 +14,11 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
-#include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/cv_report.hpp"
+#include "kestrel/tasks/search_axes.hpp"
+#include "kestrel/tasks/search_refit.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -42,21 +44,6 @@ std::string text_table(const GridSearchResult& r, const std::vector<GridAxis>& a
     }
     if (r.points.size() > max_rows) os << "  ... " << r.points.size() - max_rows << " more (--results FILE has all)\n";
     return os.str();
-}
-
-// The model's declared space without what the command line already fixes: a parameter
-// given with -p, and the scale axis when --scale is given.
-std::vector<GridAxis> default_search_axes(const ModelSpec& spec) {
-    std::vector<GridAxis> axes;
-    for (auto& axis : declared_axes(spec.model)) {
-        if (spec.params.contains(axis.name)) continue;
-        if (axis.name == "scale" && std::any_of(spec.preprocessing.begin(), spec.preprocessing.end(), [](const std::string& s) {
-                return s == "standard" || s == "minmax";
-            }))
-            continue;
-        axes.push_back(std::move(axis));
-    }
-    return axes;
 }
 
 }  // namespace
@@ -126,7 +113,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     const std::size_t n_splits = make_splits(d, cv_data.split, ctx.seed).size();
     const SearchOptions search_opts = search_flags.options(cv_data.split, metric, axes, n_splits);
     Json about = {{"model", spec.model}, {"metric", metric}, {"seed", common.seed}};
-    about.update(scheme_json(cv_data.split));
+    about.update(cv_scheme_json(cv_data.split));
     std::optional<NestedSearchResult> nested;
     if (search_flags.nested()) {
         SplitOptions outer;
@@ -138,7 +125,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
         nested = nested_search(spec, axes, d, search_opts, outer, ctx);
         if (output.empty()) {  // the estimate is the answer; -o also needs the search on all rows
             Json j = about;
-            j["nested"] = nested_json(*nested);
+            j["nested"] = nested_search_json(*nested);
             if (common.json) io.out << j.dump(2) << "\n";
             else io.out << "search of " << spec.model << " on " << d.source << ", " << describe(cv_data.split)
                         << " inside " << search_flags.outer_k << " outer folds\n" << nested_text(*nested);
@@ -151,37 +138,13 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     for (const auto& t : plot_targets)
         write_file_atomically(t.path, grid_heatmap_svg(r, axes, spec.model + " on " + short_source(d.source)));
 
-    if (!output.empty()) {
-        const ModelSpec best = r.best().spec;
-        Model m = Model::train(best, d, ctx);
-        m.provenance()["data_file"] = input == "-" ? "<stdin>" : input;
-        m.provenance()["gridsearch"] = {{"metric", metric}, {"search", r.kind}, {"cv", describe(cv_data.split)},
-                                        {"cv_mean", r.best().score.mean}, {"cv_std", r.best().score.std}};
-        if (nested) m.provenance()["gridsearch"]["nested"] = nested_json(*nested);
-        m.save(output);
-    }
+    if (!output.empty())
+        refit_best_point(r, d, {input, metric, describe(cv_data.split), nested ? &*nested : nullptr}, ctx).save(output);
 
     if (common.json) {
         Json j = about;
-        j["search"] = r.kind;
-        j["fitted_points"] = r.fitted_points;
-        if (nested) j["nested"] = nested_json(*nested);
-        for (const auto& round : r.rounds)
-            j["rounds"].push_back({{"iteration", round.iteration}, {"n_resources", round.n_resources},
-                                   {"n_candidates", round.n_candidates}});
-        j["points"] = Json::array();
-        for (const auto& p : r.points) {
-            Json point = Json::object();
-            for (const auto& [name, value] : p.point) point[name] = value;
-            Json entry = {{"rank", p.rank},          {"params", point},
-                          {"mean", p.score.mean},    {"std", p.score.std},
-                          {"fold_scores", p.fold_scores}, {"mean_fit_seconds", p.fit_seconds},
-                          {"iteration", p.iteration}, {"n_resources", p.n_resources},
-                          {"resumed", p.resumed}};
-            if (!p.fold_rounds.empty()) entry["fold_rounds"] = p.fold_rounds;  // early stopping per fold
-            j["points"].push_back(std::move(entry));
-        }
-        j["best"] = j["points"][0];
+        j.update(search_json(r));
+        if (nested) j["nested"] = nested_search_json(*nested);
         io.out << j.dump(2) << "\n";
         return 0;
     }

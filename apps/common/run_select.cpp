@@ -16,7 +16,8 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/feature_selection.hpp"
 #include "kestrel/model_selection/permutation_importance.hpp"
-#include "kestrel/preprocess/column_selector.hpp"
+#include "kestrel/tasks/selection_json.hpp"
+#include "kestrel/tasks/selection_refit.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -29,19 +30,6 @@ struct SelectFlags {
     std::string output, save_model, heldout;
     int repeats = 5;
 };
-
-std::vector<std::string> names_of(const std::vector<std::string>& feature_names, Index d) {
-    if (!feature_names.empty()) return feature_names;
-    std::vector<std::string> out;
-    for (Index j = 0; j < d; ++j) out.push_back("x" + std::to_string(j + 1));  // LIBSVM's 1-based indices
-    return out;
-}
-
-Json names_json(const std::vector<Index>& features, const std::vector<std::string>& names) {
-    Json out = Json::array();
-    for (Index j : features) out.push_back(names[static_cast<std::size_t>(j)]);
-    return out;
-}
 
 std::string joined(const std::vector<Index>& features, const std::vector<std::string>& names) {
     std::string s;
@@ -58,14 +46,7 @@ void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
         summary["output"] = f.output;
     }
     if (!f.save_model.empty()) {
-        // The selection is the model's first step, so it reads the same files as before.
-        ModelSpec s = spec;
-        s.preprocessing.insert(s.preprocessing.begin(), column_selector_spec(selected));
-        Model m = Model::train(s, d, ctx);
-        m.provenance()["data_file"] = d.source;
-        m.provenance()["seed"] = ctx.seed;
-        m.provenance()["selected_features"] = names_json(selected, names);
-        m.save(f.save_model);
+        refit_on_selected(spec, d, selected, ctx).save(f.save_model);
         summary["model"] = f.save_model;
     }
 }
@@ -73,19 +54,9 @@ void write_outputs(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
 int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
                    const CommonFlags& common, const Context& ctx, Io& io) {
     const SelectionResult r = sequential_selection(spec, d, opts, ctx);
-    const auto names = names_of(d.feature_names, d.cols());
-    Json j = {{"method", f.direction}, {"model", spec.model},
-              {"metric", r.metric},    {"rows", d.rows()},
-              {"features", d.cols()},  {"k", opts.cv.k},
-              {"seed", common.seed},   {"stop", r.stop.respelled(flag_spelling)}};
-    j["trajectory"] = Json::array();
-    for (const auto& s : r.trajectory) {
-        const std::string change =
-            s.changed < 0 ? "" : (opts.forward ? "+" : "-") + names[static_cast<std::size_t>(s.changed)];
-        j["trajectory"].push_back(
-            {{"change", change}, {"features", names_json(s.features, names)}, {"score", s.score}, {"error", s.error}});
-    }
-    j["selected"] = names_json(r.selected, names);
+    const auto names = selection_feature_names(d);
+    Json j = sequential_selection_json(r, spec.model, d, opts, common.seed);
+    j["stop"] = r.stop.respelled(flag_spelling);
     write_outputs(f, spec, d, r.selected, names, ctx, j);
     if (common.json) {
         io.out << j.dump(2) << "\n";
@@ -116,18 +87,8 @@ int run_sequential(const SelectFlags& f, const ModelSpec& spec, const Dataset& d
 int run_l1(const SelectFlags& f, const ModelSpec& spec, const Dataset& d, const SelectionOptions& opts,
            const CommonFlags& common, const Context& ctx, Io& io) {
     const L1SelectionResult r = l1_selection(spec, d, opts, f.path_points, ctx);
-    const auto names = names_of(d.feature_names, d.cols());
-    Json j = {{"method", "l1"},       {"model", r.model}, {"metric", r.metric},  {"rows", d.rows()},
-              {"features", d.cols()}, {"k", opts.cv.k},   {"seed", common.seed}, {"strength", r.strength_name}};
-    j["path"] = Json::array();
-    for (const auto& p : r.path)
-        j["path"].push_back({{r.strength_name, p.strength},
-                             {"nonzero", names_json(p.nonzero, names)},
-                             {"score", p.score},
-                             {"error", p.error}});
-    j["chosen"] = r.chosen;
-    j["entry_order"] = names_json(r.entry_order, names);
-    j["selected"] = names_json(r.selected, names);
+    const auto names = selection_feature_names(d);
+    Json j = l1_selection_json(r, d, opts, common.seed);
     write_outputs(f, spec, d, r.selected, names, ctx, j);
     if (common.json) {
         io.out << j.dump(2) << "\n";
@@ -170,7 +131,7 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
         if (p.mean[j] > 0) useful.push_back(j);
     Json j = {{"method", "permutation"}, {"model", model.model_name()}, {"rows", t.X.rows()}, {"seed", common.seed}};
     j.update(importance_json(p, names, metric, f.repeats));
-    j["selected"] = names_json(useful, names);
+    j["selected"] = feature_names_json(useful, names);
     if (!f.output.empty()) {
         std::string text;
         for (Index c : useful) text += names[static_cast<std::size_t>(c)] + "\n";

@@ -1,21 +1,17 @@
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <iostream>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/c_search_output.hpp"
 #include "common/commands.hpp"
+#include "common/flag_spelling.hpp"
 #include "common/kernel_info_command.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
-#include "kestrel/core/process_group.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
-#include "kestrel/tasks/provenance.hpp"
-#include "kestrel/tasks/training_shard.hpp"
+#include "kestrel/tasks/train_task.hpp"
 
 namespace kestrel::cli {
 namespace {
@@ -42,104 +38,17 @@ void list_models(Io& io, bool json) {
 
 namespace {
 
-Index categorical_count(const Model& m) {
-    Index n = 0;
-    for (const auto& c : m.categories()) n += !c.empty();
-    return n;
-}
-
-// What the pipeline did with the table's categories and missing cells, for the summary.
-std::string table_summary(const Model& m) {
-    const auto kinds = m.step_kinds();
-    const auto has = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
-    std::string s;
-    if (const Index n = categorical_count(m); n > 0)
-        s = plural(n, "categorical column") +
-            (has("onehot")                                                            ? " one-hot encoded"
-             : m.encoding() != "ordinal" && m.estimator().native_categories() ? " split natively"
-                                                                                       : " given as codes");
-    if (has("impute") || has("impute_mean"))
-        s += (s.empty() ? "" : "; ") + std::string("missing cells imputed");
-    return s;
-}
-
-// A model that does both tasks read whole-number labels with many values as a regression
-// target (choose_task): say so, since a user with 40 class codes expects classes.
-std::string inferred_regression_note(const ModelSpec& spec, const Dataset& d) {
-    if (spec.task || d.task != Task::regression || d.has_queries() ||
-        !registry().info(spec.model).supports(Task::classification))
-        return {};
-    std::vector<double> values(d.y.data(), d.y.data() + d.y.size());
-    if (std::any_of(values.begin(), values.end(), [](double v) { return v != std::floor(v); })) return {};
-    std::sort(values.begin(), values.end());
-    const auto distinct = std::unique(values.begin(), values.end()) - values.begin();
-    return "the label's " + std::to_string(distinct) + " distinct whole numbers (more than " +
-           std::to_string(kMaxIntegerClasses) + ") were read as a regression target; --task classification " +
-           "trains one class per value";
-}
-
-}  // namespace
-
-namespace {
-
-// What --shard cannot be combined with, refused before any file is read.
-void check_shard_flags(const ModelSpec& spec, bool valid, bool init) {
-    if (!registry().capabilities(*resolved_params(spec)).sharded_rows)
-        throw UsageError("--shard: model " + spec.model +
-                         " with these parameters cannot train on rows spread over ranks (docs/distributed.md lists "
-                         "the models and parameters that can)");
-    const auto refuse = [](bool given, const char* flag) {
-        if (given) throw UsageError(std::string("--shard: ") + flag + " is not supported with a sharded fit");
-    };
-    refuse(valid, "--valid");
-    refuse(init, "--init-model");
-    refuse(!spec.calibrate.empty(), "--calibrate");
-    refuse(!spec.resample.empty(), "--resample");
-}
-
-// Fails on an output the model cannot give, before reading data or training.
-void check_report_outputs(const ModelSpec& spec, bool path, bool trace, bool dump_tree, const std::string& output) {
-    const auto names = registry().reports(*resolved_params(spec));
-    auto require = [&](bool wanted, const char* report, const char* flag) {
-        if (wanted && std::find(names.begin(), names.end(), report) == names.end())
-            throw UsageError(std::string(flag) + ": model " + spec.model + " has no " + report + " output");
-    };
-    require(path, "path", "--path");
-    require(trace, "trace", "--trace");
-    require(dump_tree, "tree", "--dump-tree");
-    if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
-}
-
-// What the summary of a fit tells, kept before the rows went to the model.
-struct TrainSummary {
-    std::string model, task_name;
-    Task task = Task::regression;
-    Index rows = 0, cols = 0;
-    std::vector<std::string> classes;
-    double seconds = 0;
-    std::string output, task_note;
-};
-
-Json train_summary_json(const Model& m, const TrainSummary& f, const Json& c_search) {
-    Json j = {{"model", f.model},     {"task", f.task_name},       {"rows", f.rows},    {"features", f.cols},
-              {"classes", f.classes}, {"fit_seconds", f.seconds},  {"output", f.output}};
-    if (!c_search.is_null()) j["c_search"] = c_search;
-    j["categorical_features"] = categorical_count(m);
-    if (const Index best = m.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
-    j["preprocessing"] = m.step_kinds();
-    return j;
-}
-
-std::string train_summary_text(const Model& m, const TrainSummary& f, const Json& c_search) {
-    std::string o = "trained " + f.model + " (" + f.task_name + ") on " + plural(f.rows, "row") + " x " +
-                    plural(f.cols, "feature");
-    if (f.task == Task::classification) o += ", " + plural(static_cast<Index>(f.classes.size()), "class");
-    o += " in " + format_duration(f.seconds) + " -> " + f.output + "\n";
-    if (!f.task_note.empty()) o += "  " + f.task_note + "\n";
-    if (const std::string t = table_summary(m); !t.empty()) o += "  " + t + "\n";
-    if (const Index best = m.estimator().best_iteration(); best >= 0)
+std::string train_summary_text(const TrainResult& r, const std::string& output) {
+    std::string o = "trained " + r.model_name + " (" + r.task_label + ") on " + plural(r.rows, "row") + " x " +
+                    plural(r.cols, "feature");
+    if (r.task == Task::classification) o += ", " + plural(static_cast<Index>(r.classes.size()), "class");
+    o += " in " + format_duration(r.seconds) + " -> " + output + "\n";
+    if (const std::string note = r.inferred_regression_note.respelled(flag_spelling); !note.empty())
+        o += "  " + note + "\n";
+    if (!r.table_summary.empty()) o += "  " + r.table_summary + "\n";
+    if (const Index best = r.model.estimator().best_iteration(); best >= 0)
         o += "  early stopping kept " + plural(best + 1, "round") + " (best_iteration " + std::to_string(best) + ")\n";
-    if (!c_search.is_null()) o += c_search_text(c_search);
+    if (!r.c_search.is_null()) o += c_search_text(r.c_search);
     return o;
 }
 
@@ -205,68 +114,27 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     if (kernel_info) return print_kernel_info(model.spec(data), input, data, common, io);
     if (output.empty()) throw UsageError("-o MODEL.json is required (- writes to stdout)");
 
-    const ModelSpec spec = model.spec(data);
-    check_report_outputs(spec, !path_file.empty(), !trace_file.empty(), dump_tree, output);
+    TrainRequest request{.spec = model.spec(data)};
+    request.reports = {!path_file.empty(), !trace_file.empty(), dump_tree};
+    request.init_model = init_file;
+    request.shard = shard;
+    request.shard_files = shards;
+    request.data.validation_files = valid_files;
+    check_train_request(request);
+    if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
     Context ctx = common.context(io);
-    if (!valid_files.empty() && !registry().capabilities(*resolved_params(spec)).eval_sets)
-        throw UsageError("--valid: model " + spec.model +
-                         " does not watch validation sets (gbdt does, without -p multiclass=ovr|ovo|ecoc)");
-    if (!init_file.empty() && !registry().capabilities(*resolved_params(spec)).continue_training)
-        throw UsageError("--init-model: model " + spec.model +
-                         " cannot continue training (gbdt can, without -p multiclass=ovr|ovo|ecoc)");
-    if (shard) check_shard_flags(spec, !valid_files.empty(), !init_file.empty());
-    std::optional<Model> init;
-    if (!init_file.empty()) init = Model::load(init_file);
-    std::string label_name;
-    Index total_rows = 0;
-    Dataset train;
-    TrainingDataOptions reading;  // --shard reads through read_training_shard, and takes no --valid
-    if (shard) {
-        ShardedTrainingData part = read_training_shard(data.training_options(input, ctx.threads), shards, spec);
-        train = std::move(part.data);
-        total_rows = part.total_rows;
-        label_name = part.label_name;
-        ctx.rows_sharded = in_process_group();
-    } else {
-        reading = data.training_options(input, ctx.threads);
-        train = read_training_data(reading, spec, &label_name);
-        total_rows = train.rows();
-    }
-    if (init) {
-        init->check_continuation(spec, train);
-        ctx.init_model = &init->estimator();
-    }
-    // Read before training, so that a bad file fails the run before the work.
-    std::vector<Dataset> valid;
-    for (const std::string& f : valid_files) valid.push_back(read_validation_data(f, train, label_name, reading));
-    for (std::size_t i = 0; i < valid.size(); ++i)
-        ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
-    // The rows go to the model, which may take their storage over (the L1 solvers
-    // rearrange it into columns instead of copying it): keep what the summary needs.
-    const Index rows = total_rows, cols = train.cols();
-    const Task task = train.task;
-    const std::string task_name = registry().task_label(*resolved_params(spec), task);  // "ranking" for lambdarank
-    const std::vector<std::string> classes = train.classes;
-    const bool summary = !common.quiet && !common.json;
-    const std::string task_note = summary ? inferred_regression_note(spec, train) : std::string();
-    const auto start = std::chrono::steady_clock::now();
-    Model m = Model::train(spec, std::move(train), ctx);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    stamp_provenance(m, {!shards.empty() ? shards : input, rows, common.seed, init_file});
-    // Reports are produced before the model is written so an unsupported flag fails
-    // the run without leaving a model behind.
-    const std::string path_csv = path_file.empty() ? std::string() : m.report("path");
-    const std::string trace_csv = trace_file.empty() ? std::string() : m.report("trace");
-    const std::string tree_text = dump_tree ? m.report("tree") : std::string();
-    const Json c_search = c_search_report(m);
-    m.save(output);
-    if (!path_file.empty()) write_file_atomically(path_file, path_csv);
-    if (!trace_file.empty()) write_file_atomically(trace_file, trace_csv);
-    if (dump_tree) io.out << tree_text;
+    request.data = data.training_options(input, ctx.threads);
+    request.data.validation_files = valid_files;
+    TrainResult r = train_model(request, ctx);
+    // train_model took the reports before the model is written: a report that fails
+    // leaves no model behind.
+    r.model.save(output);
+    if (!path_file.empty()) write_file_atomically(path_file, r.path_csv);
+    if (!trace_file.empty()) write_file_atomically(trace_file, r.trace_csv);
+    if (dump_tree) io.out << r.tree_text;
 
-    const TrainSummary facts{spec.model, task_name, task, rows, cols, classes, seconds, output, task_note};
-    if (common.json && output != "-") io.out << train_summary_json(m, facts, c_search).dump(2) << "\n";
-    else if (summary) io.err << train_summary_text(m, facts, c_search);
+    if (common.json && output != "-") io.out << train_summary_json(r, output).dump(2) << "\n";
+    else if (!common.quiet && !common.json) io.err << train_summary_text(r, output);
     return 0;
 }
 

@@ -1,63 +1,13 @@
 #include "common/search_flags.hpp"
 
-#include <charconv>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
-#include <limits>
 #include <sstream>
 
-#include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 
 namespace kestrel::cli {
-
-namespace {
-
-// Appends ",value" (appending, not "," + value: GCC 12 warns falsely on the latter).
-void add(std::string& out, const std::string& value) {
-    out += ',';
-    out += value;
-}
-
-// One CSV record, RFC 4180 quotes (as csv_field writes them).
-std::vector<std::string> split_record(const std::string& line) {
-    std::vector<std::string> out(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                out.back() += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                out.back() += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            out.emplace_back();
-        } else if (c != '\r') {
-            out.back() += c;
-        }
-    }
-    return out;
-}
-
-double read_number(const std::string& s, const std::string& where) {
-    if (s == "nan" || s == "NaN" || s == "-nan") return std::numeric_limits<double>::quiet_NaN();
-    double v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-        throw DataError(where + ": '" + s + "' is not a number");
-    return v;
-}
-
-}  // namespace
 
 void SearchFlags::add_to(CLI::App& app) {
     app.add_option("--n-iter", n_iter,
@@ -90,78 +40,7 @@ SearchOptions SearchFlags::options(const SplitOptions& split, const std::string&
     return o;
 }
 
-std::string results_csv(const GridSearchResult& r, const std::vector<GridAxis>& axes) {
-    const bool halving = r.kind == "halving";
-    std::string out = "rank";
-    for (const auto& a : axes) add(out, csv_field(a.name));
-    out += ",mean_" + r.metric + ",std_" + r.metric + ",mean_fit_seconds";
-    for (std::size_t f = 0; f < r.best().fold_scores.size(); ++f) out += ",fold" + std::to_string(f + 1);
-    if (halving) out += ",iteration,n_resources";
-    out += "\n";
-    for (const auto& p : r.points) {
-        out += std::to_string(p.rank);
-        for (const auto& [name, value] : p.point) add(out, csv_field(value));
-        add(out, format_number(p.score.mean));
-        add(out, format_number(p.score.std));
-        add(out, format_number(p.fit_seconds));
-        for (double s : p.fold_scores) add(out, format_number(s));
-        if (halving) {
-            add(out, std::to_string(p.iteration));
-            add(out, std::to_string(p.n_resources));
-        }
-        out += "\n";
-    }
-    return out;
-}
 
-std::vector<GridPointResult> read_results_csv(const std::string& path, const std::vector<GridAxis>& axes,
-                                              const std::string& metric, std::size_t n_splits) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path + ": cannot open file (--resume)");
-    std::string line;
-    if (!std::getline(in, line)) return {};
-    const auto header = split_record(line);
-    const std::size_t na = axes.size();
-    std::vector<std::string> expected{"rank"};
-    for (const auto& a : axes) expected.push_back(a.name);
-    expected.push_back("mean_" + metric);
-    expected.push_back("std_" + metric);
-    expected.emplace_back("mean_fit_seconds");
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (i >= header.size() || header[i] != expected[i]) {
-            if (i == na + 1 && i < header.size() && header[i].rfind("mean_", 0) == 0)
-                throw UsageError("--resume " + path + ": scored with metric " + header[i].substr(5) + ", this search uses " +
-                                 metric);
-            throw UsageError("--resume " + path + ": column " + std::to_string(i + 1) + " is '" +
-                             (i < header.size() ? header[i] : std::string()) + "', expected '" + expected[i] +
-                             "' (the same -g axes, in the same order)");
-        }
-    }
-    std::size_t folds = 0;
-    while (expected.size() + folds < header.size() && header[expected.size() + folds].rfind("fold", 0) == 0) ++folds;
-    if (folds != n_splits)
-        throw UsageError("--resume " + path + ": scored with " + std::to_string(folds) + " splits, this search has " +
-                         std::to_string(n_splits));
-
-    std::vector<GridPointResult> out;
-    std::uint64_t line_no = 1;
-    while (std::getline(in, line)) {
-        ++line_no;
-        if (line.empty() || line == "\r") continue;
-        const auto f = split_record(line);
-        const std::string where = path + ":" + std::to_string(line_no);
-        if (f.size() < expected.size() + folds) throw DataError(where + ": too few fields");
-        GridPointResult p;
-        for (std::size_t a = 0; a < na; ++a) p.point.emplace_back(axes[a].name, f[1 + a]);
-        p.score.mean = read_number(f[na + 1], where);
-        p.score.std = read_number(f[na + 2], where);
-        p.fit_seconds = read_number(f[na + 3], where);
-        for (std::size_t k = 0; k < folds; ++k) p.fold_scores.push_back(read_number(f[na + 4 + k], where));
-        p.resumed = true;
-        out.push_back(std::move(p));
-    }
-    return out;
-}
 
 std::string splits_text(const SplitOptions& s, std::size_t n_splits) {
     switch (s.scheme) {
@@ -205,17 +84,6 @@ std::string nested_text(const NestedSearchResult& r) {
     os << "\nestimate of the tuned model: " << r.metric << " = " << format_fixed(r.score.mean, 4) << " +/- "
        << format_fixed(r.score.std, 4) << " over " << plural(static_cast<long long>(r.outer.size()), "outer fold") << "\n";
     return os.str();
-}
-
-Json nested_json(const NestedSearchResult& r) {
-    Json j = {{"metric", r.metric}, {"mean", r.score.mean}, {"std", r.score.std}, {"outer", Json::array()}};
-    for (const auto& o : r.outer) {
-        Json point = Json::object();
-        for (const auto& [name, value] : o.best_point) point[name] = value;
-        j["outer"].push_back({{"fold", o.index + 1}, {"params", point}, {"inner_score", o.inner_score},
-                              {"test_score", o.test_score}});
-    }
-    return j;
 }
 
 }  // namespace kestrel::cli

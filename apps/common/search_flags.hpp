@@ -1,12 +1,13 @@
 #pragma once
 // kestrel-gridsearch's search flags: random search (--n-iter), successive halving
-// (--halving), nested cross-validation (--outer-k) and --resume; the results CSV
-// (--results) that --resume reads back; the nested report.
+// (--halving), nested cross-validation (--outer-k) and --resume (which reads back the results
+// CSV: kestrel/tasks/search_results_csv.hpp); the nested report.
 #include <string>
 #include <vector>
 
 #include "common/cli.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
+#include "kestrel/tasks/search_results_csv.hpp"
 
 namespace kestrel::cli {
 
@@ -25,13 +26,6 @@ struct SearchFlags {
                           std::size_t n_splits) const;
 };
 
-// The search's points as CSV: rank, one column per axis, mean_METRIC, std_METRIC,
-// mean_fit_seconds, fold1..foldK (and iteration, n_resources after halving).
-std::string results_csv(const GridSearchResult& r, const std::vector<GridAxis>& axes);
-// Reads such a file back (--resume): UsageError naming --resume when its axes, metric
-// or fold count differ from this search's.
-std::vector<GridPointResult> read_results_csv(const std::string& path, const std::vector<GridAxis>& axes,
-                                              const std::string& metric, std::size_t n_splits);
 
 // "5 folds", "5 folds x 2 repeats", "leave-one-out (120 folds)", "10 shuffle-splits", ...
 std::string splits_text(const SplitOptions& s, std::size_t n_splits);
@@ -40,6 +34,5 @@ std::string splits_text(const SplitOptions& s, std::size_t n_splits);
 std::string search_rounds_text(const GridSearchResult& r);
 
 std::string nested_text(const NestedSearchResult& r);
-Json nested_json(const NestedSearchResult& r);
 
 }  // namespace kestrel::cli

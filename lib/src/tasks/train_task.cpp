@@ -1,0 +1,83 @@
+#include "kestrel/tasks/train_task.hpp"
+
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "kestrel/core/process_group.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/provenance.hpp"
+#include "kestrel/tasks/train_summary.hpp"
+#include "kestrel/tasks/training_shard.hpp"
+
+namespace kestrel {
+namespace {
+
+// The training rows as the request names them: this rank's shard, or the whole file.
+struct TrainingRows {
+    Dataset data;
+    Index total_rows = 0;  // every rank's
+    std::string label_name;
+};
+
+TrainingRows read_training_rows(const TrainRequest& request, Context& ctx) {
+    if (request.shard || !request.shard_files.empty()) {
+        ShardedTrainingData part = read_training_shard(request.data, request.shard_files, request.spec);
+        ctx.rows_sharded = in_process_group();
+        return {std::move(part.data), part.total_rows, std::move(part.label_name)};
+    }
+    TrainingRows rows;
+    rows.data = read_training_data(request.data, request.spec, &rows.label_name);
+    rows.total_rows = rows.data.rows();
+    return rows;
+}
+
+}  // namespace
+
+TrainResult train_model(const TrainRequest& request, Context ctx) {
+    check_train_request(request);
+    const ModelSpec& spec = request.spec;
+    std::optional<Model> init;
+    if (!request.init_model.empty()) init = Model::load(request.init_model);
+    TrainingRows rows = read_training_rows(request, ctx);
+    Dataset& train = rows.data;
+    if (init) {
+        init->check_continuation(spec, train);
+        ctx.init_model = &init->estimator();
+    }
+    // Read before training, so that a bad file fails the run before the work.
+    std::vector<Dataset> valid;
+    for (const std::string& f : request.data.validation_files)
+        valid.push_back(read_validation_data(f, train, rows.label_name, request.data));
+    for (std::size_t i = 0; i < valid.size(); ++i)
+        ctx.eval_sets.push_back({"validation_" + std::to_string(i), &valid[i]});
+    // The rows go to the model, which may take their storage over (the L1 solvers
+    // rearrange it into columns instead of copying it): keep what the summary needs.
+    const Index cols = train.cols();
+    const Task task = train.task;
+    std::vector<std::string> classes = train.classes;
+    ErrorText note = inferred_regression_note(spec, train);
+    const auto start = std::chrono::steady_clock::now();
+    Model m = Model::train(spec, std::move(train), ctx);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string& data_file = !request.shard_files.empty() ? request.shard_files : request.data.path;
+    stamp_provenance(m, {data_file, rows.total_rows, ctx.seed, request.init_model});
+    TrainResult r{.model = std::move(m)};
+    r.model_name = spec.model;
+    r.rows = rows.total_rows;
+    r.cols = cols;
+    r.task = task;
+    r.task_label = registry().task_label(*resolved_params(spec), task);
+    r.classes = std::move(classes);
+    r.seconds = seconds;
+    r.inferred_regression_note = std::move(note);
+    r.table_summary = table_summary(r.model);
+    r.categorical_features = categorical_feature_count(r.model);
+    if (request.reports.path) r.path_csv = r.model.report("path");
+    if (request.reports.trace) r.trace_csv = r.model.report("trace");
+    if (request.reports.tree) r.tree_text = r.model.report("tree");
+    r.c_search = c_search_report(r.model);
+    return r;
+}
+
+}  // namespace kestrel
