@@ -7,7 +7,7 @@
 
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
-#include "kestrel/tasks/training_data.hpp"
+#include "unit/tasks/command_rows.hpp"
 #include "test_data.hpp"
 
 using namespace kestrel;
@@ -21,13 +21,7 @@ TEST_CASE("cv_report: kestrel-cv's JSON and prediction CSV from the library") {
     REQUIRE_MESSAGE(run.code == 0, run.err);
     const Json command = Json::parse(run.out);
 
-    ModelSpec spec;
-    spec.model = "logistic";
-    resolve_params(spec);
-    TrainingDataOptions reading;
-    reading.path = file;
-    reading.read.missing = MissingPolicy::keep;
-    const Dataset data = read_training_data(reading, spec);
+    const auto [spec, data] = test::command_rows(file, "logistic");
     CvOptions opts;
     opts.k = 3;
     opts.repeats = 2;

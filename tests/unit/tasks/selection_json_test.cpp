@@ -7,7 +7,7 @@
 
 #include "cli/run_in_process.hpp"
 #include "common/flag_spelling.hpp"
-#include "kestrel/tasks/training_data.hpp"
+#include "unit/tasks/command_rows.hpp"
 #include "test_data.hpp"
 
 using namespace kestrel;
@@ -19,13 +19,7 @@ TEST_CASE("sequential_selection_json: kestrel-select's JSON") {
     REQUIRE_MESSAGE(run.code == 0, run.err);
     const Json command = Json::parse(run.out);
 
-    ModelSpec spec;
-    spec.model = "logistic";
-    resolve_params(spec);
-    TrainingDataOptions reading;
-    reading.path = file;
-    reading.read.missing = MissingPolicy::keep;
-    const Dataset data = read_training_data(reading, spec);
+    const auto [spec, data] = test::command_rows(file, "logistic");
     SelectionOptions opts;
     opts.max_features = 2;
     Context ctx;
