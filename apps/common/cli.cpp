@@ -392,12 +392,6 @@ TrainingDataOptions DataFlags::training_options(const std::string& path, int thr
     o.read = options(threads);
     o.weights_column = weights_col;
     o.group_column = group_col;
-    o.spellings.weights_column = "--weights-col";
-    o.spellings.group_column = "--group-col";
-    o.spellings.validation_file = "--valid";
-    o.spellings.group_folds_column = "--groups";
-    o.spellings.shard = "--shard";
-    o.spellings.shard_files = "--shards";
     return o;
 }
 

@@ -76,8 +76,7 @@ struct DataFlags {
     void add_to(CLI::App& app);
     ReadOptions options(int threads) const;
     // The library's training-data options (kestrel/tasks/training_data.hpp) for the
-    // training file `path`: the read options, --weights-col and --group-col, and the
-    // flags' spellings for messages (--valid for validation files).
+    // training file `path`: the read options, --weights-col and --group-col.
     TrainingDataOptions training_options(const std::string& path, int threads) const;
     // Training commands only: --weights-col COLUMN (a feature column taken out as the
     // rows' sample weights; see kestrel/tasks/training_columns.hpp).

@@ -57,7 +57,7 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
     }
     require_labels_to_score(spec);
     request.data = data.training_options(path, threads);
-    request.data.spellings.validation_file = "--validation";
+    request.data.validation_option = "validation";
     request.repeats = repeats;
     request.leave_one_out = loo;
     request.shuffle_splits = shuffle_splits;

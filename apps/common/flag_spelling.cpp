@@ -35,6 +35,8 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     // Reading data (ReadOptions).
     {"label_col", "--label-col"},
     {"group_col", "--group-col"},
+    {"weights_col", "--weights-col"},
+    {"shards", "--shards"},
     {"header", "--no-header"},
     {"categorical_columns", "--categorical"},
     {"categorical_features", "--categorical"},

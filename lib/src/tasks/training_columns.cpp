@@ -91,7 +91,7 @@ Vector take_training_column(Table& t, const std::string& col, const detail::Opti
 }  // namespace
 
 Vector take_weights_column(Table& t, const TrainingDataOptions& options) {
-    const detail::OptionWording option = detail::weights_wording(options);
+    const detail::OptionWording option = detail::weights_wording();
     const Vector w = take_training_column(t, options.weights_column, option, options, false);
     const Index n = w.size();
     for (Index i = 0; i < n; ++i)
@@ -103,7 +103,7 @@ Vector take_weights_column(Table& t, const TrainingDataOptions& options) {
 
 void take_group_column(Table& t, const TrainingDataOptions& options) {
     if (options.group_column.empty() || !t.labels) return;
-    const detail::OptionWording option = detail::group_wording(options);
+    const detail::OptionWording option = detail::group_wording();
     if (!t.labels->qid.empty())
         throw UsageError(option.with_value(options.group_column) + ": " + t.source +
                          " already gives each row's query (qid:N)");
@@ -112,12 +112,12 @@ void take_group_column(Table& t, const TrainingDataOptions& options) {
     t.labels->qid.assign(ids.data(), ids.data() + ids.size());
 }
 
-void check_model_takes_weights(const ModelSpec& spec, const TrainingDataOptions& options) {
+void check_model_takes_weights(const ModelSpec& spec) {
     if (registry().capabilities(*resolved_params(spec)).sample_weights) return;
     std::string valid;
     for (const auto& n : registry().names())
         if (registry().info(n).capabilities.sample_weights) valid += (valid.empty() ? "" : ", ") + n;
-    throw UsageError(detail::weights_wording(options).alone() + ": model " + spec.model +
+    throw UsageError(detail::weights_wording().alone() + ": model " + spec.model +
                      " does not learn from sample weights (models that do: " + valid + ")");
 }
 

@@ -89,7 +89,7 @@ std::vector<std::string> groups_of_rows(const Table& t, const Table& groups, con
 GroupedTrainingData read_grouped_training_data(const TrainingDataOptions& options, const std::string& column,
                                                const ModelSpec& spec) {
     const std::string& path = options.path;
-    const detail::OptionWording option = detail::group_folds_wording(options);
+    const detail::OptionWording option = detail::group_folds_wording();
     if (path == "-")
         throw UsageError(option.alone() + " needs a data file, not standard input (the file is read twice)");
     const ReadOptions& base = options.read;

@@ -27,11 +27,10 @@ ReadOptions validation_read_options(const Dataset& train, const std::string& lab
     const bool weighted = !options.weights_column.empty(), grouped = !options.group_column.empty();
     const detail::OptionWording valid = detail::validation_wording(options);
     const auto needs_header = [&](const detail::OptionWording& column, const std::string& by_name) {
-        const std::string a_column = column.spelling.empty() ? "a " + column.words : column.spelling;
-        throw UsageError(valid.alone() + " with " + a_column + " needs CSV files with a header (" + by_name + ")");
+        throw UsageError(valid.alone() + " with " + column.alone() + " needs CSV files with a header (" + by_name + ")");
     };
-    if (weighted && !named) needs_header(detail::weights_wording(options), "the weights column by name");
-    if (grouped && !named) needs_header(detail::group_wording(options), "the query column by name");
+    if (weighted && !named) needs_header(detail::weights_wording(), "the weights column by name");
+    if (grouped && !named) needs_header(detail::group_wording(), "the query column by name");
     read.categorical_columns.clear();  // the types are the training data's
     read.numeric_columns.clear();
     read.densify = !train.X.is_sparse();
@@ -94,7 +93,7 @@ Dataset training_dataset(Table t, const ModelSpec& spec, const TrainingDataOptio
     LabelColumn label = label_column_of(t, options.read);
     Vector weights;
     if (!options.weights_column.empty()) {
-        check_model_takes_weights(spec, options);
+        check_model_takes_weights(spec);
         weights = take_weights_column(t, options);
     }
     Dataset d = make_dataset(std::move(t), task);

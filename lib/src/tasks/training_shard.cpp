@@ -179,9 +179,9 @@ Table read_own_shard_files(ProcessGroup* group, const std::string& pattern, cons
 ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, const std::string& pattern,
                                         const ModelSpec& spec) {
     const std::string& path = reading.path;
-    const detail::OptionWording shard = detail::shard_wording(reading), shards = detail::shards_wording(reading);
+    const detail::OptionWording shard = detail::shard_wording(), shards = detail::shards_wording();
     if (!reading.group_column.empty())
-        throw UsageError(shard.alone() + ": " + detail::group_wording(reading).alone() +
+        throw UsageError(shard.alone() + ": " + detail::group_wording().alone() +
                          " (ranking) is not read in shards");
     ProcessGroup* group = in_process_group() ? process_group() : nullptr;
     ReadOptions options = reading.read;
@@ -213,7 +213,7 @@ ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, cons
         total_rows += static_cast<Index>(s[0]);
         width = std::max(width, static_cast<Index>(s[1]));
     }
-    if (total_rows == 0) throw DataError((pattern.empty() ? path : shards.quoted(pattern)) + ": no data rows");
+    if (total_rows == 0) throw DataError((pattern.empty() ? ErrorText(path) : shards.quoted(pattern)) + ": no data rows");
     if (t.X.rows() > 0 && !t.labels) throw DataError(t.source + ": no label column");
     detail::widen_table(t, width);
     const auto read_again = [&](const std::vector<Index>& categorical) {
@@ -228,7 +228,7 @@ ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, cons
     out.total_rows = total_rows;
     out.label_name = t.label_name;
     Vector weights = reading.weights_column.empty() ? Vector() : take_weights_column(t, reading);
-    if (!reading.weights_column.empty()) check_model_takes_weights(spec, reading);
+    if (!reading.weights_column.empty()) check_model_takes_weights(spec);
     const Task task = agree_on_shard_task(group, spec, mine);
     Dataset& d = out.data;
     d.task = task;

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "common/cli.hpp"
+#include "common/flag_spelling.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/tasks/training_cv_data.hpp"
 
@@ -89,6 +90,16 @@ std::string training_error_of(const TrainingDataOptions& o, const ModelSpec& spe
     return "<no error>";
 }
 
+// The same error as a command prints it: each option it names spelled as the flag.
+std::string command_error_of(const TrainingDataOptions& o, const ModelSpec& spec) {
+    try {
+        (void)read_training_data(o, spec);
+    } catch (const Error& e) {
+        return cli::command_message(e);
+    }
+    return "<no error>";
+}
+
 }  // namespace
 
 TEST_SUITE("tasks") {
@@ -162,11 +173,11 @@ TEST_SUITE("tasks") {
         CHECK(grouped.row_groups == std::vector<std::string>{"b", "b"});  // line 3 dropped with its group
         CHECK(grouped.data.feature_names == std::vector<std::string>{"x"});
         CHECK_THROWS_WITH_AS(read_grouped_training_data(o, "nosuch", ridge_spec()),
-                             "group column 'nosuch': no such column; the feature columns are: g, x", UsageError);
+                             "groups nosuch: no such column; the feature columns are: g, x", UsageError);
         std::remove(path.c_str());
     }
 
-    TEST_CASE("training data: messages name the options in words; the command's name its flags") {
+    TEST_CASE("training data: messages name the library's options; the command's name its flags") {
         const std::string path = write_training_fixture("m.csv", kTrainingCsv);
         const ModelSpec spec = ridge_spec();
         TrainingDataOptions lib = library_options(path);
@@ -175,26 +186,25 @@ TEST_SUITE("tasks") {
         flags.weights_col = "weight";
         // The query column is taken out first.
         const std::string columns = "; the columns are: x1, colour, w";
-        CHECK(training_error_of(lib, spec) == path + ": weights column 'weight' not found" + columns);
-        CHECK(training_error_of(flags.training_options(path, 1), spec) ==
+        CHECK(training_error_of(lib, spec) == path + ": weights column 'weight' (weights_col) not found" + columns);
+        CHECK(command_error_of(flags.training_options(path, 1), spec) ==
               path + ": weights column 'weight' (--weights-col) not found" + columns);
 
         lib.weights_column = "y";
         flags.weights_col = "y";
-        CHECK(training_error_of(lib, spec) == "weights column 'y' is the label column");
-        CHECK(training_error_of(flags.training_options(path, 1), spec) == "--weights-col y is the label column");
+        CHECK(training_error_of(lib, spec) == "weights_col y is the label column");
+        CHECK(command_error_of(flags.training_options(path, 1), spec) == "--weights-col y is the label column");
 
         lib.weights_column = "colour";
-        CHECK(training_error_of(lib, spec) == path + ": weights column 'colour' is a column of words, not numbers");
+        CHECK(training_error_of(lib, spec) == path + ": weights_col colour is a column of words, not numbers");
 
         ModelSpec knn;
         knn.model = "knn";
         resolve_params(knn);
         lib.weights_column = "w";
         flags.weights_col = "w";
-        CHECK(training_error_of(lib, knn).rfind("weights column: model knn does not learn from sample weights", 0) ==
-              0);
-        CHECK(training_error_of(flags.training_options(path, 1), knn)
+        CHECK(training_error_of(lib, knn).rfind("weights_col: model knn does not learn from sample weights", 0) == 0);
+        CHECK(command_error_of(flags.training_options(path, 1), knn)
                   .rfind("--weights-col: model knn does not learn from sample weights", 0) == 0);
         std::remove(path.c_str());
     }

@@ -3,7 +3,7 @@
 // of a read table to serve as the rows' sample weights, or as their query ids for learning
 // to rank. The column is a header name (CSV with a header), a 0-based field index (CSV
 // without a header, counted as the label column is counted) or a 1-based feature index
-// (LIBSVM). Messages name the column in words, or by the spelling options.spellings gives.
+// (LIBSVM). Messages name the option by its library name (weights_col, group_col).
 #include "kestrel/tasks/training_data.hpp"
 
 namespace kestrel {
@@ -19,6 +19,6 @@ Vector take_weights_column(Table& t, const TrainingDataOptions& options);
 void take_group_column(Table& t, const TrainingDataOptions& options);
 
 // UsageError naming the weights column when spec's model cannot learn from sample weights.
-void check_model_takes_weights(const ModelSpec& spec, const TrainingDataOptions& options);
+void check_model_takes_weights(const ModelSpec& spec);
 
 }  // namespace kestrel

@@ -12,18 +12,6 @@
 
 namespace kestrel {
 
-// How messages name the options below. Empty (a library caller's default): in words
-// ("weights column 'w'", "the validation file"). A command line sets its flags
-// ("--weights-col"), so that its users read the spelling they typed ("--weights-col w").
-struct TrainingOptionSpellings {
-    std::string weights_column;
-    std::string group_column;
-    std::string validation_file;
-    std::string group_folds_column;  // read_grouped_training_data's column (cross-validation by groups)
-    std::string shard;               // read_training_shard: one file in byte ranges
-    std::string shard_files;         // read_training_shard: a glob pattern of files
-};
-
 struct TrainingDataOptions {
     std::string path;  // the training file; "-" for standard input
     // How the files are read: format, dialect, label column, missing values, column types,
@@ -38,7 +26,9 @@ struct TrainingDataOptions {
     std::string group_column;
     // Files read as the training file was (read_training_input).
     std::vector<std::string> validation_files;
-    TrainingOptionSpellings spellings;
+    // The option that named validation_files, for messages: "valid" (files watched while
+    // fitting) or "validation" (cross-validation's held-out file).
+    std::string validation_option = "valid";
 };
 
 // Reads options.path into a Dataset for spec's model: sparse LIBSVM rows kept sparse for a
