@@ -115,8 +115,7 @@ void take_group_column(Table& t, const TrainingDataOptions& options) {
 void check_model_takes_weights(const ModelSpec& spec) {
     if (registry().capabilities(*resolved_params(spec)).sample_weights) return;
     std::string valid;
-    for (const auto& n : registry().names())
-        if (registry().info(n).capabilities.sample_weights) valid += (valid.empty() ? "" : ", ") + n;
+    for (const auto& n : registry().names_with(&Capabilities::sample_weights)) valid += (valid.empty() ? "" : ", ") + n;
     throw UsageError(detail::weights_wording().alone() + ": model " + spec.model +
                      " does not learn from sample weights (models that do: " + valid + ")");
 }
