@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/curves_output.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/report/svg_plot.hpp"
@@ -92,7 +93,7 @@ std::string ensemble_text(const AutoResult& r) {
 std::string score_time_svg(const AutoResult& r, const std::string& source) {
     const AutoProgress progress = auto_best_so_far(r);
     report::LinePlot plot;
-    plot.title = "kestrel-auto on " + short_source(source) + ": best cv " + r.metric + " against time";
+    plot.title = "kestrel-auto on " + plot_source_name(source) + ": best cv " + r.metric + " against time";
     plot.x_label = "seconds since the start (reading included)";
     plot.y_label = "cv " + r.metric + " (mean over " + std::to_string(r.n_splits) + " folds)";
     plot.step = true;

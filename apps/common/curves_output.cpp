@@ -1,132 +1,10 @@
 #include "common/curves_output.hpp"
 
-#include <cmath>
-
-#include "common/prediction_table.hpp"
 #include "kestrel/core/error.hpp"
-#include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
-#include "kestrel/metrics/classification.hpp"
-#include "kestrel/metrics/curves.hpp"
-#include "kestrel/report/svg_plot.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 
 namespace kestrel::cli {
-namespace {
-
-bool is_curve_kind(const std::string& kind) { return kind == "roc" || kind == "pr"; }
-bool is_prediction_plot(const std::string& kind) {
-    return is_curve_kind(kind) || kind == "confusion" || kind == "calibration";
-}
-
-std::string three_decimals(double v) {
-    const std::string s = format_number(std::round(v * 1000.0) / 1000.0);
-    // "0.9" -> "0.900": AUCs in a legend line up when they have the same width.
-    const auto dot = s.find('.');
-    if (s.find_first_of("en") != std::string::npos) return s;
-    if (dot == std::string::npos) return s + ".000";
-    return s + std::string(3 - std::min<std::size_t>(3, s.size() - dot - 1), '0');
-}
-
-// The curves, or DataError naming the flag when there is no class to draw.
-std::vector<ClassCurves> curves_for(const Predictions& p, const std::string& flag) {
-    std::vector<ClassCurves> curves = class_curves(p);
-    if (curves.empty())
-        throw DataError(flag + ": the labels hold a single class, so there is no curve to draw (it needs positives and negatives)");
-    return curves;
-}
-
-std::string legend(const ClassCurves& c, bool binary, const std::string& auc_name, double auc) {
-    const std::string value = auc_name + " = " + three_decimals(auc);
-    return binary ? value : c.class_name + " vs rest (" + value + ")";
-}
-
-std::string roc_svg(const Predictions& p, const std::string& about) {
-    const auto curves = curves_for(p, "--plot roc");
-    const bool binary = p.n_classes() <= 2 && curves.size() == 1;
-    report::LinePlot plot;
-    plot.title = "ROC curve" + (binary ? ", positive class " + curves[0].class_name : std::string(", one vs rest")) +
-                 (about.empty() ? "" : " (" + about + ")");
-    plot.x_label = "False positive rate";
-    plot.y_label = "True positive rate";
-    plot.diagonal = true;
-    for (const auto& c : curves) plot.series.push_back({legend(c, binary, "AUC", c.roc_auc), c.roc.fpr, c.roc.tpr, {}, false});
-    return report::render_line_plot(plot);
-}
-
-std::string pr_svg(const Predictions& p, const std::string& about) {
-    const auto curves = curves_for(p, "--plot pr");
-    const bool binary = p.n_classes() <= 2 && curves.size() == 1;
-    report::LinePlot plot;
-    plot.title = "Precision-recall curve" +
-                 (binary ? ", positive class " + curves[0].class_name : std::string(", one vs rest")) +
-                 (about.empty() ? "" : " (" + about + ")");
-    plot.x_label = "Recall";
-    plot.y_label = "Precision";
-    plot.step = true;  // average precision is the area under these steps
-    plot.fixed_x = plot.fixed_y = true;
-    plot.x_min = plot.y_min = 0;
-    plot.x_max = plot.y_max = 1;
-    for (const auto& c : curves)
-        plot.series.push_back({legend(c, binary, "AP", c.average_precision), c.pr.recall, c.pr.precision, {}, false});
-    return report::render_line_plot(plot);
-}
-
-std::string confusion_svg(const Predictions& p, const std::string& about) {
-    const ClassificationReport r = classification_report(p);
-    report::HeatMap map;
-    map.title = "Confusion matrix" + (about.empty() ? "" : " (" + about + ")");
-    map.x_label = "Predicted class";
-    map.y_label = "True class";
-    map.value_label = "count";
-    map.x_ticks = map.y_ticks = r.classes;
-    map.digits = 17;  // counts, written in full
-    for (Index i = 0; i < r.confusion.rows(); ++i) {
-        map.values.emplace_back();
-        for (Index j = 0; j < r.confusion.cols(); ++j) map.values.back().push_back(static_cast<double>(r.confusion(i, j)));
-    }
-    return report::render_heatmap(map);
-}
-
-// The reliability diagram: per class (class 1 for two classes, each class present in the
-// truth against the rest for more) the fraction of positives against the mean probability in
-// ten uniform bins, each point labelled with its row count.
-std::string calibration_svg(const Predictions& p, const std::string& about) {
-    if (p.proba.size() == 0) throw InternalError("--plot calibration without probabilities");
-    const Index m = p.proba.cols();
-    const bool binary = m == 2;
-    report::LinePlot plot;
-    plot.title = "Reliability diagram" + (binary ? ", positive class " + p.classes.at(1) : std::string(", one vs rest")) +
-                 (about.empty() ? "" : " (" + about + ")");
-    plot.x_label = "Mean predicted probability (10 bins; n = rows per bin)";
-    plot.y_label = "Fraction of positives";
-    plot.diagonal = true;
-    plot.fixed_x = plot.fixed_y = true;
-    plot.x_min = plot.y_min = 0;
-    plot.x_max = plot.y_max = 1;
-    for (Index c = binary ? 1 : 0; c < m; ++c) {
-        const Eigen::VectorXd is_positive = (p.y_true.array() == static_cast<double>(c)).cast<double>();
-        if (!binary && is_positive.sum() == 0) continue;
-        const ReliabilityCurve r = reliability_curve(is_positive, p.proba.col(c));
-        report::Series s;
-        s.name = binary ? "P(" + p.classes.at(1) + ")" : p.classes.at(static_cast<std::size_t>(c)) + " vs rest";
-        s.x = r.mean_predicted;
-        s.y = r.fraction_positive;
-        s.markers = true;
-        plot.point_labels.emplace_back();
-        for (const Index n : r.count) plot.point_labels.back().push_back("n=" + std::to_string(n));
-        plot.series.push_back(std::move(s));
-    }
-    return report::render_line_plot(plot);
-}
-
-}  // namespace
-
-std::string short_source(const std::string& source) {
-    const auto last = source.find_last_of('/');
-    if (last == std::string::npos || last == 0) return source;
-    const auto before = source.find_last_of('/', last - 1);
-    return before == std::string::npos ? source : source.substr(before + 1);
-}
 
 void check_prediction_outputs(const std::vector<PlotTarget>& plots, const std::string& curves_path, Task task,
                               bool has_scores, const std::string& model_name, bool has_proba) {
@@ -145,37 +23,11 @@ void check_prediction_outputs(const std::vector<PlotTarget>& plots, const std::s
     }
 }
 
-std::string curves_csv(const Predictions& p) {
-    const auto curves = curves_for(p, "--curves");
-    std::string out = "curve,class,threshold,fpr,tpr,precision,recall\n";
-    for (const auto& c : curves) {
-        const std::string cls = csv_field(c.class_name);
-        for (std::size_t i = 0; i < c.roc.fpr.size(); ++i)
-            out += "roc," + cls + "," + format_number(c.roc.thresholds[i]) + "," + format_number(c.roc.fpr[i]) + "," +
-                   format_number(c.roc.tpr[i]) + ",,\n";
-    }
-    for (const auto& c : curves) {
-        const std::string cls = csv_field(c.class_name);
-        for (std::size_t i = 0; i < c.pr.recall.size(); ++i)
-            out += "pr," + cls + "," + (i < c.pr.thresholds.size() ? format_number(c.pr.thresholds[i]) : "") + ",,," +
-                   format_number(c.pr.precision[i]) + "," + format_number(c.pr.recall[i]) + "\n";
-    }
-    return out;
-}
-
-std::string prediction_plot_svg(const std::string& kind, const Predictions& p, const std::string& about) {
-    if (kind == "roc") return roc_svg(p, about);
-    if (kind == "pr") return pr_svg(p, about);
-    if (kind == "confusion") return confusion_svg(p, about);
-    if (kind == "calibration") return calibration_svg(p, about);
-    throw InternalError("prediction_plot_svg: unknown kind " + kind);
-}
-
 void write_prediction_outputs(const std::vector<PlotTarget>& plots, const std::string& curves_path,
                               const Predictions& p, const std::string& about) {
     // Render everything first, so that a plot that cannot be drawn leaves no file behind.
     std::vector<std::pair<std::string, std::string>> files;
-    if (!curves_path.empty()) files.emplace_back(curves_path, curves_csv(p));
+    if (!curves_path.empty()) files.emplace_back(curves_path, prediction_curves_csv(p));
     for (const auto& t : plots)
         if (is_prediction_plot(t.kind)) files.emplace_back(t.path, prediction_plot_svg(t.kind, p, about));
     for (const auto& [path, content] : files) write_file_atomically(path, content);

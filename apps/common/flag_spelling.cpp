@@ -84,6 +84,10 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     // Scoring a stream of rows (PredictRequest).
     {"metrics", "--metrics"},
     {"id_col", "--id-col"},
+    // The files drawn of a result (kestrel/tasks/*_plots.hpp).
+    {"plot", "--plot"},
+    {"curves", "--curves"},
+    {"heldout", "--heldout"},
 };
 
 }  // namespace

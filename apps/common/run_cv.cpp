@@ -7,6 +7,7 @@
 #include "common/cv_outputs.hpp"
 #include "common/cv_threshold.hpp"
 #include "common/search_plots.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -97,7 +98,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model, true);  // scores: known after the folds
     if (outputs.wants_curve()) {
         const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
-        write_learning_plots(plot_targets, curve, spec.model + " on " + short_source(d.source));
+        write_learning_plots(plot_targets, curve, spec.model + " on " + plot_source_name(d.source));
         print_learning_curve(curve, outputs, spec, d, opts, common.json, common.seed, io);
         return 0;
     }
@@ -105,7 +106,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     if (!outputs.predictions.empty()) write_file_atomically(outputs.predictions, fold_predictions_csv(d, r, opts));
     check_prediction_outputs(plot_targets, plots.curves, d.task, r.out_of_fold.has_scores(), spec.model,
                              r.out_of_fold.proba.size() > 0);
-    write_prediction_outputs(plot_targets, plots.curves, r.out_of_fold, spec.model + ", out of fold, " + short_source(d.source));
+    write_prediction_outputs(plot_targets, plots.curves, r.out_of_fold, spec.model + ", out of fold, " + plot_source_name(d.source));
     const CvThresholdOutcome tuned = tune_and_refit(threshold, spec, d, r, ctx);
 
     if (common.json) {

@@ -10,6 +10,8 @@
 #include "common/explanation_plots.hpp"
 #include "common/explanation_report.hpp"
 #include "common/importance_output.hpp"
+#include "kestrel/tasks/importance_report.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -142,10 +144,10 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     text << "explanations of " << model.model_name() << " on " << t.source << " (" << plural(t.X.rows(), "row")
          << ")\n";
     ExplanationPlots pictures;
-    pictures.about = model.model_name() + " on " + short_source(t.source);
+    pictures.about = model.model_name() + " on " + plot_source_name(t.source);
 
     if (f.importance) {
-        const Vector y = labelled_targets(model, t, "--importance");
+        const Vector y = labelled_targets(model, t, option_named("importance"));
         const std::string metric = f.metric.empty() ? default_metric(model.task()) : f.metric;
         const PermutationImportance p = permutation_importance(model, t.X, y, metric, f.repeats, common.seed, ctx.threads);
         j["importance"] = importance_json(p, names, metric, f.repeats);

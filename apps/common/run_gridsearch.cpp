@@ -10,6 +10,7 @@
 #include "common/prediction_table.hpp"
 #include "common/search_flags.hpp"
 #include "common/search_plots.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -136,7 +137,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     if (!results.empty() || !search_flags.resume.empty())
         write_file_atomically(results.empty() ? search_flags.resume : results, results_csv(r, axes));
     for (const auto& t : plot_targets)
-        write_file_atomically(t.path, grid_heatmap_svg(r, axes, spec.model + " on " + short_source(d.source)));
+        write_file_atomically(t.path, grid_heatmap_svg(r, axes, spec.model + " on " + plot_source_name(d.source)));
 
     if (!output.empty())
         refit_best_point(r, d, {input, metric, describe(cv_data.split), nested ? &*nested : nullptr}, ctx).save(output);

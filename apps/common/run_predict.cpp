@@ -3,6 +3,7 @@
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
 #include "common/prediction_table.hpp"
+#include "kestrel/tasks/prediction_plots.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/metrics/classification.hpp"
@@ -20,7 +21,7 @@ void write_predict_report(const Model& model, const PredictResult& result, const
                           const std::vector<PlotTarget>& plot_targets, bool json, std::ostream& report_out) {
     const Predictions& pr = result.predictions;
     if (model.task() == Task::classification) {
-        write_prediction_outputs(plot_targets, plots.curves, pr, model.model_name() + " on " + short_source(result.source));
+        write_prediction_outputs(plot_targets, plots.curves, pr, model.model_name() + " on " + plot_source_name(result.source));
         const auto report = classification_report(pr);
         report_out << (json ? report.to_json().dump(2) + "\n" : report.to_text());
     } else if (pr.qid.size() > 0) {

@@ -9,6 +9,7 @@
 #include "common/commands.hpp"
 #include "common/flag_spelling.hpp"
 #include "common/importance_output.hpp"
+#include "kestrel/tasks/importance_report.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
@@ -120,7 +121,7 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
     const Model model = Model::load(model_path);
     Table t = read_table(f.heldout, model.align_options(data.options(ctx.threads)));
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
-    const Vector y = labelled_targets(model, t, "--heldout");
+    const Vector y = labelled_targets(model, t, option_named("heldout"));
     const std::string metric = metric_flag.empty() ? default_metric(model.task()) : metric_flag;
     // One shuffle per input column (a categorical column's codes move as a whole, whatever
     // the model's encoding): the library function kestrel-explain --importance calls too.
