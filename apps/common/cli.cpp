@@ -26,11 +26,11 @@
 #include <thread>
 
 #include "common/flag_spelling.hpp"
-#include "common/mpi_session.hpp"
 #include "common/progress.hpp"
 #include "common/signals.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
+#include "kestrel/core/mpi_session.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/data_reader.hpp"

@@ -1,5 +1,7 @@
-#include "common/mpi_session.hpp"
+#include "kestrel/core/mpi_session.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <climits>
@@ -15,7 +17,7 @@
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/shared_library.hpp"
 
-namespace kestrel::cli {
+namespace kestrel {
 
 bool launched_by_mpi() {
     for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
@@ -25,16 +27,33 @@ bool launched_by_mpi() {
 
 namespace {
 
-// Where the module is: KESTREL_MPI_MODULE, else beside the executable (the build tree),
-// else in the installed library directory relative to it (any --prefix).
+// The file of the object holding this code: the executable when kestrel is linked into
+// it, the shared library when it is one (whose link map names it; the main program's
+// name there is empty).
+std::filesystem::path this_object() {
+    Dl_info info{};
+    link_map* object = nullptr;
+    if (dladdr1(reinterpret_cast<const void*>(&launched_by_mpi), &info, reinterpret_cast<void**>(&object),
+                RTLD_DL_LINKMAP) != 0 &&
+        object != nullptr && object->l_name != nullptr && object->l_name[0] == '/')
+        return object->l_name;
+    std::error_code ec;
+    return std::filesystem::read_symlink("/proc/self/exe", ec);
+}
+
+// Where the module is: KESTREL_MPI_MODULE, else beside the object holding this code (the
+// build tree, where the module sits beside the executables), else the installed layout
+// relative to it: <libdir>/kestrel/ from an executable in <bindir>, or from a shared
+// library in <libdir>.
 std::string module_path() {
     if (const char* given = std::getenv("KESTREL_MPI_MODULE"); given != nullptr && *given != '\0') return given;
+    const std::filesystem::path object = this_object();
+    if (object.empty()) return "kestrel_mpi.so";
+    const std::filesystem::path dir = object.parent_path();
     std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "kestrel_mpi.so";
-    const std::filesystem::path beside = exe.parent_path() / "kestrel_mpi.so";
-    if (std::filesystem::exists(beside, ec)) return beside.string();
-    return (exe.parent_path() / KESTREL_MPI_MODULE_RELATIVE).lexically_normal().string();
+    for (const auto& candidate : {dir / "kestrel_mpi.so", dir / "kestrel" / "kestrel_mpi.so"})
+        if (std::filesystem::exists(candidate, ec)) return candidate.string();
+    return (dir / KESTREL_MPI_MODULE_RELATIVE).lexically_normal().string();
 }
 
 }  // namespace
@@ -139,4 +158,4 @@ int MpiSession::finish(int exit_code) {
     return 0;
 }
 
-}  // namespace kestrel::cli
+}  // namespace kestrel

@@ -1,17 +1,19 @@
 #pragma once
-// A command launched by mpirun or srun runs as one rank of a group (docs/distributed.md).
-// MpiSession finds out at start-up from the launcher's environment, opens kestrel's MPI
-// module (apps/mpi/kestrel_mpi_module.c, the only code linked to Open MPI) and installs
-// the run's ProcessGroup; a plain run opens nothing and costs one getenv.
+// A process launched by mpirun or srun runs as one rank of a group (docs/distributed.md):
+// a command, or any program linking kestrel that wants its fits shared over the ranks.
+// MpiSession finds out from the launcher's environment, opens kestrel's MPI module
+// (lib/mpi/kestrel_mpi_module.cpp, the only code linked to Open MPI) and installs the run's
+// ProcessGroup; a plain run opens nothing and costs one getenv per launcher variable.
 #include <memory>
 #include <string>
 
-namespace kestrel::cli {
+namespace kestrel {
 
 class MpiSession {
 public:
-    // `program` names the command in messages. Throws kestrel::Error (exit 3) when the
-    // environment says MPI launched us but the module cannot be opened or initialised.
+    // `program` names the program in messages ("kestrel-cv under MPI needs ..."). Throws
+    // kestrel::Error (ExitCode::internal) when the environment says MPI launched us but the
+    // module cannot be opened or initialised. One session per process, for its whole run.
     explicit MpiSession(const std::string& program);
     ~MpiSession();
     MpiSession(const MpiSession&) = delete;
@@ -36,4 +38,4 @@ private:
 // PMIx or PMI-2 launchers such as Slurm's srun).
 bool launched_by_mpi();
 
-}  // namespace kestrel::cli
+}  // namespace kestrel

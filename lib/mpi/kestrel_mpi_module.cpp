@@ -1,7 +1,7 @@
-/* The one piece of kestrel that links Open MPI (docs/distributed.md). The executables
- * dlopen() this module only when they find themselves launched by mpirun or srun, so a
+/* The one piece of kestrel that links Open MPI (docs/distributed.md). MpiSession
+ * dlopen()s this module only when it finds the process launched by mpirun or srun, so a
  * plain run never loads libmpi and starts as fast as before. Its C interface moves bytes
- * between ranks; apps/common/mpi_session.cpp builds kestrel's ProcessGroup on it.
+ * between ranks; lib/src/core/mpi_session.cpp builds kestrel's ProcessGroup on it.
  *
  * Every function returns 0 on success, or an MPI error code after writing a one-line
  * description into the module's error text (kestrel_mpi_error). Messages longer than
@@ -33,7 +33,7 @@ KESTREL_MPI_API const char* kestrel_mpi_error(void) { return error_text; }
 
 /* Errors come back as codes (MPI_ERRORS_RETURN), so kestrel reports them its own way
  * and a failing rank ends the run by leaving without MPI_Finalize
- * (apps/common/mpi_session.cpp says why not MPI_Abort). Serialized threading: a rank's threads
+ * (lib/src/core/mpi_session.cpp says why not MPI_Abort). Serialized threading: a rank's threads
  * take turns at MPI under a lock, and rank 0 talks to the others from one thread. */
 KESTREL_MPI_API int kestrel_mpi_init(int* rank, int* size) {
     int provided = 0;
