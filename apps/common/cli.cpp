@@ -35,6 +35,7 @@
 #include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_format.hpp"
+#include "kestrel/pipeline/missing_option.hpp"
 #include "kestrel/pipeline/model_spec_checks.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -454,13 +455,9 @@ void DataFlags::add_group_to(CLI::App& app) {
 ModelSpec ModelFlags::spec(const DataFlags& data) const {
     ModelSpec s;
     s.model = model;
-    for (const auto& text : params) {
-        auto [name, value] = split_assignment(text);
-        if (s.params.contains(name)) throw UsageError("parameter " + name + " given twice");
-        s.params[name] = value;
-    }
+    s.params = params_from_assignments(params);
     resolve_params(s);  // every value checked before any work, and only here
-    s.missing = model_missing(data.missing);
+    s.missing = split_missing_option(data.missing).model;
     s.missing_indicator = data.missing_indicator;
     s.encode = encode;
     s.max_categories = static_cast<Index>(max_categories);
@@ -476,19 +473,6 @@ ModelSpec ModelFlags::spec(const DataFlags& data) const {
     s.calibrate_folds = calibrate_folds;
     check_model_spec(s);
     return s;
-}
-
-// The model's share of --missing: read-time policies (error, drop) leave nothing missing.
-std::string model_missing(const std::string& flag) {
-    if (flag == "error" || flag == "drop" || flag == "auto") return "auto";
-    if (flag == "keep" || flag == "mean" || flag == "median" || flag == "most_frequent") return flag;
-    if (flag.rfind("constant:", 0) == 0 && flag.find(',') == std::string::npos) {
-        const std::string model = "constant=" + flag.substr(9);
-        make_impute_step("impute:" + model);  // a bad value fails before any data is read
-        return model;
-    }
-    throw UsageError("--missing: '" + flag +
-                     "' is not one of auto, keep, error, drop, mean, median, most_frequent, constant:VALUE");
 }
 
 void ModelFlags::add_poly_step(std::vector<std::string>& steps) const {

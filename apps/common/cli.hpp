@@ -92,11 +92,6 @@ struct DataFlags {
 // "--categorical", ... DataFlags::options points every read at it.
 const ReadOptionSpellings& data_flag_spellings();
 
-// Model choice and parameters for train / cv / gridsearch.
-// The model's share of --missing (ModelSpec::missing): "auto" for the read-time
-// policies error and drop, "constant=V" for constant:V; UsageError on anything else.
-std::string model_missing(const std::string& flag);
-
 struct ModelFlags {
     std::string model;
     std::vector<std::string> params;  // "name=value"

@@ -2,6 +2,7 @@
 
 #include "common/auto_report.hpp"
 #include "common/commands.hpp"
+#include "kestrel/pipeline/missing_option.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/tasks/auto_json.hpp"
@@ -86,7 +87,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
     check_auto_options(opts);  // before the data flags, as before the data is read
 
-    request.missing = model_missing(data.missing);
+    request.missing = split_missing_option(data.missing).model;
     if (task != "auto") request.task = task_from_string(task);
     const Context ctx = common.context(io);
     request.data = data.training_options(input, ctx.threads);

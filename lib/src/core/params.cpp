@@ -313,6 +313,16 @@ std::pair<std::string, std::string> split_assignment(const std::string& text) {
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+Params params_from_assignments(const std::vector<std::string>& texts) {
+    Params params = Params::object();
+    for (const auto& text : texts) {
+        auto [name, value] = split_assignment(text);
+        if (params.contains(name)) throw UsageError("parameter " + name + " given twice");
+        params[name] = value;
+    }
+    return params;
+}
+
 Json parse_model_spec(const std::string& text) {
     Json out = Json::object();
     const auto open = text.find('(');

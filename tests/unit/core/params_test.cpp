@@ -133,4 +133,12 @@ TEST_SUITE("core.params") {
         CHECK_THROWS_AS(split_assignment("C"), UsageError);
         CHECK_THROWS_AS(split_assignment("=1"), UsageError);
     }
+
+    TEST_CASE("params_from_assignments: raw string values in one object; a name twice refused") {
+        CHECK(params_from_assignments({"C=1", "kernel=rbf", "base=tree(max_depth=1)"}).dump() ==
+              R"j({"C":"1","base":"tree(max_depth=1)","kernel":"rbf"})j");
+        CHECK(params_from_assignments({}).is_object());
+        CHECK_THROWS_WITH_AS(params_from_assignments({"C=1", "C=2"}), "parameter C given twice", UsageError);
+        CHECK_THROWS_WITH_AS(params_from_assignments({"C"}), "expected name=value, got 'C'", UsageError);
+    }
 }

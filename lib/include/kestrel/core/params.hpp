@@ -80,6 +80,10 @@ private:
 
 // "name=value" -> (name, value). Throws UsageError if there is no '='.
 std::pair<std::string, std::string> split_assignment(const std::string& text);
+// "name=value" texts (the -p of a command, the parameters of a C or Python call) as one
+// Params object of raw string values, for resolve_params to type and check. UsageError
+// for a text without '=' or a name given twice.
+Params params_from_assignments(const std::vector<std::string>& texts);
 
 // Parses "name(k=v,k2=v2)" or "name" into {"model": name, "params": {k: "v", ...}}
 // with raw string values (the nested model's spec types them).
