@@ -29,17 +29,16 @@ std::string curve_plot_path(const std::string& path, const std::string& name) {
     return path.substr(0, dot) + "-" + safe + path.substr(dot);
 }
 
-void write_explanation_plots(const std::vector<PlotTarget>& plots, const ExplanationPlots& pictures,
+void write_explanation_plots(const std::vector<PlotTarget>& plots, const Explanations& e, const std::string& about,
                              const std::vector<std::string>& names) {
     for (const auto& t : plots) {
-        if (t.kind == "importance" && pictures.importance)
-            write_file_atomically(t.path,
-                                  importance_svg(*pictures.importance, names, pictures.importance_metric, pictures.about));
-        if (t.kind == "shap" && pictures.shap) write_file_atomically(t.path, shap_summary_svg(*pictures.shap, pictures.about));
+        if (t.kind == "importance" && e.importance)
+            write_file_atomically(t.path, importance_svg(*e.importance, names, e.importance_metric, about));
+        if (t.kind == "shap" && e.shap) write_file_atomically(t.path, shap_summary_svg(*e.shap, about));
         if (t.kind == "pdp")
-            for (const auto& c : pictures.curves)
-                write_file_atomically(pictures.curves.size() == 1 ? t.path : curve_plot_path(t.path, c.name),
-                                      partial_dependence_svg(c, pictures.about));
+            for (const auto& c : e.curves)
+                write_file_atomically(e.curves.size() == 1 ? t.path : curve_plot_path(t.path, c.name),
+                                      partial_dependence_svg(c, about));
     }
 }
 

@@ -88,6 +88,10 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"plot", "--plot"},
     {"curves", "--curves"},
     {"heldout", "--heldout"},
+    // Explaining a model (ExplainRequest).
+    {"pdp", "--pdp"},
+    {"ice", "--ice"},
+    {"shap_summary", "--shap-summary"},
 };
 
 }  // namespace

@@ -1,0 +1,75 @@
+// kestrel-explain as a library job (kestrel/tasks/explain_task.hpp): a program explaining a
+// saved model on a file gets the command's JSON; refusals in the library's words and as the
+// command prints them.
+#include "kestrel/tasks/explain_task.hpp"
+
+#include <doctest/doctest.h>
+
+#include "cli/run_in_process.hpp"
+#include "cli/run_tool.hpp"
+#include "common/commands.hpp"
+#include "common/flag_spelling.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "test_data.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+// The message of the UsageError `check` throws, as the library and as a command say it.
+template <class Check>
+std::pair<std::string, std::string> refusal_of(Check check) {
+    try {
+        check();
+    } catch (const UsageError& e) {
+        return {e.what(), cli::command_message(e)};
+    }
+    return {"<no error>", "<no error>"};
+}
+
+}  // namespace
+
+TEST_SUITE("tasks") {
+    TEST_CASE("explain_table: the command's JSON from the library, importance, SHAP and ICE") {
+        const test::ScratchDir dir("explain_task");
+        const std::string train = test::repo_path("data/iris/train.csv"), rows = test::repo_path("data/iris/test.csv");
+        const std::string model_file = dir.path / "iris.json";
+        REQUIRE(test::run(cli::run_train, "kestrel-train", {"-q", "-m", "logistic", train, "-o", model_file}).code == 0);
+        const auto command = test::run(cli::run_explain, "kestrel-explain",
+                                       {model_file, rows, "--importance", "--shap-summary", "--ice", "petal_length",
+                                        "--ice-rows", "5", "--grid-resolution", "7", "--json", "--seed", "3"});
+        REQUIRE_MESSAGE(command.code == 0, command.err);
+
+        const Model model = Model::load(model_file);
+        ExplainRequest request;
+        request.importance = request.shap_summary = true;
+        request.ice = "petal_length";
+        request.ice_rows = 5;
+        request.grid_resolution = 7;
+        check_explain_request(request);
+        check_explainable(model, request);
+        const Table t = read_table(rows, explain_read_options(model, ReadOptions{}, request));
+        Context ctx;
+        ctx.seed = 3;
+        const Explanations e = explain_table(model, t, request, ctx);
+        REQUIRE(e.curves.size() == 1);
+        CHECK(e.curves[0].ice);
+        CHECK(e.curves[0].pd.ice_rows.size() == 5);
+        Json library = {{"model", model.model_name()}, {"data", t.source}, {"rows", t.X.rows()}, {"seed", 3}};
+        library.update(explanations_json(e, model.input_names(), request.repeats));
+        CHECK(library == Json::parse(command.out));
+    }
+
+    TEST_CASE("explain requests: refusals name the options") {
+        ExplainRequest nothing;
+        CHECK(refusal_of([&] { check_explain_request(nothing); }) ==
+              std::pair<std::string, std::string>{"nothing to explain: give importance, pdp COL, ice COL or shap_summary",
+                                                  "nothing to explain: give --importance, --pdp COL, --ice COL or "
+                                                  "--shap-summary"});
+        ExplainRequest metric_alone;
+        metric_alone.shap_summary = true;
+        metric_alone.metric = "accuracy";
+        CHECK(refusal_of([&] { check_explain_request(metric_alone); }).second ==
+              "--metric applies to --importance, which is not given");
+    }
+}
