@@ -664,23 +664,21 @@ const ParamBinding<GbdtParams>& gbdt_params() {
 }
 
 ModelInfo gbdt_model_info() {
-    ModelInfo info;
-    info.name = "gbdt";
-    info.summary = "histogram gradient boosting (XGBoost hist): squared/absolute/huber/quantile, poisson/gamma/tweedie, "
-                   "logistic, softmax losses";
-    info.spec = gbdt_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true,
-                         .predict_proba = true,
-                         .sparse_input = true,
-                         .sample_weights = true,
-                         .absent_is_missing = true,
-                         .native_missing = true,
-                         .native_categories = true,
-                         .contributions = true,
-                         .eval_sets = true,
-                         .continue_training = true};
+    ModelInfo info = model_info_of<Gbdt>(
+        "gbdt",
+        "histogram gradient boosting (XGBoost hist): squared/absolute/huber/quantile, poisson/gamma/tweedie, "
+        "logistic, softmax losses",
+        gbdt_params().spec(), {Task::classification, Task::regression},
+        {.decision_function = true,
+         .predict_proba = true,
+         .sparse_input = true,
+         .sample_weights = true,
+         .absent_is_missing = true,
+         .native_missing = true,
+         .native_categories = true,
+         .contributions = true,
+         .eval_sets = true,
+         .continue_training = true});
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;
@@ -696,7 +694,6 @@ ModelInfo gbdt_model_info() {
         return loss != "auto" && is_ranking_loss(loss_from_string(loss));
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
-    info.factory = [] { return std::make_unique<Gbdt>(); };
     info.search_space = gbdt_search_space();
     return info;
 }

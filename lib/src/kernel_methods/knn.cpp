@@ -189,15 +189,9 @@ const ParamBinding<KnnParams>& knn_params() {
 }
 
 ModelInfo knn_model_info() {
-    ModelInfo info;
-    info.name = "knn";
-    info.summary =
-        "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)";
-    info.spec = knn_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true, .sparse_input = true};
-    info.factory = [] { return std::make_unique<Knn>(); };
+    ModelInfo info = model_info_of<Knn>(
+        "knn", "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)",
+        knn_params().spec(), {Task::classification, Task::regression}, {.predict_proba = true, .sparse_input = true});
     info.search_space = knn_search_space();
     return info;
 }

@@ -227,12 +227,9 @@ const ParamBinding<LeastSquaresParams>& least_squares_params() {
 }
 
 ModelInfo least_squares_model_info() {
-    ModelInfo info;
-    info.name = "least_squares";
-    info.summary = "ordinary least squares by QR, SVD (minimum norm) or gradient descent";
-    info.spec = least_squares_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<LeastSquares>(
+        "least_squares", "ordinary least squares by QR, SVD (minimum norm) or gradient descent",
+        least_squares_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
     // Rows spread over ranks: the normal equations, whose X̃ᵀSX̃ and X̃ᵀSy sum over the
     // ranks, and qr, whose tall-skinny R combines the ranks' R factors; svd and gd would
     // need the rows.
@@ -242,7 +239,6 @@ ModelInfo least_squares_model_info() {
         c.sharded_rows = solver == "cholesky" || solver == "qr";
         return c;
     };
-    info.factory = [] { return std::make_unique<LeastSquares>(); };
     info.search_space = least_squares_search_space();
     return info;
 }

@@ -345,17 +345,14 @@ const ParamBinding<LinearSvmParams>& linear_svm_params() {
 }
 
 ModelInfo linear_svm_model_info() {
-    ModelInfo info;
-    info.name = "linear_svm";
-    info.summary =
+    ModelInfo info = model_info_of<LinearSvm>(
+        "linear_svm",
         "linear SVM: L2 (squared) hinge by dual CD or primal trust-region Newton, L1 squared hinge, Crammer-Singer, "
-        "Pegasos (LIBLINEAR -s 1/2/3/4/5)";
-    info.spec = linear_svm_params().spec();
-    info.tasks = {Task::classification};
+        "Pegasos (LIBLINEAR -s 1/2/3/4/5)",
+        linear_svm_params().spec(), {Task::classification},
+        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.multiclass = Multiclass::binary_only;
-    info.default_strategy = "ovr";
     info.native_strategies = {"crammer_singer"};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(linear_svm_params().read(resolved).C); };
     // On rows spread over ranks: the primal trust-region Newton solver (LIBLINEAR -s 2) on
     // sums over the ranks, two classes (a one-vs-rest wrapper's members fit on one rank).
@@ -367,7 +364,6 @@ ModelInfo linear_svm_model_info() {
                          p.class_weight != "balanced" && !crammer_singer;
         return c;
     };
-    info.factory = [] { return std::make_unique<LinearSvm>(); };
     info.search_space = linear_svm_search_space();
     return info;
 }

@@ -160,14 +160,10 @@ const ParamBinding<LinearSvrParams>& linear_svr_params() {
 }
 
 ModelInfo linear_svr_model_info() {
-    ModelInfo info;
-    info.name = "linear_svr";
-    info.summary = "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)";
-    info.spec = linear_svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<LinearSvr>(
+        "linear_svr", "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)",
+        linear_svr_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
     info.reports = [](const Params& resolved) { return c_search_reports(linear_svr_params().read(resolved).C); };
-    info.factory = [] { return std::make_unique<LinearSvr>(); };
     return info;
 }
 

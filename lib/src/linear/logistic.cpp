@@ -214,17 +214,13 @@ const ParamBinding<LogisticParams>& logistic_params() {
 }
 
 ModelInfo logistic_model_info() {
-    ModelInfo info;
-    info.name = "logistic";
-    info.summary =
-        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)";
-    info.spec = logistic_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
+    ModelInfo info = model_info_of<LogisticRegression>(
+        "logistic",
+        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)",
+        logistic_params().spec(), {Task::classification},
+        {.decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true});
     // LIBLINEAR -s 6 is binary: k > 2 classes train one-vs-rest, as LIBLINEAR does.
     info.binary_only_when = [](const Params& resolved) { return logistic_params().read(resolved).l1(); };
-    info.capabilities = {
-        .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(logistic_params().read(resolved).C); };
     // On rows spread over ranks: the L2 objective at a given C, solved by TRON or L-BFGS on
     // sums over the ranks. Not the C search (its folds), balanced class weights (class
@@ -236,7 +232,6 @@ ModelInfo logistic_model_info() {
         c.sharded_rows = !p.l1() && !p.C.is("auto") && p.class_weight != "balanced" && native;
         return c;
     };
-    info.factory = [] { return std::make_unique<LogisticRegression>(); };
     info.search_space = logistic_search_space();
     return info;
 }

@@ -189,12 +189,9 @@ const ParamBinding<RidgeParams>& ridge_params() {
 }
 
 ModelInfo ridge_model_info() {
-    ModelInfo info;
-    info.name = "ridge";
-    info.summary = "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd";
-    info.spec = ridge_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<RidgeRegression>(
+        "ridge", "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd", ridge_params().spec(),
+        {Task::regression}, {.sparse_input = true, .sample_weights = true});
     // Rows spread over ranks: the d x d normal equations, X'X and X'y summed over the ranks.
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
@@ -202,7 +199,6 @@ ModelInfo ridge_model_info() {
         c.sharded_rows = solver == "auto" || solver == "cholesky";
         return c;
     };
-    info.factory = [] { return std::make_unique<RidgeRegression>(); };
     info.search_space = ridge_search_space();
     return info;
 }

@@ -288,15 +288,10 @@ const ParamBinding<SvmParams>& svc_params() {
 }
 
 ModelInfo svc_model_info() {
-    ModelInfo info;
-    info.name = "svc";
-    info.summary = "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2";
-    info.spec = svc_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<Svc>(
+        "svc", "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2", svc_params().spec(),
+        {Task::classification}, {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.refine = with_platt_probabilities;
-    info.factory = [] { return std::make_unique<Svc>(); };
     info.search_space = svc_search_space();
     return info;
 }

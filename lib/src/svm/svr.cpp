@@ -238,13 +238,9 @@ const ParamBinding<SvmParams>& one_class_params() {
 }
 
 ModelInfo svr_model_info() {
-    ModelInfo info;
-    info.name = "svr";
-    info.summary = "epsilon-support vector regression with kernels (LIBSVM -s 3)";
-    info.spec = svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<Svr>(); };
+    ModelInfo info = model_info_of<Svr>("svr", "epsilon-support vector regression with kernels (LIBSVM -s 3)",
+                                        svr_params().spec(), {Task::regression},
+                                        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.search_space = svr_search_space();
     return info;
 }
@@ -262,25 +258,17 @@ SearchSpace svr_search_space() {
 }
 
 ModelInfo nu_svr_model_info() {
-    ModelInfo info;
-    info.name = "nu_svr";
-    info.summary = "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned";
-    info.spec = nu_svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<NuSvr>(); };
-    return info;
+    return model_info_of<NuSvr>("nu_svr",
+                                "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned",
+                                nu_svr_params().spec(), {Task::regression},
+                                {.decision_function = true, .sparse_input = true, .sample_weights = true});
 }
 
 ModelInfo one_class_model_info() {
-    ModelInfo info;
-    info.name = "one_class";
-    info.summary = "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored";
-    info.spec = one_class_params().spec();
-    info.tasks = {Task::regression};
+    ModelInfo info = model_info_of<OneClassSvm>(
+        "one_class", "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored",
+        one_class_params().spec(), {Task::regression}, {.decision_function = true, .sparse_input = true});
     info.uses_labels = false;
-    info.capabilities = {.decision_function = true, .sparse_input = true};
-    info.factory = [] { return std::make_unique<OneClassSvm>(); };
     return info;
 }
 

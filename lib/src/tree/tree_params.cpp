@@ -51,6 +51,12 @@ std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max
     };
 }
 
+Bound<ClassWeightParams> tree_class_weight_param(std::string anchor) {
+    return class_weight_param(
+        "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the sample weight of that class's rows",
+        std::move(anchor));
+}
+
 Index resolve_max_features(const RealOrWord& v, Task task, Index d, const std::string& model) {
     double k = 0;
     if (!v.word.empty()) {
