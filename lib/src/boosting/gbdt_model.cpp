@@ -699,22 +699,20 @@ ModelInfo gbdt_model_info() {
 }
 
 SearchSpace gbdt_search_space() {
-    SearchSpace space;
     // FLAML's LightGBM space and scikit-learn's HistGradientBoosting defaults, narrowed to
     // what a 60 s budget can try: rounds with early stopping on a 10% hold-out, so the
     // larger round counts stop where the validation loss does. The rows in a leaf roughly
     // log-spaced as FLAML's min_child_samples (2..128), with 0 (XGBoost's rule) among them:
     // the default's 20 cost ames' test split 1.2 R² points that smaller leaves win back.
-    space.axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)",
-                  "min_child_weight=loguniform(0.1,10)", "min_data_in_leaf=choice(0,5,10,20,40)",
-                  "lambda=loguniform(0.01,10)", "subsample=uniform(0.6,1)", "colsample=uniform(0.5,1)",
-                  "n_estimators=choice(100,300)", "early_stopping_rounds=20"};
-    // kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
-    // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
-    // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
-    space.starts = {"early_stopping_rounds=0"};
-    space.cost = 3;
-    return space;
+    return {
+        .axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)", "min_child_weight=loguniform(0.1,10)",
+                 "min_data_in_leaf=choice(0,5,10,20,40)", "lambda=loguniform(0.01,10)", "subsample=uniform(0.6,1)",
+                 "colsample=uniform(0.5,1)", "n_estimators=choice(100,300)", "early_stopping_rounds=20"},
+        // kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
+        // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
+        // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
+        .starts = {"early_stopping_rounds=0"},
+        .cost = 3};
 }
 
 }  // namespace kestrel

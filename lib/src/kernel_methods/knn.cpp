@@ -197,16 +197,14 @@ ModelInfo knn_model_info() {
 }
 
 SearchSpace knn_search_space() {
-    SearchSpace space;
     // auto-sklearn's k-NN space (k 1..100 drawn log-uniformly there; 1..50 here), both
     // weightings and both Minkowski metrics. Every cv fold's prediction scans the
     // training rows, so large tables are left to the tree models.
-    space.axes = {"n_neighbors=randint(1,51)", "weights=choice(uniform,distance)",
-                  "metric=choice(euclidean,manhattan)", "scale=standard"};
-    space.max_rows = 50000;
-    space.too_large = "k-NN predicts by scanning the training rows; more than 50000 rows";
-    space.cost = 2;
-    return space;
+    return {.axes = {"n_neighbors=randint(1,51)", "weights=choice(uniform,distance)",
+                     "metric=choice(euclidean,manhattan)", "scale=standard"},
+            .max_rows = 50000,
+            .too_large = "k-NN predicts by scanning the training rows; more than 50000 rows",
+            .cost = 2};
 }
 
 }  // namespace kestrel

@@ -244,11 +244,8 @@ ModelInfo least_squares_model_info() {
 }
 
 SearchSpace least_squares_search_space() {
-    SearchSpace space;
     // Nothing to tune: a one-point space, so kestrel-auto fits it once as a baseline.
-    space.axes = {"fit_intercept=1"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"fit_intercept=1"}, .cost = 1};
 }
 
 }  // namespace kestrel

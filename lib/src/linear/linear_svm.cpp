@@ -369,11 +369,8 @@ ModelInfo linear_svm_model_info() {
 }
 
 SearchSpace linear_svm_search_space() {
-    SearchSpace space;
     // LIBSVM grid.py's C range (2^-5..2^15).
-    space.axes = {"C=loguniform(0.03125,32768)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"C=loguniform(0.03125,32768)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

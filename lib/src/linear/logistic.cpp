@@ -237,11 +237,8 @@ ModelInfo logistic_model_info() {
 }
 
 SearchSpace logistic_search_space() {
-    SearchSpace space;
     // scikit-learn LogisticRegressionCV's Cs=10: C log-spaced over 1e-4..1e4.
-    space.axes = {"C=loguniform(0.0001,10000)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"C=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

@@ -204,11 +204,8 @@ ModelInfo ridge_model_info() {
 }
 
 SearchSpace ridge_search_space() {
-    SearchSpace space;
     // scikit-learn RidgeCV-style alphas, log-spaced over 1e-4..1e4.
-    space.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

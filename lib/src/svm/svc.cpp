@@ -297,14 +297,7 @@ ModelInfo svc_model_info() {
 }
 
 SearchSpace svc_search_space() {
-    SearchSpace space;
-    // LIBSVM grid.py's ranges (-log2c -5,15 and -log2g 3,-15), drawn log-uniformly. The
-    // kernel matrix grows with n²: over 20000 rows one fit outlasts any sensible budget.
-    space.axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)", "scale=standard"};
-    space.max_rows = 20000;
-    space.too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows";
-    space.cost = 4;
-    return space;
+    return kernel_svm_search_space({"scale=standard"});
 }
 
 }  // namespace kestrel

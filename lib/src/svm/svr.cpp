@@ -246,15 +246,9 @@ ModelInfo svr_model_info() {
 }
 
 SearchSpace svr_search_space() {
-    SearchSpace space;
-    // LIBSVM grid.py's C and gamma ranges; epsilon log-uniform around LIBSVM's default 0.1,
-    // on the standardized target, so that the ranges mean the same on prices as on z-scores.
-    space.axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)",
-                  "epsilon=loguniform(0.001,1)", "scale=standard", "scale_target=1"};
-    space.max_rows = 20000;
-    space.too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows";
-    space.cost = 4;
-    return space;
+    // epsilon log-uniform around LIBSVM's default 0.1, on the standardized target, so that
+    // the ranges mean the same on prices as on z-scores.
+    return kernel_svm_search_space({"epsilon=loguniform(0.001,1)", "scale=standard", "scale_target=1"});
 }
 
 ModelInfo nu_svr_model_info() {

@@ -232,11 +232,8 @@ ModelInfo tree_model_info() {
 }
 
 SearchSpace tree_search_space() {
-    SearchSpace space;
     // auto-sklearn's decision tree space: depth and leaf size.
-    space.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"}, .cost = 1};
 }
 
 }  // namespace kestrel

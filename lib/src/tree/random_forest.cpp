@@ -485,13 +485,11 @@ ModelInfo forest_model_info() {
 }
 
 SearchSpace forest_search_space() {
-    SearchSpace space;
     // auto-sklearn's random forest space (max_features as a fraction, min_samples_leaf
     // 1..20), with the √d choice of ranger and scikit-learn's classifier default added.
-    space.axes = {"max_features=choice(sqrt,0.2,0.4,0.6,all)", "min_samples_leaf=randint(1,21)",
-                  "bootstrap=choice(1,0)", "n_estimators=100"};
-    space.cost = 3;
-    return space;
+    return {.axes = {"max_features=choice(sqrt,0.2,0.4,0.6,all)", "min_samples_leaf=randint(1,21)",
+                     "bootstrap=choice(1,0)", "n_estimators=100"},
+            .cost = 3};
 }
 
 }  // namespace kestrel
