@@ -200,13 +200,6 @@ void LeastSquares::on_params(const Params& resolved) {
 const ParamBinding<LeastSquaresParams>& least_squares_params() {
     using P = LeastSquaresParams;
     static const ParamBinding<P> binding = [] {
-        ParamDef learning_rate =
-            real_param("learning_rate", 0.0, "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
-                .range(0.0, std::nullopt)
-                .open_below()
-                .also({"auto"})
-                .like("scikit-learn SGDRegressor eta0 (constant schedule)");
-        learning_rate.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::solver, choice_param("solver", "qr", {"qr", "svd", "gd", "cholesky"},
                                           "qr: complete orthogonal decomposition (the minimum-norm solution, LAPACK "
@@ -218,7 +211,13 @@ const ParamBinding<LeastSquaresParams>& least_squares_params() {
             fit_intercept_param("learn an intercept (centres X and y)", "scikit-learn fit_intercept"),
             bind(&P::step, choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
                                         "gd step rule: fixed, bold driver, or backtracking line search")),
-            bind(&P::learning_rate, learning_rate),
+            bind(&P::learning_rate, real_param("learning_rate", 0.0,
+                                               "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
+                                        .range(0.0, std::nullopt)
+                                        .open_below()
+                                        .also({"auto"})
+                                        .defaults_to("auto")
+                                        .like("scikit-learn SGDRegressor eta0 (constant schedule)")),
             tol_param(1e-8, "gd: stop when ||gradient|| <= tol * max(1, ||gradient at 0||)", "", true),
             max_iter_param(100000, "gd: maximum number of iterations", ""),
         };

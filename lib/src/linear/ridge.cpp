@@ -159,12 +159,6 @@ void RidgeRegression::on_params(const Params& resolved) {
 const ParamBinding<RidgeParams>& ridge_params() {
     using P = RidgeParams;
     static const ParamBinding<P> binding = [] {
-        ParamDef eta0 = real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
-                            .range(0.0, std::nullopt)
-                            .open_below()
-                            .also({"auto"})
-                            .like("scikit-learn SGDRegressor(eta0=...)");
-        eta0.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::alpha, real_param("alpha", 1.0, "weight of the penalty alpha*||w||² (0 = ordinary least squares)")
                                 .range(0.0, std::nullopt)
@@ -180,7 +174,13 @@ const ParamBinding<RidgeParams>& ridge_params() {
                            "scikit-learn SGDRegressor(max_iter=...)"),
             tol_param(1e-4, "sgd: stop after 5 epochs that lower the objective by less than tol times it",
                       "scikit-learn SGDRegressor(tol=...) (relative here)"),
-            bind(&P::eta0, eta0),
+            bind(&P::eta0,
+                 real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("scikit-learn SGDRegressor(eta0=...)")),
             bind(&P::average, bool_param("average", true, "sgd: return the average of the iterates (averaged SGD)")
                                   .like("scikit-learn SGDRegressor(average=True)")),
         };
