@@ -201,33 +201,22 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
     const LinearSvmParams& p = p_;
     const double bias = p.bias();
     const Index d = data.cols();
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        pick_solver(p);  // refuse a bad combination before the search
-        Context quiet = ctx;
-        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, p.hinge() ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector& warm) {
-                return solve_binary(train, p, c, warm, quiet).w;
-            },
-            [&](const Features& X, const Vector& w) {
-                Vector z = X.multiply(Vector(w.head(d)));
-                if (bias > 0) z.array() += bias * w[d];
-                return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    if (p.C.is("auto")) pick_solver(p);  // refuse a bad combination before the search
+    ChosenC chosen = choose_c(
+        p.C, data, ctx,
+        {.extra = bias * bias, .factor = p.hinge() ? 1.0 : 2.0, .seed = derive_seed(ctx.seed, kSvmCSearchStream)},
+        [&](const Dataset& train, double c, const Vector& warm, const Context& quiet) {
+            return solve_binary(train, p, c, warm, quiet).w;
+        },
+        [&](const Features& X, const Vector& w) {
+            Vector z = X.multiply(Vector(w.head(d)));
+            if (bias > 0) z.array() += bias * w[d];
+            return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
+        });
+    const double C = chosen.C;
     const BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
     keep_binary(fit.w, fit.objective, d);
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LinearSvm::keep_binary(const Vector& w, double objective, Index d) {
@@ -255,34 +244,22 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         if (!r.converged) warn_max_iter(c, "crammer_singer", opts.max_iter);
         return r;
     };
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        Context quiet = ctx;
-        quiet.warn = nullptr;
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, 1.0);
-        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
-        // The dual solver starts from zero at each C: no warm start, the same search.
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector&) {
-                const Eigen::MatrixXd W = solve(train, c, quiet).W;
-                return Vector(Eigen::Map<const Vector>(W.data(), W.size()));
-            },
-            [&](const Features& X, const Vector& w) {
-                const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d + (bias > 0 ? 1 : 0), k);
-                Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(W.topRows(d)));
-                if (bias > 0) Z.rowwise() += bias * W.row(d);
-                Vector cls(Z.rows());
-                for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
-                return cls;
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    // The dual solver starts from zero at each C: no warm start, the same search.
+    ChosenC chosen = choose_c(
+        p.C, data, ctx, {.extra = bias * bias, .factor = 1.0, .seed = derive_seed(ctx.seed, kSvmCSearchStream)},
+        [&](const Dataset& train, double c, const Vector&, const Context& quiet) {
+            const Eigen::MatrixXd W = solve(train, c, quiet).W;
+            return Vector(Eigen::Map<const Vector>(W.data(), W.size()));
+        },
+        [&](const Features& X, const Vector& w) {
+            const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d + (bias > 0 ? 1 : 0), k);
+            Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(W.topRows(d)));
+            if (bias > 0) Z.rowwise() += bias * W.row(d);
+            Vector cls(Z.rows());
+            for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
+            return cls;
+        });
+    const double C = chosen.C;
     const CrammerSingerResult r = solve(data, C, ctx);
     objective_ = r.dual_objective;
     Eigen::MatrixXd coef = r.W.topRows(d).transpose();  // k x d
@@ -293,7 +270,7 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
     } else {
         keep(std::move(coef), std::move(intercept));
     }
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LinearSvm::on_params(const Params& resolved) {
