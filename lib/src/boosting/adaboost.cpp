@@ -200,13 +200,10 @@ const ParamBinding<AdaBoostParams>& adaboost_params() {
 }
 
 ModelInfo adaboost_model_info(const EstimatorMaker& learners) {
-    ModelInfo info;
-    info.name = "adaboost";
-    info.summary = "AdaBoost (Freund & Schapire; SAMME for k > 2 classes) over decision stumps or any weighted learner";
-    info.spec = adaboost_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true, .sample_weights = true};
+    ModelInfo info = model_info(
+        "adaboost",
+        "AdaBoost (Freund & Schapire; SAMME for k > 2 classes) over decision stumps or any weighted learner",
+        adaboost_params().spec(), {Task::classification}, {.decision_function = true, .sample_weights = true});
     // Sparse input and absent-is-missing are the weak learner's: a sparse matrix then
     // reaches a tree base without densifying.
     info.refine = [&learners](const Capabilities& declared, const Params& resolved) {

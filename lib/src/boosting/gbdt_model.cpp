@@ -480,59 +480,34 @@ void Gbdt::on_params(const Params& resolved) {
 const ParamBinding<GbdtParams>& gbdt_params() {
     using P = GbdtParams;
     static const ParamBinding<P> binding = [] {
-        ParamDef base_score = real_param("base_score", 0.0,
-                                         "initial raw score: auto = the best constant (mean, median, alpha-quantile, "
-                                         "log-odds, log priors under hessian=sklearn, log mean; softmax under hessian=xgboost: uniform "
-                                         "probabilities, as XGBoost); a number: that value (a probability for "
-                                         "logistic, a mean for poisson/gamma/tweedie, whose raw score is its log)")
-                                  .also({"auto"})
-                                  .like("XGBoost base_score");
-        base_score.default_value = "auto";
-        ParamDef max_delta_step =
-            real_param("max_delta_step", 0.0,
-                       "> 0: every leaf weight clipped to +-this before learning_rate, gains computed at the "
-                       "clipped weights, and poisson's Hessian multiplied by e^this; auto = 0.7 for poisson, "
-                       "else 0 (no clipping)")
-                .range(0.0, std::nullopt)
-                .also({"auto"})
-                .like("XGBoost max_delta_step (0.7 with count:poisson)");
-        max_delta_step.default_value = "auto";
-        ParamDef learning_rate =
-            real_param("learning_rate", 0.1,
-                       "shrinkage of every tree's values; auto = 0.1 (scikit-learn's step), which with "
-                       "loss=softmax and hessian=xgboost is 0.2 (the same step under the doubled Hessian)")
-                .range(0.0, std::nullopt)
-                .open_below()
-                .also({"auto"})
-                .like("XGBoost eta (alias learning_rate, default 0.3); scikit-learn learning_rate (0.1)");
-        learning_rate.default_value = "auto";
-        ParamDef min_data_in_leaf =
-            int_param("min_data_in_leaf", 20,
-                      "minimum rows in each child of a split, estimated from the Hessian as LightGBM does; "
-                      "auto = min(20, floor(training rows / 20)); 0 = no rule (XGBoost's)")
-                .range(0, std::nullopt)
-                .also({"auto"})
-                .like("LightGBM min_data_in_leaf (20); scikit-learn min_samples_leaf (20, exact rows); XGBoost: none (0)");
-        min_data_in_leaf.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::loss, choice_param("loss", "auto",
-                                        {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma", "tweedie",
-                                         "logistic", "softmax", "lambdarank", "rank_pairwise"},
+                                        {"auto", "squared", "absolute", "huber", "quantile", "poisson", "gamma",
+                                         "tweedie", "logistic", "softmax", "lambdarank", "rank_pairwise"},
                                         "auto: squared (regression), logistic (2 classes), softmax (more); poisson, "
                                         "gamma, tweedie predict e^F (log link); lambdarank, rank_pairwise rank the "
                                         "documents of each query (qid:N, or a column of query ids)")
                                .like("XGBoost objective (rank:ndcg, rank:pairwise); scikit-learn "
                                      "HistGradientBoosting loss; LightGBM lambdarank")),
-            bind(&P::hessian,
-                 choice_param("hessian", "xgboost", {"xgboost", "sklearn"},
-                              "softmax's Hessian: xgboost = 2p(1-p), sklearn = p(1-p) (twice the step at the same "
-                              "learning_rate); other losses are unaffected")
-                     .like("XGBoost multi:softprob; scikit-learn HistGradientBoostingClassifier (HalfMultinomialLoss)")),
+            bind(
+                &P::hessian,
+                choice_param("hessian", "xgboost", {"xgboost", "sklearn"},
+                             "softmax's Hessian: xgboost = 2p(1-p), sklearn = p(1-p) (twice the step at the same "
+                             "learning_rate); other losses are unaffected")
+                    .like("XGBoost multi:softprob; scikit-learn HistGradientBoostingClassifier (HalfMultinomialLoss)")),
             bind(&P::n_estimators,
                  int_param("n_estimators", 100, "boosting rounds (one tree per round, k with softmax)")
                      .range(1, std::nullopt)
                      .like("XGBoost num_boost_round; scikit-learn max_iter")),
-            bind(&P::learning_rate, learning_rate),
+            bind(&P::learning_rate,
+                 real_param("learning_rate", 0.1,
+                            "shrinkage of every tree's values; auto = 0.1 (scikit-learn's step), which with "
+                            "loss=softmax and hessian=xgboost is 0.2 (the same step under the doubled Hessian)")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("XGBoost eta (alias learning_rate, default 0.3); scikit-learn learning_rate (0.1)")),
             bind(&P::max_depth, int_param("max_depth", 6, "depth limit of each tree (0 = none; needs max_leaves)")
                                     .range(0, 64)
                                     .like("XGBoost max_depth; scikit-learn max_depth")),
@@ -545,7 +520,15 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                  real_param("min_child_weight", 1.0, "minimum Hessian sum in each child of a split")
                      .range(0.0, std::nullopt)
                      .like("XGBoost min_child_weight; scikit-learn min_hessian_to_split")),
-            bind(&P::min_data_in_leaf, min_data_in_leaf),
+            bind(&P::min_data_in_leaf,
+                 int_param("min_data_in_leaf", 20,
+                           "minimum rows in each child of a split, estimated from the Hessian as LightGBM does; "
+                           "auto = min(20, floor(training rows / 20)); 0 = no rule (XGBoost's)")
+                     .range(0, std::nullopt)
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("LightGBM min_data_in_leaf (20); scikit-learn min_samples_leaf (20, exact rows); XGBoost: "
+                           "none (0)")),
             bind(&P::lambda, real_param("lambda", 1.0, "L2 penalty on leaf weights")
                                  .range(0.0, std::nullopt)
                                  .like("XGBoost lambda (reg_lambda); scikit-learn l2_regularization")),
@@ -616,14 +599,31 @@ const ParamBinding<GbdtParams>& gbdt_params() {
                            "query, and lambdarank's ideal DCG at T (0 = every pair)")
                      .range(0, std::nullopt)
                      .like("LightGBM lambdarank_truncation_level (default 30; XGBoost 1.7: every rank)")),
-            bind(&P::max_delta_step, max_delta_step),
+            bind(&P::max_delta_step,
+                 real_param("max_delta_step", 0.0,
+                            "> 0: every leaf weight clipped to +-this before learning_rate, gains computed at the "
+                            "clipped weights, and poisson's Hessian multiplied by e^this; auto = 0.7 for poisson, "
+                            "else 0 (no clipping)")
+                     .range(0.0, std::nullopt)
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("XGBoost max_delta_step (0.7 with count:poisson)")),
             bind(&P::scale_pos_weight,
                  real_param("scale_pos_weight", 1.0,
                             "loss=logistic: gradient and Hessian of the rows of classes[1] multiplied by this")
                      .range(0.0, std::nullopt)
                      .open_below()
                      .like("XGBoost scale_pos_weight; LightGBM scale_pos_weight")),
-            bind(&P::base_score, base_score),
+            bind(&P::base_score,
+                 real_param(
+                     "base_score", 0.0,
+                     "initial raw score: auto = the best constant (mean, median, alpha-quantile, "
+                     "log-odds, log priors under hessian=sklearn, log mean; softmax under hessian=xgboost: uniform "
+                     "probabilities, as XGBoost); a number: that value (a probability for "
+                     "logistic, a mean for poisson/gamma/tweedie, whose raw score is its log)")
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("XGBoost base_score")),
             bind(&P::cat_smooth,
                  real_param("cat_smooth", 10.0,
                             "categorical splits: added to each category's Hessian sum when categories are "
@@ -664,23 +664,21 @@ const ParamBinding<GbdtParams>& gbdt_params() {
 }
 
 ModelInfo gbdt_model_info() {
-    ModelInfo info;
-    info.name = "gbdt";
-    info.summary = "histogram gradient boosting (XGBoost hist): squared/absolute/huber/quantile, poisson/gamma/tweedie, "
-                   "logistic, softmax losses";
-    info.spec = gbdt_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true,
-                         .predict_proba = true,
-                         .sparse_input = true,
-                         .sample_weights = true,
-                         .absent_is_missing = true,
-                         .native_missing = true,
-                         .native_categories = true,
-                         .contributions = true,
-                         .eval_sets = true,
-                         .continue_training = true};
+    ModelInfo info = model_info_of<Gbdt>(
+        "gbdt",
+        "histogram gradient boosting (XGBoost hist): squared/absolute/huber/quantile, poisson/gamma/tweedie, "
+        "logistic, softmax losses",
+        gbdt_params().spec(), {Task::classification, Task::regression},
+        {.decision_function = true,
+         .predict_proba = true,
+         .sparse_input = true,
+         .sample_weights = true,
+         .absent_is_missing = true,
+         .native_missing = true,
+         .native_categories = true,
+         .contributions = true,
+         .eval_sets = true,
+         .continue_training = true});
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;
@@ -696,28 +694,25 @@ ModelInfo gbdt_model_info() {
         return loss != "auto" && is_ranking_loss(loss_from_string(loss));
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
-    info.factory = [] { return std::make_unique<Gbdt>(); };
     info.search_space = gbdt_search_space();
     return info;
 }
 
 SearchSpace gbdt_search_space() {
-    SearchSpace space;
     // FLAML's LightGBM space and scikit-learn's HistGradientBoosting defaults, narrowed to
     // what a 60 s budget can try: rounds with early stopping on a 10% hold-out, so the
     // larger round counts stop where the validation loss does. The rows in a leaf roughly
     // log-spaced as FLAML's min_child_samples (2..128), with 0 (XGBoost's rule) among them:
     // the default's 20 cost ames' test split 1.2 R² points that smaller leaves win back.
-    space.axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)",
-                  "min_child_weight=loguniform(0.1,10)", "min_data_in_leaf=choice(0,5,10,20,40)",
-                  "lambda=loguniform(0.01,10)", "subsample=uniform(0.6,1)", "colsample=uniform(0.5,1)",
-                  "n_estimators=choice(100,300)", "early_stopping_rounds=20"};
-    // kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
-    // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
-    // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
-    space.starts = {"early_stopping_rounds=0"};
-    space.cost = 3;
-    return space;
+    return {
+        .axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)", "min_child_weight=loguniform(0.1,10)",
+                 "min_data_in_leaf=choice(0,5,10,20,40)", "lambda=loguniform(0.01,10)", "subsample=uniform(0.6,1)",
+                 "colsample=uniform(0.5,1)", "n_estimators=choice(100,300)", "early_stopping_rounds=20"},
+        // kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
+        // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
+        // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
+        .starts = {"early_stopping_rounds=0"},
+        .cost = 3};
 }
 
 }  // namespace kestrel

@@ -126,39 +126,47 @@ Vector Features::transpose_multiply(const Vector& v) const {
     return dense_ref().transpose() * v;
 }
 
-Dataset Dataset::with_features(Features features) const {
+namespace {
+
+// A dataset derived from `from` (its rows over other columns, or some of its rows) starts
+// with what describes its labels: their classes and task, and the file and column they
+// came from.
+Dataset labelled_like(const Dataset& from) {
     Dataset d;
+    d.classes = from.classes;
+    d.task = from.task;
+    d.source = from.source;
+    d.label_column = from.label_column;
+    return d;
+}
+
+// v's entries at `rows`, in that order.
+Vector entries_at(const Vector& v, std::span<const Index> rows) {
+    Vector out(static_cast<Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) out[static_cast<Index>(i)] = v[rows[i]];
+    return out;
+}
+
+}  // namespace
+
+Dataset Dataset::with_features(Features features) const {
+    Dataset d = labelled_like(*this);
     d.X = std::move(features);
     d.y = y;
     d.weights = weights;
     d.qid = qid;
-    d.classes = classes;
-    d.task = task;
-    d.source = source;
-    d.label_column = label_column;
     return d;
 }
 
 Dataset Dataset::subset(std::span<const Index> rows) const {
-    Dataset d;
+    Dataset d = labelled_like(*this);
     d.X = X.rows_subset(rows);
-    d.y.resize(static_cast<Index>(rows.size()));
-    for (std::size_t i = 0; i < rows.size(); ++i) d.y[static_cast<Index>(i)] = y[rows[i]];
-    if (has_weights()) {
-        d.weights.resize(static_cast<Index>(rows.size()));
-        for (std::size_t i = 0; i < rows.size(); ++i) d.weights[static_cast<Index>(i)] = weights[rows[i]];
-    }
-    if (has_queries()) {
-        d.qid.resize(static_cast<Index>(rows.size()));
-        for (std::size_t i = 0; i < rows.size(); ++i) d.qid[static_cast<Index>(i)] = qid[rows[i]];
-    }
+    d.y = entries_at(y, rows);
+    if (has_weights()) d.weights = entries_at(weights, rows);
+    if (has_queries()) d.qid = entries_at(qid, rows);
     d.feature_names = feature_names;
-    d.classes = classes;
     d.category_counts = category_counts;
     d.categories = categories;
-    d.task = task;
-    d.source = source;
-    d.label_column = label_column;
     return d;
 }
 

@@ -227,6 +227,17 @@ std::string Estimator::do_report(const std::string& report_name, const ReportNam
     throw InternalError("model " + name_ + " lists report '" + report_name + "' but does not produce it");
 }
 
+ModelInfo model_info(std::string name, std::string summary, ParamSpec spec, std::vector<Task> tasks,
+                     Capabilities capabilities) {
+    ModelInfo info;
+    info.name = std::move(name);
+    info.summary = std::move(summary);
+    info.spec = std::move(spec);
+    info.tasks = std::move(tasks);
+    info.capabilities = capabilities;
+    return info;
+}
+
 bool ModelInfo::supports(Task t) const {
     return std::find(tasks.begin(), tasks.end(), t) != tasks.end();
 }

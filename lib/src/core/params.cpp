@@ -23,59 +23,44 @@ const char* to_string(ParamType t) {
     return "?";
 }
 
-ParamDef int_param(std::string name, long long def, std::string help) {
+namespace {
+
+// What every kind of parameter declares; the kinds differ in their type and default's JSON.
+ParamDef param_def(std::string name, ParamType type, Json def, std::string help) {
     ParamDef d;
     d.name = std::move(name);
-    d.type = ParamType::integer;
-    d.default_value = def;
+    d.type = type;
+    d.default_value = std::move(def);
     d.help = std::move(help);
     return d;
+}
+
+}  // namespace
+
+ParamDef int_param(std::string name, long long def, std::string help) {
+    return param_def(std::move(name), ParamType::integer, def, std::move(help));
 }
 
 ParamDef real_param(std::string name, double def, std::string help) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::real;
-    d.default_value = def;
-    d.help = std::move(help);
-    return d;
+    return param_def(std::move(name), ParamType::real, def, std::move(help));
 }
 
 ParamDef bool_param(std::string name, bool def, std::string help) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::boolean;
-    d.default_value = def;
-    d.help = std::move(help);
-    return d;
+    return param_def(std::move(name), ParamType::boolean, def, std::move(help));
 }
 
 ParamDef choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string help) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::choice;
-    d.default_value = std::move(def);
+    ParamDef d = param_def(std::move(name), ParamType::choice, std::move(def), std::move(help));
     d.choices = std::move(choices);
-    d.help = std::move(help);
     return d;
 }
 
 ParamDef text_param(std::string name, std::string def, std::string help) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::text;
-    d.default_value = std::move(def);
-    d.help = std::move(help);
-    return d;
+    return param_def(std::move(name), ParamType::text, std::move(def), std::move(help));
 }
 
 ParamDef model_param(std::string name, std::string def, std::string help) {
-    ParamDef d;
-    d.name = std::move(name);
-    d.type = ParamType::model;
-    d.default_value = parse_model_spec(def);
-    d.help = std::move(help);
-    return d;
+    return param_def(std::move(name), ParamType::model, parse_model_spec(def), std::move(help));
 }
 
 void ParamSpec::extend(const ParamSpec& other) {

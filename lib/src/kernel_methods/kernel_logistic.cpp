@@ -142,19 +142,15 @@ const ParamBinding<KernelLogisticParams>& kernel_logistic_params() {
 }
 
 ModelInfo kernel_logistic_model_info() {
-    ModelInfo info;
-    info.name = "kernel_logistic";
-    info.summary = "kernel logistic regression (L2, intercept), binary or multinomial; Newton, L-BFGS or Nyström";
-    info.spec = kernel_logistic_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
+    ModelInfo info = model_info_of<KernelLogistic>(
+        "kernel_logistic",
+        "kernel logistic regression (L2, intercept), binary or multinomial; Newton, L-BFGS or Nyström",
+        kernel_logistic_params().spec(), {Task::classification},
+        {.decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true});
     // The exact Newton solver is binary: k > 2 classes with solver=newton train one-vs-rest.
     info.binary_only_when = [](const Params& resolved) {
         return kernel_logistic_params().read(resolved).solver == "newton";
     };
-    info.capabilities = {
-        .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<KernelLogistic>(); };
     return info;
 }
 

@@ -159,15 +159,11 @@ const ParamBinding<KernelPerceptronParams>& kernel_perceptron_params() {
 }
 
 ModelInfo kernel_perceptron_model_info() {
-    ModelInfo info;
-    info.name = "kernel_perceptron";
-    info.summary = "dual (kernel) perceptron with epochs, seeded shuffling, a budget and averaging";
-    info.spec = kernel_perceptron_params().spec();
-    info.tasks = {Task::classification};
+    ModelInfo info = model_info_of<KernelPerceptron>(
+        "kernel_perceptron", "dual (kernel) perceptron with epochs, seeded shuffling, a budget and averaging",
+        kernel_perceptron_params().spec(), {Task::classification},
+        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.multiclass = Multiclass::binary_only;
-    info.default_strategy = "ovr";
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<KernelPerceptron>(); };
     return info;
 }
 

@@ -259,14 +259,9 @@ const ParamBinding<KernelRidgeParams>& kernel_ridge_params() {
 }
 
 ModelInfo kernel_ridge_model_info() {
-    ModelInfo info;
-    info.name = "kernel_ridge";
-    info.summary = "kernel ridge regression (scikit-learn KernelRidge) with intercept; Cholesky, CG or Nyström";
-    info.spec = kernel_ridge_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<KernelRidge>(); };
-    return info;
+    return model_info_of<KernelRidge>(
+        "kernel_ridge", "kernel ridge regression (scikit-learn KernelRidge) with intercept; Cholesky, CG or Nyström",
+        kernel_ridge_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
 }
 
 }  // namespace kestrel

@@ -189,30 +189,22 @@ const ParamBinding<KnnParams>& knn_params() {
 }
 
 ModelInfo knn_model_info() {
-    ModelInfo info;
-    info.name = "knn";
-    info.summary =
-        "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)";
-    info.spec = knn_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true, .sparse_input = true};
-    info.factory = [] { return std::make_unique<Knn>(); };
+    ModelInfo info = model_info_of<Knn>(
+        "knn", "k-nearest neighbours classifier/regressor (euclidean, manhattan, cosine or kernel-induced distance)",
+        knn_params().spec(), {Task::classification, Task::regression}, {.predict_proba = true, .sparse_input = true});
     info.search_space = knn_search_space();
     return info;
 }
 
 SearchSpace knn_search_space() {
-    SearchSpace space;
     // auto-sklearn's k-NN space (k 1..100 drawn log-uniformly there; 1..50 here), both
     // weightings and both Minkowski metrics. Every cv fold's prediction scans the
     // training rows, so large tables are left to the tree models.
-    space.axes = {"n_neighbors=randint(1,51)", "weights=choice(uniform,distance)",
-                  "metric=choice(euclidean,manhattan)", "scale=standard"};
-    space.max_rows = 50000;
-    space.too_large = "k-NN predicts by scanning the training rows; more than 50000 rows";
-    space.cost = 2;
-    return space;
+    return {.axes = {"n_neighbors=randint(1,51)", "weights=choice(uniform,distance)",
+                     "metric=choice(euclidean,manhattan)", "scale=standard"},
+            .max_rows = 50000,
+            .too_large = "k-NN predicts by scanning the training rows; more than 50000 rows",
+            .cost = 2};
 }
 
 }  // namespace kestrel

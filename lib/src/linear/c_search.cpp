@@ -91,6 +91,20 @@ CSearchResult search_c(const Dataset& data, const CSearchOptions& o, const CFold
     return r;
 }
 
+ChosenC choose_c(const RealOrWord& C, const Dataset& data, const Context& ctx, const CSearchStart& start,
+                 const CQuietFoldFit& fit, const CFoldPredict& predict) {
+    if (!C.is("auto")) return {.C = C.value, .search = Json()};
+    Context quiet = ctx;
+    quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
+    CSearchOptions so;
+    so.start_C = c_search_start(data.X, start.extra, start.factor);
+    so.seed = start.seed;
+    const CSearchResult r = search_c(
+        data, so, [&](const Dataset& train, double c, const Vector& warm) { return fit(train, c, warm, quiet); },
+        predict);
+    return {.C = r.best_C, .search = c_search_json(r)};
+}
+
 Json c_search_json(const CSearchResult& r) {
     Json path = Json::array();
     for (const auto& s : r.path) path.push_back({{"C", s.C}, {"score", s.score}});

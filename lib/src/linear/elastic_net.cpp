@@ -108,11 +108,10 @@ std::vector<Bound<P>> path_params() {
     };
 }
 
-ModelInfo path_model_info(std::string name) {
-    ModelInfo info;
-    info.name = std::move(name);
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+// lasso and elastic_net: one estimator, two parameter tables.
+ModelInfo path_model_info(std::string name, std::string summary, ParamSpec spec) {
+    ModelInfo info = model_info_of<ElasticNet>(std::move(name), std::move(summary), std::move(spec), {Task::regression},
+                                               {.sparse_input = true, .sample_weights = true});
     info.reports = [](const Params&) { return std::vector<std::string>{"path"}; };
     // Rows spread over ranks: covariance updates on the Gram and X̃ᵀSy summed over the ranks
     // (auto takes them there); naive updates keep a residual per row and are refused.
@@ -121,7 +120,6 @@ ModelInfo path_model_info(std::string name) {
         c.sharded_rows = !(resolved.contains("updates") && resolved.at("updates") == "naive");
         return c;
     };
-    info.factory = [] { return std::make_unique<ElasticNet>(); };
     return info;
 }
 
@@ -150,17 +148,14 @@ const ParamBinding<ElasticNetParams>& elastic_net_params() {
 }
 
 ModelInfo lasso_model_info() {
-    ModelInfo info = path_model_info("lasso");
-    info.summary = "lasso (L1-penalised least squares), coordinate descent along a λ path (glmnet)";
-    info.spec = lasso_params().spec();
-    return info;
+    return path_model_info("lasso", "lasso (L1-penalised least squares), coordinate descent along a λ path (glmnet)",
+                           lasso_params().spec());
 }
 
 ModelInfo elastic_net_model_info() {
-    ModelInfo info = path_model_info("elastic_net");
-    info.summary = "elastic net (L1 + L2 penalised least squares), coordinate descent along a λ path (glmnet)";
-    info.spec = elastic_net_params().spec();
-    return info;
+    return path_model_info("elastic_net",
+                           "elastic net (L1 + L2 penalised least squares), coordinate descent along a λ path (glmnet)",
+                           elastic_net_params().spec());
 }
 
 }  // namespace kestrel

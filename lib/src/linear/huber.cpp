@@ -98,14 +98,9 @@ const ParamBinding<HuberParams>& huber_params() {
 }
 
 ModelInfo huber_model_info() {
-    ModelInfo info;
-    info.name = "huber";
-    info.summary = "Huber regression with a joint scale estimate, robust to outliers (scikit-learn HuberRegressor)";
-    info.spec = huber_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<HuberRegression>(); };
-    return info;
+    return model_info_of<HuberRegression>(
+        "huber", "Huber regression with a joint scale estimate, robust to outliers (scikit-learn HuberRegressor)",
+        huber_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
 }
 
 }  // namespace kestrel

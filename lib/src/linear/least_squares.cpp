@@ -200,13 +200,6 @@ void LeastSquares::on_params(const Params& resolved) {
 const ParamBinding<LeastSquaresParams>& least_squares_params() {
     using P = LeastSquaresParams;
     static const ParamBinding<P> binding = [] {
-        ParamDef learning_rate =
-            real_param("learning_rate", 0.0, "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
-                .range(0.0, std::nullopt)
-                .open_below()
-                .also({"auto"})
-                .like("scikit-learn SGDRegressor eta0 (constant schedule)");
-        learning_rate.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::solver, choice_param("solver", "qr", {"qr", "svd", "gd", "cholesky"},
                                           "qr: complete orthogonal decomposition (the minimum-norm solution, LAPACK "
@@ -218,7 +211,13 @@ const ParamBinding<LeastSquaresParams>& least_squares_params() {
             fit_intercept_param("learn an intercept (centres X and y)", "scikit-learn fit_intercept"),
             bind(&P::step, choice_param("step", "linesearch", {"fixed", "bold", "linesearch"},
                                         "gd step rule: fixed, bold driver, or backtracking line search")),
-            bind(&P::learning_rate, learning_rate),
+            bind(&P::learning_rate, real_param("learning_rate", 0.0,
+                                               "gd: the (initial) step; auto = 1/L, L the largest eigenvalue of XᵀSX/S")
+                                        .range(0.0, std::nullopt)
+                                        .open_below()
+                                        .also({"auto"})
+                                        .defaults_to("auto")
+                                        .like("scikit-learn SGDRegressor eta0 (constant schedule)")),
             tol_param(1e-8, "gd: stop when ||gradient|| <= tol * max(1, ||gradient at 0||)", "", true),
             max_iter_param(100000, "gd: maximum number of iterations", ""),
         };
@@ -227,12 +226,9 @@ const ParamBinding<LeastSquaresParams>& least_squares_params() {
 }
 
 ModelInfo least_squares_model_info() {
-    ModelInfo info;
-    info.name = "least_squares";
-    info.summary = "ordinary least squares by QR, SVD (minimum norm) or gradient descent";
-    info.spec = least_squares_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<LeastSquares>(
+        "least_squares", "ordinary least squares by QR, SVD (minimum norm) or gradient descent",
+        least_squares_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
     // Rows spread over ranks: the normal equations, whose X̃ᵀSX̃ and X̃ᵀSy sum over the
     // ranks, and qr, whose tall-skinny R combines the ranks' R factors; svd and gd would
     // need the rows.
@@ -242,17 +238,13 @@ ModelInfo least_squares_model_info() {
         c.sharded_rows = solver == "cholesky" || solver == "qr";
         return c;
     };
-    info.factory = [] { return std::make_unique<LeastSquares>(); };
     info.search_space = least_squares_search_space();
     return info;
 }
 
 SearchSpace least_squares_search_space() {
-    SearchSpace space;
     // Nothing to tune: a one-point space, so kestrel-auto fits it once as a baseline.
-    space.axes = {"fit_intercept=1"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"fit_intercept=1"}, .cost = 1};
 }
 
 }  // namespace kestrel

@@ -11,11 +11,12 @@ Bound<LiblinearBiasParams> intercept_scaling_param() {
 }
 
 ParamDef liblinear_eps_param(std::string help) {
-    ParamDef eps =
-        real_param("eps", 0.1, std::move(help)).range(0.0, std::nullopt).open_below().also({"auto"}).like(
-            "LIBLINEAR -e; scikit-learn tol");
-    eps.default_value = "auto";
-    return eps;
+    return real_param("eps", 0.1, std::move(help))
+        .range(0.0, std::nullopt)
+        .open_below()
+        .also({"auto"})
+        .defaults_to("auto")
+        .like("LIBLINEAR -e; scikit-learn tol");
 }
 
 }  // namespace kestrel

@@ -201,33 +201,22 @@ void LinearSvm::fit_binary(const Dataset& data, const Context& ctx) {
     const LinearSvmParams& p = p_;
     const double bias = p.bias();
     const Index d = data.cols();
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        pick_solver(p);  // refuse a bad combination before the search
-        Context quiet = ctx;
-        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, p.hinge() ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector& warm) {
-                return solve_binary(train, p, c, warm, quiet).w;
-            },
-            [&](const Features& X, const Vector& w) {
-                Vector z = X.multiply(Vector(w.head(d)));
-                if (bias > 0) z.array() += bias * w[d];
-                return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    if (p.C.is("auto")) pick_solver(p);  // refuse a bad combination before the search
+    ChosenC chosen = choose_c(
+        p.C, data, ctx,
+        {.extra = bias * bias, .factor = p.hinge() ? 1.0 : 2.0, .seed = derive_seed(ctx.seed, kSvmCSearchStream)},
+        [&](const Dataset& train, double c, const Vector& warm, const Context& quiet) {
+            return solve_binary(train, p, c, warm, quiet).w;
+        },
+        [&](const Features& X, const Vector& w) {
+            Vector z = X.multiply(Vector(w.head(d)));
+            if (bias > 0) z.array() += bias * w[d];
+            return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
+        });
+    const double C = chosen.C;
     const BinaryFit fit = solve_binary(data, p, C, Vector(), ctx);
     keep_binary(fit.w, fit.objective, d);
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LinearSvm::keep_binary(const Vector& w, double objective, Index d) {
@@ -255,34 +244,22 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
         if (!r.converged) warn_max_iter(c, "crammer_singer", opts.max_iter);
         return r;
     };
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        Context quiet = ctx;
-        quiet.warn = nullptr;
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, 1.0);
-        so.seed = derive_seed(ctx.seed, kSvmCSearchStream);
-        // The dual solver starts from zero at each C: no warm start, the same search.
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector&) {
-                const Eigen::MatrixXd W = solve(train, c, quiet).W;
-                return Vector(Eigen::Map<const Vector>(W.data(), W.size()));
-            },
-            [&](const Features& X, const Vector& w) {
-                const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d + (bias > 0 ? 1 : 0), k);
-                Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(W.topRows(d)));
-                if (bias > 0) Z.rowwise() += bias * W.row(d);
-                Vector cls(Z.rows());
-                for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
-                return cls;
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    // The dual solver starts from zero at each C: no warm start, the same search.
+    ChosenC chosen = choose_c(
+        p.C, data, ctx, {.extra = bias * bias, .factor = 1.0, .seed = derive_seed(ctx.seed, kSvmCSearchStream)},
+        [&](const Dataset& train, double c, const Vector&, const Context& quiet) {
+            const Eigen::MatrixXd W = solve(train, c, quiet).W;
+            return Vector(Eigen::Map<const Vector>(W.data(), W.size()));
+        },
+        [&](const Features& X, const Vector& w) {
+            const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d + (bias > 0 ? 1 : 0), k);
+            Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(W.topRows(d)));
+            if (bias > 0) Z.rowwise() += bias * W.row(d);
+            Vector cls(Z.rows());
+            for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
+            return cls;
+        });
+    const double C = chosen.C;
     const CrammerSingerResult r = solve(data, C, ctx);
     objective_ = r.dual_objective;
     Eigen::MatrixXd coef = r.W.topRows(d).transpose();  // k x d
@@ -293,7 +270,7 @@ void LinearSvm::fit_crammer_singer(const Dataset& data, const Context& ctx) {
     } else {
         keep(std::move(coef), std::move(intercept));
     }
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LinearSvm::on_params(const Params& resolved) {
@@ -345,17 +322,14 @@ const ParamBinding<LinearSvmParams>& linear_svm_params() {
 }
 
 ModelInfo linear_svm_model_info() {
-    ModelInfo info;
-    info.name = "linear_svm";
-    info.summary =
+    ModelInfo info = model_info_of<LinearSvm>(
+        "linear_svm",
         "linear SVM: L2 (squared) hinge by dual CD or primal trust-region Newton, L1 squared hinge, Crammer-Singer, "
-        "Pegasos (LIBLINEAR -s 1/2/3/4/5)";
-    info.spec = linear_svm_params().spec();
-    info.tasks = {Task::classification};
+        "Pegasos (LIBLINEAR -s 1/2/3/4/5)",
+        linear_svm_params().spec(), {Task::classification},
+        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.multiclass = Multiclass::binary_only;
-    info.default_strategy = "ovr";
     info.native_strategies = {"crammer_singer"};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(linear_svm_params().read(resolved).C); };
     // On rows spread over ranks: the primal trust-region Newton solver (LIBLINEAR -s 2) on
     // sums over the ranks, two classes (a one-vs-rest wrapper's members fit on one rank).
@@ -367,17 +341,13 @@ ModelInfo linear_svm_model_info() {
                          p.class_weight != "balanced" && !crammer_singer;
         return c;
     };
-    info.factory = [] { return std::make_unique<LinearSvm>(); };
     info.search_space = linear_svm_search_space();
     return info;
 }
 
 SearchSpace linear_svm_search_space() {
-    SearchSpace space;
     // LIBSVM grid.py's C range (2^-5..2^15).
-    space.axes = {"C=loguniform(0.03125,32768)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"C=loguniform(0.03125,32768)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

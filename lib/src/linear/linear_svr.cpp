@@ -104,31 +104,22 @@ void LinearSvr::do_fit(const Dataset& data, const Context& ctx) {
                          "use dual=1, or loss=squared_epsilon_insensitive with dual=0 (-s 11)");
     const Index d = data.cols();
     const double bias = p.bias();
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        Context quiet = ctx;
-        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, bias * bias, l1 ? 1.0 : 2.0);
-        so.seed = derive_seed(ctx.seed, kSvrCSearchStream);
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector& warm) { return solve_at(train, p, c, warm, quiet).w; },
-            [&](const Features& X, const Vector& w) {
-                Vector z = X.multiply(Vector(w.head(d)));
-                if (bias > 0) z.array() += bias * w[d];
-                return z;
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    ChosenC chosen = choose_c(
+        p.C, data, ctx,
+        {.extra = bias * bias, .factor = l1 ? 1.0 : 2.0, .seed = derive_seed(ctx.seed, kSvrCSearchStream)},
+        [&](const Dataset& train, double c, const Vector& warm, const Context& quiet) {
+            return solve_at(train, p, c, warm, quiet).w;
+        },
+        [&](const Features& X, const Vector& w) {
+            Vector z = X.multiply(Vector(w.head(d)));
+            if (bias > 0) z.array() += bias * w[d];
+            return z;
+        });
+    const double C = chosen.C;
     const SvrFit fit = solve_at(data, p, C, Vector(), ctx);
     objective_ = fit.objective;
     keep(Vector(fit.w.head(d)), bias > 0 ? bias * fit.w[d] : 0.0);
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LinearSvr::on_params(const Params& resolved) {
@@ -160,14 +151,10 @@ const ParamBinding<LinearSvrParams>& linear_svr_params() {
 }
 
 ModelInfo linear_svr_model_info() {
-    ModelInfo info;
-    info.name = "linear_svr";
-    info.summary = "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)";
-    info.spec = linear_svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<LinearSvr>(
+        "linear_svr", "linear SVR, L2-regularised (squared) epsilon-insensitive loss (LIBLINEAR -s 11/12/13)",
+        linear_svr_params().spec(), {Task::regression}, {.sparse_input = true, .sample_weights = true});
     info.reports = [](const Params& resolved) { return c_search_reports(linear_svr_params().read(resolved).C); };
-    info.factory = [] { return std::make_unique<LinearSvr>(); };
     return info;
 }
 

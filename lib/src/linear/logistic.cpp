@@ -121,41 +121,29 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
     const Index k = data.n_classes();
     if (k < 2) throw DataError("logistic: needs at least two classes, the data has " + std::to_string(k));
     const LogisticParams& p = p_;
-    double C = 0;
-    Json search;
-    if (p.C.is("auto")) {
-        Context quiet = ctx;
-        quiet.warn = nullptr;  // LIBLINEAR is silent inside its search too
-        CSearchOptions so;
-        so.start_C = c_search_start(data.X, 0.0, 1.0);
-        so.seed = derive_seed(ctx.seed, kLogisticCSearchStream);
-        const CSearchResult r = search_c(
-            data, so,
-            [&](const Dataset& train, double c, const Vector& warm) {
-                return solve_at(train, p, c, warm, quiet).solution;
-            },
-            [&](const Features& X, const Vector& w) {
-                const Index d = X.cols();
-                const bool l1 = p.l1(), icpt = p.fit_intercept;
-                if (k == 2 || l1) {
-                    Vector z = X.multiply(Vector(w.head(d)));
-                    if (icpt || l1) z.array() += w[d];
-                    return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
-                }
-                Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(w.data(), d, k)));
-                if (icpt) Z.rowwise() += w.segment(d * k, k).transpose();
-                Vector cls(Z.rows());
-                for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
-                return cls;
-            });
-        C = r.best_C;
-        search = c_search_json(r);
-    } else {
-        C = p.C.value;
-    }
+    ChosenC chosen = choose_c(
+        p.C, data, ctx, {.extra = 0.0, .factor = 1.0, .seed = derive_seed(ctx.seed, kLogisticCSearchStream)},
+        [&](const Dataset& train, double c, const Vector& warm, const Context& quiet) {
+            return solve_at(train, p, c, warm, quiet).solution;
+        },
+        [&](const Features& X, const Vector& w) {
+            const Index d = X.cols();
+            const bool l1 = p.l1(), icpt = p.fit_intercept;
+            if (k == 2 || l1) {
+                Vector z = X.multiply(Vector(w.head(d)));
+                if (icpt || l1) z.array() += w[d];
+                return Vector((z.array() > 0).select(Vector::Ones(z.size()), Vector::Zero(z.size())));
+            }
+            Eigen::MatrixXd Z = X.multiply(Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(w.data(), d, k)));
+            if (icpt) Z.rowwise() += w.segment(d * k, k).transpose();
+            Vector cls(Z.rows());
+            for (Index i = 0; i < Z.rows(); ++i) Z.row(i).maxCoeff(&cls[i]);
+            return cls;
+        });
+    const double C = chosen.C;
     LogisticFit fit = solve_at(data, p, C, Vector(), ctx);
     keep(std::move(fit.coef), std::move(fit.intercept));
-    keep_c_search(std::move(search));
+    keep_c_search(std::move(chosen.search));
 }
 
 void LogisticRegression::do_fit_owned(Dataset&& data, const Context& ctx) {
@@ -214,17 +202,13 @@ const ParamBinding<LogisticParams>& logistic_params() {
 }
 
 ModelInfo logistic_model_info() {
-    ModelInfo info;
-    info.name = "logistic";
-    info.summary =
-        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)";
-    info.spec = logistic_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
+    ModelInfo info = model_info_of<LogisticRegression>(
+        "logistic",
+        "logistic regression: L2 (binary or multinomial, trust-region Newton or L-BFGS) or L1 (binary, newGLMNET)",
+        logistic_params().spec(), {Task::classification},
+        {.decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true});
     // LIBLINEAR -s 6 is binary: k > 2 classes train one-vs-rest, as LIBLINEAR does.
     info.binary_only_when = [](const Params& resolved) { return logistic_params().read(resolved).l1(); };
-    info.capabilities = {
-        .decision_function = true, .predict_proba = true, .sparse_input = true, .sample_weights = true};
     info.reports = [](const Params& resolved) { return c_search_reports(logistic_params().read(resolved).C); };
     // On rows spread over ranks: the L2 objective at a given C, solved by TRON or L-BFGS on
     // sums over the ranks. Not the C search (its folds), balanced class weights (class
@@ -236,17 +220,13 @@ ModelInfo logistic_model_info() {
         c.sharded_rows = !p.l1() && !p.C.is("auto") && p.class_weight != "balanced" && native;
         return c;
     };
-    info.factory = [] { return std::make_unique<LogisticRegression>(); };
     info.search_space = logistic_search_space();
     return info;
 }
 
 SearchSpace logistic_search_space() {
-    SearchSpace space;
     // scikit-learn LogisticRegressionCV's Cs=10: C log-spaced over 1e-4..1e4.
-    space.axes = {"C=loguniform(0.0001,10000)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"C=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

@@ -45,15 +45,10 @@ const ParamBinding<LpSvmParams>& lp_svm_params() {
 }
 
 ModelInfo lp_svm_model_info() {
-    ModelInfo info;
-    info.name = "lp_svm";
-    info.summary = "1-norm SVM (L1-penalised hinge loss) as a linear program: sparse weights";
-    info.spec = lp_svm_params().spec();
-    info.tasks = {Task::classification};
+    ModelInfo info = model_info_of<LpSvm>(
+        "lp_svm", "1-norm SVM (L1-penalised hinge loss) as a linear program: sparse weights", lp_svm_params().spec(),
+        {Task::classification}, {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.multiclass = Multiclass::binary_only;
-    info.default_strategy = "ovr";
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<LpSvm>(); };
     return info;
 }
 

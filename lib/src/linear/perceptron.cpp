@@ -159,15 +159,11 @@ const ParamBinding<PerceptronParams>& perceptron_params() {
 }
 
 ModelInfo perceptron_model_info() {
-    ModelInfo info;
-    info.name = "perceptron";
-    info.summary = "Rosenblatt's perceptron (optionally averaged), seeded shuffling, class weights";
-    info.spec = perceptron_params().spec();
-    info.tasks = {Task::classification};
+    ModelInfo info = model_info_of<Perceptron>(
+        "perceptron", "Rosenblatt's perceptron (optionally averaged), seeded shuffling, class weights",
+        perceptron_params().spec(), {Task::classification},
+        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.multiclass = Multiclass::binary_only;
-    info.default_strategy = "ovr";
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<Perceptron>(); };
     return info;
 }
 

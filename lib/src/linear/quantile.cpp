@@ -47,13 +47,10 @@ Bound<IterationParams> simplex_iterations() {
                           "scikit-learn QuantileRegressor(solver_options={'maxiter': ...})");
 }
 
-ModelInfo lp_regression_info(std::string name) {
-    ModelInfo info;
-    info.name = std::move(name);
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<QuantileRegression>(); };
-    return info;
+// quantile and lad: one estimator, two parameter tables.
+ModelInfo lp_regression_info(std::string name, std::string summary, ParamSpec spec) {
+    return model_info_of<QuantileRegression>(std::move(name), std::move(summary), std::move(spec), {Task::regression},
+                                             {.sparse_input = true, .sample_weights = true});
 }
 
 }  // namespace
@@ -85,18 +82,15 @@ const ParamBinding<QuantileParams>& lad_params() {
 }
 
 ModelInfo quantile_model_info() {
-    ModelInfo info = lp_regression_info("quantile");
-    info.summary =
-        "quantile regression, pinball loss + L1 penalty, as a linear program (scikit-learn QuantileRegressor)";
-    info.spec = quantile_params().spec();
-    return info;
+    return lp_regression_info(
+        "quantile",
+        "quantile regression, pinball loss + L1 penalty, as a linear program (scikit-learn QuantileRegressor)",
+        quantile_params().spec());
 }
 
 ModelInfo lad_model_info() {
-    ModelInfo info = lp_regression_info("lad");
-    info.summary = "least absolute deviations regression (median regression), as a linear program";
-    info.spec = lad_params().spec();
-    return info;
+    return lp_regression_info("lad", "least absolute deviations regression (median regression), as a linear program",
+                              lad_params().spec());
 }
 
 }  // namespace kestrel

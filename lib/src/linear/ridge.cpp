@@ -159,12 +159,6 @@ void RidgeRegression::on_params(const Params& resolved) {
 const ParamBinding<RidgeParams>& ridge_params() {
     using P = RidgeParams;
     static const ParamBinding<P> binding = [] {
-        ParamDef eta0 = real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
-                            .range(0.0, std::nullopt)
-                            .open_below()
-                            .also({"auto"})
-                            .like("scikit-learn SGDRegressor(eta0=...)");
-        eta0.default_value = "auto";
         return ParamBinding<P>{
             bind(&P::alpha, real_param("alpha", 1.0, "weight of the penalty alpha*||w||² (0 = ordinary least squares)")
                                 .range(0.0, std::nullopt)
@@ -180,7 +174,13 @@ const ParamBinding<RidgeParams>& ridge_params() {
                            "scikit-learn SGDRegressor(max_iter=...)"),
             tol_param(1e-4, "sgd: stop after 5 epochs that lower the objective by less than tol times it",
                       "scikit-learn SGDRegressor(tol=...) (relative here)"),
-            bind(&P::eta0, eta0),
+            bind(&P::eta0,
+                 real_param("eta0", 0.0, "sgd: initial step; auto = 1 / (largest per-row curvature + alpha/S)")
+                     .range(0.0, std::nullopt)
+                     .open_below()
+                     .also({"auto"})
+                     .defaults_to("auto")
+                     .like("scikit-learn SGDRegressor(eta0=...)")),
             bind(&P::average, bool_param("average", true, "sgd: return the average of the iterates (averaged SGD)")
                                   .like("scikit-learn SGDRegressor(average=True)")),
         };
@@ -189,12 +189,9 @@ const ParamBinding<RidgeParams>& ridge_params() {
 }
 
 ModelInfo ridge_model_info() {
-    ModelInfo info;
-    info.name = "ridge";
-    info.summary = "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd";
-    info.spec = ridge_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<RidgeRegression>(
+        "ridge", "ridge regression (L2-penalised least squares): cholesky, dual, svd or sgd", ridge_params().spec(),
+        {Task::regression}, {.sparse_input = true, .sample_weights = true});
     // Rows spread over ranks: the d x d normal equations, X'X and X'y summed over the ranks.
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
@@ -202,17 +199,13 @@ ModelInfo ridge_model_info() {
         c.sharded_rows = solver == "auto" || solver == "cholesky";
         return c;
     };
-    info.factory = [] { return std::make_unique<RidgeRegression>(); };
     info.search_space = ridge_search_space();
     return info;
 }
 
 SearchSpace ridge_search_space() {
-    SearchSpace space;
     // scikit-learn RidgeCV-style alphas, log-spaced over 1e-4..1e4.
-    space.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
 }
 
 }  // namespace kestrel

@@ -65,15 +65,10 @@ const ParamBinding<SvmParams>& nu_svc_params() {
 }
 
 ModelInfo nu_svc_model_info() {
-    ModelInfo info;
-    info.name = "nu_svc";
-    info.summary = "nu-support vector classification with kernels (LIBSVM -s 1), one-vs-one for k > 2";
-    info.spec = nu_svc_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true, .sparse_input = true};
+    ModelInfo info = model_info_of<NuSvc>(
+        "nu_svc", "nu-support vector classification with kernels (LIBSVM -s 1), one-vs-one for k > 2",
+        nu_svc_params().spec(), {Task::classification}, {.decision_function = true, .sparse_input = true});
     info.refine = with_platt_probabilities;
-    info.factory = [] { return std::make_unique<NuSvc>(); };
     return info;
 }
 

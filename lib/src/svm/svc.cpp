@@ -288,28 +288,16 @@ const ParamBinding<SvmParams>& svc_params() {
 }
 
 ModelInfo svc_model_info() {
-    ModelInfo info;
-    info.name = "svc";
-    info.summary = "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2";
-    info.spec = svc_params().spec();
-    info.tasks = {Task::classification};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
+    ModelInfo info = model_info_of<Svc>(
+        "svc", "C-support vector classification with kernels (LIBSVM -s 0), one-vs-one for k > 2", svc_params().spec(),
+        {Task::classification}, {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.refine = with_platt_probabilities;
-    info.factory = [] { return std::make_unique<Svc>(); };
     info.search_space = svc_search_space();
     return info;
 }
 
 SearchSpace svc_search_space() {
-    SearchSpace space;
-    // LIBSVM grid.py's ranges (-log2c -5,15 and -log2g 3,-15), drawn log-uniformly. The
-    // kernel matrix grows with n²: over 20000 rows one fit outlasts any sensible budget.
-    space.axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)", "scale=standard"};
-    space.max_rows = 20000;
-    space.too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows";
-    space.cost = 4;
-    return space;
+    return kernel_svm_search_space({"scale=standard"});
 }
 
 }  // namespace kestrel

@@ -194,6 +194,17 @@ Eigen::MatrixXd SvmModel::probabilities(const Eigen::MatrixXd& pairwise, Index k
     return out;
 }
 
+SearchSpace kernel_svm_search_space(std::vector<std::string> more_axes) {
+    // LIBSVM grid.py's ranges (-log2c -5,15 and -log2g 3,-15), drawn log-uniformly. The
+    // kernel matrix grows with n²: over 20000 rows one fit outlasts any sensible budget.
+    std::vector<std::string> axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)"};
+    axes.insert(axes.end(), more_axes.begin(), more_axes.end());
+    return {.axes = std::move(axes),
+            .max_rows = 20000,
+            .too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows",
+            .cost = 4};
+}
+
 SvmSolverSettings solver_settings(const SvmParams& p, const Context& ctx) {
     SvmSolverSettings s;
     s.smo.eps = p.eps;

@@ -12,12 +12,6 @@ namespace kestrel {
 
 namespace {
 
-// The 2l-variable dual of the SVR models: variables k < l are α, k >= l are α*.
-struct SvrDual {
-    SmoProblem pb;
-    Index l = 0;
-};
-
 Vector row_costs(const Dataset& data, double C) {
     Vector c = Vector::Constant(data.rows(), C);
     if (data.has_weights()) c = c.cwiseProduct(data.weights);
@@ -30,6 +24,41 @@ std::vector<Index> positive_rows(const Vector& cost) {
     for (Index i = 0; i < cost.size(); ++i)
         if (cost[i] > 0) rows.push_back(i);
     return rows;
+}
+
+// The 2l-variable dual of the SVR models over the rows of positive cost: variables k < l
+// are α (y = +1), k >= l are α* (y = -1), both bounded by the row's cost. The model fills
+// in the linear term p and, where it does not start at 0, alpha.
+struct SvrDual {
+    std::vector<Index> rows;  // the rows in the problem, in order
+    Index l = 0;              // their count
+    SmoProblem pb;
+};
+
+SvrDual svr_dual(const Dataset& data, double C, const std::string& model) {
+    const Vector cost = row_costs(data, C);
+    SvrDual d;
+    d.rows = positive_rows(cost);
+    d.l = static_cast<Index>(d.rows.size());
+    if (d.l == 0) throw DataError(model + ": every row has weight 0");
+    const Index l = d.l;
+    d.pb.p.resize(2 * l);
+    d.pb.y.resize(static_cast<std::size_t>(2 * l));
+    d.pb.upper.resize(2 * l);
+    d.pb.alpha = Vector::Zero(2 * l);
+    for (Index i = 0; i < l; ++i) {
+        d.pb.y[static_cast<std::size_t>(i)] = 1;
+        d.pb.y[static_cast<std::size_t>(i + l)] = -1;
+        d.pb.upper[i] = d.pb.upper[i + l] = cost[d.rows[static_cast<std::size_t>(i)]];
+    }
+    return d;
+}
+
+// Each row's coefficient α - α* in the solved dual `r` (0 for a row left out), over `n` rows.
+Vector svr_coefficients(const SvrDual& d, const SmoResult& r, Index n) {
+    Vector coef = Vector::Zero(n);
+    for (Index i = 0; i < d.l; ++i) coef[d.rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + d.l];
+    return coef;
 }
 
 SmoResult solve_svr(const Dataset& data, const std::vector<Index>& rows, const Kernel& kernel, SmoProblem& pb,
@@ -92,10 +121,7 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression) throw UsageError("svr: learns regression only (for classification use svc)");
     const SvmParams& p = p_;
     const double eps_tube = p.epsilon;
-    const Vector cost = row_costs(data, p.C);
-    const std::vector<Index> rows = positive_rows(cost);
-    const auto l = static_cast<Index>(rows.size());
-    if (l == 0) throw DataError("svr: every row has weight 0");
+    SvrDual d = svr_dual(data, p.C, "svr");
     // scale_target: solve for (y - mean) / sd, then fold the scaling into the solution
     // (coefficients times sd, rho times sd minus the mean), so the model predicts y as an
     // ordinary SVR model does and its file is unchanged in form. Equivalent to C and
@@ -109,23 +135,15 @@ void Svr::do_fit(const Dataset& data, const Context& ctx) {
     }
     KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
-    SmoProblem pb;
-    pb.p.resize(2 * l);
-    pb.y.resize(static_cast<std::size_t>(2 * l));
-    pb.upper.resize(2 * l);
-    pb.alpha = Vector::Zero(2 * l);
+    const Index l = d.l;
     for (Index i = 0; i < l; ++i) {
-        const double yi = (data.y[rows[static_cast<std::size_t>(i)]] - y_mean) / y_sd;  // exact y without scale_target
-        pb.p[i] = eps_tube - yi;
-        pb.p[i + l] = eps_tube + yi;
-        pb.y[static_cast<std::size_t>(i)] = 1;
-        pb.y[static_cast<std::size_t>(i + l)] = -1;
-        pb.upper[i] = pb.upper[i + l] = cost[rows[static_cast<std::size_t>(i)]];
+        const double yi =
+            (data.y[d.rows[static_cast<std::size_t>(i)]] - y_mean) / y_sd;  // exact y without scale_target
+        d.pb.p[i] = eps_tube - yi;
+        d.pb.p[i + l] = eps_tube + yi;
     }
-    const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, false);
-    Vector coef = Vector::Zero(data.rows());
-    for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
-    set_solution(data, std::move(spec), coef * y_sd, r.rho * y_sd - y_mean);
+    const SmoResult r = solve_svr(data, d.rows, kernel, d.pb, p, ctx, false);
+    set_solution(data, std::move(spec), svr_coefficients(d, r, data.rows()) * y_sd, r.rho * y_sd - y_mean);
     fit_laplace_scale(data, ctx);
 }
 
@@ -133,35 +151,22 @@ void NuSvr::do_fit(const Dataset& data, const Context& ctx) {
     if (data.task != Task::regression) throw UsageError("nu_svr: learns regression only (for classification use nu_svc)");
     const SvmParams& p = p_;
     const double nu = p.nu;
-    const Vector cost = row_costs(data, p.C);
-    const std::vector<Index> rows = positive_rows(cost);
-    const auto l = static_cast<Index>(rows.size());
-    if (l == 0) throw DataError("nu_svr: every row has weight 0");
+    SvrDual d = svr_dual(data, p.C, "nu_svr");
     KernelSpec spec = kernel_from_params(p, data.X, ctx);
     const Kernel kernel(spec);
-    SmoProblem pb;
-    pb.p.resize(2 * l);
-    pb.y.resize(static_cast<std::size_t>(2 * l));
-    pb.upper.resize(2 * l);
-    pb.alpha.resize(2 * l);
     // A feasible start for Σ(α+α*) = C·nu·l: pairs filled in row order.
+    const Index l = d.l;
     double left = p.C * nu * static_cast<double>(l) / 2;
     for (Index i = 0; i < l; ++i) {
-        const double c = cost[rows[static_cast<std::size_t>(i)]];
-        const double a = std::min(left, c);
+        const double a = std::min(left, d.pb.upper[i]);
         left -= a;
-        const double yi = data.y[rows[static_cast<std::size_t>(i)]];
-        pb.alpha[i] = pb.alpha[i + l] = a;
-        pb.p[i] = -yi;
-        pb.p[i + l] = yi;
-        pb.y[static_cast<std::size_t>(i)] = 1;
-        pb.y[static_cast<std::size_t>(i + l)] = -1;
-        pb.upper[i] = pb.upper[i + l] = c;
+        const double yi = data.y[d.rows[static_cast<std::size_t>(i)]];
+        d.pb.alpha[i] = d.pb.alpha[i + l] = a;
+        d.pb.p[i] = -yi;
+        d.pb.p[i + l] = yi;
     }
-    const SmoResult r = solve_svr(data, rows, kernel, pb, p, ctx, true);
-    Vector coef = Vector::Zero(data.rows());
-    for (Index i = 0; i < l; ++i) coef[rows[static_cast<std::size_t>(i)]] = r.alpha[i] - r.alpha[i + l];
-    set_solution(data, std::move(spec), coef, r.rho);
+    const SmoResult r = solve_svr(data, d.rows, kernel, d.pb, p, ctx, true);
+    set_solution(data, std::move(spec), svr_coefficients(d, r, data.rows()), r.rho);
     fit_laplace_scale(data, ctx);
 }
 
@@ -238,49 +243,31 @@ const ParamBinding<SvmParams>& one_class_params() {
 }
 
 ModelInfo svr_model_info() {
-    ModelInfo info;
-    info.name = "svr";
-    info.summary = "epsilon-support vector regression with kernels (LIBSVM -s 3)";
-    info.spec = svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<Svr>(); };
+    ModelInfo info = model_info_of<Svr>("svr", "epsilon-support vector regression with kernels (LIBSVM -s 3)",
+                                        svr_params().spec(), {Task::regression},
+                                        {.decision_function = true, .sparse_input = true, .sample_weights = true});
     info.search_space = svr_search_space();
     return info;
 }
 
 SearchSpace svr_search_space() {
-    SearchSpace space;
-    // LIBSVM grid.py's C and gamma ranges; epsilon log-uniform around LIBSVM's default 0.1,
-    // on the standardized target, so that the ranges mean the same on prices as on z-scores.
-    space.axes = {"C=loguniform(0.03125,32768)", "gamma=loguniform(0.000030517578125,8)",
-                  "epsilon=loguniform(0.001,1)", "scale=standard", "scale_target=1"};
-    space.max_rows = 20000;
-    space.too_large = "kernel SVM: time and kernel cache grow with n^2; more than 20000 rows";
-    space.cost = 4;
-    return space;
+    // epsilon log-uniform around LIBSVM's default 0.1, on the standardized target, so that
+    // the ranges mean the same on prices as on z-scores.
+    return kernel_svm_search_space({"epsilon=loguniform(0.001,1)", "scale=standard", "scale_target=1"});
 }
 
 ModelInfo nu_svr_model_info() {
-    ModelInfo info;
-    info.name = "nu_svr";
-    info.summary = "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned";
-    info.spec = nu_svr_params().spec();
-    info.tasks = {Task::regression};
-    info.capabilities = {.decision_function = true, .sparse_input = true, .sample_weights = true};
-    info.factory = [] { return std::make_unique<NuSvr>(); };
-    return info;
+    return model_info_of<NuSvr>("nu_svr",
+                                "nu-support vector regression with kernels (LIBSVM -s 4): the tube width is learned",
+                                nu_svr_params().spec(), {Task::regression},
+                                {.decision_function = true, .sparse_input = true, .sample_weights = true});
 }
 
 ModelInfo one_class_model_info() {
-    ModelInfo info;
-    info.name = "one_class";
-    info.summary = "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored";
-    info.spec = one_class_params().spec();
-    info.tasks = {Task::regression};
+    ModelInfo info = model_info_of<OneClassSvm>(
+        "one_class", "one-class SVM (LIBSVM -s 2): +1 inside the estimated support, -1 outside; labels ignored",
+        one_class_params().spec(), {Task::regression}, {.decision_function = true, .sparse_input = true});
     info.uses_labels = false;
-    info.capabilities = {.decision_function = true, .sparse_input = true};
-    info.factory = [] { return std::make_unique<OneClassSvm>(); };
     return info;
 }
 

@@ -215,41 +215,25 @@ const ParamBinding<DecisionTreeParams>& decision_tree_params() {
                        .range(0.0, 1.0)
                        .open_below()
                        .open_above()));
-        b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                                 "the sample weight of that class's rows",
-                                 "scikit-learn DecisionTreeClassifier class_weight"));
+        b.add(tree_class_weight_param("scikit-learn DecisionTreeClassifier class_weight"));
         return b;
     }();
     return binding;
 }
 
 ModelInfo tree_model_info() {
-    ModelInfo info;
-    info.name = "tree";
-    info.summary =
-        "CART decision tree (gini/entropy/variance), best-first growth, cost-complexity or reduced-error pruning";
-    info.spec = decision_tree_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true,
-                         .sparse_input = true,
-                         .sample_weights = true,
-                         .native_missing = true,
-                         .native_categories = true,
-                         .contributions = true,
-                         .explains_rows = true};
+    ModelInfo info = model_info_of<DecisionTree>(
+        "tree",
+        "CART decision tree (gini/entropy/variance), best-first growth, cost-complexity or reduced-error pruning",
+        decision_tree_params().spec(), {Task::classification, Task::regression}, kTreeCapabilities);
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
-    info.factory = [] { return std::make_unique<DecisionTree>(); };
     info.search_space = tree_search_space();
     return info;
 }
 
 SearchSpace tree_search_space() {
-    SearchSpace space;
     // auto-sklearn's decision tree space: depth and leaf size.
-    space.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"};
-    space.cost = 1;
-    return space;
+    return {.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"}, .cost = 1};
 }
 
 }  // namespace kestrel

@@ -459,28 +459,16 @@ const ParamBinding<RandomForestParams>& forest_params() {
                      .like("XGBoost max_bin; LightGBM max_bin")),
         };
         b.add(tree_growth_bindings("auto"));
-        b.add(class_weight_param("\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies "
-                                 "the sample weight of that class's rows",
-                                 "scikit-learn RandomForestClassifier class_weight"));
+        b.add(tree_class_weight_param("scikit-learn RandomForestClassifier class_weight"));
         return b;
     }();
     return binding;
 }
 
 ModelInfo forest_model_info() {
-    ModelInfo info;
-    info.name = "forest";
-    info.summary = "random forest: bootstrap-sampled CART trees with random feature subsets, parallel and reproducible";
-    info.spec = forest_params().spec();
-    info.tasks = {Task::classification, Task::regression};
-    info.multiclass = Multiclass::native;
-    info.capabilities = {.predict_proba = true,
-                         .sparse_input = true,
-                         .sample_weights = true,
-                         .native_missing = true,
-                         .native_categories = true,
-                         .contributions = true,
-                         .explains_rows = true};
+    ModelInfo info = model_info_of<RandomForest>(
+        "forest", "random forest: bootstrap-sampled CART trees with random feature subsets, parallel and reproducible",
+        forest_params().spec(), {Task::classification, Task::regression}, kTreeCapabilities);
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         const RandomForestParams p = forest_params().read(resolved);
@@ -492,19 +480,16 @@ ModelInfo forest_model_info() {
         return c;
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };
-    info.factory = [] { return std::make_unique<RandomForest>(); };
     info.search_space = forest_search_space();
     return info;
 }
 
 SearchSpace forest_search_space() {
-    SearchSpace space;
     // auto-sklearn's random forest space (max_features as a fraction, min_samples_leaf
     // 1..20), with the √d choice of ranger and scikit-learn's classifier default added.
-    space.axes = {"max_features=choice(sqrt,0.2,0.4,0.6,all)", "min_samples_leaf=randint(1,21)",
-                  "bootstrap=choice(1,0)", "n_estimators=100"};
-    space.cost = 3;
-    return space;
+    return {.axes = {"max_features=choice(sqrt,0.2,0.4,0.6,all)", "min_samples_leaf=randint(1,21)",
+                     "bootstrap=choice(1,0)", "n_estimators=100"},
+            .cost = 3};
 }
 
 }  // namespace kestrel

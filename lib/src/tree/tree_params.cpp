@@ -17,8 +17,8 @@ std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max
             .range(0.0, std::nullopt)
             .open_below()
             .also({"all", "sqrt", "log2", "auto"})
+            .defaults_to(max_features_default)  // symbolic: depends on the data
             .like("scikit-learn max_features; ranger mtry");
-    max_features.default_value = max_features_default;  // symbolic: depends on the data
     return {
         bind(&P::criterion, choice_param("criterion", "auto", {"auto", "gini", "entropy", "variance"},
                                          "split impurity: gini or entropy (classification), variance (regression); "
@@ -49,6 +49,12 @@ std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max
                  .range(0.0, std::nullopt)
                  .like("LightGBM cat_smooth")),
     };
+}
+
+Bound<ClassWeightParams> tree_class_weight_param(std::string anchor) {
+    return class_weight_param(
+        "\"\" (all 1), \"balanced\" (n/(k*n_c)) or label:weight,...; multiplies the sample weight of that class's rows",
+        std::move(anchor));
 }
 
 Index resolve_max_features(const RealOrWord& v, Task task, Index d, const std::string& model) {

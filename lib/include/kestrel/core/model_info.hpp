@@ -84,6 +84,22 @@ struct ModelInfo {
     }
 };
 
+// What every model declares (its name, one-line summary, parameters, tasks and default
+// capabilities), the rest of ModelInfo at its defaults: a *_model_info() starts here and
+// sets only the fields in which it differs (multiclass, refine, reports, search_space...).
+ModelInfo model_info(std::string name, std::string summary, ParamSpec spec, std::vector<Task> tasks,
+                     Capabilities capabilities);
+
+// The same, made by a default-constructed `Model`: the factory of every model but one that
+// needs a constructor argument (adaboost's EstimatorMaker), which sets its own.
+template <class Model>
+ModelInfo model_info_of(std::string name, std::string summary, ParamSpec spec, std::vector<Task> tasks,
+                        Capabilities capabilities) {
+    ModelInfo info = model_info(std::move(name), std::move(summary), std::move(spec), std::move(tasks), capabilities);
+    info.factory = [] { return std::make_unique<Model>(); };
+    return info;
+}
+
 // What makes estimators by model name. The pipeline's Registry is one; a model that
 // builds others of any kind (adaboost's weak learner) is handed it through its
 // ModelInfo's factory, so that core and the families never reach for a global list.

@@ -41,6 +41,11 @@ struct ParamDef {
     ParamDef& open_above() { max_open = true; return *this; }
     ParamDef& also(std::vector<std::string> symbolic) { choices = std::move(symbolic); return *this; }
     ParamDef& like(std::string anchor_option) { anchor = std::move(anchor_option); return *this; }
+    // A default that is one of also()'s words ("auto"): the value is worked out from the data.
+    ParamDef& defaults_to(std::string word) {
+        default_value = std::move(word);
+        return *this;
+    }
     ParamDef& alias(std::string other_name) { aliases.push_back(std::move(other_name)); return *this; }
 };
 

@@ -10,17 +10,19 @@
 
 namespace kestrel {
 
+// Every member has an initializer: a model declares its space with designated
+// initializers naming only what it sets ({.axes = ..., .cost = 1}).
 struct SearchSpace {
-    std::vector<std::string> axes;  // empty: the model declares no space
+    std::vector<std::string> axes{};  // empty: the model declares no space
     // Points kestrel-auto evaluates right after the defaults, before any drawn point, each
     // as -p settings separated by spaces ("early_stopping_rounds=0"), over the space's fixed
     // settings: known-good corners of the space (FLAML's points_to_evaluate) that random
     // draws would rarely hit, such as the defaults a space's fixed setting overrides.
-    std::vector<std::string> starts;
+    std::vector<std::string> starts{};
     // kestrel-auto skips the model on a table with more training rows than this (0 = no
     // limit), giving `too_large` as the reason in its report.
     std::size_t max_rows = 0;
-    std::string too_large;
+    std::string too_large{};
     // kestrel-auto's portfolio order, cheapest first: 1 linear models and single trees,
     // 2 neighbours, 3 ensembles of trees, 4 kernel machines.
     int cost = 0;

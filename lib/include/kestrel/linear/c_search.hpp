@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/context.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/params.hpp"
@@ -46,6 +47,24 @@ using CFoldFit = std::function<Vector(const Dataset& train, double C, const Vect
 using CFoldPredict = std::function<Vector(const Features& X, const Vector& solution)>;
 
 CSearchResult search_c(const Dataset& data, const CSearchOptions& o, const CFoldFit& fit, const CFoldPredict& predict);
+
+// The C a model fits at: the number its `C` parameter gives, or with C=auto the best of
+// search_c; `search` is that search as JSON (c_search_json), null for a given number.
+struct ChosenC {
+    double C = 0;
+    Json search;
+};
+// Where a C=auto search starts (c_search_start's bias² and loss factor) and the seed of its folds.
+struct CSearchStart {
+    double extra = 0;
+    double factor = 1;
+    std::uint64_t seed = 1;
+};
+// CFoldFit in `quiet`: the model's context with its warnings silenced (LIBLINEAR is silent
+// inside its search too).
+using CQuietFoldFit = std::function<Vector(const Dataset& train, double C, const Vector& warm, const Context& quiet)>;
+ChosenC choose_c(const RealOrWord& C, const Dataset& data, const Context& ctx, const CSearchStart& start,
+                 const CQuietFoldFit& fit, const CFoldPredict& predict);
 
 // LIBLINEAR's calc_start_C: the power of two at or below 1 / (factor · n · max_i ‖x̂_i‖²), where
 // ‖x̂_i‖² includes extra² (the bias feature's square, or 0). factor 1 for the logistic loss,

@@ -10,6 +10,7 @@
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/params.hpp"
+#include "kestrel/core/search_space.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_params.hpp"
 #include "kestrel/svm/smo_solver.hpp"
@@ -86,6 +87,10 @@ struct SvmParams : KernelParams {
 ParamBinding<SvmParams> svm_binding(std::vector<Bound<SvmParams>> own);
 // `probability` (svc, nu_svc, svr, nu_svr): fit the probability model at training time.
 Bound<SvmParams> probability_param();
+
+// Where kestrel-auto searches a kernel SVM (svc, svr): LIBSVM grid.py's C and gamma ranges,
+// then the model's `more_axes`, on at most 20000 rows.
+SearchSpace kernel_svm_search_space(std::vector<std::string> more_axes);
 
 SvmSolverSettings solver_settings(const SvmParams& p, const Context& ctx);
 

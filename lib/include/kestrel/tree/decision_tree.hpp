@@ -66,6 +66,14 @@ ModelInfo tree_model_info();
 SearchSpace tree_search_space();  // kestrel-auto and kestrel-gridsearch without -g
 
 // Shared by the tree models.
+// What a tree, and a forest of them, can do with their default parameters.
+inline constexpr Capabilities kTreeCapabilities = {.predict_proba = true,
+                                                   .sparse_input = true,
+                                                   .sample_weights = true,
+                                                   .native_missing = true,
+                                                   .native_categories = true,
+                                                   .contributions = true,
+                                                   .explains_rows = true};
 // Throws DataError when X holds an infinity, or a NaN in a sparse matrix (dense
 // features may be missing: NaN; sparse ones have no missing-value direction), unless
 // sparse_nan_is_missing (the histogram forest bins sparse rows dense).

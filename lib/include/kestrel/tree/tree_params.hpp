@@ -38,6 +38,10 @@ struct TreeGrowthParams {
 // tree and "auto" (sqrt for classification, 1/3 for regression) for a forest.
 std::vector<Bound<TreeGrowthParams>> tree_growth_bindings(const std::string& max_features_default);
 
+// class_weight as tree and forest declare it: a class's weight multiplies its rows'
+// sample weights. `anchor` names the matching option of another tool.
+Bound<ClassWeightParams> tree_class_weight_param(std::string anchor);
+
 // The growth parameters for a fit on `task` with `n_features` columns; throws
 // ParamError for a criterion that does not fit the task, max_features above the
 // column count, or max_leaf_nodes = 1. `model` names the model in messages.
