@@ -88,10 +88,6 @@ struct DataFlags {
     void add_group_to(CLI::App& app);
 };
 
-// The data flags as the readers' messages name them (ReadOptions::spellings): "--missing",
-// "--categorical", ... DataFlags::options points every read at it.
-const ReadOptionSpellings& data_flag_spellings();
-
 // Model choice and parameters for train / cv / gridsearch.
 // The model's share of --missing (ModelSpec::missing): "auto" for the read-time
 // policies error and drop, "constant=V" for constant:V; UsageError on anything else.
