@@ -201,8 +201,7 @@ void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& 
 
 // A training column whose every cell is missing holds nothing to learn or impute from.
 void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chunks,
-                          const std::vector<ChunkColumns>& columns, const ReadOptions& opts,
-                          const std::string& source) {
+                          const std::vector<ChunkColumns>& columns, const std::string& source) {
     Index rows = 0;
     for (const auto& c : chunks) rows += c.kept;
     if (rows == 0) return;
@@ -296,7 +295,7 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     const std::vector<Index> categorical = categorical_features(layout, columns);
     if (!opts.feature_categories) {
         refuse_mistyped_numbers(layout, chunks, columns, opts, source);
-        refuse_empty_columns(layout, chunks, columns, opts, source);
+        refuse_empty_columns(layout, chunks, columns, source);
     }
     if (!categorical.empty())
         categorize_csv(in, chunks, layout, columns, categorical, X.data(), opts, source, table.categories);
