@@ -123,9 +123,9 @@ TEST_SUITE("io") {
         ReadOptions predict;
         predict.feature_categories = CategoryLists{{"red", "blue"}};
         predict.unknown_category_error = true;
-        const Worded unknown = error_of("c\ngreen\n", predict);
+        const Worded unknown = error_of("label,c\n1,green\n", predict);
         const std::string never_saw =
-            "t.csv:2:1: \"green\" in column 'c' is a category the model never saw in training ";
+            "t.csv:2:2: \"green\" in column 'c' is a category the model never saw in training ";
         CHECK(unknown.library == never_saw + "(without unknown_category_error it reads as unknown)");
         CHECK(unknown.command == never_saw + "(without --unknown it reads as unknown)");
     }
