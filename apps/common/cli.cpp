@@ -345,28 +345,8 @@ void DataFlags::add_to(CLI::App& app) {
                    "refuse a data file whose table would take more memory than this, e.g. 4G (default: the memory available)");
 }
 
-const ReadOptionSpellings& data_flag_spellings() {
-    static const ReadOptionSpellings spellings = [] {
-        ReadOptionSpellings s;
-        s.missing = "--missing";
-        s.categorical = "--categorical";
-        s.numeric = "--numeric";
-        s.ignore_columns = "--ignore-cols";
-        s.no_header = "--no-header";
-        s.unknown = "--unknown";
-        s.max_categories = "--max-categories-hard";
-        s.max_rows = "--max-rows";
-        s.task = "--task";
-        s.shard = "--shard";
-        s.help = "--help";
-        return s;
-    }();
-    return spellings;
-}
-
 ReadOptions DataFlags::options(int threads) const {
     ReadOptions o;
-    o.spellings = &data_flag_spellings();
     o.format = file_format_from_string(format);
     o.header = !no_header;
     o.label_col = label_col;

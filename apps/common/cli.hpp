@@ -88,10 +88,7 @@ struct DataFlags {
     void add_group_to(CLI::App& app);
 };
 
-// The data flags as the readers' messages name them (ReadOptions::spellings): "--missing",
-// "--categorical", ... DataFlags::options points every read at it.
-const ReadOptionSpellings& data_flag_spellings();
-
+// Model choice and parameters for train / cv / gridsearch.
 struct ModelFlags {
     std::string model;
     std::vector<std::string> params;  // "name=value"

@@ -11,7 +11,6 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
-#include "option_spelling.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
@@ -160,13 +159,14 @@ std::vector<Index> categorical_features(const CsvLayout& layout, const std::vect
 }
 
 // Two mistakes that would otherwise turn a numeric column into categories silently: a
-// header row read as data (--no-header, one word at the top of a column of numbers), and
-// decimal commas ("1,5" in a ';'-separated file). Both are errors at the first such cell.
+// header row read as data (header = false, one word at the top of a column of numbers),
+// and decimal commas ("1,5" in a ';'-separated file). Both are errors at the first such
+// cell. "drop header" asks to undo the caller's header = false: the command gives it as a
+// flag and prints "drop --no-header" there.
 void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& chunks,
                              const std::vector<ChunkColumns>& columns, const ReadOptions& opts,
                              const std::string& source) {
     const bool header = opts.header;
-    const ReadOptionSpellings* spelled = opts.spellings;
     for (std::size_t f = 0; f < static_cast<std::size_t>(layout.n_features); ++f) {
         Index count = 0;
         const ChunkColumns* first = nullptr;
@@ -183,30 +183,25 @@ void refuse_mistyped_numbers(const CsvLayout& layout, const std::vector<Chunk>& 
         if (!header && count == 1 && !chunks.empty() && line == chunks.front().first_line)
             throw DataError(SourceLocation{source, line, field + 1},
                             quote_field(text) + " in " + column +
-                                " is not a number, and every other cell is: a header row? " +
-                                (spelled ? "(drop " + spelled->no_header + ", or " + spelled->categorical +
-                                               " to read the column as categories)"
-                                         : std::string("(read the first row as a header, or name the column in "
-                                                       "categorical_columns to read it as categories)")));
+                                " is not a number, and every other cell is: a header row? (drop " +
+                                option_named("header") + ", or " + option_named("categorical_columns") +
+                                " to read the column as categories)");
         if (text.find(',') != std::string::npos) {
             std::string dotted = text;
             std::replace(dotted.begin(), dotted.end(), ',', '.');
             double v = 0;
             if (classify_number(dotted.data(), dotted.data() + dotted.size(), v) == FieldKind::number)
-                throw DataError(
-                    SourceLocation{source, line, field + 1},
-                    quote_field(text) + " in " + column +
-                        " is not a number: a decimal comma? kestrel reads numbers with '.' (" +
-                        detail::option_called(spelled, &ReadOptionSpellings::categorical, "categorical_columns") +
-                        " reads the column as categories)");
+                throw DataError(SourceLocation{source, line, field + 1},
+                                quote_field(text) + " in " + column +
+                                    " is not a number: a decimal comma? kestrel reads numbers with '.' (" +
+                                    option_named("categorical_columns") + " reads the column as categories)");
         }
     }
 }
 
 // A training column whose every cell is missing holds nothing to learn or impute from.
 void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chunks,
-                          const std::vector<ChunkColumns>& columns, const ReadOptions& opts,
-                          const std::string& source) {
+                          const std::vector<ChunkColumns>& columns, const std::string& source) {
     Index rows = 0;
     for (const auto& c : chunks) rows += c.kept;
     if (rows == 0) return;
@@ -220,8 +215,7 @@ void refuse_empty_columns(const CsvLayout& layout, const std::vector<Chunk>& chu
             SourceLocation{source, 1, field + 1},
             "every cell of " +
                 (layout.header.empty() ? "column " + std::to_string(field) : "column '" + layout.header[field] + "'") +
-                " is missing; drop it with " +
-                detail::option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns"));
+                " is missing; drop it with " + option_named("ignore_columns"));
     }
 }
 
@@ -293,7 +287,6 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
                                                std::vector<std::string>(static_cast<std::size_t>(total)));
     CsvSink sink{X.data(), labels ? &*labels : nullptr, opts.missing, &source, &kept_text};
     sink.code_text = !opts.feature_categories && opts.missing != MissingPolicy::drop;
-    sink.spellings = opts.spellings;
     std::vector<ChunkColumns> columns(chunks.size());
     run_chunks(chunks.size(), resolve_threads(opts.threads, chunks.size()), [&](std::size_t k) {
         parse_csv_chunk(text, chunks[k], layout, sink, columns[k]);
@@ -302,7 +295,7 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     const std::vector<Index> categorical = categorical_features(layout, columns);
     if (!opts.feature_categories) {
         refuse_mistyped_numbers(layout, chunks, columns, opts, source);
-        refuse_empty_columns(layout, chunks, columns, opts, source);
+        refuse_empty_columns(layout, chunks, columns, source);
     }
     if (!categorical.empty())
         categorize_csv(in, chunks, layout, columns, categorical, X.data(), opts, source, table.categories);

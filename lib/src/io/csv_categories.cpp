@@ -12,7 +12,7 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
-#include "option_spelling.hpp"
+#include "read_hints.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -27,7 +27,6 @@ struct CoderSetup {
     const std::vector<Dictionary>* model;  // predict time; null at train time
     bool unknown_is_error;
     const std::string& source;
-    const ReadOptionSpellings* spellings;  // for messages
 };
 
 class ChunkCoder {
@@ -82,8 +81,7 @@ private:
             const auto& header = s_.layout.header;
             throw DataError(SourceLocation{s_.source, line, j + 1},
                             quote_field(field_) + (header.empty() ? "" : " in column '" + header[j] + "'") +
-                                " is a category the model never saw in training " +
-                                unknown_category_hint(s_.spellings));
+                                " is a category the model never saw in training " + unknown_category_hint());
         }
         return kUnknownCategory;
     }
@@ -127,8 +125,7 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
                     const ReadOptions& opts, const std::string& source, CategoryLists& categories) {
     const std::size_t n_cat = features.size();
     CoderSetup setup{
-        layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr, opts.unknown_category_error, source,
-        opts.spellings};
+        layout, std::vector<int>(layout.n_fields, -1), features, X, nullptr, opts.unknown_category_error, source};
     std::vector<Index> slot_of_feature(static_cast<std::size_t>(layout.n_features), -1);
     for (std::size_t k = 0; k < n_cat; ++k) slot_of_feature[static_cast<std::size_t>(features[k])] = static_cast<Index>(k);
     for (std::size_t j = 0; j < layout.n_fields; ++j)
@@ -183,8 +180,7 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
             throw DataError(source + ": column " +
                             (layout.feature_names.empty() ? std::to_string(f) : "'" + layout.feature_names[f] + "'") +
                             " has " + std::to_string(list.size()) + " categories, more than " +
-                            option_called(opts.spellings, &ReadOptionSpellings::max_categories, "max_categories") +
-                            " (" + std::to_string(opts.max_categories) + ")");
+                            option_named("read.max_categories") + " (" + std::to_string(opts.max_categories) + ")");
         }
     }
     const auto d = static_cast<std::size_t>(layout.n_features);

@@ -40,9 +40,9 @@ CsvLayout resolve_csv_layout(std::vector<std::string> header, std::size_t n_fiel
 // kept_names. Throws DataError naming a column not in the file.
 void resolve_kept_columns(CsvLayout& layout, const ReadOptions& opts, const std::string& source);
 
-// The column types the caller asked for (--categorical, --numeric, --ignore-cols) or the
-// model's (feature_categories): sets field_type, and drops ignored fields from the
-// features. Throws DataError naming a column not in the file.
+// The column types the caller asked for (categorical_columns, numeric_columns,
+// ignore_columns) or the model's (feature_categories): sets field_type, and drops ignored
+// fields from the features. Throws DataError naming a column not in the file.
 void resolve_field_types(CsvLayout& layout, const ReadOptions& opts, const std::string& source);
 
 // What pass 1 learned of one chunk's feature columns.
@@ -70,7 +70,6 @@ struct CsvSink {
     // chunk with its own dictionaries), so that pass 2 rescans only the chunks whose
     // categorical columns also hold number-like cells (categories too, as text).
     bool code_text = false;
-    const ReadOptionSpellings* spellings = nullptr;  // for messages (ReadOptions::spellings)
 };
 
 // Parses the records of one chunk into rows first_row.. of the sink; sets kept.

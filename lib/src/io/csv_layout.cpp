@@ -10,7 +10,6 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/shown_text.hpp"
-#include "option_spelling.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -179,12 +178,12 @@ namespace {
 
 // The field a --categorical / --numeric / --ignore-cols entry names: a header name,
 // else a 0-based field index.
-std::size_t named_field(const CsvLayout& L, const std::string& name, const std::string& flag,
+std::size_t named_field(const CsvLayout& L, const std::string& name, const ErrorText& option,
                         const std::string& source) {
     std::optional<std::size_t> j = find_name(L.header, name);
     if (!j) j = parse_index(name);
     if (!j || *j >= L.n_fields)
-        throw DataError(source + ": " + flag + " names column '" + name + "', which is not in the file; " +
+        throw DataError(source + ": " + option + " names column '" + name + "', which is not in the file; " +
                         (L.header.empty() ? "the file has " + std::to_string(L.n_fields) + " columns (indices from 0)"
                                           : "the columns are: " + list_columns(L.header)));
     return *j;
@@ -198,11 +197,9 @@ std::string field_name(const CsvLayout& L, std::size_t j) {
 
 void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::string& source) {
     L.field_type.assign(L.n_fields, FieldType::automatic);
-    const std::string ignore_option =
-        option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns");
-    const std::string categorical_option =
-        option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns");
-    const std::string numeric_option = option_called(opts.spellings, &ReadOptionSpellings::numeric, "numeric_columns");
+    const ErrorText ignore_option = option_named("ignore_columns");
+    const ErrorText categorical_option = option_named("categorical_columns");
+    const ErrorText numeric_option = option_named("numeric_columns");
     if (!opts.ignore_columns.empty()) {
         for (const auto& name : opts.ignore_columns) {
             const std::size_t j = named_field(L, name, ignore_option, source);
@@ -219,14 +216,13 @@ void resolve_field_types(CsvLayout& L, const ReadOptions& opts, const std::strin
         }
         L.n_features = c;
     }
-    const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const std::string& flag) {
+    const auto set_type = [&](const std::vector<std::string>& names, FieldType type, const ErrorText& option) {
         for (const auto& name : names) {
-            const std::size_t j = named_field(L, name, flag, source);
+            const std::size_t j = named_field(L, name, option, source);
             if (L.target[j] == kFieldLabel)
-                throw DataError(source + ": " + flag + " names the label " + field_name(L, j) +
-                                " (the label's type follows the model and " +
-                                (opts.spellings ? opts.spellings->task : std::string("its task")) + ")");
-            if (L.target[j] < 0) throw DataError(source + ": " + flag + " names the ignored " + field_name(L, j));
+                throw DataError(source + ": " + option + " names the label " + field_name(L, j) +
+                                " (the label's type follows the model and " + option_named("task") + ")");
+            if (L.target[j] < 0) throw DataError(source + ": " + option + " names the ignored " + field_name(L, j));
             if (L.field_type[j] != FieldType::automatic && L.field_type[j] != type)
                 throw DataError(source + ": " + field_name(L, j) + " is named by both " + categorical_option + " and " +
                                 numeric_option);

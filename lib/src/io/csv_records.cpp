@@ -8,7 +8,7 @@
 #include "csv_internal.hpp"
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
-#include "option_spelling.hpp"
+#include "read_hints.hpp"
 
 namespace kestrel::detail {
 namespace {
@@ -150,11 +150,13 @@ private:
             case FieldKind::number: out = v; break;
             case FieldKind::missing: break;
             case FieldKind::infinite:
-                fail(field_line, j, quote_field(field_) + in_column(j) +
-                                        " is infinite or out of range; only finite numbers are allowed");
+                fail(field_line, j,
+                     ErrorText(quote_field(field_) + in_column(j) +
+                               " is infinite or out of range; only finite numbers are allowed"));
             case FieldKind::invalid:
-                fail(field_line, j, quote_field(field_) + in_column(j) + " is not a number" +
-                                        (layout_.header.empty() ? "" : " (a numeric column)"));
+                fail(field_line, j,
+                     ErrorText(quote_field(field_) + in_column(j) + " is not a number" +
+                               (layout_.header.empty() ? "" : " (a numeric column)")));
         }
     }
 
@@ -172,9 +174,8 @@ private:
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
             else
-                fail(
-                    field_line, j,
-                    "missing label" + in_column(j) + " (" + missing_drop_hint(sink_.spellings) + " to skip such rows)");
+                fail(field_line, j,
+                     "missing label" + in_column(j) + " (" + drop_missing_hint() + " to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;
@@ -190,18 +191,15 @@ private:
             case MissingPolicy::drop: keep = false; return;
             case MissingPolicy::error:
                 fail(field_line, j,
-                     "missing value" + in_column(j) + " (" + missing_drop_hint(sink_.spellings) +
-                         " to skip such rows, or " +
-                         (sink_.spellings ? "auto, keep or an imputer: see " + sink_.spellings->help
-                                          : std::string("keep them for an imputer")) +
-                         ")");
+                     "missing value" + in_column(j) + " (" + drop_missing_hint() +
+                         " to skip such rows, or auto, keep or an imputer)");
         }
     }
 
     FieldEnd scan(std::size_t j) {
         const std::uint64_t field_line = line_;
         const FieldEnd fe = scan_field(p_, end_, delim_, field_, scratch_, line_);
-        if (field_failed(fe)) fail(field_line, j, field_error_text(fe));
+        if (field_failed(fe)) fail(field_line, j, ErrorText(field_error_text(fe)));
         return fe;
     }
 
@@ -228,7 +226,8 @@ private:
         return layout_.header.empty() ? std::string() : " in column '" + layout_.header[j] + "'";
     }
 
-    [[noreturn]] void fail(std::uint64_t line, std::size_t j, const std::string& what) const {
+    // ErrorText: a message naming an option keeps the mention, for the command to respell.
+    [[noreturn]] void fail(std::uint64_t line, std::size_t j, const ErrorText& what) const {
         throw DataError(SourceLocation{*sink_.source, line, j + 1}, what);
     }
 

@@ -8,7 +8,6 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_format.hpp"
 #include "mapped_file.hpp"
-#include "option_spelling.hpp"
 
 namespace kestrel {
 namespace {
@@ -27,8 +26,7 @@ FileShard read_file_shard(const std::string& path, const ReadOptions& opts, int 
     if (count < 1 || index < 0 || index >= count) throw InternalError("read_file_shard: part out of range");
     std::error_code ec;
     if (path == "-" || (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)))
-        throw UsageError((path == "-" ? std::string("<stdin>") : path) + ": " +
-                         detail::option_called(opts.spellings, &ReadOptionSpellings::shard, "a sharded read") +
+        throw UsageError((path == "-" ? std::string("<stdin>") : path) + ": " + option_named("shard") +
                          " splits a regular file by byte ranges; standard input and pipes cannot be split");
     const detail::MappedFile file(path);
     const std::string_view text = file.text();

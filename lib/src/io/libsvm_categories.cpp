@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "kestrel/core/error.hpp"
-#include "option_spelling.hpp"
+#include "read_hints.hpp"
 #include "readers.hpp"
 
 namespace kestrel::detail {
@@ -18,7 +18,7 @@ namespace {
 
 // Categorical column "3" names LIBSVM feature 3, column 2. `option` names the option in messages.
 std::vector<Index> named_features(const std::vector<std::string>& names, Index width, const std::string& source,
-                                  const std::string& option) {
+                                  const ErrorText& option) {
     std::vector<Index> out;
     for (const auto& name : names) {
         long long index = 0;
@@ -44,9 +44,8 @@ std::string category_text(double v) {
 
 class FeatureCoder {
 public:
-    FeatureCoder(const Table& t, Index feature, const std::vector<std::string>* model, bool unknown_is_error,
-                 const ReadOptionSpellings* spellings)
-        : t_(t), feature_(feature), unknown_is_error_(unknown_is_error), spellings_(spellings) {
+    FeatureCoder(const Table& t, Index feature, const std::vector<std::string>* model, bool unknown_is_error)
+        : t_(t), feature_(feature), unknown_is_error_(unknown_is_error) {
         if (!model) return;
         names_ = *model;
         for (std::size_t c = 0; c < names_.size(); ++c) code_.emplace(names_[c], static_cast<double>(c));
@@ -73,7 +72,7 @@ public:
         if (unknown_is_error_)
             throw DataError(SourceLocation{t_.source, line(row), 0},
                             "feature " + std::to_string(feature_ + 1) + " holds " + category_text(v) +
-                                ", a category the model never saw in training " + unknown_category_hint(spellings_));
+                                ", a category the model never saw in training " + unknown_category_hint());
         return kUnknownCategory;
     }
     std::vector<std::string> take_names() { return std::move(names_); }
@@ -84,8 +83,7 @@ private:
             throw DataError(SourceLocation{t_.source, line(row), 0},
                             "feature " + std::to_string(feature_ + 1) + " is " + category_text(v) +
                                 ", not an integer category code (it is named by " +
-                                option_called(spellings_, &ReadOptionSpellings::categorical, "categorical_columns") +
-                                ")");
+                                option_named("categorical_columns") + ")");
     }
     std::uint64_t line(Index row) const {
         return t_.labels && static_cast<std::size_t>(row) < t_.labels->line.size()
@@ -96,7 +94,6 @@ private:
     const Table& t_;
     Index feature_;
     bool unknown_is_error_;
-    const ReadOptionSpellings* spellings_;
     std::vector<std::string> names_;
     std::unordered_map<std::string, double> code_;
 };
@@ -151,9 +148,7 @@ void code_libsvm_categories(Table& t, const ReadOptions& opts) {
         width = std::max<Index>(width, static_cast<Index>(model.size()));
     } else {
         if (opts.categorical_columns.empty()) return;
-        features =
-            named_features(opts.categorical_columns, width, t.source,
-                           option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns"));
+        features = named_features(opts.categorical_columns, width, t.source, option_named("categorical_columns"));
     }
 
     std::vector<std::vector<double>> codes(features.size());
@@ -161,14 +156,13 @@ void code_libsvm_categories(Table& t, const ReadOptions& opts) {
     for (std::size_t k = 0; k < features.size(); ++k) {
         const Index j = features[k];
         const auto* model = predict ? &(*opts.feature_categories)[static_cast<std::size_t>(j)] : nullptr;
-        FeatureCoder coder(t, j, model, opts.unknown_category_error, opts.spellings);
+        FeatureCoder coder(t, j, model, opts.unknown_category_error);
         if (!predict) {
             for_each_value(t.X, j, [&](Index r, double v) { coder.collect(v, r); });
             if (static_cast<Index>(coder.settle()) > opts.max_categories)
                 throw DataError(t.source + ": feature " + std::to_string(j + 1) + " has more than " +
                                 std::to_string(opts.max_categories) + " categories (" +
-                                option_called(opts.spellings, &ReadOptionSpellings::max_categories, "max_categories") +
-                                ")");
+                                option_named("read.max_categories") + ")");
         }
         auto& column = codes[k];
         column.resize(static_cast<std::size_t>(t.X.rows()));

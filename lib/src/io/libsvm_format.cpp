@@ -14,7 +14,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "number_field.hpp"
-#include "option_spelling.hpp"
+#include "read_hints.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
@@ -95,7 +95,6 @@ struct SparseSink {
     MissingPolicy missing = MissingPolicy::error;
     Index expected_features = -1;
     const std::string* source = nullptr;
-    const ReadOptionSpellings* spellings = nullptr;  // for messages (ReadOptions::spellings)
 };
 
 // Thrown by a dense parse that meets a record which is not features 1..width.
@@ -154,7 +153,7 @@ private:
             ++token;
             first = store_qid(qt, ce, row);
         } else if (!sink_.labels->qid.empty()) {
-            fail(2, "no qid: this line has no query id where other lines of the file have one");
+            fail(2, ErrorText("no qid: this line has no query id where other lines of the file have one"));
         }
         for (const char* q = first; q < ce; q = skip_spaces(q, ce)) {
             ++token;
@@ -162,14 +161,15 @@ private:
             long long index = 0;
             while (q < ce && *q >= '0' && *q <= '9' && index <= INT_MAX) index = index * 10 + (*q++ - '0');
             if (q == tok || q == ce || *q != ':' || index > INT_MAX)
-                fail(token, "malformed feature " + quote_field({tok, token_end(tok, ce)}) + " (expected index:value)");
-            if (index == 0) fail(token, "feature index 0: indices are 1-based");
+                fail(token, ErrorText("malformed feature " + quote_field({tok, token_end(tok, ce)}) +
+                                      " (expected index:value)"));
+            if (index == 0) fail(token, ErrorText("feature index 0: indices are 1-based"));
             if (index <= prev)
-                fail(token, "feature index " + std::to_string(index) + " after " + std::to_string(prev) +
-                                ": indices must be strictly increasing");
+                fail(token, ErrorText("feature index " + std::to_string(index) + " after " + std::to_string(prev) +
+                                      ": indices must be strictly increasing"));
             if (sink_.expected_features >= 0 && index > sink_.expected_features)
-                fail(token, "feature index " + std::to_string(index) + " is beyond the model's " +
-                                std::to_string(sink_.expected_features) + " features");
+                fail(token, ErrorText("feature index " + std::to_string(index) + " is beyond the model's " +
+                                      std::to_string(sink_.expected_features) + " features"));
             // The width came from the count's look at each record's last index: a
             // record out of order may still go past it, and is then read as CSR.
             if (dense() && index > sink_.dense_width) throw NotDense{};
@@ -199,36 +199,34 @@ private:
     double slow_value(const char* tok, const char* b, const char* e, std::uint64_t token, bool& keep) {
         const std::string_view value(b, static_cast<std::size_t>(e - b));
         if (value.empty() || value.find(':') != std::string_view::npos)
-            fail(token, "malformed feature " + quote_field({tok, e}) + " (expected index:value)");
+            fail(token, ErrorText("malformed feature " + quote_field({tok, e}) + " (expected index:value)"));
         double v = 0;
         switch (classify_number(b, e, v)) {
             case FieldKind::number: return v;
             case FieldKind::missing:
                 if (sink_.missing == MissingPolicy::error)
-                    fail(token, "missing value " + quote_field({tok, e}) + " (" + missing_drop_hint(sink_.spellings) +
-                                    " to skip such rows or " +
-                                    (sink_.spellings ? sink_.spellings->missing + "=mean to impute them"
-                                                     : std::string("keep them for an imputer")) +
-                                    ")");
+                    fail(token, "missing value " + quote_field({tok, e}) + " (" + drop_missing_hint() +
+                                    " to skip such rows or " + option_named("missing") + "=mean to impute them)");
                 if (sink_.missing == MissingPolicy::drop) keep = false;
                 return std::numeric_limits<double>::quiet_NaN();
             case FieldKind::infinite:
-                fail(token, "value " + quote_field({tok, e}) + " is infinite or out of range; only finite numbers are allowed");
+                fail(token, ErrorText("value " + quote_field({tok, e}) +
+                                      " is infinite or out of range; only finite numbers are allowed"));
             case FieldKind::invalid: break;
         }
-        fail(token, "value " + quote_field(value) + " of feature " + quote_field({tok, e}) + " is not a number");
+        fail(token,
+             ErrorText("value " + quote_field(value) + " of feature " + quote_field({tok, e}) + " is not a number"));
     }
 
     void store_label(const char* b, const char* e, Index row, bool& keep) {
         if (std::memchr(b, ':', static_cast<std::size_t>(e - b)))
-            fail(1, "missing label: the line starts with the feature " + quote_field({b, e}));
+            fail(1, ErrorText("missing label: the line starts with the feature " + quote_field({b, e})));
         double v = std::numeric_limits<double>::quiet_NaN();
         const FieldKind kind = classify_number(b, e, v);
         if (kind == FieldKind::missing) {
             if (sink_.missing == MissingPolicy::drop) keep = false;
             else
-                fail(1, "missing label " + quote_field({b, e}) + " (" + missing_drop_hint(sink_.spellings) +
-                            " to skip such rows)");
+                fail(1, "missing label " + quote_field({b, e}) + " (" + drop_missing_hint() + " to skip such rows)");
         }
         if (kind != FieldKind::number) v = std::numeric_limits<double>::quiet_NaN();
         RawLabels& L = *sink_.labels;
@@ -253,12 +251,14 @@ private:
         unsigned long long id = 0;
         const auto [ptr, ec] = std::from_chars(digits, e, id);
         if (digits == e || ec != std::errc() || ptr != e || id > (1ULL << 53))
-            fail(2, "malformed query id " + quote_field({b, e}) + " (expected qid:N, N an integer from 0 to 2^53)");
+            fail(2, ErrorText("malformed query id " + quote_field({b, e}) +
+                              " (expected qid:N, N an integer from 0 to 2^53)"));
         sink_.labels->qid[static_cast<std::size_t>(row)] = static_cast<double>(id);
         return skip_spaces(e, ce);
     }
 
-    [[noreturn]] void fail(std::uint64_t token, const std::string& what) const {
+    // ErrorText: a message naming an option keeps the mention, for the command to respell.
+    [[noreturn]] void fail(std::uint64_t token, const ErrorText& what) const {
         throw DataError(SourceLocation{*sink_.source, line_, token}, what);
     }
     bool dense() const { return sink_.dense_width > 0; }
@@ -367,12 +367,10 @@ Table empty_piece(const std::string& source, const ReadOptions& opts) {
 
 Table read_libsvm_input(const TextInput& in, const std::string& source, const ReadOptions& opts) {
     if (!opts.numeric_columns.empty() || !opts.ignore_columns.empty())
-        throw UsageError((opts.numeric_columns.empty()
-                              ? option_called(opts.spellings, &ReadOptionSpellings::ignore_columns, "ignore_columns")
-                              : option_called(opts.spellings, &ReadOptionSpellings::numeric, "numeric_columns")) +
-                         " names CSV columns; " + source + " is a LIBSVM file, whose features are numbers unless " +
-                         option_called(opts.spellings, &ReadOptionSpellings::categorical, "categorical_columns") +
-                         " names their indices");
+        throw UsageError(
+            (opts.numeric_columns.empty() ? option_named("ignore_columns") : option_named("numeric_columns")) +
+            " names CSV columns; " + source + " is a LIBSVM file, whose features are numbers unless " +
+            option_named("categorical_columns") + " names their indices");
     const std::string_view text = in.text;
     const std::size_t begin = bom_length(text);
     check_estimated_size(in, begin, 0, true, source, opts);
@@ -402,7 +400,6 @@ Table read_libsvm_input(const TextInput& in, const std::string& source, const Re
     sink.missing = opts.missing;
     sink.expected_features = opts.expected_features;
     sink.source = &source;
-    sink.spellings = opts.spellings;
     Table table;
     const Index width = dense_width(chunks, total, total_nnz, opts);
     bool dense_read = false;

@@ -5,7 +5,6 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
-#include "option_spelling.hpp"
 
 namespace kestrel::detail {
 
@@ -43,8 +42,7 @@ void check_estimated_size(const TextInput& in, std::size_t begin, Index dense_co
                              (sparse ? "" : " x " + std::to_string(dense_cols) + " features");
     if (opts.max_rows > 0 && static_cast<double>(rows) > kMargin * static_cast<double>(opts.max_rows))
         throw DataError(source + ": about " + std::to_string(rows) + " data rows, more than " +
-                        option_called(opts.spellings, &ReadOptionSpellings::max_rows, "max_rows") + " " +
-                        std::to_string(opts.max_rows));
+                        option_named("max_rows") + " " + std::to_string(opts.max_rows));
     if (limit > 0 && static_cast<double>(bytes) > kMargin * static_cast<double>(limit))
         check_memory(bytes, opts.max_memory, what);
 }
@@ -52,9 +50,8 @@ void check_estimated_size(const TextInput& in, std::size_t begin, Index dense_co
 void check_table_size(Index rows, std::uint64_t bytes, const std::string& shape, const std::string& source,
                       const ReadOptions& opts) {
     if (opts.max_rows > 0 && rows > opts.max_rows)
-        throw DataError(source + ": " + std::to_string(rows) + " data rows, more than " +
-                        option_called(opts.spellings, &ReadOptionSpellings::max_rows, "max_rows") + " " +
-                        std::to_string(opts.max_rows));
+        throw DataError(source + ": " + std::to_string(rows) + " data rows, more than " + option_named("max_rows") +
+                        " " + std::to_string(opts.max_rows));
     check_memory(bytes, opts.max_memory, source + ": reading " + shape);
 }
 

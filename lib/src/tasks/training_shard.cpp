@@ -221,7 +221,7 @@ ShardedTrainingData read_training_shard(const TrainingDataOptions& reading, cons
         again.categorical_features = categorical;
         return read_part(again);
     };
-    detail::agree_on_categories(group, t, width, options.max_categories, options.spellings, read_again);
+    detail::agree_on_categories(group, t, width, options.max_categories, read_again);
     byte_part.reset();  // the part's text is not read again
 
     ShardedTrainingData out;

@@ -127,7 +127,6 @@ void unite_categories(std::vector<Table>& parts,
 }
 
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
-                         const ReadOptionSpellings* spellings,
                          const std::function<Table(const std::vector<Index>& categorical)>& read_again) {
     const auto d = static_cast<std::size_t>(width);
     t.categories.resize(d);
@@ -160,8 +159,7 @@ void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_c
         all = sorted_category_union(std::move(all));
         if (static_cast<Index>(all.size()) > max_categories)
             throw DataError(t.source + ": column " + shard_column_name(t, f) + " has " + std::to_string(all.size()) +
-                            " categories, more than " +
-                            (spellings ? spellings->max_categories : std::string("max_categories")) + " (" +
+                            " categories, more than " + option_named("read.max_categories") + " (" +
                             std::to_string(max_categories) + ")");
         recode_shard_column_to(t, f, std::move(all));
     }

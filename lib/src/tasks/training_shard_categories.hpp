@@ -16,11 +16,10 @@ namespace kestrel::detail {
 // (ReadOptions::categorical_features), so that its number-like cells become category
 // strings named by their text, as in one process. Each column's list is then the sorted
 // union of the ranks' lists and every rank recodes its cells to it. t.X must be `width`
-// columns wide; DataError when a list exceeds max_categories (named in messages by
-// `spellings`, as ReadOptions::spellings names it).
+// columns wide; DataError when a list exceeds max_categories (named as the read option,
+// "max_categories", as the reader names it).
 // Sends one flag per column (allreduce_max) and each rank's category words.
 void agree_on_categories(ProcessGroup* group, Table& t, Index width, Index max_categories,
-                         const ReadOptionSpellings* spellings,
                          const std::function<Table(const std::vector<Index>& categorical)>& read_again);
 
 // The same agreement among the files one rank reads (--shards): no message; part i is read

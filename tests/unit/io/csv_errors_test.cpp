@@ -44,7 +44,7 @@ TEST_CASE("csv errors: a non-numeric cell of a numeric column quotes the field a
 }
 
 TEST_CASE("csv errors: missing values without a policy") {
-    const std::string hint = " (use --missing=drop to skip such rows, or auto, keep or an imputer: see --help)";
+    const std::string hint = " (use --missing=drop to skip such rows, or auto, keep or an imputer)";
     CHECK(error_of("label,a,b\n1,,3\n") == "t.csv:2:2: missing value in column 'a'" + hint);
     CHECK(error_of("label,a,b\n1,3,NA\n") == "t.csv:2:3: missing value in column 'b'" + hint);
     CHECK(error_of("label,a,b\n1,3,4\n1,?,4\n") == "t.csv:3:2: missing value in column 'a'" + hint);

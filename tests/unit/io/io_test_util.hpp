@@ -6,31 +6,25 @@
 #include <string_view>
 #include <vector>
 
+#include "common/flag_spelling.hpp"
 #include "kestrel/core/error.hpp"
-#include "common/cli.hpp"
 #include "kestrel/io/data_reader.hpp"
 
 namespace kestrel::io_test {
 
-// The readers' messages as the commands word them (their flags): the spelling the
-// assertions of these tests were written in. A test of the library's own words sets
-// ReadOptions::spellings itself (to null: see read_option_words_test.cpp).
-inline ReadOptions spelled_as_flags(ReadOptions opts) {
-    if (!opts.spellings) opts.spellings = &cli::data_flag_spellings();
-    return opts;
-}
-
 inline Table read(std::string_view text, const ReadOptions& opts = {}, const std::string& source = "t.csv") {
-    return read_table_from_buffer(text, source, spelled_as_flags(opts));
+    return read_table_from_buffer(text, source, opts);
 }
 
-// The DataError message reading `text` gives, or "<no error>".
+// The DataError message reading `text` gives as a command prints it (each option it names
+// spelled as the command's flag: the wording these tests were written in), or "<no error>".
+// The library's own words are tested in read_option_words_test.cpp.
 inline std::string error_of(std::string_view text, const ReadOptions& opts = {},
                             const std::string& source = "t.csv") {
     try {
-        read_table_from_buffer(text, source, spelled_as_flags(opts));
+        read_table_from_buffer(text, source, opts);
     } catch (const DataError& e) {
-        return e.what();
+        return cli::command_message(e);
     }
     return "<no error>";
 }

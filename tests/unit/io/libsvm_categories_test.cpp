@@ -105,12 +105,21 @@ TEST_CASE("libsvm categories: bad names, non-integer codes, missing entries and 
 }
 
 TEST_CASE("libsvm categories: --numeric and --ignore-cols name CSV columns and are refused") {
+    // The message as a command prints it (its flags), as the other tests here read them.
+    const auto refusal = [](const ReadOptions& o) {
+        try {
+            (void)read(kFile, o, "t.svm");
+        } catch (const UsageError& e) {
+            return cli::command_message(e);
+        }
+        return std::string("<no error>");
+    };
     ReadOptions o;
     o.numeric_columns = {"1"};
-    CHECK_THROWS_WITH_AS(read(kFile, o, "t.svm"), doctest::Contains("--numeric names CSV columns"), UsageError);
+    CHECK(contains(refusal(o), "--numeric names CSV columns"));
     o = ReadOptions{};
     o.ignore_columns = {"2"};
-    CHECK_THROWS_WITH_AS(read(kFile, o, "t.svm"), doctest::Contains("--ignore-cols names CSV columns"), UsageError);
+    CHECK(contains(refusal(o), "--ignore-cols names CSV columns"));
 }
 
 }  // TEST_SUITE

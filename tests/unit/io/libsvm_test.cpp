@@ -16,9 +16,9 @@ Table read_svm(std::string_view text, const ReadOptions& opts = {}) {
 
 std::string svm_error(std::string_view text, const ReadOptions& opts = {}) {
     try {
-        read_libsvm(text, "t.libsvm", io_test::spelled_as_flags(opts));  // messages as the commands word them
+        read_libsvm(text, "t.libsvm", opts);
     } catch (const DataError& e) {
-        return e.what();
+        return cli::command_message(e);  // messages as the commands print them
     }
     return "<no error>";
 }

@@ -1,5 +1,7 @@
 #pragma once
-// How to read a data file: format, CSV dialect, label column, missing values.
+// How to read a data file: format, CSV dialect, label column, missing values. The
+// readers' messages name these options by their library names (option_named in
+// kestrel/core/error.hpp: "ignore_columns", "max_rows"), as every library message does.
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,23 +21,6 @@ enum class MissingPolicy {
 // Missing markers: an empty field, NA, N/A, NaN, nan, NAN, ?. Infinities are never data
 // (an error whatever the policy). A missing label is an error unless the policy is
 // drop; keep keeps its text with a NaN numeric value.
-
-// How the readers' messages name the options of ReadOptions. Empty fields name them in
-// words ("the missing-value policy drop"); a command line fills in its flags ("--missing")
-// so that its users read the spelling they typed ("use --missing=drop").
-struct ReadOptionSpellings {
-    std::string missing;         // MissingPolicy
-    std::string categorical;     // categorical_columns
-    std::string numeric;         // numeric_columns
-    std::string ignore_columns;  // ignore_columns
-    std::string no_header;       // header = false
-    std::string unknown;         // unknown_category_error = false: "<unknown> ignore"
-    std::string max_categories;  // max_categories
-    std::string max_rows;        // max_rows
-    std::string task;            // the model's task (the label's type follows it)
-    std::string shard;           // read_file_shard
-    std::string help;            // where the policies are listed
-};
 
 struct ReadOptions {
     FileFormat format = FileFormat::automatic;
@@ -90,9 +75,6 @@ struct ReadOptions {
     bool unknown_category_error = false;
     // More categories than this in one column is an error (--max-categories-hard).
     Index max_categories = 100000;
-    // How messages name these options: in words when null, else by these spellings (which
-    // must outlive the read: a table with static storage).
-    const ReadOptionSpellings* spellings = nullptr;
 };
 
 // What a reader returns: features, the label column as read, and names.
