@@ -19,24 +19,13 @@ namespace {
 void list_models(Io& io, bool json) {
     const auto& r = registry();
     if (json) {
-        Json j = Json::array();
-        for (const auto& n : r.names()) {
-            const auto& m = r.info(n);
-            Json tasks = Json::array();
-            for (Task t : m.tasks) tasks.push_back(to_string(t));
-            j.push_back({{"name", n}, {"summary", m.summary}, {"tasks", tasks}});
-        }
-        io.out << j.dump(2) << "\n";
+        io.out << r.models_json().dump(2) << "\n";
         return;
     }
     std::size_t w = 0;
     for (const auto& n : r.names()) w = std::max(w, n.size());
     for (const auto& n : r.names()) io.out << n << std::string(w - n.size() + 2, ' ') << r.info(n).summary << "\n";
 }
-
-}  // namespace
-
-namespace {
 
 std::string train_summary_text(const TrainResult& r, const std::string& output) {
     std::string o = "trained " + r.model_name + " (" + r.task_label + ") on " + plural(r.rows, "row") + " x " +

@@ -150,6 +150,17 @@ std::vector<std::string> Registry::names_with(bool Capabilities::*has) const {
     return out;
 }
 
+Json Registry::models_json() const {
+    Json list = Json::array();
+    for (const auto& name : names()) {
+        const ModelInfo& m = info(name);
+        Json tasks = Json::array();
+        for (Task t : m.tasks) tasks.push_back(to_string(t));
+        list.push_back({{"name", name}, {"summary", m.summary}, {"tasks", tasks}});
+    }
+    return list;
+}
+
 Capabilities Registry::capabilities(const std::string& name, const Params& given) const {
     return capabilities(*resolve(name, given));
 }

@@ -51,6 +51,9 @@ public:
     // The models that have the capability `has` with their default parameters, sorted: the
     // lists that help texts and errors give ("valid: adaboost, forest, tree").
     std::vector<std::string> names_with(bool Capabilities::*has) const;
+    // [{"name", "summary", "tasks": [...]}...] by name: the models as kestrel-train
+    // --list-models --json lists them, for any front end to list.
+    Json models_json() const;
     // `given` checked against model `name`'s spec: UsageError for an unknown model,
     // ParamError for a bad value.
     std::shared_ptr<const ResolvedParams> resolve(const std::string& name, const Params& given) const;
