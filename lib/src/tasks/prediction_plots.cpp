@@ -50,30 +50,41 @@ void fix_unit_square(report::LinePlot& plot) {
     plot.x_max = plot.y_max = 1;
 }
 
-std::string roc_svg(const Predictions& p, const std::string& about) {
-    const auto curves = curves_for(p, option_named("plot") + " roc");
-    const bool binary = p.n_classes() <= 2 && curves.size() == 1;
+// A curve plot's start: the curves (DataError naming "plot KIND" when there are none) and
+// the title, naming the positive class for two classes.
+struct CurvePlot {
+    std::vector<ClassCurves> curves;
+    bool binary = false;
     report::LinePlot plot;
-    plot.title = "ROC curve" + class_clause(binary, curves[0].class_name) + in_brackets(about);
-    plot.x_label = "False positive rate";
-    plot.y_label = "True positive rate";
-    plot.diagonal = true;
-    for (const auto& c : curves) plot.series.push_back({legend(c, binary, "AUC", c.roc_auc), c.roc.fpr, c.roc.tpr, {}, false});
-    return report::render_line_plot(plot);
+};
+
+CurvePlot curve_plot(const Predictions& p, const std::string& kind, const std::string& name, const std::string& about) {
+    CurvePlot c;
+    c.curves = curves_for(p, option_named("plot") + " " + kind);
+    c.binary = p.n_classes() <= 2 && c.curves.size() == 1;
+    c.plot.title = name + class_clause(c.binary, c.curves[0].class_name) + in_brackets(about);
+    return c;
+}
+
+std::string roc_svg(const Predictions& p, const std::string& about) {
+    CurvePlot c = curve_plot(p, "roc", "ROC curve", about);
+    c.plot.x_label = "False positive rate";
+    c.plot.y_label = "True positive rate";
+    c.plot.diagonal = true;
+    for (const auto& k : c.curves)
+        c.plot.series.push_back({legend(k, c.binary, "AUC", k.roc_auc), k.roc.fpr, k.roc.tpr, {}, false});
+    return report::render_line_plot(c.plot);
 }
 
 std::string pr_svg(const Predictions& p, const std::string& about) {
-    const auto curves = curves_for(p, option_named("plot") + " pr");
-    const bool binary = p.n_classes() <= 2 && curves.size() == 1;
-    report::LinePlot plot;
-    plot.title = "Precision-recall curve" + class_clause(binary, curves[0].class_name) + in_brackets(about);
-    plot.x_label = "Recall";
-    plot.y_label = "Precision";
-    plot.step = true;  // average precision is the area under these steps
-    fix_unit_square(plot);
-    for (const auto& c : curves)
-        plot.series.push_back({legend(c, binary, "AP", c.average_precision), c.pr.recall, c.pr.precision, {}, false});
-    return report::render_line_plot(plot);
+    CurvePlot c = curve_plot(p, "pr", "Precision-recall curve", about);
+    c.plot.x_label = "Recall";
+    c.plot.y_label = "Precision";
+    c.plot.step = true;  // average precision is the area under these steps
+    fix_unit_square(c.plot);
+    for (const auto& k : c.curves)
+        c.plot.series.push_back({legend(k, c.binary, "AP", k.average_precision), k.pr.recall, k.pr.precision, {}, false});
+    return report::render_line_plot(c.plot);
 }
 
 std::string confusion_svg(const Predictions& p, const std::string& about) {
