@@ -355,7 +355,7 @@ ReadOptions DataFlags::options(int threads) const {
         else if (delimiter == "," || delimiter == ";") o.delimiter = delimiter[0];
         else throw UsageError("--delimiter must be ',', ';' or 'tab', got '" + delimiter + "'");
     }
-    o.missing = missing == "drop" ? MissingPolicy::drop : missing == "error" ? MissingPolicy::error : MissingPolicy::keep;
+    o.missing = split_missing_option(missing).read;
     o.categorical_columns = categorical;
     o.numeric_columns = numeric;
     o.ignore_columns = ignore_cols;

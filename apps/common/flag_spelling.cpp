@@ -44,6 +44,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"ignore_columns", "--ignore-cols"},
     {"read.max_categories", "--max-categories-hard"},
     {"unknown_category_error", "--unknown"},
+    {"unknown_category_error=false", "--unknown ignore"},
     {"max_rows", "--max-rows"},
     {"max_memory", "--max-memory"},
     {"valid", "--valid"},

@@ -12,10 +12,10 @@ inline ErrorText drop_missing_hint() {
 }
 
 // An unknown category is an error only because the caller asked (unknown_category_error);
-// without that it reads as kUnknownCategory (the command's "(without --unknown it reads
-// as unknown)").
+// the option named with its value, so that a command spells both its own way ("(--unknown
+// ignore treats it as unknown)").
 inline ErrorText unknown_category_hint() {
-    return "(without " + option_named("unknown_category_error") + " it reads as unknown)";
+    return "(" + option_named("unknown_category_error=false") + " treats it as unknown)";
 }
 
 }  // namespace kestrel::detail

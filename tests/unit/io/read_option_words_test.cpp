@@ -126,8 +126,8 @@ TEST_SUITE("io") {
         const Worded unknown = error_of("label,c\n1,green\n", predict);
         const std::string never_saw =
             "t.csv:2:2: \"green\" in column 'c' is a category the model never saw in training ";
-        CHECK(unknown.library == never_saw + "(without unknown_category_error it reads as unknown)");
-        CHECK(unknown.command == never_saw + "(without --unknown it reads as unknown)");
+        CHECK(unknown.library == never_saw + "(unknown_category_error=false treats it as unknown)");
+        CHECK(unknown.command == never_saw + "(--unknown ignore treats it as unknown)");
     }
 
     TEST_CASE("reader messages: an error of a later chunk, thrown on a reader thread, keeps its option") {
