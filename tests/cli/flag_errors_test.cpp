@@ -24,4 +24,20 @@ TEST_SUITE("cli.flags") {
         auto ok = run(run_cv, "kestrel-cv", {"-m", "logistic", "--threads", "0", data, "--json"});
         CHECK(ok.code == 0);
     }
+
+    TEST_CASE("--missing with a value of no list is refused by every command that reads data, scoring included") {
+        const test::ScratchDir dir("missing_flag");
+        const auto train = test::repo_path("data/iris/train.csv"), rows = test::repo_path("data/iris/test.csv");
+        const std::string model = dir / "m.json";
+        REQUIRE(run(run_train, "kestrel-train", {"-q", "-m", "logistic", train, "-o", model}).code == 0);
+        const std::string message =
+            ": --missing: 'bogus' is not one of auto, keep, error, drop, mean, median, most_frequent, constant:VALUE\n";
+        const auto train_run = run(run_train, "kestrel-train", {"-m", "logistic", "--missing", "bogus", train, "-o", model});
+        CHECK(train_run.code == 1);
+        CHECK(train_run.err == "kestrel-train" + message);
+        const auto predict_run = run(run_predict, "kestrel-predict", {"--missing", "bogus", model, rows});
+        CHECK(predict_run.code == 1);
+        CHECK(predict_run.err == "kestrel-predict" + message);
+        CHECK(predict_run.out.empty());
+    }
 }
