@@ -8,26 +8,11 @@
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
-#include "common/flag_spelling.hpp"
+#include "command_error.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "test_data.hpp"
 
 using namespace kestrel;
-
-namespace {
-
-// The message of the UsageError `check` throws, as the library and as a command say it.
-template <class Check>
-std::pair<std::string, std::string> refusal_of(Check check) {
-    try {
-        check();
-    } catch (const UsageError& e) {
-        return {e.what(), cli::command_message(e)};
-    }
-    return {"<no error>", "<no error>"};
-}
-
-}  // namespace
 
 TEST_SUITE("tasks") {
     TEST_CASE("explain_table: the command's JSON from the library, importance, SHAP and ICE") {
@@ -62,14 +47,15 @@ TEST_SUITE("tasks") {
 
     TEST_CASE("explain requests: refusals name the options") {
         ExplainRequest nothing;
-        CHECK(refusal_of([&] { check_explain_request(nothing); }) ==
-              std::pair<std::string, std::string>{"nothing to explain: give importance, pdp COL, ice COL or shap_summary",
-                                                  "nothing to explain: give --importance, --pdp COL, --ice COL or "
-                                                  "--shap-summary"});
+        CHECK_THROWS_WITH_AS(check_explain_request(nothing),
+                             "nothing to explain: give importance, pdp COL, ice COL or shap_summary", UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS(check_explain_request(nothing),
+                                     "nothing to explain: give --importance, --pdp COL, --ice COL or --shap-summary",
+                                     UsageError);
         ExplainRequest metric_alone;
         metric_alone.shap_summary = true;
         metric_alone.metric = "accuracy";
-        CHECK(refusal_of([&] { check_explain_request(metric_alone); }).second ==
-              "--metric applies to --importance, which is not given");
+        CHECK_COMMAND_THROWS_WITH_AS(check_explain_request(metric_alone),
+                                     "--metric applies to --importance, which is not given", UsageError);
     }
 }

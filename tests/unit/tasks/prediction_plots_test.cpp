@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "common/flag_spelling.hpp"
+#include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 
 using namespace kestrel;
@@ -22,17 +22,6 @@ Predictions four_rows() {
     p.decision = Eigen::Vector4d(0.1, 0.4, 0.35, 0.8);
     p.classes = {"neg", "pos"};
     return p;
-}
-
-// The message of what `draw` throws, as the library says it and as a command prints it.
-template <class Draw>
-std::pair<std::string, std::string> messages_of(Draw draw) {
-    try {
-        draw();
-    } catch (const Error& e) {
-        return {e.what(), cli::command_message(e)};
-    }
-    return {"<no error>", "<no error>"};
 }
 
 }  // namespace
@@ -65,16 +54,16 @@ TEST_SUITE("tasks") {
     TEST_CASE("prediction plots: refusals in the library's words and as a command prints them") {
         Predictions one_class = four_rows();
         one_class.y_true.setZero();
-        const auto [lib, command] = messages_of([&] { (void)prediction_plot_svg("roc", one_class, ""); });
-        CHECK(lib == "plot roc: the labels hold a single class, so there is no curve to draw (it needs positives and "
-                     "negatives)");
-        CHECK(command == "--plot roc: the labels hold a single class, so there is no curve to draw (it needs "
-                         "positives and negatives)");
-        CHECK(messages_of([&] { (void)prediction_curves_csv(one_class); }).second.rfind("--curves: the labels", 0) == 0);
-        CHECK(messages_of([&] { (void)prediction_plot_svg("calibration", four_rows(), ""); }).first ==
-              "plot calibration needs probabilities, which these predictions do not hold");
-        CHECK(messages_of([&] { (void)prediction_plot_svg("heat", four_rows(), ""); }).second ==
-              "--plot heat: not a plot of predictions (roc, pr, confusion, calibration)");
+        const std::string single = " the labels hold a single class, so there is no curve to draw (it needs "
+                                   "positives and negatives)";
+        CHECK_THROWS_WITH_AS((prediction_plot_svg("roc", one_class, "")), ("plot roc:" + single).c_str(), DataError);
+        CHECK_COMMAND_THROWS_WITH_AS((prediction_plot_svg("roc", one_class, "")), "--plot roc:" + single, DataError);
+        CHECK_COMMAND_THROWS_WITH_AS(prediction_curves_csv(one_class), "--curves:" + single, DataError);
+        CHECK_THROWS_WITH_AS((prediction_plot_svg("calibration", four_rows(), "")),
+                             "plot calibration needs probabilities, which these predictions do not hold", UsageError);
+        CHECK_COMMAND_THROWS_WITH_AS((prediction_plot_svg("heat", four_rows(), "")),
+                                     "--plot heat: not a plot of predictions (roc, pr, confusion, calibration)",
+                                     UsageError);
     }
 
     TEST_CASE("plot_source_name: the last two path components") {
