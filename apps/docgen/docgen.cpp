@@ -7,7 +7,9 @@
 // option or a parameter; only the prose around them (examples, exit status wording)
 // is written here.
 //
-//   kestrel-docgen OUTDIR   ->  OUTDIR/man/*.1 *.7, OUTDIR/completion/kestrel.bash, _kestrel
+//   kestrel-docgen OUTDIR BASH_HELPERS  ->  OUTDIR/man/*.1 *.7, OUTDIR/completion/kestrel.bash, _kestrel
+//
+// BASH_HELPERS is apps/docgen/completion_helpers.bash, the completion's shell functions.
 //
 // Exit status: 0, or 2 when a file cannot be written (nothing is left half-written:
 // each file goes to a temporary name and is renamed into place), 1 on bad usage.
@@ -26,6 +28,8 @@
 
 #include "common/commands.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/text_pieces.hpp"
+#include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 
@@ -57,27 +61,6 @@ struct CommandDoc {
     bool has_positionals = false;
 };
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::string cur;
-    for (char c : s) {
-        if (c == sep) {
-            out.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    out.push_back(cur);
-    return out;
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 OptionDoc option_doc(const CLI::Option& o) {
     OptionDoc d;
     for (const auto& s : o.get_snames()) d.names.push_back("-" + s);
@@ -93,7 +76,7 @@ OptionDoc option_doc(const CLI::Option& o) {
         d.value = type.substr(0, colon);
         const auto open = type.find('{'), close = type.find('}');
         if (open != std::string::npos && close != std::string::npos && close > open)
-            for (const auto& c : split(type.substr(open + 1, close - open - 1), ',')) d.choices.push_back(trim(c));
+            for (const auto& c : split_text(type.substr(open + 1, close - open - 1), ',')) d.choices.push_back(trim_blanks(c));
         d.repeatable = o.get_items_expected_max() > 1;
         const auto has = [&](const char* n) { return std::find(d.names.begin(), d.names.end(), n) != d.names.end(); };
         if (!d.choices.empty()) d.kind = ValueKind::choice;
@@ -110,9 +93,9 @@ CommandDoc describe(const std::string& name, cli::Command body) {
     CommandDoc doc;
     doc.name = name;
     cli::set_app_visitor([&doc](const CLI::App& app) {
-        for (const auto& line : split(app.get_description(), '\n')) {
-            if (line.rfind("  ", 0) == 0) doc.synopsis.push_back(trim(line));
-            else if (!trim(line).empty()) doc.summary.push_back(trim(line));
+        for (const auto& line : split_text(app.get_description(), '\n')) {
+            if (line.rfind("  ", 0) == 0) doc.synopsis.push_back(trim_blanks(line));
+            else if (!trim_blanks(line).empty()) doc.summary.push_back(trim_blanks(line));
         }
         for (const CLI::Option* o : app.get_options()) {
             if (o->get_group().empty()) continue;  // hidden
@@ -236,12 +219,6 @@ std::string upper(std::string s) {
     return s;
 }
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-    std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-    return s;
-}
-
 std::string sentence(std::string s) {
     if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
     if (!s.empty() && s.back() != '.' && s.back() != ')') s += '.';
@@ -280,7 +257,7 @@ void examples(std::ostream& os, const std::vector<Example>& list) {
     os << ".SH EXAMPLES\n";
     for (const auto& e : list) {
         os << ".PP\n" << roff(e.what) << "\n.PP\n.RS 4\n.EX\n";
-        for (const auto& line : split(e.command, '\n')) os << roff(line) << "\n";
+        for (const auto& line : split_text(e.command, '\n')) os << roff(line) << "\n";
         os << ".EE\n.RE\n";
     }
 }
@@ -299,7 +276,7 @@ void see_also(std::ostream& os, const std::string& self) {
 std::string option_head(const OptionDoc& o) {
     std::vector<std::string> names;
     for (const auto& n : o.names) names.push_back(bold(n));
-    std::string s = join(names, ", ");
+    std::string s = join_text(names, ", ");
     if (!o.value.empty()) s += " " + italic(o.value);
     return s;
 }
@@ -307,7 +284,7 @@ std::string option_head(const OptionDoc& o) {
 std::string man_page(const CommandDoc& c, const CommandText& text) {
     std::ostringstream os;
     header(os, c.name, 1);
-    std::string what = join(c.summary, " ");
+    std::string what = join_text(c.summary, " ");
     if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
     if (!what.empty() && what.back() == '.') what.pop_back();
     os << ".SH NAME\n" << roff(c.name) << " \\- " << roff(what) << "\n";
@@ -316,7 +293,7 @@ std::string man_page(const CommandDoc& c, const CommandText& text) {
         if (s.rfind(c.name, 0) == 0) os << bold(c.name) << roff(s.substr(c.name.size())) << "\n";
         else os << roff(s) << "\n";
     }
-    os << ".fi\n.SH DESCRIPTION\n" << roff(sentence(join(c.summary, " "))) << "\n";
+    os << ".fi\n.SH DESCRIPTION\n" << roff(sentence(join_text(c.summary, " "))) << "\n";
     os << ".PP\nData files are CSV (a header row; the label column is named label, or is the first)\n"
        << "or LIBSVM sparse files, given by path or as \\- for standard input.\n"
        << "The models and their parameters are listed in\n.BR kestrel\\-models (7).\n";
@@ -331,10 +308,10 @@ std::string man_page(const CommandDoc& c, const CommandText& text) {
         if (o.names.empty()) continue;
         os << ".TP\n" << option_head(o) << "\n" << roff(sentence(o.description)) << "\n";
         std::vector<std::string> notes;
-        if (!o.choices.empty()) notes.push_back("One of: " + join(o.choices, ", ") + ".");
+        if (!o.choices.empty()) notes.push_back("One of: " + join_text(o.choices, ", ") + ".");
         if (!o.default_value.empty()) notes.push_back("Default: " + o.default_value + ".");
         if (o.required) notes.push_back("Required.");
-        if (!notes.empty()) os << roff(join(notes, " ")) << "\n";
+        if (!notes.empty()) os << roff(join_text(notes, " ")) << "\n";
     }
     exit_status(os);
     examples(os, text.examples);
@@ -359,7 +336,7 @@ std::string value_text(const Json& v) {
         std::vector<std::string> kv;
         if (v.contains("params"))
             for (const auto& [k, x] : v["params"].items()) kv.push_back(k + "=" + value_text(x));
-        return kv.empty() ? s : s + "(" + join(kv, ",") + ")";
+        return kv.empty() ? s : s + "(" + join_text(kv, ",") + ")";
     }
     return v.dump();
 }
@@ -369,7 +346,7 @@ std::string range_text(const ParamDef& d) {
     if (d.min && d.max) s = (d.min_open ? "(" : "[") + number(*d.min) + ", " + number(*d.max) + (d.max_open ? ")" : "]");
     else if (d.min) s = (d.min_open ? "> " : ">= ") + number(*d.min);
     else if (d.max) s = (d.max_open ? "< " : "<= ") + number(*d.max);
-    if (!d.choices.empty()) s += (s.empty() ? "" : " or ") + join(d.choices, ", ");
+    if (!d.choices.empty()) s += (s.empty() ? "" : " or ") + join_text(d.choices, ", ");
     return s;
 }
 
@@ -395,7 +372,7 @@ std::string models_page() {
         const ModelInfo& m = r.info(name);
         std::vector<std::string> tasks;
         for (Task t : m.tasks) tasks.push_back(to_string(t));
-        os << ".SS " << roff(name) << "\n" << roff(sentence(m.summary)) << "\n.br\nTasks: " << roff(join(tasks, ", "))
+        os << ".SS " << roff(name) << "\n" << roff(sentence(m.summary)) << "\n.br\nTasks: " << roff(join_text(tasks, ", "))
            << " (default " << roff(tasks.empty() ? "" : tasks.front()) << ")";
         if (m.multiclass == Multiclass::binary_only)
             os << "; binary, " << roff(m.default_strategy) << " for more than two classes";
@@ -406,7 +383,7 @@ std::string models_page() {
             const auto range = range_text(d);
             if (!range.empty()) facts += (d.type == ParamType::choice ? "; one of " : "; valid ") + range;
             if (!d.anchor.empty()) facts += "; like " + d.anchor;
-            if (!d.aliases.empty()) facts += "; also called " + join(d.aliases, ", ");
+            if (!d.aliases.empty()) facts += "; also called " + join_text(d.aliases, ", ");
             os << roff(facts + ".") << "\n";
         }
     }
@@ -442,102 +419,29 @@ std::vector<std::string> all_metrics() {
     return {s.begin(), s.end()};
 }
 
-std::string bash_completion(const std::vector<CommandDoc>& docs) {
+std::string bash_completion(const std::vector<CommandDoc>& docs, const std::string& helpers) {
     std::ostringstream os;
     const auto& r = registry();
     os << "# bash completion for kestrel-train, kestrel-predict, kestrel-cv, kestrel-gridsearch, kestrel-select, kestrel-explain and kestrel-auto\n"
        << "# Generated by kestrel-docgen " << kestrel_version()
        << " from the commands' option declarations and the model registry; do not edit.\n\n"
-       << "_kestrel_models=" << sq(join(r.names(), " ")) << "\n"
-       << "_kestrel_metrics=" << sq(join(all_metrics(), " ")) << "\n\n";
+       << "_kestrel_models=" << sq(join_text(r.names(), " ")) << "\n"
+       << "_kestrel_metrics=" << sq(join_text(all_metrics(), " ")) << "\n\n";
     os << "# The parameters of model $1, as name= words.\n_kestrel_param_names() {\n    case $1 in\n";
     for (const auto& name : r.names()) {
         std::vector<std::string> p;
         for (const auto& d : r.spec(name).defs()) p.push_back(d.name + "=");
-        os << "        " << name << ") echo " << sq(join(p, " ")) << " ;;\n";
+        os << "        " << name << ") echo " << sq(join_text(p, " ")) << " ;;\n";
     }
     os << "    esac\n}\n\n# The values of parameter $2 of model $1, where they are a closed set.\n"
        << "_kestrel_param_values() {\n    case $1:$2 in\n";
     for (const auto& name : r.names())
         for (const auto& d : r.spec(name).defs()) {
             const auto v = param_values(d);
-            if (!v.empty()) os << "        " << name << ":" << d.name << ") echo " << sq(join(v, " ")) << " ;;\n";
+            if (!v.empty()) os << "        " << name << ":" << d.name << ") echo " << sq(join_text(v, " ")) << " ;;\n";
         }
     os << "    esac\n}\n\n";
-    os << R"BASH(# Sets cur, prev, model (the -m value so far), split (1 when bash split the word being
-# completed at '=', so only the text after it is replaced) and pre (text to put back
-# before each candidate). Bash splits "-p C=1" into -p C = 1: the pieces are joined again.
-_kestrel_words() {
-    local i w n=-1 glue=0
-    local -a joined=()
-    for ((i = 1; i <= COMP_CWORD; i++)); do
-        w=${COMP_WORDS[i]}
-        if [[ $w == "=" && $n -ge 0 ]]; then
-            joined[n]+="="
-            glue=1
-        elif ((glue)); then
-            joined[n]+=$w
-            glue=0
-        else
-            joined[++n]=$w
-        fi
-    done
-    ((n >= 0)) || { joined=(""); n=0; }
-    cur=${joined[n]}
-    prev=""
-    ((n > 0)) && prev=${joined[n - 1]}
-    split=0
-    [[ ${COMP_WORDS[COMP_CWORD]} != "$cur" ]] && split=1
-    pre=""
-    model=""
-    for ((i = 0; i < n; i++)); do
-        case ${joined[i]} in
-            -m | --model) model=${joined[i + 1]} ;;
-            --model=*) model=${joined[i]#--model=} ;;
-        esac
-    done
-    if [[ $cur == -*=* ]]; then
-        prev=${cur%%=*}
-        _kestrel_cut
-    fi
-}
-
-# Drops "name=" from cur; keeps it as a prefix of the candidates unless bash split there.
-_kestrel_cut() {
-    ((split)) || pre+="${cur%%=*}="
-    cur=${cur#*=}
-}
-
-# COMPREPLY: the words of $1 that start with cur.
-_kestrel_reply() {
-    local w
-    COMPREPLY=()
-    for w in $1; do
-        [[ $w == "$cur"* ]] && COMPREPLY+=("$pre$w")
-    done
-    return 0
-}
-
-_kestrel_files() {
-    local f
-    compopt -o filenames 2>/dev/null
-    COMPREPLY=()
-    while IFS= read -r f; do COMPREPLY+=("$pre$f"); done < <(compgen -f -- "$cur")
-}
-
-# -p / -g: name= from the chosen model's parameters, then the value when it is a choice.
-_kestrel_param() {
-    if [[ $cur == *=* ]]; then
-        local name=${cur%%=*}
-        _kestrel_cut
-        _kestrel_reply "$(_kestrel_param_values "$model" "$name")"
-    else
-        compopt -o nospace 2>/dev/null
-        _kestrel_reply "$(_kestrel_param_names "$model")"
-    fi
-}
-
-)BASH";
+    os << helpers;
     for (const auto& c : docs) {
         std::string fn = "_" + c.name;
         std::replace(fn.begin(), fn.end(), '-', '_');
@@ -548,13 +452,13 @@ _kestrel_param() {
             if (o.names.empty()) continue;
             for (const auto& n : o.names) flags.push_back(n);
             if (o.kind == ValueKind::none) continue;
-            const std::string pattern = join(o.names, " | ");
+            const std::string pattern = join_text(o.names, " | ");
             if (o.kind == ValueKind::choice) choices[pattern] = o.choices;
             else by_kind[o.kind].push_back(pattern);
         }
         os << fn << "() {\n    local cur prev model split pre\n    _kestrel_words\n    case $prev in\n";
         for (const auto& [pattern, values] : choices)
-            os << "        " << pattern << ")\n            _kestrel_reply " << sq(join(values, " ")) << "\n            return\n            ;;\n";
+            os << "        " << pattern << ")\n            _kestrel_reply " << sq(join_text(values, " ")) << "\n            return\n            ;;\n";
         const std::vector<std::pair<ValueKind, std::string>> actions = {
             {ValueKind::model, "_kestrel_reply \"$_kestrel_models\""},
             {ValueKind::param, "_kestrel_param"},
@@ -564,9 +468,9 @@ _kestrel_param() {
         };
         for (const auto& [kind, action] : actions) {
             if (!by_kind.count(kind)) continue;
-            os << "        " << join(by_kind[kind], " | ") << ")\n            " << action << "\n            return\n            ;;\n";
+            os << "        " << join_text(by_kind[kind], " | ") << ")\n            " << action << "\n            return\n            ;;\n";
         }
-        os << "    esac\n    if [[ $cur == -* ]]; then\n        _kestrel_reply " << sq(join(flags, " ")) << "\n        return\n    fi\n";
+        os << "    esac\n    if [[ $cur == -* ]]; then\n        _kestrel_reply " << sq(join_text(flags, " ")) << "\n        return\n    fi\n";
         os << "    " << (c.has_positionals ? "_kestrel_files" : "COMPREPLY=()") << "\n}\n";
         os << "complete -F " << fn << " " << c.name << "\n\n";
     }
@@ -589,13 +493,13 @@ std::string zsh_completion(const std::vector<CommandDoc>& docs) {
     const auto& r = registry();
     std::vector<std::string> names;
     for (const auto& c : docs) names.push_back(c.name);
-    os << "#compdef " << join(names, " ") << "\n"
+    os << "#compdef " << join_text(names, " ") << "\n"
        << "# zsh completion for kestrel. Generated by kestrel-docgen " << kestrel_version()
        << " from the commands' option declarations and the model registry; do not edit.\n\n";
     os << "_kestrel_models() {\n    local -a models=(\n";
     for (const auto& n : r.names()) os << "        " << sq(n + ":" + zdesc(r.info(n).summary)) << "\n";
     os << "    )\n    _describe -t models 'model' models\n}\n\n";
-    os << "_kestrel_metrics() {\n    local -a metrics=(" << join(all_metrics(), " ") << ")\n"
+    os << "_kestrel_metrics() {\n    local -a metrics=(" << join_text(all_metrics(), " ") << ")\n"
        << "    _describe -t metrics 'metric' metrics\n}\n\n";
     os << "# -p / -g: the chosen model's parameters as name=, then a choice's values.\n"
        << "_kestrel_params() {\n    local model=${opt_args[-m]:-${opt_args[--model]}}\n    local -a params values\n"
@@ -603,7 +507,7 @@ std::string zsh_completion(const std::vector<CommandDoc>& docs) {
     for (const auto& name : r.names())
         for (const auto& d : r.spec(name).defs()) {
             const auto v = param_values(d);
-            if (!v.empty()) os << "            (" << name << ":" << d.name << ") values=(" << join(v, " ") << ") ;;\n";
+            if (!v.empty()) os << "            (" << name << ":" << d.name << ") values=(" << join_text(v, " ") << ") ;;\n";
         }
     os << "        esac\n        _describe -t values 'value' values\n        return\n    fi\n    case $model in\n";
     for (const auto& name : r.names()) {
@@ -621,13 +525,13 @@ std::string zsh_completion(const std::vector<CommandDoc>& docs) {
             switch (o.kind) {
                 case ValueKind::none: break;
                 case ValueKind::file: action = ":file:_files"; break;
-                case ValueKind::choice: action = ":" + zdesc(o.value) + ":(" + join(o.choices, " ") + ")"; break;
+                case ValueKind::choice: action = ":" + zdesc(o.value) + ":(" + join_text(o.choices, " ") + ")"; break;
                 case ValueKind::model: action = ":model:_kestrel_models"; break;
                 case ValueKind::param: action = ":parameter:_kestrel_params"; break;
                 case ValueKind::metric: action = ":metric:_kestrel_metrics"; break;
                 case ValueKind::other: action = ":" + zdesc(o.value) + ": "; break;
             }
-            const std::string excl = o.names.size() > 1 && !o.repeatable ? "(" + join(o.names, " ") + ")" : "";
+            const std::string excl = o.names.size() > 1 && !o.repeatable ? "(" + join_text(o.names, " ") + ")" : "";
             for (const auto& n : o.names) {
                 const std::string name = o.kind == ValueKind::none ? n : n + (n.size() == 2 ? "+" : "=");
                 os << "                " << sq((o.repeatable ? "*" : excl) + name + "[" + zdesc(o.description) + "]" + action)
@@ -646,27 +550,12 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw OutputError(path.parent_path().string() + ": cannot create the directory: " + ec.message());
-    const std::filesystem::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw OutputError(tmp.string() + ": cannot open for writing");
-        f << text;
-        f.close();
-        if (!f) {
-            std::filesystem::remove(tmp, ec);
-            throw OutputError(tmp.string() + ": write failed");
-        }
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw OutputError(path.string() + ": cannot rename into place");
-    }
+    write_file_atomically(path.string(), text);
 }
 
 int run(const std::vector<std::string>& args, cli::Io& io) {
-    if (args.size() != 1 || args[0].empty() || args[0][0] == '-') {
-        io.err << "usage: kestrel-docgen OUTDIR\n";
+    if (args.size() != 2 || args[0].empty() || args[0][0] == '-') {
+        io.err << "usage: kestrel-docgen OUTDIR BASH_HELPERS\n";
         return static_cast<int>(ExitCode::usage);
     }
     const std::filesystem::path out = args[0];
@@ -675,7 +564,7 @@ int run(const std::vector<std::string>& args, cli::Io& io) {
     for (std::size_t i = 0; i < docs.size(); ++i)
         write_file(out / "man" / (docs[i].name + ".1"), man_page(docs[i], commands()[i]));
     write_file(out / "man" / "kestrel-models.7", models_page());
-    write_file(out / "completion" / "kestrel.bash", bash_completion(docs));
+    write_file(out / "completion" / "kestrel.bash", bash_completion(docs, read_whole_file(args[1])));
     write_file(out / "completion" / "_kestrel", zsh_completion(docs));
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/shown_text.hpp"
+#include "kestrel/core/text_pieces.hpp"
 
 namespace kestrel {
 
@@ -89,12 +90,6 @@ std::string valid_names(const std::vector<ParamDef>& defs) {
     return s.empty() ? "(none)" : s;
 }
 
-std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-}
-
 // Bounds read best as plain integers where they are integers ("1000000", not "1e+06").
 std::string bound_text(double x) {
     if (x == std::floor(x) && std::fabs(x) < 1e15) return std::to_string(static_cast<long long>(x));
@@ -110,7 +105,7 @@ std::string range_text(const ParamDef& d) {
     } else if (d.max) {
         s = (d.max_open ? "< " : "<= ") + bound_text(*d.max);
     }
-    if (!d.choices.empty()) s += (s.empty() ? "" : " or ") + join(d.choices);
+    if (!d.choices.empty()) s += (s.empty() ? "" : " or ") + join_text(d.choices, ", ");
     return s;
 }
 
@@ -153,7 +148,7 @@ Json check_value(const ParamDef& d, const Json& v, const std::string& model) {
             if (v.is_string()) {
                 const auto s = v.get<std::string>();
                 if (std::find(d.choices.begin(), d.choices.end(), s) != d.choices.end()) return v;
-                throw bad("expected a number" + (d.choices.empty() ? std::string() : " or one of " + join(d.choices)));
+                throw bad("expected a number" + (d.choices.empty() ? std::string() : " or one of " + join_text(d.choices, ", ")));
             }
             if (!v.is_number()) throw bad("expected a number");
             const double x = v.get<double>();
@@ -179,10 +174,10 @@ Json check_value(const ParamDef& d, const Json& v, const std::string& model) {
             if (v.is_number_integer() && (v.get<long long>() == 0 || v.get<long long>() == 1)) return v.get<long long>() == 1;
             throw bad("expected 0 or 1");
         case ParamType::choice: {
-            if (!v.is_string()) throw bad("expected one of " + join(d.choices));
+            if (!v.is_string()) throw bad("expected one of " + join_text(d.choices, ", "));
             const auto s = v.get<std::string>();
             if (std::find(d.choices.begin(), d.choices.end(), s) == d.choices.end())
-                throw bad("expected one of " + join(d.choices));
+                throw bad("expected one of " + join_text(d.choices, ", "));
             return v;
         }
         case ParamType::text:
@@ -207,7 +202,7 @@ Json ParamSpec::parse_value(const std::string& name, const std::string& text) co
             auto x = parse_number_text(text);
             if (!x)
                 throw ParamError("parameter " + name + "='" + shown_text(text) + "' is not a number" +
-                                 (d->choices.empty() ? std::string() : " nor one of " + join(d->choices)));
+                                 (d->choices.empty() ? std::string() : " nor one of " + join_text(d->choices, ", ")));
             return *x;
         }
         case ParamType::boolean: {
@@ -272,7 +267,7 @@ std::string ParamSpec::help_text() const {
         const auto r = range_text(d);
         if (!r.empty()) os << ", " << (d.type == ParamType::choice ? "one of " : "valid ") << r;
         if (!d.anchor.empty()) os << "; like " << d.anchor;
-        if (!d.aliases.empty()) os << "; also called " << join(d.aliases);
+        if (!d.aliases.empty()) os << "; also called " << join_text(d.aliases, ", ");
         os << "]\n";
     }
     return os.str();

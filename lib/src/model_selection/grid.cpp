@@ -8,6 +8,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/core/text_pieces.hpp"
 
 namespace kestrel {
 
@@ -18,13 +19,6 @@ constexpr double kMaxRangeValues = 1e6;
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) {
     throw UsageError(option_named("grid") + " " + text + ": " + why);
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
 }
 
 // Splits at `sep` outside parentheses, brackets and braces, so that nested model specs
@@ -45,7 +39,7 @@ std::vector<std::string> split_top_level(const std::string& s, char sep) {
 }
 
 bool parse_number(const std::string& s, double& out) {
-    const std::string t = trim(s);
+    const std::string t = trim_blanks(s);
     if (t.empty()) return false;
     const char* first = t.data();
     if (*first == '+') ++first;  // from_chars refuses a leading '+'
@@ -108,17 +102,17 @@ Power parse_power(const std::string& text, const std::string& bound) {
 std::vector<std::string> parse_range(const std::string& text, const std::vector<std::string>& parts) {
     if (parts.size() != 3) fail(text, "a range is start:stop:step (as 0.1:1:0.1 or 2^-5:2^15:2)");
     for (const auto& p : parts)
-        if (trim(p).empty()) fail(text, "a range is start:stop:step with none of them empty");
+        if (trim_blanks(p).empty()) fail(text, "a range is start:stop:step with none of them empty");
 
     const bool geometric = parts[0].find('^') != std::string::npos || parts[1].find('^') != std::string::npos;
     std::vector<std::string> values;
     if (geometric) {
-        const Power lo = parse_power(text, trim(parts[0]));
-        const Power hi = parse_power(text, trim(parts[1]));
+        const Power lo = parse_power(text, trim_blanks(parts[0]));
+        const Power hi = parse_power(text, trim_blanks(parts[1]));
         if (lo.base != hi.base) fail(text, "both bounds of a geometric range need the same base");
         double step = 0;
         if (!parse_number(parts[2], step))
-            fail(text, "the step '" + trim(parts[2]) + "' of a geometric range is an exponent step, a plain number");
+            fail(text, "the step '" + trim_blanks(parts[2]) + "' of a geometric range is an exponent step, a plain number");
         for (double e : arithmetic(text, lo.exponent, hi.exponent, step)) {
             const double v = std::pow(lo.base, e);
             if (!std::isfinite(v) || v == 0) fail(text, shortest(lo.base) + "^" + shortest(e) + " is out of range");
@@ -128,9 +122,9 @@ std::vector<std::string> parse_range(const std::string& text, const std::vector<
         double a = 0, b = 0, step = 0;
         // A value that holds ':' itself (monotone_constraints=price:-1) reads as a range.
         const std::string braces = " (a value holding ':' or ',' goes in braces: {price:-1,age:1})";
-        if (!parse_number(parts[0], a)) fail(text, "the start '" + trim(parts[0]) + "' is not a number" + braces);
-        if (!parse_number(parts[1], b)) fail(text, "the stop '" + trim(parts[1]) + "' is not a number" + braces);
-        if (!parse_number(parts[2], step)) fail(text, "the step '" + trim(parts[2]) + "' is not a number");
+        if (!parse_number(parts[0], a)) fail(text, "the start '" + trim_blanks(parts[0]) + "' is not a number" + braces);
+        if (!parse_number(parts[1], b)) fail(text, "the stop '" + trim_blanks(parts[1]) + "' is not a number" + braces);
+        if (!parse_number(parts[2], step)) fail(text, "the step '" + trim_blanks(parts[2]) + "' is not a number");
         for (double v : arithmetic(text, a, b, step)) values.push_back(shortest(v));
     }
     return values;
@@ -139,14 +133,14 @@ std::vector<std::string> parse_range(const std::string& text, const std::vector<
 // A list value: trimmed, and a value in braces taken as written inside them, so that a
 // value may hold the separators ("{price:-1,age:1}" is the value price:-1,age:1).
 std::string list_value(const std::string& v) {
-    std::string t = trim(v);
-    if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = trim(t.substr(1, t.size() - 2));
+    std::string t = trim_blanks(v);
+    if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = trim_blanks(t.substr(1, t.size() - 2));
     return t;
 }
 
 // "uniform(a,b)" and friends: the whole right-hand side is one call of a known name.
 bool parse_call(const std::string& rhs, const std::string& fn, std::vector<std::string>& args) {
-    const std::string t = trim(rhs);
+    const std::string t = trim_blanks(rhs);
     if (t.size() < fn.size() + 2 || t.compare(0, fn.size() + 1, fn + "(") != 0 || t.back() != ')') return false;
     args = split_top_level(t.substr(fn.size() + 1, t.size() - fn.size() - 2), ',');
     return true;
@@ -155,8 +149,8 @@ bool parse_call(const std::string& rhs, const std::string& fn, std::vector<std::
 void parse_distribution(const std::string& text, const std::string& fn, const std::vector<std::string>& args,
                         GridAxis& axis) {
     if (args.size() != 2) fail(text, fn + "(a,b) takes two numbers");
-    if (!parse_number(args[0], axis.low)) fail(text, "'" + trim(args[0]) + "' is not a number");
-    if (!parse_number(args[1], axis.high)) fail(text, "'" + trim(args[1]) + "' is not a number");
+    if (!parse_number(args[0], axis.low)) fail(text, "'" + trim_blanks(args[0]) + "' is not a number");
+    if (!parse_number(args[1], axis.high)) fail(text, "'" + trim_blanks(args[1]) + "' is not a number");
     if (!(axis.low < axis.high)) fail(text, fn + "(a,b) needs a < b");
     if (fn == "loguniform" && !(axis.low > 0)) fail(text, "loguniform(a,b) needs a > 0");
     if (fn == "randint" && (axis.low != std::floor(axis.low) || axis.high != std::floor(axis.high)))
@@ -170,10 +164,10 @@ GridAxis parse_grid_axis(const std::string& text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos) fail(text, "expected name=values (as C=0.1,1,10 or C=2^-5:2^15:2)");
     GridAxis axis;
-    axis.name = trim(text.substr(0, eq));
+    axis.name = trim_blanks(text.substr(0, eq));
     if (axis.name.empty()) fail(text, "the parameter name is empty");
     const std::string rhs = text.substr(eq + 1);
-    if (trim(rhs).empty()) fail(text, "no values given");
+    if (trim_blanks(rhs).empty()) fail(text, "no values given");
 
     std::vector<std::string> args;
     for (const char* fn : {"uniform", "loguniform", "randint"}) {

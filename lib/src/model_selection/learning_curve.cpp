@@ -7,6 +7,7 @@
 #include "fit_jobs.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/core/text_pieces.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 
 namespace kestrel {
@@ -30,20 +31,11 @@ double number(const std::string& text, const std::string& s) {
     return v;
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts(1);
-    for (char c : s) {
-        if (c == sep) parts.emplace_back();
-        else parts.back() += c;
-    }
-    return parts;
-}
-
 }  // namespace
 
 std::vector<double> parse_fractions(const std::string& text) {
     std::vector<double> out;
-    const auto colon = split(text, ':');
+    const auto colon = split_text(text, ':');
     if (colon.size() == 3) {
         const double a = number(text, colon[0]), b = number(text, colon[1]);
         const double count = number(text, colon[2]);
@@ -54,7 +46,7 @@ std::vector<double> parse_fractions(const std::string& text) {
         // numpy's linspace: the stop itself as the last value, not a + (b - a) * 1 rounded.
         for (int i = 0; i < n; ++i) out.push_back(i == n - 1 ? b : a + (b - a) * i / (n - 1));
     } else if (colon.size() == 1) {
-        for (const auto& part : split(text, ',')) out.push_back(number(text, part));
+        for (const auto& part : split_text(text, ',')) out.push_back(number(text, part));
     } else {
         fail_curve_text(text, "expected start:stop:count (as 0.1:1.0:10) or a list (as 0.1,0.5,1)");
     }
