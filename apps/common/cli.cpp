@@ -515,9 +515,4 @@ void require_labels_to_score(const ModelSpec& spec) {
                          "kestrel-train");
 }
 
-std::string plural(long long n, const std::string& word) {
-    const bool sibilant = !word.empty() && (word.back() == 's' || word.back() == 'x');
-    return std::to_string(n) + " " + word + (n == 1 ? "" : sibilant ? "es" : "s");
-}
-
 }  // namespace kestrel::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kestrel/core/context.hpp"
+#include "kestrel/core/text_pieces.hpp"  // plural, which every command prints with
 #include "kestrel/io/read_options.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/tasks/training_data.hpp"
@@ -127,8 +128,5 @@ void set_app_visitor(AppVisitor visitor);
 // UsageError for a model that does not use labels (one_class) where held-out rows are
 // scored against them (cross-validation, search, selection).
 void require_labels_to_score(const ModelSpec& spec);
-
-// "3 rows" / "1 row".
-std::string plural(long long n, const std::string& word);
 
 }  // namespace kestrel::cli

@@ -1,7 +1,7 @@
 #pragma once
-// kestrel-cv's outputs beyond the score table: the scheme's title and learning curves
-// (--learning-curve FRACTIONS, printed as a table or JSON, --curve-csv FILE). Their JSON and
-// CSV, and the per-split predictions' CSV, are the library's (kestrel/tasks/cv_report.hpp).
+// kestrel-cv's learning curves (--learning-curve FRACTIONS, printed as a table or JSON,
+// --curve-csv FILE). Their text, JSON and CSV, the scheme's title and the per-split
+// predictions' CSV are the library's (kestrel/tasks/cv_report.hpp).
 #include <string>
 
 #include "common/cli.hpp"
@@ -21,15 +21,10 @@ struct CvOutputFlags {
     void check() const;
 };
 
-// "5-fold cross-validation x 2 repeats", "leave-one-out cross-validation", ...
-std::string cv_title(const SplitOptions& s);
-// The text of the learning curve's table (its JSON and CSV: kestrel/tasks/cv_report.hpp).
-std::string learning_curve_text(const LearningCurve& c);
-
 // Runs the learning curve kestrel-cv was asked for and prints / writes it.
 LearningCurve run_learning_curve(const CvOutputFlags& flags, const ModelSpec& spec, const Dataset& data,
                                  const CvOptions& opts, const Context& ctx);
-void print_learning_curve(const LearningCurve& c, const CvOutputFlags& flags, const ModelSpec& spec,
-                          const Dataset& data, const CvOptions& opts, bool json, std::uint64_t seed, Io& io);
+void print_learning_curve(const LearningCurve& c, const ModelSpec& spec, const Dataset& data, const CvOptions& opts,
+                          bool json, std::uint64_t seed, Io& io);
 
 }  // namespace kestrel::cli

@@ -1,6 +1,3 @@
-#include <iomanip>
-#include <sstream>
-
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
 #include "common/cv_flags.hpp"
@@ -15,44 +12,10 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/metrics/regression.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
-#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/cv_report.hpp"
 #include "kestrel/tasks/threshold_refit.hpp"
 
 namespace kestrel::cli {
-namespace {
-
-std::string text_table(const CvResult& r) {
-    std::ostringstream os;
-    std::size_t w = 6;
-    for (const auto& m : r.metrics) w = std::max(w, m.size());
-    // Many splits (leave-one-out): the metric of all test predictions pooled stands in
-    // for per-split columns, which may be undefined on one row.
-    const bool pooled = r.folds.size() > 10;
-    const std::size_t shown = pooled ? 0 : r.folds.size();
-    os << std::left << std::setw(static_cast<int>(w) + 2) << "metric" << std::right << std::setw(10) << "mean"
-       << std::setw(10) << "std";
-    if (pooled) os << std::setw(10) << "pooled";
-    for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << ("f" + std::to_string(f + 1));
-    os << "\n";
-    for (const auto& m : r.metrics) {
-        os << std::left << std::setw(static_cast<int>(w) + 2) << m << std::right << std::setw(10) << format_fixed(r.summary.at(m).mean, 4)
-           << std::setw(10) << format_fixed(r.summary.at(m).std, 4);
-        if (pooled) os << std::setw(10) << format_fixed(r.pooled.at(m), 4);
-        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << format_fixed(r.folds[f].scores.at(m), 4);
-        os << "\n";
-    }
-    // Early stopping on each test fold: the rounds each fold's model kept.
-    if (shown > 0 && r.folds.front().rounds > 0) {
-        os << std::left << std::setw(static_cast<int>(w) + 2) << "rounds" << std::right << std::setw(20) << "";
-        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << r.folds[f].rounds;
-        os << "\n";
-    }
-    return os.str();
-}
-
-}  // namespace
-
 int run_cv(const std::vector<std::string>& args, Io& io) {
     CLI::App app{"Estimate a model's generalization by k-fold cross-validation.\n"
                  "  kestrel-cv -m MODEL [-p k=v]... [-k 5 | --loo | --shuffle-split R | --groups COL | --validation FILE]\n"
@@ -90,16 +53,13 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
     const Dataset& d = cv_data.data;
     static_cast<SplitOptions&>(opts) = cv_data.split;
-    for (const auto& m : opts.metrics)
-        if (metric_info(m).task != d.task)
-            throw UsageError("--metric " + m + " is a " + to_string(metric_info(m).task) + " metric, but this is " +
-                             to_string(d.task));
+    for (const auto& m : opts.metrics) check_metric_task(m, d.task);
     check_threshold_tuning(threshold.tune, spec, d);
     check_prediction_outputs(plot_targets, plots.curves, d.task, true, spec.model, true);  // scores: known after the folds
     if (outputs.wants_curve()) {
         const LearningCurve curve = run_learning_curve(outputs, spec, d, opts, ctx);
         write_learning_plots(plot_targets, curve, spec.model + " on " + plot_source_name(d.source));
-        print_learning_curve(curve, outputs, spec, d, opts, common.json, common.seed, io);
+        print_learning_curve(curve, spec, d, opts, common.json, common.seed, io);
         return 0;
     }
     const CvResult r = cross_validate(spec, d, opts, ctx);
@@ -110,11 +70,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     const CvThresholdOutcome tuned = tune_and_refit(threshold, spec, d, r, ctx);
 
     if (common.json) {
-        Json j = {{"model", spec.model},
-                  {"task", registry().task_label(*resolved_params(spec), d.task)},
-                  {"rows", d.rows()},
-                  {"seed", common.seed}};
-        j.update(cv_scheme_json(opts));
+        Json j = cv_about_json(spec, d, opts, common.seed);
         j.update(cv_scores_json(r, d.task));
         j.update(tuned.json);
         io.out << j.dump(2) << "\n";
@@ -122,7 +78,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     }
     io.out << cv_title(opts) << " of " << spec.model << " on " << d.source << " (" << plural(d.rows(), "row");
     if (d.task == Task::classification) io.out << ", " << plural(d.n_classes(), "class");
-    io.out << "), seed " << common.seed << "\n\n" << text_table(r) << "\n"
+    io.out << "), seed " << common.seed << "\n\n" << cv_scores_text(r) << "\n"
            << (r.pooled_splits ? "Test predictions of every split, pooled"
                                : opts.repeats > 1 ? "Out-of-fold predictions (first repeat)" : "Out-of-fold predictions")
            << ":\n";

@@ -5,6 +5,7 @@
 
 #include "common/commands.hpp"
 #include "common/curves_output.hpp"
+#include "common/flag_spelling.hpp"
 #include "common/cv_flags.hpp"
 #include "common/cv_outputs.hpp"
 #include "common/prediction_table.hpp"
@@ -14,39 +15,16 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
-#include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/cv_report.hpp"
-#include "kestrel/tasks/search_axes.hpp"
 #include "kestrel/tasks/search_refit.hpp"
+#include "kestrel/tasks/search_results_csv.hpp"
+#include "kestrel/tasks/search_text.hpp"
 
 namespace kestrel::cli {
 namespace {
-
-std::string text_table(const GridSearchResult& r, const std::vector<GridAxis>& axes, std::size_t max_rows) {
-    std::ostringstream os;
-    std::vector<std::size_t> w;
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-        std::size_t width = axes[i].name.size();
-        for (const auto& p : r.points) width = std::max(width, p.point[i].second.size());
-        w.push_back(width + 2);
-    }
-    os << std::setw(5) << "rank";
-    for (std::size_t i = 0; i < axes.size(); ++i) os << std::setw(static_cast<int>(w[i])) << axes[i].name;
-    os << std::setw(12) << "mean" << std::setw(10) << "std" << std::setw(10) << "fit_s" << "\n";
-    for (std::size_t i = 0; i < r.points.size() && i < max_rows; ++i) {
-        const auto& p = r.points[i];
-        os << std::setw(5) << p.rank;
-        for (std::size_t a = 0; a < p.point.size(); ++a) os << std::setw(static_cast<int>(w[a])) << p.point[a].second;
-        os << std::fixed << std::setprecision(4) << std::setw(12) << p.score.mean << std::setw(10) << p.score.std
-           << std::setprecision(3) << std::setw(10) << p.fit_seconds << "\n";
-        os.unsetf(std::ios::fixed);
-    }
-    if (r.points.size() > max_rows) os << "  ... " << r.points.size() - max_rows << " more (--results FILE has all)\n";
-    return os.str();
-}
-
+constexpr std::size_t kShownPoints = 25;  // the table's rows; --results FILE has every point
 }  // namespace
 
 int run_gridsearch(const std::vector<std::string>& args, Io& io) {
@@ -58,22 +36,21 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     DataFlags data;
     ModelFlags model;
     std::string input, output, results;
-    std::vector<std::string> grid_texts;
-    std::string metric;
+    SearchFlags search_flags;
+    SearchRequest& request = search_flags.request;
     common.add_to(app);
     data.add_to(app);
     data.add_weights_to(app);
     data.add_group_to(app);
     model.add_to(app, true);
-    app.add_option("-g,--grid", grid_texts,
+    app.add_option("-g,--grid", request.grid,
                    "grid axis: name=v1,v2,...  name=a:b:step  name=B^a:B^b:step (repeatable); "
                    "none: the model's declared search space (docs/auto.md), 10 random points")
         ->allow_extra_args(false);
     SplitFlags split;
     split.add_to(app, "cross-validation folds per point");
-    SearchFlags search_flags;
     search_flags.add_to(app);
-    app.add_option("--metric", metric, "metric to optimize (default: accuracy or r2)");
+    app.add_option("--metric", request.metric, "metric to optimize (default: accuracy or r2)");
     app.add_option("DATA_FILE", input, "data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
     app.add_option("-o,--output", output, "write the best point's model, refit on all the data")->type_name("FILE");
     app.add_option("--results", results, "write every point's scores as CSV")->type_name("FILE");
@@ -83,59 +60,36 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     if (!parse(app, args, io)) return 0;
     const auto plot_targets = plots.targets(grid_kinds);
 
-    for (const auto& g : grid_texts) model.poly_axis |= g.rfind("poly=", 0) == 0;
+    for (const auto& g : request.grid) model.poly_axis |= g.rfind("poly=", 0) == 0;
     ModelSpec spec = model.spec(data);
-    std::vector<GridAxis> axes;
-    for (const auto& g : grid_texts) {
-        axes.push_back(parse_grid_axis(g));
-        if (spec.params.contains(axes.back().name))
-            throw UsageError("-g " + g + ": parameter " + axes.back().name + " is also fixed with -p");
-    }
-    if (grid_texts.empty()) {
-        axes = default_search_axes(spec);
-        // The declared spaces hold distributions: without -g, a random search of
-        // scikit-learn RandomizedSearchCV's default n_iter unless --n-iter says otherwise.
-        if (search_flags.n_iter == 0) search_flags.n_iter = 10;
-    }
-    if (!metric.empty()) metric_info(metric);
-    search_flags.check();
+    const std::vector<GridAxis> axes = search_axes_for(request, spec);
+    check_search_request(request);
     if (!plot_targets.empty()) check_grid_plot(axes);
-    if (!plot_targets.empty() && search_flags.nested() && output.empty())
+    if (!plot_targets.empty() && request.nested() && output.empty())
         throw UsageError("--plot draws the search over all the rows, which --outer-k runs only with -o");
     Context ctx = common.context(io);
     const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
     const Dataset& d = cv_data.data;
-    if (metric.empty())
-        metric = d.has_queries() && d.task == Task::regression ? kDefaultRankingMetric : default_metric(d.task);
-    if (metric_info(metric).task != d.task)
-        throw UsageError("--metric " + metric + " is a " + to_string(metric_info(metric).task) + " metric, but this is " +
-                         to_string(d.task));
-
+    const std::string metric = search_metric_for(request, d);
     const std::size_t n_splits = make_splits(d, cv_data.split, ctx.seed).size();
-    const SearchOptions search_opts = search_flags.options(cv_data.split, metric, axes, n_splits);
+    const SearchOptions search_opts = search_options_for(request, axes, cv_data.split, metric, n_splits);
     Json about = {{"model", spec.model}, {"metric", metric}, {"seed", common.seed}};
     about.update(cv_scheme_json(cv_data.split));
     std::optional<NestedSearchResult> nested;
-    if (search_flags.nested()) {
-        SplitOptions outer;
-        outer.k = search_flags.outer_k;
-        if (cv_data.split.scheme == CvScheme::group_kfold) {
-            outer.scheme = CvScheme::group_kfold;
-            outer.groups = cv_data.split.groups;
-        }
-        nested = nested_search(spec, axes, d, search_opts, outer, ctx);
+    if (request.nested()) {
+        nested = nested_search(spec, axes, d, search_opts, outer_split_for(request, cv_data.split), ctx);
         if (output.empty()) {  // the estimate is the answer; -o also needs the search on all rows
             Json j = about;
             j["nested"] = nested_search_json(*nested);
             if (common.json) io.out << j.dump(2) << "\n";
             else io.out << "search of " << spec.model << " on " << d.source << ", " << describe(cv_data.split)
-                        << " inside " << search_flags.outer_k << " outer folds\n" << nested_text(*nested);
+                        << " inside " << request.outer_k << " outer folds\n" << nested_text(*nested);
             return 0;
         }
     }
     const GridSearchResult r = search(spec, axes, d, search_opts, ctx);
-    if (!results.empty() || !search_flags.resume.empty())
-        write_file_atomically(results.empty() ? search_flags.resume : results, results_csv(r, axes));
+    if (!results.empty() || !request.known_file.empty())
+        write_file_atomically(results.empty() ? request.known_file : results, results_csv(r, axes));
     for (const auto& t : plot_targets)
         write_file_atomically(t.path, grid_heatmap_svg(r, axes, spec.model + " on " + plot_source_name(d.source)));
 
@@ -154,7 +108,10 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
            << spec.model << " on " << d.source << ": " << plural(static_cast<long long>(r.points.size()), "point")
            << " x " << splits_text(cv_data.split, n_splits) << ", metric " << metric << (r.greater_is_better ? " (higher is better)" : " (lower is better)")
            << ", seed " << common.seed << "\n\n"
-           << search_rounds_text(r) << text_table(r, axes, 25) << "\nbest:";
+           << search_rounds_text(r).respelled(flag_spelling) << search_points_text(r, axes, kShownPoints);
+    if (r.points.size() > kShownPoints)
+        io.out << "  ... " << r.points.size() - kShownPoints << " more (--results FILE has all)\n";
+    io.out << "\nbest:";
     for (const auto& [name, value] : r.best().point) io.out << " " << name << "=" << value;
     io.out << "  " << metric << " = " << std::fixed << std::setprecision(4) << r.best().score.mean << " +/- "
            << r.best().score.std << "\n";

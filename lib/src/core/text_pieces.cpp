@@ -28,4 +28,9 @@ std::string join_text(const std::vector<std::string>& pieces, std::string_view s
     return joined;
 }
 
+std::string plural(long long n, const std::string& word) {
+    const bool sibilant = !word.empty() && (word.back() == 's' || word.back() == 'x');
+    return std::to_string(n) + " " + word + (n == 1 ? "" : sibilant ? "es" : "s");
+}
+
 }  // namespace kestrel

@@ -175,6 +175,13 @@ std::vector<std::string> metrics_given(Task task, bool has_scores, bool has_prob
     return out;
 }
 
+void check_metric_task(const std::string& name, Task task) {
+    const Task own = metric_info(name).task;
+    if (own != task)
+        throw UsageError(option_named("metric") + " " + name + " is a " + to_string(own) + " metric, but this is " +
+                         to_string(task));
+}
+
 std::string default_metric(Task task) { return task == Task::classification ? "accuracy" : "r2"; }
 
 }  // namespace kestrel

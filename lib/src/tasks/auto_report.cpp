@@ -4,16 +4,13 @@
 #include <sstream>
 
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/core/text_pieces.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/report/svg_plot.hpp"
 #include "kestrel/tasks/prediction_plots.hpp"
 
 namespace kestrel {
 namespace {
-
-std::string counted(std::size_t n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 std::string spelled(const ErrorText& text, const AutoReportOptions& options) {
     return options.option_spelling ? text.respelled(options.option_spelling) : text.text();
@@ -97,11 +94,11 @@ std::string auto_point_text(const GridPoint& point) {
 }
 
 ErrorText auto_stop_text(const AutoResult& r, const AutoOptions& o) {
-    const std::string n = counted(r.evaluations(), "evaluation");
-    std::string screened = r.screened > 0 ? ", " + counted(r.screened, "candidate") + " screened out by halving" : "";
+    const std::string n = plural(static_cast<long long>(r.evaluations()), "evaluation");
+    std::string screened = r.screened > 0 ? ", " + plural(static_cast<long long>(r.screened), "candidate") + " screened out by halving" : "";
     if (r.confirmed > 0)
-        screened += ", " + counted(r.confirmed, "leader") + " confirmed on " +
-                    counted(static_cast<std::size_t>(r.confirmation_rounds), "fresh split");
+        screened += ", " + plural(static_cast<long long>(r.confirmed), "leader") + " confirmed on " +
+                    plural(r.confirmation_rounds, "fresh split");
     if (r.stopped_by == "max-evals")
         return n + " (" + option_named("max_evals") + " " + std::to_string(o.max_evals) + ")" + screened;
     if (r.stopped_by == "time-budget")

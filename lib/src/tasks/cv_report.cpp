@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/metrics/classification.hpp"
 #include "kestrel/metrics/regression.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/prediction_text.hpp"
 
 namespace kestrel {
@@ -27,7 +31,80 @@ bool parses_as_number(const std::string& s, double& v) {
     return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+std::string fraction_text(double f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", f);
+    return buf;
+}
+
 }  // namespace
+
+Json cv_about_json(const ModelSpec& spec, const Dataset& data, const SplitOptions& s, std::uint64_t seed) {
+    Json j = {{"model", spec.model},
+              {"task", registry().task_label(*resolved_params(spec), data.task)},
+              {"rows", data.rows()},
+              {"seed", seed}};
+    j.update(cv_scheme_json(s));
+    return j;
+}
+
+std::string cv_title(const SplitOptions& s) {
+    switch (s.scheme) {
+        case CvScheme::kfold:
+            return std::to_string(s.k) + "-fold cross-validation" +
+                   (s.repeats > 1 ? " x " + std::to_string(s.repeats) + " repeats" : std::string());
+        case CvScheme::leave_one_out: return "leave-one-out cross-validation";
+        case CvScheme::shuffle_split:
+            return "shuffle-split cross-validation (" + std::to_string(s.shuffle_splits) + " splits, test fraction " +
+                   fraction_text(s.test_fraction) + ")";
+        case CvScheme::group_kfold: return "group " + std::to_string(s.k) + "-fold cross-validation";
+        case CvScheme::fixed: return "evaluation on a validation file (training rows first)";
+    }
+    return "cross-validation";
+}
+
+std::string cv_scores_text(const CvResult& r) {
+    std::ostringstream os;
+    std::size_t w = 6;
+    for (const auto& m : r.metrics) w = std::max(w, m.size());
+    // Many splits (leave-one-out): the metric of all test predictions pooled stands in
+    // for per-split columns, which may be undefined on one row.
+    const bool pooled = r.folds.size() > 10;
+    const std::size_t shown = pooled ? 0 : r.folds.size();
+    os << std::left << std::setw(static_cast<int>(w) + 2) << "metric" << std::right << std::setw(10) << "mean"
+       << std::setw(10) << "std";
+    if (pooled) os << std::setw(10) << "pooled";
+    for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << ("f" + std::to_string(f + 1));
+    os << "\n";
+    for (const auto& m : r.metrics) {
+        os << std::left << std::setw(static_cast<int>(w) + 2) << m << std::right << std::setw(10)
+           << format_fixed(r.summary.at(m).mean, 4) << std::setw(10) << format_fixed(r.summary.at(m).std, 4);
+        if (pooled) os << std::setw(10) << format_fixed(r.pooled.at(m), 4);
+        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << format_fixed(r.folds[f].scores.at(m), 4);
+        os << "\n";
+    }
+    // Early stopping on each test fold: the rounds each fold's model kept.
+    if (shown > 0 && r.folds.front().rounds > 0) {
+        os << std::left << std::setw(static_cast<int>(w) + 2) << "rounds" << std::right << std::setw(20) << "";
+        for (std::size_t f = 0; f < shown; ++f) os << std::setw(9) << r.folds[f].rounds;
+        os << "\n";
+    }
+    return os.str();
+}
+
+std::string learning_curve_text(const LearningCurve& c) {
+    std::ostringstream os;
+    os << std::right << std::setw(9) << "fraction" << std::setw(8) << "rows" << std::setw(12) << "train" << std::setw(10)
+       << "std" << std::setw(12) << "validation" << std::setw(10) << "std" << std::setw(10) << "fit_s" << "\n";
+    for (const auto& p : c.points) {
+        os << std::setw(9) << fraction_text(p.fraction) << std::setw(8) << p.train_size << std::fixed
+           << std::setprecision(4) << std::setw(12) << p.train.mean << std::setw(10) << p.train.std << std::setw(12)
+           << p.validation.mean << std::setw(10) << p.validation.std << std::setprecision(3) << std::setw(10)
+           << p.fit_seconds << "\n";
+        os.unsetf(std::ios::fixed);
+    }
+    return os.str();
+}
 
 Json cv_scheme_json(const SplitOptions& s) {
     Json j = {{"scheme", describe(s)}};

@@ -18,4 +18,8 @@ std::string trim_blanks(std::string_view text);
 // The pieces with `sep` between each two.
 std::string join_text(const std::vector<std::string>& pieces, std::string_view sep);
 
+// "1 row", "3 rows", "2 classes": the count and the word, in the plural unless n is 1
+// (an -s or -x word takes -es).
+std::string plural(long long n, const std::string& word);
+
 }  // namespace kestrel

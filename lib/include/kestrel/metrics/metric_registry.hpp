@@ -32,6 +32,8 @@ bool model_gives(const MetricInfo& m, bool has_scores, bool has_proba);
 // The metrics of `task` (in table order) a model with these scores can be scored on: what a
 // default set may hold (model_selection's default_cv_metrics keeps to it).
 std::vector<std::string> metrics_given(Task task, bool has_scores, bool has_proba);
+// UsageError naming the option "metric" when `name` is a metric of the other task.
+void check_metric_task(const std::string& name, Task task);
 // Default metric for a task: accuracy / r2.
 std::string default_metric(Task task);
 // Default metric of rows in query groups (learning to rank).

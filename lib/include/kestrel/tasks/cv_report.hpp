@@ -1,7 +1,8 @@
 #pragma once
-// What cross-validation answers as data, as kestrel-cv writes it: the scheme and the
-// scores as JSON, every split's test predictions as CSV, and a learning curve as JSON and
-// CSV. The commands print the text tables; a program gets the same JSON and CSV bytes.
+// What cross-validation answers, as kestrel-cv writes it: the scheme and the scores as
+// JSON and as the text table, every split's test predictions as CSV, and a learning curve
+// as JSON, CSV and text. A program (or the Python package's printed result) gets the same
+// bytes; the classification and regression reports print themselves (to_text()).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,18 @@ namespace kestrel {
 // The scheme: {"scheme": describe(s)} and k / repeats, splits / test_fraction, or k and
 // the group count.
 Json cv_scheme_json(const SplitOptions& s);
+
+// What was cross-validated: {"model", "task" (as the registry labels it), "rows", "seed"}
+// and cv_scheme_json.
+Json cv_about_json(const ModelSpec& spec, const Dataset& data, const SplitOptions& s, std::uint64_t seed);
+
+// "5-fold cross-validation x 2 repeats", "leave-one-out cross-validation", ...
+std::string cv_title(const SplitOptions& s);
+
+// The scores as a table: a row per metric with its mean, std and each fold's score (with
+// more than 10 splits, the pooled score instead of the folds), and the early-stopping
+// rounds of each fold's model.
+std::string cv_scores_text(const CvResult& r);
 
 // The scores of cv: {"metrics": {name: {"mean", "std", "folds", "pooled"}}, "rounds" (early
 // stopping per fold, when the model stops early), "out_of_fold" (the classification or
@@ -28,6 +41,8 @@ std::string fold_predictions_csv(const Dataset& data, const CvResult& r, const S
 // {"metric", "greater_is_better", "points": [{"fraction", "train_size", "train",
 // "validation", "mean_fit_seconds"}]}.
 Json learning_curve_json(const LearningCurve& c);
+// The curve as a table: fraction, rows, train and validation mean and std, fit seconds.
+std::string learning_curve_text(const LearningCurve& c);
 // fraction, train_size, train_mean, train_std, validation_mean, validation_std, mean_fit_seconds.
 std::string learning_curve_csv(const LearningCurve& c);
 
