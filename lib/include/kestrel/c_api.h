@@ -70,8 +70,8 @@ KESTREL_API int kestrel_set_callbacks(KestrelWarningCallback warning, KestrelPro
 /* A data file (a path, or "-" for standard input) read as the commands read it, with
  * read options as "name=value" texts by the library's names (format, header, label_col,
  * delimiter, missing, categorical_columns, numeric_columns, ignore_columns,
- * unknown_category_error, max_categories, max_rows, max_memory, threads, weights_column,
- * group_column). The options are checked now; the file is read when the dataset is used,
+ * unknown_category_error, max_categories, max_rows, max_memory, threads, weights_col,
+ * group_col). The options are checked now; the file is read when the dataset is used,
  * for training as kestrel-train reads it, for prediction as kestrel-predict does (aligned
  * with the model), so "-" can be used once. */
 KESTREL_API int kestrel_dataset_from_file(const char* path, const char* const* options, size_t n_options,
@@ -111,7 +111,7 @@ KESTREL_API void kestrel_dataset_free(KestrelDataset* data);
 /* Trains `model_name` on `data` as kestrel-train does: params are "name=value" texts as
  * its -p takes them (the same names, defaults, checks and messages), options the
  * preparation (scale, task, missing, missing_indicator, encode, max_categories,
- * min_frequency, resample, poly, poly_interaction_only, max_poly_width, calibrate,
+ * min_frequency, resample, poly, poly.interaction_only, poly.max_width, calibrate,
  * calibrate_folds). threads 0 = every core; the same seed gives the same model. */
 KESTREL_API int kestrel_model_train(const char* model_name, const char* const* params, size_t n_params,
                                     const char* const* options, size_t n_options, const KestrelDataset* data,

@@ -83,7 +83,7 @@ void apply_read_option(ReadOptions& o, const std::string& name, const std::strin
     else if (name == "numeric_columns") o.numeric_columns = list_option(value);
     else if (name == "ignore_columns") o.ignore_columns = list_option(value);
     else if (name == "unknown_category_error") o.unknown_category_error = bool_option(name, value);
-    else if (name == "max_categories") o.max_categories = whole_option(name, value, 1, kMaxOptionCount);
+    else if (name == "max_categories") o.max_categories = whole_option("read.max_categories", value, 1, kMaxOptionCount);
     else if (name == "max_rows") o.max_rows = whole_option(name, value, 0, kMaxOptionCount);
     else if (name == "max_memory") o.max_memory = parse_byte_size(value, "max_memory");
     else if (name == "threads") o.threads = static_cast<int>(whole_option(name, value, 0, 1024));
@@ -95,14 +95,14 @@ TrainingDataOptions training_options_from_assignments(const std::string& path, c
     static const std::vector<std::string> kReadOptionNames = {
         "format",         "header",          "label_col",      "delimiter",      "missing",
         "categorical_columns", "numeric_columns", "ignore_columns", "unknown_category_error",
-        "max_categories", "max_rows",        "max_memory",     "threads",        "weights_column",
-        "group_column"};
+        "max_categories", "max_rows",        "max_memory",     "threads",        "weights_col",
+        "group_col"};
     TrainingDataOptions o;
     o.path = path;
     o.read.missing = split_missing_option("auto").read;  // the commands' default: cells kept for the model
     for (const auto& [name, value] : option_values(texts, kReadOptionNames, "read")) {
-        if (name == "weights_column") o.weights_column = value;
-        else if (name == "group_column") o.group_column = value;
+        if (name == "weights_col") o.weights_column = value;
+        else if (name == "group_col") o.group_column = value;
         else apply_read_option(o.read, name, value);
     }
     return o;
@@ -112,15 +112,15 @@ namespace {
 
 void apply_poly_options(ModelSpec& spec, const std::map<std::string, std::string>& values) {
     const auto given = [&](const char* name) { return values.find(name) != values.end(); };
-    if (!given("poly") && !given("poly_interaction_only") && !given("max_poly_width")) return;
+    if (!given("poly") && !given("poly.interaction_only") && !given("poly.max_width")) return;
     if (!given("poly"))
-        throw UsageError(option_named(given("max_poly_width") ? "max_poly_width" : "poly_interaction_only") +
+        throw UsageError(option_named(given("poly.max_width") ? "poly.max_width" : "poly.interaction_only") +
                          " applies to " + option_named("poly") + ", which is not given");
     PolyOptions o;
     o.degree = static_cast<int>(whole_option("poly", values.at("poly"), 1, 2147483647));
-    if (given("poly_interaction_only")) o.interaction_only = bool_option("poly_interaction_only", values.at("poly_interaction_only"));
-    if (given("max_poly_width"))
-        o.max_width = static_cast<std::uint64_t>(std::floor(real_option("max_poly_width", values.at("max_poly_width"), 1.0, 4.0e18)));
+    if (given("poly.interaction_only")) o.interaction_only = bool_option("poly.interaction_only", values.at("poly.interaction_only"));
+    if (given("poly.max_width"))
+        o.max_width = static_cast<std::uint64_t>(std::floor(real_option("poly.max_width", values.at("poly.max_width"), 1.0, 4.0e18)));
     set_poly_step(spec.preprocessing, o);
 }
 
@@ -161,7 +161,7 @@ ModelSpec model_spec_from_assignments(const std::string& model, const std::vecto
                                       const std::vector<std::string>& options) {
     static const std::vector<std::string> kModelOptionNames = {
         "scale",    "task",     "missing", "missing_indicator",     "encode",         "max_categories", "min_frequency",
-        "resample", "poly",     "poly_interaction_only", "max_poly_width", "calibrate", "calibrate_folds"};
+        "resample", "poly",     "poly.interaction_only", "poly.max_width", "calibrate", "calibrate_folds"};
     ModelSpec spec;
     spec.model = model;
     spec.params = params_from_assignments(params);

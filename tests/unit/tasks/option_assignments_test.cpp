@@ -15,7 +15,7 @@ TEST_CASE("read options by name set the training data's options, the commands' d
     CHECK(plain.read.missing == MissingPolicy::keep);  // as the commands' missing=auto
     const TrainingDataOptions o = training_options_from_assignments(
         "t.csv", {"format=csv", "header=false", "label_col=3", "delimiter=tab", "missing=drop",
-                  "categorical_columns=a,b", "max_rows=10", "max_memory=2K", "weights_column=w", "group_column=q"});
+                  "categorical_columns=a,b", "max_rows=10", "max_memory=2K", "weights_col=w", "group_col=q"});
     CHECK(o.read.format == FileFormat::csv);
     CHECK_FALSE(o.read.header);
     CHECK(o.read.label_col == "3");
@@ -59,7 +59,7 @@ TEST_CASE("a model's options and parameters are checked as the commands check th
     CHECK_THROWS_AS(model_spec_from_assignments("nosuch", {}, {}), UsageError);
     CHECK_THROWS_WITH_AS(model_spec_from_assignments("logistic", {}, {"scale=zscore"}),
                          "scale must be none, standard or minmax, got 'zscore'", UsageError);
-    CHECK_THROWS_WITH_AS(model_spec_from_assignments("logistic", {}, {"poly_interaction_only=true"}),
-                         "poly_interaction_only applies to poly, which is not given", UsageError);
+    CHECK_THROWS_WITH_AS(model_spec_from_assignments("logistic", {}, {"poly.interaction_only=true"}),
+                         "interaction_only applies to poly, which is not given", UsageError);
     CHECK_THROWS_AS(model_spec_from_assignments("logistic", {}, {"calibrate_folds=3"}), UsageError);
 }
