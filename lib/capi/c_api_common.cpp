@@ -70,7 +70,7 @@ int kestrel_models_json(const char** json) {
     return guarded([&] {
         kestrel::capi::require(json, "kestrel_models_json", "json");
         // Made once: the registry does not change while the process runs.
-        static const std::string text = kestrel::registry().models_json().dump();
+        static const std::string text = kestrel::registry().models_json().dump(2);  // kestrel-train's text
         *json = text.c_str();
     });
 }

@@ -51,7 +51,8 @@ KESTREL_API const char* kestrel_last_error(void);
 /* The library's version ("0.1.0"). */
 KESTREL_API const char* kestrel_library_version(void);
 /* Every model of the registry with its summary, tasks and parameters, as JSON (what
- * kestrel-train --list-models --json prints). The text lives as long as the process. */
+ * kestrel-train --list-models --json prints, without its final newline). The text lives
+ * as long as the process. */
 KESTREL_API int kestrel_models_json(const char** json);
 
 /* What a fit reports while it runs: a warning (a solver stopped before its tolerance, a

@@ -92,7 +92,7 @@ void apply_read_option(ReadOptions& o, const std::string& name, const std::strin
 }  // namespace
 
 TrainingDataOptions training_options_from_assignments(const std::string& path, const std::vector<std::string>& texts) {
-    static const std::vector<std::string> kReadOptionNames = {
+    static const std::vector<std::string> read_option_names = {
         "format",         "header",          "label_col",      "delimiter",      "missing",
         "categorical_columns", "numeric_columns", "ignore_columns", "unknown_category_error",
         "max_categories", "max_rows",        "max_memory",     "threads",        "weights_col",
@@ -100,7 +100,7 @@ TrainingDataOptions training_options_from_assignments(const std::string& path, c
     TrainingDataOptions o;
     o.path = path;
     o.read.missing = split_missing_option("auto").read;  // the commands' default: cells kept for the model
-    for (const auto& [name, value] : option_values(texts, kReadOptionNames, "read")) {
+    for (const auto& [name, value] : option_values(texts, read_option_names, "read")) {
         if (name == "weights_col") o.weights_column = value;
         else if (name == "group_col") o.group_column = value;
         else apply_read_option(o.read, name, value);
@@ -159,14 +159,14 @@ void apply_model_option(ModelSpec& spec, const std::string& name, const std::str
 
 ModelSpec model_spec_from_assignments(const std::string& model, const std::vector<std::string>& params,
                                       const std::vector<std::string>& options) {
-    static const std::vector<std::string> kModelOptionNames = {
+    static const std::vector<std::string> model_option_names = {
         "scale",    "task",     "missing", "missing_indicator",     "encode",         "max_categories", "min_frequency",
         "resample", "poly",     "poly.interaction_only", "poly.max_width", "calibrate", "calibrate_folds"};
     ModelSpec spec;
     spec.model = model;
     spec.params = params_from_assignments(params);
     resolve_params(spec);  // every value checked before any work, as a command does
-    const auto values = option_values(options, kModelOptionNames, "model");
+    const auto values = option_values(options, model_option_names, "model");
     for (const auto& [name, value] : values) apply_model_option(spec, name, value);
     apply_poly_options(spec, values);
     check_model_spec(spec);

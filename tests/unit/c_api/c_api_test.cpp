@@ -300,6 +300,8 @@ TEST_CASE("the model list and a model's information are JSON") {
     require_ok(kestrel_models_json(&models));
     const Json list = Json::parse(models);
     CHECK(list == registry().models_json());
+    const auto r = test::run(cli::run_train, "kestrel-train", {"--list-models", "--json"});
+    CHECK(r.out == std::string(models) + "\n");
     const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
     ModelHandle m = trained("logistic", {"C=2"}, train.p);
     const char* text = nullptr;
