@@ -19,8 +19,12 @@ install(TARGETS kestrel EXPORT kestrelTargets
 # The C interface's shared library beside the archive: libkestrel.so.0.<minor>.<patch> and
 # its soname link libkestrel.so.0. No libkestrel.so link: `-lkestrel` keeps meaning the
 # C++ archive (pkg-config kestrel); a C program links -l:libkestrel.so.0 (docs/c-api.md).
-install(TARGETS kestrel_shared
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+# Not in the Debian package yet: a shared library there wants its own libkestrel0 package
+# with a symbols file, which lintian asks for (docs/install.md).
+if(NOT KESTREL_DEBIAN_LAYOUT)
+  install(TARGETS kestrel_shared
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+endif()
 # By directory, not by a list: headers move between folders and the install follows.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/kestrel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT development FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
