@@ -1,6 +1,7 @@
 # Install rules (GNUInstallDirs). `cmake --install build --prefix DIR` works without root.
 #   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto
-#   lib/libkestrel.a             the library (static only: docs/library.md says why)
+#   lib/libkestrel.a             the C++ library (static: docs/library.md says why)
+#   lib/libkestrel.so.0          the C interface (kestrel/c_api.h, docs/c-api.md)
 #   include/kestrel/             its public headers, installed by directory
 #   lib/cmake/kestrel/           find_package(kestrel 0.1 CONFIG REQUIRED) -> kestrel::kestrel
 #   lib/pkgconfig/kestrel.pc     pkg-config --cflags --libs kestrel
@@ -15,6 +16,15 @@ install(TARGETS kestrel-train kestrel-predict kestrel-cv kestrel-gridsearch kest
 install(TARGETS kestrel EXPORT kestrelTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The C interface's shared library beside the archive: libkestrel.so.0.<minor>.<patch> and
+# its soname link libkestrel.so.0. No libkestrel.so link: `-lkestrel` keeps meaning the
+# C++ archive (pkg-config kestrel); a C program links -l:libkestrel.so.0 (docs/c-api.md).
+# Not in the Debian package yet: a shared library there wants its own libkestrel0 package
+# with a symbols file, which lintian asks for (docs/install.md).
+if(NOT KESTREL_DEBIAN_LAYOUT)
+  install(TARGETS kestrel_shared
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+endif()
 # By directory, not by a list: headers move between folders and the install follows.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/kestrel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT development FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")

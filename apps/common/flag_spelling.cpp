@@ -25,6 +25,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"calibrate", "--calibrate"},
     {"calibrate_folds", "--calibrate-folds"},
     {"task", "--task"},
+    {"encode", "--encode"},
     {"init_model", "--init-model"},
     {"rows_sharded", "--shard"},
     // Training a model to save (TrainRequest).
@@ -38,6 +39,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"weights_col", "--weights-col"},
     {"shards", "--shards"},
     {"header", "--no-header"},
+    {"delimiter", "--delimiter"},
     {"categorical_columns", "--categorical"},
     {"categorical_features", "--categorical"},
     {"numeric_columns", "--numeric"},

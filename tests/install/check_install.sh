@@ -5,7 +5,8 @@
 # program in examples/ configures with find_package(kestrel CONFIG REQUIRED) against the
 # prefix, builds, trains, saves, loads and predicts a bundled dataset (and streams its
 # predictions through the task floor, the bytes of kestrel-predict); pkg-config gives
-# flags that compile and link; every man page is clean under `groff -ww -z` and `man -l`
+# flags that compile and link; examples/c_train_predict.c builds against libkestrel.so.0
+# and predicts what kestrel-predict predicts with the model it saved; every man page is clean under `groff -ww -z` and `man -l`
 # and has EXIT STATUS, EXAMPLES and SEE ALSO; the bash completion, driven through
 # COMP_WORDS / COMP_CWORD, offers exactly the expected words; the zsh one parses.
 set -euo pipefail
@@ -51,6 +52,19 @@ grep -q '"accuracy"' "$work/metrics.json" || fail "kestrel-predict on the exampl
 grep -Eq '^logistic accuracy (0\.9|1)' "$work/stream.err" || fail "stream_predict: unexpected report: $(cat "$work/stream.err")"
 "$prefix/bin/kestrel-predict" "$work/stream.json" "$src/data/iris/test.csv" --proba -q >"$work/command.csv"
 cmp -s "$work/stream.csv" "$work/command.csv" || fail "stream_predict and kestrel-predict differ: $(diff "$work/stream.csv" "$work/command.csv" | head -5)"
+
+# --- the C interface: libkestrel.so.0 beside the archive, a C program built against it ---
+[ -f "$libdir/libkestrel.so.0" ] || fail "libkestrel.so.0 is not installed"
+[ ! -e "$libdir/libkestrel.so" ] || fail "libkestrel.so is installed: -lkestrel must stay the C++ archive"
+[ -f "$prefix/include/kestrel/c_api.h" ] || fail "kestrel/c_api.h is not installed"
+cc -std=c99 -Wall -Wextra -Werror -pedantic "$src/examples/c_train_predict.c" -I"$prefix/include" -L"$libdir" \
+  -l:libkestrel.so.0 -Wl,-rpath,"$libdir" -o "$work/c_train_predict" || fail "examples/c_train_predict.c does not build"
+"$work/c_train_predict" "$src/data/iris/train.csv" "$src/data/iris/test.csv" "$work/c_iris.json" \
+  >"$work/c_predicted.txt" 2>"$work/c.err" || { cat "$work/c.err"; fail "c_train_predict fails"; }
+# Its predictions are kestrel-predict's on the model it saved.
+"$prefix/bin/kestrel-predict" "$work/c_iris.json" "$src/data/iris/test.csv" -q | tail -n +2 | cut -d, -f1 >"$work/c_command.txt"
+[ "$(wc -l <"$work/c_predicted.txt")" = 30 ] || fail "c_train_predict printed $(wc -l <"$work/c_predicted.txt") predictions, not 30"
+cmp -s "$work/c_predicted.txt" "$work/c_command.txt" || fail "c_train_predict and kestrel-predict differ: $(diff "$work/c_predicted.txt" "$work/c_command.txt" | head -5)"
 
 # --- pkg-config ---
 export PKG_CONFIG_PATH=$libdir/pkgconfig

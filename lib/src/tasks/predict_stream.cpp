@@ -11,6 +11,21 @@
 #include "kestrel/tasks/score_rows.hpp"
 
 namespace kestrel {
+
+ReadOptions scoring_read_options(const Model& model, const ReadOptions& base, bool scored) {
+    ReadOptions options = model.align_options(base);
+    // Unscored, a CSV with a header (its features found by name) is not read for the
+    // model's label column (rows to predict often leave it empty, a missing label); the
+    // reader's default stays, as before. Without a header the label's field places the
+    // features, so it is kept.
+    if (!scored && base.label_col.empty() && options.header) options.label_col.clear();
+    // A LIBSVM file is read into a dense matrix only when every row lists every
+    // feature: a decision about the whole file, which a stream cannot make, and which
+    // changed a row's score in the last digits (dense and sparse kernels sum in their
+    // own orders) with the other rows of the file. Predictions read LIBSVM sparse.
+    options.densify = false;
+    return options;
+}
 namespace {
 
 // One piece of the stream, parsed, scored and made text (possibly on another thread).
@@ -80,19 +95,9 @@ PredictStreamRun::PredictStreamRun(const Model& model, const PredictRequest& req
 ReadOptions PredictStreamRun::read_options() const {
     ReadOptions base = request_.read;
     base.threads = threads_;
-    ReadOptions options = model_.align_options(base);
-    // Unscored, a CSV with a header (its features found by name) is not read for the
-    // model's label column (rows to predict often leave it empty, a missing label); the
-    // reader's default stays, as before. Without a header the label's field places the
-    // features, so it is kept.
-    if (!request_.metrics && request_.read.label_col.empty() && options.header) options.label_col.clear();
+    ReadOptions options = scoring_read_options(model_, base, request_.metrics);
     options.keep_columns = copied_;
     if (!group_.empty()) options.keep_columns.push_back(group_);
-    // A LIBSVM file is read into a dense matrix only when every row lists every
-    // feature: a decision about the whole file, which a stream cannot make, and which
-    // changed a row's score in the last digits (dense and sparse kernels sum in their
-    // own orders) with the other rows of the file. Predictions read LIBSVM sparse.
-    options.densify = false;
     return options;
 }
 

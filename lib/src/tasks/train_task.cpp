@@ -32,14 +32,10 @@ TrainingRows read_training_rows(const TrainRequest& request, Context& ctx) {
     return rows;
 }
 
-}  // namespace
-
-TrainResult train_model(const TrainRequest& request, Context ctx) {
-    check_train_request(request);
+// The fit of rows read or given, with the request's model to continue, validation files,
+// provenance and reports.
+TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, std::optional<Model> init, Context ctx) {
     const ModelSpec& spec = request.spec;
-    std::optional<Model> init;
-    if (!request.init_model.empty()) init = Model::load(request.init_model);
-    TrainingRows rows = read_training_rows(request, ctx);
     Dataset& train = rows.data;
     if (init) {
         init->check_continuation(spec, train);
@@ -78,6 +74,28 @@ TrainResult train_model(const TrainRequest& request, Context ctx) {
     if (request.reports.tree) r.tree_text = r.model.report("tree");
     r.c_search = c_search_report(r.model);
     return r;
+}
+
+}  // namespace
+
+TrainResult train_model(const TrainRequest& request, Context ctx) {
+    check_train_request(request);
+    std::optional<Model> init;
+    if (!request.init_model.empty()) init = Model::load(request.init_model);
+    TrainingRows rows = read_training_rows(request, ctx);
+    return fit_training_rows(request, std::move(rows), std::move(init), std::move(ctx));
+}
+
+TrainResult train_model_on_rows(const TrainRequest& request, Dataset rows, Context ctx) {
+    check_train_request(request);
+    if (request.shard || !request.shard_files.empty())
+        throw UsageError(option_named("shard") + " reads a file: rows given in memory are one process's");
+    std::optional<Model> init;
+    if (!request.init_model.empty()) init = Model::load(request.init_model);
+    TrainingRows given;
+    given.total_rows = rows.rows();
+    given.data = std::move(rows);
+    return fit_training_rows(request, std::move(given), std::move(init), std::move(ctx));
 }
 
 }  // namespace kestrel

@@ -70,6 +70,12 @@ struct PredictResult {
     Vector whole_predicted;
 };
 
+// How rows to score with `model` are read, as predict_stream reads them: `base` aligned
+// with the model (Model::align_options), LIBSVM read sparse, and, unless the rows are
+// `scored` against their labels, a CSV with a header not read for the model's label
+// column when `base` names none. A program scoring a whole file at once reads it so.
+ReadOptions scoring_read_options(const Model& model, const ReadOptions& base, bool scored);
+
 // Scores request.input with `model`, handing the predictions' text to `sink` piece by
 // piece in input order. Throws the readers' DataError on bad input; a problem with one of
 // the request's settings names it (option_named: "label_col", "group_col", "id_col",

@@ -63,6 +63,12 @@ void check_train_request(const TrainRequest& request);
 // ctx.seed, the model continued) and takes the reports asked for.
 TrainResult train_model(const TrainRequest& request, Context ctx);
 
+// The same fit of rows the caller has in memory (the C interface's arrays): `rows` as
+// training_dataset makes them, request.data.path the name the provenance records for them
+// (validation files are read by its read options; their label column by position).
+// UsageError for a sharded request.
+TrainResult train_model_on_rows(const TrainRequest& request, Dataset rows, Context ctx);
+
 // The summary as JSON, as kestrel-train --json prints it; `output` is where the model went.
 Json train_summary_json(const TrainResult& result, const std::string& output);
 

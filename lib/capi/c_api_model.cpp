@@ -1,0 +1,220 @@
+// The C interface's models: trained through the task floor as kestrel-train trains them,
+// scored through score_rows as kestrel-predict scores them, saved and loaded as model files.
+#include <memory>
+#include <optional>
+
+#include "c_api_handles.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/tasks/option_assignments.hpp"
+#include "kestrel/tasks/predict_stream.hpp"
+#include "kestrel/tasks/score_rows.hpp"
+#include "kestrel/tasks/train_task.hpp"
+#include "kestrel/tasks/training_columns.hpp"
+
+namespace kestrel::capi {
+namespace {
+
+// The rows of an in-memory dataset as training_dataset makes a table's, with its weights.
+Dataset memory_training_rows(const KestrelDataset& data, const TrainRequest& request) {
+    const Table& t = data.table;
+    if (!t.labels || static_cast<Index>(t.labels->text.size()) != t.X.rows())
+        throw UsageError("the dataset has no labels to train on (kestrel_dataset_set_labels)");
+    if (t.X.rows() == 0) throw DataError(std::string(kMemorySource) + ": no data rows");
+    Dataset rows = training_dataset(t, request.spec, request.data);
+    if (data.weights.size() > 0) {
+        check_model_takes_weights(request.spec);
+        rows.weights = data.weights;
+    }
+    return rows;
+}
+
+Model trained(const ModelSpec& spec, const KestrelDataset& data, int threads, std::uint64_t seed) {
+    Context ctx;
+    ctx.seed = seed;
+    ctx.threads = threads;
+    add_callbacks(ctx);
+    TrainRequest request;
+    request.spec = spec;
+    if (data.from_file) {
+        request.data = data.file;
+        if (request.data.read.threads == 0) request.data.read.threads = threads;
+        return train_model(request, ctx).model;
+    }
+    request.data.path = kMemorySource;
+    return train_model_on_rows(request, memory_training_rows(data, request), ctx).model;
+}
+
+// The rows to score: a file read aligned with the model as kestrel-predict reads it, or
+// the caller's rows, which must have the model's columns. `scratch` holds a file's rows.
+const Features& rows_to_score(const Model& model, const KestrelDataset& data, Table& scratch) {
+    if (data.from_file) {
+        scratch = read_table(data.file.path, scoring_read_options(model, data.file.read, false));
+        if (scratch.X.rows() == 0) throw DataError(scratch.source + ": no data rows");
+        return scratch.X;
+    }
+    if (data.table.X.cols() != model.n_features())
+        throw DataError(std::string(kMemorySource) + ": the rows have " + std::to_string(data.table.X.cols()) +
+                        " columns; the model reads " + std::to_string(model.n_features()));
+    return data.table.X;
+}
+
+ScoreOutputs outputs_of(int output) {
+    if (output < KESTREL_OUTPUT_PREDICTION || output > KESTREL_OUTPUT_DECISION)
+        throw UsageError("output " + std::to_string(output) + ": must be one of KESTREL_OUTPUT_PREDICTION, _PROBA, _DECISION");
+    ScoreOutputs o;
+    o.proba = output == KESTREL_OUTPUT_PROBA;
+    o.decision = output == KESTREL_OUTPUT_DECISION;
+    return o;
+}
+
+const Matrix& scored_matrix(const ScoredRows& scored, int output) {
+    return output == KESTREL_OUTPUT_PROBA ? scored.proba : scored.decision;
+}
+
+int predict_into(const KestrelModel* model, const KestrelDataset* data, int output, double* out, std::size_t capacity,
+                 const char* function) {
+    return guarded([&] {
+        require(model, function, "model");
+        require(data, function, "data");
+        Table scratch;
+        const Features& X = rows_to_score(model->model, *data, scratch);
+        const ScoredRows scored = score_rows(model->model, X, outputs_of(output));
+        const Index rows = X.rows();
+        const Index cols = output == KESTREL_OUTPUT_PREDICTION ? 1 : scored_matrix(scored, output).cols();
+        const auto needed = static_cast<std::size_t>(rows * cols);
+        if (capacity < needed)
+            throw UsageError(std::string(function) + ": a buffer of " + std::to_string(capacity) +
+                             " values is too small for " + std::to_string(rows) + " rows x " + std::to_string(cols) +
+                             " = " + std::to_string(needed));
+        if (needed > 0) require(out, function, "out");
+        for (Index i = 0; i < rows; ++i)
+            for (Index j = 0; j < cols; ++j)
+                out[i * cols + j] = output == KESTREL_OUTPUT_PREDICTION ? scored.predicted[i] : scored_matrix(scored, output)(i, j);
+    });
+}
+
+// What a program using a model asks of it, as one JSON object.
+Json model_info(const Model& m) {
+    Json j = Json::object();
+    j["model"] = m.model_name();
+    j["task"] = to_string(m.task());
+    j["classes"] = m.classes();
+    j["feature_names"] = m.input_names();
+    j["n_features"] = m.n_features();
+    j["params"] = m.params();
+    j["preprocessing"] = m.step_kinds();
+    j["has_predict_proba"] = m.has_predict_proba();
+    j["has_decision_function"] = m.has_decision_function();
+    return j;
+}
+
+}  // namespace
+}  // namespace kestrel::capi
+
+using kestrel::capi::guarded;
+using kestrel::capi::require;
+
+extern "C" {
+
+int kestrel_model_train(const char* model_name, const char* const* params, size_t n_params, const char* const* options,
+                        size_t n_options, const KestrelDataset* data, int threads, uint64_t seed, KestrelModel** out) {
+    return guarded([&] {
+        require(model_name, "kestrel_model_train", "model_name");
+        require(data, "kestrel_model_train", "data");
+        require(out, "kestrel_model_train", "out");
+        const kestrel::ModelSpec spec = kestrel::model_spec_from_assignments(
+            model_name, kestrel::capi::texts(params, n_params, "kestrel_model_train", "params"),
+            kestrel::capi::texts(options, n_options, "kestrel_model_train", "options"));
+        *out = new KestrelModel{kestrel::capi::trained(spec, *data, threads, seed)};
+    });
+}
+
+int kestrel_model_load(const char* path, KestrelModel** out) {
+    return guarded([&] {
+        require(path, "kestrel_model_load", "path");
+        require(out, "kestrel_model_load", "out");
+        *out = new KestrelModel{kestrel::Model::load(path)};
+    });
+}
+
+int kestrel_model_save(const KestrelModel* model, const char* path) {
+    return guarded([&] {
+        require(model, "kestrel_model_save", "model");
+        require(path, "kestrel_model_save", "path");
+        model->model.save(path);
+    });
+}
+
+int kestrel_model_info_json(KestrelModel* model, const char** json) {
+    return guarded([&] {
+        require(model, "kestrel_model_info_json", "model");
+        require(json, "kestrel_model_info_json", "json");
+        model->info_json = kestrel::capi::model_info(model->model).dump();
+        *json = model->info_json.c_str();
+    });
+}
+
+int kestrel_model_n_features(const KestrelModel* model, size_t* n) {
+    return guarded([&] {
+        require(model, "kestrel_model_n_features", "model");
+        require(n, "kestrel_model_n_features", "n");
+        *n = static_cast<size_t>(model->model.n_features());
+    });
+}
+
+int kestrel_model_n_classes(const KestrelModel* model, size_t* n) {
+    return guarded([&] {
+        require(model, "kestrel_model_n_classes", "model");
+        require(n, "kestrel_model_n_classes", "n");
+        *n = model->model.classes().size();
+    });
+}
+
+int kestrel_model_class_name(const KestrelModel* model, size_t index, const char** name) {
+    return guarded([&] {
+        require(model, "kestrel_model_class_name", "model");
+        require(name, "kestrel_model_class_name", "name");
+        const auto& classes = model->model.classes();
+        if (index >= classes.size())
+            throw kestrel::UsageError("kestrel_model_class_name: class " + std::to_string(index) + " of " +
+                                      std::to_string(classes.size()));
+        *name = classes[index].c_str();
+    });
+}
+
+int kestrel_model_output_shape(const KestrelModel* model, const KestrelDataset* data, int output, size_t* n_rows,
+                               size_t* n_cols) {
+    return guarded([&] {
+        require(model, "kestrel_model_output_shape", "model");
+        require(data, "kestrel_model_output_shape", "data");
+        kestrel::Table scratch;
+        const kestrel::Features& X = kestrel::capi::rows_to_score(model->model, *data, scratch);
+        kestrel::Index cols = 1;
+        if (output != KESTREL_OUTPUT_PREDICTION && X.rows() > 0) {
+            // The columns are the model's (its classes, or one score): one row tells them.
+            const kestrel::Index first[] = {0};
+            const auto scored = kestrel::score_rows(model->model, X.rows_subset(first), kestrel::capi::outputs_of(output));
+            cols = kestrel::capi::scored_matrix(scored, output).cols();
+        }
+        if (n_rows) *n_rows = static_cast<size_t>(X.rows());
+        if (n_cols) *n_cols = static_cast<size_t>(cols);
+    });
+}
+
+int kestrel_model_predict(const KestrelModel* model, const KestrelDataset* data, double* out, size_t capacity) {
+    return kestrel::capi::predict_into(model, data, KESTREL_OUTPUT_PREDICTION, out, capacity, "kestrel_model_predict");
+}
+
+int kestrel_model_predict_proba(const KestrelModel* model, const KestrelDataset* data, double* out, size_t capacity) {
+    return kestrel::capi::predict_into(model, data, KESTREL_OUTPUT_PROBA, out, capacity, "kestrel_model_predict_proba");
+}
+
+int kestrel_model_decision_function(const KestrelModel* model, const KestrelDataset* data, double* out,
+                                    size_t capacity) {
+    return kestrel::capi::predict_into(model, data, KESTREL_OUTPUT_DECISION, out, capacity,
+                                       "kestrel_model_decision_function");
+}
+
+void kestrel_model_free(KestrelModel* model) { delete model; }
+
+}  // extern "C"

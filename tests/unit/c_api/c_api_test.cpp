@@ -1,0 +1,346 @@
+// The C interface (kestrel/c_api.h, libkestrel.so.0) gives what the commands and the C++
+// library give: kestrel-train's model bytes on the same file, kestrel-predict's
+// predictions on the same rows, the same rows from a file, a dense matrix (either layout,
+// float64 or float32) or CSR arrays, and the library's error classes and messages.
+#include "kestrel/c_api.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_in_process.hpp"
+#include "cli/run_tool.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/predict_stream.hpp"
+#include "kestrel/tasks/score_rows.hpp"
+#include "test_data.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+struct PinnedModelDate {
+    PinnedModelDate() { ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1); }
+    ~PinnedModelDate() { ::unsetenv("SOURCE_DATE_EPOCH"); }
+};
+
+// Owns a C handle for a test's scope.
+struct DatasetHandle {
+    KestrelDataset* p = nullptr;
+    ~DatasetHandle() { kestrel_dataset_free(p); }
+};
+struct ModelHandle {
+    KestrelModel* p = nullptr;
+    ~ModelHandle() { kestrel_model_free(p); }
+};
+
+void require_ok(int code) { REQUIRE_MESSAGE(code == KESTREL_OK, kestrel_last_error()); }
+
+DatasetHandle file_dataset(const std::string& path, std::vector<const char*> options = {}) {
+    DatasetHandle d;
+    require_ok(kestrel_dataset_from_file(path.c_str(), options.data(), options.size(), &d.p));
+    return d;
+}
+
+ModelHandle trained(const char* model, std::vector<const char*> params, const KestrelDataset* data,
+                    std::uint64_t seed = 1, std::vector<const char*> options = {}) {
+    ModelHandle m;
+    require_ok(kestrel_model_train(model, params.data(), params.size(), options.data(), options.size(), data, 1, seed,
+                                   &m.p));
+    return m;
+}
+
+std::vector<double> c_outputs(const KestrelModel* m, const KestrelDataset* d, int output) {
+    size_t rows = 0, cols = 0;
+    require_ok(kestrel_model_output_shape(m, d, output, &rows, &cols));
+    std::vector<double> out(rows * cols);
+    const auto call = output == KESTREL_OUTPUT_PROBA      ? kestrel_model_predict_proba
+                      : output == KESTREL_OUTPUT_DECISION ? kestrel_model_decision_function
+                                                          : kestrel_model_predict;
+    require_ok(call(m, d, out.data(), out.size()));
+    return out;
+}
+
+// The same outputs through the C++ task floor on the file read as kestrel-predict reads it.
+std::vector<double> library_outputs(const std::string& model_path, const std::string& rows_path, int output) {
+    const Model model = Model::load(model_path);
+    ReadOptions read;
+    read.missing = MissingPolicy::keep;
+    const Table t = read_table(rows_path, scoring_read_options(model, read, false));
+    ScoreOutputs asked;
+    asked.proba = output == KESTREL_OUTPUT_PROBA;
+    asked.decision = output == KESTREL_OUTPUT_DECISION;
+    const ScoredRows s = score_rows(model, t.X, asked);
+    std::vector<double> out;
+    for (Index i = 0; i < t.X.rows(); ++i) {
+        if (output == KESTREL_OUTPUT_PREDICTION) out.push_back(s.predicted[i]);
+        const Matrix& m = asked.proba ? s.proba : s.decision;
+        if (output != KESTREL_OUTPUT_PREDICTION)
+            for (Index j = 0; j < m.cols(); ++j) out.push_back(m(i, j));
+    }
+    return out;
+}
+
+std::string saved_bytes(const KestrelModel* m, const test::ScratchDir& dir, const std::string& name) {
+    const std::string path = dir / name;
+    require_ok(kestrel_model_save(m, path.c_str()));
+    return test::slurp(path);
+}
+
+// kestrel-predict's first column (the predicted labels) of a file.
+std::vector<std::string> command_predicted_labels(const std::string& model_path, const std::string& rows_path) {
+    const auto r = test::run(cli::run_predict, "kestrel-predict", {model_path, rows_path, "-q"});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    std::istringstream lines(r.out);
+    std::vector<std::string> labels;
+    std::string line;
+    std::getline(lines, line);  // the header
+    while (std::getline(lines, line)) labels.push_back(line.substr(0, line.find(',')));
+    return labels;
+}
+
+std::vector<std::string> c_predicted_labels(const KestrelModel* m, const KestrelDataset* d) {
+    std::vector<std::string> labels;
+    for (double k : c_outputs(m, d, KESTREL_OUTPUT_PREDICTION)) {
+        const char* name = nullptr;
+        require_ok(kestrel_model_class_name(m, static_cast<size_t>(k), &name));
+        labels.emplace_back(name);
+    }
+    return labels;
+}
+
+// A table's dense rows as a row-major array, its labels as numbers.
+struct DenseRows {
+    std::vector<double> values;
+    std::vector<double> labels;
+    size_t rows = 0, cols = 0;
+};
+
+DenseRows dense_rows(const std::string& path) {
+    ReadOptions read;
+    read.missing = MissingPolicy::keep;
+    Table t = read_table(path, read);
+    DenseRows d;
+    d.rows = static_cast<size_t>(t.X.rows());
+    d.cols = static_cast<size_t>(t.X.cols());
+    const DenseMatrix m = t.X.to_dense();
+    d.values.assign(m.data(), m.data() + m.size());
+    d.labels = t.labels->numeric;
+    return d;
+}
+
+}  // namespace
+
+TEST_SUITE("c_api") {
+
+TEST_CASE("a model trained through the C interface on a file is kestrel-train's, byte for byte") {
+    const PinnedModelDate pinned;
+    const test::ScratchDir dir("c_api_train_bytes");
+    const std::string train = test::repo_path("data/iris/train.csv");
+    const auto r = test::run(cli::run_train, "kestrel-train",
+                             {"-m", "logistic", "-p", "C=0.5", "--scale", "standard", "--threads", "1", train, "-o",
+                              dir / "command.json", "-q"});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const DatasetHandle data = file_dataset(train);
+    const ModelHandle m = trained("logistic", {"C=0.5"}, data.p, 1, {"scale=standard"});
+    CHECK(saved_bytes(m.p, dir, "c.json") == test::slurp(dir / "command.json"));
+}
+
+TEST_CASE("C predictions are kestrel-predict's and the task floor's on the same rows") {
+    const test::ScratchDir dir("c_api_predict");
+    const std::string test_rows = test::repo_path("data/iris/test.csv");
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    const ModelHandle m = trained("svc", {"probability=true"}, train.p);
+    const std::string model_path = dir / "svc.json";
+    require_ok(kestrel_model_save(m.p, model_path.c_str()));
+    const DatasetHandle rows = file_dataset(test_rows);
+    CHECK(c_predicted_labels(m.p, rows.p) == command_predicted_labels(model_path, test_rows));
+    for (int output : {KESTREL_OUTPUT_PREDICTION, KESTREL_OUTPUT_PROBA, KESTREL_OUTPUT_DECISION})
+        CHECK(c_outputs(m.p, rows.p, output) == library_outputs(model_path, test_rows, output));
+    size_t n = 0, k = 0;
+    require_ok(kestrel_model_output_shape(m.p, rows.p, KESTREL_OUTPUT_PROBA, &n, &k));
+    CHECK(n == 30);
+    CHECK(k == 3);
+}
+
+TEST_CASE("a saved and loaded model predicts what it did") {
+    const test::ScratchDir dir("c_api_round_trip");
+    const DatasetHandle train = file_dataset(test::repo_path("data/diabetes/train.csv"));
+    const ModelHandle m = trained("gbdt", {"n_estimators=20"}, train.p);
+    const std::string path = dir / "gbdt.json";
+    require_ok(kestrel_model_save(m.p, path.c_str()));
+    ModelHandle loaded;
+    require_ok(kestrel_model_load(path.c_str(), &loaded.p));
+    const DatasetHandle rows = file_dataset(test::repo_path("data/diabetes/test.csv"));
+    const auto before = c_outputs(m.p, rows.p, KESTREL_OUTPUT_PREDICTION);
+    CHECK(before.size() == 89);
+    CHECK(c_outputs(loaded.p, rows.p, KESTREL_OUTPUT_PREDICTION) == before);
+    CHECK(before == library_outputs(path, test::repo_path("data/diabetes/test.csv"), KESTREL_OUTPUT_PREDICTION));
+}
+
+TEST_CASE("rows from a dense matrix, either layout, float64 or float32, train and predict as the file's") {
+    const std::string train_path = test::repo_path("data/diabetes/train.csv");
+    const std::string test_path = test::repo_path("data/diabetes/test.csv");
+    const DatasetHandle file = file_dataset(train_path);
+    const ModelHandle from_file = trained("ridge", {"alpha=2"}, file.p);
+    const DenseRows train = dense_rows(train_path);
+    DatasetHandle rows;
+    require_ok(kestrel_dataset_from_dense(train.values.data(), train.rows, train.cols, KESTREL_ROW_MAJOR, &rows.p));
+    require_ok(kestrel_dataset_set_labels(rows.p, train.labels.data(), train.labels.size()));
+    const ModelHandle from_rows = trained("ridge", {"alpha=2"}, rows.p);
+    const DatasetHandle test_file = file_dataset(test_path);
+    const auto expected = c_outputs(from_file.p, test_file.p, KESTREL_OUTPUT_PREDICTION);
+    CHECK(c_outputs(from_rows.p, test_file.p, KESTREL_OUTPUT_PREDICTION) == expected);
+
+    const DenseRows test = dense_rows(test_path);
+    std::vector<double> column_major(test.values.size());
+    std::vector<float> single(test.values.size());
+    for (size_t i = 0; i < test.rows; ++i)
+        for (size_t j = 0; j < test.cols; ++j) {
+            column_major[j * test.rows + i] = test.values[i * test.cols + j];
+            single[i * test.cols + j] = static_cast<float>(test.values[i * test.cols + j]);
+        }
+    DatasetHandle by_column, by_float;
+    require_ok(kestrel_dataset_from_dense(column_major.data(), test.rows, test.cols, KESTREL_COL_MAJOR, &by_column.p));
+    require_ok(kestrel_dataset_from_dense_f32(single.data(), test.rows, test.cols, KESTREL_ROW_MAJOR, &by_float.p));
+    CHECK(c_outputs(from_file.p, by_column.p, KESTREL_OUTPUT_PREDICTION) == expected);
+    const auto from_floats = c_outputs(from_file.p, by_float.p, KESTREL_OUTPUT_PREDICTION);
+    REQUIRE(from_floats.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) CHECK(from_floats[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+}
+
+TEST_CASE("rows from CSR arrays train and predict as the LIBSVM file's sparse rows") {
+    const std::string train_path = test::repo_path("data/heart_scale/train.libsvm");
+    const DatasetHandle file = file_dataset(train_path);
+    const ModelHandle from_file = trained("gbdt", {"n_estimators=10"}, file.p);
+    ReadOptions read;
+    Table t = read_table(train_path, read);
+    REQUIRE(t.X.is_sparse());
+    const SparseMatrix& s = t.X.sparse_ref();
+    std::vector<std::int64_t> indptr(s.outerIndexPtr(), s.outerIndexPtr() + s.rows() + 1);
+    std::vector<std::int32_t> indices(s.innerIndexPtr(), s.innerIndexPtr() + s.nonZeros());
+    std::vector<double> values(s.valuePtr(), s.valuePtr() + s.nonZeros());
+    DatasetHandle rows;
+    require_ok(kestrel_dataset_from_csr(indptr.data(), indices.data(), values.data(), static_cast<size_t>(s.rows()),
+                                        static_cast<size_t>(s.cols()), &rows.p));
+    std::vector<const char*> labels;
+    for (const auto& text : t.labels->text) labels.push_back(text.c_str());
+    require_ok(kestrel_dataset_set_label_strings(rows.p, labels.data(), labels.size()));
+    const ModelHandle from_rows = trained("gbdt", {"n_estimators=10"}, rows.p);
+    const DatasetHandle test_file = file_dataset(test::repo_path("data/heart_scale/test.libsvm"));
+    CHECK(c_outputs(from_rows.p, test_file.p, KESTREL_OUTPUT_PROBA) ==
+          c_outputs(from_file.p, test_file.p, KESTREL_OUTPUT_PROBA));
+    CHECK(c_predicted_labels(from_rows.p, test_file.p) == c_predicted_labels(from_file.p, test_file.p));
+}
+
+TEST_CASE("the same seed gives the same model, another seed another") {
+    const PinnedModelDate pinned;
+    const test::ScratchDir dir("c_api_seed");
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    const ModelHandle a = trained("forest", {"n_estimators=5"}, train.p, 7);
+    const ModelHandle b = trained("forest", {"n_estimators=5"}, train.p, 7);
+    const ModelHandle c = trained("forest", {"n_estimators=5"}, train.p, 8);
+    CHECK(saved_bytes(a.p, dir, "a.json") == saved_bytes(b.p, dir, "b.json"));
+    CHECK(saved_bytes(a.p, dir, "a.json") != saved_bytes(c.p, dir, "c.json"));
+}
+
+TEST_CASE("errors come back as the commands' classes with the library's messages") {
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    KestrelModel* m = nullptr;
+    SUBCASE("an unknown model") {
+        CHECK(kestrel_model_train("nosuch", nullptr, 0, nullptr, 0, train.p, 1, 1, &m) == KESTREL_ERROR_USAGE);
+        CHECK(std::string(kestrel_last_error()) ==
+              "unknown model 'nosuch' (valid: adaboost, elastic_net, forest, gbdt, huber, kernel_logistic, "
+              "kernel_perceptron, kernel_ridge, knn, lad, lasso, least_squares, linear_svm, linear_svr, logistic, "
+              "lp_svm, nu_svc, nu_svr, one_class, perceptron, quantile, ridge, svc, svr, tree)");
+    }
+    SUBCASE("a bad parameter value, as kestrel-train words it") {
+        const char* params[] = {"C=-1"};
+        CHECK(kestrel_model_train("logistic", params, 1, nullptr, 0, train.p, 1, 1, &m) == KESTREL_ERROR_USAGE);
+        const auto r = test::run(cli::run_train, "kestrel-train",
+                                 {"-m", "logistic", "-p", "C=-1", test::repo_path("data/iris/train.csv"), "-o",
+                                  "/nonexistent/never-written.json", "-q"});
+        CHECK(r.code == KESTREL_ERROR_USAGE);
+        CHECK(std::string(kestrel_last_error()) == "parameter C=-1 of model logistic is out of range (valid: > 0 or auto)");
+        CHECK(r.err == "kestrel-train: " + std::string(kestrel_last_error()) + "\n");
+    }
+    SUBCASE("an option by its library name") {
+        const char* options[] = {"max_rows=-3"};
+        KestrelDataset* d = nullptr;
+        CHECK(kestrel_dataset_from_file("x.csv", options, 1, &d) == KESTREL_ERROR_USAGE);
+        CHECK(std::string(kestrel_last_error()) == "max_rows -3: not a whole number from 0 to 9223372036854775807");
+        CHECK(d == nullptr);
+    }
+    SUBCASE("an unreadable file") {
+        const DatasetHandle missing = file_dataset("/nonexistent/kestrel.csv");
+        CHECK(kestrel_model_train("logistic", nullptr, 0, nullptr, 0, missing.p, 1, 1, &m) == KESTREL_ERROR_BAD_INPUT);
+        CHECK(std::string(kestrel_last_error()) == "/nonexistent/kestrel.csv: cannot read: No such file or directory");
+    }
+    SUBCASE("a buffer too small") {
+        const ModelHandle model = trained("logistic", {}, train.p);
+        const DatasetHandle rows = file_dataset(test::repo_path("data/iris/test.csv"));
+        double out[29];
+        CHECK(kestrel_model_predict_proba(model.p, rows.p, out, 29) == KESTREL_ERROR_USAGE);
+        CHECK(std::string(kestrel_last_error()) ==
+              "kestrel_model_predict_proba: a buffer of 29 values is too small for 30 rows x 3 = 90");
+    }
+    SUBCASE("a null handle") {
+        CHECK(kestrel_model_predict(nullptr, train.p, nullptr, 0) == KESTREL_ERROR_USAGE);
+        CHECK(std::string(kestrel_last_error()) == "kestrel_model_predict: model is NULL");
+    }
+    CHECK(m == nullptr);
+}
+
+TEST_CASE("the model list and a model's information are JSON") {
+    const char* models = nullptr;
+    require_ok(kestrel_models_json(&models));
+    const Json list = Json::parse(models);
+    CHECK(list == registry().models_json());
+    const auto r = test::run(cli::run_train, "kestrel-train", {"--list-models", "--json"});
+    CHECK(r.out == std::string(models) + "\n");
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    ModelHandle m = trained("logistic", {"C=2"}, train.p);
+    const char* text = nullptr;
+    require_ok(kestrel_model_info_json(m.p, &text));
+    const Json info = Json::parse(text);
+    CHECK(info["model"] == "logistic");
+    CHECK(info["task"] == "classification");
+    CHECK(info["classes"] == Json::array({"setosa", "versicolor", "virginica"}));
+    CHECK(info["feature_names"] ==
+          Json::array({"sepal_length", "sepal_width", "petal_length", "petal_width"}));
+    CHECK(info["params"]["C"] == 2.0);
+    size_t k = 0;
+    require_ok(kestrel_model_n_classes(m.p, &k));
+    CHECK(k == 3);
+}
+
+TEST_CASE("a fit's warnings and progress reach the callbacks of the thread that started it") {
+    struct Heard {
+        std::vector<std::string> warnings;
+        std::uint64_t last_done = 0, total = 0;
+    } heard;
+    const auto on_warning = [](const char* message, void* user) {
+        static_cast<Heard*>(user)->warnings.emplace_back(message);
+    };
+    const auto on_progress = [](const char*, uint64_t done, uint64_t total, void* user) {
+        static_cast<Heard*>(user)->last_done = done;
+        static_cast<Heard*>(user)->total = total;
+    };
+    require_ok(kestrel_set_callbacks(on_warning, on_progress, &heard));
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    (void)trained("logistic", {"max_iter=1"}, train.p);
+    (void)trained("gbdt", {"n_estimators=4"}, train.p);
+    require_ok(kestrel_set_callbacks(nullptr, nullptr, nullptr));
+    REQUIRE(heard.warnings.size() == 1);
+    CHECK(heard.warnings[0].rfind("logistic: ", 0) == 0);
+    CHECK(heard.last_done == 4);
+    CHECK(heard.total == 4);
+    (void)trained("logistic", {"max_iter=1"}, train.p);
+    CHECK(heard.warnings.size() == 1);  // none after the callbacks are taken away
+}
+
+}  // TEST_SUITE
