@@ -5,14 +5,20 @@
 
 namespace kestrel::detail {
 
+namespace {
+
+struct CompressionMagic {
+    std::string_view magic;
+    Compression format;
+};
+constexpr CompressionMagic kCompressionMagic[] = {{"\x1f\x8b", Compression::gzip},
+                                                  {"\x28\xb5\x2f\xfd", Compression::zstd},
+                                                  {"\xfd" "7zXZ", Compression::xz},
+                                                  {"BZh", Compression::bzip2}};
+
+}  // namespace
+
 Compression compression_of(std::string_view head) {
-    static const struct {
-        std::string_view magic;
-        Compression format;
-    } kCompressionMagic[] = {{"\x1f\x8b", Compression::gzip},
-                             {"\x28\xb5\x2f\xfd", Compression::zstd},
-                             {"\xfd" "7zXZ", Compression::xz},
-                             {"BZh", Compression::bzip2}};
     for (const auto& m : kCompressionMagic)
         if (head.substr(0, m.magic.size()) == m.magic) return m.format;
     return Compression::none;
