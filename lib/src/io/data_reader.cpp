@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
@@ -116,6 +117,14 @@ std::string read_text_head(const std::string& path, std::size_t bytes) {
     }
     head.resize(have);
     return head;
+}
+
+bool is_compressed_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(detail::kCompressionMagicBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return detail::compression_of(head) != detail::Compression::none;
 }
 
 Table read_table_from_buffer(std::string_view text, const std::string& source, const ReadOptions& opts) {

@@ -17,6 +17,7 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/file_shard.hpp"
 #include "kestrel/io/table_stream.hpp"
+#include "kestrel/tasks/predict_stream.hpp"
 
 using namespace kestrel;
 
@@ -219,6 +220,16 @@ TEST_CASE("compressed input: a corrupt stream names the file and the compressed 
         CHECK(at + 16 >= bytes.size() - c.from_end);  // at or just after the damage
         CHECK(error == prefix + std::to_string(at) + " (" + c.message + ")");
     }
+}
+
+TEST_CASE("compressed input: kestrel-predict streams a small compressed file, whose text may be any size") {
+    const std::string text = sample_csv();
+    const TempFile plain("small.csv", text);
+    const TempFile zst("small.csv.zst", zstd_of(text));
+    CHECK(!is_compressed_file(plain.str()));
+    CHECK(is_compressed_file(zst.str()));
+    CHECK(chosen_predict_chunk_bytes(plain.str()) == 0);  // under 4 MB: read whole
+    CHECK(chosen_predict_chunk_bytes(zst.str()) > 0);
 }
 
 TEST_CASE("compressed input: --shard refuses a compressed file, and a file compressed twice is named") {

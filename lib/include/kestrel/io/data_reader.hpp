@@ -18,6 +18,10 @@ Table read_table(const std::string& path, const ReadOptions& opts);
 // compressed), or all of a shorter one. Throws DataError when it cannot be read.
 std::string read_text_head(const std::string& path, std::size_t bytes);
 
+// Whether the file at `path` starts with the magic bytes of gzip, zstd, xz or bzip2 (false
+// when it cannot be read: its reader names the error).
+bool is_compressed_file(const std::string& path);
+
 // The same on a buffer already in memory (stdin, tests, fuzzing). `source` names it in errors.
 Table read_table_from_buffer(std::string_view text, const std::string& source, const ReadOptions& opts);
 
