@@ -29,3 +29,11 @@ find_path(LAPACK_INCLUDE_DIR lapack.h REQUIRED)
 add_library(kestrel_lapack INTERFACE)
 target_include_directories(kestrel_lapack SYSTEM INTERFACE ${OPENBLAS_INCLUDE_DIR} ${LAPACK_INCLUDE_DIR})
 target_link_libraries(kestrel_lapack INTERFACE ${CMAKE_DL_LIBS})
+# Compressed input (lib/src/io/compression.hpp): gzip, zstd, xz and bzip2 data files are
+# decompressed as they are read. zlib1g-dev, libzstd-dev, liblzma-dev and libbz2-dev ship
+# the CMake modules or package files found here; the shared libraries are linked (every
+# kestrel command reads data), so dpkg-shlibdeps adds them to the package's Depends.
+find_package(ZLIB REQUIRED)
+find_package(BZip2 REQUIRED)
+find_package(LibLZMA REQUIRED)
+find_package(zstd CONFIG REQUIRED)

@@ -15,7 +15,8 @@ trap 'rm -rf "$root"' EXIT
 fail() { echo "check_deb: $*" >&2; exit 1; }
 
 depends=$(dpkg-deb -f "$deb" Depends)
-for dep in libc6 libstdc++6 libgomp1 coinor-libclp1 libopenblas0; do
+# zlib1g, libzstd1, liblzma5, libbz2-1.0: linked for compressed input (lib/src/io/compression.hpp).
+for dep in libc6 libstdc++6 libgomp1 coinor-libclp1 libopenblas0 zlib1g libzstd1 liblzma5 libbz2-1.0; do
   grep -q "\b$dep\b" <<<"$depends" || fail "Depends lacks $dep: $depends"
 done
 

@@ -5,11 +5,13 @@
 # pkg-config file; dpkg-dev and lintian: scripts/package.sh builds and checks the .deb;
 # libopenmpi-dev and openmpi-bin: the MPI module and the multi-rank tests, docs/distributed.md;
 # universal-ctags: the long_functions test measures functions by their end lines;
-# clang-tidy: scripts/tidy.sh checks names and bug-prone patterns, a stage of scripts/test.sh).
+# clang-tidy: scripts/tidy.sh checks names and bug-prone patterns, a stage of scripts/test.sh;
+# zlib1g-dev, libzstd-dev, liblzma-dev, libbz2-dev: the readers of gzip, zstd, xz and bzip2 input;
+# gzip, zstd, xz-utils, bzip2: the tests and the bench compress their fixtures with them).
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev coinor-libclp-dev libopenblas-dev liblapacke-dev locales chromium
           groff-base man-db bash-completion zsh pkgconf dpkg-dev lintian libopenmpi-dev openmpi-bin
-          universal-ctags clang-tidy)
+          universal-ctags clang-tidy zlib1g-dev libzstd-dev liblzma-dev libbz2-dev gzip zstd xz-utils bzip2)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -295,7 +295,8 @@ std::string man_page(const CommandDoc& c, const CommandText& text) {
     }
     os << ".fi\n.SH DESCRIPTION\n" << roff(sentence(join_text(c.summary, " "))) << "\n";
     os << ".PP\nData files are CSV (a header row; the label column is named label, or is the first)\n"
-       << "or LIBSVM sparse files, given by path or as \\- for standard input.\n"
+       << "or LIBSVM sparse files, given by path or as \\- for standard input;\n"
+       << "gzip, zstd, xz and bzip2 files are recognised by their first bytes and decompressed as they are read.\n"
        << "The models and their parameters are listed in\n.BR kestrel\\-models (7).\n";
     if (c.has_positionals) {
         os << ".SH ARGUMENTS\n";

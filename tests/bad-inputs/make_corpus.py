@@ -6,8 +6,10 @@ regenerates them all. The expected outcome of each is in MANIFEST.tsv; the docte
 case "cli.bad_inputs" (tests/cli/bad_input_corpus_test.cpp) runs the executables on
 every entry. Run from anywhere: python3 tests/bad-inputs/make_corpus.py
 """
+import bz2
 import gzip
 import io
+import lzma
 import json
 import os
 import random
@@ -57,6 +59,14 @@ gz = io.BytesIO()
 with gzip.GzipFile(fileobj=gz, mode="wb", mtime=0) as f:
     f.write((GOOD * 200).encode())
 write("truncated.csv.gz", gz.getvalue()[: len(gz.getvalue()) // 2])
+# Compressed input is read (lib/src/io/compression.hpp); damaged, it is one error with the
+# compressed byte offset. A flipped byte of gzip's CRC-32 (8 bytes from the end), and
+# truncated bzip2 and xz streams.
+corrupt = bytearray(gz.getvalue())
+corrupt[-8] ^= 0x55
+write("corrupt_crc.csv.gz", bytes(corrupt))
+write("truncated.csv.bz2", bz2.compress((GOOD * 200).encode(), 9)[:60])
+write("truncated.csv.xz", lzma.compress((GOOD * 200).encode())[:60])
 
 # Model files. A small valid kestrel model (ridge on GOOD) is the base of the bad ones.
 model = {

@@ -2,18 +2,15 @@
 // for standard input) and hands the text to the reader of its format (table_format.hpp).
 #include "kestrel/io/data_reader.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/table_format.hpp"
+#include "byte_source.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
 #include "text_encoding.hpp"
@@ -21,20 +18,16 @@
 namespace kestrel {
 namespace {
 
-// A compressed or binary file would otherwise fail somewhere in its first record
-// with a puzzling message about a field; name what it is instead.
+// A binary file would otherwise fail somewhere in its first record with a puzzling
+// message about a field; name what it is instead. `head` is the text after any
+// decompression: gzip, zstd, xz or bzip2 data here was compressed twice.
 void refuse_binary(std::string_view head, const std::string& source) {
-    static const struct {
-        std::string_view magic;
-        const char* what;
-        const char* tool;
-    } compressed[] = {{"\x1f\x8b", "gzip", "zcat"},          {"BZh", "bzip2", "bzcat"},
-                      {"\xfd" "7zXZ", "xz", "xzcat"},         {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
-                      {"PK\x03\x04", "zip", "unzip -p"}};
-    for (const auto& c : compressed)
-        if (head.substr(0, c.magic.size()) == c.magic)
-            throw DataError(source + ": is a " + c.what + "-compressed file; kestrel reads text: decompress it first (" +
-                            c.tool + " FILE | kestrel-... -)");
+    if (head.substr(0, 4) == "PK\x03\x04")
+        throw DataError(source + ": is a zip archive; kestrel reads text, or gzip, zstd, xz or bzip2 text: "
+                                 "extract it first (unzip -p FILE | kestrel-... -)");
+    if (const detail::Compression twice = detail::compression_of(head); twice != detail::Compression::none)
+        throw DataError(source + ": holds " + detail::compression_name(twice) +
+                        "-compressed data inside its compression; kestrel decompresses once: decompress it first");
     if (head.substr(0, 2) == "\xff\xfe" || head.substr(0, 2) == "\xfe\xff")
         throw DataError(source + ": is UTF-16 text; kestrel reads UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)");
     const auto nul = head.find('\0');
@@ -43,7 +36,8 @@ void refuse_binary(std::string_view head, const std::string& source) {
                         "), not CSV or LIBSVM text");
 }
 
-// A pipe, a device or standard input cannot be mapped: it is read whole, in blocks.
+// A pipe, a device, standard input or a compressed file cannot be mapped as text: it is
+// read whole, in blocks (decompressed on a thread of its own, byte_source.hpp).
 // Its first 64 KB are looked at as a file's are (compressed, UTF-16, binary) before
 // more is read, and a NUL byte in any later block ends the read at once: /dev/zero or
 // /dev/urandom is refused after one block, not after filling the memory. The text held
@@ -51,36 +45,20 @@ void refuse_binary(std::string_view head, const std::string& source) {
 std::string read_stream_text(const std::string& path, const std::string& source, const ReadOptions& opts) {
     constexpr std::size_t kBlock = std::size_t{64} << 10;
     constexpr std::size_t kCheckEvery = std::size_t{64} << 20;
-    const bool is_stdin = path == "-";
-    const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw DataError(source + ": cannot read: " + std::strerror(errno));
-    struct Closer {
-        int fd;
-        bool own;
-        ~Closer() {
-            if (own) ::close(fd);
-        }
-    } closer{fd, !is_stdin};
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw DataError(source + ": is a directory, not a file");
+    const std::unique_ptr<detail::ByteSource> in = detail::open_byte_source(path, source);
     std::string out;
     bool head_checked = false;
     std::size_t next_check = kCheckEvery;
     for (;;) {
         const std::size_t old = out.size();
         out.resize(old + kBlock);
-        const ssize_t n = ::read(fd, out.data() + old, kBlock);
-        if (n < 0) {
-            out.resize(old);
-            if (errno == EINTR) continue;
-            throw DataError(source + ": cannot read: " + std::strerror(errno));
-        }
-        out.resize(old + static_cast<std::size_t>(n));
+        const std::size_t n = in->read(out.data() + old, kBlock);
+        out.resize(old + n);
         if (!head_checked && (n == 0 || out.size() >= kBlock)) {
             refuse_binary(std::string_view(out).substr(0, kBlock), source);
             head_checked = true;
         } else if (head_checked && n > 0) {
-            if (const void* nul = std::memchr(out.data() + old, '\0', static_cast<std::size_t>(n)))
+            if (const void* nul = std::memchr(out.data() + old, '\0', n))
                 refuse_binary(std::string_view(out.data(), static_cast<const char*>(nul) - out.data() + 1), source);
         }
         if (n == 0) return out;
@@ -120,8 +98,33 @@ Table read_table(const std::string& path, const ReadOptions& opts) {
         return read_text(detail::TextInput{buffer, {}}, path, path, opts);
     }
     const detail::MappedFile file(path);
+    if (detail::compression_of(file.text().substr(0, detail::kCompressionMagicBytes)) != detail::Compression::none) {
+        const std::string buffer = read_stream_text(path, path, opts);
+        return read_text(detail::TextInput{buffer, {}}, path, path, opts);
+    }
     const detail::TextInput in{file.text(), [&file](std::size_t b, std::size_t e) { file.release(b, e); }};
     return read_text(in, path, path, opts);
+}
+
+std::string read_text_head(const std::string& path, std::size_t bytes) {
+    const std::unique_ptr<detail::ByteSource> in = detail::open_byte_source(path, path);
+    std::string head(bytes, '\0');
+    std::size_t have = 0;
+    while (have < bytes) {
+        const std::size_t n = in->read(head.data() + have, bytes - have);
+        if (n == 0) break;
+        have += n;
+    }
+    head.resize(have);
+    return head;
+}
+
+bool is_compressed_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(detail::kCompressionMagicBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return detail::compression_of(head) != detail::Compression::none;
 }
 
 Table read_table_from_buffer(std::string_view text, const std::string& source, const ReadOptions& opts) {

@@ -7,6 +7,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_format.hpp"
+#include "compression.hpp"
 #include "mapped_file.hpp"
 
 namespace kestrel {
@@ -20,6 +21,18 @@ std::size_t record_start_from(std::string_view text, std::size_t at) {
     return nl == std::string_view::npos ? text.size() : nl + 1;
 }
 
+// A compressed stream can be entered only at its start: to find its byte range every rank
+// would decompress the whole file before its own part, N times the work that --shard is
+// there to split, and the ranges would be known only at the end. One compressed file per
+// rank (--shards) gives each rank its own decompression.
+void refuse_compressed_shard(const std::string& path, std::string_view text) {
+    const detail::Compression c = detail::compression_of(text.substr(0, detail::kCompressionMagicBytes));
+    if (c == detail::Compression::none) return;
+    throw UsageError(path + ": " + option_named("shard") + " splits a file by byte ranges, and a " +
+                     detail::compression_name(c) + "-compressed file can be read only from its start: give each rank " +
+                     "its own compressed files with " + option_named("shards") + ", or decompress it");
+}
+
 }  // namespace
 
 FileShard read_file_shard(const std::string& path, const ReadOptions& opts, int index, int count) {
@@ -30,6 +43,7 @@ FileShard read_file_shard(const std::string& path, const ReadOptions& opts, int 
                          " splits a regular file by byte ranges; standard input and pipes cannot be split");
     const detail::MappedFile file(path);
     const std::string_view text = file.text();
+    refuse_compressed_shard(path, text);
     const std::string_view head = text.substr(0, kFormatSniffBytes);  // as a whole file is sniffed
 
     FileShard shard;

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/io/data_reader.hpp"
 #include "table_formats.hpp"
 
 namespace kestrel {
@@ -89,7 +89,13 @@ FileFormat file_format_from_string(const std::string& s) {
 }
 
 FileFormat detect_format(const std::string& path, std::string_view head) {
-    std::string ext = std::filesystem::path(path).extension().string();
+    std::filesystem::path name(path);
+    // A compressed file's name says its format before the compression's suffix
+    // (train.tsv.gz); the compression itself is told by the content (byte_source.hpp).
+    if (const std::string last = name.extension().string();
+        last == ".gz" || last == ".zst" || last == ".xz" || last == ".bz2")
+        name = name.stem();
+    std::string ext = name.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (!ext.empty())
         for (const TableFormat* f : table_formats())
@@ -105,10 +111,12 @@ const TableFormat& choose_table_format(const std::string& path, std::string_view
 FileFormat peek_file_format(const std::string& path, const ReadOptions& opts) {
     if (opts.format != FileFormat::automatic) return opts.format;
     if (path == "-") return FileFormat::automatic;
-    std::ifstream in(path, std::ios::binary);
-    std::string head(kFormatSniffBytes, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::string head;
+    try {
+        head = read_text_head(path, kFormatSniffBytes);
+    } catch (const DataError&) {
+        // Looked at as empty: the reader names the error.
+    }
     return detect_format(path, head);
 }
 

@@ -3,18 +3,14 @@
 // line numbers of the whole input (ReadOptions::first_line, piece_of_stream).
 #include "kestrel/io/table_stream.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_format.hpp"
+#include "byte_source.hpp"
 #include "read_limits.hpp"
 #include "readers.hpp"
 
@@ -42,51 +38,28 @@ TableStream::TableStream(const std::string& path, ReadOptions opts, std::size_t 
                          std::size_t max_record_bytes)
     : path_(path), source_(path == "-" ? "<stdin>" : path), opts_(std::move(opts)),
       block_(std::max<std::size_t>(block_bytes, 1)), max_record_(std::max<std::size_t>(max_record_bytes, 1)) {
-    if (path == "-") {
-        fd_ = STDIN_FILENO;
-        struct stat st {};
-        if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) throw DataError(source_ + ": is a directory, not a file");
-    } else {
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) throw DataError(source_ + ": cannot read: " + std::strerror(errno));
-        struct stat st {};
-        if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
-            ::close(fd_);
-            fd_ = -1;
-            throw DataError(source_ + ": is a directory, not a data file");
-        }
-    }
+    input_ = detail::open_byte_source(path, source_, path == "-" ? "a file" : "a data file");
 }
 
-TableStream::~TableStream() {
-    if (fd_ >= 0 && fd_ != STDIN_FILENO) ::close(fd_);
-}
+TableStream::~TableStream() = default;
 
 bool TableStream::fill() {
     if (eof_) return false;
     const std::size_t old = buffer_.size();
     buffer_.resize(old + block_);
-    for (;;) {
-        const ssize_t n = ::read(fd_, buffer_.data() + old, block_);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int err = errno;
-            buffer_.resize(old);
-            throw DataError(source_ + ": cannot read: " + std::strerror(err));
-        }
-        buffer_.resize(old + static_cast<std::size_t>(n));
-        // After the start (looked at whole by start()), a NUL byte anywhere ends the read:
-        // binary input is refused at its first block, never accumulated in search of a line end.
-        if (head_checked_ && n > 0)
-            if (const void* nul = std::memchr(buffer_.data() + old, '\0', static_cast<std::size_t>(n)))
-                throw DataError(source_ + ": is a binary file (a NUL byte at offset " +
-                                std::to_string(bytes_read_ + static_cast<std::uint64_t>(
-                                                                 static_cast<const char*>(nul) - (buffer_.data() + old))) +
-                                "), not CSV or LIBSVM text");
-        bytes_read_ += static_cast<std::uint64_t>(n);
-        if (n == 0) eof_ = true;
-        return n > 0;
-    }
+    const std::size_t n = input_->read(buffer_.data() + old, block_);
+    buffer_.resize(old + n);
+    // After the start (looked at whole by start()), a NUL byte anywhere ends the read:
+    // binary input is refused at its first block, never accumulated in search of a line end.
+    if (head_checked_ && n > 0)
+        if (const void* nul = std::memchr(buffer_.data() + old, '\0', n))
+            throw DataError(source_ + ": is a binary file (a NUL byte at offset " +
+                            std::to_string(bytes_read_ + static_cast<std::uint64_t>(
+                                                             static_cast<const char*>(nul) - (buffer_.data() + old))) +
+                            "), not CSV or LIBSVM text");
+    bytes_read_ += n;
+    if (n == 0) eof_ = true;
+    return n > 0;
 }
 
 void TableStream::refuse_long_record() const {

@@ -239,6 +239,8 @@ std::size_t chosen_predict_chunk_bytes(const std::string& input) {
     std::error_code ec;
     const auto status = std::filesystem::status(input, ec);
     if (ec || !std::filesystem::is_regular_file(status)) return kDefaultPredictChunkBytes;
+    // A compressed file is always streamed: a small one may hold gigabytes of text.
+    if (is_compressed_file(input)) return kDefaultPredictChunkBytes;
     const auto size = std::filesystem::file_size(input, ec);
     return !ec && size <= kWholeFilePredictLimit ? 0 : kDefaultPredictChunkBytes;
 }

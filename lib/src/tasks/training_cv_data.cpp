@@ -3,7 +3,6 @@
 #include "kestrel/tasks/training_cv_data.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -36,13 +35,15 @@ Features stack_feature_rows(const Features& a, const Features& b) {
     return Features(std::move(out));
 }
 
-// The first record of a CSV file: its header names are all we need from it.
+// The first record of a CSV file (of its text, when it is compressed): its header names
+// are all we need from it.
 std::string first_line_of_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path + ": cannot open file");
-    std::string line;
-    std::getline(in, line);
-    return line + "\n";
+    for (std::size_t bytes = kFormatSniffBytes;; bytes *= 4) {
+        const std::string head = read_text_head(path, bytes);
+        const auto nl = head.find('\n');
+        if (nl != std::string::npos) return head.substr(0, nl + 1);
+        if (head.size() < bytes) return head + "\n";
+    }
 }
 
 // The header of the CSV file at `path` (first record `head`) read as a table: its feature

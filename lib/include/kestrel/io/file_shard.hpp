@@ -25,7 +25,9 @@ struct FileShard {
 };
 
 // Throws DataError naming the path when it cannot be read (standard input and pipes
-// cannot be split: a shard needs a regular file every rank can open).
+// cannot be split: a shard needs a regular file every rank can open), UsageError on a
+// compressed file (a compressed stream can be entered only at its start: --shards with one
+// compressed file per rank splits the decompression too; docs/distributed.md).
 FileShard read_file_shard(const std::string& path, const ReadOptions& opts, int index, int count);
 
 // Parses a part, its first record being line `first_record_line` of the whole file (the

@@ -68,14 +68,16 @@ std::vector<std::string> table_format_names();
 // The bytes of an input's start that detection and the dialect look at.
 inline constexpr std::size_t kFormatSniffBytes = std::size_t{64} << 10;
 
-// Format by extension (.csv .tsv -> csv; .libsvm .svm .svmlight .scale .t -> libsvm), else
+// Format by extension (.csv .tsv -> csv; .libsvm .svm .svmlight .scale .t -> libsvm; before
+// a compression suffix .gz .zst .xz .bz2 too: train.csv.gz -> csv), else
 // (.txt, none, "-") by sniffing the first non-blank, non-comment line with two or more
 // tokens: "label idx:val ..." -> libsvm, anything else -> csv.
 FileFormat detect_format(const std::string& path, std::string_view head);
 // The format of an input: opts.format when it is given, else detect_format. `path` is ""
 // or "-" for an input without a name.
 const TableFormat& choose_table_format(const std::string& path, std::string_view head, const ReadOptions& opts);
-// The same for a file not opened yet: looks at its first kFormatSniffBytes. Standard
+// The same for a file not opened yet: looks at the first kFormatSniffBytes of its text
+// (decompressed). Standard
 // input ("-") is not looked at (it can be read once): FileFormat::automatic unless forced.
 // A file that cannot be opened is looked at as empty (its reader names the error).
 FileFormat peek_file_format(const std::string& path, const ReadOptions& opts);

@@ -1,11 +1,12 @@
 #pragma once
 // A data file read in pieces, for commands that handle rows one at a time
-// (kestrel-predict): the input (a file, a pipe, or "-" for standard input) is read a
-// block at a time, cut after the last whole record, and each piece is parsed by the
-// same CSV or LIBSVM reader as a whole file, with the file's header, dialect and line
-// numbers. Memory holds one block (plus whatever record straddles it), whatever the
+// (kestrel-predict): the input (a file, a pipe, or "-" for standard input; gzip, zstd,
+// xz or bzip2 input decompressed on a thread of its own) is read a block at a time, cut
+// after the last whole record, and each piece is parsed by the same CSV or LIBSVM reader
+// as a whole file, with the file's header, dialect and line numbers. Memory holds one block (plus whatever record straddles it), whatever the
 // size of the input.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,9 @@
 namespace kestrel {
 
 class TableFormat;
+namespace detail {
+class ByteSource;
+}
 
 // One past the CSV header record of `text` (after a byte order mark and blank lines; a
 // quoted field may hold line breaks), or 0 when `text` holds no whole header record.
@@ -76,7 +80,7 @@ private:
     bool head_checked_ = false;     // the start looked at for compressed or binary input
     std::size_t scanned_ = 0;       // buffer_ bytes scanned for the end of the next piece
     bool scan_in_quotes_ = false;   // inside a quoted CSV field at scanned_
-    int fd_ = -1;
+    std::unique_ptr<detail::ByteSource> input_;  // the input's text, decompressed if need be
     bool eof_ = false;
     bool started_ = false;
     std::string buffer_;           // read, not yet handed out

@@ -31,7 +31,8 @@ inline constexpr std::size_t kDefaultPredictChunkBytes = std::size_t{1} << 20;
 // faster that way (an SVM on letter's 4,000-row LIBSVM test file: 256 ms against 331 ms
 // streamed), larger ones slower (logistic on a 56 MB CSV of 340,000 rows: 0.9 CPU s whole
 // against 0.2 streamed; the two cross between 2 and 4 MB, bench/predict/stream_bench.sh).
-// The bytes are the same either way. Pipes, standard input and larger files stream.
+// The bytes are the same either way. Pipes, standard input, compressed files (whose text may
+// be any size) and larger files stream.
 inline constexpr std::uintmax_t kWholeFilePredictLimit = std::uintmax_t{4} << 20;
 
 // The piece size for `input` when none is asked for: 0 (the whole input at once) for a
