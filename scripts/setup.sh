@@ -5,11 +5,13 @@
 # pkg-config file; dpkg-dev and lintian: scripts/package.sh builds and checks the .deb;
 # libopenmpi-dev and openmpi-bin: the MPI module and the multi-rank tests, docs/distributed.md;
 # universal-ctags: the long_functions test measures functions by their end lines;
-# clang-tidy: scripts/tidy.sh checks names and bug-prone patterns, a stage of scripts/test.sh).
+# clang-tidy: scripts/tidy.sh checks names and bug-prone patterns, a stage of scripts/test.sh;
+# python3-numpy, -scipy, -sklearn, -pytest, -pandas: the Python package's tests, docs/python.md).
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev coinor-libclp-dev libopenblas-dev liblapacke-dev locales chromium
           groff-base man-db bash-completion zsh pkgconf dpkg-dev lintian libopenmpi-dev openmpi-bin
-          universal-ctags clang-tidy)
+          universal-ctags clang-tidy
+          python3-numpy python3-scipy python3-sklearn python3-pytest python3-pandas)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
