@@ -1,0 +1,5 @@
+"""kestrel for Python: models of the kestrel library through its C interface (docs/python.md)."""
+from .errors import KestrelError, ModelFileError
+from .model import Model, load_model, list_models, library_version
+
+__all__ = ["KestrelError", "ModelFileError", "Model", "load_model", "list_models", "library_version"]
