@@ -23,7 +23,7 @@ def _candidates():
     yield _here / _SONAME
     try:
         from ._install_location import LIBRARY_RELATIVE_TO_PACKAGE  # written by cmake --install
-        yield (_here / LIBRARY_RELATIVE_TO_PACKAGE).resolve()
+        yield Path(os.path.normpath(_here / LIBRARY_RELATIVE_TO_PACKAGE))
     except ImportError:
         pass
     yield _here.parent.parent / "build" / "lib" / _SONAME  # python/kestrel -> repo/build/lib
