@@ -18,9 +18,11 @@ class Dataset:
         if hasattr(X, "columns") and hasattr(X, "dtypes"):
             self.feature_names = [str(c) for c in X.columns]
 
-    def __del__(self):
+    # The free function is bound at definition: at interpreter exit the module's globals may
+    # already be gone when the last objects are collected.
+    def __del__(self, _free=_lib.lib.kestrel_dataset_free):
         if getattr(self, "handle", None):
-            _lib.lib.kestrel_dataset_free(self.handle)
+            _free(self.handle)
             self.handle = None
 
     def set_labels(self, y):

@@ -18,9 +18,11 @@ class Model:
     def __init__(self, handle):
         self._handle = handle
 
-    def __del__(self):
+    # The free function is bound at definition: at interpreter exit the module's globals may
+    # already be gone when the last objects are collected.
+    def __del__(self, _free=_lib.lib.kestrel_model_free):
         if getattr(self, "_handle", None):
-            _lib.lib.kestrel_model_free(self._handle)
+            _free(self._handle)
             self._handle = None
 
     @classmethod
