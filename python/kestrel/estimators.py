@@ -18,7 +18,8 @@ from ._data import Dataset
 from .model import Model
 
 # kestrel_model_train's options (docs/c-api.md); a keyword with a dot in its name is written
-# with an underscore here (poly_interaction_only).
+# with an underscore here (poly_interaction_only). Listed here because the C interface has no
+# call listing them (docs/python.md, Not done yet); every other keyword is a model parameter.
 OPTIONS = {"scale", "missing", "missing_indicator", "encode", "max_categories", "min_frequency", "resample",
            "poly", "poly.interaction_only", "poly.max_width", "calibrate", "calibrate_folds"}
 _OPTION_BY_KEYWORD = {o.replace(".", "_"): o for o in OPTIONS}
@@ -44,9 +45,6 @@ class _KestrelEstimator(BaseEstimator):
             else:
                 self.params[key] = value  # checked by the library at fit
         return self
-
-    def __sklearn_clone__(self):  # scikit-learn >= 1.3; 1.2 clones through get_params
-        return type(self)(**self.get_params(deep=False))
 
     def _threads(self):
         n = self.n_jobs
