@@ -2,6 +2,7 @@
 #   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto
 #   lib/libkestrel.a             the C++ library (static: docs/library.md says why)
 #   lib/libkestrel.so.0          the C interface (kestrel/c_api.h, docs/c-api.md)
+#   lib/python3/dist-packages/kestrel/  the Python package (docs/python.md; KESTREL_PYTHON_DIR)
 #   include/kestrel/             its public headers, installed by directory
 #   lib/cmake/kestrel/           find_package(kestrel 0.1 CONFIG REQUIRED) -> kestrel::kestrel
 #   lib/pkgconfig/kestrel.pc     pkg-config --cflags --libs kestrel
@@ -24,6 +25,28 @@ install(TARGETS kestrel EXPORT kestrelTargets
 if(NOT KESTREL_DEBIAN_LAYOUT)
   install(TARGETS kestrel_shared
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+endif()
+# The Python package over that library, under the prefix at KESTREL_PYTHON_DIR: by default
+# lib/python3/dist-packages, Debian's directory for every Python 3 (on sys.path for prefix
+# /usr; another prefix is added with PYTHONPATH). Relative, so `--prefix` at install time
+# moves it with the library. The package finds the library by the relative path written
+# into kestrel/_install_location.py. Not in the Debian package until the library is.
+set(KESTREL_PYTHON_DIR lib/python3/dist-packages CACHE STRING
+    "where cmake --install puts the Python package: relative to the prefix, or absolute (sysconfig purelib)")
+if(NOT KESTREL_DEBIAN_LAYOUT)
+  if(IS_ABSOLUTE "${KESTREL_PYTHON_DIR}")
+    set(_kestrel_py_full ${KESTREL_PYTHON_DIR}/kestrel)
+  else()
+    set(_kestrel_py_full ${CMAKE_INSTALL_PREFIX}/${KESTREL_PYTHON_DIR}/kestrel)
+  endif()
+  file(RELATIVE_PATH _kestrel_lib_from_py ${_kestrel_py_full} ${CMAKE_INSTALL_FULL_LIBDIR}/libkestrel.so.0)
+  file(WRITE ${PROJECT_BINARY_DIR}/python/_install_location.py
+       "# Written by CMake (cmake/KestrelInstall.cmake): the installed libkestrel.so.0, from this directory.\n"
+       "LIBRARY_RELATIVE_TO_PACKAGE = \"${_kestrel_lib_from_py}\"\n")
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/kestrel/ DESTINATION ${KESTREL_PYTHON_DIR}/kestrel
+          COMPONENT runtime FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  install(FILES ${PROJECT_BINARY_DIR}/python/_install_location.py DESTINATION ${KESTREL_PYTHON_DIR}/kestrel
+          COMPONENT runtime)
 endif()
 # By directory, not by a list: headers move between folders and the install follows.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/kestrel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

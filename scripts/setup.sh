@@ -7,11 +7,13 @@
 # universal-ctags: the long_functions test measures functions by their end lines;
 # clang-tidy: scripts/tidy.sh checks names and bug-prone patterns, a stage of scripts/test.sh;
 # zlib1g-dev, libzstd-dev, liblzma-dev, libbz2-dev: the readers of gzip, zstd, xz and bzip2 input;
-# gzip, zstd, xz-utils, bzip2: the tests and the bench compress their fixtures with them).
+# gzip, zstd, xz-utils, bzip2: the tests and the bench compress their fixtures with them;
+# python3-numpy, -scipy, -sklearn, -pytest, -pandas: the Python package's tests, docs/python.md).
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev libeigen3-dev nlohmann-json3-dev doctest-dev libfast-float-dev liblbfgspp-dev libspectra-dev libnanoflann-dev coinor-libclp-dev libopenblas-dev liblapacke-dev locales chromium
           groff-base man-db bash-completion zsh pkgconf dpkg-dev lintian libopenmpi-dev openmpi-bin
-          universal-ctags clang-tidy zlib1g-dev libzstd-dev liblzma-dev libbz2-dev gzip zstd xz-utils bzip2)
+          universal-ctags clang-tidy zlib1g-dev libzstd-dev liblzma-dev libbz2-dev gzip zstd xz-utils bzip2
+          python3-numpy python3-scipy python3-sklearn python3-pytest python3-pandas)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -66,6 +66,34 @@ cc -std=c99 -Wall -Wextra -Werror -pedantic "$src/examples/c_train_predict.c" -I
 [ "$(wc -l <"$work/c_predicted.txt")" = 30 ] || fail "c_train_predict printed $(wc -l <"$work/c_predicted.txt") predictions, not 30"
 cmp -s "$work/c_predicted.txt" "$work/c_command.txt" || fail "c_train_predict and kestrel-predict differ: $(diff "$work/c_predicted.txt" "$work/c_command.txt" | head -5)"
 
+# --- the Python package: imported from the prefix, it finds the installed library and
+# predicts what kestrel-predict predicts with the same model (docs/python.md) ---
+pkgfile=$(find "$prefix" -path '*/kestrel/_install_location.py' | head -1)
+[ -n "$pkgfile" ] || fail "the Python package is not installed"
+python=""
+for py in python3 /usr/bin/python3; do
+  if command -v "$py" >/dev/null && "$py" -c 'import numpy' 2>/dev/null; then python=$py; break; fi
+done
+if [ -n "$python" ]; then
+  # From $work, without KESTREL_LIBRARY: only the installed package and its library can be found.
+  (cd "$work" && env -u KESTREL_LIBRARY PYTHONPATH="$(dirname "$(dirname "$pkgfile")")" "$python" - \
+     "$prefix" "$work/c_iris.json" "$src/data/iris/test.csv" >"$work/py_predicted.txt" 2>"$work/py.err" <<'PY'
+import sys
+import numpy as np
+import kestrel
+prefix, model_path, test_path = sys.argv[1:]
+assert kestrel.__file__.startswith(prefix), kestrel.__file__
+model = kestrel.load_model(model_path)
+rows = np.loadtxt(test_path, delimiter=",", skiprows=1, usecols=range(1, 5))
+for i in model.predict(rows):
+    print(model.classes[int(i)])
+PY
+  ) || { cat "$work/py.err"; fail "import kestrel from the prefix fails"; }
+  cmp -s "$work/py_predicted.txt" "$work/c_command.txt" || fail "the installed Python package and kestrel-predict differ: $(diff "$work/py_predicted.txt" "$work/c_command.txt" | head -5)"
+else
+  echo "check_install: no python3 with numpy: the Python package's import is not checked" >&2
+fi
+
 # --- pkg-config ---
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 pkg-config --exists kestrel || fail "pkg-config does not find kestrel"

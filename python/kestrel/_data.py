@@ -1,0 +1,82 @@
+"""Turns numpy arrays, scipy sparse matrices and numeric pandas DataFrames into C datasets.
+The C interface copies the values (docs/c-api.md, Copies), so the arrays made here only have
+to live for the call."""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+
+
+class Dataset:
+    """Owns a KestrelDataset handle; freed when collected."""
+
+    def __init__(self, X):
+        self.handle = ctypes.c_void_p()
+        self.feature_names = None
+        self.n_rows, self.n_cols = _from_any(X, self.handle)
+        if hasattr(X, "columns") and hasattr(X, "dtypes"):
+            self.feature_names = [str(c) for c in X.columns]
+
+    # The free function is bound at definition: at interpreter exit the module's globals may
+    # already be gone when the last objects are collected.
+    def __del__(self, _free=_lib.lib.kestrel_dataset_free):
+        if getattr(self, "handle", None):
+            _free(self.handle)
+            self.handle = None
+
+    def set_labels(self, y):
+        y = np.asarray(y)
+        if y.dtype.kind in "biuf":
+            v = np.ascontiguousarray(y, dtype=np.float64)
+            _lib.call("kestrel_dataset_set_labels", self.handle, _dbl(v), len(v))
+        else:
+            _lib.call("kestrel_dataset_set_label_strings", self.handle, _lib.texts(y), len(y))
+
+    def set_weights(self, w):
+        v = np.ascontiguousarray(w, dtype=np.float64)
+        _lib.call("kestrel_dataset_set_weights", self.handle, _dbl(v), len(v))
+
+    def set_feature_names(self, names):
+        _lib.call("kestrel_dataset_set_feature_names", self.handle, _lib.texts(names), len(names))
+
+
+def _dbl(a):
+    return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+def _from_any(X, out):
+    if hasattr(X, "tocsr") and hasattr(X, "nnz"):  # scipy.sparse, any format
+        return _from_csr(X.tocsr(), out)
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # pandas.DataFrame
+        bad = [str(c) for c, t in zip(X.columns, X.dtypes) if t.kind not in "biuf"]
+        if bad:
+            raise ValueError("kestrel: only numeric DataFrame columns are taken yet; not numeric: "
+                             + ", ".join(bad))
+        X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"Expected a 2D array, got {X.ndim}D array instead (reshape a single "
+                         "feature with X.reshape(-1, 1), a single sample with X.reshape(1, -1))")
+    if X.dtype.kind not in "biuf":
+        raise ValueError(f"kestrel: X must be numeric, got dtype {X.dtype}")
+    if X.dtype == np.float32:
+        a = np.ascontiguousarray(X)
+        _lib.call("kestrel_dataset_from_dense_f32", a.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                  a.shape[0], a.shape[1], _lib.ROW_MAJOR, ctypes.byref(out))
+    else:
+        a = np.ascontiguousarray(X, dtype=np.float64)
+        _lib.call("kestrel_dataset_from_dense", _dbl(a), a.shape[0], a.shape[1], _lib.ROW_MAJOR, ctypes.byref(out))
+    return a.shape
+
+
+def _from_csr(X, out):
+    X = X.copy() if not X.has_sorted_indices else X
+    X.sum_duplicates()  # sorts and merges: the C interface wants strictly increasing columns
+    indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+    indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+    values = np.ascontiguousarray(X.data, dtype=np.float64)
+    _lib.call("kestrel_dataset_from_csr", indptr.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)),
+              indices.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), _dbl(values), X.shape[0], X.shape[1],
+              ctypes.byref(out))
+    return X.shape

@@ -1,0 +1,20 @@
+"""The exceptions a failing C call becomes, by its error class (docs/c-api.md, Errors)."""
+
+USAGE, BAD_INPUT, INTERNAL = 1, 2, 3
+
+
+class KestrelError(ValueError):
+    """Input kestrel could not use: rows that do not fit the model, a malformed file.
+    A ValueError, as scikit-learn expects of bad data."""
+
+
+class ModelFileError(KestrelError, OSError):
+    """A model file that could not be read or written (also an OSError)."""
+
+
+def raise_for(code, message, bad_input_class=None):
+    if code == USAGE:
+        raise ValueError(message)
+    if code == BAD_INPUT:
+        raise (bad_input_class or KestrelError)(message)
+    raise RuntimeError(message)

@@ -1,0 +1,203 @@
+"""scikit-learn estimators over kestrel's models: Classifier and Regressor.
+
+A kestrel model has its own parameters (C, learning_rate, ...), so the estimators take them
+as keywords and keep them in one dict: get_params lists the ones given, set_params accepts
+any name, and the C interface alone checks them at fit (same names, defaults and messages as
+kestrel-train -p). The preparation options of kestrel-train (scale, missing, ...) are taken
+the same way and passed as options."""
+import numbers
+import os
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from ._data import Dataset
+from .model import Model
+
+# kestrel_model_train's options (docs/c-api.md); a keyword with a dot in its name is written
+# with an underscore here (poly_interaction_only). Listed here because the C interface has no
+# call listing them (docs/python.md, Not done yet); every other keyword is a model parameter.
+OPTIONS = {"scale", "missing", "missing_indicator", "encode", "max_categories", "min_frequency", "resample",
+           "poly", "poly.interaction_only", "poly.max_width", "calibrate", "calibrate_folds"}
+_OPTION_BY_KEYWORD = {o.replace(".", "_"): o for o in OPTIONS}
+DEFAULT_SEED = 1  # kestrel-train's --seed default: random_state=None trains its model
+
+
+class _KestrelEstimator(BaseEstimator):
+    _task = None
+
+    def __init__(self, model="gbdt", *, n_jobs=None, random_state=None, **params):
+        self.model = model
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.params = params
+
+    def get_params(self, deep=True):
+        return {"model": self.model, "n_jobs": self.n_jobs, "random_state": self.random_state, **self.params}
+
+    def set_params(self, **values):
+        for key, value in values.items():
+            if key in ("model", "n_jobs", "random_state"):
+                setattr(self, key, value)
+            else:
+                self.params[key] = value  # checked by the library at fit
+        return self
+
+    def _threads(self):
+        n = self.n_jobs
+        if n is None or n == -1:
+            return 0  # every core, kestrel-train's default
+        if n < -1:
+            return max(1, (os.cpu_count() or 1) + 1 + n)  # scikit-learn's -2 = all cores but one
+        return int(n)
+
+    def _seed(self):
+        r = self.random_state
+        if r is None:
+            return DEFAULT_SEED
+        if isinstance(r, numbers.Integral):
+            return int(r) % 2**64
+        return int(r.randint(np.iinfo(np.int32).max))  # a numpy RandomState: one draw
+
+    def _split_params(self):
+        params, options = {}, {"task": self._task}
+        for key, value in self.params.items():
+            if key in _OPTION_BY_KEYWORD:
+                options[_OPTION_BY_KEYWORD[key]] = value
+            else:
+                params[key] = value
+        return params, options
+
+    def _check_X(self, X, reset, y="no_validation"):
+        """scikit-learn's own checks and messages for the array's shape and type (2-D, numeric,
+        not empty, the fitted column count, the DataFrame's column names); kestrel checks the
+        values. float32 stays float32 (converted as the C interface copies it); NaN is a
+        missing cell."""
+        _refuse_non_numeric_columns(X)
+        kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], force_all_finite="allow-nan", reset=reset)
+        if isinstance(y, str) and y == "no_validation":
+            return self._validate_data(X, **kw)
+        return self._validate_data(X, y, y_numeric=self._task == "regression", **kw)
+
+    def _fit(self, X, y, sample_weight):
+        X, y = self._check_X(X, True, y)
+        data = Dataset(X)
+        self._set_labels(data, y)
+        if sample_weight is not None:
+            data.set_weights(_check_sample_weight(sample_weight, X, dtype=np.float64))
+        if hasattr(self, "feature_names_in_"):
+            data.set_feature_names(list(self.feature_names_in_))
+        params, options = self._split_params()
+        self.model_ = Model.train(self.model, params, options, data, self._threads(), self._seed())
+        self._fitted()
+        return self
+
+    def _fitted(self):
+        info = self.model_.info()
+        self._can_ = {k: bool(info.get(k)) for k in ("has_predict_proba", "has_decision_function")}
+
+    def _data(self, X):
+        check_is_fitted(self, "model_")
+        return Dataset(self._check_X(X, False))
+
+    def save_model(self, path):
+        """The model file kestrel-train writes; kestrel-predict scores it as this estimator does."""
+        check_is_fitted(self, "model_")
+        self.model_.save(path)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        if "model_" in state:
+            state["model_"] = state["model_"].to_text()  # the model file's JSON text
+        return state
+
+    def __setstate__(self, state):
+        if "model_" in state:
+            state["model_"] = Model.from_text(state["model_"])
+        self.__dict__.update(state)
+
+    def _more_tags(self):
+        return {"allow_nan": True}
+
+
+def _model_has(what):
+    """predict_proba and decision_function exist as attributes only when the fitted model gives
+    them (scikit-learn asks hasattr); an unfitted estimator has them, to raise NotFittedError."""
+    return lambda self: not hasattr(self, "_can_") or self._can_[what]
+
+
+class Classifier(ClassifierMixin, _KestrelEstimator):
+    """A kestrel classification model: Classifier(model="gbdt", learning_rate=0.1, ...)."""
+    _task = "classification"
+
+    def fit(self, X, y, sample_weight=None):
+        return self._fit(X, y, sample_weight)
+
+    def _set_labels(self, data, y):
+        check_classification_targets(y)
+        # classes_ are the original values, sorted as numpy sorts them; the model keeps its own
+        # order (the commands'), mapped here by each class's text.
+        self.classes_ = np.unique(y)
+        data.set_labels(y)
+
+    def _fitted(self):
+        super()._fitted()
+        # Index into classes_ of each of the model's classes.
+        if self.classes_.dtype.kind in "biuf":
+            where = {float(c): i for i, c in enumerate(self.classes_)}
+            self.model_classes_order_ = np.array([where[float(n)] for n in self.model_.classes])
+        else:
+            where = {str(c): i for i, c in enumerate(self.classes_)}
+            self.model_classes_order_ = np.array([where[n] for n in self.model_.classes])
+
+    def _model_to_classes(self):
+        return self.model_classes_order_
+
+    def predict(self, X):
+        data = self._data(X)
+        index = self.model_.predict(data).astype(np.intp)
+        return self.classes_[self._model_to_classes()[index]]
+
+    @available_if(_model_has("has_predict_proba"))
+    def predict_proba(self, X):
+        data = self._data(X)
+        p = self.model_.predict_proba(data)
+        out = np.empty_like(p)
+        out[:, self._model_to_classes()] = p
+        return out
+
+    @available_if(_model_has("has_decision_function"))
+    def decision_function(self, X):
+        data = self._data(X)
+        d = self.model_.decision_function(data)
+        if d.shape[1] == 1:
+            return d[:, 0]
+        out = np.empty_like(d)
+        out[:, self._model_to_classes()] = d
+        return out
+
+
+class Regressor(RegressorMixin, _KestrelEstimator):
+    """A kestrel regression model: Regressor(model="gbdt", ...)."""
+    _task = "regression"
+
+    def fit(self, X, y, sample_weight=None):
+        return self._fit(X, y, sample_weight)
+
+    def _set_labels(self, data, y):
+        data.set_labels(np.asarray(y, dtype=np.float64))
+
+    def predict(self, X):
+        data = self._data(X)
+        return self.model_.predict(data)
+
+
+def _refuse_non_numeric_columns(X):
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # pandas.DataFrame
+        bad = [str(c) for c, t in zip(X.columns, X.dtypes) if t.kind not in "biuf"]
+        if bad:
+            raise ValueError("kestrel: only numeric DataFrame columns are taken yet (category and object "
+                             "columns are not); not numeric: " + ", ".join(bad))
