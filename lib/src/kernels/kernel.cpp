@@ -15,7 +15,7 @@ namespace {
 // Chunk sizes are fixed so that which values are computed together (and so their
 // rounding) never depends on the number of threads.
 constexpr Index kRowChunk = 1024;   // right-hand rows per task in Kernel::row
-constexpr Index kBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
+constexpr Index kKernelBlockRows = 64;    // left-hand rows per matrix product in Kernel::block
 constexpr Index kGramRows = 64;     // rows per task in Kernel::gram
 // Below this many multiply-adds a row is computed on one thread. A fork-join costs ~1 µs
 // from libgomp's pool on an idle machine, but a scheduler time slice when the cores are
@@ -308,7 +308,7 @@ void Kernel::block(const KernelRows& a, const KernelRows& b, int threads, DenseM
     const Index na = a.size(), nb = b.size();
     out.resize(na, nb);
     if (na == 0 || nb == 0) return;
-    const Index blocks = (na + kBlockRows - 1) / kBlockRows;
+    const Index blocks = (na + kKernelBlockRows - 1) / kKernelBlockRows;
     const bool gemm = needs_dot_ && !a.is_sparse() && !b.is_sparse();
     // A single kernel function maps each dot product to its value in place, so the
     // products can go straight into `out` (no second block-sized buffer to fault in).
@@ -316,8 +316,8 @@ void Kernel::block(const KernelRows& a, const KernelRows& b, int threads, DenseM
     const bool parallel = threads > 1 && blocks > 1;
 #pragma omp parallel for num_threads(threads) schedule(dynamic) if (parallel)
     for (Index blk = 0; blk < blocks; ++blk) {
-        const Index lo = blk * kBlockRows;
-        const Index hi = std::min(na, lo + kBlockRows);
+        const Index lo = blk * kKernelBlockRows;
+        const Index hi = std::min(na, lo + kKernelBlockRows);
         std::vector<double> scratch;
         DenseMatrix dots;
         if (gemm) {

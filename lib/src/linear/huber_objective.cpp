@@ -10,7 +10,7 @@ namespace {
 
 // Rows per block of the parallel sum: fixed, so that the partial sums and their order
 // are the same for every thread count.
-constexpr Index kBlockRows = 2048;
+constexpr Index kHuberSumBlockRows = 2048;
 
 }  // namespace
 
@@ -36,7 +36,7 @@ double HuberObjective::value_gradient(const Vector& theta, Vector& grad) {
     const double b = fit_intercept_ ? theta[d_] : 0.0;
     const double sigma = theta[dim - 1];
     const double eps = epsilon_;
-    const Index blocks = (n + kBlockRows - 1) / kBlockRows;
+    const Index blocks = (n + kHuberSumBlockRows - 1) / kHuberSumBlockRows;
     // Per block: [loss, ∂w (d), ∂b, ∂σ].
     Eigen::MatrixXd partial = Eigen::MatrixXd::Zero(d_ + 3, std::max<Index>(blocks, 1));
 
@@ -45,8 +45,8 @@ double HuberObjective::value_gradient(const Vector& theta, Vector& grad) {
         for (Index k = 0; k < blocks; ++k) {
             double* out = partial.col(k).data();
             double* gw = out + 1;
-            const Index end = std::min(n, (k + 1) * kBlockRows);
-            for (Index i = k * kBlockRows; i < end; ++i) {
+            const Index end = std::min(n, (k + 1) * kHuberSumBlockRows);
+            for (Index i = k * kHuberSumBlockRows; i < end; ++i) {
                 const double si = s_[i];
                 const double r = y_[i] - rows.dot(i, w) - b;
                 double dr;  // ∂loss_i/∂r
