@@ -350,11 +350,7 @@ ReadOptions DataFlags::options(int threads) const {
     o.format = file_format_from_string(format);
     o.header = !no_header;
     o.label_col = label_col;
-    if (!delimiter.empty()) {
-        if (delimiter == "tab" || delimiter == "\\t" || delimiter == "\t") o.delimiter = '\t';
-        else if (delimiter == "," || delimiter == ";") o.delimiter = delimiter[0];
-        else throw UsageError("--delimiter must be ',', ';' or 'tab', got '" + delimiter + "'");
-    }
+    if (!delimiter.empty()) o.delimiter = delimiter_from_string(delimiter);
     o.missing = split_missing_option(missing).read;
     o.categorical_columns = categorical;
     o.numeric_columns = numeric;

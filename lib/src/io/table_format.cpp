@@ -88,6 +88,12 @@ FileFormat file_format_from_string(const std::string& s) {
     throw UsageError("unknown data format '" + s + "'; valid formats: " + valid);
 }
 
+char delimiter_from_string(const std::string& s) {
+    if (s == "tab" || s == "\\t" || s == "\t") return '\t';
+    if (s == "," || s == ";") return s[0];
+    throw UsageError(option_named("delimiter") + " must be ',', ';' or 'tab', got '" + s + "'");
+}
+
 FileFormat detect_format(const std::string& path, std::string_view head) {
     std::filesystem::path name(path);
     // A compressed file's name says its format before the compression's suffix

@@ -8,6 +8,7 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/shown_text.hpp"
+#include "kestrel/core/text_pieces.hpp"
 #include "kestrel/pipeline/missing_option.hpp"
 #include "kestrel/pipeline/model_spec_checks.hpp"
 #include "kestrel/preprocess/polynomial_features.hpp"
@@ -23,9 +24,8 @@ std::map<std::string, std::string> option_values(const std::vector<std::string>&
     for (const std::string& text : texts) {
         auto [name, value] = split_assignment(text);
         if (std::find(known.begin(), known.end(), name) == known.end()) {
-            std::string list;
-            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-            throw UsageError("unknown " + kind + " option '" + shown_text(name) + "' (known: " + list + ")");
+            throw UsageError("unknown " + kind + " option '" + shown_text(name) + "' (known: " + join_text(known, ", ") +
+                             ")");
         }
         if (!values.emplace(name, value).second) throw UsageError(option_named(name) + " given twice");
     }
@@ -65,19 +65,13 @@ std::vector<std::string> list_option(const std::string& value) {
     return items;
 }
 
-char delimiter_option(const std::string& value) {
-    if (value == "tab" || value == "\t") return '\t';
-    if (value == "," || value == ";") return value[0];
-    throw UsageError(option_named("delimiter") + " must be ',', ';' or 'tab', got '" + shown_text(value) + "'");
-}
-
 constexpr long long kMaxOptionCount = std::numeric_limits<long long>::max();
 
 void apply_read_option(ReadOptions& o, const std::string& name, const std::string& value) {
     if (name == "format") o.format = file_format_from_string(value);
     else if (name == "header") o.header = bool_option(name, value);
     else if (name == "label_col") o.label_col = value;
-    else if (name == "delimiter") o.delimiter = delimiter_option(value);
+    else if (name == "delimiter") o.delimiter = delimiter_from_string(value);
     else if (name == "missing") o.missing = split_missing_option(value).read;
     else if (name == "categorical_columns") o.categorical_columns = list_option(value);
     else if (name == "numeric_columns") o.numeric_columns = list_option(value);

@@ -12,6 +12,9 @@ namespace kestrel {
 
 enum class FileFormat { automatic, csv, libsvm };
 FileFormat file_format_from_string(const std::string& s);  // "auto", "csv", "libsvm"; UsageError
+// A CSV delimiter as a user writes it: "," ";" or "tab" ("\\t" or a tab character too);
+// UsageError naming the option "delimiter" for anything else.
+char delimiter_from_string(const std::string& s);
 
 enum class MissingPolicy {
     error,  // a missing cell is an error naming file:line:column (the library's default)
