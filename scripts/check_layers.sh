@@ -28,6 +28,7 @@ declare -A allowed=(
   [tree]="$below_families"
   [boosting]="$below_families"
   [pipeline]="$below_families $families"
+  [exchange]="$below_families $families pipeline"
   [model_selection]="$below_families pipeline"
   [tasks]="$below_families pipeline model_selection"
 )
