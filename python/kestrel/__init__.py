@@ -3,6 +3,6 @@ from .errors import KestrelError, ModelFileError
 from .model import Model, load_model, list_models, library_version
 
 __all__ = ["KestrelError", "ModelFileError", "Model", "load_model", "list_models", "library_version"]
-from .estimators import Classifier, Regressor
+from .estimators import Classifier, Ranker, Regressor
 
-__all__ += ["Classifier", "Regressor"]
+__all__ += ["Classifier", "Ranker", "Regressor"]

@@ -37,6 +37,10 @@ class Dataset:
         v = np.ascontiguousarray(w, dtype=np.float64)
         _lib.call("kestrel_dataset_set_weights", self.handle, _dbl(v), len(v))
 
+    def set_groups(self, qid):
+        v = np.ascontiguousarray(qid, dtype=np.float64)
+        _lib.call("kestrel_dataset_set_groups", self.handle, _dbl(v), len(v))
+
     def set_feature_names(self, names):
         _lib.call("kestrel_dataset_set_feature_names", self.handle, _lib.texts(names), len(names))
 

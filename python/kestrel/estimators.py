@@ -1,4 +1,4 @@
-"""scikit-learn estimators over kestrel's models: Classifier and Regressor.
+"""scikit-learn estimators over kestrel's models: Classifier, Regressor and Ranker.
 
 A kestrel model has its own parameters (C, learning_rate, ...), so the estimators take them
 as keywords and keep them in one dict: get_params lists the ones given, set_params accepts
@@ -193,6 +193,71 @@ class Regressor(RegressorMixin, _KestrelEstimator):
     def predict(self, X):
         data = self._data(X)
         return self.model_.predict(data)
+
+
+class Ranker(_KestrelEstimator):
+    """A kestrel learning-to-rank model: Ranker(loss="lambdarank", ...) over gbdt.
+
+    fit(X, y, qid=...) or fit(X, y, group=...) as XGBoost's XGBRanker takes them: `qid` one
+    query id per row, `group` the sizes of consecutive queries (LightGBM's and XGBoost's
+    `group`); a query's rows are contiguous. y holds relevance grades 0..31. `loss` defaults to
+    "lambdarank" (LightGBM's LGBMRanker; XGBRanker's default is rank:pairwise, kestrel's
+    "rank_pairwise"). predict gives one score per row; only their order within a query matters.
+    Sample weights are refused, as by kestrel-train (XGBoost weighs whole queries)."""
+    _task = "regression"  # a ranking loss is a regression task with query ids (docs/models/gbdt.md)
+
+    def fit(self, X, y, *, qid=None, group=None):
+        X, y = self._check_X(X, True, y)
+        data = Dataset(X)
+        data.set_labels(np.asarray(y, dtype=np.float64))
+        data.set_groups(_query_ids(qid, group, X.shape[0]))
+        if hasattr(self, "feature_names_in_"):
+            data.set_feature_names(list(self.feature_names_in_))
+        params, options = self._split_params()
+        params.setdefault("loss", "lambdarank")
+        self.model_ = Model.train(self.model, params, options, data, self._threads(), self._seed())
+        self._fitted()
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(self._data(X))
+
+    def score(self, X, y, *, qid=None, group=None):
+        """Mean NDCG over the queries, as kestrel's `ndcg` metric: gain 2^y - 1, discount
+        1 / log2(rank + 2), ties in score by row order, a query without a relevant row counts 1."""
+        ids = _query_ids(qid, group, len(y))
+        return mean_ndcg(np.asarray(y, dtype=np.float64), self.predict(X), ids)
+
+
+def mean_ndcg(y, scores, qid):
+    starts = np.flatnonzero(np.r_[True, qid[1:] != qid[:-1]])
+    ends = np.r_[starts[1:], len(qid)]
+    values = []
+    for a, b in zip(starts, ends):
+        grades, s = y[a:b], scores[a:b]
+        discount = 1.0 / np.log2(np.arange(b - a) + 2.0)
+        ideal = np.sum((2.0 ** np.sort(grades)[::-1] - 1.0) * discount)
+        if ideal == 0:
+            values.append(1.0)
+            continue
+        order = np.argsort(-s, kind="stable")  # ties by row order
+        values.append(np.sum((2.0 ** grades[order] - 1.0) * discount) / ideal)
+    return float(np.mean(values))
+
+
+def _query_ids(qid, group, n_rows):
+    if (qid is None) == (group is None):
+        raise ValueError("kestrel: Ranker needs exactly one of qid (one id per row) and group (query sizes)")
+    if group is not None:
+        sizes = np.asarray(group, dtype=np.int64)
+        if sizes.ndim != 1 or np.any(sizes <= 0) or sizes.sum() != n_rows:
+            raise ValueError(f"kestrel: group must be positive query sizes summing to the {n_rows} rows, "
+                             f"got {int(sizes.sum())} rows in {sizes.size} queries")
+        return np.repeat(np.arange(sizes.size, dtype=np.float64), sizes)
+    ids = np.asarray(qid, dtype=np.float64)
+    if ids.shape != (n_rows,):
+        raise ValueError(f"kestrel: qid must have one id per row ({n_rows}), got shape {ids.shape}")
+    return ids
 
 
 def _refuse_non_numeric_columns(X):
