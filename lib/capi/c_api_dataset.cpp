@@ -6,6 +6,7 @@
 
 #include "c_api_handles.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "kestrel/io/coded_columns.hpp"
 #include "kestrel/tasks/option_assignments.hpp"
 
 namespace kestrel::capi {
@@ -195,6 +196,14 @@ int kestrel_dataset_set_feature_names(KestrelDataset* data, const char* const* n
             throw kestrel::DataError("feature names: " + std::to_string(n) + " given for " +
                                      std::to_string(d.table.X.cols()) + " columns");
         d.table.feature_names = kestrel::capi::texts(names, n, "kestrel_dataset_set_feature_names", "names");
+    });
+}
+
+int kestrel_dataset_set_categories(KestrelDataset* data, size_t column, const char* const* names, size_t n_names) {
+    return guarded([&] {
+        auto& d = kestrel::capi::in_memory_rows(data, "kestrel_dataset_set_categories");
+        kestrel::set_coded_column(d.table, static_cast<kestrel::Index>(column),
+                                  kestrel::capi::texts(names, n_names, "kestrel_dataset_set_categories", "names"));
     });
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "c_api_handles.hpp"
+#include "kestrel/io/coded_columns.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/tasks/option_assignments.hpp"
 #include "kestrel/tasks/predict_stream.hpp"
@@ -45,7 +46,8 @@ Model trained(const ModelSpec& spec, const KestrelDataset& data, int threads, st
 }
 
 // The rows to score: a file read aligned with the model as kestrel-predict reads it, or
-// the caller's rows, which must have the model's columns. `scratch` holds a file's rows.
+// the caller's rows, which must have the model's columns, their categorical columns coded
+// in the model's order. `scratch` holds a file's rows or the re-coded ones.
 const Features& rows_to_score(const Model& model, const KestrelDataset& data, Table& scratch) {
     if (data.from_file) {
         scratch = read_table(data.file.path, scoring_read_options(model, data.file.read, false));
@@ -55,7 +57,9 @@ const Features& rows_to_score(const Model& model, const KestrelDataset& data, Ta
     if (data.table.X.cols() != model.n_features())
         throw DataError(std::string(kMemorySource) + ": the rows have " + std::to_string(data.table.X.cols()) +
                         " columns; the model reads " + std::to_string(model.n_features()));
-    return data.table.X;
+    if (data.table.categories.empty() && model.categories().empty()) return data.table.X;
+    scratch.X = coded_for_model(data.table, model.categories());
+    return scratch.X;
 }
 
 ScoreOutputs outputs_of(int output) {

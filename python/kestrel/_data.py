@@ -1,4 +1,4 @@
-"""Turns numpy arrays, scipy sparse matrices and numeric pandas DataFrames into C datasets.
+"""Turns numpy arrays, scipy sparse matrices and pandas DataFrames into C datasets.
 The C interface copies the values (docs/c-api.md, Copies), so the arrays made here only have
 to live for the call."""
 import ctypes
@@ -14,9 +14,13 @@ class Dataset:
     def __init__(self, X):
         self.handle = ctypes.c_void_p()
         self.feature_names = None
-        self.n_rows, self.n_cols = _from_any(X, self.handle)
-        if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        coded = {}
+        if is_frame(X):
             self.feature_names = [str(c) for c in X.columns]
+            X, coded = _frame_values(X)
+        self.n_rows, self.n_cols = _from_any(X, self.handle)
+        for column, names in coded.items():
+            _lib.call("kestrel_dataset_set_categories", self.handle, column, _lib.texts(names), len(names))
 
     # The free function is bound at definition: at interpreter exit the module's globals may
     # already be gone when the last objects are collected.
@@ -49,14 +53,42 @@ def _dbl(a):
     return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
 
 
+def is_frame(X):
+    return hasattr(X, "columns") and hasattr(X, "dtypes")  # a pandas.DataFrame
+
+
+def has_text_columns(X):
+    """A DataFrame with a category, object or string column: kestrel reads it as categories."""
+    return is_frame(X) and any(t.kind not in "biuf" for t in X.dtypes)
+
+
+def _frame_values(frame):
+    """The frame as float64 values, each category/object/string column as codes (-1 or NaN
+    missing), and {column: category names} for those columns. An object column's categories
+    are its distinct values as text; the library sorts them as a CSV column's are."""
+    import pandas as pd
+
+    values = np.empty(frame.shape, dtype=np.float64)
+    coded = {}
+    for j, (name, column) in enumerate(frame.items()):
+        if column.dtype.kind in "biuf":
+            values[:, j] = column.to_numpy(dtype=np.float64, na_value=np.nan)
+            continue
+        if not isinstance(column.dtype, pd.CategoricalDtype):
+            column = column.astype(str).where(column.notna()).astype("category")
+        names = [str(c) for c in column.cat.categories]
+        if not names:  # every cell missing: a categorical column needs a name to code against
+            values[:, j] = np.nan
+            continue
+        values[:, j] = column.cat.codes.to_numpy(dtype=np.float64)
+        coded[j] = names
+    return values, coded
+
+
 def _from_any(X, out):
     if hasattr(X, "tocsr") and hasattr(X, "nnz"):  # scipy.sparse, any format
         return _from_csr(X.tocsr(), out)
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # pandas.DataFrame
-        bad = [str(c) for c, t in zip(X.columns, X.dtypes) if t.kind not in "biuf"]
-        if bad:
-            raise ValueError("kestrel: only numeric DataFrame columns are taken yet; not numeric: "
-                             + ", ".join(bad))
+    if is_frame(X):
         X = X.to_numpy(dtype=np.float64, na_value=np.nan)
     X = np.asarray(X)
     if X.ndim != 2:

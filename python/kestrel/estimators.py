@@ -12,9 +12,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_consistent_length, check_is_fitted, column_or_1d
 
-from ._data import Dataset
+from ._data import Dataset, has_text_columns
 from .model import Model
 
 # kestrel_model_train's options (docs/c-api.md); a keyword with a dot in its name is written
@@ -75,12 +75,26 @@ class _KestrelEstimator(BaseEstimator):
         """scikit-learn's own checks and messages for the array's shape and type (2-D, numeric,
         not empty, the fitted column count, the DataFrame's column names); kestrel checks the
         values. float32 stays float32 (converted as the C interface copies it); NaN is a
-        missing cell."""
-        _refuse_non_numeric_columns(X)
+        missing cell. A DataFrame with category, object or string columns goes to the library
+        as it is (its text columns coded with their names), after scikit-learn's checks of
+        its column names and count."""
+        if has_text_columns(X):
+            return self._check_frame(X, reset, y)
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], force_all_finite="allow-nan", reset=reset)
         if isinstance(y, str) and y == "no_validation":
             return self._validate_data(X, **kw)
         return self._validate_data(X, y, y_numeric=self._task == "regression", **kw)
+
+    def _check_frame(self, X, reset, y):
+        if X.shape[0] == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required.")
+        self._check_feature_names(X, reset=reset)
+        self._check_n_features(X, reset=reset)
+        if isinstance(y, str) and y == "no_validation":
+            return X
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
+        return X, (np.asarray(y, dtype=np.float64) if self._task == "regression" else y)
 
     def _fit(self, X, y, sample_weight):
         X, y = self._check_X(X, True, y)
@@ -258,11 +272,3 @@ def _query_ids(qid, group, n_rows):
     if ids.shape != (n_rows,):
         raise ValueError(f"kestrel: qid must have one id per row ({n_rows}), got shape {ids.shape}")
     return ids
-
-
-def _refuse_non_numeric_columns(X):
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # pandas.DataFrame
-        bad = [str(c) for c, t in zip(X.columns, X.dtypes) if t.kind not in "biuf"]
-        if bad:
-            raise ValueError("kestrel: only numeric DataFrame columns are taken yet (category and object "
-                             "columns are not); not numeric: " + ", ".join(bad))

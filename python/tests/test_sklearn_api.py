@@ -74,13 +74,6 @@ def test_sparse_float32_and_dataframe_inputs_agree(iris):
     assert np.allclose(sparse.predict_proba(Xt), kestrel.Classifier("logistic").fit(X, y).predict_proba(Xt))
 
 
-def test_object_columns_are_refused_with_what_is_not_done():
-    pd = pytest.importorskip("pandas")
-    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]})
-    with pytest.raises(ValueError, match="not numeric: b"):
-        kestrel.Classifier("gbdt").fit(frame, [0, 1, 0, 1])
-
-
 def test_nan_is_a_missing_cell_for_gbdt(iris):
     X, y, Xt, *_ = iris
     X = X.copy()

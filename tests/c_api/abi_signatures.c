@@ -9,6 +9,7 @@ int (*const check_kestrel_dataset_from_csr)(const int64_t*, const int32_t*, cons
 int (*const check_kestrel_dataset_from_dense)(const double*, size_t, size_t, int, KestrelDataset**) = kestrel_dataset_from_dense;
 int (*const check_kestrel_dataset_from_dense_f32)(const float*, size_t, size_t, int, KestrelDataset**) = kestrel_dataset_from_dense_f32;
 int (*const check_kestrel_dataset_from_file)(const char*, const char* const*, size_t, KestrelDataset**) = kestrel_dataset_from_file;
+int (*const check_kestrel_dataset_set_categories)(KestrelDataset*, size_t, const char* const*, size_t) = kestrel_dataset_set_categories;
 int (*const check_kestrel_dataset_set_feature_names)(KestrelDataset*, const char* const*, size_t) = kestrel_dataset_set_feature_names;
 int (*const check_kestrel_dataset_set_groups)(KestrelDataset*, const double*, size_t) = kestrel_dataset_set_groups;
 int (*const check_kestrel_dataset_set_label_strings)(KestrelDataset*, const char* const*, size_t) = kestrel_dataset_set_label_strings;

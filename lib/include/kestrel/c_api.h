@@ -100,6 +100,15 @@ KESTREL_API int kestrel_dataset_set_weights(KestrelDataset* data, const double* 
 KESTREL_API int kestrel_dataset_set_groups(KestrelDataset* data, const double* qid, size_t n);
 /* Feature names, one per column (the model keeps them). */
 KESTREL_API int kestrel_dataset_set_feature_names(KestrelDataset* data, const char* const* names, size_t n);
+/* Declares column `column` (from 0) of a dense in-memory dataset categorical, as a CSV text
+ * column is: its cells are integer codes 0..n_names-1 into `names` (a pandas Categorical's
+ * codes, an R factor's levels minus one); a negative code or NaN is a missing cell. The
+ * names are copied and sorted byte-wise as the readers sort a column's categories, so the
+ * model trained is kestrel-train's on the same table as CSV. When rows are scored, their
+ * names are matched to the model's categories by text; a name the model never saw is an
+ * unseen category, as in kestrel-predict. */
+KESTREL_API int kestrel_dataset_set_categories(KestrelDataset* data, size_t column, const char* const* names,
+                                               size_t n_names);
 /* The rows and columns of an in-memory dataset; a file dataset answers
  * KESTREL_ERROR_USAGE (its shape is known once it is read for a model:
  * kestrel_model_output_shape). */

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -211,6 +212,84 @@ TEST_CASE("rows from a dense matrix, either layout, float64 or float32, train an
     const auto from_floats = c_outputs(from_file.p, by_float.p, KESTREL_OUTPUT_PREDICTION);
     REQUIRE(from_floats.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) CHECK(from_floats[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+}
+
+// A table's rows with each categorical column coded in reverse order of its names (as an
+// in-memory table may code them), for kestrel_dataset_set_categories.
+struct CodedRows {
+    DenseRows rows;
+    std::vector<std::string> labels;
+    CategoryLists names;  // per column, reversed; empty for a numeric column
+};
+
+CodedRows reverse_coded_rows(const std::string& path) {
+    ReadOptions read;
+    read.missing = MissingPolicy::keep;
+    const Table t = read_table(path, read);
+    CodedRows c;
+    c.rows = dense_rows(path);
+    c.labels = t.labels->text;
+    c.names.assign(static_cast<size_t>(t.X.cols()), {});
+    for (size_t j = 0; j < t.categories.size(); ++j) {
+        if (t.categories[j].empty()) continue;  // a numeric column
+        c.names[j].assign(t.categories[j].rbegin(), t.categories[j].rend());
+        const double last = static_cast<double>(t.categories[j].size()) - 1;
+        for (size_t i = 0; i < c.rows.rows; ++i) {
+            double& cell = c.rows.values[i * c.rows.cols + j];
+            if (!std::isnan(cell)) cell = last - cell;
+        }
+    }
+    return c;
+}
+
+DatasetHandle coded_dataset(const CodedRows& c) {
+    DatasetHandle d;
+    require_ok(kestrel_dataset_from_dense(c.rows.values.data(), c.rows.rows, c.rows.cols, KESTREL_ROW_MAJOR, &d.p));
+    for (size_t j = 0; j < c.names.size(); ++j) {
+        if (c.names[j].empty()) continue;
+        std::vector<const char*> names;
+        for (const auto& n : c.names[j]) names.push_back(n.c_str());
+        require_ok(kestrel_dataset_set_categories(d.p, j, names.data(), names.size()));
+    }
+    return d;
+}
+
+TEST_CASE("categorical columns given as codes with names train and score as the CSV's text columns") {
+    const std::string train_path = test::repo_path("data/tables/penguins/train.csv");
+    const std::string test_path = test::repo_path("data/tables/penguins/test.csv");
+    const DatasetHandle test_file = file_dataset(test_path);
+    const CodedRows train = reverse_coded_rows(train_path);
+    const CodedRows test = reverse_coded_rows(test_path);
+    REQUIRE(!train.names[0].empty());  // island: a text column, coded here Torgersen, Dream, Biscoe
+    DatasetHandle rows = coded_dataset(train);
+    std::vector<const char*> labels;
+    for (const auto& l : train.labels) labels.push_back(l.c_str());
+    require_ok(kestrel_dataset_set_label_strings(rows.p, labels.data(), labels.size()));
+    const DatasetHandle test_rows = coded_dataset(test);
+    for (const char* model : {"gbdt", "logistic"}) {
+        CAPTURE(model);
+        const DatasetHandle file = file_dataset(train_path);
+        const ModelHandle from_file = trained(model, {}, file.p);
+        const ModelHandle from_rows = trained(model, {}, rows.p);
+        const auto expected = c_outputs(from_file.p, test_file.p, KESTREL_OUTPUT_PROBA);
+        CHECK(c_outputs(from_rows.p, test_file.p, KESTREL_OUTPUT_PROBA) == expected);
+        CHECK(c_outputs(from_file.p, test_rows.p, KESTREL_OUTPUT_PROBA) == expected);
+    }
+}
+
+TEST_CASE("coded categorical columns are checked") {
+    const std::vector<double> values = {0, 1.5, 2, 1, 3, 0};  // 3 rows, 2 columns
+    DatasetHandle d;
+    require_ok(kestrel_dataset_from_dense(values.data(), 3, 2, KESTREL_ROW_MAJOR, &d.p));
+    const char* two[] = {"a", "b"};
+    CHECK(kestrel_dataset_set_categories(d.p, 1, two, 2) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()) == "<memory>: row 1, column 2: code 1.5 is not one of 0..1");
+    const char* three[] = {"a", "b", "a"};
+    CHECK(kestrel_dataset_set_categories(d.p, 0, three, 3) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()) == "<memory>: column 1: category \"a\" is named twice");
+    CHECK(kestrel_dataset_set_categories(d.p, 2, two, 2) == KESTREL_ERROR_USAGE);
+    const char* four[] = {"d", "c", "b", "a"};
+    require_ok(kestrel_dataset_set_categories(d.p, 0, four, 4));  // codes 0, 2, 3 -> d, b, a
 }
 
 TEST_CASE("rows from CSR arrays train and predict as the LIBSVM file's sparse rows") {
