@@ -71,6 +71,13 @@ _declare("kestrel_dataset_set_labels", _i, _p, _dbl, _s)
 _declare("kestrel_dataset_set_label_strings", _i, _p, _strs, _s)
 _declare("kestrel_dataset_set_weights", _i, _p, _dbl, _s)
 _declare("kestrel_dataset_set_feature_names", _i, _p, _strs, _s)
+_declare("kestrel_dataset_set_groups", _i, _p, _dbl, _s)
+_declare("kestrel_dataset_set_categories", _i, _p, _s, _strs, _s)
+# kestrel_set_callbacks' function types; the library may call them from its worker threads
+# (ctypes takes the GIL for such a call).
+WARNING_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
+PROGRESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+_declare("kestrel_set_callbacks", _i, WARNING_CALLBACK, PROGRESS_CALLBACK, _p)
 _declare("kestrel_dataset_free", None, _p)
 _declare("kestrel_model_train", _i, _str, _strs, _s, _strs, _s, _p, _i, ctypes.c_uint64, ctypes.POINTER(_p))
 _declare("kestrel_model_load", _i, _str, ctypes.POINTER(_p))

@@ -12,6 +12,11 @@ class ModelFileError(KestrelError, OSError):
     """A model file that could not be read or written (also an OSError)."""
 
 
+class KestrelWarning(UserWarning):
+    """What the library reports during a fit and a command prints as a warning (a solver
+    stopped before its tolerance, a numerical guard); raised after the fit returns."""
+
+
 def raise_for(code, message, bad_input_class=None):
     if code == USAGE:
         raise ValueError(message)

@@ -1,14 +1,17 @@
 """A trained model handle: train, load, save, predict, and the model's own description."""
+import contextlib
 import ctypes
 import json
 import os
+import sys
 import tempfile
+import warnings
 
 import numpy as np
 
 from . import _lib
 from ._data import Dataset
-from .errors import ModelFileError
+from .errors import KestrelWarning, ModelFileError
 
 
 class Model:
@@ -30,8 +33,9 @@ class Model:
         out = ctypes.c_void_p()
         p = [f"{k}={_text(v)}" for k, v in params.items()]
         o = [f"{k}={_text(v)}" for k, v in options.items()]
-        _lib.call("kestrel_model_train", str(model_name).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
-                  data.handle, int(threads), int(seed), ctypes.byref(out))
+        with _warnings_of_the_fit():
+            _lib.call("kestrel_model_train", str(model_name).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
+                      data.handle, int(threads), int(seed), ctypes.byref(out))
         return cls(out)
 
     def save(self, path):
@@ -120,3 +124,34 @@ def list_models():
 
 def library_version():
     return _lib.lib.kestrel_library_version().decode()
+
+
+@contextlib.contextmanager
+def _warnings_of_the_fit():
+    """The fit's warnings as KestrelWarning, one per distinct message, issued in the calling
+    thread once the fit has returned: the library may report from its worker threads, where
+    Python's warning filters and pytest's capture do not see the caller."""
+    messages = []
+
+    def on_warning(message, _user_data):
+        messages.append(message.decode("utf-8", "replace"))  # list.append holds the GIL: thread-safe
+
+    callback = _lib.WARNING_CALLBACK(on_warning)  # kept alive by this frame until reset below
+    _lib.lib.kestrel_set_callbacks(callback, _lib.PROGRESS_CALLBACK(), None)
+    try:
+        yield
+    finally:
+        _lib.lib.kestrel_set_callbacks(_lib.WARNING_CALLBACK(), _lib.PROGRESS_CALLBACK(), None)
+    for message in dict.fromkeys(messages):
+        warnings.warn(message, KestrelWarning, stacklevel=_first_frame_outside_the_package())
+
+
+def _first_frame_outside_the_package():
+    """The stacklevel of the user's line that started the fit, through any of the package's
+    own frames (estimator, Model.train, this context manager)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(package)
+                                 or frame.f_code.co_filename == contextlib.__file__):
+        frame, level = frame.f_back, level + 1
+    return level

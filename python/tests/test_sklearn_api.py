@@ -91,3 +91,21 @@ def test_n_jobs_and_random_state_map_to_threads_and_seed(iris):
 def test_regressor_scores_r2(diabetes):
     X, y, Xt, yt, *_ = diabetes
     assert kestrel.Regressor("ridge").fit(X, y.astype(float)).score(Xt, yt.astype(float)) > 0.3
+
+
+def test_fit_warnings_are_kestrel_warnings_at_the_callers_line(iris):
+    X, y, *_ = iris
+    with pytest.warns(kestrel.KestrelWarning) as record:
+        kestrel.Classifier("logistic", max_iter=2, n_jobs=2).fit(X * 100, y)
+    messages = [str(w.message) for w in record]
+    assert len(messages) == 1  # one per distinct message, whatever the threads reported
+    assert messages[0].startswith("logistic: TRON reached max_iter=2 iterations")
+    assert record[0].filename == __file__
+
+
+def test_a_fit_without_warnings_issues_none(iris):
+    import warnings
+    X, y, *_ = iris
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", kestrel.KestrelWarning)
+        kestrel.Classifier("gbdt", n_estimators=5).fit(X, y)
