@@ -4,13 +4,19 @@
 // ai.onnx.ml's LinearClassifier / LinearRegressor, whose outputs are float: the scores stay
 // exact in double.
 #include "kestrel/linear/linear_model.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
 namespace kestrel {
 
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    const auto* linear = dynamic_cast<const LinearModel*>(&model.estimator());
+    const Estimator* estimator = &model.estimator();
+    // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
+    // it is. A wrapper of several members is refused by the caller.
+    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator); wrapper && wrapper->direct_member())
+        estimator = wrapper->direct_member();
+    const auto* linear = dynamic_cast<const LinearModel*>(estimator);
     if (!linear) return std::nullopt;
     const Eigen::MatrixXd& W = linear->coef_matrix();  // rows x d
     const Index rows = W.rows(), d = W.cols();
