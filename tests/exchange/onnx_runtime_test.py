@@ -55,6 +55,7 @@ CASES = [
      ["-m", "tree", "--label-col", "species", "--encode", "onehot", "--missing", "median", "--missing-indicator"], PENGUINS),
     ("gbdt credit native categories", ["-m", "gbdt", "-p", "n_estimators=40", "--label-col", "Status"], CREDIT),
     ("tree credit native categories", ["-m", "tree", "-p", "max_depth=8", "--label-col", "Status"], CREDIT),
+    ("gbdt credit ordinal", ["-m", "gbdt", "-p", "n_estimators=20", "--label-col", "Status", "--encode", "ordinal"], CREDIT),
     ("forest credit onehot, mean", ["-m", "forest", "-p", "n_estimators=15", "--label-col", "Status", "--encode", "onehot",
                                     "--missing", "mean"], CREDIT),
     ("logistic iris multinomial standard", ["-m", "logistic", "--scale", "standard"], IRIS),
