@@ -68,6 +68,13 @@ CASES = [
     # to float32: asserted against kestrel on those float32 values (FLOAT32_ANCHOR).
     ("ridge diabetes", ["-m", "ridge"], DIABETES, FLOAT32_ANCHOR),
     ("lasso diabetes poly 2 standard", ["-m", "lasso", "--poly", "2", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("elastic_net diabetes", ["-m", "elastic_net"], DIABETES, FLOAT32_ANCHOR),
+    ("least_squares diabetes", ["-m", "least_squares"], DIABETES, FLOAT32_ANCHOR),
+    ("huber diabetes standard", ["-m", "huber", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("lad diabetes", ["-m", "lad"], DIABETES, FLOAT32_ANCHOR),
+    ("quantile diabetes", ["-m", "quantile", "-p", "alpha=0.8"], DIABETES, FLOAT32_ANCHOR),
+    ("linear_svr diabetes standard", ["-m", "linear_svr", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("lp_svm heart (labels, scores)", ["-m", "lp_svm"], HEART),
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
