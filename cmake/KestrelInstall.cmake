@@ -1,5 +1,5 @@
 # Install rules (GNUInstallDirs). `cmake --install build --prefix DIR` works without root.
-#   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto
+#   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto, -export
 #   lib/libkestrel.a             the C++ library (static: docs/library.md says why)
 #   lib/libkestrel.so.0          the C interface (kestrel/c_api.h, docs/c-api.md)
 #   lib/python3/dist-packages/kestrel/  the Python package (docs/python.md; KESTREL_PYTHON_DIR)
@@ -12,6 +12,7 @@
 include(CMakePackageConfigHelpers)
 
 install(TARGETS kestrel-train kestrel-predict kestrel-cv kestrel-gridsearch kestrel-select kestrel-explain kestrel-auto
+                kestrel-export
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 
 install(TARGETS kestrel EXPORT kestrelTargets
@@ -103,7 +104,7 @@ endif()
 # Completions. bash-completion loads a command's file by the command's name, so the one
 # script is installed under each name; zsh finds _kestrel on its fpath (Debian's
 # vendor-completions directory).
-foreach(tool train predict cv gridsearch select explain auto)
+foreach(tool train predict cv gridsearch select explain auto export)
   install(FILES ${KESTREL_GENERATED_DIR}/completion/kestrel.bash RENAME kestrel-${tool}
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions COMPONENT runtime)
 endforeach()

@@ -13,7 +13,8 @@ forests, boosting, k-NN) on CSV or LIBSVM files, from a shell script or a
 Makefile, in the manner of the LIBSVM and LIBLINEAR tools.
 .
 This package holds the commands kestrel-train, kestrel-predict, kestrel-cv,
-kestrel-gridsearch, kestrel-select, kestrel-explain and kestrel-auto with
+kestrel-gridsearch, kestrel-select, kestrel-explain, kestrel-auto and
+kestrel-export with
 their manual pages and bash and zsh completions, and the static C++ library
 with its headers, CMake package and pkg-config file.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)

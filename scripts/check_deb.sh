@@ -26,6 +26,7 @@ bin=$root/fs/usr/bin
 if readelf -d "$bin/kestrel-train" | grep -q '(RELR)'; then
   grep -q 'libc6 (>= 2.36)' <<<"$depends" || fail "the commands use DT_RELR but Depends lacks libc6 (>= 2.36): $depends"
 fi
+"$bin/kestrel-export" --help | grep -q -- --zipmap || fail "kestrel-export --help"
 "$bin/kestrel-train" --version | grep -q '^kestrel-train [0-9]' || fail "kestrel-train --version"
 "$bin/kestrel-train" -q -m logistic --scale standard data/iris/train.csv -o "$root/iris.json"
 "$bin/kestrel-predict" "$root/iris.json" data/iris/test.csv --metrics --json -q >"$root/metrics.json"

@@ -1,5 +1,5 @@
 #pragma once
-// The seven command bodies (train, predict, cv, gridsearch, select, explain, auto); apps/*.cpp are one-line mains around them.
+// The eight command bodies (train, predict, cv, gridsearch, select, explain, auto, export); apps/*.cpp are one-line mains around them.
 #include "common/cli.hpp"
 
 namespace kestrel::cli {
@@ -11,5 +11,6 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io);
 int run_select(const std::vector<std::string>& args, Io& io);
 int run_explain(const std::vector<std::string>& args, Io& io);
 int run_auto(const std::vector<std::string>& args, Io& io);
+int run_export(const std::vector<std::string>& args, Io& io);
 
 }  // namespace kestrel::cli

@@ -12,6 +12,7 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     // The model and its preparation (ModelSpec, Context).
     {"model", "-m"},
+    {"to", "--to"},  // kestrel-export
     {"params", "-p"},
     {"scale", "--scale"},
     {"poly", "--poly"},

@@ -20,7 +20,7 @@ fail() { echo "check_install: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
 
 # --- the layout ---
-for f in bin/kestrel-train bin/kestrel-predict bin/kestrel-cv bin/kestrel-gridsearch bin/kestrel-select bin/kestrel-explain bin/kestrel-auto \
+for f in bin/kestrel-train bin/kestrel-predict bin/kestrel-cv bin/kestrel-gridsearch bin/kestrel-select bin/kestrel-explain bin/kestrel-auto bin/kestrel-export \
          include/kestrel/core/error.hpp share/man/man1/kestrel-train.1 share/man/man7/kestrel-models.7 \
          share/bash-completion/completions/kestrel-train share/zsh/vendor-completions/_kestrel \
          share/doc/kestrel/README.md share/doc/kestrel/cli.md share/doc/kestrel/copyright; do
@@ -119,7 +119,7 @@ for page in "$prefix"/share/man/man1/*.1 "$prefix"/share/man/man7/*.7; do
   done
 done
 # Each page documents every flag its command's --help shows (both come from the same declarations).
-for tool in train predict cv gridsearch select explain auto; do
+for tool in train predict cv gridsearch select explain auto export; do
   # The option column of --help: "  -m,--model TEXT  description".
   for flag in $("$prefix/bin/kestrel-$tool" --help | grep -E '^ +-' | sed -E 's/^ +//; s/  .*//' \
                 | grep -oE -- '--[a-z][a-z-]*' | sort -u); do

@@ -7,7 +7,7 @@ prefix=$1
 scratch=$2
 bin=$prefix/bin
 # bash-completion loads a command's script by the command's name: each is installed.
-for tool in train predict cv gridsearch select explain auto; do
+for tool in train predict cv gridsearch select explain auto export; do
   [ -f "$prefix/share/bash-completion/completions/kestrel-$tool" ] || { echo "no completion for kestrel-$tool" >&2; exit 1; }
 done
 # shellcheck source=/dev/null

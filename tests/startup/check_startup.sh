@@ -15,7 +15,7 @@ build=$1
 static=$2
 packed=${3:-OFF}
 fail() { echo "check_startup: $*" >&2; exit 1; }
-for tool in train predict cv gridsearch select explain auto; do
+for tool in train predict cv gridsearch select explain auto export; do
   exe=$build/apps/kestrel-$tool
   [ -x "$exe" ] || fail "$exe is missing"
   if nm "$exe" 2>/dev/null | grep -q '__cpu_indicator_init'; then

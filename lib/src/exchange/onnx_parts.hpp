@@ -1,0 +1,97 @@
+#pragma once
+// The pieces of model_to_onnx, each adding its nodes to one graph. Every matrix between
+// them is a double tensor [N, columns], so that the steps compute what kestrel computes
+// (in double) from the float32 inputs.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kestrel/core/dataset.hpp"
+#include "kestrel/exchange/onnx_graph.hpp"
+
+namespace kestrel {
+
+class Model;
+class Tree;
+
+// The graph inputs, one per column of the training table, joined in kestrel's column order
+// into a double matrix (a categorical column as its category codes: NaN when missing, -1
+// for a category unseen in training).
+std::string onnx_input_matrix(const Model& model, OnnxGraphBuilder& g);
+// The model's fitted preprocessing steps applied to X; ExportRefused naming a step ONNX
+// cannot express.
+std::string onnx_pipeline_steps(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+
+// What an estimator's nodes give, as double: a classifier's probabilities [N, classes] in
+// kestrel's class order, or (a classifier without them) its decision values [N, columns] as
+// kestrel's decision_function (one column: positive for classes[1]); a regressor's
+// prediction [N, 1].
+struct OnnxScores {
+    std::string tensor;
+    bool probabilities = false;
+};
+
+// The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
+// setting of it) ONNX cannot express.
+OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// The same for the tree models (tree, forest, gbdt); nullopt for another estimator.
+std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// The same for the linear family; nullopt for another estimator.
+std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+
+// Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
+// finds each row's leaf in every tree (one target per tree, each leaf's weight its index in
+// a table of the leaves: a whole number, exact in its float output), and the leaves'
+// values are gathered from that table in double and summed per output. The operator's own
+// sums would be rounded to float (its only output type in ai.onnx.ml 3).
+class TreeEnsembleNodes {
+public:
+    // The codes a categorical split sends left (with those its missing direction takes when
+    // that is left: -1 and the codes it never saw); nullopt at a numeric split.
+    using CategoryRoute = std::function<std::optional<std::vector<int>>(const Tree&, int node)>;
+    // A leaf's contributions: (output, value) pairs.
+    using LeafOutputs = std::function<std::vector<std::pair<std::int64_t, double>>(const Tree&, int leaf)>;
+
+    // `float_thresholds`: the trees see the float32 inputs unchanged (or integers made from
+    // them): each numeric threshold is then a float chosen so that a float input goes where
+    // kestrel sends the double read from the same decimal (float_threshold).
+    TreeEnsembleNodes(std::int64_t outputs, bool float_thresholds)
+        : outputs_(outputs), float_thresholds_(float_thresholds) {}
+    // Appends a tree; a categorical split becomes a chain of BRANCH_EQ nodes, one per code
+    // sent left.
+    void add_tree(const Tree& tree, const CategoryRoute& route, const LeafOutputs& leaf);
+    // The nodes on X (double); returns the double [N, outputs] tensor of base_values (empty:
+    // zeros) plus each output's sum over the trees. ExportRefused past 2^24 leaves (the
+    // float32 output holds whole numbers exactly up to there).
+    std::string emit(OnnxGraphBuilder& g, const std::string& X, const std::vector<double>& base_values) const;
+
+private:
+    struct Split {
+        std::int64_t id, feature, true_id, false_id;
+        std::string mode;
+        double value;
+        bool missing_true;
+    };
+    void add_node(std::int64_t tree, const Split& s);
+
+    std::int64_t outputs_;
+    bool float_thresholds_;
+    std::int64_t trees_ = 0;
+    std::vector<std::int64_t> tree_ids_, node_ids_, features_, true_ids_, false_ids_, missing_true_;
+    std::vector<std::string> modes_;
+    std::vector<double> values_;
+    std::vector<std::int64_t> target_tree_ids_, target_node_ids_;
+    std::vector<double> leaf_table_;  // leaves x outputs, row-major
+};
+
+// Whether the model's steps pass the float32 inputs on unchanged (imputation, one-hot
+// encoding and column selection copy them or make integers): no scaling, no products.
+bool steps_keep_input_values(const Model& model);
+
+// A double tensor as float (Cast to float32).
+std::string onnx_to_float(OnnxGraphBuilder& g, const std::string& x);
+
+}  // namespace kestrel
