@@ -38,6 +38,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"group_col", "--group-col"},
     {"weights_col", "--weights-col"},
     {"shards", "--shards"},
+    {"format", "--format"},
     {"header", "--no-header"},
     {"delimiter", "--delimiter"},
     {"categorical_columns", "--categorical"},
