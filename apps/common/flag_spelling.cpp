@@ -50,6 +50,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"unknown_category_error=false", "--unknown ignore"},
     {"max_rows", "--max-rows"},
     {"max_memory", "--max-memory"},
+    {"cache", "--cache"},
     {"valid", "--valid"},
     // Cross-validation splits (SplitOptions).
     {"k", "-k"},
