@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds kestrel's libFuzzer targets (clang, ASan + UBSan) and runs them one at a time.
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]      default: all, 60 seconds each
-# Targets: csv_reader libsvm_reader model_json libsvm_model grid kernel_spec params
+# Targets: csv_reader libsvm_reader model_json libsvm_model grid kernel_spec params compressed_input
+# table_cache
 # (see docs/fuzzing.md). Inputs that crash, hang or trip a sanitizer are written to
 # tests/fuzz/regressions/TARGET/, which the normal test suite replays; the growing
 # working corpus lives in BUILD/fuzz-corpus/TARGET (seeded from tests/fuzz/corpus).
@@ -14,13 +15,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KESTREL_FUZZ_BUILD:-$root/build-fuzz}
 which=${1:-all}
 seconds=${2:-60}
-all_targets=(csv_reader libsvm_reader model_json libsvm_model grid kernel_spec params)
+all_targets=(csv_reader libsvm_reader model_json libsvm_model grid kernel_spec params compressed_input table_cache)
 
 # Longest input per target: room for the seeds' largest realistic file, short enough
 # that each execution takes milliseconds.
 max_len() {
   case $1 in
-    csv_reader | libsvm_reader) echo 4096 ;;
+    csv_reader | libsvm_reader | compressed_input | table_cache) echo 4096 ;;
     model_json) echo 12288 ;;
     libsvm_model) echo 8192 ;;
     grid | params) echo 512 ;;

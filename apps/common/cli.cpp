@@ -343,9 +343,13 @@ void DataFlags::add_to(CLI::App& app) {
         ->check(whole_number(0, std::numeric_limits<long long>::max()));
     app.add_option("--max-memory", max_memory,
                    "refuse a data file whose table would take more memory than this, e.g. 4G (default: the memory available)");
+    app.add_option("--cache", cache,
+                   "keep the data file's parsed table in FILE and read it from there while it is valid for the file, "
+                   "these flags and this version (else parse and write it anew)")
+        ->type_name("FILE");
 }
 
-ReadOptions DataFlags::options(int threads) const {
+ReadOptions DataFlags::options(const Context& ctx) const {
     ReadOptions o;
     o.format = file_format_from_string(format);
     o.header = !no_header;
@@ -357,16 +361,18 @@ ReadOptions DataFlags::options(int threads) const {
     o.ignore_columns = ignore_cols;
     o.unknown_category_error = unknown == "error";
     o.max_categories = static_cast<Index>(max_categories_hard);
-    o.threads = threads;
+    o.threads = ctx.threads;
     o.max_rows = max_rows;
     if (!max_memory.empty()) o.max_memory = parse_byte_size(max_memory, "--max-memory");
+    o.cache = cache;
+    if (!cache.empty() && ctx.warn) o.cache_note = ctx.warn;
     return o;
 }
 
-TrainingDataOptions DataFlags::training_options(const std::string& path, int threads) const {
+TrainingDataOptions DataFlags::training_options(const std::string& path, const Context& ctx) const {
     TrainingDataOptions o;
     o.path = path;
-    o.read = options(threads);
+    o.read = options(ctx);
     o.weights_column = weights_col;
     o.group_column = group_col;
     return o;

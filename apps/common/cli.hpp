@@ -74,11 +74,13 @@ struct DataFlags {
     long long max_categories_hard = 100000;
     long long max_rows = 0;         // 0 = no limit
     std::string max_memory;         // "2G"; empty = the memory available
+    std::string cache;              // --cache FILE: the data file's parsed table kept there
     void add_to(CLI::App& app);
-    ReadOptions options(int threads) const;
+    // The read options, with ctx's threads; a rebuilt --cache is told through ctx's warnings.
+    ReadOptions options(const Context& ctx) const;
     // The library's training-data options (kestrel/tasks/training_data.hpp) for the
     // training file `path`: the read options, --weights-col and --group-col.
-    TrainingDataOptions training_options(const std::string& path, int threads) const;
+    TrainingDataOptions training_options(const std::string& path, const Context& ctx) const;
     // Training commands only: --weights-col COLUMN (a feature column taken out as the
     // rows' sample weights; see kestrel/tasks/training_columns.hpp).
     std::string weights_col;

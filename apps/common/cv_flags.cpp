@@ -45,7 +45,7 @@ void SplitFlags::check_combination() const {
 }
 
 SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec, const DataFlags& data,
-                                  int threads) const {
+                                  const Context& ctx) const {
     check_combination();
     CvDataRequest request;
     request.k = 0;  // -k n: one fold per row
@@ -56,7 +56,7 @@ SplitFlags::Data SplitFlags::read(const std::string& path, const ModelSpec& spec
                              ": expected a number of folds from 2 to 2147483647, or n for one per row");
     }
     require_labels_to_score(spec);
-    request.data = data.training_options(path, threads);
+    request.data = data.training_options(path, ctx);
     request.data.validation_option = "validation";
     request.repeats = repeats;
     request.leave_one_out = loo;

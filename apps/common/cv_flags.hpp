@@ -26,7 +26,7 @@ struct SplitFlags {
     // validation file, and the group column) as read_training_data does. UsageError naming
     // the flag for bad combinations and values, before any fit.
     using Data = CvData;
-    Data read(const std::string& path, const ModelSpec& spec, const DataFlags& data, int threads) const;
+    Data read(const std::string& path, const ModelSpec& spec, const DataFlags& data, const Context& ctx) const;
 
 private:
     CLI::Option* folds_opt_ = nullptr;

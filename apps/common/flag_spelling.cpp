@@ -39,6 +39,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"group_col", "--group-col"},
     {"weights_col", "--weights-col"},
     {"shards", "--shards"},
+    {"format", "--format"},
     {"header", "--no-header"},
     {"delimiter", "--delimiter"},
     {"categorical_columns", "--categorical"},
@@ -50,6 +51,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"unknown_category_error=false", "--unknown ignore"},
     {"max_rows", "--max-rows"},
     {"max_memory", "--max-memory"},
+    {"cache", "--cache"},
     {"valid", "--valid"},
     // Cross-validation splits (SplitOptions).
     {"k", "-k"},

@@ -16,7 +16,7 @@ int print_kernel_info(const ModelSpec& spec, const std::string& input, const Dat
         throw UsageError("--kernel-info: model " + spec.model + " has no kernel (try svc, kernel_ridge, kernel_logistic)");
     const Params p = resolved_params(spec)->values();
     const Context ctx = common.context(io);
-    Dataset train = read_training_data(data.training_options(input, ctx.threads), spec);
+    Dataset train = read_training_data(data.training_options(input, ctx), spec);
     // The kernel sees the data as the model would: after its preprocessing steps.
     for (const auto& kind : spec.preprocessing) {
         auto step = make_transformer(kind);

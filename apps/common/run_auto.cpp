@@ -90,7 +90,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     request.missing = split_missing_option(data.missing).model;
     if (task != "auto") request.task = task_from_string(task);
     const Context ctx = common.context(io);
-    request.data = data.training_options(input, ctx.threads);
+    request.data = data.training_options(input, ctx);
     const AutoRun run =
         run_auto_task(request, ctx, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!report_path.empty()) write_auto_report(report_path, run, input, common.seed, data, request.encode);

@@ -50,7 +50,7 @@ int run_cv(const std::vector<std::string>& args, Io& io) {
     outputs.check();
     check_learning_plots(plot_targets, plots.curves, outputs.wants_curve());
     Context ctx = common.context(io);
-    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
+    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx);
     const Dataset& d = cv_data.data;
     static_cast<SplitOptions&>(opts) = cv_data.split;
     for (const auto& m : opts.metrics) check_metric_task(m, d.task);

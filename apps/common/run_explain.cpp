@@ -96,7 +96,7 @@ int run_explain(const std::vector<std::string>& args, Io& io) {
     check_explainable(model, f);
     check_explain_plots(targets, f.importance, f.shap_summary, !f.pdp.empty() || !f.ice.empty());
 
-    const Table t = read_table(input, explain_read_options(model, data.options(ctx.threads), f));
+    const Table t = read_table(input, explain_read_options(model, data.options(ctx), f));
     const Explanations e = explain_table(model, t, f, ctx);
     write_explanation_plots(targets, e, model.model_name() + " on " + plot_source_name(t.source), model.input_names());
     Json j = {{"model", model.model_name()}, {"data", t.source}, {"rows", t.X.rows()}, {"seed", common.seed}};

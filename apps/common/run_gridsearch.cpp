@@ -68,7 +68,7 @@ int run_gridsearch(const std::vector<std::string>& args, Io& io) {
     if (!plot_targets.empty() && request.nested() && output.empty())
         throw UsageError("--plot draws the search over all the rows, which --outer-k runs only with -o");
     Context ctx = common.context(io);
-    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx.threads);
+    const SplitFlags::Data cv_data = split.read(input, spec, data, ctx);
     const Dataset& d = cv_data.data;
     const std::string metric = search_metric_for(request, d);
     const std::size_t n_splits = make_splits(d, cv_data.split, ctx.seed).size();

@@ -109,7 +109,8 @@ int run_predict(const std::vector<std::string>& args, Io& io) {
         throw UsageError("--group-col names the queries of the rows for --metrics (ndcg, map, mrr); give --metrics");
 
     request.threads = ctx.resolved_threads();
-    request.read = data.options(request.threads);
+    request.read = data.options(ctx);
+    request.read.threads = request.threads;
     request.group_column = data.group_col;
     request.layout.format = prediction_format_from_string(output_format);
     request.layout.header = !no_output_header;

@@ -119,7 +119,7 @@ int run_permutation(const SelectFlags& f, const std::string& model_path, const D
     if (f.heldout.empty()) throw UsageError("--method permutation needs --heldout FILE (labelled data)");
     if (!f.save_model.empty()) throw UsageError("--save-model: --method permutation selects nothing to retrain");
     const Model model = Model::load(model_path);
-    Table t = read_table(f.heldout, model.align_options(data.options(ctx.threads)));
+    Table t = read_table(f.heldout, model.align_options(data.options(ctx)));
     if (t.X.rows() == 0) throw DataError(t.source + ": no data rows");
     const Vector y = labelled_targets(model, t, option_named("heldout"));
     const std::string metric = metric_flag.empty() ? default_metric(model.task()) : metric_flag;
@@ -214,14 +214,14 @@ int run_select(const std::vector<std::string>& args, Io& io) {
         ModelSpec probe;
         probe.model = "tree";
         probe.task = model.task == "auto" ? std::nullopt : std::optional<Task>(task_from_string(model.task));
-        Dataset d = read_training_data(data.training_options(input, ctx.threads), probe);
+        Dataset d = read_training_data(data.training_options(input, ctx), probe);
         model.model = d.task == Task::classification ? "logistic" : "lasso";
         const ModelSpec spec = model.spec(data);
         return run_l1(f, spec, d, opts, common, ctx, io);
     }
     const ModelSpec spec = model.spec(data);
     require_labels_to_score(spec);
-    const Dataset d = read_training_data(data.training_options(input, ctx.threads), spec);
+    const Dataset d = read_training_data(data.training_options(input, ctx), spec);
     if (f.method == "l1") return run_l1(f, spec, d, opts, common, ctx, io);
     return run_sequential(f, spec, d, opts, common, ctx, io);
 }

@@ -112,7 +112,7 @@ int run_train(const std::vector<std::string>& args, Io& io) {
     check_train_request(request);
     if (dump_tree && output == "-") throw UsageError("--dump-tree prints to stdout; write the model to a file with -o");
     Context ctx = common.context(io);
-    request.data = data.training_options(input, ctx.threads);
+    request.data = data.training_options(input, ctx);
     request.data.validation_files = valid_files;
     TrainResult r = train_model(request, ctx);
     // train_model took the reports before the model is written: a report that fails

@@ -13,6 +13,7 @@ import lzma
 import json
 import os
 import random
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -67,6 +68,23 @@ corrupt[-8] ^= 0x55
 write("corrupt_crc.csv.gz", bytes(corrupt))
 write("truncated.csv.bz2", bz2.compress((GOOD * 200).encode(), 9)[:60])
 write("truncated.csv.xz", lzma.compress((GOOD * 200).encode())[:60])
+# The other damage of each format: a flipped byte inside bzip2's and xz's compressed blocks
+# (their CRCs catch it), and a truncated and a corrupt zstd frame (by the zstd tool: Python
+# has no zstd module; a content checksum, as `zstd` writes by default, catches the flip).
+bz = bytearray(bz2.compress((GOOD * 200).encode(), 9))
+bz[len(bz) // 2] ^= 0x55
+write("corrupt.csv.bz2", bytes(bz))
+xz = bytearray(lzma.compress((GOOD * 200).encode()))
+xz[len(xz) // 2] ^= 0x55
+write("corrupt.csv.xz", bytes(xz))
+zst = subprocess.run(["zstd", "-q", "-c", "-19", "--no-progress"], input=(GOOD * 200).encode(),
+                     stdout=subprocess.PIPE, check=True).stdout
+write("truncated.csv.zst", zst[: len(zst) // 2])
+zst = bytearray(zst)
+zst[len(zst) // 2] ^= 0x55
+write("corrupt.csv.zst", bytes(zst))
+# A file of neither format: numbers separated by spaces (format detection refuses it).
+write("neither_format.txt", "1 2.5 3\n0 1.5 2\n")
 
 # Model files. A small valid kestrel model (ridge on GOOD) is the base of the bad ones.
 model = {

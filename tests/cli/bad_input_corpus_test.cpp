@@ -87,6 +87,23 @@ void make_generated(const std::string& name, const std::string& path) {
         for (int k = 0; k < 2 * kLevels; ++k) out << ",0";
         out << R"(],"weight":[)" << ones << R"(,1],"samples":[)" << ones << R"(,1],"value":[)" << value
             << R"(,[0,0,1]]}}})";
+    } else if (name == "table_cache_truncated.bin" || name == "table_cache_corrupt.bin") {
+        // A table cache of header.csv, cut inside its arrays or with its header's meta
+        // size one more than the block: the commands rebuild it, and refuse it as data.
+        out.close();
+        const std::string data = repo_path("tests/bad-inputs/header.csv");
+        REQUIRE(run_tool("kestrel-train -q -m logistic --cache '" + path + "' '" + data + "' -o '" + path +
+                         ".model.json'")
+                    .exit_code == 0);
+        fs::remove(path + ".model.json");
+        std::string bytes = slurp(path);
+        REQUIRE(bytes.size() > 100);
+        if (name == "table_cache_truncated.bin") {
+            bytes.resize(bytes.size() - 8);
+        } else {
+            ++bytes[16];
+        }
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
     } else {
         FAIL("unknown generated input " << name);
     }

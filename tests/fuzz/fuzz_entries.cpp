@@ -7,6 +7,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/table_cache.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 #include "kestrel/model_selection/grid.hpp"
@@ -215,10 +216,10 @@ void read_data(std::string_view input, FileFormat format) {
     }
 }
 
-// Model::load reads a path: hand it the input through an in-memory file, so the
-// code under test is exactly what kestrel-predict runs (empty check, LIBSVM sniffing,
-// JSON errors), with no disk traffic.
-Model load_through_file(std::string_view input) {
+// Hands `f` the path of an in-memory file holding `input` (/proc/self/fd/N), so that the
+// code under test opens a path as the executables do, with no disk traffic.
+template <class F>
+auto through_file(std::string_view input, F&& f) {
     const int fd = memfd_create("kestrel-fuzz", MFD_CLOEXEC);
     if (fd < 0) throw std::runtime_error("memfd_create failed");
     struct Closer {
@@ -230,7 +231,13 @@ Model load_through_file(std::string_view input) {
         if (n <= 0) throw std::runtime_error("write to memfd failed");
         done += static_cast<std::size_t>(n);
     }
-    return Model::load("/proc/self/fd/" + std::to_string(fd));
+    return f("/proc/self/fd/" + std::to_string(fd));
+}
+
+// Model::load reads a path: the code under test is exactly what kestrel-predict runs
+// (empty check, LIBSVM sniffing, JSON errors).
+Model load_through_file(std::string_view input) {
+    return through_file(input, [](const std::string& path) { return Model::load(path); });
 }
 
 // A tiny dataset for a model's task: 3 classes (so the multiclass wrappers run) or a
@@ -391,10 +398,43 @@ void params(std::string_view input) {
     });
 }
 
+void compressed_input(std::string_view input) {
+    through_file(input, [](const std::string& path) {
+        // The head detection and the dialect look at, then the whole table, each through
+        // the byte source that recognises and decompresses gzip, zstd, xz and bzip2.
+        guarded([&] { (void)read_text_head(path, 4096); });
+        guarded([&] {
+            ReadOptions o;
+            o.threads = 1;
+            o.missing = MissingPolicy::keep;
+            const Table t = read_table(path, o);
+            check_table(t, o);
+        });
+        return 0;
+    });
+}
+
+void table_cache(std::string_view input) {
+    guarded([&] {
+        const Table t = decode_table_cache(input, "<fuzz>");
+        const Index rows = t.X.rows();
+        if (t.labels && static_cast<Index>(t.labels->text.size()) != rows)
+            throw FuzzFinding("cache: label count differs from the row count");
+        for (const auto& column : t.kept)
+            if (static_cast<Index>(column.size()) != rows) throw FuzzFinding("cache: a kept column of another length");
+        if (rows * t.X.cols() <= kMaxTrainCells) (void)t.X.to_dense();
+        // What was accepted is written back to the same bytes, whatever its key.
+        const std::string once = encode_table_cache(TableCacheKey{}, t);
+        if (encode_table_cache(TableCacheKey{}, decode_table_cache(once, "<fuzz>")) != once)
+            throw FuzzFinding("cache: encode(decode(encode(t))) differs from encode(t)");
+    });
+}
+
 const std::vector<Target>& targets() {
     static const std::vector<Target> all = {
         {"csv_reader", csv_reader}, {"libsvm_reader", libsvm_reader}, {"model_json", model_json},
         {"libsvm_model", libsvm_model}, {"grid", grid}, {"kernel_spec", kernel_spec}, {"params", params},
+        {"compressed_input", compressed_input}, {"table_cache", table_cache},
     };
     return all;
 }

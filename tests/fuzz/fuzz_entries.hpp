@@ -29,6 +29,8 @@ void libsvm_model(std::string_view input);  // a model file written by LIBSVM's 
 void grid(std::string_view input);          // line 1: model name; then one -g axis per line
 void kernel_spec(std::string_view input);   // a kernel spec such as 0.7*rbf(gamma=0.5)+0.3*linear
 void params(std::string_view input);        // line 1: model name; then one -p name=value per line
+void compressed_input(std::string_view input);  // a data file, gzip/zstd/xz/bzip2-compressed or not, read by path
+void table_cache(std::string_view input);       // a table cache file (kestrel/io/table_cache.hpp)
 
 struct Target {
     const char* name;  // also the folder name under tests/fuzz/corpus and regressions

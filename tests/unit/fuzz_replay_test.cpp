@@ -72,4 +72,6 @@ TEST_SUITE("fuzz replay") {
     TEST_CASE("fuzz replay: grid") { replay("grid"); }
     TEST_CASE("fuzz replay: kernel_spec") { replay("kernel_spec"); }
     TEST_CASE("fuzz replay: params") { replay("params"); }
+    TEST_CASE("fuzz replay: compressed_input") { replay("compressed_input"); }
+    TEST_CASE("fuzz replay: table_cache") { replay("table_cache"); }
 }

@@ -4,6 +4,7 @@
 
 #include "kestrel/io/csv.hpp"
 #include "kestrel/io/table_stream.hpp"
+#include "number_field.hpp"
 #include "readers.hpp"
 #include "table_formats.hpp"
 
@@ -17,8 +18,24 @@ public:
     bool claims_extension(std::string_view extension) const override {
         return extension == ".csv" || extension == ".tsv";
     }
-    // The default format: claims what no other format does (asked last, if at all).
-    bool claims_line(const std::vector<std::string_view>& /*tokens*/) const override { return true; }
+    // A line with a delimiter or a quote, or one field of text with spaces in it. Not a line
+    // of numbers or of "x:y" tokens separated by spaces only: kestrel's CSV never splits
+    // there, and reading such a line as one text field would hide a file of another format
+    // (space-separated numbers, Vowpal Wabbit, LIBSVM with names for indices) behind a
+    // puzzling message about its columns.
+    LineClaim claim_line(std::string_view line, const std::vector<std::string_view>& tokens) const override {
+        if (line.find_first_of(",;\t\"") != std::string_view::npos) return {true, {}};
+        bool numbers = true;
+        bool colons = false;
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            colons = colons || (i > 0 && tokens[i].find(':') != std::string_view::npos);
+            double v = 0;
+            numbers = numbers && classify_number(tokens[i].data(), tokens[i].data() + tokens[i].size(), v) ==
+                                     FieldKind::number;
+        }
+        if (numbers || colons) return {false, "its tokens are separated by spaces, not by ',', ';' or a tab"};
+        return {true, {}};
+    }
     void settle(ReadOptions& opts, std::string_view head) const override {
         opts.format = FileFormat::csv;
         if (opts.delimiter == 0) opts.delimiter = detect_delimiter(head);

@@ -9,9 +9,11 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/io/table_cache.hpp"
 #include "kestrel/io/table_format.hpp"
 #include "byte_source.hpp"
 #include "mapped_file.hpp"
+#include "read_limits.hpp"
 #include "readers.hpp"
 #include "text_encoding.hpp"
 
@@ -22,6 +24,9 @@ namespace {
 // message about a field; name what it is instead. `head` is the text after any
 // decompression: gzip, zstd, xz or bzip2 data here was compressed twice.
 void refuse_binary(std::string_view head, const std::string& source) {
+    if (head.substr(0, 8) == "KSTRLTAB")
+        throw DataError(source + ": is a kestrel table cache, not data: give the data file, and this file as " +
+                        option_named("cache"));
     if (head.substr(0, 4) == "PK\x03\x04")
         throw DataError(source + ": is a zip archive; kestrel reads text, or gzip, zstd, xz or bzip2 text: "
                                  "extract it first (unzip -p FILE | kestrel-... -)");
@@ -78,6 +83,39 @@ Table read_text(const detail::TextInput& in, const std::string& path, const std:
     return table;  // NRVO, else a move: the (possibly sparse) matrix is never copied
 }
 
+// The table of a regular file through its cache (ReadOptions::cache): read from the cache
+// when it is valid, else parsed and the cache written anew, with a note of why when there
+// was one.
+Table read_table_through_cache(const std::string& path, const ReadOptions& opts) {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec))
+        throw UsageError((path == "-" ? std::string("<stdin>") : path) + ": " + option_named("cache") +
+                         " keeps the table of a file; standard input and pipes are read once");
+    if (std::filesystem::equivalent(path, opts.cache, ec))
+        throw UsageError(option_named("cache") + " " + opts.cache + " is the data file itself");
+    const TableCacheKey key = table_cache_key(path, opts);
+    std::string why_not;
+    if (std::optional<Table> cached = read_table_cache(opts.cache, key, why_not)) {
+        Table& t = *cached;
+        const bool sparse = t.X.is_sparse();
+        detail::check_table_size(t.X.rows(),
+                                 detail::table_bytes(t.X.rows(), sparse ? 0 : t.X.cols(),
+                                                     sparse ? static_cast<std::uint64_t>(t.X.sparse_ref().nonZeros()) : 0,
+                                                     sparse, t.labels.has_value()),
+                                 "its table cache " + opts.cache, path, opts);
+        t.source = path;
+        if (t.labels) t.labels->source = path;
+        return std::move(t);
+    }
+    if (why_not != "it does not exist" && opts.cache_note)
+        opts.cache_note(opts.cache + ": rebuilt from " + path + ": " + why_not);
+    ReadOptions parse = opts;
+    parse.cache.clear();
+    Table t = read_table(path, parse);
+    write_table_cache(opts.cache, key, t);
+    return t;
+}
+
 }  // namespace
 
 namespace detail {
@@ -85,6 +123,7 @@ void refuse_binary_text(std::string_view head, const std::string& source) { refu
 }  // namespace detail
 
 Table read_table(const std::string& path, const ReadOptions& opts) {
+    if (!opts.cache.empty()) return read_table_through_cache(path, opts);
     if (path == "-") {
         const std::string buffer = read_stream_text("-", "<stdin>", opts);
         return read_text(detail::TextInput{buffer, {}}, "", "<stdin>", opts);

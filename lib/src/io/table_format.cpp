@@ -7,6 +7,8 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "number_field.hpp"
+#include "readers.hpp"
 #include "table_formats.hpp"
 
 namespace kestrel {
@@ -16,32 +18,58 @@ bool is_sniff_space(char c) {
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-// The format the first lines of `head` say, asked of the formats in their order: the first
-// line holding two or more whitespace-separated tokens decides (the default when none
-// claims it, or when ten lines hold fewer).
-const TableFormat& sniff_table_format(std::string_view head) {
-    constexpr int kMaxSniffedLines = 10;
+std::vector<std::string_view> sniff_tokens(std::string_view line) {
+    std::vector<std::string_view> tokens;
+    for (std::size_t i = 0; i < line.size();) {
+        while (i < line.size() && is_sniff_space(line[i])) ++i;
+        const std::size_t b = i;
+        while (i < line.size() && !is_sniff_space(line[i])) ++i;
+        if (i > b) tokens.push_back(line.substr(b, i - b));
+    }
+    return tokens;
+}
+
+[[noreturn]] void refuse_unknown_format(const std::string& source, std::uint64_t line_number, std::string_view line,
+                                        const std::vector<std::string>& reasons) {
+    std::string tried;
+    std::string why;
     const auto& formats = table_formats();
-    head.remove_prefix(head.size() >= 3 && head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
-    int looked = 0;
-    while (!head.empty() && looked < kMaxSniffedLines) {
+    for (std::size_t i = 0; i < formats.size(); ++i) {
+        tried += (i == 0 ? "" : ", ") + std::string(formats[i]->name());
+        why += (i == 0 ? "" : "; ") + std::string(formats[i]->name()) + ": " + reasons[i];
+    }
+    while (!line.empty() && is_sniff_space(line.back())) line.remove_suffix(1);
+    throw DataError(SourceLocation{source, line_number, 0},
+                    ErrorText(detail::quote_field(line) + " looks like no format tried (" + why +
+                              "); if it is one of them, say which with ") +
+                        option_named("format") + " (" + tried + ")");
+}
+
+// The format the lines of `head` say, asked of the formats in their order: the first line
+// holding two or more whitespace-separated tokens, once a '#' comment is cut off, decides
+// (the default when no line does).
+const TableFormat& sniff_table_format(std::string_view head, const std::string& source) {
+    const auto& formats = table_formats();
+    // A head read to its limit may end inside a line, which must not be judged cut short.
+    const bool cut = head.size() >= kFormatSniffBytes;
+    head.remove_prefix(detail::bom_length(head));
+    std::uint64_t line_number = 0;
+    while (!head.empty()) {
         const auto nl = head.find('\n');
-        std::string_view line = head.substr(0, nl);
+        if (nl == std::string_view::npos && cut) break;
+        const std::string_view line = head.substr(0, nl);
         head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
-        line = line.substr(0, line.find('#'));
-        std::vector<std::string_view> tokens;
-        for (std::size_t i = 0; i < line.size();) {
-            while (i < line.size() && is_sniff_space(line[i])) ++i;
-            const std::size_t b = i;
-            while (i < line.size() && !is_sniff_space(line[i])) ++i;
-            if (i > b) tokens.push_back(line.substr(b, i - b));
-        }
-        if (tokens.empty()) continue;
-        ++looked;
+        ++line_number;
+        const std::vector<std::string_view> tokens = sniff_tokens(line.substr(0, line.find('#')));
+        // Blank, a comment, a lone field or label: every format reads such a line.
         if (tokens.size() < 2) continue;
-        for (const TableFormat* f : formats)
-            if (f != formats.back() && f->claims_line(tokens)) return *f;
-        break;
+        std::vector<std::string> reasons;
+        for (const TableFormat* f : formats) {
+            TableFormat::LineClaim claim = f->claim_line(line, tokens);
+            if (claim.claimed) return *f;
+            reasons.push_back(std::move(claim.why_not));
+        }
+        refuse_unknown_format(source, line_number, line, reasons);
     }
     return *formats.back();
 }
@@ -106,7 +134,7 @@ FileFormat detect_format(const std::string& path, std::string_view head) {
     if (!ext.empty())
         for (const TableFormat* f : table_formats())
             if (f->claims_extension(ext)) return f->id();
-    return sniff_table_format(head).id();
+    return sniff_table_format(head, path.empty() || path == "-" ? std::string("<stdin>") : path).id();
 }
 
 const TableFormat& choose_table_format(const std::string& path, std::string_view head, const ReadOptions& opts) {

@@ -104,7 +104,8 @@ ReadOptions PredictStreamRun::read_options() const {
 PredictResult PredictStreamRun::run() {
     const ReadOptions options = read_options();
     const std::size_t chunk = request_.chunk_bytes ? *request_.chunk_bytes : chosen_predict_chunk_bytes(request_.input);
-    if (chunk == 0 || request_.keep_whole_table) run_whole(options);
+    // A table cache holds a whole table: read or written whole.
+    if (chunk == 0 || request_.keep_whole_table || !options.cache.empty()) run_whole(options);
     else run_pieces(options, chunk);
     if (request_.metrics) result_.predictions = accumulated_.predictions();
     return std::move(result_);

@@ -110,6 +110,7 @@ GroupedTrainingData read_grouped_training_data(const TrainingDataOptions& option
     only_groups.label_col = column;
     only_groups.feature_columns = std::vector<std::string>{};
     only_groups.missing = MissingPolicy::error;  // a row without a group cannot be placed
+    only_groups.cache.clear();                    // the cache keeps the read of the rows below
     const Table groups = read_table(path, only_groups);
 
     ReadOptions rest = base;
@@ -126,6 +127,7 @@ GroupedTrainingData read_grouped_training_data(const TrainingDataOptions& option
 
 void append_validation_rows(Dataset& d, const std::string& path, const TrainingDataOptions& options) {
     ReadOptions o = options.read;
+    o.cache.clear();  // the training file's
     const bool grouped = !options.group_column.empty();
     if (!d.feature_names.empty() && o.header) {
         o.feature_columns = d.feature_names;

@@ -22,6 +22,7 @@ void require_rows_and_labels(const Table& t) {
 ReadOptions validation_read_options(const Dataset& train, const std::string& label_name,
                                     const TrainingDataOptions& options) {
     ReadOptions read = options.read;
+    read.cache.clear();  // the training file's
     const bool named = read.header && !train.feature_names.empty();
     if (named && !label_name.empty()) read.label_col = label_name;
     const bool weighted = !options.weights_column.empty(), grouped = !options.group_column.empty();

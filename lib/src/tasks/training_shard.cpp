@@ -143,8 +143,10 @@ Table stack_shard_tables(std::vector<Table> parts) {
 
 // This rank's files of the sorted matches of `pattern` (--shards): rank r of N takes the
 // files [r F / N, (r + 1) F / N), so the ranks hold the files in their sorted order.
-Table read_own_shard_files(ProcessGroup* group, const std::string& pattern, const ReadOptions& options,
+Table read_own_shard_files(ProcessGroup* group, const std::string& pattern, const ReadOptions& given,
                            const detail::OptionWording& shards) {
+    ReadOptions options = given;
+    options.cache.clear();  // one cache holds one file's table
     const int rank = group ? group->rank() : 0, ranks = group ? group->size() : 1;
     glob_t found{};
     const int rc = ::glob(pattern.c_str(), GLOB_ERR, nullptr, &found);

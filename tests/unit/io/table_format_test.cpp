@@ -90,9 +90,15 @@ TEST_SUITE("io") {
         CHECK(csv.claims_extension(".tsv"));
         CHECK(libsvm.claims_extension(".svmlight"));
         CHECK_FALSE(libsvm.claims_extension(".csv"));
-        CHECK(libsvm.claims_line({"+1", "3:0.5", "7:-1"}));
-        CHECK_FALSE(libsvm.claims_line({"1:2", "3:0.5"}));  // a line of entries has no label
-        CHECK_FALSE(libsvm.claims_line({"label,a", "b"}));
+        CHECK(libsvm.claim_line("+1 3:0.5 7:-1", {"+1", "3:0.5", "7:-1"}).claimed);
+        CHECK(libsvm.claim_line("2 qid:9 3:0.5", {"2", "qid:9", "3:0.5"}).claimed);
+        // A line of entries has no label.
+        CHECK(libsvm.claim_line("1:2 3:0.5", {"1:2", "3:0.5"}).why_not == "its first token \"1:2\" is not a label");
+        CHECK(libsvm.claim_line("label,a b", {"label,a", "b"}).why_not == "token 2 \"b\" is not index:value");
+        CHECK(csv.claim_line("label,a b", {"label,a", "b"}).claimed);
+        CHECK(csv.claim_line("New York", {"New", "York"}).claimed);  // one field of text
+        CHECK(csv.claim_line("1 2.5", {"1", "2.5"}).why_not ==
+              "its tokens are separated by spaces, not by ',', ';' or a tab");
         // The extension wins over the content; without one the content decides.
         CHECK(detect_format("x.csv", kFormatLibsvm) == FileFormat::csv);
         CHECK(detect_format("x.txt", kFormatLibsvm) == FileFormat::libsvm);

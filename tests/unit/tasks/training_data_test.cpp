@@ -57,6 +57,13 @@ TrainingDataOptions library_options(const std::string& path) {
     return o;
 }
 
+// A command's context with one thread (DataFlags take their threads from it).
+Context one_thread() {
+    Context ctx;
+    ctx.threads = 1;
+    return ctx;
+}
+
 // What kestrel-train --label-col y --ignore-cols id --weights-col w --group-col query reads with.
 cli::DataFlags command_flags() {
     cli::DataFlags flags;
@@ -108,7 +115,7 @@ TEST_SUITE("tasks") {
         const ModelSpec spec = ridge_spec();
         std::string label_name;
         const Dataset lib = read_training_data(library_options(path), spec, &label_name);
-        const Dataset cmd = read_training_data(command_flags().training_options(path, 1), spec);
+        const Dataset cmd = read_training_data(command_flags().training_options(path, one_thread()), spec);
         check_same_dataset(lib, cmd);
 
         CHECK(label_name == "y");
@@ -143,9 +150,9 @@ TEST_SUITE("tasks") {
 
         cli::DataFlags flags = command_flags();
         std::string label_name;
-        const Dataset train = read_training_data(flags.training_options(train_path, 1), spec, &label_name);
+        const Dataset train = read_training_data(flags.training_options(train_path, one_thread()), spec, &label_name);
         const Dataset valid =
-            read_validation_data(valid_path, train, label_name, flags.training_options(train_path, 1));
+            read_validation_data(valid_path, train, label_name, flags.training_options(train_path, one_thread()));
         check_same_dataset(lib.train, train);
         check_same_dataset(lib.validation[0], valid);
         CHECK(lib.validation[0].X.to_dense()(0, 0) == 1.0);
@@ -187,13 +194,13 @@ TEST_SUITE("tasks") {
         // The query column is taken out first.
         const std::string columns = "; the columns are: x1, colour, w";
         CHECK(training_error_of(lib, spec) == path + ": weights column 'weight' (weights_col) not found" + columns);
-        CHECK(command_error_of(flags.training_options(path, 1), spec) ==
+        CHECK(command_error_of(flags.training_options(path, one_thread()), spec) ==
               path + ": weights column 'weight' (--weights-col) not found" + columns);
 
         lib.weights_column = "y";
         flags.weights_col = "y";
         CHECK(training_error_of(lib, spec) == "weights_col y is the label column");
-        CHECK(command_error_of(flags.training_options(path, 1), spec) == "--weights-col y is the label column");
+        CHECK(command_error_of(flags.training_options(path, one_thread()), spec) == "--weights-col y is the label column");
 
         lib.weights_column = "colour";
         CHECK(training_error_of(lib, spec) == path + ": weights_col colour is a column of words, not numbers");
@@ -204,7 +211,7 @@ TEST_SUITE("tasks") {
         lib.weights_column = "w";
         flags.weights_col = "w";
         CHECK(training_error_of(lib, knn).rfind("weights_col: model knn does not learn from sample weights", 0) == 0);
-        CHECK(command_error_of(flags.training_options(path, 1), knn)
+        CHECK(command_error_of(flags.training_options(path, one_thread()), knn)
                   .rfind("--weights-col: model knn does not learn from sample weights", 0) == 0);
         std::remove(path.c_str());
     }

@@ -11,7 +11,9 @@
 
 namespace kestrel {
 
-// Throws DataError ("file:line:column: ...") on bad input.
+// Throws DataError ("file:line:column: ...") on bad input. With opts.cache, the table comes
+// from that cache when it is valid for the file and the options, and is otherwise parsed and
+// written there (kestrel/io/table_cache.hpp); UsageError for standard input or a pipe then.
 Table read_table(const std::string& path, const ReadOptions& opts);
 
 // The first `bytes` bytes of the text of the file at `path` (decompressed when it is

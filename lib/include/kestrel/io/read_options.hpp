@@ -2,6 +2,7 @@
 // How to read a data file: format, CSV dialect, label column, missing values. The
 // readers' messages name these options by their library names (option_named in
 // kestrel/core/error.hpp: "ignore_columns", "max_rows"), as every library message does.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,15 @@ struct ReadOptions {
     bool unknown_category_error = false;
     // More categories than this in one column is an error (--max-categories-hard).
     Index max_categories = 100000;
+
+    // A binary copy of the parsed table (kestrel/io/table_cache.hpp, docs/tables.md "The
+    // table cache"): read_table reads it instead of parsing when it was written from this
+    // very input with these options by this kestrel version, and otherwise parses and
+    // writes it. Empty: none.
+    std::string cache;
+    // Told one line when the cache is there but not used and is written anew (which of
+    // the rules it failed). Nothing is told when it is empty.
+    std::function<void(const std::string&)> cache_note;
 };
 
 // What a reader returns: features, the label column as read, and names.

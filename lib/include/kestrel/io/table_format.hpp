@@ -27,10 +27,16 @@ public:
     // Detection. Whether a file name's extension (lower case, with its dot: ".csv") says
     // this format.
     virtual bool claims_extension(std::string_view extension) const = 0;
-    // Whether the first line of the input holding two or more whitespace-separated tokens
-    // (comments after '#' cut off) is this format's. The formats are asked in their list
-    // order; the last one (CSV) is the default.
-    virtual bool claims_line(const std::vector<std::string_view>& tokens) const = 0;
+    // What this format makes of the first line of the input holding two or more
+    // whitespace-separated `tokens` (a '#' comment cut off, as LIBSVM's tools cut it;
+    // `line` is the whole line): claimed, or why not. The formats are asked in their list
+    // order and the first to claim the line wins; a line no format claims is an error that
+    // gives each one's reason. An input without such a line is the last format's (CSV's).
+    struct LineClaim {
+        bool claimed = false;
+        std::string why_not;  // when not claimed: "token 2 \"a:1\" is not index:value"
+    };
+    virtual LineClaim claim_line(std::string_view line, const std::vector<std::string_view>& tokens) const = 0;
 
     // The dialect decided from the input's start (`head`: its first 64 KB, or all of a
     // shorter input), as a whole file's would be: CSV's delimiter. Sets opts.format.
@@ -70,8 +76,12 @@ inline constexpr std::size_t kFormatSniffBytes = std::size_t{64} << 10;
 
 // Format by extension (.csv .tsv -> csv; .libsvm .svm .svmlight .scale .t -> libsvm; before
 // a compression suffix .gz .zst .xz .bz2 too: train.csv.gz -> csv), else
-// (.txt, none, "-") by sniffing the first non-blank, non-comment line with two or more
-// tokens: "label idx:val ..." -> libsvm, anything else -> csv.
+// (.txt, .rank, none, "-") by the first line of `head` with two or more tokens once a '#'
+// comment is cut off: "label [qid:N] idx:val ..." -> libsvm, fields with a ',', ';' or tab
+// between them (or text with spaces) -> csv; blank lines, comment lines and lines of one
+// token say nothing (csv when no line says more). A line that is neither ("1 a:0.5", "1 2 3")
+// is a DataError at path:line giving each format's reason and naming the option "format".
+// A last line `head` cuts short (head of kFormatSniffBytes or more) is not looked at.
 FileFormat detect_format(const std::string& path, std::string_view head);
 // The format of an input: opts.format when it is given, else detect_format. `path` is ""
 // or "-" for an input without a name.
