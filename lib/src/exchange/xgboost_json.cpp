@@ -85,12 +85,12 @@ Json tree_json(const Tree& tree, int id, const ColumnMap& columns, Leaf&& leaf, 
          cond = Json::array(), dleft = Json::array(), gain = Json::array(), hess = Json::array(),
          base = Json::array(), type = Json::array(), cats = Json::array(), cat_nodes = Json::array(),
          cat_segments = Json::array(), cat_sizes = Json::array();
-    std::vector<std::pair<int, int>> stack{{0, std::numeric_limits<int>::max()}};  // (kestrel node, parent)
-    int next = 0;
-    while (!stack.empty()) {
-        const auto [i, parent] = stack.back();
-        stack.pop_back();
-        const int me = next++;
+    // Breadth first: XGBoost's predictor takes a node's right child to be its left child + 1,
+    // so the two children of a split are numbered one after the other.
+    std::vector<std::pair<int, int>> queue{{0, std::numeric_limits<int>::max()}};  // (kestrel node, parent)
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const auto [i, parent] = queue[head];
+        const int me = static_cast<int>(head);
         const TreeNode& n = tree.node(i);
         parents.push_back(parent);
         hess.push_back(n.weight);
@@ -122,14 +122,13 @@ Json tree_json(const Tree& tree, int id, const ColumnMap& columns, Leaf&& leaf, 
             cond.push_back(static_cast<double>(threshold_above(s.threshold)));
             type.push_back(0);
         }
-        // Children get their numbers when popped: the left one first (pushed last).
         left.push_back(-1);
         right.push_back(-1);
-        stack.emplace_back(n.right, me);
-        stack.emplace_back(n.left, me);
+        queue.emplace_back(n.left, me);
+        queue.emplace_back(n.right, me);
     }
-    // Second pass: each child's number is its position in the order above; XGBoost's
-    // arrays need them at the parent, filled from the parents array.
+    // Each child's number is its place in the queue; the parents' arrays are filled from
+    // the parents array (the left child comes first).
     for (std::size_t c = 1; c < parents.size(); ++c) {
         const auto p = parents[c].get<std::size_t>();
         if (left[p] == -1) left[p] = c;
@@ -197,7 +196,7 @@ ExportBooster forest_booster(const RandomForest& f, const ColumnMap& columns) {
     ExportBooster b{Json::array(), Json::array(), static_cast<int>(trees.size()),
               classification ? ExportObjective{"binary:logitraw",
                                          Json{{"name", "binary:logitraw"}, {"reg_loss_param", {{"scale_pos_weight", "1"}}}},
-                                         0.5}
+                                         0}  // binary:logitraw keeps base_score as a margin
                              : ExportObjective{"reg:squarederror",
                                          Json{{"name", "reg:squarederror"}, {"reg_loss_param", {{"scale_pos_weight", "1"}}}},
                                          0},
