@@ -257,7 +257,15 @@ def explain_case(base, table, names, contribs, classes):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         run([EXPLAIN, base + ".ubj", table, "--shap-summary", "--json", "-o", out.name])
         report = json.load(open(out.name))
-    print("  kestrel-explain --shap-summary:", json.dumps(report)[:200])
+    features = report["shap_summary"]["features"]
+    ours, theirs = [], []
+    for entry in features:
+        j = names.index(entry["feature"])
+        values = entry["mean_abs"]
+        for c, v in (values.items() if isinstance(values, dict) else [(None, values)]):
+            ours.append(v)
+            theirs.append(np.abs(contribs[:, int(c), j] if c is not None else contribs[:, j]).mean())
+    check("kestrel-explain (UBJSON)", "--shap-summary", ours, theirs, CONTRIB_TOLERANCE)
 
 
 def refusals(tmp):
