@@ -111,4 +111,24 @@ write("unknown_model.json", json.dumps(dict(model, model="mystery")))
 write("huge_feature_count.json", json.dumps(dict(model, features={"count": 4611686018427387904, "names": []})))
 write("negative_feature_count.json", json.dumps(dict(model, features={"count": 18446744073709551615, "names": []})))
 write("deep_nesting.json", "[" * 100000 + "]" * 100000)
+# XGBoost 1.7 model files (Booster.save_model's JSON; boosting/xgboost_model.cpp reads them):
+# one tree of three nodes, then broken copies of it.
+xgb_tree = {"base_weights": [0, 1, -1], "categories": [], "categories_nodes": [], "categories_segments": [],
+            "categories_sizes": [], "default_left": [1, 0, 0], "id": 0, "left_children": [1, -1, -1],
+            "loss_changes": [3, 0, 0], "parents": [2147483647, 0, 0], "right_children": [2, -1, -1],
+            "split_conditions": [0.5, 1, -1], "split_indices": [0, 0, 0], "split_type": [0, 0, 0],
+            "sum_hessian": [10, 5, 5],
+            "tree_param": {"num_deleted": "0", "num_feature": "4", "num_nodes": "3", "size_leaf_vector": "0"}}
+xgb_model = {"learner": {"attributes": {}, "feature_names": [], "feature_types": [],
+                         "gradient_booster": {"model": {"gbtree_model_param": {"num_parallel_tree": "1", "num_trees": "1",
+                                                                               "size_leaf_vector": "0"},
+                                                        "tree_info": [0], "trees": [xgb_tree]}, "name": "gbtree"},
+                         "learner_model_param": {"base_score": "5E-1", "boost_from_average": "1", "num_class": "0",
+                                                 "num_feature": "4", "num_target": "1"},
+                         "objective": {"name": "reg:squarederror", "reg_loss_param": {"scale_pos_weight": "1"}}},
+             "version": [1, 7, 4]}
+write("xgboost_truncated.json", json.dumps(xgb_model)[:200])
+write("xgboost_child_out_of_range.json", json.dumps(xgb_model).replace('"left_children": [1, -1, -1]', '"left_children": [7, -1, -1]'))
+write("xgboost_gblinear.json", json.dumps(xgb_model).replace('"name": "gbtree"', '"name": "gblinear"'))
+write("xgboost_unknown_objective.json", json.dumps(xgb_model).replace("reg:squarederror", "survival:aft"))
 write("libsvm_model_garbage.model", "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 18446744073709551615\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:0.5\n")

@@ -1,6 +1,7 @@
 #include "kestrel/exchange/export.hpp"
 
 #include "kestrel/exchange/onnx_export.hpp"
+#include "kestrel/exchange/xgboost_json.hpp"
 
 namespace kestrel {
 
@@ -15,9 +16,7 @@ const char* to_string(ExportFormat f) { return f == ExportFormat::onnx ? "onnx" 
 std::string export_model(const Model& model, ExportFormat format, const ExportOptions& options) {
     switch (format) {
         case ExportFormat::onnx: return model_to_onnx(model, options);
-        case ExportFormat::xgboost_json:
-            // the XGBoost JSON writer is wired in at merge (exchange/xgboost_json.hpp)
-            throw UsageError(option_named("to") + " xgboost-json: the XGBoost JSON writer is not available in this build");
+        case ExportFormat::xgboost_json: return model_to_xgboost_json(model);
     }
     throw InternalError("export_model: unknown format");
 }

@@ -14,6 +14,7 @@
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/transformer.hpp"
+#include "kestrel/boosting/xgboost_model.hpp"
 #include "kestrel/svm/libsvm_model.hpp"
 #include "ensemble_estimator.hpp"
 
@@ -276,6 +277,8 @@ Model Model::load(const std::string& path) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ModelFileError(path, "model file is empty");
     // A model file from LIBSVM's svm-train (users bring their existing models).
     if (looks_like_libsvm_model(text)) return from_json(libsvm_model_to_json(text, path), path);
+    // XGBoost's Booster.save_model, JSON or UBJSON (recognised by content, not by name).
+    if (looks_like_xgboost_model(text)) return from_json(xgboost_model_to_json(text, path), path);
     // Tree nodes packed, without nlohmann's DOM of them; anything unusual (an error
     // included) is read again by Json::parse, whose DOM and messages are the reference.
     if (std::optional<Json> packed = parse_model_json(text)) {

@@ -99,6 +99,10 @@ LabelColumn label_column_of(const Table& table, const ReadOptions& read);
 // family's SvmModel) as the model envelope kestrel-train would have written for it.
 // ModelFileError ("source:line: what") on a malformed file.
 Json libsvm_model_to_json(std::string_view text, const std::string& source);
+// An XGBoost model file (Booster.save_model's JSON or UBJSON; boosting/xgboost_model.hpp
+// reads its trees into gbdt's state) as the gbdt model envelope. ModelFileError
+// ("source: XGBoost model: what") naming the field of a malformed or unsupported file.
+Json xgboost_model_to_json(std::string_view text, const std::string& source);
 
 class Model {
 public:

@@ -1,0 +1,88 @@
+// Reading XGBoost 1.7 model files (boosting/xgboost_model.hpp): the float32 threshold rule
+// and the refusals. Agreement with XGBoost itself: tests/exchange/xgboost_exchange_test.py.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "kestrel/boosting/xgboost_model.hpp"
+#include "kestrel/core/error.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+// XGBoost's decision for input x: float(x) < t.
+bool xgboost_left(double x, float t) {
+    return static_cast<float>(x) < t;
+}
+
+// A one-tree model (3 nodes) of XGBoost 1.7's JSON, with `booster` and `objective`.
+std::string model_text(const std::string& booster = "gbtree", const std::string& objective = "reg:squarederror",
+                       const std::string& left = "[1, -1, -1]") {
+    return R"({"learner": {"attributes": {}, "feature_names": [], "feature_types": [],
+      "gradient_booster": {"model": {"gbtree_model_param": {"num_parallel_tree": "1", "num_trees": "1"},
+        "tree_info": [0], "trees": [{"base_weights": [0, 1, -1], "default_left": [1, 0, 0], "id": 0,
+        "left_children": )" + left + R"(, "loss_changes": [3, 0, 0], "parents": [2147483647, 0, 0],
+        "right_children": [2, -1, -1], "split_conditions": [0.5, 1, -1], "split_indices": [0, 0, 0],
+        "split_type": [0, 0, 0], "sum_hessian": [10, 5, 5]}]}, "name": ")" + booster + R"("},
+      "learner_model_param": {"base_score": "5E-1", "num_class": "0", "num_feature": "2", "num_target": "1"},
+      "objective": {"name": ")" + objective + R"("}}, "version": [1, 7, 4]})";
+}
+
+std::string refusal(const std::string& text) {
+    try {
+        read_xgboost_model(text, "m.json");
+    } catch (const ModelFileError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+    TEST_CASE("xgboost model: the imported threshold sends every double where XGBoost's float32 test does") {
+        for (const float t : {0.5F, 1.0F, -1.0F, 26.85F, 1e-30F, -3.3e7F, 0.0F, 4.2e37F}) {
+            const double T = xgboost_threshold(t);
+            // The doubles around t and around the float below it (where the rounding changes).
+            const float below = std::nextafter(t, -std::numeric_limits<float>::infinity());
+            for (const double centre : {static_cast<double>(t), static_cast<double>(below), T}) {
+                double x = centre;
+                for (int i = 0; i < 64; ++i) x = std::nextafter(x, -std::numeric_limits<double>::infinity());
+                for (int i = 0; i < 128; ++i, x = std::nextafter(x, std::numeric_limits<double>::infinity()))
+                    CHECK_MESSAGE((x <= T) == xgboost_left(x, t), "t = " << t << ", x = " << x);
+            }
+            CHECK_FALSE(xgboost_left(std::nextafter(T, std::numeric_limits<double>::infinity()), t));
+            CHECK(xgboost_left(T, t));
+        }
+    }
+
+    TEST_CASE("xgboost model: a file is recognised by its content") {
+        CHECK(looks_like_xgboost_model(model_text()));
+        CHECK(looks_like_xgboost_model("{\n  \"learner\": {}}"));
+        CHECK_FALSE(looks_like_xgboost_model(R"({"format": "kestrel-model"})"));
+        CHECK_FALSE(looks_like_xgboost_model("svm_type c_svc"));
+    }
+
+    TEST_CASE("xgboost model: a gbtree model reads into gbdt's state") {
+        const XgboostModelFile f = read_xgboost_model(model_text(), "m.json");
+        CHECK(f.task == Task::regression);
+        CHECK(f.n_features == 2);
+        CHECK(f.state.at("loss") == "squared");
+        CHECK(f.state.at("base_score").at(0).get<double>() == 0.5);
+    }
+
+    TEST_CASE("xgboost model: what has no gbdt equivalent is refused, naming the field") {
+        CHECK(refusal(model_text("gblinear")).find("learner.gradient_booster.name is gblinear") != std::string::npos);
+        CHECK(refusal(model_text("gbtree", "survival:cox")).find("learner.objective.name survival:cox") !=
+              std::string::npos);
+        CHECK(refusal(model_text("gbtree", "reg:squarederror", "[5, -1, -1]")).find("child out of range") !=
+              std::string::npos);
+        const std::string text = model_text();
+        CHECK(refusal(text.substr(0, text.size() / 2)).find("truncated or not valid JSON") != std::string::npos);
+        CHECK(refusal("{\"learner\": 3}").find("m.json: XGBoost model: lacks learner.learner_model_param") !=
+              std::string::npos);
+    }
+}
