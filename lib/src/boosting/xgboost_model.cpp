@@ -186,11 +186,13 @@ ReadTree read_tree(const Reader& r, const Json& j, std::size_t t, Index d, Vecto
         seen[i] = 1;
         // XGBoost's numbers are float32, written in their shortest decimal form: read back
         // through float, they are XGBoost's values exactly.
+        // A structured binding cannot be captured before C++20's P1091 (clang 14): name a copy.
+        const auto node_id = x;
         const auto number_at = [&](const Json& a, const char* what) {
-            if (!a[i].is_number()) r.fail(at + what + " of node " + std::to_string(x) + " is not a number");
+            if (!a[i].is_number()) r.fail(at + what + " of node " + std::to_string(node_id) + " is not a number");
             const double v = a[i].get<double>();
             if (!(std::abs(v) <= std::numeric_limits<float>::max()))
-                r.fail(at + what + " of node " + std::to_string(x) + " is not a finite float32");
+                r.fail(at + what + " of node " + std::to_string(node_id) + " is not a finite float32");
             return static_cast<double>(static_cast<float>(v));
         };
         if (!lefts[i].is_number_integer() || !rights[i].is_number_integer())

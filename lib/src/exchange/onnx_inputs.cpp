@@ -15,8 +15,8 @@ namespace {
 // The readers' missing markers (io/number_field.hpp, is_missing_token): a categorical cell
 // holding one is missing, not a category.
 const std::vector<std::string>& missing_markers() {
-    static const std::vector<std::string> kMarkers{"", "NA", "N/A", "NaN", "nan", "NAN", "?"};
-    return kMarkers;
+    static const std::vector<std::string> markers{"", "NA", "N/A", "NaN", "nan", "NAN", "?"};
+    return markers;
 }
 
 std::string category_codes(const std::string& input, const std::vector<std::string>& categories,
