@@ -6,25 +6,21 @@
 #include <limits>
 
 #include "kestrel/exchange/export.hpp"
+#include "kestrel/io/missing_tokens.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
 namespace kestrel {
 namespace {
 
-// The readers' missing markers (io/number_field.hpp, is_missing_token): a categorical cell
-// holding one is missing, not a category.
-const std::vector<std::string>& missing_markers() {
-    static const std::vector<std::string> markers{"", "NA", "N/A", "NaN", "nan", "NAN", "?"};
-    return markers;
-}
-
 std::string category_codes(const std::string& input, const std::vector<std::string>& categories,
                             OnnxGraphBuilder& g) {
     std::vector<std::string> keys = categories;
     std::vector<float> values;
     for (std::size_t c = 0; c < categories.size(); ++c) values.push_back(static_cast<float>(c));
-    for (const auto& m : missing_markers()) {
+    // A cell holding one of the readers' missing markers is missing, not a category.
+    for (std::string_view marker : kMissingTokens) {
+        const std::string m(marker);
         if (std::find(categories.begin(), categories.end(), m) != categories.end()) continue;
         keys.push_back(m);
         values.push_back(std::numeric_limits<float>::quiet_NaN());

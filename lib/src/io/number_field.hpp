@@ -10,13 +10,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "kestrel/io/missing_tokens.hpp"
+
 namespace kestrel::detail {
 
 enum class FieldKind { number, missing, infinite, invalid };
 
-inline bool is_missing_token(std::string_view s) {
-    return s.empty() || s == "NA" || s == "N/A" || s == "NaN" || s == "nan" || s == "NAN" || s == "?";
-}
+using ::kestrel::is_missing_token;
 
 // Parses the whole of [b, e) but surrounding spaces. fast_float rejects a leading
 // '+', which spreadsheets do write, so it is skipped here.
