@@ -16,6 +16,7 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/core/shared_library.hpp"
+#include "mpi_module_path.hpp"
 
 namespace kestrel {
 

@@ -250,7 +250,8 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
     CHECK_THROWS_WITH_AS(auto_search(d, o, context(1)), doctest::Contains("before any model was evaluated"),
                          UsageError);
     o.seconds_used = 0;
-    o.time_budget = 0.3;
+    // Long enough for one evaluation on a loaded machine under the sanitizers (0.3s was not).
+    o.time_budget = 2;
     const AutoResult r = auto_search(d, o, context(1));
     CHECK(r.stopped_by == "time-budget");
     CHECK(r.evaluations() >= 1);
