@@ -15,6 +15,10 @@
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_auto_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -334,3 +338,6 @@ TEST_SUITE("cli.auto") {
         CHECK(none.err.find("perceptron declares no search space; give the axes with -g") != std::string::npos);
     }
 }
+
+}  // namespace cli_auto_cli_test
+}  // namespace

@@ -16,6 +16,10 @@
 #include "common/commands.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_auto_ensemble_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -271,3 +275,6 @@ TEST_SUITE("cli.auto") {
         refused(member, "ensemble member 1");
     }
 }
+
+}  // namespace cli_auto_ensemble_cli_test
+}  // namespace

@@ -11,6 +11,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_bad_input_corpus_test {
+
 using namespace kestrel::test;
 namespace fs = std::filesystem;
 
@@ -153,3 +157,6 @@ TEST_SUITE("cli.bad_inputs") {
         }
     }
 }
+
+}  // namespace cli_bad_input_corpus_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_bad_input_test {
+
 using namespace kestrel::test;
 namespace fs = std::filesystem;
 
@@ -128,3 +132,6 @@ TEST_SUITE("cli.bad_input") {
         CHECK_FALSE(fs::exists("/nonexistent-dir/model.json"));
     }
 }
+
+}  // namespace cli_bad_input_test
+}  // namespace

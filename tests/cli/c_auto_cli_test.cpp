@@ -7,6 +7,10 @@
 #include "common/commands.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_c_auto_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 
@@ -41,3 +45,6 @@ TEST_SUITE("cli.c_auto") {
         CHECK_FALSE(Json::parse(out3.str()).contains("c_search"));
     }
 }
+
+}  // namespace cli_c_auto_cli_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_calibration_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -104,3 +108,6 @@ TEST_SUITE("cli.calibration") {
         CHECK(count_of(r.err, "\n") == 1);
     }
 }
+
+}  // namespace cli_calibration_cli_test
+}  // namespace

@@ -9,6 +9,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_compressed_input_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -122,3 +126,6 @@ TEST_SUITE("cli.compressed_input") {
         CHECK(!std::filesystem::exists(out));
     }
 }
+
+}  // namespace cli_compressed_input_cli_test
+}  // namespace

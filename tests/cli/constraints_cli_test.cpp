@@ -13,6 +13,10 @@
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_constraints_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -98,3 +102,6 @@ TEST_SUITE("cli.constraints") {
         CHECK(bare.err.find("goes in braces: {price:-1,age:1}") != std::string::npos);
     }
 }
+
+}  // namespace cli_constraints_cli_test
+}  // namespace

@@ -10,6 +10,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_contrib_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -84,3 +88,6 @@ TEST_SUITE("cli.contrib") {
         CHECK(b.err.find("'poly'") != std::string::npos);
     }
 }
+
+}  // namespace cli_contrib_cli_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "cli/run_in_process.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_cv_search_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::Captured;
@@ -227,3 +231,6 @@ TEST_SUITE("cli.cv_search") {
         (void)before;
     }
 }
+
+}  // namespace cli_cv_search_cli_test
+}  // namespace

@@ -15,6 +15,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_determinism_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -150,3 +154,6 @@ TEST_SUITE("cli.determinism") {
         }
     }
 }
+
+}  // namespace cli_determinism_test
+}  // namespace

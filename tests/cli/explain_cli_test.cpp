@@ -11,6 +11,10 @@
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_explain_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -186,3 +190,6 @@ TEST_SUITE("cli.explain") {
         CHECK(plot_dir.code == 2);
     }
 }
+
+}  // namespace cli_explain_cli_test
+}  // namespace

@@ -13,6 +13,10 @@
 #include "test_data.hpp"
 #include "common/commands.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_export_cli_test {
+
 using namespace kestrel;
 
 namespace {
@@ -53,3 +57,6 @@ TEST_SUITE("cli.in_process") {
         CHECK_FALSE(std::filesystem::exists(dir / "x.json"));
     }
 }
+
+}  // namespace cli_export_cli_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_flag_errors_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -41,3 +45,6 @@ TEST_SUITE("cli.flags") {
         CHECK(predict_run.out.empty());
     }
 }
+
+}  // namespace cli_flag_errors_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/common/splits.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_flag_spelling_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 
@@ -40,3 +44,6 @@ TEST_SUITE("cli.flag_spelling") {
         CHECK(command_message(DataError("t.csv:2: ragged row")) == "t.csv:2: ragged row");
     }
 }
+
+}  // namespace cli_flag_spelling_test
+}  // namespace

@@ -8,6 +8,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_format_detection_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -61,3 +65,6 @@ TEST_SUITE("cli.format_detection") {
         CHECK_FALSE(std::filesystem::exists(dir / "m.json"));
     }
 }
+
+}  // namespace cli_format_detection_cli_test
+}  // namespace

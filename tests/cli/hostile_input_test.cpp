@@ -16,6 +16,10 @@
 #include "kestrel/core/shown_text.hpp"
 #include "kestrel/io/table_stream.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_hostile_input_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -334,3 +338,6 @@ TEST_SUITE("cli.hostile") {
         CHECK(seconds < 20);  // a scan of the header per column took minutes
     }
 }
+
+}  // namespace cli_hostile_input_test
+}  // namespace

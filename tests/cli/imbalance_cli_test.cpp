@@ -10,6 +10,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_imbalance_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::Captured;
@@ -191,3 +195,6 @@ TEST_SUITE("cli.imbalance") {
               std::string::npos);
     }
 }
+
+}  // namespace cli_imbalance_cli_test
+}  // namespace

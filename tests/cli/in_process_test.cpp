@@ -11,6 +11,10 @@
 #include "cli/run_in_process.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_in_process_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::Captured;
@@ -95,3 +99,6 @@ TEST_SUITE("cli.in_process") {
         CHECK(r.err.find("regression target 'setosa' is not a finite number") != std::string::npos);
     }
 }
+
+}  // namespace cli_in_process_test
+}  // namespace

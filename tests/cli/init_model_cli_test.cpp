@@ -9,6 +9,10 @@
 #include "common/commands.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_init_model_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -88,3 +92,6 @@ TEST_SUITE("cli") {
         CHECK_FALSE(std::filesystem::exists(out));
     }
 }
+
+}  // namespace cli_init_model_cli_test
+}  // namespace

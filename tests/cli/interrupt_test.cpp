@@ -12,6 +12,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_interrupt_test {
+
 using namespace kestrel::test;
 namespace fs = std::filesystem;
 
@@ -84,3 +88,6 @@ TEST_SUITE("cli.signals") {
         }
     }
 }
+
+}  // namespace cli_interrupt_test
+}  // namespace

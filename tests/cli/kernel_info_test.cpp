@@ -7,6 +7,10 @@
 #include "common/commands.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_kernel_info_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 
@@ -53,3 +57,6 @@ TEST_SUITE("cli.in_process") {
         CHECK(no_kernel.code == 1);
     }
 }
+
+}  // namespace cli_kernel_info_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_label_column_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -199,3 +203,6 @@ TEST_SUITE("cli.label_column") {
         }
     }
 }
+
+}  // namespace cli_label_column_cli_test
+}  // namespace

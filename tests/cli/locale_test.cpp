@@ -20,6 +20,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/svm/libsvm_model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_locale_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -199,3 +203,6 @@ TEST_SUITE("cli.locale") {
         }
     }
 }
+
+}  // namespace cli_locale_test
+}  // namespace

@@ -11,6 +11,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_mpi_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -212,3 +216,6 @@ TEST_SUITE("cli.mpi") {
     }
 #endif
 }
+
+}  // namespace cli_mpi_cli_test
+}  // namespace

@@ -16,6 +16,10 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_mpi_shard_test {
+
 using namespace kestrel::test;
 using kestrel::Json;
 
@@ -551,3 +555,6 @@ TEST_SUITE("cli.mpi") {
     }
 #endif
 }
+
+}  // namespace cli_mpi_shard_test
+}  // namespace

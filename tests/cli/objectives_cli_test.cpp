@@ -10,6 +10,10 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_objectives_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -69,3 +73,6 @@ TEST_SUITE("cli.objectives") {
         CHECK(b.err.find("gbdt: loss=poisson needs y >= 0; row 5 has y = -1") != std::string::npos);
     }
 }
+
+}  // namespace cli_objectives_cli_test
+}  // namespace

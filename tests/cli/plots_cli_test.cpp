@@ -11,6 +11,10 @@
 #include "kestrel/core/params.hpp"
 #include "unit/report/svg_check.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_plots_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::Captured;
@@ -244,3 +248,6 @@ for (const f of ["roc.svg", "confusion.svg", "grid.svg"]) {
 }
 
 }  // TEST_SUITE
+
+}  // namespace cli_plots_cli_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "common/commands.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_poly_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::Captured;
@@ -99,3 +103,6 @@ TEST_SUITE("cli.poly") {
         CHECK(zero.code == 1);
     }
 }
+
+}  // namespace cli_poly_cli_test
+}  // namespace

@@ -15,6 +15,10 @@
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_predict_stream_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -341,3 +345,6 @@ TEST_SUITE("cli.write_errors") {
         CHECK(r.err == "kestrel-predict: cannot write " + target + ": Broken pipe\n");
     }
 }
+
+}  // namespace cli_predict_stream_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "kestrel/core/params.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_ranking_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -166,3 +170,6 @@ TEST_SUITE("cli.ranking") {
         CHECK(Json::parse(cv.out).at("task") == "regression");
     }
 }
+
+}  // namespace cli_ranking_cli_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/core/params.hpp"
 #include "kestrel/io/data_reader.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_svm_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -196,3 +200,6 @@ TEST_SUITE("cli.svm") {
         }
     }
 }
+
+}  // namespace cli_svm_cli_test
+}  // namespace

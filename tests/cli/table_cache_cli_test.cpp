@@ -7,6 +7,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_table_cache_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -78,3 +82,6 @@ TEST_SUITE("cli.table_cache") {
                         "once\n");
     }
 }
+
+}  // namespace cli_table_cache_cli_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_tables_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -319,3 +323,6 @@ TEST_SUITE("cli.tables") {
         }
     }
 }
+
+}  // namespace cli_tables_cli_test
+}  // namespace

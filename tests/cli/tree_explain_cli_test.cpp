@@ -7,6 +7,10 @@
 
 #include "cli/run_tool.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_tree_explain_cli_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -84,3 +88,6 @@ TEST_SUITE("cli.tree") {
         CHECK(has(not_tree.err, "not a tree model (valid: adaboost, forest, tree)"));
     }
 }  // TEST_SUITE
+
+}  // namespace cli_tree_explain_cli_test
+}  // namespace

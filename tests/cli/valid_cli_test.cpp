@@ -10,6 +10,10 @@
 #include "common/commands.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_valid_cli_test {
+
 using namespace kestrel;
 using namespace kestrel::cli;
 using kestrel::test::run;
@@ -127,3 +131,6 @@ TEST_SUITE("cli") {
         CHECK_FALSE(Json::parse(plain.out).contains("rounds"));
     }
 }
+
+}  // namespace cli_valid_cli_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_workflow_test {
+
 using namespace kestrel::test;
 
 namespace {
@@ -141,3 +145,6 @@ TEST_SUITE("cli.workflow") {
         CHECK(run_tool("kestrel-predict --help").exit_code == 0);
     }
 }
+
+}  // namespace cli_workflow_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_capabilities_test {
+
 using namespace kestrel;
 
 namespace {
@@ -119,3 +123,6 @@ TEST_SUITE("contract") {
         CHECK_FALSE(m.has_predict_proba());
     }
 }
+
+}  // namespace contract_capabilities_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_contract_test {
+
 using namespace kestrel;
 
 namespace {
@@ -89,3 +93,6 @@ TEST_SUITE("contract") {
         }
     }
 }
+
+}  // namespace contract_contract_test
+}  // namespace

@@ -19,6 +19,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_default_metrics_test {
+
 using namespace kestrel;
 using namespace kestrel::test;
 
@@ -179,3 +183,6 @@ TEST_SUITE("contract") {
         CHECK(svc.err.find("--metric log_loss needs probabilities, which model 'svc' does not give") != std::string::npos);
     }
 }
+
+}  // namespace contract_default_metrics_test
+}  // namespace

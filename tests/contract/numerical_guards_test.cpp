@@ -12,6 +12,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_numerical_guards_test {
+
 using namespace kestrel;
 
 namespace {
@@ -138,3 +142,6 @@ TEST_SUITE("contract") {
         }
     }
 }
+
+}  // namespace contract_numerical_guards_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_resolved_params_test {
+
 using namespace kestrel;
 
 TEST_SUITE("contract") {
@@ -58,3 +62,6 @@ TEST_SUITE("contract") {
         CHECK(registry().create(*r)->params() == registry().create("svc", {{"probability", "true"}})->params());
     }
 }
+
+}  // namespace contract_resolved_params_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/pipeline/search_spaces.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace contract_search_space_test {
+
 using namespace kestrel;
 
 TEST_SUITE("contract") {
@@ -43,3 +47,6 @@ TEST_SUITE("contract") {
         CHECK(starts[0] == GridPoint{{"early_stopping_rounds", "0"}});
     }
 }
+
+}  // namespace contract_search_space_test
+}  // namespace

@@ -15,6 +15,10 @@
 
 #include "fuzz/fuzz_entries.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_fuzz_replay_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -75,3 +79,6 @@ TEST_SUITE("fuzz replay") {
     TEST_CASE("fuzz replay: compressed_input") { replay("compressed_input"); }
     TEST_CASE("fuzz replay: table_cache") { replay("table_cache"); }
 }
+
+}  // namespace unit_fuzz_replay_test
+}  // namespace

@@ -16,6 +16,10 @@
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_categorical_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -375,3 +379,6 @@ TEST_SUITE("gbdt categorical") {
         CHECK_THROWS_AS(fit_gbdt(d, {}), DataError);
     }
 }
+
+}  // namespace unit_boosting_gbdt_categorical_test
+}  // namespace

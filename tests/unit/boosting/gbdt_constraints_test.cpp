@@ -21,6 +21,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_constraints_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -338,3 +342,6 @@ TEST_SUITE("gbdt constraints") {
         CHECK(back.predict(d.X) == m.predict(d.X));
     }
 }
+
+}  // namespace unit_boosting_gbdt_constraints_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_continue_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -185,3 +189,6 @@ TEST_SUITE("unit") {
         CHECK(registry().capabilities("gbdt", Params::object()).continue_training);
     }
 }
+
+}  // namespace unit_boosting_gbdt_continue_test
+}  // namespace

@@ -13,6 +13,10 @@
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_contrib_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -124,3 +128,6 @@ TEST_SUITE("gbdt") {
         CHECK(r->contributions(Features(std::move(sparse))) == r->contributions(Features(with_nan)));
     }
 }
+
+}  // namespace unit_boosting_gbdt_contrib_test
+}  // namespace

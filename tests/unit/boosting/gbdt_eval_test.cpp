@@ -11,6 +11,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_eval_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -228,3 +232,6 @@ TEST_SUITE("unit") {
         CHECK_THROWS_AS(parse_eval_metrics("quantile", Loss{LossKind::squared}), ParamError);
     }
 }
+
+}  // namespace unit_boosting_gbdt_eval_test
+}  // namespace

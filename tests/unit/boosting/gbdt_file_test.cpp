@@ -15,6 +15,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "unit/tree/tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_file_test {
+
 using namespace kestrel;
 namespace fs = std::filesystem;
 
@@ -81,3 +85,6 @@ TEST_SUITE("unit") {
         }
     }
 }
+
+}  // namespace unit_boosting_gbdt_file_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "gbdt_test_util.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_learning_rate_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 
@@ -90,3 +94,6 @@ TEST_SUITE("unit") {
         CHECK(fit_gbdt(two, rounds)->base_score()[0] == doctest::Approx(std::log(positives / (300 - positives))).epsilon(1e-12));
     }
 }
+
+}  // namespace unit_boosting_gbdt_learning_rate_test
+}  // namespace

@@ -12,6 +12,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_min_data_in_leaf_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_data;
@@ -154,3 +158,6 @@ TEST_SUITE("gbdt") {
         CHECK(back.predict(small.X) == m.predict(small.X));
     }
 }
+
+}  // namespace unit_boosting_gbdt_min_data_in_leaf_test
+}  // namespace

@@ -22,6 +22,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_objectives_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 
@@ -363,3 +367,6 @@ TEST_SUITE("gbdt objectives") {
             CHECK(m.find('\n') == std::string::npos);
     }
 }
+
+}  // namespace unit_boosting_gbdt_objectives_test
+}  // namespace

@@ -22,6 +22,10 @@
 #include "kestrel/metrics/query_metrics.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_ranking_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 
@@ -305,3 +309,6 @@ TEST_SUITE("gbdt ranking") {
         CHECK(message(graded, {{"loss", "lambdarank"}}).ends_with("row 4 has y = -1"));
     }
 }
+
+}  // namespace unit_boosting_gbdt_ranking_test
+}  // namespace

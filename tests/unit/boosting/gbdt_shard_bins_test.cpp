@@ -11,6 +11,10 @@
 #include "kestrel/core/rng.hpp"
 #include "one_rank_group.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_shard_bins_test {
+
 using namespace kestrel;
 
 using kestrel::test::GroupScope;
@@ -50,3 +54,6 @@ TEST_CASE("fit_over_ranks draws fit's row sample: the same cuts on 250,000 rows,
         for (int b = 0; b < whole.n_bins(f); ++b) CHECK(ranks.upper(f, b) == whole.upper(f, b));
     }
 }
+
+}  // namespace unit_boosting_gbdt_shard_bins_test
+}  // namespace

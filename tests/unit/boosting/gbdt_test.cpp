@@ -17,6 +17,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_test {
+
 using namespace kestrel;
 using gbdt_test::fit_gbdt;
 using gbdt_test::make_gbdt;
@@ -535,3 +539,6 @@ TEST_SUITE("gbdt") {
                              DataError);
     }
 }
+
+}  // namespace unit_boosting_gbdt_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/boosting/xgboost_model.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_xgboost_model_test {
+
 using namespace kestrel;
 
 namespace {
@@ -86,3 +90,6 @@ TEST_SUITE("unit") {
               std::string::npos);
     }
 }
+
+}  // namespace unit_boosting_xgboost_model_test
+}  // namespace

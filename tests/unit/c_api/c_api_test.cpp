@@ -20,6 +20,10 @@
 #include "kestrel/tasks/score_rows.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_c_api_c_api_test {
+
 using namespace kestrel;
 
 namespace {
@@ -423,3 +427,6 @@ TEST_CASE("a fit's warnings and progress reach the callbacks of the thread that 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_c_api_c_api_test
+}  // namespace

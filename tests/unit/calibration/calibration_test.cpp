@@ -17,6 +17,10 @@
 #include "kestrel/calibration/sigmoid.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_calibration_calibration_test {
+
 using namespace kestrel;
 
 namespace {
@@ -170,3 +174,6 @@ TEST_CASE("calibration: bad input is named") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_calibration_calibration_test
+}  // namespace

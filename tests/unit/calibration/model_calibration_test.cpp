@@ -7,6 +7,10 @@
 #include "model_fixtures.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_calibration_model_calibration_test {
+
 using namespace kestrel;
 
 namespace {
@@ -124,3 +128,6 @@ TEST_CASE("model calibration: refused for regression, for too few rows of a clas
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_calibration_model_calibration_test
+}  // namespace

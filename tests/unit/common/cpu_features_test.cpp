@@ -5,6 +5,10 @@
 
 #include "kestrel/common/cpu_features.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_common_cpu_features_test {
+
 using namespace kestrel;
 
 TEST_CASE("cpu_features: AVX2+FMA and AVX-512 F/BW/DQ/VL as __builtin_cpu_supports reports them") {
@@ -23,3 +27,6 @@ TEST_CASE("cpu_features: AVX2+FMA and AVX-512 F/BW/DQ/VL as __builtin_cpu_suppor
 #endif
     CHECK(&cpu_features() == &f);  // asked once, then kept
 }
+
+}  // namespace unit_common_cpu_features_test
+}  // namespace

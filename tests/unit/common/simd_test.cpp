@@ -16,6 +16,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_common_simd_test {
+
 using namespace kestrel;
 
 namespace {
@@ -392,3 +396,6 @@ TEST_SUITE("unit") {
         }
     }
 }
+
+}  // namespace unit_common_simd_test
+}  // namespace

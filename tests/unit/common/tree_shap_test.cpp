@@ -15,6 +15,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_common_tree_shap_test {
+
 using namespace kestrel;
 
 namespace {
@@ -219,3 +223,6 @@ TEST_CASE("contributions_by_row carries an exception out of its parallel region"
                                               }),
                          "row 701 failed", DataError);
 }
+
+}  // namespace unit_common_tree_shap_test
+}  // namespace

@@ -19,6 +19,10 @@
 #include "kestrel/tree/decision_tree.hpp"
 #include "kestrel/tree/leaf_outputs.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_common_tree_walk_test {
+
 using namespace kestrel;
 
 namespace {
@@ -256,3 +260,6 @@ TEST_SUITE("unit") {
         }
     }
 }
+
+}  // namespace unit_common_tree_walk_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_dataset_test {
+
 using namespace kestrel;
 
 namespace {
@@ -142,3 +146,6 @@ TEST_SUITE("core.dataset") {
         CHECK(copy.sparse_ref().valuePtr() != values);
     }
 }
+
+}  // namespace unit_core_dataset_test
+}  // namespace

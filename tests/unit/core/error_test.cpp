@@ -6,6 +6,10 @@
 
 #include <string>
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_error_test {
+
 using namespace kestrel;
 
 namespace {
@@ -57,3 +61,6 @@ TEST_CASE("errors: a saved state that cannot be read is bad input, not a model f
     CHECK(e.code() == ExitCode::bad_input);
     CHECK(dynamic_cast<const ModelFileError*>(static_cast<const Error*>(&e)) == nullptr);
 }
+
+}  // namespace unit_core_error_test
+}  // namespace

@@ -8,6 +8,10 @@
 
 #include "kestrel/io/features_json.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_json_packed_test {
+
 using namespace kestrel;
 
 TEST_SUITE("core.json_packed") {
@@ -162,3 +166,6 @@ TEST_SUITE("core.json_packed") {
         CHECK_FALSE(parse_model_json(R"({"support_vectors":{"format":"sparse","indices":[[1.5]],"values":[[1]]}})"));
     }
 }
+
+}  // namespace unit_core_json_packed_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_memory_test {
+
 using namespace kestrel;
 
 TEST_SUITE("core.memory") {
@@ -64,3 +68,6 @@ TEST_SUITE("core.memory") {
         }
     }
 }
+
+}  // namespace unit_core_memory_test
+}  // namespace

@@ -4,6 +4,10 @@
 
 #include "kestrel/core/number_text.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_number_text_test {
+
 using namespace kestrel;
 
 TEST_CASE("format_duration: three significant digits below a minute, clock units above") {
@@ -24,3 +28,6 @@ TEST_CASE("format_duration: three significant digits below a minute, clock units
     CHECK(format_duration(std::nan("")) == "nan s");
     CHECK(format_duration(HUGE_VAL) == "inf s");
 }
+
+}  // namespace unit_core_number_text_test
+}  // namespace

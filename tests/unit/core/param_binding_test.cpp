@@ -5,6 +5,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/param_binding.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_param_binding_test {
+
 using namespace kestrel;
 
 namespace {
@@ -108,3 +112,6 @@ TEST_SUITE("core.param_binding") {
         CHECK_NOTHROW(bind(&Sample::C, real_param("C", 1.0, "x").also({"auto"})));
     }
 }
+
+}  // namespace unit_core_param_binding_test
+}  // namespace

@@ -4,6 +4,10 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/params.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_params_test {
+
 using namespace kestrel;
 
 namespace {
@@ -142,3 +146,6 @@ TEST_SUITE("core.params") {
         CHECK_THROWS_WITH_AS(params_from_assignments({"C"}), "expected name=value, got 'C'", UsageError);
     }
 }
+
+}  // namespace unit_core_params_test
+}  // namespace

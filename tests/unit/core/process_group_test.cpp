@@ -16,6 +16,10 @@
 
 #include "kestrel/core/process_group.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_process_group_test {
+
 using namespace kestrel;
 
 namespace {
@@ -130,3 +134,6 @@ TEST_SUITE("unit") {
         CHECK(box.messages == 6);
     }
 }
+
+}  // namespace unit_core_process_group_test
+}  // namespace

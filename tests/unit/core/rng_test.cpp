@@ -6,6 +6,10 @@
 
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_rng_test {
+
 using namespace kestrel;
 
 TEST_SUITE("core.rng") {
@@ -94,3 +98,6 @@ TEST_SUITE("core.rng") {
         CHECK(seen.size() == 3);
     }
 }
+
+}  // namespace unit_core_rng_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_shared_library_test {
+
 using namespace kestrel;
 
 TEST_SUITE("core.shared_library") {
@@ -53,3 +57,6 @@ TEST_SUITE("core.shared_library") {
         }
     }
 }
+
+}  // namespace unit_core_shared_library_test
+}  // namespace

@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_core_text_pieces_test {
+
 using namespace kestrel;
 
 TEST_SUITE("core") {
@@ -23,3 +27,6 @@ TEST_SUITE("core") {
         CHECK(trim_blanks("x\n") == "x\n");
     }
 }
+
+}  // namespace unit_core_text_pieces_test
+}  // namespace

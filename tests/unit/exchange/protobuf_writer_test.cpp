@@ -10,6 +10,10 @@
 #include "kestrel/exchange/onnx_proto.hpp"
 #include "kestrel/exchange/protobuf_writer.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_exchange_protobuf_writer_test {
+
 using namespace kestrel;
 
 namespace {
@@ -94,3 +98,6 @@ TEST_SUITE("exchange") {
         CHECK(bytes_of(serialize(m)) == expected);
     }
 }
+
+}  // namespace unit_exchange_protobuf_writer_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/io/atomic_file.hpp"
 #include "kestrel/io/data_reader.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_atomic_file_test {
+
 using namespace kestrel;
 
 namespace {
@@ -97,3 +101,6 @@ TEST_CASE("atomic_file: \"-\" is standard output, and standard input for the rea
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_atomic_file_test
+}  // namespace

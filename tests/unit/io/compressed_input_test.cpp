@@ -19,6 +19,10 @@
 #include "kestrel/io/table_stream.hpp"
 #include "kestrel/tasks/predict_stream.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_compressed_input_test {
+
 using namespace kestrel;
 
 namespace {
@@ -242,3 +246,6 @@ TEST_CASE("compressed input: --shard refuses a compressed file, and a file compr
 }
 
 }
+
+}  // namespace unit_io_compressed_input_test
+}  // namespace

@@ -2,6 +2,10 @@
 // column: the messages are asserted whole.
 #include "io_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_csv_errors_test {
+
 using namespace kestrel;
 using io_test::error_of;
 
@@ -104,3 +108,6 @@ TEST_CASE("csv errors: predict-time alignment") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_csv_errors_test
+}  // namespace

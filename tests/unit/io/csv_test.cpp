@@ -7,6 +7,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/csv.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_csv_test {
+
 using namespace kestrel;
 using io_test::read;
 using io_test::row_of;
@@ -243,3 +247,6 @@ TEST_CASE("csv: numbers are parsed exactly as strtod rounds them") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_csv_test
+}  // namespace

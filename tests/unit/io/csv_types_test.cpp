@@ -7,6 +7,10 @@
 
 #include "io_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_csv_types_test {
+
 using namespace kestrel;
 using io_test::contains;
 using io_test::error_of;
@@ -166,3 +170,6 @@ TEST_CASE("csv types: --max-categories-hard refuses a column with too many categ
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_csv_types_test
+}  // namespace

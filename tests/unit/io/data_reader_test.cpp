@@ -12,6 +12,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/atomic_file.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_data_reader_test {
+
 using namespace kestrel;
 using io_test::row_of;
 
@@ -251,3 +255,6 @@ TEST_CASE("parallel LIBSVM reading gives the same table as one thread, from a fi
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_data_reader_test
+}  // namespace

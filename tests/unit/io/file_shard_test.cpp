@@ -13,6 +13,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/file_shard.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_file_shard_test {
+
 using namespace kestrel;
 
 namespace {
@@ -81,3 +85,6 @@ TEST_CASE("file shards: LIBSVM without a header; a part with no record start is 
     std::remove(path.c_str());
     CHECK_THROWS_AS(read_file_shard("-", ReadOptions{}, 0, 2), UsageError);
 }
+
+}  // namespace unit_io_file_shard_test
+}  // namespace

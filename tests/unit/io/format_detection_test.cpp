@@ -8,6 +8,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/table_format.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_format_detection_test {
+
 using namespace kestrel;
 using io_test::contains;
 
@@ -136,3 +140,6 @@ TEST_SUITE("io") {
         CHECK_THROWS_AS(detect_format("cut", "5\n1 2"), DataError);
     }
 }
+
+}  // namespace unit_io_format_detection_test
+}  // namespace

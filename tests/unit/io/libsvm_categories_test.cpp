@@ -6,6 +6,10 @@
 
 #include "io_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_libsvm_categories_test {
+
 using namespace kestrel;
 using io_test::contains;
 using io_test::error_of;
@@ -123,3 +127,6 @@ TEST_CASE("libsvm categories: --numeric and --ignore-cols name CSV columns and a
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_libsvm_categories_test
+}  // namespace

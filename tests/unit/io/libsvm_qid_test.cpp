@@ -4,6 +4,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/libsvm_format.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_libsvm_qid_test {
+
 using namespace kestrel;
 using io_test::contains;
 
@@ -64,3 +68,6 @@ TEST_CASE("libsvm qid: a line without qid in a file with them, and a malformed q
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_libsvm_qid_test
+}  // namespace

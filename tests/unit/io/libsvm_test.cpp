@@ -5,6 +5,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/libsvm_format.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_libsvm_test {
+
 using namespace kestrel;
 using io_test::row_of;
 
@@ -191,3 +195,6 @@ TEST_CASE("libsvm errors: indices, tokens, values and labels") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_io_libsvm_test
+}  // namespace

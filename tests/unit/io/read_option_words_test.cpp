@@ -11,6 +11,10 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/file_shard.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_read_option_words_test {
+
 using namespace kestrel;
 
 namespace {
@@ -152,3 +156,6 @@ TEST_SUITE("io") {
         }
     }
 }
+
+}  // namespace unit_io_read_option_words_test
+}  // namespace

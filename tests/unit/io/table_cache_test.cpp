@@ -13,6 +13,10 @@
 #include "io_test_util.hpp"
 #include "kestrel/io/table_cache.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_table_cache_test {
+
 using namespace kestrel;
 using io_test::contains;
 
@@ -219,3 +223,6 @@ TEST_SUITE("io") {
         CHECK_THROWS_WITH_AS(read_table(data, o), (data + ": 3 data rows, more than max_rows 2").c_str(), DataError);
     }
 }
+
+}  // namespace unit_io_table_cache_test
+}  // namespace

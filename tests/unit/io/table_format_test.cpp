@@ -13,6 +13,10 @@
 #include "kestrel/io/table_format.hpp"
 #include "kestrel/io/table_stream.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_table_format_test {
+
 using namespace kestrel;
 
 namespace {
@@ -192,3 +196,6 @@ TEST_SUITE("io") {
         }
     }
 }
+
+}  // namespace unit_io_table_format_test
+}  // namespace

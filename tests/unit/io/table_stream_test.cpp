@@ -10,6 +10,10 @@
 
 #include "kestrel/io/table_stream.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_io_table_stream_test {
+
 using namespace kestrel;
 
 TEST_SUITE("io") {
@@ -53,3 +57,6 @@ TEST_CASE("TableStream: pieces of every size end on records, never inside quotes
 }
 
 }
+
+}  // namespace unit_io_table_stream_test
+}  // namespace

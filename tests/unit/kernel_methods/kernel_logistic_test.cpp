@@ -8,6 +8,10 @@
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/linear/logistic.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernel_methods_kernel_logistic_test {
+
 using namespace kestrel;
 using namespace kestrel::kernel_test;
 
@@ -115,3 +119,6 @@ TEST_CASE("kernel_logistic: bad input, save/load and thread counts") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernel_methods_kernel_logistic_test
+}  // namespace

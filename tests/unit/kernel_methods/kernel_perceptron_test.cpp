@@ -5,6 +5,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/kernel_methods/kernel_perceptron.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernel_methods_kernel_perceptron_test {
+
 using namespace kestrel;
 using namespace kestrel::kernel_test;
 
@@ -115,3 +119,6 @@ TEST_CASE("kernel_perceptron: bad input, save/load and thread counts") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernel_methods_kernel_perceptron_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
 #include "kestrel/linear/ridge.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernel_methods_kernel_ridge_test {
+
 using namespace kestrel;
 using namespace kestrel::kernel_test;
 
@@ -217,3 +221,6 @@ TEST_CASE("kernel_ridge: an ill-conditioned system falls back to the double fact
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernel_methods_kernel_ridge_test
+}  // namespace

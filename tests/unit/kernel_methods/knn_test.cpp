@@ -15,6 +15,10 @@
 #include "knn_references.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernel_methods_knn_test {
+
 using namespace kestrel;
 
 namespace {
@@ -338,3 +342,6 @@ TEST_SUITE("kernel_methods") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernel_methods_knn_test
+}  // namespace

@@ -4,6 +4,10 @@
 
 #include "kestrel/kernel_methods/spd_solve.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernel_methods_spd_solve_test {
+
 using namespace kestrel;
 
 namespace {
@@ -96,3 +100,6 @@ TEST_CASE("spd_solve: CG preconditioned by the single-precision factor reaches a
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernel_methods_spd_solve_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_kernels_kernels_test {
+
 using namespace kestrel;
 
 namespace {
@@ -221,3 +225,6 @@ TEST_CASE("kernel spec: gamma=median resolves to the median pairwise distance") 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_kernels_kernels_test
+}  // namespace

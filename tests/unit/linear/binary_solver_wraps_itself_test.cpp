@@ -7,6 +7,10 @@
 #include "kestrel/pipeline/registry.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_binary_solver_wraps_itself_test {
+
 using namespace kestrel;
 
 namespace {
@@ -51,3 +55,6 @@ TEST_CASE("kernel_logistic solver=newton on three classes trains one-vs-rest") {
     const Model asked = train("kernel_logistic", {{"solver", "newton"}, {"multiclass", "ovr"}}, d);
     CHECK(self.predict(d.X) == asked.predict(d.X));
 }
+
+}  // namespace unit_linear_binary_solver_wraps_itself_test
+}  // namespace

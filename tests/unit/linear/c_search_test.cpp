@@ -8,6 +8,10 @@
 #include "kestrel/linear/logistic.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_c_search_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -103,3 +107,6 @@ TEST_SUITE("linear") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_c_search_test
+}  // namespace

@@ -3,6 +3,10 @@
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_class_weight_test {
+
 using namespace kestrel;
 
 TEST_SUITE("linear") {
@@ -64,3 +68,6 @@ TEST_CASE("class_weight: sample costs multiply class and sample weights") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_class_weight_test
+}  // namespace

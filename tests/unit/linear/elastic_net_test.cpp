@@ -7,6 +7,10 @@
 #include "kestrel/linear/elastic_net.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_elastic_net_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -287,3 +291,6 @@ TEST_CASE("lasso: bad parameters, regression only, and non-convergence warns") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_elastic_net_test
+}  // namespace

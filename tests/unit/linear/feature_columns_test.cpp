@@ -5,6 +5,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/optim/feature_columns.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_feature_columns_test {
+
 using namespace kestrel;
 
 namespace {
@@ -188,3 +192,6 @@ TEST_CASE("FeatureColumns: columns taken over in place equal the copy, and the i
         CHECK(column(taken, 0) == std::vector<Entry>{{0, 2}});
     }
 }
+
+}  // namespace unit_linear_feature_columns_test
+}  // namespace

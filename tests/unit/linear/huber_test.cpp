@@ -10,6 +10,10 @@
 #include "kestrel/linear/huber_objective.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_huber_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -213,3 +217,6 @@ TEST_CASE("huber: delta is another name for epsilon") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_huber_test
+}  // namespace

@@ -2,12 +2,17 @@
 
 #include <string>
 
+#include "kestrel/common/class_weight.hpp"  // plus_minus
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/logistic.hpp"
 #include "kestrel/optim/l1_logistic.hpp"
 #include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_l1_logistic_test {
 
 using namespace kestrel;
 using namespace kestrel::linear_test;
@@ -44,10 +49,6 @@ std::unique_ptr<LogisticRegression> fit(const Dataset& d, const Params& given, c
     auto m = make<LogisticRegression>(logistic_model_info(), p);
     m->fit(d, ctx);
     return m;
-}
-
-Vector plus_minus(const Dataset& d) {
-    return (d.y.array() > 0.5).select(Vector::Ones(d.rows()), -Vector::Ones(d.rows()));
 }
 
 double objective(const Dataset& d, const LogisticRegression& m, double C) {
@@ -202,3 +203,6 @@ TEST_CASE("logistic penalty=l1: more than two classes need one-vs-rest") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_l1_logistic_test
+}  // namespace

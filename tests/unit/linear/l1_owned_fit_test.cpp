@@ -12,6 +12,10 @@
 #include "kestrel/core/rng.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_l1_owned_fit_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -122,3 +126,6 @@ TEST_CASE("L1 solvers: rows given up to a fit that needs them stay usable (C=aut
         CHECK(owned(s, d, Context{}) == borrowed(s, d, Context{}));
     }
 }
+
+}  // namespace unit_linear_l1_owned_fit_test
+}  // namespace

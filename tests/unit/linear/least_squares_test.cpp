@@ -7,6 +7,10 @@
 #include "linear_test_util.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_least_squares_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -169,3 +173,6 @@ TEST_CASE("least_squares: cholesky refuses a Gram that cannot fit in memory befo
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_least_squares_test
+}  // namespace

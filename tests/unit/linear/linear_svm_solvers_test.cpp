@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "kestrel/common/class_weight.hpp"  // plus_minus
 #include "kestrel/core/error.hpp"
 #include "kestrel/linear/linear_svm.hpp"
 #include "kestrel/linear/squared_hinge_objective.hpp"
@@ -13,6 +14,10 @@
 #include "kestrel/optim/l1_svm.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "linear_test_util.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_linear_svm_solvers_test {
 
 using namespace kestrel;
 using namespace kestrel::linear_test;
@@ -60,10 +65,6 @@ std::unique_ptr<LinearSvm> fit(const Dataset& d, const Params& given, const Cont
     auto m = make<LinearSvm>(registry().info("linear_svm"), given);
     m->fit(d, ctx);
     return m;
-}
-
-Vector plus_minus(const Dataset& d) {
-    return (d.y.array() > 0.5).select(Vector::Ones(d.rows()), -Vector::Ones(d.rows()));
 }
 
 Vector costs(const Dataset& d, double C, double class1_weight) {
@@ -375,3 +376,6 @@ TEST_SUITE("linear") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_linear_svm_solvers_test
+}  // namespace

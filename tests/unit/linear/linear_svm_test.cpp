@@ -7,6 +7,10 @@
 #include "kestrel/optim/dual_cd.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_linear_svm_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -232,3 +236,6 @@ TEST_CASE("linear_svm: bad input") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_linear_svm_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_logistic_objective_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -147,3 +151,6 @@ TEST_CASE("logistic objective: huge margins stay finite") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_logistic_objective_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_logistic_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -261,3 +265,6 @@ TEST_CASE("logistic: parameters and capabilities") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_logistic_test
+}  // namespace

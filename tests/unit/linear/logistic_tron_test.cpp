@@ -7,6 +7,10 @@
 #include "kestrel/optim/logistic_objective.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_logistic_tron_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -92,3 +96,6 @@ TEST_SUITE("linear") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_logistic_tron_test
+}  // namespace

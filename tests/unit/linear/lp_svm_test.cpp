@@ -3,10 +3,15 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/common/class_weight.hpp"  // plus_minus
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/linear/lp_svm.hpp"
 #include "linear_test_util.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_lp_svm_test {
 
 using namespace kestrel;
 using namespace kestrel::linear_test;
@@ -52,10 +57,6 @@ Dataset separable() {
     }
     d.X = X;
     return d;
-}
-
-Vector plus_minus(const Dataset& d) {
-    return (2.0 * d.y.array() - 1.0).matrix();
 }
 
 // ||w||₁ + C Σ c_i max(0, 1 - y_i f(x_i)).
@@ -179,3 +180,6 @@ TEST_CASE("lp_svm: bad parameters are ParamErrors naming the parameter") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_lp_svm_test
+}  // namespace

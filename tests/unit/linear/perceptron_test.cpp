@@ -6,6 +6,10 @@
 #include "kestrel/linear/perceptron.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_perceptron_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -184,3 +188,6 @@ TEST_CASE("perceptron: bad input") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_perceptron_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/linear/quantile.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_quantile_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -214,3 +218,6 @@ TEST_CASE("quantile and lad: bad parameters are ParamErrors naming the parameter
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_quantile_test
+}  // namespace

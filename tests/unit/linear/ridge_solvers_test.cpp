@@ -9,6 +9,10 @@
 #include "linear_test_util.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_ridge_solvers_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -155,3 +159,6 @@ TEST_CASE("ridge: the blocked cholesky Gram gives the same model at any thread c
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_ridge_solvers_test
+}  // namespace

@@ -4,6 +4,10 @@
 #include "kestrel/linear/ridge.hpp"
 #include "linear_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_linear_ridge_test {
+
 using namespace kestrel;
 using namespace kestrel::linear_test;
 
@@ -207,3 +211,6 @@ TEST_CASE("ridge: parameters are validated and classification is refused") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_linear_ridge_test
+}  // namespace

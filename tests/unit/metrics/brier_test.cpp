@@ -4,6 +4,10 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_brier_test {
+
 using namespace kestrel;
 using namespace kestrel::metrics_test;
 
@@ -42,3 +46,6 @@ TEST_CASE("brier score: absent without probabilities") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_brier_test
+}  // namespace

@@ -6,6 +6,10 @@
 #include "kestrel/metrics/classification.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_class_scores_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::vec;
@@ -119,3 +123,6 @@ TEST_CASE("averages of an empty confusion matrix are zero") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_class_scores_test
+}  // namespace

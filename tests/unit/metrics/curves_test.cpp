@@ -13,6 +13,10 @@
 #include "kestrel/metrics/curves.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_curves_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::vec;
@@ -160,3 +164,6 @@ TEST_CASE("class_curves: a class absent from the truth has no curve") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_curves_test
+}  // namespace

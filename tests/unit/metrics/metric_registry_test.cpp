@@ -9,6 +9,10 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_metric_registry_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::mat;
@@ -139,3 +143,6 @@ TEST_CASE("metric registry: a metric of the other task is a usage error") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_metric_registry_test
+}  // namespace

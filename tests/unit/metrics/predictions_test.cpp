@@ -4,6 +4,10 @@
 #include "kestrel/metrics/predictions.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_predictions_test {
+
 using namespace kestrel;
 using metrics_test::mat;
 using metrics_test::vec;
@@ -48,3 +52,6 @@ TEST_CASE("Predictions::append refuses parts that cannot line up") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_predictions_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/metrics/query_metrics.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_query_metrics_test {
+
 using namespace kestrel;
 
 namespace {
@@ -73,3 +77,6 @@ TEST_SUITE("metrics") {
         CHECK(r.values.front().first == "ndcg@1");
     }
 }
+
+}  // namespace unit_metrics_query_metrics_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/metrics/classification.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_ranking_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::mat;
@@ -134,3 +138,6 @@ TEST_CASE("ranking metrics reject regression predictions") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_ranking_test
+}  // namespace

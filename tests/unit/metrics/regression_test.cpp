@@ -6,6 +6,10 @@
 #include "kestrel/metrics/regression.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_regression_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::vec;
@@ -64,3 +68,6 @@ TEST_CASE("regression report refuses classification predictions") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_regression_test
+}  // namespace

@@ -4,6 +4,10 @@
 #include "kestrel/metrics/classification.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_report_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::mat;
@@ -124,3 +128,6 @@ TEST_CASE("classification report refuses regression predictions") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_report_test
+}  // namespace

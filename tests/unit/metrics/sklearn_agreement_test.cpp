@@ -23,6 +23,10 @@
 #include "kestrel/metrics/regression.hpp"
 #include "metrics_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_metrics_sklearn_agreement_test {
+
 using namespace kestrel;
 using metrics_test::exact;
 using metrics_test::vec;
@@ -145,3 +149,6 @@ TEST_CASE("sklearn agreement: regression metrics") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_metrics_sklearn_agreement_test
+}  // namespace

@@ -13,6 +13,10 @@
 #include "kestrel/model_selection/ensemble_selection.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_auto_search_test {
+
 using namespace kestrel;
 
 namespace {
@@ -523,3 +527,6 @@ TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_auto_search_test
+}  // namespace

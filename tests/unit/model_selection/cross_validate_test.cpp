@@ -10,6 +10,10 @@
 #include "kestrel/metrics/classification.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_cross_validate_test {
+
 using namespace kestrel;
 
 namespace {
@@ -168,3 +172,6 @@ TEST_CASE("cross_validate: metrics are checked before any fit") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_cross_validate_test
+}  // namespace

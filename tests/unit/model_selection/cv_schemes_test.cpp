@@ -10,6 +10,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_cv_schemes_test {
+
 using namespace kestrel;
 
 namespace {
@@ -247,3 +251,6 @@ TEST_CASE("cross_validate: preprocessing is fitted on the training rows of each 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_cv_schemes_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/ensemble_selection.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_ensemble_selection_test {
+
 using namespace kestrel;
 
 namespace {
@@ -139,3 +143,6 @@ TEST_SUITE("model_selection") {
         CHECK_THROWS_AS(select_ensemble({{a}, {a, a}}, "accuracy", 2), UsageError);
     }
 }
+
+}  // namespace unit_model_selection_ensemble_selection_test
+}  // namespace

@@ -13,6 +13,10 @@
 #include "model_fixtures.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_feature_selection_test {
+
 using namespace kestrel;
 
 namespace {
@@ -181,3 +185,6 @@ TEST_SUITE("model_selection") {
         CHECK(permutation_importance(m, d.X, d.y, "rmse", 5, 1, 1).mean[0] > 0);
     }
 }
+
+}  // namespace unit_model_selection_feature_selection_test
+}  // namespace

@@ -6,6 +6,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_grid_search_test {
+
 using namespace kestrel;
 
 namespace {
@@ -128,3 +132,6 @@ TEST_CASE("grid_search: a bad grid value fails before any fit") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_grid_search_test
+}  // namespace

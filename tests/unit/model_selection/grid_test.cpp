@@ -7,6 +7,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/grid.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_grid_test {
+
 using namespace kestrel;
 using Strings = std::vector<std::string>;
 
@@ -94,3 +98,6 @@ TEST_CASE("grid: expand_grid is the cartesian product, last axis fastest") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_grid_test
+}  // namespace

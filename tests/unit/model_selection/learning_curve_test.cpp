@@ -5,6 +5,10 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/model_selection/learning_curve.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_learning_curve_test {
+
 using namespace kestrel;
 
 namespace {
@@ -73,3 +77,6 @@ TEST_CASE("learning_curve: sizes from the smallest training fold, scores per fol
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_learning_curve_test
+}  // namespace

@@ -15,6 +15,10 @@
 #include "kestrel/core/error.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_partial_dependence_test {
+
 using namespace kestrel;
 
 namespace {
@@ -214,3 +218,6 @@ TEST_SUITE("model_selection.partial_dependence") {
         CHECK(permutation_importance(m, d.X, d.y, "accuracy", 3, 11, 2).drops == p.drops);
     }
 }
+
+}  // namespace unit_model_selection_partial_dependence_test
+}  // namespace

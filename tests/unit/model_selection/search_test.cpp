@@ -10,6 +10,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/grid_search.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_search_test {
+
 using namespace kestrel;
 
 namespace {
@@ -245,3 +249,6 @@ TEST_CASE("search: scale is a preprocessing axis; nested model parameters by dot
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_search_test
+}  // namespace

@@ -8,6 +8,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_splits_test {
+
 using namespace kestrel;
 
 namespace {
@@ -164,3 +168,6 @@ TEST_CASE("repeated_kfold: repetitions use derived seeds and each is a partition
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_model_selection_splits_test
+}  // namespace

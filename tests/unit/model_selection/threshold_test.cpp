@@ -4,6 +4,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/threshold.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_model_selection_threshold_test {
+
 using namespace kestrel;
 
 TEST_SUITE("model_selection") {
@@ -63,3 +67,6 @@ TEST_SUITE("model_selection") {
         CHECK_THROWS_AS(tune_threshold(scores, pos, Vector(), parse_threshold_criterion("precision=0.9")), DataError);
     }
 }
+
+}  // namespace unit_model_selection_threshold_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_multiclass_class_weight_members_test {
+
 using namespace kestrel;
 
 namespace {
@@ -79,3 +83,6 @@ TEST_SUITE("multiclass") {
         CHECK_THROWS_AS(fit("tree", {{"class_weight", "balanced"}}, reg), ParamError);
     }
 }
+
+}  // namespace unit_multiclass_class_weight_members_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "model_fixtures.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_multiclass_ecoc_test {
+
 using namespace kestrel;
 
 namespace {
@@ -133,3 +137,6 @@ TEST_SUITE("multiclass") {
         }
     }
 }
+
+}  // namespace unit_multiclass_ecoc_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_multiclass_member_memory_test {
+
 using namespace kestrel;
 
 namespace {
@@ -55,3 +59,6 @@ TEST_SUITE("multiclass") {
         CHECK(m.classes().size() == 60);
     }
 }
+
+}  // namespace unit_multiclass_member_memory_test
+}  // namespace

@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
 
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "model_fixtures.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_multiclass_multiclass_test {
 
 using namespace kestrel;
 
@@ -25,8 +31,6 @@ TEST_SUITE("multiclass") {
     }
 }
 
-#include "kestrel/pipeline/model.hpp"
-#include "model_fixtures.hpp"
 
 TEST_SUITE("multiclass") {
     TEST_CASE("one-vs-rest and one-vs-one wrap a binary-capable model") {
@@ -78,3 +82,6 @@ TEST_SUITE("multiclass") {
         CHECK(m.to_json()["state"]["members"].size() == 1);
     }
 }
+
+}  // namespace unit_multiclass_multiclass_test
+}  // namespace

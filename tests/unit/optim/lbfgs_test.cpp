@@ -4,6 +4,10 @@
 
 #include "kestrel/optim/lbfgs.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_optim_lbfgs_test {
+
 using namespace kestrel;
 
 namespace {
@@ -102,3 +106,6 @@ TEST_CASE("lbfgs: a failed line search away from the optimum is not convergence"
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_optim_lbfgs_test
+}  // namespace

@@ -4,6 +4,10 @@
 
 #include "kestrel/optim/lbfgsb.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_optim_lbfgsb_test {
+
 using namespace kestrel;
 
 namespace {
@@ -54,3 +58,6 @@ TEST_CASE("minimize_lbfgsb: max_iter stops it unconverged, at a point no worse t
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_optim_lbfgsb_test
+}  // namespace

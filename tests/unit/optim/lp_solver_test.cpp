@@ -6,6 +6,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/optim/lp_solver.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_optim_lp_solver_test {
+
 using namespace kestrel;
 
 namespace {
@@ -80,3 +84,6 @@ TEST_CASE("solve_lp: an inconsistent program is an internal error") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_optim_lp_solver_test
+}  // namespace

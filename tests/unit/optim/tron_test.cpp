@@ -5,6 +5,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/optim/tron.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_optim_tron_test {
+
 using namespace kestrel;
 
 namespace {
@@ -108,3 +112,6 @@ TEST_SUITE("optim") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_optim_tron_test
+}  // namespace

@@ -7,6 +7,10 @@
 #include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_missing_option_test {
+
 using namespace kestrel;
 
 TEST_SUITE("pipeline") {
@@ -36,3 +40,6 @@ TEST_SUITE("pipeline") {
         CHECK_THROWS_AS(split_missing_option("constant:1,2"), UsageError);
     }
 }
+
+}  // namespace unit_pipeline_missing_option_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_model_contrib_test {
+
 using namespace kestrel;
 
 namespace {
@@ -137,3 +141,6 @@ TEST_SUITE("core.model_contrib") {
                              doctest::Contains("gives no feature contributions"), UsageError);
     }
 }
+
+}  // namespace unit_pipeline_model_contrib_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_model_explain_test {
+
 using namespace kestrel;
 
 namespace {
@@ -57,3 +61,6 @@ TEST_SUITE("pipeline.model_explain") {
                              UsageError);
     }
 }  // TEST_SUITE
+
+}  // namespace unit_pipeline_model_explain_test
+}  // namespace

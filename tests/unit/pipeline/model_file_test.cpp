@@ -8,6 +8,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_model_file_test {
+
 using namespace kestrel;
 namespace fs = std::filesystem;
 
@@ -139,3 +143,6 @@ TEST_SUITE("core.model_file") {
         CHECK_THROWS_AS(choose_task(logistic, words), UsageError);
     }
 }
+
+}  // namespace unit_pipeline_model_file_test
+}  // namespace

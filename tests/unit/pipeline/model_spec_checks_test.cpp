@@ -7,6 +7,10 @@
 #include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_model_spec_checks_test {
+
 using namespace kestrel;
 
 TEST_CASE("check_model_spec: options that go with another") {
@@ -41,3 +45,6 @@ TEST_CASE("check_model_spec: options that go with another") {
         CHECK_NOTHROW(check_model_spec(spec));
     }
 }
+
+}  // namespace unit_pipeline_model_spec_checks_test
+}  // namespace

@@ -6,6 +6,10 @@
 #include "common/commands.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_pipeline_registry_models_json_test {
+
 using namespace kestrel;
 
 TEST_SUITE("pipeline") {
@@ -24,3 +28,6 @@ TEST_SUITE("pipeline") {
         CHECK(command.out == list.dump(2) + "\n");
     }
 }
+
+}  // namespace unit_pipeline_registry_models_json_test
+}  // namespace

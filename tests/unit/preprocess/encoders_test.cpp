@@ -14,6 +14,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/preprocess/encoders.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_encoders_test {
+
 using namespace kestrel;
 
 namespace {
@@ -220,3 +224,6 @@ TEST_CASE("logistic on a raw table equals scikit-learn's impute + OneHotEncoder 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_preprocess_encoders_test
+}  // namespace

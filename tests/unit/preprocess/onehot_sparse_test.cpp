@@ -12,6 +12,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/preprocess/encoders.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_onehot_sparse_test {
+
 using namespace kestrel;
 
 namespace {
@@ -160,3 +164,6 @@ TEST_CASE("onehot sparse rows: classifiers predict the same classes as from the 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_preprocess_onehot_sparse_test
+}  // namespace

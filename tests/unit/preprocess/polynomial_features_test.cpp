@@ -12,6 +12,10 @@
 #include "kestrel/preprocess/polynomial_features.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_polynomial_features_test {
+
 using namespace kestrel;
 
 namespace {
@@ -242,3 +246,6 @@ TEST_CASE("poly: under cross-validation the pipeline is fitted on each training 
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_preprocess_polynomial_features_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "kestrel/preprocess/resample.hpp"
 #include "model_fixtures.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_resample_test {
+
 using namespace kestrel;
 
 namespace {
@@ -174,3 +178,6 @@ TEST_SUITE("preprocess") {
         CHECK(resample(d, parse_resample("under"), 3).rows() == 15);
     }
 }
+
+}  // namespace unit_preprocess_resample_test
+}  // namespace

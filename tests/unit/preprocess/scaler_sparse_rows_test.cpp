@@ -8,6 +8,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_scaler_sparse_rows_test {
+
 using namespace kestrel;
 
 namespace {
@@ -65,3 +69,6 @@ TEST_SUITE("preprocess") {
         CHECK_THROWS_AS((void)transformer_from_json(j)->transform(Features(sparse)), UsageError);
     }
 }
+
+}  // namespace unit_preprocess_scaler_sparse_rows_test
+}  // namespace

@@ -12,6 +12,10 @@
 #include "kestrel/preprocess/transformer.hpp"
 #include "one_rank_group.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_preprocess_steps_on_shards_test {
+
 using namespace kestrel;
 
 namespace {
@@ -176,3 +180,6 @@ TEST_SUITE("preprocess") {
         CHECK(capped->to_json().at("columns")[0].at("slot") == Json::array({-1, 1, 1, 0}));
     }
 }
+
+}  // namespace unit_preprocess_steps_on_shards_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "kestrel/report/svg_plot.hpp"
 #include "unit/report/svg_check.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_report_svg_plot_test {
+
 using namespace kestrel;
 using namespace kestrel::report;
 using kestrel::test::elements_named;
@@ -266,3 +270,6 @@ TEST_CASE("titles fit the picture: full size, then shrunk, then shortened in the
     CHECK(text.size() > 9);
     CHECK(text.substr(text.size() - 9) == "/test.csv");
 }
+
+}  // namespace unit_report_svg_plot_test
+}  // namespace

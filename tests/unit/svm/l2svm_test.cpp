@@ -7,6 +7,10 @@
 #include "kestrel/svm/svc.hpp"
 #include "svm_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_l2svm_test {
+
 using namespace kestrel;
 using namespace kestrel::svm_test;
 
@@ -93,3 +97,6 @@ TEST_CASE("svc loss=squared_hinge: two points, the closed form a = C/(2C+1)") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_l2svm_test
+}  // namespace

@@ -12,6 +12,10 @@
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_libsvm_model_test {
+
 using namespace kestrel;
 
 namespace {
@@ -265,3 +269,6 @@ TEST_CASE("libsvm model files: malformed files are ModelFileErrors naming file:l
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_libsvm_model_test
+}  // namespace

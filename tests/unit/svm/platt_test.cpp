@@ -10,6 +10,10 @@
 #include "kestrel/svm/svr.hpp"
 #include "svm_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_platt_test {
+
 using namespace kestrel;
 using namespace kestrel::svm_test;
 
@@ -235,3 +239,6 @@ TEST_CASE("svr probability=1: the Laplace scale of held-out residuals is near LI
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_platt_test
+}  // namespace

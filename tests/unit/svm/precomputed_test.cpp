@@ -8,6 +8,10 @@
 #include "kestrel/svm/svc.hpp"
 #include "svm_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_precomputed_test {
+
 using namespace kestrel;
 using namespace kestrel::svm_test;
 
@@ -117,3 +121,6 @@ TEST_CASE("svc kernel=precomputed: bad serials and combinations are clear errors
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_precomputed_test
+}  // namespace

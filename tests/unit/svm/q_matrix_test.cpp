@@ -7,6 +7,10 @@
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/svm/q_matrix.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_q_matrix_test {
+
 using namespace kestrel;
 
 namespace {
@@ -183,3 +187,6 @@ TEST_CASE("q matrix: SvrQ columns are the same with 1 and 2 threads") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_q_matrix_test
+}  // namespace

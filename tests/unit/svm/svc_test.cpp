@@ -7,6 +7,10 @@
 #include "kestrel/svm/svc.hpp"
 #include "svm_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_svc_test {
+
 using namespace kestrel;
 using namespace kestrel::svm_test;
 
@@ -203,3 +207,6 @@ TEST_CASE("svc: max_iter stops the solver with a warning and still gives a model
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_svc_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/svm/svr.hpp"
 #include "svm_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_svm_svr_test {
+
 using namespace kestrel;
 using namespace kestrel::svm_test;
 
@@ -231,3 +235,6 @@ TEST_CASE("svr: svr, nu_svr and binary svc fit the same model with 1, 2 and 3 th
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_svm_svr_test
+}  // namespace

@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_auto_report_test {
+
 using namespace kestrel;
 
 namespace {
@@ -112,3 +116,6 @@ TEST_SUITE("tasks") {
         CHECK(auto_report_svg_path("plot.svg") == "plot.svg.svg");
     }
 }
+
+}  // namespace unit_tasks_auto_report_test
+}  // namespace

@@ -16,6 +16,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/tasks/auto_json.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_auto_task_test {
+
 using namespace kestrel;
 
 namespace {
@@ -194,3 +198,6 @@ TEST_SUITE("tasks.auto_task") {
         CHECK(p.best[1] == 0.5);
     }
 }
+
+}  // namespace unit_tasks_auto_task_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/core/error.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_cv_data_test {
+
 using namespace kestrel;
 
 namespace {
@@ -60,3 +64,6 @@ TEST_CASE("read_cv_data: the scheme the request names") {
         CHECK(static_cast<Index>(cv.split.fixed[0].test.size()) == cv.data.rows() - rows);
     }
 }
+
+}  // namespace unit_tasks_cv_data_test
+}  // namespace

@@ -10,6 +10,10 @@
 #include "unit/tasks/command_rows.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_cv_report_test {
+
 using namespace kestrel;
 
 TEST_CASE("cv_report: kestrel-cv's JSON and prediction CSV from the library") {
@@ -80,3 +84,6 @@ TEST_CASE("cv_title names each scheme") {
     s.scheme = CvScheme::leave_one_out;
     CHECK(cv_title(s) == "leave-one-out cross-validation");
 }
+
+}  // namespace unit_tasks_cv_report_test
+}  // namespace

@@ -12,6 +12,10 @@
 #include "kestrel/io/data_reader.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_explain_task_test {
+
 using namespace kestrel;
 
 TEST_SUITE("tasks") {
@@ -59,3 +63,6 @@ TEST_SUITE("tasks") {
                                      "--metric applies to --importance, which is not given", UsageError);
     }
 }
+
+}  // namespace unit_tasks_explain_task_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "test_data.hpp"
 #include "unit/tasks/command_rows.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_importance_report_test {
+
 using namespace kestrel;
 
 TEST_SUITE("tasks") {
@@ -41,3 +45,6 @@ TEST_SUITE("tasks") {
         }
     }
 }
+
+}  // namespace unit_tasks_importance_report_test
+}  // namespace

@@ -7,6 +7,10 @@
 
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_option_assignments_test {
+
 using namespace kestrel;
 
 TEST_CASE("read options by name set the training data's options, the commands' defaults otherwise") {
@@ -63,3 +67,6 @@ TEST_CASE("a model's options and parameters are checked as the commands check th
                          "interaction_only applies to poly, which is not given", UsageError);
     CHECK_THROWS_AS(model_spec_from_assignments("logistic", {}, {"calibrate_folds=3"}), UsageError);
 }
+
+}  // namespace unit_tasks_option_assignments_test
+}  // namespace

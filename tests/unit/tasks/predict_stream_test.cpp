@@ -16,6 +16,10 @@
 #include "kestrel/tasks/prediction_text.hpp"
 #include "kestrel/tasks/score_rows.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_predict_stream_test {
+
 using namespace kestrel;
 
 namespace {
@@ -205,3 +209,6 @@ TEST_SUITE("tasks.predict_stream") {
         CHECK(r.err.find("more than --max-rows 3 data rows") != std::string::npos);
     }
 }
+
+}  // namespace unit_tasks_predict_stream_test
+}  // namespace

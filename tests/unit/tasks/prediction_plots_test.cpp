@@ -10,6 +10,10 @@
 #include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_prediction_plots_test {
+
 using namespace kestrel;
 
 namespace {
@@ -73,3 +77,6 @@ TEST_SUITE("tasks") {
         CHECK(plot_source_name("iris/test.csv") == "iris/test.csv");
     }
 }
+
+}  // namespace unit_tasks_prediction_plots_test
+}  // namespace

@@ -8,6 +8,10 @@
 
 #include "kestrel/model_selection/auto_search.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_search_axes_test {
+
 using namespace kestrel;
 
 namespace {
@@ -39,3 +43,6 @@ TEST_CASE("default_search_axes: the declared space less the spec's parameters an
         CHECK_FALSE(has(axis_names(default_search_axes(spec)), "scale"));
     }
 }
+
+}  // namespace unit_tasks_search_axes_test
+}  // namespace

@@ -6,6 +6,10 @@
 
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_search_request_test {
+
 using namespace kestrel;
 
 TEST_SUITE("tasks") {
@@ -63,3 +67,6 @@ TEST_SUITE("tasks") {
         CHECK(outer_split_for(r, SplitOptions{}).scheme == CvScheme::kfold);
     }
 }
+
+}  // namespace unit_tasks_search_request_test
+}  // namespace

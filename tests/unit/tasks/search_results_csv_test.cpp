@@ -8,6 +8,10 @@
 #include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_search_results_csv_test {
+
 using namespace kestrel;
 
 namespace {
@@ -52,3 +56,6 @@ TEST_CASE("results_csv and read_results_csv: the points a search scored, written
                                      ": column 2 is 'C', expected 'kernel' (the same -g axes, in the same order)",
                                  UsageError);
 }
+
+}  // namespace unit_tasks_search_results_csv_test
+}  // namespace

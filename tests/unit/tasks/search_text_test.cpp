@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_search_text_test {
+
 using namespace kestrel;
 
 namespace {
@@ -53,3 +57,6 @@ TEST_SUITE("tasks") {
         CHECK(search_rounds_text(r).text().empty());
     }
 }
+
+}  // namespace unit_tasks_search_text_test
+}  // namespace

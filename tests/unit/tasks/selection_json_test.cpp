@@ -10,6 +10,10 @@
 #include "unit/tasks/command_rows.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_selection_json_test {
+
 using namespace kestrel;
 
 TEST_CASE("sequential_selection_json: kestrel-select's JSON") {
@@ -37,3 +41,6 @@ TEST_CASE("feature_names_json: the columns by name") {
     CHECK(feature_names_json({2, 0}, {"a", "b", "c"}) == Json::array({"c", "a"}));
     CHECK(feature_names_json({}, {"a"}) == Json::array());
 }
+
+}  // namespace unit_tasks_selection_json_test
+}  // namespace

@@ -6,6 +6,10 @@
 
 #include "kestrel/core/error.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_selection_plots_test {
+
 using namespace kestrel;
 
 namespace {
@@ -35,3 +39,6 @@ TEST_SUITE("tasks") {
                              "a grid heat map needs two axes of listed values; this search has 1 axis", UsageError);
     }
 }
+
+}  // namespace unit_tasks_selection_plots_test
+}  // namespace

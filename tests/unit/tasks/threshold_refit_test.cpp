@@ -13,6 +13,10 @@
 #include "kestrel/tasks/training_data.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_threshold_refit_test {
+
 using namespace kestrel;
 
 namespace {
@@ -71,3 +75,6 @@ TEST_CASE("check_threshold_tuning: a binary classifier that gives scores") {
                                  "--tune-threshold needs a binary classifier; the data has 3 classes", UsageError);
     CHECK_NOTHROW(check_threshold_tuning("", spec, iris));  // nothing to tune
 }
+
+}  // namespace unit_tasks_threshold_refit_test
+}  // namespace

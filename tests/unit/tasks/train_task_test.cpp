@@ -12,6 +12,10 @@
 #include "kestrel/core/error.hpp"
 #include "test_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_train_task_test {
+
 using namespace kestrel;
 
 namespace {
@@ -127,3 +131,6 @@ TEST_CASE("check_train_request: what the model cannot do, named by option") {
                                      "--shard: --calibrate is not supported with a sharded fit", UsageError);
     }
 }
+
+}  // namespace unit_tasks_train_task_test
+}  // namespace

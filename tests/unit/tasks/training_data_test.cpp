@@ -16,6 +16,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/tasks/training_cv_data.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_training_data_test {
+
 using namespace kestrel;
 
 namespace {
@@ -216,3 +220,6 @@ TEST_SUITE("tasks") {
         std::remove(path.c_str());
     }
 }
+
+}  // namespace unit_tasks_training_data_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/tree/decision_tree.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_adaboost_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -268,3 +272,6 @@ TEST_SUITE("tree") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_tree_adaboost_test
+}  // namespace

@@ -11,6 +11,10 @@
 #include "kestrel/tree/random_forest.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_contrib_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -120,3 +124,6 @@ TEST_SUITE("tree") {
         check_additive(f->contributions(m.X), f->predict_proba(m.X), 3);
     }
 }
+
+}  // namespace unit_tree_contrib_test
+}  // namespace

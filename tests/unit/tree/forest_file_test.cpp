@@ -19,6 +19,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_forest_file_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 namespace fs = std::filesystem;
@@ -264,3 +268,6 @@ TEST_SUITE("tree") {
         fs::remove(path);
     }
 }
+
+}  // namespace unit_tree_forest_file_test
+}  // namespace

@@ -5,6 +5,10 @@
 #include "kestrel/tree/random_forest.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_forest_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -114,3 +118,6 @@ TEST_SUITE("tree") {
                              DataError);
     }
 }  // TEST_SUITE
+
+}  // namespace unit_tree_forest_test
+}  // namespace

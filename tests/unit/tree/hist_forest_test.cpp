@@ -14,6 +14,10 @@
 #include "kestrel/tree/row_bagging.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_hist_forest_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -194,3 +198,6 @@ TEST_SUITE("tree") {
         CHECK_THROWS_AS(fit_hist_forest(iris_train(), {{"oob", true}, {"bootstrap", false}}), ParamError);
     }
 }
+
+}  // namespace unit_tree_hist_forest_test
+}  // namespace

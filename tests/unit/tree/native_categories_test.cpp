@@ -15,6 +15,10 @@
 #include "kestrel/tree/random_forest.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_native_categories_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -290,3 +294,6 @@ TEST_SUITE("tree native categories") {
         CHECK(by_missing == doctest::Approx(4.0 / 9).epsilon(0.15));  // 0.22 with NaN sent right
     }
 }
+
+}  // namespace unit_tree_native_categories_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/pipeline/model.hpp"
 #include "estimator_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_report_category_names_test {
+
 using namespace kestrel;
 
 namespace {
@@ -112,3 +116,6 @@ TEST_SUITE("report category names") {
         CHECK(text.find("|--- grade not in {c}\n|   |--- value: -1.66667 (samples=200") != std::string::npos);
     }
 }
+
+}  // namespace unit_tree_report_category_names_test
+}  // namespace

@@ -9,6 +9,10 @@
 #include "kestrel/tree/random_forest.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_sparse_trees_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -142,3 +146,6 @@ TEST_SUITE("tree") {
             ParamError);
     }
 }  // TEST_SUITE
+
+}  // namespace unit_tree_sparse_trees_test
+}  // namespace

@@ -6,6 +6,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/tree/split_criteria.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_split_criteria_test {
+
 using namespace kestrel;
 
 TEST_SUITE("tree") {
@@ -48,3 +52,6 @@ TEST_SUITE("tree") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_tree_split_criteria_test
+}  // namespace

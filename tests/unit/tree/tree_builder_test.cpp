@@ -5,6 +5,10 @@
 #include "kestrel/tree/tree_params.hpp"
 #include "tree_test_util.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tree_tree_builder_test {
+
 using namespace kestrel;
 using namespace kestrel::tree_test;
 
@@ -184,3 +188,6 @@ TEST_SUITE("tree") {
     }
 
 }  // TEST_SUITE
+
+}  // namespace unit_tree_tree_builder_test
+}  // namespace
