@@ -6,7 +6,8 @@ ONNX, onnx.checker.check_model(full_check=True) (Debian's python3-onnx 1.12) acc
 file, ONNX Runtime (npm's onnxruntime-node, through ort_score.js) scores the set's test
 rows given as float32 (numeric columns) and strings (categorical ones), and kestrel-predict
 scores the same rows. Asserted: the labels are identical, and the largest absolute
-difference of the probabilities and of the regression outputs is at most 1e-5. The
+difference of the probabilities, of the decision values (`scores`, against kestrel-predict
+--decision) and of the regression outputs is at most 1e-5. The
 per-case largest differences are printed. Then the refusals: a model or setting ONNX
 cannot express exits 2 with one line on stderr and writes no file.
 
@@ -75,10 +76,23 @@ CASES = [
     ("quantile diabetes", ["-m", "quantile", "-p", "alpha=0.8"], DIABETES, FLOAT32_ANCHOR),
     ("linear_svr diabetes standard", ["-m", "linear_svr", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
     ("lp_svm heart (labels, scores)", ["-m", "lp_svm"], HEART),
+    # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
+    ("svc iris standard (labels, scores)", ["-m", "svc", "--scale", "standard"], IRIS),
+    ("svc heart probability=1", ["-m", "svc", "-p", "probability=1"], HEART),
+    ("svc heart poly (labels, scores)", ["-m", "svc", "-p", "kernel=poly(degree=2,coef0=1)"], HEART),
+    ("nu_svc iris laplacian standard (labels, scores)", ["-m", "nu_svc", "-p", "kernel=laplacian", "--scale", "standard"],
+     IRIS),
+    ("svc credit onehot, median, standard, 0.7*rbf+0.3*anova (labels, scores)",
+     ["-m", "svc", "--label-col", "Status", "--missing", "median", "--scale", "standard", "-p",
+      "kernel=0.7*rbf+0.3*anova(degree=1)"], CREDIT),
+    ("svr diabetes standard, scale_target", ["-m", "svr", "--scale", "standard", "-p", "scale_target=1"], DIABETES,
+     FLOAT32_ANCHOR),
+    ("nu_svr diabetes minmax, min kernel", ["-m", "nu_svr", "--scale", "minmax", "-p", "kernel=min"], DIABETES,
+     FLOAT32_ANCHOR),
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
-    ("svc (no ONNX form yet)", ["-m", "svc"], IRIS),
+    ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
     ("linear_svm iris (one-vs-rest wrapper of three members)", ["-m", "linear_svm"], IRIS),
     ("calibrated gbdt", ["-m", "gbdt", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
 ]
@@ -118,8 +132,8 @@ def ort_inputs(model, test_path):
 def kestrel_scores(args, model_json, test_path, work, classification, proba):
     pred = os.path.join(work, "pred.csv")
     cmd = [os.path.join(args.bin, "kestrel-predict"), model_json, test_path, "-o", pred, "-q"]
-    if classification and proba:
-        cmd.append("--proba")
+    if classification:
+        cmd.append("--proba" if proba else "--decision")
     r = run(cmd)
     check(r.returncode == 0, "kestrel-predict: " + r.stderr)
     header, rows = read_table(pred)
@@ -149,11 +163,11 @@ def differences(name, ort, header, rows):
     want_labels = [r[header.index("prediction")] for r in rows]
     check(len(labels) == len(want_labels), name + ": row counts differ")
     mismatched = sum(a != b for a, b in zip(labels, want_labels))
-    if "scores" in ort:
-        return mismatched, 0.0
-    proba_columns = [i for i, h in enumerate(header) if h.startswith("proba_")]
+    # A classifier without probabilities: its scores against kestrel-predict --decision.
+    output, prefix = ("scores", "decision") if "scores" in ort else ("probabilities", "proba_")
+    proba_columns = [i for i, h in enumerate(header) if h.startswith(prefix)]
     k = len(proba_columns)
-    got = ort["probabilities"]["data"]
+    got = ort[output]["data"]
     check(len(got) == k * len(rows), name + ": output sizes differ")
     return mismatched, max(abs(got[i * k + c] - float(r[j])) for i, r in enumerate(rows) for c, j in enumerate(proba_columns))
 
@@ -186,7 +200,7 @@ def compare(case, args, onnx_mod, work):
     bad, diff = differences(name, ort, header, rows)
     header, rows = kestrel_scores(args, model_json, test_path, work, classification, proba)
     bad_doubles, diff_doubles = differences(name, ort, header, rows)
-    what = "regression" if not classification else ("labels and probabilities" if proba else "labels (decision values)")
+    what = "regression" if not classification else ("labels and probabilities" if proba else "labels and decision values")
     print(f"{name}: {len(rows)} rows, {what}: largest |difference| {diff_doubles:.3g} against kestrel on the file's "
           f"doubles, {diff:.3g} on the float32 values{' (asserted)' if float32_anchor else ''}; labels differing: "
           f"{bad_doubles}, {bad}")

@@ -39,8 +39,8 @@ std::string label_output(const Model& model, const OnnxScores& scores, OnnxGraph
     const auto k = static_cast<std::int64_t>(classes.size());
     integers = integer_classes(classes, int_classes);
     const std::string labels = integers ? g.int64s(int_classes, {k}) : g.strings(classes, {k});
-    std::string ranked = scores.tensor;
-    if (!scores.probabilities && k == 2) {
+    std::string ranked = scores.label_scores.empty() ? scores.tensor : scores.label_scores;
+    if (scores.label_scores.empty() && !scores.probabilities && k == 2) {
         // Column 1 wins only where the decision value is above 0 (ArgMax keeps the first on ties).
         const std::string zero = g.add("Sub", {scores.tensor, scores.tensor});
         ranked = g.add("Concat", {zero, scores.tensor}, {A::of_int("axis", 1)});
@@ -85,9 +85,10 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     if (auto s = onnx_tree_scores(model, X, g)) return *s;
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
+    if (auto s = onnx_svm_scores(model, X, g)) return *s;
     throw ExportRefused("ONNX export: model " + model.model_name() + " has no ONNX form here (exported: tree, forest, "
-                        "gbdt, and the linear models but for a multiclass wrapper of several members; "
-                        "docs/exchange.md)");
+                        "gbdt, svc, nu_svc, svr, nu_svr, and the linear models but for a multiclass wrapper of several "
+                        "members; docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {

@@ -30,8 +30,13 @@ std::string onnx_pipeline_steps(const Model& model, const std::string& X, OnnxGr
 // kestrel's decision_function (one column: positive for classes[1]); a regressor's
 // prediction [N, 1].
 struct OnnxScores {
+    OnnxScores(std::string scores, bool are_probabilities, std::string ranked_for_label = {})
+        : tensor(std::move(scores)), probabilities(are_probabilities), label_scores(std::move(ranked_for_label)) {}
     std::string tensor;
     bool probabilities = false;
+    // What the label's ArgMax ranks, when not `tensor` (the kernel SVMs' one-vs-one votes,
+    // [N, classes]: their label is the vote, whatever the probabilities say).
+    std::string label_scores;
 };
 
 // The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
@@ -41,6 +46,8 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxG
 std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// The same for the kernel SVMs (svc, nu_svc, svr, nu_svr); nullopt for another estimator.
+std::optional<OnnxScores> onnx_svm_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 
 // Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
 // finds each row's leaf in every tree (one target per tree, each leaf's weight its index in

@@ -1,0 +1,228 @@
+// The kernel SVMs (svc, nu_svc, svr, nu_svr) in standard operators, in double: the kernel
+// matrix K(X, SV) [N, nSV] as kestrel's Kernel computes it (dot products by MatMul, the
+// separable kernels by broadcasting over the features), the decision values as products with
+// the dual coefficients, then what kestrel derives from them: the one-vs-one votes (the label,
+// ties to the lower class as LIBSVM's), decision_function's scores, and with probability=1
+// on two classes Platt's sigmoid. ai.onnx.ml's SVMClassifier / SVMRegressor compute in
+// float32 throughout, so their decision values would carry float error into every vote and
+// probability; these nodes keep kestrel's arithmetic.
+//
+// Refused: the multiclass probabilities (LIBSVM's pairwise coupling is an iterative solve
+// with a per-row stopping rule), one-class SVMs and the precomputed kernel.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kestrel/exchange/export.hpp"
+#include "kestrel/kernels/kernel_spec.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/svm/svc.hpp"
+#include "kestrel/svm/svr.hpp"
+#include "onnx_parts.hpp"
+
+namespace kestrel {
+namespace {
+
+using A = OnnxAttribute;
+
+std::string scalar(OnnxGraphBuilder& g, double v) { return g.doubles({v}, {1}); }
+
+// The support vectors' values and the tensors the kernels read from them, made on demand.
+class SupportVectorTensors {
+public:
+    SupportVectorTensors(const Features& sv, const std::string& X, OnnxGraphBuilder& g)
+        : sv_(sv.to_dense()), X_(X), g_(g) {}
+
+    // X · SVᵀ [N, nSV].
+    const std::string& dots() {
+        if (dots_.empty()) {
+            std::vector<double> t;  // d x nSV, row-major
+            for (Index j = 0; j < sv_.cols(); ++j)
+                for (Index i = 0; i < sv_.rows(); ++i) t.push_back(sv_(i, j));
+            dots_ = g_.add("MatMul", {X_, g_.doubles(std::move(t), {sv_.cols(), sv_.rows()})});
+        }
+        return dots_;
+    }
+    // ||x − sv||² [N, nSV] as kestrel: max(0, ||x||² + ||sv||² − 2 x·sv).
+    const std::string& squared_distances() {
+        if (squared_.empty()) {
+            const std::string x2 = g_.add("ReduceSum", {g_.add("Mul", {X_, X_}), g_.int64s({1}, {1})},
+                                          {A::of_int("keepdims", 1)});
+            std::vector<double> norms;
+            for (Index i = 0; i < sv_.rows(); ++i) norms.push_back(sv_.row(i).squaredNorm());
+            const std::string sum = g_.add("Add", {x2, g_.double_row(std::move(norms))});
+            const std::string twice = g_.add("Mul", {dots(), scalar(g_, 2.0)});
+            squared_ = g_.add("Max", {g_.add("Sub", {sum, twice}), scalar(g_, 0.0)});
+        }
+        return squared_;
+    }
+    // x − sv per feature [N, nSV, d], for the separable kernels.
+    std::string differences() {
+        return g_.add("Sub", {unsqueezed_x(), sv3()});
+    }
+    const std::string& unsqueezed_x() {
+        if (x3_.empty()) x3_ = g_.add("Unsqueeze", {X_, g_.int64s({1}, {1})});
+        return x3_;
+    }
+    // SV as [1, nSV, d].
+    const std::string& sv3() {
+        if (sv3_.empty()) {
+            std::vector<double> v;
+            for (Index i = 0; i < sv_.rows(); ++i)
+                for (Index j = 0; j < sv_.cols(); ++j) v.push_back(sv_(i, j));
+            sv3_ = g_.doubles(std::move(v), {1, sv_.rows(), sv_.cols()});
+        }
+        return sv3_;
+    }
+    std::string sum_over_features(const std::string& t) {
+        return g_.add("ReduceSum", {t, g_.int64s({2}, {1})}, {A::of_int("keepdims", 0)});
+    }
+
+private:
+    DenseMatrix sv_;
+    std::string X_;
+    OnnxGraphBuilder& g_;
+    std::string dots_, squared_, x3_, sv3_;
+};
+
+std::string times_gamma(OnnxGraphBuilder& g, const std::string& t, double gamma) {
+    return g.add("Mul", {t, scalar(g, gamma)});
+}
+
+// One base kernel's values [N, nSV] (kernel.cpp's factor_values).
+std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraphBuilder& g) {
+    const double gamma = k.gamma.value_or(0), coef0 = k.coef0.value_or(0);
+    const auto degree = static_cast<double>(k.degree.value_or(1));
+    switch (k.kind) {
+        case KernelKind::linear: return sv.dots();
+        case KernelKind::poly:
+            return g.add("Pow", {g.add("Add", {times_gamma(g, sv.dots(), gamma), scalar(g, coef0)}), scalar(g, degree)});
+        case KernelKind::sigmoid:
+            return g.add("Tanh", {g.add("Add", {times_gamma(g, sv.dots(), gamma), scalar(g, coef0)})});
+        case KernelKind::rbf: return g.add("Exp", {times_gamma(g, sv.squared_distances(), -gamma)});
+        case KernelKind::exponential:
+            return g.add("Exp", {times_gamma(g, g.add("Sqrt", {sv.squared_distances()}), -gamma)});
+        case KernelKind::laplacian:
+            return g.add("Exp", {times_gamma(g, sv.sum_over_features(g.add("Abs", {sv.differences()})), -gamma)});
+        case KernelKind::min: return sv.sum_over_features(g.add("Min", {sv.unsqueezed_x(), sv.sv3()}));
+        case KernelKind::anova: {
+            const std::string d = sv.differences();
+            const std::string e = g.add("Exp", {times_gamma(g, g.add("Mul", {d, d}), -gamma)});
+            return sv.sum_over_features(g.add("Pow", {e, scalar(g, degree)}));
+        }
+        case KernelKind::precomputed: break;
+    }
+    throw ExportRefused("ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
+                        "the training rows)");
+}
+
+// K(X, SV): the spec's weighted sum of products of base kernels.
+std::string kernel_matrix(const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
+    SupportVectorTensors sv(m.support_vectors, X, g);
+    std::string total;
+    for (const KernelTerm& term : m.kernel_spec.terms) {
+        std::string product;
+        for (const BaseKernel& factor : term.factors) {
+            const std::string k = base_kernel(factor, sv, g);
+            product = product.empty() ? k : g.add("Mul", {product, k});
+        }
+        if (term.weight != 1.0) product = g.add("Mul", {product, scalar(g, term.weight)});
+        total = total.empty() ? product : g.add("Add", {total, product});
+    }
+    return total;
+}
+
+// A [rows, cols] double constant from a row-major filler.
+template <class Fill>
+std::string matrix(OnnxGraphBuilder& g, Index rows, Index cols, Fill fill) {
+    std::vector<double> v(static_cast<std::size_t>(rows * cols), 0.0);
+    fill([&](Index r, Index c, double x) { v[static_cast<std::size_t>(r * cols + c)] = x; });
+    return g.doubles(std::move(v), {rows, cols});
+}
+
+// svc's scores: the pairwise decision values, then votes, decision_function and (two classes,
+// probability=1) Platt's probabilities, as svc.cpp and svm_model.cpp compute them.
+OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
+    const auto k = static_cast<Index>(m.n_sv.size());
+    const Index pairs = k * (k - 1) / 2, n_sv = m.sv_coef.cols();
+    if (m.has_probability() && k > 2)
+        throw ExportRefused("ONNX export: " + model.model_name() +
+                            "'s probabilities over more than two classes (LIBSVM's pairwise coupling, an iterative "
+                            "solve) have no ONNX form here; train with probability=0, or export a two-class model");
+    std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
+    for (Index c = 0; c < k; ++c)
+        start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + m.n_sv[static_cast<std::size_t>(c)];
+    // Pair (s, t)'s weights: class s's vectors take row t−1 of sv_coef, class t's row s.
+    const std::string W = matrix(g, n_sv, pairs, [&](auto set) {
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p) {
+                for (Index j = start[s]; j < start[s + 1]; ++j) set(j, p, m.sv_coef(t - 1, j));
+                for (Index j = start[t]; j < start[t + 1]; ++j) set(j, p, m.sv_coef(s, j));
+            }
+    });
+    const std::string pw = g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), W}),
+                                         g.double_row(std::vector<double>(m.rho.begin(), m.rho.end()))});
+    // Votes: pair (s, t) gives s a vote where its value is above 0, else t.
+    auto pair_to_class = [&](bool first) {
+        return matrix(g, pairs, k, [&](auto set) {
+            Index p = 0;
+            for (Index s = 0; s < k; ++s)
+                for (Index t = s + 1; t < k; ++t, ++p) set(p, first ? s : t, 1.0);
+        });
+    };
+    const std::string won = g.add("Cast", {g.add("Greater", {pw, scalar(g, 0.0)})}, {A::of_int("to", 11)});
+    const std::string lost = g.add("Sub", {scalar(g, 1.0), won});
+    const std::string votes = g.add("Add", {g.add("MatMul", {won, pair_to_class(true)}),
+                                            g.add("MatMul", {lost, pair_to_class(false)})});
+    if (m.has_probability()) {
+        // p(classes[0]) = 1 / (1 + exp(A f + B)), clipped to [1e-7, 1 − 1e-7] (LIBSVM's min_prob).
+        const std::string f_apb = g.add("Add", {g.add("Mul", {pw, scalar(g, m.prob_a[0])}), scalar(g, m.prob_b[0])});
+        const std::string p0 =
+            g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), scalar(g, 1e-7), scalar(g, 1 - 1e-7)});
+        const std::string p1 = g.add("Sub", {scalar(g, 1.0), p0});
+        return OnnxScores{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
+    }
+    if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
+    // decision_function: votes + conf / (3 (|conf| + 1)), conf a class's summed pair values.
+    const std::string signs = matrix(g, pairs, k, [&](auto set) {
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p) {
+                set(p, s, 1.0);
+                set(p, t, -1.0);
+            }
+    });
+    const std::string conf = g.add("MatMul", {pw, signs});
+    const std::string shrink =
+        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), scalar(g, 1.0)}), scalar(g, 3.0)});
+    return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
+}
+
+// svr's prediction: Σ_j coef_j K(x, sv_j) − rho.
+OnnxScores svr_scores(const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
+    const Index n_sv = m.sv_coef.cols();
+    if (n_sv == 0) {
+        // No support vectors (nu = 1 and the like): the constant −rho for every row.
+        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, scalar(g, 0.0)}), g.int64s({1}, {1})},
+                                       {A::of_int("keepdims", 1)});
+        return OnnxScores{g.add("Sub", {zero, scalar(g, m.rho[0])}), false};
+    }
+    const std::string coef = matrix(g, n_sv, 1, [&](auto set) {
+        for (Index j = 0; j < n_sv; ++j) set(j, 0, m.sv_coef(0, j));
+    });
+    return OnnxScores{g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), coef}), scalar(g, m.rho[0])}), false};
+}
+
+}  // namespace
+
+std::optional<OnnxScores> onnx_svm_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
+    const Estimator* estimator = &model.estimator();
+    if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);
+    if (dynamic_cast<const Svr*>(estimator) || dynamic_cast<const NuSvr*>(estimator))
+        return svr_scores(static_cast<const KernelSvmRegressor*>(estimator)->model(), X, g);
+    return std::nullopt;
+}
+
+}  // namespace kestrel
