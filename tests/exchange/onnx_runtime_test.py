@@ -76,6 +76,12 @@ CASES = [
     ("quantile diabetes", ["-m", "quantile", "-p", "alpha=0.8"], DIABETES, FLOAT32_ANCHOR),
     ("linear_svr diabetes standard", ["-m", "linear_svr", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
     ("lp_svm heart (labels, scores)", ["-m", "lp_svm"], HEART),
+    # Multiclass wrappers of linear members: one column per member, then the strategy.
+    ("linear_svm iris one-vs-rest standard (labels, scores)", ["-m", "linear_svm", "--scale", "standard"], IRIS),
+    ("perceptron iris one-vs-one standard (labels, scores)",
+     ["-m", "perceptron", "-p", "multiclass=ovo", "--scale", "standard"], IRIS),
+    ("linear_svm penguins one-vs-one, onehot, median (labels, scores)",
+     ["-m", "linear_svm", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
     # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
     ("svc iris standard (labels, scores)", ["-m", "svc", "--scale", "standard"], IRIS),
     ("svc heart probability=1", ["-m", "svc", "-p", "probability=1"], HEART),
@@ -93,7 +99,7 @@ CASES = [
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
     ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
-    ("linear_svm iris (one-vs-rest wrapper of three members)", ["-m", "linear_svm"], IRIS),
+    ("linear_svm iris (error-correcting output codes)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], IRIS),
     ("calibrated gbdt", ["-m", "gbdt", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
 ]
 

@@ -2,37 +2,103 @@
 // linear_svm, ridge, lasso, ...): X Wᵀ + b by MatMul and Add in double, then logistic's
 // probabilities as logistic_probabilities computes them. Standard operators rather than
 // ai.onnx.ml's LinearClassifier / LinearRegressor, whose outputs are float: the scores stay
-// exact in double.
+// exact in double. A one-vs-rest or one-vs-one wrapper of linear members (linear_svm,
+// perceptron, lp_svm over more than two classes) is the same product with one column per
+// member, then the wrapper's combination (multiclass_wrapper.cpp).
+#include "kestrel/exchange/export.hpp"
 #include "kestrel/linear/linear_model.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
 namespace kestrel {
+namespace {
 
-std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    const Estimator* estimator = &model.estimator();
-    // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
-    // it is. A wrapper of several members is refused by the caller.
-    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator); wrapper && wrapper->direct_member())
-        estimator = wrapper->direct_member();
-    const auto* linear = dynamic_cast<const LinearModel*>(estimator);
-    if (!linear) return std::nullopt;
-    const Eigen::MatrixXd& W = linear->coef_matrix();  // rows x d
+using A = OnnxAttribute;
+
+// X Wᵀ + b for the rows of W (one per output column), in double.
+std::string linear_scores(const Eigen::MatrixXd& W, const Vector& b, const std::string& X, OnnxGraphBuilder& g) {
     const Index rows = W.rows(), d = W.cols();
     std::vector<double> weights;  // d x rows, row-major: Wᵀ
     for (Index j = 0; j < d; ++j)
         for (Index r = 0; r < rows; ++r) weights.push_back(W(r, j));
-    const Vector& b = linear->intercepts();
     const std::string product = g.add("MatMul", {X, g.doubles(std::move(weights), {d, rows})});
-    const std::string scores = g.add("Add", {product, g.double_row(std::vector<double>(b.data(), b.data() + b.size()))});
+    return g.add("Add", {product, g.double_row(std::vector<double>(b.data(), b.data() + b.size()))});
+}
+
+// A [members, k] matrix with 1 at (m, class(m)).
+std::string member_to_class(OnnxGraphBuilder& g, Index k, const std::vector<Index>& classes) {
+    const auto members = static_cast<Index>(classes.size());
+    std::vector<double> v(static_cast<std::size_t>(members * k), 0.0);
+    for (Index m = 0; m < members; ++m) v[static_cast<std::size_t>(m * k + classes[static_cast<std::size_t>(m)])] = 1.0;
+    return g.doubles(std::move(v), {members, k});
+}
+
+// One-vs-one's combine_decisions on the members' scores S [N, pairs]: member (i, j) votes
+// for j where its score is above 0, else for i; the decision is votes + conf / (3(|conf| + 1)),
+// conf(j) += s and conf(i) −= s; the label is the most votes, the lower class on ties.
+OnnxScores one_vs_one(Index k, const std::string& S, OnnxGraphBuilder& g) {
+    std::vector<Index> first, second;
+    for (Index i = 0; i < k; ++i)
+        for (Index j = i + 1; j < k; ++j) {
+            first.push_back(i);
+            second.push_back(j);
+        }
+    const std::string to_first = member_to_class(g, k, first), to_second = member_to_class(g, k, second);
+    const std::string won = g.add("Cast", {g.add("Greater", {S, g.double_scalar(0.0)})}, {A::of_int("to", 11)});
+    const std::string lost = g.add("Sub", {g.double_scalar(1.0), won});
+    const std::string votes =
+        g.add("Add", {g.add("MatMul", {won, to_second}), g.add("MatMul", {lost, to_first})});
+    const std::string conf = g.add("MatMul", {S, g.add("Sub", {to_second, to_first})});
+    const std::string shrink = g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
+    return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
+}
+
+// A wrapper of several linear members; nullopt when its members are not linear.
+std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const MulticlassWrapper& wrapper,
+                                                const std::string& X, OnnxGraphBuilder& g) {
+    const auto& members = wrapper.fitted_members();
+    Eigen::MatrixXd W;
+    Vector b(static_cast<Index>(members.size()));
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        const auto* linear = dynamic_cast<const LinearModel*>(members[m].get());
+        if (!linear || linear->coef_matrix().rows() != 1 || !members[m]->has_decision_function()) return std::nullopt;
+        if (W.size() == 0) W.resize(static_cast<Index>(members.size()), linear->coef_matrix().cols());
+        W.row(static_cast<Index>(m)) = linear->coef_matrix().row(0);
+        b[static_cast<Index>(m)] = linear->intercepts()[0];
+    }
+    if (model.has_predict_proba())
+        throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " wrapper's probabilities of " +
+                            model.model_name() + " have no ONNX form here");
+    const std::string S = linear_scores(W, b, X, g);
+    const auto k = static_cast<Index>(model.classes().size());
+    if (wrapper.strategy_name() == "ovr") return OnnxScores{S, false};  // one column per class; the label its argmax
+    if (wrapper.strategy_name() == "ovo") return one_vs_one(k, S, g);
+    throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " multiclass strategy of " + model.model_name() +
+                        " has no ONNX form here (ovr and ovo export)");
+}
+
+}  // namespace
+
+std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
+    const Estimator* estimator = &model.estimator();
+    // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
+    // it is. A wrapper of several members: their scores side by side, then its combination.
+    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
+        if (!wrapper->direct_member()) return wrapped_linear_scores(model, *wrapper, X, g);
+        estimator = wrapper->direct_member();
+    }
+    const auto* linear = dynamic_cast<const LinearModel*>(estimator);
+    if (!linear) return std::nullopt;
+    const std::string scores = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
     if (model.task() != Task::classification) return OnnxScores{scores, false};
     if (!model.has_predict_proba()) return OnnxScores{scores, false};
-    if (rows > 1) return OnnxScores{g.add("Softmax", {scores}, {OnnxAttribute::of_int("axis", 1)}), true};
+    if (linear->coef_matrix().rows() > 1)
+        return OnnxScores{g.add("Softmax", {scores}, {A::of_int("axis", 1)}), true};
     // (σ(−z), σ(z)): each side from its own sign, as logistic_probabilities.
     const std::string negative = g.add("Sigmoid", {g.add("Neg", {scores})});
     const std::string positive = g.add("Sigmoid", {scores});
-    return OnnxScores{g.add("Concat", {negative, positive}, {OnnxAttribute::of_int("axis", 1)}), true};
+    return OnnxScores{g.add("Concat", {negative, positive}, {A::of_int("axis", 1)}), true};
 }
 
 }  // namespace kestrel

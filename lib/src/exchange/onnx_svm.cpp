@@ -26,8 +26,6 @@ namespace {
 
 using A = OnnxAttribute;
 
-std::string scalar(OnnxGraphBuilder& g, double v) { return g.doubles({v}, {1}); }
-
 // The support vectors' values and the tensors the kernels read from them, made on demand.
 class SupportVectorTensors {
 public:
@@ -52,8 +50,8 @@ public:
             std::vector<double> norms;
             for (Index i = 0; i < sv_.rows(); ++i) norms.push_back(sv_.row(i).squaredNorm());
             const std::string sum = g_.add("Add", {x2, g_.double_row(std::move(norms))});
-            const std::string twice = g_.add("Mul", {dots(), scalar(g_, 2.0)});
-            squared_ = g_.add("Max", {g_.add("Sub", {sum, twice}), scalar(g_, 0.0)});
+            const std::string twice = g_.add("Mul", {dots(), g_.double_scalar(2.0)});
+            squared_ = g_.add("Max", {g_.add("Sub", {sum, twice}), g_.double_scalar(0.0)});
         }
         return squared_;
     }
@@ -87,7 +85,7 @@ private:
 };
 
 std::string times_gamma(OnnxGraphBuilder& g, const std::string& t, double gamma) {
-    return g.add("Mul", {t, scalar(g, gamma)});
+    return g.add("Mul", {t, g.double_scalar(gamma)});
 }
 
 // One base kernel's values [N, nSV] (kernel.cpp's factor_values).
@@ -97,9 +95,9 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
     switch (k.kind) {
         case KernelKind::linear: return sv.dots();
         case KernelKind::poly:
-            return g.add("Pow", {g.add("Add", {times_gamma(g, sv.dots(), gamma), scalar(g, coef0)}), scalar(g, degree)});
+            return g.add("Pow", {g.add("Add", {times_gamma(g, sv.dots(), gamma), g.double_scalar(coef0)}), g.double_scalar(degree)});
         case KernelKind::sigmoid:
-            return g.add("Tanh", {g.add("Add", {times_gamma(g, sv.dots(), gamma), scalar(g, coef0)})});
+            return g.add("Tanh", {g.add("Add", {times_gamma(g, sv.dots(), gamma), g.double_scalar(coef0)})});
         case KernelKind::rbf: return g.add("Exp", {times_gamma(g, sv.squared_distances(), -gamma)});
         case KernelKind::exponential:
             return g.add("Exp", {times_gamma(g, g.add("Sqrt", {sv.squared_distances()}), -gamma)});
@@ -109,7 +107,7 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
         case KernelKind::anova: {
             const std::string d = sv.differences();
             const std::string e = g.add("Exp", {times_gamma(g, g.add("Mul", {d, d}), -gamma)});
-            return sv.sum_over_features(g.add("Pow", {e, scalar(g, degree)}));
+            return sv.sum_over_features(g.add("Pow", {e, g.double_scalar(degree)}));
         }
         case KernelKind::precomputed: break;
     }
@@ -127,7 +125,7 @@ std::string kernel_matrix(const SvmModel& m, const std::string& X, OnnxGraphBuil
             const std::string k = base_kernel(factor, sv, g);
             product = product.empty() ? k : g.add("Mul", {product, k});
         }
-        if (term.weight != 1.0) product = g.add("Mul", {product, scalar(g, term.weight)});
+        if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
         total = total.empty() ? product : g.add("Add", {total, product});
     }
     return total;
@@ -172,16 +170,16 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
                 for (Index t = s + 1; t < k; ++t, ++p) set(p, first ? s : t, 1.0);
         });
     };
-    const std::string won = g.add("Cast", {g.add("Greater", {pw, scalar(g, 0.0)})}, {A::of_int("to", 11)});
-    const std::string lost = g.add("Sub", {scalar(g, 1.0), won});
+    const std::string won = g.add("Cast", {g.add("Greater", {pw, g.double_scalar(0.0)})}, {A::of_int("to", 11)});
+    const std::string lost = g.add("Sub", {g.double_scalar(1.0), won});
     const std::string votes = g.add("Add", {g.add("MatMul", {won, pair_to_class(true)}),
                                             g.add("MatMul", {lost, pair_to_class(false)})});
     if (m.has_probability()) {
         // p(classes[0]) = 1 / (1 + exp(A f + B)), clipped to [1e-7, 1 − 1e-7] (LIBSVM's min_prob).
-        const std::string f_apb = g.add("Add", {g.add("Mul", {pw, scalar(g, m.prob_a[0])}), scalar(g, m.prob_b[0])});
+        const std::string f_apb = g.add("Add", {g.add("Mul", {pw, g.double_scalar(m.prob_a[0])}), g.double_scalar(m.prob_b[0])});
         const std::string p0 =
-            g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), scalar(g, 1e-7), scalar(g, 1 - 1e-7)});
-        const std::string p1 = g.add("Sub", {scalar(g, 1.0), p0});
+            g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
+        const std::string p1 = g.add("Sub", {g.double_scalar(1.0), p0});
         return OnnxScores{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
     }
     if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
@@ -196,7 +194,7 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     });
     const std::string conf = g.add("MatMul", {pw, signs});
     const std::string shrink =
-        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), scalar(g, 1.0)}), scalar(g, 3.0)});
+        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
     return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
 }
 
@@ -205,14 +203,14 @@ OnnxScores svr_scores(const SvmModel& m, const std::string& X, OnnxGraphBuilder&
     const Index n_sv = m.sv_coef.cols();
     if (n_sv == 0) {
         // No support vectors (nu = 1 and the like): the constant −rho for every row.
-        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, scalar(g, 0.0)}), g.int64s({1}, {1})},
+        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, g.double_scalar(0.0)}), g.int64s({1}, {1})},
                                        {A::of_int("keepdims", 1)});
-        return OnnxScores{g.add("Sub", {zero, scalar(g, m.rho[0])}), false};
+        return OnnxScores{g.add("Sub", {zero, g.double_scalar(m.rho[0])}), false};
     }
     const std::string coef = matrix(g, n_sv, 1, [&](auto set) {
         for (Index j = 0; j < n_sv; ++j) set(j, 0, m.sv_coef(0, j));
     });
-    return OnnxScores{g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), coef}), scalar(g, m.rho[0])}), false};
+    return OnnxScores{g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), coef}), g.double_scalar(m.rho[0])}), false};
 }
 
 }  // namespace

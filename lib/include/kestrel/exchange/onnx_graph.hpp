@@ -29,6 +29,8 @@ public:
     std::string doubles(std::vector<double> values, std::vector<std::int64_t> dims);
     std::string int64s(std::vector<std::int64_t> values, std::vector<std::int64_t> dims);
     std::string strings(std::vector<std::string> values, std::vector<std::int64_t> dims);
+    // A double [1] (broadcast against any shape).
+    std::string double_scalar(double v) { return doubles({v}, {1}); }
     // A double row vector [1, n] (broadcast against [N, n]).
     std::string double_row(std::vector<double> values) {
         const auto n = static_cast<std::int64_t>(values.size());

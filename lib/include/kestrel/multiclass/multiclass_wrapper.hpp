@@ -4,6 +4,7 @@
 // a model is wrapped or not; its state nests one state per member.
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "kestrel/core/estimator.hpp"
@@ -35,6 +36,10 @@ public:
     }
     // With two classes, the one member that is the model (its coefficients); else null.
     const Estimator* direct_member() const { return direct_ ? members_[0].get() : nullptr; }
+    // The fitted members in problems(k)'s order, and the strategy's name ("ovr", "ovo",
+    // "ecoc"): what an exporter needs to rebuild member_scores and combine_decisions.
+    const std::vector<std::unique_ptr<Estimator>>& fitted_members() const { return members_; }
+    std::string strategy_name() const { return strategy(); }
 
 protected:
     virtual const char* strategy() const = 0;
