@@ -24,6 +24,7 @@ struct KestrelDataset {
 struct KestrelModel {
     kestrel::Model model;
     std::string info_json{};  // kestrel_model_info_json's text, kept for the caller
+    std::string file_text{};  // kestrel_model_to_string's bytes, kept for the caller
 };
 
 namespace kestrel::capi {

@@ -1,11 +1,16 @@
 // The C interface's models: trained through the task floor as kestrel-train trains them,
-// scored through score_rows as kestrel-predict scores them, saved and loaded as model files.
+// scored through score_rows as kestrel-predict scores them, saved and loaded as model files
+// (or their bytes), cross-validated as kestrel-cv does.
 #include <memory>
 #include <optional>
 
 #include "c_api_handles.hpp"
 #include "kestrel/io/coded_columns.hpp"
 #include "kestrel/io/data_reader.hpp"
+#include "kestrel/model_selection/cross_validate.hpp"
+#include "kestrel/pipeline/model_text.hpp"
+#include "kestrel/tasks/cv_data.hpp"
+#include "kestrel/tasks/cv_report.hpp"
 #include "kestrel/tasks/option_assignments.hpp"
 #include "kestrel/tasks/predict_stream.hpp"
 #include "kestrel/tasks/score_rows.hpp"
@@ -63,16 +68,52 @@ const Features& rows_to_score(const Model& model, const KestrelDataset& data, Ta
 }
 
 ScoreOutputs outputs_of(int output) {
-    if (output < KESTREL_OUTPUT_PREDICTION || output > KESTREL_OUTPUT_DECISION)
-        throw UsageError("output " + std::to_string(output) + ": must be one of KESTREL_OUTPUT_PREDICTION, _PROBA, _DECISION");
+    if (output < KESTREL_OUTPUT_PREDICTION || output > KESTREL_OUTPUT_CONTRIB)
+        throw UsageError("output " + std::to_string(output) +
+                         ": must be one of KESTREL_OUTPUT_PREDICTION, _PROBA, _DECISION, _CONTRIB");
     ScoreOutputs o;
     o.proba = output == KESTREL_OUTPUT_PROBA;
     o.decision = output == KESTREL_OUTPUT_DECISION;
+    o.contributions = output == KESTREL_OUTPUT_CONTRIB;
     return o;
 }
 
 const Matrix& scored_matrix(const ScoredRows& scored, int output) {
+    if (output == KESTREL_OUTPUT_CONTRIB) return scored.contrib;
     return output == KESTREL_OUTPUT_PROBA ? scored.proba : scored.decision;
+}
+
+// kestrel-cv --json's object for `folds`-fold cross-validation of `spec` on the data.
+Json cross_validated(const ModelSpec& spec, const KestrelDataset& data, int folds, int threads, std::uint64_t seed) {
+    Context ctx;
+    ctx.seed = seed;
+    ctx.threads = threads;
+    add_callbacks(ctx);
+    if (folds < 2) throw UsageError("kestrel_cross_validate: folds " + std::to_string(folds) + ": at least 2");
+    Dataset rows;
+    SplitOptions split;
+    if (data.from_file) {
+        CvDataRequest request;
+        request.data = data.file;
+        if (request.data.read.threads == 0) request.data.read.threads = threads;
+        request.k = folds;
+        CvData cv = read_cv_data(request, spec);
+        rows = std::move(cv.data);
+        split = std::move(cv.split);
+    } else {
+        TrainRequest request;
+        request.spec = spec;
+        request.data.path = kMemorySource;
+        rows = memory_training_rows(data, request);
+        split.k = folds;
+        keep_queries_whole(rows, split);
+    }
+    CvOptions opts;
+    static_cast<SplitOptions&>(opts) = split;
+    const CvResult r = cross_validate(spec, rows, opts, ctx);
+    Json j = cv_about_json(spec, rows, opts, seed);
+    j.update(cv_scores_json(r, rows.task));
+    return j;
 }
 
 int predict_into(const KestrelModel* model, const KestrelDataset* data, int output, double* out, std::size_t capacity,
@@ -219,6 +260,44 @@ int kestrel_model_decision_function(const KestrelModel* model, const KestrelData
                                        "kestrel_model_decision_function");
 }
 
+int kestrel_model_contributions(const KestrelModel* model, const KestrelDataset* data, double* out, size_t capacity) {
+    return kestrel::capi::predict_into(model, data, KESTREL_OUTPUT_CONTRIB, out, capacity, "kestrel_model_contributions");
+}
+
+int kestrel_model_to_string(KestrelModel* model, const char** text, size_t* length) {
+    return guarded([&] {
+        require(model, "kestrel_model_to_string", "model");
+        require(text, "kestrel_model_to_string", "text");
+        model->file_text = kestrel::model_file_text(model->model);
+        *text = model->file_text.c_str();
+        if (length) *length = model->file_text.size();
+    });
+}
+
+int kestrel_model_from_string(const char* text, size_t length, KestrelModel** out) {
+    return guarded([&] {
+        require(text, "kestrel_model_from_string", "text");
+        require(out, "kestrel_model_from_string", "out");
+        *out = new KestrelModel{kestrel::model_from_file_text(std::string(text, length), "<model text>")};
+    });
+}
+
 void kestrel_model_free(KestrelModel* model) { delete model; }
+
+int kestrel_cross_validate(const char* model_name, const char* const* params, size_t n_params,
+                           const char* const* options, size_t n_options, const KestrelDataset* data, int folds,
+                           int threads, uint64_t seed, const char** json) {
+    return guarded([&] {
+        require(model_name, "kestrel_cross_validate", "model_name");
+        require(data, "kestrel_cross_validate", "data");
+        require(json, "kestrel_cross_validate", "json");
+        const kestrel::ModelSpec spec = kestrel::model_spec_from_assignments(
+            model_name, kestrel::capi::texts(params, n_params, "kestrel_cross_validate", "params"),
+            kestrel::capi::texts(options, n_options, "kestrel_cross_validate", "options"));
+        thread_local std::string text;
+        text = kestrel::capi::cross_validated(spec, *data, folds, threads, seed).dump();
+        *json = text.c_str();
+    });
+}
 
 }  // extern "C"

@@ -87,11 +87,15 @@ _declare("kestrel_model_n_features", _i, _p, ctypes.POINTER(_s))
 _declare("kestrel_model_n_classes", _i, _p, ctypes.POINTER(_s))
 _declare("kestrel_model_class_name", _i, _p, _s, ctypes.POINTER(_str))
 _declare("kestrel_model_output_shape", _i, _p, _p, _i, ctypes.POINTER(_s), ctypes.POINTER(_s))
-for _f in ("kestrel_model_predict", "kestrel_model_predict_proba", "kestrel_model_decision_function"):
+for _f in ("kestrel_model_predict", "kestrel_model_predict_proba", "kestrel_model_decision_function",
+           "kestrel_model_contributions"):
     _declare(_f, _i, _p, _p, _dbl, _s)
+_declare("kestrel_model_to_string", _i, _p, ctypes.POINTER(_p), ctypes.POINTER(_s))
+_declare("kestrel_model_from_string", _i, ctypes.c_char_p, _s, ctypes.POINTER(_p))
 _declare("kestrel_model_free", None, _p)
+_declare("kestrel_cross_validate", _i, _str, _strs, _s, _strs, _s, _p, _i, _i, ctypes.c_uint64, ctypes.POINTER(_str))
 
-OUTPUT_PREDICTION, OUTPUT_PROBA, OUTPUT_DECISION = 0, 1, 2
+OUTPUT_PREDICTION, OUTPUT_PROBA, OUTPUT_DECISION, OUTPUT_CONTRIB = 0, 1, 2, 3
 ROW_MAJOR = 0
 
 

@@ -4,7 +4,6 @@ import ctypes
 import json
 import os
 import sys
-import tempfile
 import warnings
 
 import numpy as np
@@ -42,21 +41,18 @@ class Model:
         _lib.call("kestrel_model_save", self._handle, os.fsencode(path), error=ModelFileError)
 
     def to_text(self):
-        """The model file's text. The C interface saves only to a path, so this goes through a
-        temporary file."""
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "model.json")
-            self.save(path)
-            with open(path, encoding="utf-8") as f:
-                return f.read()
+        """The model file's text: the bytes save() writes (kestrel_model_to_string)."""
+        text, length = ctypes.c_void_p(), ctypes.c_size_t()
+        _lib.call("kestrel_model_to_string", self._handle, ctypes.byref(text), ctypes.byref(length))
+        return ctypes.string_at(text.value, length.value).decode("utf-8")
 
     @classmethod
     def from_text(cls, text):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "model.json")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            return load_model(path)
+        """A model from a model file's text or bytes, read as load_model reads a file."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        _lib.call("kestrel_model_from_string", data, len(data), ctypes.byref(out), error=ModelFileError)
+        return cls(out)
 
     def info(self):
         j = ctypes.c_char_p()
@@ -101,6 +97,11 @@ class Model:
     def decision_function(self, X):
         return self._output(X, _lib.OUTPUT_DECISION, "kestrel_model_decision_function")
 
+    def contributions(self, X):
+        """Per row each column's contribution to the raw score, then the bias (XGBoost's
+        pred_contribs; K blocks of n_features + 1 for K raw scores)."""
+        return self._output(X, _lib.OUTPUT_CONTRIB, "kestrel_model_contributions")
+
 
 def _text(v):
     if isinstance(v, bool):
@@ -113,6 +114,18 @@ def load_model(path):
     out = ctypes.c_void_p()
     _lib.call("kestrel_model_load", os.fsencode(path), ctypes.byref(out), error=ModelFileError)
     return Model(out)
+
+
+def cross_validate(model, data, params=None, options=None, folds=5, threads=0, seed=1):
+    """kestrel-cv -m MODEL -k FOLDS --seed SEED --json on a Dataset: its JSON object (model,
+    task, rows, seed, scheme, metrics with mean, std and folds, the out-of-fold report)."""
+    p = [f"{k}={_text(v)}" for k, v in (params or {}).items()]
+    o = [f"{k}={_text(v)}" for k, v in (options or {}).items()]
+    j = ctypes.c_char_p()
+    with _warnings_of_the_fit():
+        _lib.call("kestrel_cross_validate", str(model).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
+                  data.handle, int(folds), int(threads), int(seed), ctypes.byref(j))
+    return json.loads(j.value.decode("utf-8"))
 
 
 def list_models():

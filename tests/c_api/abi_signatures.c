@@ -33,4 +33,9 @@ int (*const check_kestrel_model_train)(const char*, const char* const*, size_t, 
 int (*const check_kestrel_models_json)(const char**) = kestrel_models_json;
 int (*const check_kestrel_set_callbacks)(KestrelWarningCallback, KestrelProgressCallback, void*) = kestrel_set_callbacks;
 
+int (*const check_kestrel_model_contributions)(const KestrelModel*, const KestrelDataset*, double*, size_t) = kestrel_model_contributions;
+int (*const check_kestrel_model_to_string)(KestrelModel*, const char**, size_t*) = kestrel_model_to_string;
+int (*const check_kestrel_model_from_string)(const char*, size_t, KestrelModel**) = kestrel_model_from_string;
+int (*const check_kestrel_cross_validate)(const char*, const char* const*, size_t, const char* const*, size_t, const KestrelDataset*, int, int, uint64_t, const char**) = kestrel_cross_validate;
+
 int main(void) { return 0; }

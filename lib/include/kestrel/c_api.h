@@ -41,6 +41,7 @@ extern "C" {
 #define KESTREL_OUTPUT_PREDICTION 0 /* n_rows x 1: a class index into the classes, or a value */
 #define KESTREL_OUTPUT_PROBA 1      /* n_rows x n_classes */
 #define KESTREL_OUTPUT_DECISION 2   /* n_rows x 1 (binary, regression) or n_rows x n_classes */
+#define KESTREL_OUTPUT_CONTRIB 3    /* n_rows x K*(n_features+1): per output, each column's share then the bias */
 
 typedef struct KestrelDataset KestrelDataset;
 typedef struct KestrelModel KestrelModel;
@@ -152,8 +153,33 @@ KESTREL_API int kestrel_model_predict_proba(const KestrelModel* model, const Kes
                                             size_t capacity);
 KESTREL_API int kestrel_model_decision_function(const KestrelModel* model, const KestrelDataset* data, double* out,
                                                 size_t capacity);
+/* Each column's contribution to the raw score, then the bias (XGBoost's pred_contribs,
+ * kestrel-predict --contrib): K blocks of n_features + 1 per row, K the raw scores (1, or
+ * the classes of a softmax gbdt). Exact TreeSHAP for the trees, coef * (x - mean) for the
+ * linear models; KESTREL_ERROR_USAGE for a model without contributions. */
+KESTREL_API int kestrel_model_contributions(const KestrelModel* model, const KestrelDataset* data, double* out,
+                                            size_t capacity);
+/* The model file's bytes, as kestrel_model_save writes them, without a file: `*length`
+ * bytes at `*text` (NUL-terminated too), the model's until the next call of this function
+ * on it or kestrel_model_free. */
+KESTREL_API int kestrel_model_to_string(KestrelModel* model, const char** text, size_t* length);
+/* A model from a model file's `length` bytes (kestrel's JSON, a LIBSVM model file, an
+ * XGBoost JSON or UBJSON model), read as kestrel_model_load reads a file. */
+KESTREL_API int kestrel_model_from_string(const char* text, size_t length, KestrelModel** out);
 /* Frees a model (NULL is fine). */
 KESTREL_API void kestrel_model_free(KestrelModel* model);
+
+/* ---- cross-validation ---- */
+
+/* Cross-validates `model_name` on `data` as kestrel-cv -k folds --json does: the same
+ * parameters and options as kestrel_model_train, stratified k-fold for classification
+ * (query groups kept whole when the data has them), the same seed giving the same folds and
+ * scores. `*json` is kestrel-cv --json's object (model, task, rows, seed, scheme, metrics with
+ * mean, std and folds, the out-of-fold report), valid until the next call of this function
+ * on this thread. */
+KESTREL_API int kestrel_cross_validate(const char* model_name, const char* const* params, size_t n_params,
+                                       const char* const* options, size_t n_options, const KestrelDataset* data,
+                                       int folds, int threads, uint64_t seed, const char** json);
 
 #ifdef __cplusplus
 }

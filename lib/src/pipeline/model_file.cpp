@@ -12,6 +12,7 @@
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/io/atomic_file.hpp"
+#include "kestrel/pipeline/model_text.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/preprocess/transformer.hpp"
 #include "kestrel/boosting/xgboost_model.hpp"
@@ -272,18 +273,25 @@ void Model::save(const std::string& path) const {
         Durability::synced);
 }
 
-Model Model::load(const std::string& path) {
-    std::string text = read_whole_file(path);
+Model Model::load(const std::string& path) { return model_from_file_text(read_whole_file(path), path); }
+
+std::string model_file_text(const Model& model) {
+    JsonTextSlots slots;  // no sink: the writers' text stays in the one string
+    const Json j = model.to_json(slots);
+    return model_json_text(j, &slots);
+}
+
+Model model_from_file_text(std::string text, const std::string& path) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ModelFileError(path, "model file is empty");
     // A model file from LIBSVM's svm-train (users bring their existing models).
-    if (looks_like_libsvm_model(text)) return from_json(libsvm_model_to_json(text, path), path);
+    if (looks_like_libsvm_model(text)) return Model::from_json(libsvm_model_to_json(text, path), path);
     // XGBoost's Booster.save_model, JSON or UBJSON (recognised by content, not by name).
-    if (looks_like_xgboost_model(text)) return from_json(xgboost_model_to_json(text, path), path);
+    if (looks_like_xgboost_model(text)) return Model::from_json(xgboost_model_to_json(text, path), path);
     // Tree nodes packed, without nlohmann's DOM of them; anything unusual (an error
     // included) is read again by Json::parse, whose DOM and messages are the reference.
     if (std::optional<Json> packed = parse_model_json(text)) {
         std::string().swap(text);
-        return from_json(*packed, path);
+        return Model::from_json(*packed, path);
     }
     Json j;
     try {
@@ -295,7 +303,7 @@ Model Model::load(const std::string& path) {
         // A number past double's range (1e400) is out_of_range, not a parse_error.
         throw ModelFileError(path, std::string("model file is not valid JSON: ") + e.what());
     }
-    return from_json(j, path);
+    return Model::from_json(j, path);
 }
 
 }  // namespace kestrel

@@ -51,6 +51,17 @@ void check_split_memory(const SplitOptions& s, Index rows, std::uint64_t max_mem
 
 }  // namespace
 
+void keep_queries_whole(const Dataset& d, SplitOptions& s) {
+    // As scikit-learn's GroupKFold on the query ids: a ranking metric needs each query
+    // whole in one fold.
+    if (!d.has_queries() || s.scheme != CvScheme::kfold) return;
+    std::vector<std::string> ids;
+    ids.reserve(static_cast<std::size_t>(d.rows()));
+    for (Index i = 0; i < d.rows(); ++i) ids.push_back(format_number(d.qid[i]));
+    s.scheme = CvScheme::group_kfold;
+    s.groups = group_ids(ids);
+}
+
 CvData read_cv_data(const CvDataRequest& request, const ModelSpec& spec) {
     const bool all_rows = request.k == 0;
     CvData out = read_cv_rows(request, spec);
@@ -68,15 +79,7 @@ CvData read_cv_data(const CvDataRequest& request, const ModelSpec& spec) {
         s.test_fraction = request.test_fraction;
     }
     const Dataset& d = out.data;
-    // Rows in query groups (learning to rank) are split by query, as scikit-learn's
-    // GroupKFold on the query ids: a ranking metric needs each query whole in one fold.
-    if (d.has_queries() && s.scheme == CvScheme::kfold && !all_rows) {
-        std::vector<std::string> ids;
-        ids.reserve(static_cast<std::size_t>(d.rows()));
-        for (Index i = 0; i < d.rows(); ++i) ids.push_back(format_number(d.qid[i]));
-        s.scheme = CvScheme::group_kfold;
-        s.groups = group_ids(ids);
-    }
+    if (!all_rows) keep_queries_whole(d, s);
     if (d.has_queries() && (s.scheme == CvScheme::leave_one_out || s.scheme == CvScheme::shuffle_split))
         throw UsageError((request.leave_one_out || all_rows ? ErrorText("leave-one-out") : option_named("shuffle_splits")) +
                          " would split the rows of a query (the data has query groups); use " + option_named("k") +

@@ -43,7 +43,7 @@ struct ModelHandle {
     ~ModelHandle() { kestrel_model_free(p); }
 };
 
-void require_ok(int code) { REQUIRE_MESSAGE(code == KESTREL_OK, kestrel_last_error()); }
+void require_ok(int code) { REQUIRE_MESSAGE(code == KESTREL_OK, std::string(kestrel_last_error())); }
 
 DatasetHandle file_dataset(const std::string& path, std::vector<const char*> options = {}) {
     DatasetHandle d;
@@ -65,6 +65,7 @@ std::vector<double> c_outputs(const KestrelModel* m, const KestrelDataset* d, in
     std::vector<double> out(rows * cols);
     const auto call = output == KESTREL_OUTPUT_PROBA      ? kestrel_model_predict_proba
                       : output == KESTREL_OUTPUT_DECISION ? kestrel_model_decision_function
+                      : output == KESTREL_OUTPUT_CONTRIB  ? kestrel_model_contributions
                                                           : kestrel_model_predict;
     require_ok(call(m, d, out.data(), out.size()));
     return out;
@@ -79,11 +80,12 @@ std::vector<double> library_outputs(const std::string& model_path, const std::st
     ScoreOutputs asked;
     asked.proba = output == KESTREL_OUTPUT_PROBA;
     asked.decision = output == KESTREL_OUTPUT_DECISION;
+    asked.contributions = output == KESTREL_OUTPUT_CONTRIB;
     const ScoredRows s = score_rows(model, t.X, asked);
     std::vector<double> out;
     for (Index i = 0; i < t.X.rows(); ++i) {
         if (output == KESTREL_OUTPUT_PREDICTION) out.push_back(s.predicted[i]);
-        const Matrix& m = asked.proba ? s.proba : s.decision;
+        const Matrix& m = asked.proba ? s.proba : asked.contributions ? s.contrib : s.decision;
         if (output != KESTREL_OUTPUT_PREDICTION)
             for (Index j = 0; j < m.cols(); ++j) out.push_back(m(i, j));
     }
@@ -185,6 +187,88 @@ TEST_CASE("a saved and loaded model predicts what it did") {
     CHECK(before.size() == 89);
     CHECK(c_outputs(loaded.p, rows.p, KESTREL_OUTPUT_PREDICTION) == before);
     CHECK(before == library_outputs(path, test::repo_path("data/diabetes/test.csv"), KESTREL_OUTPUT_PREDICTION));
+}
+
+TEST_CASE("contributions are the task floor's, and each row's sum is its prediction") {
+    const test::ScratchDir dir("c_api_contrib");
+    const std::string rows_path = test::repo_path("data/diabetes/test.csv");
+    const DatasetHandle train = file_dataset(test::repo_path("data/diabetes/train.csv"));
+    const ModelHandle m = trained("gbdt", {"n_estimators=15", "max_depth=3"}, train.p);
+    const std::string path = dir / "gbdt.json";
+    require_ok(kestrel_model_save(m.p, path.c_str()));
+    const DatasetHandle rows = file_dataset(rows_path);
+    size_t n = 0, cols = 0;
+    require_ok(kestrel_model_output_shape(m.p, rows.p, KESTREL_OUTPUT_CONTRIB, &n, &cols));
+    CHECK(n == 89);
+    CHECK(cols == 11);  // 10 columns and the bias
+    const auto contrib = c_outputs(m.p, rows.p, KESTREL_OUTPUT_CONTRIB);
+    CHECK(contrib == library_outputs(path, rows_path, KESTREL_OUTPUT_CONTRIB));
+    const auto predicted = c_outputs(m.p, rows.p, KESTREL_OUTPUT_PREDICTION);
+    for (size_t i = 0; i < n; ++i) {
+        double sum = 0;
+        for (size_t j = 0; j < cols; ++j) sum += contrib[i * cols + j];
+        CHECK(sum == doctest::Approx(predicted[i]).epsilon(1e-12));  // squared loss: the raw score is the prediction
+    }
+    const ModelHandle svc = trained("svc", {}, file_dataset(test::repo_path("data/iris/train.csv")).p);
+    std::vector<double> out(1000);
+    const DatasetHandle iris = file_dataset(test::repo_path("data/iris/test.csv"));
+    CHECK(kestrel_model_contributions(svc.p, iris.p, out.data(), out.size()) == KESTREL_ERROR_USAGE);
+    CHECK(std::string(kestrel_last_error()).find("contributions") != std::string::npos);
+}
+
+TEST_CASE("a model's bytes without a file: kestrel_model_save's, and read back as kestrel_model_load reads") {
+    const test::ScratchDir dir("c_api_model_text");
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    const ModelHandle m = trained("forest", {"n_estimators=5"}, train.p);
+    const char* text = nullptr;
+    size_t length = 0;
+    require_ok(kestrel_model_to_string(m.p, &text, &length));
+    const std::string bytes(text, length);
+    CHECK(bytes == saved_bytes(m.p, dir, "forest.json"));
+    CHECK(bytes.size() == std::string(text).size());  // NUL-terminated as well
+    ModelHandle back;
+    require_ok(kestrel_model_from_string(bytes.data(), bytes.size(), &back.p));
+    const DatasetHandle rows = file_dataset(test::repo_path("data/iris/test.csv"));
+    CHECK(c_outputs(back.p, rows.p, KESTREL_OUTPUT_PROBA) == c_outputs(m.p, rows.p, KESTREL_OUTPUT_PROBA));
+    require_ok(kestrel_model_to_string(back.p, &text, &length));
+    CHECK(std::string(text, length) == bytes);
+    ModelHandle bad;
+    CHECK(kestrel_model_from_string(bytes.data(), bytes.size() / 2, &bad.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()).find("<model text>") != std::string::npos);
+    CHECK(bad.p == nullptr);
+}
+
+TEST_CASE("cross-validation through the C interface is kestrel-cv --json's, from a file or from memory") {
+    const std::string train = test::repo_path("data/iris/train.csv");
+    const auto r = test::run(cli::run_cv, "kestrel-cv",
+                             {"-m", "logistic", "-p", "C=0.5", "--scale", "standard", "-k", "4", "--seed", "7",
+                              "--threads", "1", "--json", train, "-q"});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const Json command = Json::parse(r.out);
+    const DatasetHandle data = file_dataset(train);
+    const char* params[] = {"C=0.5"};
+    const char* options[] = {"scale=standard"};
+    const char* json = nullptr;
+    require_ok(kestrel_cross_validate("logistic", params, 1, options, 1, data.p, 4, 1, 7, &json));
+    Json c = Json::parse(json);
+    CHECK(c["metrics"] == command["metrics"]);
+    CHECK(c["out_of_fold"] == command["out_of_fold"]);
+    CHECK(c["scheme"] == command["scheme"]);
+    CHECK(c["metrics"]["accuracy"]["folds"].size() == 4);
+    // The same rows given from memory: the same folds, so the same scores.
+    const DenseRows d = dense_rows(train);
+    DatasetHandle memory;
+    require_ok(kestrel_dataset_from_dense(d.values.data(), d.rows, d.cols, KESTREL_ROW_MAJOR, &memory.p));
+    ReadOptions read;
+    const Table table = read_table(train, read);
+    std::vector<const char*> labels;
+    for (const auto& label : table.labels->text) labels.push_back(label.c_str());
+    require_ok(kestrel_dataset_set_label_strings(memory.p, labels.data(), labels.size()));
+    require_ok(kestrel_cross_validate("logistic", params, 1, options, 1, memory.p, 4, 1, 7, &json));
+    c = Json::parse(json);
+    CHECK(c["metrics"] == command["metrics"]);
+    CHECK(kestrel_cross_validate("logistic", params, 1, options, 1, data.p, 1, 1, 7, &json) == KESTREL_ERROR_USAGE);
+    CHECK(std::string(kestrel_last_error()).find("folds 1") != std::string::npos);
 }
 
 TEST_CASE("rows from a dense matrix, either layout, float64 or float32, train and predict as the file's") {

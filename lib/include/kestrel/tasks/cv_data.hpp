@@ -29,4 +29,7 @@ struct CvData {
 
 CvData read_cv_data(const CvDataRequest& request, const ModelSpec& spec);
 
+// k-fold over rows in query groups (learning to rank) becomes group k-fold on the query ids.
+void keep_queries_whole(const Dataset& d, SplitOptions& s);
+
 }  // namespace kestrel
