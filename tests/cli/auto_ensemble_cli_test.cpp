@@ -193,6 +193,44 @@ TEST_SUITE("cli.auto") {
             }
     }
 
+    TEST_CASE("kestrel-auto -o without --ensemble: the winner's bag, and kestrel-predict gives the mean of its fold models") {
+        test::ScratchDir dir("auto_single_bag");
+        const auto model = dir / "best.json";
+        auto r = run(run_auto, "kestrel-auto",
+                     {ens_train, "--label-col", "species", "--models", "logistic,forest", "--max-evals", "4", "--folds",
+                      "5", "--seed", "3", "-o", model, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        CHECK(j["fold_models"] == 5);
+        const Json saved = Json::parse(test::slurp(model));
+        const Json& members = saved["state"]["members"];
+        REQUIRE(members.size() == 5);
+        std::vector<std::vector<std::vector<double>>> fold_proba;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            CHECK(members[m]["weight"] == 0.2);
+            CHECK(members[m]["model"]["model"] == j["best"]["model"]);
+            CHECK(members[m]["model"]["provenance"]["auto"]["params"] == j["best"]["params"]);
+            const auto alone = dir / ("fold" + std::to_string(m) + ".json");
+            std::ofstream(alone) << members[m]["model"].dump();
+            auto p = run(run_predict, "kestrel-predict", {alone, ens_test, "--label-col", "species", "--proba"});
+            REQUIRE_MESSAGE(p.code == 0, p.err);
+            fold_proba.push_back(proba_columns(p.out));
+        }
+        auto p = run(run_predict, "kestrel-predict", {model, ens_test, "--label-col", "species", "--proba"});
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        const auto got = proba_columns(p.out);
+        REQUIRE(got.size() == 69);
+        bool differs_from_a_fold = false;
+        for (std::size_t i = 0; i < got.size(); ++i)
+            for (std::size_t c = 0; c < 3; ++c) {
+                double mean = 0;
+                for (const auto& f : fold_proba) mean += 0.2 * f[i][c];
+                CHECK(std::abs(got[i][c] - mean) <= 1e-12);
+                differs_from_a_fold = differs_from_a_fold || std::abs(got[i][c] - fold_proba[0][i][c]) > 1e-9;
+            }
+        CHECK(differs_from_a_fold);
+    }
+
     TEST_CASE("kestrel-auto --ensemble: byte-identical model at 1 and 2 threads under --max-evals, bagged or refit") {
         test::ScratchDir dir("auto_ensemble_threads");
         const test::PinnedDate pinned;  // the runs are seconds apart; their files record the date
