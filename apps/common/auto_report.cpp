@@ -80,9 +80,14 @@ std::string auto_leaderboard_text(const AutoRun& run, std::uint64_t seed) {
     o << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
       << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
     if (!run.output.empty()) {
-        o << (run.chose_ensemble() ? "the ensemble's members refit" : "refit") << " on all " << plural(run.rows, "row")
-          << " -> " << run.output << "\n";
-        if (!run.chose_ensemble() && best.refit_point != best.point) o << auto_refit_rounds_text(best) << "\n";
+        if (run.fold_models > 0)
+            o << (run.chose_ensemble() ? "the ensemble's members, each the average of its " : "the average of its ")
+              << run.fold_models << " fold models -> " << run.output << "\n";
+        else
+            o << (run.chose_ensemble() ? "the ensemble's members refit" : "refit") << " on all "
+              << plural(run.rows, "row") << " -> " << run.output << "\n";
+        if (run.fold_models == 0 && !run.chose_ensemble() && best.refit_point != best.point)
+            o << auto_refit_rounds_text(best) << "\n";
     }
     return o.str();
 }

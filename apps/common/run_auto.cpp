@@ -11,7 +11,8 @@ namespace kestrel::cli {
 
 int run_auto(const std::vector<std::string>& args, Io& io) {
     const auto start = std::chrono::steady_clock::now();
-    CLI::App app{"Search a portfolio of models by cross-validation within a budget; refit the best on all rows.\n"
+    CLI::App app{"Evaluate a portfolio of model configurations, then search the models' spaces, by cross-validation "
+                 "within a budget; save the best as the average of its fold models (--refit-full: refit on all rows).\n"
                  "  kestrel-auto TRAIN_FILE [--label-col COL] [--time-budget 60s | --max-evals N]\n"
                  "               [--models gbdt,forest,logistic,...] [--metric M] [-o BEST.json] [--report report.md]",
                  "kestrel-auto"};
@@ -39,7 +40,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     app.add_option("--time-budget", budget_text,
                    "wall-clock budget (60s, 2m, 1h; default 60s without --max-evals): no evaluation starts once spent");
     app.add_option("--halving-batch", opts.halving_batch,
-                   "after round 0, screen this many candidates of a family by successive halving on rows (factor 3) "
+                   "after the portfolio, screen this many drawn candidates of a family by successive halving on rows "
+                   "(factor 3) "
                    "and evaluate the survivor; 1 = no screening")
         ->check(whole_number(1, 10000))
         ->capture_default_str();
@@ -75,7 +77,13 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                    "models), onehot, or ordinal (codes as numbers), for any model")
         ->check(CLI::IsMember({"auto", "onehot", "ordinal"}))
         ->capture_default_str();
-    app.add_option("-o,--output", request.output, "write the best candidate's model, refit on all rows")->type_name("FILE");
+    app.add_option("-o,--output", request.output,
+                   "write the chosen model: the average of its K fold models (its bag), or with --refit-full, refit "
+                   "on all rows")
+        ->type_name("FILE");
+    app.add_flag("--refit-full", request.refit_full,
+                 "-o: refit the chosen candidate (or each ensemble member) on all rows instead of saving the average of "
+                 "its K fold models (AutoGluon's refit_full): K times faster prediction, not the models the search scored");
     app.add_option("--report", report_path, "write the leaderboard and the chosen model as Markdown")->type_name("FILE");
     if (!parse(app, args, io)) return 0;
     // Its wall-clock budget decides what runs next, and each rank would decide differently.

@@ -1,7 +1,9 @@
-// kestrel-auto --ensemble (docs/auto.md#ensemble) on the raw penguins table: the saved
-// ensemble predicts the weighted average of its members as kestrel-train refits them,
-// round-trips through its file, is byte-identical at 1 and 2 threads, is not kept when it
-// does not beat the best single model, and the commands that cannot explain it say so.
+// kestrel-auto --ensemble (docs/auto.md#ensemble) on the raw penguins table: with
+// --refit-full the saved ensemble predicts the weighted average of its members as
+// kestrel-train refits them; by default each member is its bag of fold models, and the file
+// predicts the weighted average of those; it round-trips through its file, is
+// byte-identical at 1 and 2 threads, is not kept when it does not beat the best single
+// model, and the commands that cannot explain it say so.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -52,17 +54,18 @@ std::vector<std::vector<double>> proba_columns(const std::string& csv) {
 }
 
 // The ensemble on penguins, scored by log loss (averaged probabilities usually lower it).
-test::Captured auto_ensemble(const std::string& out, const std::string& threads, const std::string& extra_model = "") {
-    std::vector<std::string> args = {ens_train, "--label-col", "species", "--models", "logistic,forest,knn" + extra_model,
-                                     "--metric", "log_loss", "--max-evals", "6", "--folds", "3", "--seed", "5",
+test::Captured auto_ensemble(const std::string& out, const std::string& threads, bool refit_full = true) {
+    std::vector<std::string> args = {ens_train, "--label-col", "species", "--models", "logistic,forest,knn",
+                                     "--metric", "log_loss", "--max-evals", "9", "--folds", "3", "--seed", "5",
                                      "--threads", threads, "--ensemble", "--ensemble-size", "10", "-o", out, "--json",
                                      "--confirm-leaders", "0"};  // the held-out rule alone (the next test has both)
+    if (refit_full) args.push_back("--refit-full");
     return run(run_auto, "kestrel-auto", args);
 }
 }  // namespace
 
 TEST_SUITE("cli.auto") {
-    TEST_CASE("kestrel-auto --ensemble: the saved ensemble's --proba is the weighted average of kestrel-train's members") {
+    TEST_CASE("kestrel-auto --ensemble --refit-full: the saved ensemble's --proba is the weighted average of kestrel-train's members") {
         test::ScratchDir dir("auto_ensemble");
         const auto model = dir / "ens.json";
         auto r = auto_ensemble(model, "1");
@@ -149,10 +152,98 @@ TEST_SUITE("cli.auto") {
         CHECK(tree.code == 1);
     }
 
-    TEST_CASE("kestrel-auto --ensemble: byte-identical model at 1 and 2 threads under --max-evals") {
+    TEST_CASE("kestrel-auto --ensemble: each member is its bag, and kestrel-predict gives the weighted average of the fold models") {
+        test::ScratchDir dir("auto_ensemble_bagged");
+        const auto model = dir / "ens.json";
+        auto r = auto_ensemble(model, "2", false);
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        const Json& e = j["ensemble"];
+        REQUIRE(e["kept"] == true);
+        CHECK(j["fold_models"] == 3);
+        const Json saved = Json::parse(test::slurp(model));
+        CHECK(saved["model"] == "ensemble");
+        CHECK(saved["provenance"]["auto"]["saved"] == Json({{"bagged", true}, {"fold_models", 3}}));
+        const Json& members = saved["state"]["members"];
+        // Three fold models per selected member, in the selection's order, each w / 3.
+        REQUIRE(members.size() == 3 * e["members"].size());
+        std::vector<std::vector<std::vector<double>>> fold_proba;
+        std::vector<double> weights;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            const Json& listed = e["members"][m / 3];
+            const Json& fold_model = members[m]["model"];
+            CHECK(fold_model["model"] == listed["model"]);
+            CHECK(fold_model["provenance"]["auto"]["rank"] == listed["rank"]);
+            CHECK(fold_model["provenance"]["auto"]["fold"] == std::to_string(m % 3 + 1) + "/3");
+            CHECK(members[m]["weight"].get<double>() == doctest::Approx(listed["weight"].get<double>() / 3).epsilon(1e-15));
+            // Each fold model fitted on about two thirds of the 275 training rows.
+            CHECK(fold_model["provenance"]["rows"].get<int>() < 200);
+            const auto alone = dir / ("fold_model" + std::to_string(m) + ".json");
+            std::ofstream(alone) << fold_model.dump();
+            auto p = run(run_predict, "kestrel-predict", {alone, ens_test, "--label-col", "species", "--proba"});
+            REQUIRE_MESSAGE(p.code == 0, p.err);
+            fold_proba.push_back(proba_columns(p.out));
+            weights.push_back(members[m]["weight"].get<double>());
+        }
+        auto p = run(run_predict, "kestrel-predict", {model, ens_test, "--label-col", "species", "--proba"});
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        const auto got = proba_columns(p.out);
+        REQUIRE(got.size() == 69);
+        for (std::size_t i = 0; i < got.size(); ++i)
+            for (std::size_t c = 0; c < 3; ++c) {
+                double expected = 0;
+                for (std::size_t m = 0; m < weights.size(); ++m) expected += weights[m] * fold_proba[m][i][c];
+                CHECK(std::abs(got[i][c] - expected) <= 1e-12);
+            }
+    }
+
+    TEST_CASE("kestrel-auto -o without --ensemble: the winner's bag, and kestrel-predict gives the mean of its fold models") {
+        test::ScratchDir dir("auto_single_bag");
+        const auto model = dir / "best.json";
+        auto r = run(run_auto, "kestrel-auto",
+                     {ens_train, "--label-col", "species", "--models", "logistic,forest", "--max-evals", "4", "--folds",
+                      "5", "--seed", "3", "-o", model, "--json"});
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        CHECK(j["fold_models"] == 5);
+        const Json saved = Json::parse(test::slurp(model));
+        const Json& members = saved["state"]["members"];
+        REQUIRE(members.size() == 5);
+        std::vector<std::vector<std::vector<double>>> fold_proba;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            CHECK(members[m]["weight"] == 0.2);
+            CHECK(members[m]["model"]["model"] == j["best"]["model"]);
+            CHECK(members[m]["model"]["provenance"]["auto"]["params"] == j["best"]["params"]);
+            const auto alone = dir / ("fold" + std::to_string(m) + ".json");
+            std::ofstream(alone) << members[m]["model"].dump();
+            auto p = run(run_predict, "kestrel-predict", {alone, ens_test, "--label-col", "species", "--proba"});
+            REQUIRE_MESSAGE(p.code == 0, p.err);
+            fold_proba.push_back(proba_columns(p.out));
+        }
+        auto p = run(run_predict, "kestrel-predict", {model, ens_test, "--label-col", "species", "--proba"});
+        REQUIRE_MESSAGE(p.code == 0, p.err);
+        const auto got = proba_columns(p.out);
+        REQUIRE(got.size() == 69);
+        bool differs_from_a_fold = false;
+        for (std::size_t i = 0; i < got.size(); ++i)
+            for (std::size_t c = 0; c < 3; ++c) {
+                double mean = 0;
+                for (const auto& f : fold_proba) mean += 0.2 * f[i][c];
+                CHECK(std::abs(got[i][c] - mean) <= 1e-12);
+                differs_from_a_fold = differs_from_a_fold || std::abs(got[i][c] - fold_proba[0][i][c]) > 1e-9;
+            }
+        CHECK(differs_from_a_fold);
+    }
+
+    TEST_CASE("kestrel-auto --ensemble: byte-identical model at 1 and 2 threads under --max-evals, bagged or refit") {
         test::ScratchDir dir("auto_ensemble_threads");
         const test::PinnedDate pinned;  // the runs are seconds apart; their files record the date
         const auto one = dir / "one.json", two = dir / "two.json";
+        auto bagged_one = auto_ensemble(one, "1", false);
+        auto bagged_two = auto_ensemble(two, "2", false);
+        REQUIRE_MESSAGE(bagged_one.code == 0, bagged_one.err);
+        REQUIRE_MESSAGE(bagged_two.code == 0, bagged_two.err);
+        CHECK(test::slurp(one) == test::slurp(two));
         auto a = auto_ensemble(one, "1");
         auto b = auto_ensemble(two, "2");
         REQUIRE_MESSAGE(a.code == 0, a.err);
@@ -166,7 +257,7 @@ TEST_SUITE("cli.auto") {
         const auto model = dir / "best.json";
         auto r = run(run_auto, "kestrel-auto",
                      {ens_train, "--label-col", "species", "--models", "logistic,forest,knn", "--metric", "log_loss",
-                      "--max-evals", "6", "--folds", "3", "--seed", "1", "--ensemble", "--ensemble-size", "10", "-o",
+                      "--max-evals", "9", "--folds", "3", "--seed", "1", "--ensemble", "--ensemble-size", "10", "-o",
                       model, "--json"});
         REQUIRE_MESSAGE(r.code == 0, r.err);
         const Json j = Json::parse(r.out);
@@ -179,7 +270,11 @@ TEST_SUITE("cli.auto") {
         CHECK(e["confirmed_single_mean"] == j["best"]["mean"]);
         CHECK(e["held_out_mean"].get<double>() >= e["confirmed_single_mean"].get<double>());
         CHECK(e["kept"] == false);
-        CHECK(Json::parse(test::slurp(model))["model"] == j["best"]["model"]);
+        // The winner's bag: its 3 fold models.
+        const Json saved = Json::parse(test::slurp(model));
+        CHECK(saved["model"] == "ensemble");
+        REQUIRE(saved["state"]["members"].size() == 3);
+        CHECK(saved["state"]["members"][0]["model"]["model"] == j["best"]["model"]);
     }
 
     TEST_CASE("kestrel-auto --ensemble that does not beat the best single model is not kept") {
@@ -194,7 +289,9 @@ TEST_SUITE("cli.auto") {
         CHECK(j["ensemble"]["kept"] == false);
         CHECK(j["ensemble"]["mean"] == j["best"]["mean"]);
         CHECK(j["ensemble"]["members"].size() == 1);
-        CHECK(Json::parse(test::slurp(model))["model"] == "tree");
+        const Json saved = Json::parse(test::slurp(model));
+        CHECK(saved["state"]["members"].size() == 3);
+        for (const auto& m : saved["state"]["members"]) CHECK(m["model"]["model"] == "tree");
         const std::string md = test::slurp(report);
         CHECK(md.find("## Ensemble") != std::string::npos);
         CHECK(md.find("not kept") != std::string::npos);
@@ -221,8 +318,8 @@ TEST_SUITE("cli.auto") {
         const Json j = Json::parse(r.out);
         int logistic = 0;
         for (const auto& c : j["leaderboard"]) logistic += c["model"] == "logistic" ? 1 : 0;
-        CHECK(logistic == 3);
-        CHECK(j["ensemble"]["pool"] == 3);
+        CHECK(logistic == 2);  // the portfolio round by round: gbdt, logistic, gbdt, logistic
+        CHECK(j["ensemble"]["pool"] == 2);
         for (const auto& m : j["ensemble"]["members"]) CHECK(m["model"] == "logistic");
     }
 

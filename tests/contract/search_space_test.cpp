@@ -3,6 +3,9 @@
 // parameters, so no run can fail on a space's own typo.
 #include <doctest/doctest.h>
 
+#include <set>
+#include <string>
+
 #include "kestrel/model_selection/auto_search.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/pipeline/search_spaces.hpp"
@@ -32,19 +35,28 @@ TEST_SUITE("contract") {
                 ModelSpec s = apply_point(base, point);
                 CHECK_NOTHROW(resolve_params(s));
             }
-            for (const auto& point : declared_starts(name)) {
+            // Every portfolio entry resolves, and none repeats another.
+            std::set<std::string> seen;
+            for (const auto& point : declared_portfolio(name)) {
+                CAPTURE(point.size());
                 ModelSpec s = apply_point(base, point);
                 CHECK_NOTHROW(resolve_params(s));
+                CHECK(seen.insert(resolved_params(s)->values().dump()).second);
             }
         }
         CHECK(declared >= 10);
         // The families the issue names, for both tasks.
         for (const char* m : {"gbdt", "forest", "logistic", "svc", "ridge", "least_squares", "knn"})
             CHECK(search_space(m).declared());
-        // gbdt's start is kestrel-train's defaults: the space's fixed early stopping turned off.
-        const auto starts = declared_starts("gbdt");
-        REQUIRE(starts.size() == 1);
-        CHECK(starts[0] == GridPoint{{"early_stopping_rounds", "0"}});
+        // gbdt's first portfolio entry is kestrel-train's defaults: the space's fixed early
+        // stopping turned off; the others keep it (they stop on the fold's own hold-out).
+        const auto portfolio = declared_portfolio("gbdt");
+        REQUIRE(portfolio.size() == 5);
+        CHECK(portfolio[0] == GridPoint{{"early_stopping_rounds", "0"}});
+        CHECK(portfolio[1] == GridPoint{{"early_stopping_rounds", "20"}, {"learning_rate", "0.05"}, {"n_estimators", "500"}});
+        // Each family of the default portfolios brings alternatives to its defaults, least_squares aside.
+        for (const char* m : {"gbdt", "forest", "logistic", "svc", "svr", "ridge", "knn", "tree", "linear_svm"})
+            CHECK(declared_portfolio(m).size() >= 2);
     }
 }
 

@@ -708,10 +708,22 @@ SearchSpace gbdt_search_space() {
         .axes = {"learning_rate=loguniform(0.01,0.3)", "max_depth=randint(2,11)", "min_child_weight=loguniform(0.1,10)",
                  "min_data_in_leaf=choice(0,5,10,20,40)", "lambda=loguniform(0.01,10)", "subsample=uniform(0.6,1)",
                  "colsample=uniform(0.5,1)", "n_estimators=choice(100,300)", "early_stopping_rounds=20"},
-        // kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
-        // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
-        // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
-        .starts = {"early_stopping_rounds=0"},
+        .portfolio =
+            {// kestrel-train -m gbdt as it is (100 rounds, no hold-out): on 20 repeated folds it beat
+             // the early-stopped defaults on 6 of the 14 tables of bench/tables/gbdt_vs_histgb.md
+             // (hpc_data by 0.57 points, mlc_churn by 0.05, scat by 2.3) and lost on 7.
+             "early_stopping_rounds=0",
+             // Slower learning, more rounds, stopped on the hold-out: AutoGluon's LightGBM
+             // default (learning_rate 0.05, rounds until early stopping), rounds capped at 500.
+             "learning_rate=0.05 n_estimators=500",
+             // Shallow trees: scikit-learn GradientBoosting's max_depth=3, 300 rounds.
+             "max_depth=3 n_estimators=300",
+             // AutoGluon's GBMLarge (learning_rate 0.03, 128 leaves, feature_fraction 0.9,
+             // min_data_in_leaf 3): leaf-wise growth to 128 leaves, rounds capped at 600.
+             "learning_rate=0.03 max_depth=0 max_leaves=128 colsample=0.9 min_data_in_leaf=3 n_estimators=600",
+             // Deep trees held back by the Hessian per leaf: TabRepo's XGBoost configurations
+             // (max_depth 10, min_child_weight 0.6, colsample_bytree 0.69), with subsampled rows.
+             "learning_rate=0.05 max_depth=10 min_child_weight=0.6 colsample=0.7 subsample=0.8 n_estimators=500"},
         .cost = 3};
 }
 

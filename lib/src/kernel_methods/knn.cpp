@@ -202,6 +202,9 @@ SearchSpace knn_search_space() {
     // training rows, so large tables are left to the tree models.
     return {.axes = {"n_neighbors=randint(1,51)", "weights=choice(uniform,distance)",
                      "metric=choice(euclidean,manhattan)", "scale=standard"},
+            // AutoGluon's two k-NN models, KNeighborsUnif (the defaults) and KNeighborsDist
+            // (weights=distance); then a larger k for noisy labels.
+            .portfolio = {"weights=distance", "n_neighbors=20 weights=distance"},
             .max_rows = 50000,
             .too_large = "k-NN predicts by scanning the training rows; more than 50000 rows",
             .cost = 2};

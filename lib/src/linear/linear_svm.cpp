@@ -347,7 +347,8 @@ ModelInfo linear_svm_model_info() {
 
 SearchSpace linear_svm_search_space() {
     // LIBSVM grid.py's C range (2^-5..2^15).
-    return {.axes = {"C=loguniform(0.03125,32768)", "scale=standard"}, .cost = 1};
+    // The portfolio: a decade either side of LIBLINEAR's default C=1.
+    return {.axes = {"C=loguniform(0.03125,32768)", "scale=standard"}, .portfolio = {"C=0.1", "C=10"}, .cost = 1};
 }
 
 }  // namespace kestrel

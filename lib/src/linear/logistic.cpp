@@ -226,7 +226,11 @@ ModelInfo logistic_model_info() {
 
 SearchSpace logistic_search_space() {
     // scikit-learn LogisticRegressionCV's Cs=10: C log-spaced over 1e-4..1e4.
-    return {.axes = {"C=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
+    // The portfolio: the decades around the default C=1 that LogisticRegressionCV's grid
+    // covers, strongest regularization last.
+    return {.axes = {"C=loguniform(0.0001,10000)", "scale=standard"},
+            .portfolio = {"C=0.1", "C=10", "C=0.01"},
+            .cost = 1};
 }
 
 }  // namespace kestrel

@@ -205,7 +205,11 @@ ModelInfo ridge_model_info() {
 
 SearchSpace ridge_search_space() {
     // scikit-learn RidgeCV-style alphas, log-spaced over 1e-4..1e4.
-    return {.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"}, .cost = 1};
+    // The portfolio: scikit-learn RidgeCV's default alphas (0.1, 1, 10; 1 is the default),
+    // then 100 for the noisiest tables.
+    return {.axes = {"alpha=loguniform(0.0001,10000)", "scale=standard"},
+            .portfolio = {"alpha=10", "alpha=0.1", "alpha=100"},
+            .cost = 1};
 }
 
 }  // namespace kestrel

@@ -52,25 +52,35 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // One family of the portfolio: its candidates, in the order they are evaluated.
 struct Family {
     std::string model;
-    std::vector<GridPoint> points;  // [0] = the defaults with the space's fixed settings, then its starts
+    std::vector<GridPoint> points;  // [0] = the defaults with the space's fixed settings, then its portfolio
     std::vector<ModelSpec> specs;
     std::size_t next = 0;
-    std::size_t unscreened = 1;  // points [0, unscreened): the defaults and the starts, each evaluated alone
+    std::size_t portfolio = 1;  // points [0, portfolio): the defaults and the portfolio, each evaluated alone
     std::set<std::string> seen;  // resolved candidates already queued (a one-point space repeats its defaults)
     int cost = 0;  // the space's cost class
     bool has_score = false;
     double best = 0;
     double last_seconds = 0;  // 0 until its first evaluation has run
+    double last_rounds = 1;   // rounds_of its last evaluated candidate
     bool last_screened = false;  // its last turn screened a batch (about 3 evaluations' time)
 
-    // The halving batch its next turn after round 0 screens: none at a start, nor with
-    // fewer than the halving factor's candidates left.
+    bool in_portfolio() const { return next < portfolio; }
+    // The halving batch its next turn after the portfolio screens: none within the
+    // portfolio, nor with fewer than the halving factor's candidates left.
     std::size_t screen_batch(int halving_batch) const {
         const std::size_t batch =
             std::min<std::size_t>(static_cast<std::size_t>(std::max(halving_batch, 1)), specs.size() - next);
-        return next >= unscreened && batch >= static_cast<std::size_t>(kHalvingFactor) ? batch : 0;
+        return next >= portfolio && batch >= static_cast<std::size_t>(kHalvingFactor) ? batch : 0;
     }
 };
+
+// An ensemble's rounds (n_estimators), else 1: a portfolio configuration of 600 rounds is
+// expected to take six times what its family's 100-round defaults took.
+double rounds_of(const ModelSpec& s) {
+    const Json& v = resolved_params(s)->values();
+    const auto at = v.find("n_estimators");
+    return at != v.end() && at->is_number() && at->get<double>() > 0 ? at->get<double>() : 1.0;
+}
 
 std::string candidate_key(const ModelSpec& s) {
     std::string key = resolved_params(s)->values().dump();
@@ -94,13 +104,13 @@ void set_setting(GridPoint& point, const std::string& name, const std::string& v
     else point.emplace_back(name, value);
 }
 
-// A space's start ("a=1 b=2") over its fixed settings, a start's value replacing a fixed one.
-GridPoint start_point(GridPoint point, const std::string& text) {
+// A portfolio entry ("a=1 b=2") over the space's fixed settings, its value replacing a fixed one.
+GridPoint portfolio_point(GridPoint point, const std::string& text) {
     std::istringstream words(text);
     for (std::string word; words >> word;) {
         const auto eq = word.find('=');
         if (eq == std::string::npos || eq == 0)
-            throw std::logic_error("search space start \"" + text + "\": expected name=value settings");
+            throw std::logic_error("search space portfolio entry \"" + text + "\": expected name=value settings");
         set_setting(point, word.substr(0, eq), word.substr(eq + 1));
     }
     return point;
@@ -123,8 +133,8 @@ Family make_family(const std::string& model, const std::vector<GridAxis>& axes, 
         f.specs.push_back(std::move(s));
     };
     add(fixed_settings(axes));
-    for (auto& p : declared_starts(model)) add(std::move(p));
-    f.unscreened = f.points.size();
+    for (auto& p : declared_portfolio(model)) add(std::move(p));
+    f.portfolio = f.points.size();
     for (auto& p : sample_points(axes, kDrawn, derive_seed(seed, name_stream(model)))) add(std::move(p));
     return f;
 }
@@ -284,10 +294,10 @@ std::vector<GridAxis> declared_axes(const std::string& model) {
     return axes;
 }
 
-std::vector<GridPoint> declared_starts(const std::string& model) {
+std::vector<GridPoint> declared_portfolio(const std::string& model) {
     const GridPoint fixed = fixed_settings(declared_axes(model));
     std::vector<GridPoint> points;
-    for (const auto& text : search_space(model).starts) points.push_back(start_point(fixed, text));
+    for (const auto& text : search_space(model).portfolio) points.push_back(portfolio_point(fixed, text));
     return points;
 }
 
@@ -323,6 +333,23 @@ double parse_duration(const std::string& text) {
 
 namespace {
 
+// A fit's warning split into the fit that gave it and its cause: every fit's label ends in
+// ", fold k/K" (fold_jobs, SearchRun), and the label's first word is the model, named in
+// front of the cause unless the message names it itself. A message without a label is
+// its own cause.
+AutoWarning warning_cause(const std::string& message) {
+    for (std::size_t at = message.find(", fold "); at != std::string::npos; at = message.find(", fold ", at + 1)) {
+        std::size_t i = at + 7;
+        const std::size_t digits = i;
+        while (i < message.size() && ((message[i] >= '0' && message[i] <= '9') || message[i] == '/')) ++i;
+        if (i == digits || message.compare(i, 2, ": ") != 0) continue;
+        const std::string model = message.substr(0, std::min(message.find(' '), at));
+        const std::string rest = message.substr(i + 2);
+        return {rest.rfind(model + ":", 0) == 0 ? rest : model + ": " + rest, 0, message.substr(0, i)};
+    }
+    return {message, 0, ""};
+}
+
 // Runs fits the table may refuse: a drawn point some rows cannot take (k-NN's k above a
 // fold's rows) raises a UsageError or a DataError. Returns the refusal's message, empty
 // when the fits ran; every step of the search treats a refusal as a result, not a failure.
@@ -353,8 +380,8 @@ private:
     void choose_portfolio();
     void quiet_fits();
     void schedule();
-    bool waits(const Family& f, int round, double used);
-    bool take_turn(Family& f, bool screen);
+    bool waits(const Family& f, double used);
+    bool take_turn(Family& f);
     std::size_t screen(Family& f, std::size_t first, std::size_t batch);
     bool evaluate_at(Family& f, std::size_t c);
     void confirm();
@@ -399,6 +426,7 @@ AutoResult AutoSearchRun::run() {
     choose_portfolio();
     folds_ = make_splits(data_, opts_.split, ctx_.seed);
     r_.n_splits = folds_.size();
+    r_.folds = folds_;
     quiet_fits();
     schedule();
     if (!r_.leaderboard.empty()) confirm();
@@ -448,15 +476,20 @@ void AutoSearchRun::choose_portfolio() {
 }
 
 // The auto loop reports progress itself, one line per evaluation. Hundreds of candidates
-// can each warn on every fold (linear_svm at a huge C reaching max_iter): they are counted,
-// and one line at the end says how many and shows the first.
+// can each warn on every fold (linear_svm at a huge C reaching max_iter): they are counted
+// by cause, and one line per cause at the end says how many and shows the first.
 void AutoSearchRun::quiet_fits() {
     quiet_ = ctx_;
     quiet_.progress = nullptr;
     auto warnings = std::make_shared<std::mutex>();
     quiet_.warn = [this, warnings](const std::string& message) {
         const std::lock_guard<std::mutex> lock(*warnings);
-        if (r_.warning_count++ == 0) r_.first_warning = message;
+        ++r_.warning_count;
+        const AutoWarning given = warning_cause(message);
+        auto at = std::find_if(r_.warnings.begin(), r_.warnings.end(),
+                               [&](const AutoWarning& w) { return w.cause == given.cause; });
+        if (at == r_.warnings.end()) at = r_.warnings.insert(r_.warnings.end(), given);
+        ++at->count;
     };
 }
 
@@ -473,23 +506,28 @@ std::vector<detail::FitJob> AutoSearchRun::fold_jobs(const std::vector<Fold>& on
         job.seed = ctx_.seed;  // the fold's seed, as every search's: candidates differ only in parameters
         job.stream = first_stream + k;
         job.stop_on_test_rows = false;  // a fair ranking: gbdt stops on its own hold-out
-        job.label = label + ", fold " + std::to_string(k + 1);
+        job.label = label + ", fold " + std::to_string(k + 1) + "/" + std::to_string(on.size());
         job.keep_predictions = keep_predictions;
     }
     return jobs;
 }
 
-// Round 0 evaluates every family's defaults, cheapest family first. Each later round
-// gives one new candidate to each of the best half of the families still holding
-// candidates (ranked by their best mean; ties keep portfolio order).
+// The portfolio first: round p evaluates the p-th configuration of every family that has
+// one (p = 0: the defaults), in portfolio order, each alone on the shared folds. Then the
+// draws: each round gives a turn to each of the best half of the families still holding
+// candidates (ranked by their best mean; ties keep portfolio order). A portfolio round in
+// which no family's next configuration fits the time left ends the portfolio phase early.
 void AutoSearchRun::schedule() {
     r_.stopped_by = "space";
-    for (int round = 0;; ++round) {
+    bool portfolio = true;
+    for (;;) {
+        if (portfolio)
+            portfolio = std::any_of(families_.begin(), families_.end(), [](const Family& f) { return f.in_portfolio(); });
         std::vector<Family*> turn;
         for (auto& f : families_)
-            if (f.next < f.specs.size()) turn.push_back(&f);
+            if (portfolio ? f.in_portfolio() : f.next < f.specs.size()) turn.push_back(&f);
         if (turn.empty()) break;
-        if (round > 0) {
+        if (!portfolio) {
             std::stable_sort(turn.begin(), turn.end(), [&](const Family* a, const Family* b) {
                 if (a->has_score != b->has_score) return a->has_score;  // never scored: last
                 return better(a->best, b->best, r_.greater_is_better);
@@ -510,13 +548,17 @@ void AutoSearchRun::schedule() {
                     stop = true;
                     break;
                 }
-                if (waits(*f, round, used)) continue;
+                if (waits(*f, used)) continue;
             }
             ran = true;  // a failed candidate spends its turn too, so a failing family cannot loop
-            if (take_turn(*f, round > 0)) report_progress();
+            if (take_turn(*f)) report_progress();
         }
         if (stop) break;
         if (!ran) {
+            if (portfolio) {
+                portfolio = false;  // a cheaper family's draws may still fit
+                continue;
+            }
             r_.stopped_by = "time-budget";
             break;
         }
@@ -526,33 +568,37 @@ void AutoSearchRun::schedule() {
 // A family whose next evaluation would not fit in what is left waits (a cheaper one may
 // still run): its last evaluation's time, or for a family not yet measured, the estimate
 // from those that were.
-bool AutoSearchRun::waits(const Family& f, int round, double used) {
+bool AutoSearchRun::waits(const Family& f, double used) {
     std::vector<std::pair<int, double>> measured;
     for (const auto& g : families_)
         if (g.last_seconds > 0) measured.emplace_back(g.cost, g.last_seconds);
     // A screening turn fits 9 candidates on a ninth of the rows, 3 on a third, then one on
     // all: about 3 plain evaluations.
-    const bool screens = round > 0 && f.screen_batch(opts_.halving_batch) > 0;
-    const double expected = f.last_seconds > 0 ? f.last_seconds * (screens && !f.last_screened ? 3.0 : 1.0)
+    const bool screens = f.screen_batch(opts_.halving_batch) > 0;
+    // Within the portfolio, a configuration with more rounds than the last is expected to
+    // take longer in proportion (early stopping may end it sooner).
+    const double grow = f.in_portfolio() ? std::max(1.0, rounds_of(f.specs[f.next]) / f.last_rounds) : 1.0;
+    const double expected = f.last_seconds > 0 ? f.last_seconds * grow * (screens && !f.last_screened ? 3.0 : 1.0)
                                                : first_evaluation_estimate(f.cost, measured);
     if (used + expected + confirmation_reserve() <= opts_.time_budget) return false;
     if (f.last_seconds == 0) waited_[f.model] = expected;
     return true;
 }
 
-// A family's turn after round 0: its next start alone, then successive halving over its
-// next halving_batch candidates screens them (screen below); the one left is evaluated at
-// all rows. Too few candidates left or rows for the first round: one candidate, as round 0.
-// A start is evaluated in full because a subsample's ninth of the rows could screen out the
-// very corner it was declared for.
-bool AutoSearchRun::take_turn(Family& f, bool screen_first) {
+// A family's turn: within its portfolio, the next configuration alone; after it, successive
+// halving over its next halving_batch draws screens them (screen below) and the one left is
+// evaluated at all rows. Too few candidates left or rows for the first round: one draw alone.
+// A portfolio configuration is evaluated in full because a subsample's ninth of the rows
+// could screen out the very corner it was chosen for.
+bool AutoSearchRun::take_turn(Family& f) {
     const Clock::time_point t0 = Clock::now();
     const std::size_t first = f.next;
-    const std::size_t batch = screen_first ? f.screen_batch(opts_.halving_batch) : 0;
+    const std::size_t batch = f.screen_batch(opts_.halving_batch);
     const std::size_t spent = batch > 0 ? screen(f, first, batch) : 1;  // candidates this turn uses up
     const bool ok = evaluate_at(f, first);
     f.next = first + spent;
     f.last_seconds = since(t0);
+    f.last_rounds = rounds_of(f.specs[first]);
     f.last_screened = spent > 1;
     return ok;
 }
@@ -580,7 +626,10 @@ std::size_t AutoSearchRun::screen(Family& f, std::size_t first, std::size_t batc
         while (!run.done() && run.rounds_left() > 1) {
             std::vector<detail::FitJob> jobs;
             run.next_round(jobs);
-            for (auto& job : jobs) job.stop_on_test_rows = false;
+            for (auto& job : jobs) {
+                job.stop_on_test_rows = false;
+                job.label = f.model + " " + job.label;  // its warnings name the candidate as the evaluations' do
+            }
             auto outcomes = detail::run_fit_jobs(jobs, {opts_.metric}, quiet_, "auto");
             run.take(outcomes);
             ++rounds;
@@ -732,9 +781,13 @@ bool AutoSearchRun::confirm_on(AutoCandidate& c, const std::vector<Fold>& split,
 // leaderboard in its final order and the ensemble over it.
 void AutoSearchRun::rank() {
     r_.seconds = since(start_);
-    if (r_.warning_count == 1) ctx_.warning(r_.first_warning);
-    else if (r_.warning_count > 1)
-        ctx_.warning(std::to_string(r_.warning_count) + " warnings from the search's fits; the first: " + r_.first_warning);
+    std::stable_sort(r_.warnings.begin(), r_.warnings.end(), [](const AutoWarning& a, const AutoWarning& b) {
+        return a.count != b.count ? a.count > b.count : a.cause < b.cause;
+    });
+    for (const auto& w : r_.warnings) {
+        const std::string where = w.first.empty() ? "" : " (" + std::string(w.count > 1 ? "the first: " : "") + w.first + ")";
+        ctx_.warning(std::to_string(w.count) + " of the search's fits warned: " + w.cause + where);
+    }
     for (const auto& f : families_)
         if (f.last_seconds == 0 && waited_.count(f.model))
             r_.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited_[f.model]) +

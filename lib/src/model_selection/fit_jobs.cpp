@@ -8,6 +8,7 @@
 #include "distributed_jobs.hpp"
 #include "fold_runner.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/fold_models.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::detail {
@@ -169,3 +170,21 @@ std::vector<FitOutcome> run_fit_jobs(const std::vector<FitJob>& jobs, const std:
 }
 
 }  // namespace kestrel::detail
+
+namespace kestrel {
+
+// Here beside run_fit_job, whose fold context (fold_context of the job's seed and stream) and
+// training rows it repeats: kestrel-auto's jobs run with stop_on_test_rows off, so no eval set.
+std::vector<Model> fit_fold_models(const Dataset& data, const std::vector<Fold>& folds, const ModelSpec& spec,
+                                   const Context& ctx, const std::string& label) {
+    std::vector<Model> models(folds.size());
+    const auto warn_mutex = std::make_shared<std::mutex>();
+    const std::string of = "/" + std::to_string(folds.size());
+    detail::run_parallel(folds.size(), ctx, label, [&](std::size_t k) {
+        const Context fit_ctx = detail::fold_context(ctx, k, label + ", fold " + std::to_string(k + 1) + of, warn_mutex);
+        models[k] = Model::train(spec, data.subset(folds[k].train), fit_ctx);
+    });
+    return models;
+}
+
+}  // namespace kestrel

@@ -167,7 +167,8 @@ NestedSearchResult nested_search(const ModelSpec& base, const std::vector<GridAx
     std::vector<detail::SearchRun*> ptrs;
     for (std::size_t o = 0; o < outer_folds.size(); ++o) {
         runs.push_back(std::make_unique<detail::SearchRun>(c.points, c.specs, inner_data[o], inner_opts[o],
-                                                           derive_seed(ctx.seed, kNestedStream + o), static_cast<int>(o)));
+                                                           derive_seed(ctx.seed, kNestedStream + o), static_cast<int>(o),
+                                                           static_cast<int>(outer_folds.size())));
         ptrs.push_back(runs.back().get());
     }
     drive(ptrs, inner, ctx);
@@ -195,7 +196,7 @@ NestedSearchResult nested_search(const ModelSpec& base, const std::vector<GridAx
         job.spec = &best_specs[o];
         job.seed = ctx.seed;
         job.stream = o;
-        job.label = "outer fold " + std::to_string(o + 1) + " refit";
+        job.label = "outer fold " + std::to_string(o + 1) + "/" + std::to_string(outer_folds.size()) + " refit";
         job.outer = static_cast<int>(o);
         job.phase = FitPhase::refit;
     }

@@ -53,9 +53,9 @@ bool better_score(double a, double b, bool greater_is_better) {
 }
 
 SearchRun::SearchRun(std::vector<GridPoint> candidates, std::vector<ModelSpec> specs, const Dataset& data,
-                     const SearchOptions& opts, std::uint64_t seed, int outer)
+                     const SearchOptions& opts, std::uint64_t seed, int outer, int n_outer)
     : candidates_(std::move(candidates)), specs_(std::move(specs)), data_(data), opts_(opts), seed_(seed),
-      outer_(outer) {
+      outer_(outer), n_outer_(n_outer) {
     greater_is_better_ = metric_info(opts.metric).greater_is_better;
     folds_ = make_splits(data, opts.split, seed);
     const auto& sp = opts.split;
@@ -124,7 +124,9 @@ void SearchRun::next_round(std::vector<FitJob>& jobs) {
     } else {
         round_folds_ = folds_;
     }
-    const std::string prefix = outer_ >= 0 ? "outer fold " + std::to_string(outer_ + 1) + ": " : "";
+    const std::string prefix =
+        outer_ >= 0 ? "outer fold " + std::to_string(outer_ + 1) + (n_outer_ > 0 ? "/" + std::to_string(n_outer_) : "") + ": "
+                    : "";
     for (std::size_t c : active_) {
         for (std::size_t f = 0; f < round_folds_.size(); ++f) {
             FitJob job;

@@ -15,9 +15,10 @@ namespace kestrel::detail {
 class SearchRun {
 public:
     // `candidates` and `specs` are parallel; `data` must outlive the run. `seed` is the
-    // run's master seed (folds, halving subsamples, fit seeds); `outer` labels its fits.
+    // run's master seed (folds, halving subsamples, fit seeds); `outer` (0-based, of `n_outer`
+    // outer folds) labels its fits "outer fold k/K: ..., fold j/J".
     SearchRun(std::vector<GridPoint> candidates, std::vector<ModelSpec> specs, const Dataset& data,
-              const SearchOptions& opts, std::uint64_t seed, int outer);
+              const SearchOptions& opts, std::uint64_t seed, int outer, int n_outer = 0);
 
     bool done() const { return done_; }
     // Rounds still to run, the next included (halving; 1 for a grid or random search).
@@ -49,6 +50,7 @@ private:
     const SearchOptions& opts_;
     std::uint64_t seed_;
     int outer_;
+    int n_outer_;
     bool greater_is_better_ = true;
     bool pooled_ = false;  // leave-one-out: score the pooled predictions, as LIBSVM -v n
 

@@ -96,7 +96,10 @@ Json auto_run_json(const AutoRun& run) {
     for (const auto& s : r.failed) j["failed"].push_back({{"candidate", s.model}, {"error", s.reason}});
     j["best"] = j["leaderboard"][0];
     if (r.ensemble) j["ensemble"] = auto_ensemble_json(r);
-    if (!run.output.empty()) j["output"] = run.output;
+    if (!run.output.empty()) {
+        j["output"] = run.output;
+        j["fold_models"] = run.fold_models;  // per chosen candidate; 0 = refit on all rows
+    }
     return j;
 }
 

@@ -71,7 +71,10 @@ void choice_markdown(std::ostream& os, const AutoRun& run, const AutoRecipe& rec
     const AutoResult& r = run.result;
     if (run.chose_ensemble()) {
         os << "\n## Chosen model\n\nThe ensemble above";
-        if (!run.output.empty()) os << ", its members refit on all rows, saved to `" << run.output << "`";
+        if (!run.output.empty())
+            os << (run.fold_models > 0 ? ", each member the average of its " + std::to_string(run.fold_models) + " fold models"
+                                       : std::string(", its members refit on all rows"))
+               << ", saved to `" << run.output << "`";
         os << ". Each member from " << recipe.tool << ":\n\n";
         for (std::size_t m : r.ensemble->members) os << "    " << recipe.line(r.leaderboard[m]) << "\n";
         return;
@@ -79,9 +82,14 @@ void choice_markdown(std::ostream& os, const AutoRun& run, const AutoRecipe& rec
     const auto& b = r.best();
     os << "\n## Chosen model\n\n" << b.model << " (" << auto_point_text(b.point) << "): " << r.metric << " "
        << format_fixed(b.score.mean, 4) << " +/- " << format_fixed(b.score.std, 4) << ".\n";
-    if (!run.output.empty()) os << "Refit on all rows and saved to `" << run.output << "`.\n";
-    if (b.refit_point != b.point) os << auto_refit_rounds_text(b) << "\n";
-    os << "\nThe same model from " << recipe.tool << ":\n\n    " << recipe.line(b) << "\n";
+    if (!run.output.empty() && run.fold_models > 0)
+        os << "Saved to `" << run.output << "` as the average of its " << run.fold_models
+           << " fold models, the models its cross-validation scored.\n";
+    else if (!run.output.empty())
+        os << "Refit on all rows and saved to `" << run.output << "`.\n";
+    if (run.fold_models == 0 && b.refit_point != b.point) os << auto_refit_rounds_text(b) << "\n";
+    os << "\n" << (run.fold_models > 0 ? "The candidate refit on all rows instead, from " : "The same model from ")
+       << recipe.tool << ":\n\n    " << recipe.line(b) << "\n";
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/table_format.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/fold_models.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/auto_json.hpp"
+#include "kestrel/tasks/auto_report.hpp"
 #include "kestrel/tasks/provenance.hpp"
 
 namespace kestrel {
@@ -70,17 +72,33 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
     run.task = d.task;
     run.rows = d.rows();
     run.output = request.output;
-    if (!request.output.empty()) refit_auto_choice(run.result, d, request, ctx).save(request.output);
+    if (!request.output.empty()) {
+        if (auto_bags(run.result, run.chose_ensemble(), request.refit_full)) run.fold_models = run.result.folds.size();
+        refit_auto_choice(run.result, d, request, ctx).save(request.output);
+    }
     return run;
+}
+
+bool auto_bags(const AutoResult& result, bool chose_ensemble, bool refit_full) {
+    if (refit_full || result.folds.empty()) return false;
+    if (chose_ensemble) return true;  // its members give probabilities: the pool's rule
+    const AutoCandidate& best = result.best();
+    return best.spec.task != Task::classification ||
+           registry().capabilities(*resolved_params(best.spec)).predict_proba;
 }
 
 Model refit_auto_choice(const AutoResult& result, const Dataset& data, const AutoRequest& request,
                         const Context& ctx) {
     const ProvenanceRecord record{request.data.path, -1, ctx.seed, {}};
     const std::string cv = std::to_string(result.n_splits) + "-fold";
-    if (result.ensemble && result.ensemble->kept) {
+    const bool chose_ensemble = result.ensemble && result.ensemble->kept;
+    const bool bagged = auto_bags(result, chose_ensemble, request.refit_full);
+    // How the file's models were fitted: the fold models of the search's K folds, or all rows.
+    const Json saved = bagged ? Json{{"bagged", true}, {"fold_models", result.folds.size()}}
+                              : Json{{"bagged", false}, {"refit", "all rows"}};
+    if (chose_ensemble) {
         const AutoEnsemble& e = *result.ensemble;
-        Model m = refit_auto_ensemble(result, data, ctx);
+        Model m = refit_auto_ensemble(result, data, ctx, bagged);
         stamp_provenance(m, record);
         m.provenance()["auto"] = {{"metric", result.metric},
                                   {"cv", cv},
@@ -90,7 +108,8 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
                                   {"held_out_mean", e.held_out.mean},
                                   {"held_out_single_mean", e.held_out_single.mean},
                                   {"ensemble_size", e.rounds},
-                                  {"evaluations", result.evaluations()}};
+                                  {"evaluations", result.evaluations()},
+                                  {"saved", saved}};
         return m;
     }
     const AutoCandidate& best = result.best();
@@ -98,21 +117,56 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
     // read as kestrel-train and kestrel-predict read it for that model.
     const bool reread = request.data.path != "-" &&
                         registry().capabilities(*resolved_params(best.refit_spec)).absent_is_missing;
-    Model m = Model::train(best.refit_spec, reread ? read_training_data(request.data, best.refit_spec) : data, ctx);
+    const ModelSpec& reading = bagged ? best.spec : best.refit_spec;
+    const Dataset reread_data = reread ? read_training_data(request.data, reading) : Dataset{};
+    const Dataset& rows = reread ? reread_data : data;
+    Model m = bagged ? auto_bag(result, best, rows, ctx) : Model::train(best.refit_spec, rows, ctx);
     stamp_provenance(m, record);
     m.provenance()["auto"] = {{"metric", result.metric},
                               {"cv", cv},
                               {"cv_mean", best.score.mean},
                               {"cv_std", best.score.std},
-                              {"params", auto_point_json(best.refit_point)},
-                              {"evaluations", result.evaluations()}};
+                              {"params", auto_point_json(bagged ? best.point : best.refit_point)},
+                              {"evaluations", result.evaluations()},
+                              {"saved", saved}};
     return m;
 }
 
-Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx) {
+namespace {
+
+// Candidate c's fold models, each of weight `weight` / K, appended to `members`, each
+// stamped with the candidate's leaderboard rank and its fold.
+void add_bag(std::vector<EnsembleMember>& members, const AutoResult& result, std::size_t rank, double weight,
+             const Dataset& data, const Context& ctx) {
+    const AutoCandidate& c = result.leaderboard[rank];
+    std::vector<Model> bag = fit_fold_models(data, result.folds, c.spec, ctx, c.model + " " + auto_point_text(c.point));
+    const std::string of = "/" + std::to_string(bag.size());
+    for (std::size_t k = 0; k < bag.size(); ++k) {
+        bag[k].provenance()["auto"] = {{"rank", rank + 1},
+                                       {"params", auto_point_json(c.point)},
+                                       {"fold", std::to_string(k + 1) + of},
+                                       {"cv_mean", c.score.mean},
+                                       {"cv_std", c.score.std}};
+        members.push_back({std::move(bag[k]), weight / static_cast<double>(bag.size())});
+    }
+}
+
+}  // namespace
+
+Model auto_bag(const AutoResult& result, const AutoCandidate& candidate, const Dataset& data, const Context& ctx) {
+    std::vector<EnsembleMember> members;
+    add_bag(members, result, static_cast<std::size_t>(&candidate - result.leaderboard.data()), 1.0, data, ctx);
+    return Model::ensemble(std::move(members), data, ctx);
+}
+
+Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx, bool bagged) {
     const AutoEnsemble& e = *result.ensemble;
     std::vector<EnsembleMember> members;
     for (std::size_t i = 0; i < e.members.size(); ++i) {
+        if (bagged) {
+            add_bag(members, result, e.members[i], e.weights[i], data, ctx);
+            continue;
+        }
         const AutoCandidate& c = result.leaderboard[e.members[i]];
         Model m = Model::train(c.refit_spec, data, ctx);
         m.provenance()["auto"] = {{"rank", e.members[i] + 1},

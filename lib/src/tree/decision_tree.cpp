@@ -233,7 +233,12 @@ ModelInfo tree_model_info() {
 
 SearchSpace tree_search_space() {
     // auto-sklearn's decision tree space: depth and leaf size.
-    return {.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"}, .cost = 1};
+    return {.axes = {"max_depth=randint(1,21)", "min_samples_leaf=randint(1,21)"},
+            .portfolio = {// R rpart's minbucket (7 rows in a leaf): a grown tree without its noise.
+                          "min_samples_leaf=7",
+                          // A shallow tree: depth 5, the middle of auto-sklearn's depth range.
+                          "max_depth=5"},
+            .cost = 1};
 }
 
 }  // namespace kestrel

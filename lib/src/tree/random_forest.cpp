@@ -489,6 +489,14 @@ SearchSpace forest_search_space() {
     // 1..20), with the √d choice of ranger and scikit-learn's classifier default added.
     return {.axes = {"max_features=choice(sqrt,0.2,0.4,0.6,all)", "min_samples_leaf=randint(1,21)",
                      "bootstrap=choice(1,0)", "n_estimators=100"},
+            .portfolio = {// Half the features and leaves of 3 rows: TabRepo's random forest
+                          // configurations draw max_features over 0.5..1 and leaves of 1..5 rows.
+                          "max_features=0.5 min_samples_leaf=3",
+                          // TabRepo's RandomForest_r configurations' max_features 0.75, leaves of 1.
+                          "max_features=0.75",
+                          // Every feature at each split (bagged trees): scikit-learn
+                          // RandomForestRegressor's max_features=1.0, smoothed by leaves of 5 rows.
+                          "max_features=all min_samples_leaf=5"},
             .cost = 3};
 }
 

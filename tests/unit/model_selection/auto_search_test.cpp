@@ -119,7 +119,7 @@ TEST_CASE("parse_duration: seconds by default, ms / s / m / h units; anything el
                          UsageError);
 }
 
-TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio order, same result at 1 and 2 threads") {
+TEST_CASE("auto_search: --max-evals runs exactly N, the portfolio first in family order, same result at 1 and 2 threads") {
     const Dataset d = two_classes(150);
     AutoOptions o;
     o.metric = "accuracy";
@@ -141,7 +141,14 @@ TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio 
     CHECK(by_order[1]->model == "tree");
     CHECK(by_order[1]->point.empty());
     CHECK(by_order[2]->model == "knn");
-    // Round 1 goes to the better half (2 of 3 families), round 2 to the best 2 of 3 again.
+    // Then every family's next portfolio configuration, in the same order, whoever leads.
+    CHECK(by_order[3]->model == "logistic");
+    CHECK(by_order[3]->point == declared_portfolio("logistic")[0]);
+    CHECK(by_order[4]->model == "tree");
+    CHECK(by_order[4]->point == declared_portfolio("tree")[0]);
+    CHECK(by_order[5]->model == "knn");
+    CHECK(by_order[5]->point == declared_portfolio("knn")[0]);
+    CHECK(by_order[6]->point == declared_portfolio("logistic")[1]);
     // Sorted best first; the winner is the best mean; the folds' mean is the score.
     for (std::size_t i = 1; i < one.leaderboard.size(); ++i)
         CHECK(one.leaderboard[i - 1].score.mean >= one.leaderboard[i].score.mean);
@@ -157,26 +164,27 @@ TEST_CASE("auto_search: --max-evals runs exactly N, defaults first in portfolio 
     }
 }
 
-TEST_CASE("auto_search: a space's starts come right after its defaults, each evaluated alone, then the draws are screened") {
+TEST_CASE("auto_search: the portfolio comes right after the defaults, each evaluated alone, then the draws are screened") {
     const Dataset d = two_classes(300);
     AutoOptions o;
     o.metric = "accuracy";
     o.split.k = 3;
     o.models = {"gbdt"};
     o.confirm_leaders = 0;
-    o.max_evals = 3;
+    const std::vector<GridPoint> portfolio = declared_portfolio("gbdt");
+    o.max_evals = static_cast<int>(portfolio.size()) + 2;
     const AutoResult r = auto_search(d, o, context(1));
-    REQUIRE(r.leaderboard.size() == 3);
-    std::vector<GridPoint> by_order(3);
+    REQUIRE(r.leaderboard.size() == portfolio.size() + 2);
+    std::vector<GridPoint> by_order(r.leaderboard.size());
     for (const auto& c : r.leaderboard) by_order[static_cast<std::size_t>(c.order - 1)] = c.point;
-    // The defaults with the space's fixed early stopping; then the declared start over it.
+    // The defaults with the space's fixed early stopping; then the portfolio over it, in order.
     CHECK(by_order[0] == GridPoint{{"early_stopping_rounds", "20"}});
     CHECK(by_order[1] == GridPoint{{"early_stopping_rounds", "0"}});
-    CHECK(by_order[1] == declared_starts("gbdt")[0]);
-    // Only the third turn screens: a batch of 9 drawn points, 8 of them left behind.
+    for (std::size_t i = 0; i < portfolio.size(); ++i) CHECK(by_order[i + 1] == portfolio[i]);
+    // Only the turn after the portfolio screens: a batch of 9 drawn points, 8 of them left behind.
     CHECK(r.screened == 8);
     CHECK(r.screening_rounds == 2);
-    o.max_evals = 2;
+    o.max_evals = static_cast<int>(portfolio.size()) + 1;
     CHECK(auto_search(d, o, context(1)).screened == 0);
 }
 
@@ -186,21 +194,21 @@ TEST_CASE("auto_search: a family's draws depend on the seed and its name, not on
     o.metric = "accuracy";
     o.split.k = 3;
     o.models = {"tree"};
-    o.max_evals = 3;
+    const int tree_portfolio = 1 + static_cast<int>(declared_portfolio("tree").size());
+    o.max_evals = tree_portfolio + 2;
     const AutoResult alone = auto_search(d, o, context(1));
     o.models = {"logistic", "tree"};
-    o.max_evals = 5;  // logistic's defaults lose to tree's, so rounds 1.. go to tree alone
+    // After both portfolios, logistic's best loses to tree's, so the draws go to tree alone.
+    o.max_evals = tree_portfolio + 1 + static_cast<int>(declared_portfolio("logistic").size()) + 2;
     const AutoResult both = auto_search(d, o, context(1));
     std::vector<GridPoint> tree_alone, tree_both;
-    for (int k = 1; k <= 20; ++k) {
+    for (int k = 1; k <= 40; ++k) {
         for (const auto& c : alone.leaderboard)
             if (c.order == k) tree_alone.push_back(c.point);
         for (const auto& c : both.leaderboard)
             if (c.order == k && c.model == "tree") tree_both.push_back(c.point);
     }
-    REQUIRE(tree_alone.size() == 3);
-    REQUIRE(tree_both.size() == 4);
-    tree_both.resize(3);
+    REQUIRE(tree_alone.size() == static_cast<std::size_t>(tree_portfolio) + 2);
     CHECK(tree_alone == tree_both);
 }
 
@@ -262,44 +270,47 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
     CHECK(r.evaluations() >= 1);
 }
 
-TEST_CASE("auto_search: a turn after round 0 screens 9 candidates by halving and evaluates the survivor") {
+TEST_CASE("auto_search: a turn after the portfolio screens 9 candidates by halving and evaluates the survivor") {
     const Dataset d = two_classes(300);
     AutoOptions o;
     o.metric = "accuracy";
     o.split.k = 3;
     o.models = {"tree"};
-    // Without screening, orders 2..10 are the family's first nine draws, in order.
+    // Without screening, the nine evaluations after the portfolio are the family's first nine
+    // draws, in order.
+    const int portfolio = 1 + static_cast<int>(declared_portfolio("tree").size());
     o.halving_batch = 1;
-    o.max_evals = 10;
+    o.max_evals = portfolio + 9;
     const AutoResult plain = auto_search(d, o, context(1));
     CHECK(plain.screened == 0);
     std::vector<GridPoint> draws;
-    for (int k = 2; k <= 10; ++k)
+    for (int k = portfolio + 1; k <= portfolio + 9; ++k)
         for (const auto& c : plain.leaderboard)
             if (c.order == k) draws.push_back(c.point);
     REQUIRE(draws.size() == 9);
-    // With screening, the turn after the defaults fits those nine on about a ninth of the
+    // With screening, the turn after the portfolio fits those nine on about a ninth of the
     // rows, three on a third (two rounds), and evaluates the one left on the full folds.
     o.halving_batch = 9;
-    o.max_evals = 2;
+    o.max_evals = portfolio + 1;
     const AutoResult one = auto_search(d, o, context(1));
     const AutoResult two = auto_search(d, o, context(2));
-    REQUIRE(one.leaderboard.size() == 2);
+    REQUIRE(one.leaderboard.size() == static_cast<std::size_t>(portfolio) + 1);
     CHECK(one.screened == 8);
     CHECK(one.screening_rounds == 2);
-    const AutoCandidate& survivor = one.leaderboard[0].order == 2 ? one.leaderboard[0] : one.leaderboard[1];
+    const AutoCandidate& survivor =
+        *std::find_if(one.leaderboard.begin(), one.leaderboard.end(), [&](const AutoCandidate& c) { return c.order == portfolio + 1; });
     CHECK(std::find(draws.begin(), draws.end(), survivor.point) != draws.end());
     // Its full-fold score is that draw's score in the plain run: the same folds, the same fits.
     for (const auto& c : plain.leaderboard)
         if (c.point == survivor.point) CHECK(c.fold_scores == survivor.fold_scores);
-    for (std::size_t i = 0; i < 2; ++i) {
+    for (std::size_t i = 0; i < one.leaderboard.size(); ++i) {
         CHECK(two.leaderboard[i].point == one.leaderboard[i].point);
         CHECK(two.leaderboard[i].fold_scores == one.leaderboard[i].fold_scores);
     }
     // A table too small for halving's first round (2 x folds x classes = 12 rows): no screen.
     const AutoResult small = auto_search(two_classes(11), o, context(1));
     CHECK(small.screened == 0);
-    CHECK(small.evaluations() == 2);
+    CHECK(small.evaluations() == static_cast<std::size_t>(portfolio) + 1);
 }
 
 TEST_CASE("first_evaluation_estimate: the slowest measured evaluation, doubled per cost class above it") {

@@ -70,6 +70,17 @@ TEST_SUITE("tasks") {
         CHECK(md.substr(md.size() - tail.size()) == tail);
     }
 
+    TEST_CASE("auto_report_markdown: a bagged choice says it saved the fold models, and how to refit it") {
+        AutoRun run = two_candidate_run();
+        run.fold_models = 3;
+        const std::string md = auto_report_markdown(run, report_options(), "r.svg");
+        const std::string tail = "\n## Chosen model\n\nlogistic (C=2): accuracy 0.9000 +/- 0.0500.\n"
+                                 "Saved to `best.json` as the average of its 3 fold models, the models its "
+                                 "cross-validation scored.\n\nThe candidate refit on all rows instead, from a tool:\n\n"
+                                 "    fit logistic\n";
+        CHECK(md.substr(md.size() - tail.size()) == tail);
+    }
+
     TEST_CASE("auto_report_markdown: the option the stop names is spelled by the front end") {
         AutoReportOptions o = report_options();
         o.option_spelling = [](const std::string& key) { return key == "max_evals" ? "--max-evals" : ""; };

@@ -96,12 +96,12 @@ TEST_SUITE("tasks.auto_task") {
         const std::string input = test::repo_path("data/tables/penguins/train.csv");
         const auto command = test::run(cli::run_auto, "kestrel-auto",
                                        {input, "--label-col", "species", "--models", "logistic,forest,knn", "--metric",
-                                        "log_loss", "--max-evals", "6", "--folds", "3", "--seed", "5", "--threads", "1",
+                                        "log_loss", "--max-evals", "9", "--folds", "3", "--seed", "5", "--threads", "1",
                                         "--ensemble", "--ensemble-size", "10", "--confirm-leaders", "0", "-o",
                                         dir / "command.json", "--json", "-q"});
         REQUIRE_MESSAGE(command.code == 0, command.err);
 
-        AutoRequest request = command_like_request(input, dir / "library.json", 6);
+        AutoRequest request = command_like_request(input, dir / "library.json", 9);
         request.data.read.label_col = "species";
         request.search.models = {"logistic", "forest", "knn"};
         request.search.metric = "log_loss";
@@ -128,7 +128,9 @@ TEST_SUITE("tasks.auto_task") {
         CHECK(saved["provenance"]["auto"]["held_out_mean"] == ensemble["held_out_mean"]);
         const Model model = Model::load(dir / "library.json");
         REQUIRE(model.ensemble_members() != nullptr);
-        CHECK(model.ensemble_members()->size() == ensemble["members"].size());
+        // Each member saved as its bag: its 3 fold models.
+        CHECK(model.ensemble_members()->size() == 3 * ensemble["members"].size());
+        CHECK(run.fold_models == 3);
     }
 
     TEST_CASE("the options a request runs with: the 60 s default, and gbdt kept out of an ensemble on LIBSVM") {

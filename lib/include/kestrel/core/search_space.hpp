@@ -14,11 +14,14 @@ namespace kestrel {
 // initializers naming only what it sets ({.axes = ..., .cost = 1}).
 struct SearchSpace {
     std::vector<std::string> axes{};  // empty: the model declares no space
-    // Points kestrel-auto evaluates right after the defaults, before any drawn point, each
-    // as -p settings separated by spaces ("early_stopping_rounds=0"), over the space's fixed
-    // settings: known-good corners of the space (FLAML's points_to_evaluate) that random
-    // draws would rarely hit, such as the defaults a space's fixed setting overrides.
-    std::vector<std::string> starts{};
+    // kestrel-auto's portfolio of the model (docs/auto.md, "The portfolio"): fixed
+    // configurations it evaluates in this order right after the defaults (the portfolio's
+    // first entry, with the space's fixed settings), before any point drawn from the axes.
+    // Each is -p settings separated by spaces ("max_depth=3 n_estimators=300") over the
+    // space's fixed settings, a setting here replacing a fixed one: robust alternatives to
+    // the defaults (AutoGluon's and TabRepo's zero-shot portfolios, FLAML's
+    // points_to_evaluate), each with a comment naming its source.
+    std::vector<std::string> portfolio{};
     // kestrel-auto skips the model on a table with more training rows than this (0 = no
     // limit), giving `too_large` as the reason in its report.
     std::size_t max_rows = 0;

@@ -16,9 +16,9 @@ namespace kestrel {
 // The model's declared search space as parsed axes. UsageError naming the model when it
 // declares none (kestrel-gridsearch -m MODEL without -g).
 std::vector<GridAxis> declared_axes(const std::string& model);
-// The model's declared starts (SearchSpace::starts) as points over the space's fixed
-// settings, in declared order: what kestrel-auto evaluates after the model's defaults.
-std::vector<GridPoint> declared_starts(const std::string& model);
+// The model's portfolio (SearchSpace::portfolio) as points over the space's fixed settings,
+// in declared order: what kestrel-auto evaluates after the model's defaults, before any draw.
+std::vector<GridPoint> declared_portfolio(const std::string& model);
 
 // Every model that declares a search space and learns `task`, cheapest first (the
 // space's cost, then the name): kestrel-auto's default portfolio.
@@ -103,6 +103,14 @@ struct AutoEnsemble {
     std::string note;                   // why no ensemble was formed (then members is empty)
 };
 
+// The warnings the search's fits gave with one cause: the message without the candidate and
+// fold that gave it ("linear_svm: dual coordinate descent reached max_iter=1000; ...").
+struct AutoWarning {
+    std::string cause;
+    std::size_t count = 0;
+    std::string first;  // the fit that gave the first: "linear_svm C=2e4 scale=standard, fold 2/5" (can depend on --threads)
+};
+
 struct AutoSkip {
     std::string model;
     std::string reason;
@@ -116,6 +124,7 @@ struct AutoResult {
     std::vector<AutoSkip> failed;            // candidates whose fit the table refused (model + point, error)
     std::vector<std::string> portfolio;      // the families searched, in order
     std::size_t n_splits = 0;
+    std::vector<Fold> folds;                 // the search's split: every candidate's fold_scores and oof are on it
     std::string stopped_by;                  // "max-evals", "time-budget" or "space" (every space exhausted)
     double seconds = 0;                      // wall time of the search
     std::size_t screened = 0;                // candidates halving dropped on subsamples (not on the leaderboard)
@@ -124,8 +133,8 @@ struct AutoResult {
     std::size_t unconfirmed = 0;             // leaders the time budget left no room to re-score
     int confirmation_rounds = 0;             // fresh splits the confirmation ran (each: every surviving leader)
     std::size_t confirmation_fits = 0;       // leader evaluations the confirmation ran, over all its rounds
-    std::size_t warning_count = 0;           // warnings the fits gave (non-convergence): one line on stderr at the end
-    std::string first_warning;
+    std::size_t warning_count = 0;           // warnings the fits gave (non-convergence), over all causes
+    std::vector<AutoWarning> warnings;       // grouped by cause, most frequent first (ties: by cause): a line each on stderr
     std::optional<AutoEnsemble> ensemble;    // --ensemble
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts

@@ -34,8 +34,12 @@ struct AutoRequest {
     // sets ensemble_excludes_absent_missing from the file's format and base from the fields
     // above; split.k, models, halving and confirmation are taken as given.
     AutoOptions search;
-    // Where the choice, refit on all rows, is saved; empty: not refit, not saved.
+    // Where the choice is saved; empty: not refit, not saved.
     std::string output;
+    // What is saved (docs/auto.md, "Bagging"): false, each chosen candidate as the equal-
+    // weight average of its K fold models (AutoGluon's bagged models); true, refit on all
+    // rows (AutoGluon's refit_full). A classifier without probabilities is always refit.
+    bool refit_full = false;
 };
 
 // What the run did: the search's result and the options it ran with (the metric and budget
@@ -47,6 +51,10 @@ struct AutoRun {
     Task task = Task::classification;
     Index rows = 0;
     std::string output;    // the saved model file, or empty
+    // The saved file's fold models per chosen candidate (its bag: the K of the search's
+    // folds); 0 when it was refit on all rows (refit_full, or a classifier without
+    // probabilities to average) or nothing was saved.
+    std::size_t fold_models = 0;
     // Whether the choice is the kept ensemble (its members refit when saved), not the best candidate.
     bool chose_ensemble() const { return result.ensemble && result.ensemble->kept; }
 };
@@ -67,18 +75,28 @@ AutoOptions auto_options_for(const AutoRequest& request);
 // and in each candidate's finished_at).
 AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double started = 0);
 
-// The choice refit on all rows of `data` (the table the search ran on), its provenance
-// stamped (stamp_provenance: date, data file, seed) with an "auto" section of its cv
-// scores. A best candidate of a model that reads absent sparse entries as missing (gbdt)
-// is refit on the file read again for that model, as kestrel-train would read it (not
-// for standard input, which is read once).
+// Whether the saved choice is bagged (auto_bags): not under refit_full, and a classifier's
+// every chosen candidate gives probabilities (what a bag averages).
+bool auto_bags(const AutoResult& result, bool chose_ensemble, bool refit_full);
+
+// The choice fitted on `data` (the table the search ran on), its provenance stamped
+// (stamp_provenance: date, data file, seed) with an "auto" section of its cv scores:
+// bagged (auto_bags), a model of kind ensemble holding the candidate's K fold models of
+// weight 1/K (fit_fold_models: the models the search scored); else refit on all rows. A
+// best candidate of a model that reads absent sparse entries as missing (gbdt) is fitted
+// on the file read again for that model, as kestrel-train would read it (not for standard
+// input, which is read once), on the same rows and folds.
 Model refit_auto_choice(const AutoResult& result, const Dataset& data, const AutoRequest& request,
                         const Context& ctx);
 
-// The kept ensemble refit on all rows of `data`: each member by Model::train with its
-// candidate's spec and `ctx` (the same model kestrel-train gives with those parameters
-// and seed), then weighted as selected.
-Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx);
+// The kept ensemble on `data`: bagged, each member's K fold models with weight w / K
+// (one flat ensemble: the average is the same, and a member is never itself an ensemble);
+// else each member refit on all rows by Model::train with its candidate's refit spec and
+// `ctx` (the model kestrel-train gives with those parameters and seed), weighted as selected.
+Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx, bool bagged);
+
+// The best candidate's bag alone (a model of kind ensemble, K members of weight 1/K).
+Model auto_bag(const AutoResult& result, const AutoCandidate& candidate, const Dataset& data, const Context& ctx);
 
 // The series the search's plot draws: the best cv mean found so far (x: each candidate's
 // finished_at, in evaluation order; y: the best mean up to it), one step per evaluation.
