@@ -15,6 +15,10 @@
 #include "kestrel/model_selection/fold_models.hpp"
 #include "kestrel/tasks/auto_task.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_auto_bag_test {
+
 using namespace kestrel;
 
 namespace {
@@ -139,3 +143,6 @@ TEST_SUITE("tasks.auto_bag") {
         CHECK(!auto_bags(r, false, true));
     }
 }
+
+}  // namespace unit_tasks_auto_bag_test
+}  // namespace
