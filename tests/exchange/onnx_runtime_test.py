@@ -95,6 +95,14 @@ CASES = [
      FLOAT32_ANCHOR),
     ("nu_svr diabetes minmax, min kernel", ["-m", "nu_svr", "--scale", "minmax", "-p", "kernel=min"], DIABETES,
      FLOAT32_ANCHOR),
+    # The kernel expansions: K(X, rows) coef + intercept.
+    ("kernel_ridge diabetes standard", ["-m", "kernel_ridge", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("kernel_logistic heart", ["-m", "kernel_logistic"], HEART),
+    ("kernel_logistic iris standard, laplacian", ["-m", "kernel_logistic", "--scale", "standard", "-p",
+                                                  "kernel=laplacian"], IRIS),
+    ("kernel_perceptron heart poly (labels, scores)", ["-m", "kernel_perceptron", "-p", "kernel=poly(degree=2)"], HEART),
+    ("kernel_perceptron iris one-vs-rest standard (labels, scores)", ["-m", "kernel_perceptron", "--scale", "standard"],
+     IRIS),
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [

@@ -85,10 +85,9 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     if (auto s = onnx_tree_scores(model, X, g)) return *s;
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
-    if (auto s = onnx_svm_scores(model, X, g)) return *s;
+    if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
     throw ExportRefused("ONNX export: model " + model.model_name() + " has no ONNX form here (exported: tree, forest, "
-                        "gbdt, svc, nu_svc, svr, nu_svr, and the linear models but for a multiclass wrapper of several "
-                        "members; docs/exchange.md)");
+                        "gbdt, the kernel SVMs and kernel methods, and the linear models; docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {

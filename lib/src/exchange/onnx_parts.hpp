@@ -46,8 +46,14 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxG
 std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
-// The same for the kernel SVMs (svc, nu_svc, svr, nu_svr); nullopt for another estimator.
-std::optional<OnnxScores> onnx_svm_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// A multiclass wrapper's scores from its members' [N, members] scores (ovr, ovo; ExportRefused
+// for ecoc and for probabilities).
+class MulticlassWrapper;
+OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
+                                  OnnxGraphBuilder& g);
+// The same for the kernel models (svc, nu_svc, svr, nu_svr, kernel_ridge, kernel_logistic,
+// kernel_perceptron); nullopt for another estimator.
+std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 
 // Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
 // finds each row's leaf in every tree (one target per tree, each leaf's weight its index in

@@ -1,21 +1,27 @@
-// The kernel SVMs (svc, nu_svc, svr, nu_svr) in standard operators, in double: the kernel
-// matrix K(X, SV) [N, nSV] as kestrel's Kernel computes it (dot products by MatMul, the
-// separable kernels by broadcasting over the features), the decision values as products with
-// the dual coefficients, then what kestrel derives from them: the one-vs-one votes (the label,
-// ties to the lower class as LIBSVM's), decision_function's scores, and with probability=1
-// on two classes Platt's sigmoid. ai.onnx.ml's SVMClassifier / SVMRegressor compute in
-// float32 throughout, so their decision values would carry float error into every vote and
-// probability; these nodes keep kestrel's arithmetic.
+// The kernel models (svc, nu_svc, svr, nu_svr; kernel_ridge, kernel_logistic,
+// kernel_perceptron) in standard operators, in double: the kernel matrix K(X, rows) [N, rows]
+// as kestrel's Kernel computes it (dot products by MatMul, the separable kernels by
+// broadcasting over the features), the decision values as products with the dual
+// coefficients, then what kestrel derives from them. For the SVMs: the one-vs-one votes (the
+// label, ties to the lower class as LIBSVM's), decision_function's scores, and with
+// probability=1 on two classes Platt's sigmoid. ai.onnx.ml's SVMClassifier / SVMRegressor
+// compute in float32 throughout, so their decision values would carry float error into every
+// vote and probability; these nodes keep kestrel's arithmetic. For the kernel expansions
+// (f = K coef + intercept): kernel_logistic's probabilities as the linear logistic's.
 //
-// Refused: the multiclass probabilities (LIBSVM's pairwise coupling is an iterative solve
-// with a per-row stopping rule), one-class SVMs and the precomputed kernel.
+// Refused: the SVMs' multiclass probabilities (LIBSVM's pairwise coupling is an iterative
+// solve with a per-row stopping rule), one-class SVMs and the precomputed kernel.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kestrel/exchange/export.hpp"
+#include "kestrel/kernel_methods/kernel_logistic.hpp"
+#include "kestrel/kernel_methods/kernel_perceptron.hpp"
+#include "kestrel/kernel_methods/kernel_ridge.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "kestrel/svm/svr.hpp"
@@ -115,11 +121,11 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
                         "the training rows)");
 }
 
-// K(X, SV): the spec's weighted sum of products of base kernels.
-std::string kernel_matrix(const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
-    SupportVectorTensors sv(m.support_vectors, X, g);
+// K(X, rows): the spec's weighted sum of products of base kernels.
+std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const std::string& X, OnnxGraphBuilder& g) {
+    SupportVectorTensors sv(rows, X, g);
     std::string total;
-    for (const KernelTerm& term : m.kernel_spec.terms) {
+    for (const KernelTerm& term : spec.terms) {
         std::string product;
         for (const BaseKernel& factor : term.factors) {
             const std::string k = base_kernel(factor, sv, g);
@@ -160,7 +166,7 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
                 for (Index j = start[t]; j < start[t + 1]; ++j) set(j, p, m.sv_coef(s, j));
             }
     });
-    const std::string pw = g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), W}),
+    const std::string pw = g.add("Sub", {g.add("MatMul", {kernel_matrix(m.kernel_spec, m.support_vectors, X, g), W}),
                                          g.double_row(std::vector<double>(m.rho.begin(), m.rho.end()))});
     // Votes: pair (s, t) gives s a vote where its value is above 0, else t.
     auto pair_to_class = [&](bool first) {
@@ -210,16 +216,73 @@ OnnxScores svr_scores(const SvmModel& m, const std::string& X, OnnxGraphBuilder&
     const std::string coef = matrix(g, n_sv, 1, [&](auto set) {
         for (Index j = 0; j < n_sv; ++j) set(j, 0, m.sv_coef(0, j));
     });
-    return OnnxScores{g.add("Sub", {g.add("MatMul", {kernel_matrix(m, X, g), coef}), g.double_scalar(m.rho[0])}), false};
+    return OnnxScores{g.add("Sub", {g.add("MatMul", {kernel_matrix(m.kernel_spec, m.support_vectors, X, g), coef}), g.double_scalar(m.rho[0])}), false};
+}
+
+// kernel_ridge, kernel_logistic, kernel_perceptron: K(X, rows) coef + intercept, then
+// kernel_logistic's probabilities as logistic_probabilities computes them.
+std::string expansion_columns(const KernelExpansion& e, const std::string& X, OnnxGraphBuilder& g) {
+    const Index rows = e.coef.rows(), outputs = e.coef.cols();
+    const std::string intercepts = g.double_row(std::vector<double>(e.intercept.begin(), e.intercept.end()));
+    if (rows == 0) {
+        // No rows kept (every coefficient zero): the intercepts for every row.
+        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, g.double_scalar(0.0)}), g.int64s({1}, {1})},
+                                       {A::of_int("keepdims", 1)});
+        return g.add("Add", {zero, intercepts});
+    }
+    const std::string coef = matrix(g, rows, outputs, [&](auto set) {
+        for (Index j = 0; j < rows; ++j)
+            for (Index q = 0; q < outputs; ++q) set(j, q, e.coef(j, q));
+    });
+    return g.add("Add", {g.add("MatMul", {kernel_matrix(e.kernel_spec, e.rows, X, g), coef}), intercepts});
+}
+
+OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool logistic, const std::string& X,
+                            OnnxGraphBuilder& g) {
+    const Index outputs = e.coef.cols();
+    const std::string scores = expansion_columns(e, X, g);
+    if (!logistic || !model.has_predict_proba()) return OnnxScores{scores, false};
+    if (outputs > 1) return OnnxScores{g.add("Softmax", {scores}, {A::of_int("axis", 1)}), true};
+    const std::string negative = g.add("Sigmoid", {g.add("Neg", {scores})});
+    return OnnxScores{g.add("Concat", {negative, g.add("Sigmoid", {scores})}, {A::of_int("axis", 1)}), true};
+}
+
+// A wrapper's kernel_perceptron members, each one score column, side by side; nullopt for
+// other members.
+std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper, const std::string& X,
+                                                OnnxGraphBuilder& g) {
+    std::vector<std::string> columns;
+    for (const auto& member : wrapper.fitted_members()) {
+        const auto* perceptron = dynamic_cast<const KernelPerceptron*>(member.get());
+        if (!perceptron) return std::nullopt;
+        columns.push_back(expansion_columns(perceptron->expansion(), X, g));
+    }
+    return g.add("Concat", columns, {A::of_int("axis", 1)});
 }
 
 }  // namespace
 
-std::optional<OnnxScores> onnx_svm_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
+std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     const Estimator* estimator = &model.estimator();
+    // A multiclass wrapper (kernel_perceptron): its one member with two classes, else its
+    // members' scores combined by its strategy.
+    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
+        if (!wrapper->direct_member()) {
+            const auto members = kernel_member_scores(*wrapper, X, g);
+            if (!members) return std::nullopt;
+            return onnx_multiclass_scores(model, *wrapper, *members, g);
+        }
+        estimator = wrapper->direct_member();
+    }
     if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);
     if (dynamic_cast<const Svr*>(estimator) || dynamic_cast<const NuSvr*>(estimator))
         return svr_scores(static_cast<const KernelSvmRegressor*>(estimator)->model(), X, g);
+    if (const auto* ridge = dynamic_cast<const KernelRidge*>(estimator))
+        return expansion_scores(model, ridge->expansion(), false, X, g);
+    if (const auto* klr = dynamic_cast<const KernelLogistic*>(estimator))
+        return expansion_scores(model, klr->expansion(), true, X, g);
+    if (const auto* perceptron = dynamic_cast<const KernelPerceptron*>(estimator))
+        return expansion_scores(model, perceptron->expansion(), false, X, g);
     return std::nullopt;
 }
 
