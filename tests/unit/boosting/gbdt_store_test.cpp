@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kestrel/common/quantized_table.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/core/json_text.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -154,6 +155,17 @@ TEST_SUITE("gbdt") {
         {
             const QuantizedRows rows(quantize(d.X, {}, 255, ctx.seed + 1, 1));
             CHECK_THROWS_AS(Model::train(gbdt({{"n_estimators", 2}}), shaped, ctx), UsageError);
+        }
+        // Another model, or a step, would read the shape's missing values as data.
+        {
+            const QuantizedRows rows(quantize(d.X, {}, 255, ctx.seed, 1));
+            ModelSpec tree;
+            tree.model = "tree";
+            resolve_params(tree);
+            CHECK_THROWS_AS(Model::train(tree, shaped, ctx), InternalError);
+            ModelSpec scaled = gbdt({{"n_estimators", 2}});
+            scaled.preprocessing = {"standard"};
+            CHECK_THROWS_AS(Model::train(scaled, shaped, ctx), InternalError);
         }
         // A continuation walks the old trees' thresholds, which may fall inside a bin.
         const Model first = Model::train(gbdt({{"n_estimators", 2}}), d, ctx);
