@@ -144,6 +144,31 @@ TEST_SUITE("tasks.quantized") {
         CHECK(train_model(request, Context{}).quantized);
     }
 
+    TEST_CASE("quantized store: a LIBSVM file in pieces, absent entries missing, pieces narrower than the file") {
+        const test::ScratchDir dir("quantized_libsvm");
+        Rng rng(12);
+        std::ostringstream text;
+        text.precision(17);
+        for (int i = 0; i < 1500; ++i) {
+            const double a = rng.normal();
+            text << (a + 0.3 * rng.normal() > 0 ? 1 : 0);
+            // Feature 6 only in the last rows: the early pieces are five features wide.
+            for (int j = 1; j <= (i < 1200 ? 5 : 6); ++j)
+                if (rng.uniform() < 0.7) text << " " << j << ":" << (j == 1 ? a : rng.normal());
+            text << "\n";
+        }
+        const std::string path = dir.file("t.libsvm", text.str());
+        const ModelSpec spec = gbdt_spec({{"n_estimators", 6}});
+        Context ctx;
+        ctx.threads = 2;
+        const TrainingDataOptions options = data_options(path);
+        const Model doubles = Model::train(spec, read_training_data(options, spec), ctx);
+        QuantizedTrainingData q = read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{0, 1500});
+        CHECK(q.data.cols() == 6);
+        const QuantizedRows rows(q.store);
+        CHECK(model_text(Model::train(spec, std::move(q.data), ctx)) == model_text(doubles));
+    }
+
     TEST_CASE("quantized store: beyond 200,000 rows the cuts are BinCuts::fit's on the seeded sample") {
         const test::ScratchDir dir("quantized_sample");
         std::ostringstream text;
