@@ -249,7 +249,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     const std::uint64_t budget =
         sizes.sample_bytes > 0 ? sizes.sample_bytes
                          : std::max<std::uint64_t>(kMinCutSampleBytes,
-                                                   static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width) / 2);
+                                                   static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width));
     const std::size_t group = std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
     CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group);
     check_memory(static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width) *

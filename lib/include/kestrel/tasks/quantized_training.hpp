@@ -24,8 +24,9 @@ struct QuantizedTrainingData {
     int cut_passes = 0;      // reads of the file that gathered the cut sample's values
 };
 
-// How much the reads hold at once. sample_bytes: the cut sample's values (0: half a byte a
-// cell of the table, at least kMinCutSampleBytes, since a small table's reads are short);
+// How much the reads hold at once. sample_bytes: the cut sample's values (0: one byte a cell
+// of the table, the codes' size, which are allocated after the values are freed; at least
+// kMinCutSampleBytes, since a small table's reads are short);
 // piece_bytes: the text of one piece of the file (its doubles are about as large).
 struct StoreReadSizes {
     std::uint64_t sample_bytes = 0;
