@@ -235,10 +235,12 @@ void Model::refuse_steps_on_continuation(const Context& ctx) const {
 namespace {
 
 // Rows held quantized (docs/large-data.md) have no values in X: only gbdt reads their store,
-// and only as they are (resampling would make rows the store does not hold).
+// and only as they are (resampling, or a multiclass wrapper's members, would fit on rows or
+// with seeds the store was not made for).
 void refuse_misread_store(const ModelSpec& spec, const Dataset& data) {
     if (quantized_rows_of(data) == nullptr) return;
-    if (spec.model != "gbdt" || !spec.resample.empty())
+    const Params& p = resolved_params(spec)->values();
+    if (spec.model != "gbdt" || !spec.resample.empty() || p.value("multiclass", std::string("auto")) != "auto")
         throw InternalError("model " + spec.model + " was given rows held quantized, which only gbdt reads as they are");
 }
 

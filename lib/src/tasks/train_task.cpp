@@ -25,7 +25,8 @@ struct TrainingRows {
 };
 
 // Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
-// reaches it (no step needing doubles, no resampling or calibration, nothing continued),
+// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
+// resampling or calibration, nothing continued),
 // one process reading one regular file several times (no cache: it holds doubles), and the
 // same cuts as the doubles' path (no hold-out of early stopping, which cuts the training
 // part only). docs/large-data.md lists them.
@@ -42,6 +43,8 @@ bool takes_quantized_store(const TrainRequest& request) {
     std::error_code ec;
     if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;
     const Params& p = resolved_params(spec)->values();
+    // A multiclass wrapper fits members on relabelled or fewer rows, with seeds of their own.
+    if (p.value("multiclass", std::string("auto")) != "auto") return false;
     return !(p.value("early_stopping_rounds", 0LL) > 0 && data.validation_files.empty());
 }
 

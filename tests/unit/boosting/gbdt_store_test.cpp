@@ -167,6 +167,15 @@ TEST_SUITE("gbdt") {
             scaled.preprocessing = {"standard"};
             CHECK_THROWS_AS(Model::train(scaled, shaped, ctx), InternalError);
         }
+        {
+            // One-vs-one would fit its members on fewer rows than the store holds.
+            const Dataset c = table(600, 3, 3, 20);
+            Dataset c_shaped = c;
+            c_shaped.X = shape_only(c.rows(), c.cols());
+            const QuantizedRows rows(quantize(c.X, {}, 255, ctx.seed, 1));
+            CHECK_THROWS_AS(Model::train(gbdt({{"n_estimators", 2}, {"multiclass", "ovo"}}), c_shaped, ctx),
+                            InternalError);
+        }
         // A continuation walks the old trees' thresholds, which may fall inside a bin.
         const Model first = Model::train(gbdt({{"n_estimators", 2}}), d, ctx);
         Context more = ctx;

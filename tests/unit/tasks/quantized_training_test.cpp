@@ -142,6 +142,10 @@ TEST_SUITE("tasks.quantized") {
         CHECK_FALSE(train_model(request, Context{}).quantized);
         request.data.validation_files = {path};
         CHECK(train_model(request, Context{}).quantized);
+        // A multiclass wrapper: the doubles.
+        request.data.validation_files.clear();
+        request.spec = gbdt_spec({{"n_estimators", 2}, {"multiclass", "ecoc"}});
+        CHECK_FALSE(train_model(request, Context{}).quantized);
     }
 
     TEST_CASE("quantized store: a LIBSVM file in pieces, absent entries missing, pieces narrower than the file") {
