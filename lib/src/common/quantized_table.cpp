@@ -1,6 +1,9 @@
 #include "kestrel/common/quantized_table.hpp"
 
+#include <string>
 #include <utility>
+
+#include "kestrel/core/error.hpp"
 
 namespace kestrel {
 namespace {
@@ -32,7 +35,13 @@ QuantizedRows::~QuantizedRows() { current_store = outer_; }
 const QuantizedTable* quantized_rows_of(const Dataset& data) {
     const QuantizedTable* s = current_store;
     if (s == nullptr || !data.X.is_sparse() || data.X.sparse_ref().nonZeros() != 0) return nullptr;
-    return data.rows() == s->bins().rows() && data.cols() == s->bins().cols() ? s : nullptr;
+    // A shape of another size is the store's shape subset (folds, one-vs-one's pairs): its
+    // rows are not the store's, and fitting it would read every cell as missing.
+    if (data.rows() != s->bins().rows() || data.cols() != s->bins().cols())
+        throw InternalError("rows held quantized (" + std::to_string(s->bins().rows()) + " x " +
+                            std::to_string(s->bins().cols()) + ") were given as " + std::to_string(data.rows()) +
+                            " x " + std::to_string(data.cols()) + ": a store's rows cannot be subset");
+    return s;
 }
 
 }  // namespace kestrel

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kestrel/common/quantized_table.hpp"
 #include "kestrel/core/error.hpp"
@@ -163,6 +164,9 @@ TEST_SUITE("gbdt") {
             tree.model = "tree";
             resolve_params(tree);
             CHECK_THROWS_AS(Model::train(tree, shaped, ctx), InternalError);
+            // The shape subset (a fold) is rows the store does not hold.
+            const std::vector<Index> half{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22};
+            CHECK_THROWS_AS(Model::train(gbdt({{"n_estimators", 2}}), shaped.subset(half), ctx), InternalError);
             ModelSpec scaled = gbdt({{"n_estimators", 2}});
             scaled.preprocessing = {"standard"};
             CHECK_THROWS_AS(Model::train(scaled, shaped, ctx), InternalError);

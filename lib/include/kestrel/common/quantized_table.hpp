@@ -60,7 +60,9 @@ private:
     const QuantizedTable* outer_;
 };
 
-// The store of `data` on this thread (a QuantizedRows is alive and X is its shape), or null.
+// The store of `data` on this thread (a QuantizedRows is alive and X is its shape), or null;
+// InternalError for an X without entries of another shape while one is alive (the shape
+// subset: rows the store does not hold).
 const QuantizedTable* quantized_rows_of(const Dataset& data);
 
 }  // namespace kestrel
