@@ -16,6 +16,7 @@
 #include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
@@ -354,8 +355,10 @@ struct GbdtFit {
     std::vector<Index> train_rows, valid_rows;
     Vector y, w;
     std::vector<Index> queries;
+    const QuantizedTable* store = nullptr;  // the rows' codes when they came quantized
     BinCuts cuts;
-    BinnedMatrix bins;
+    BinnedMatrix own_bins;            // the training rows' codes, unless they are store->bins()
+    const BinnedMatrix* bins = &own_bins;
     std::vector<std::vector<int>> unseen;
     std::vector<Watched> watched;
     Index K = 0, n = 0;
@@ -375,6 +378,7 @@ private:
     void check_eval_sets() const;
     void hold_out();
     void bin_rows();
+    void take_store();
     void watch_sets();
     void check_fit_memory();
     void grow_round(std::span<const int> rows, const std::vector<int>& features);
@@ -395,7 +399,8 @@ private:
 };
 
 GbdtFit::GbdtFit(const GbdtParams& params, const Dataset& training, const Context& context)
-    : p(params), data(training), ctx(context), loss(make_loss(params, training)), threads(context.resolved_threads()) {
+    : p(params), data(training), ctx(context), loss(make_loss(params, training)), threads(context.resolved_threads()),
+      store(quantized_rows_of(training)) {
     resolve_tree_params();
     check_training_data();
     old = continued_model(ctx, loss.kind, category_counts);
@@ -479,12 +484,16 @@ void GbdtFit::hold_out() {
 }
 
 void GbdtFit::bin_rows() {
-    // Rows spread over ranks: the whole data's sample cuts the bins (the same cuts).
-    cuts = ctx.rows_sharded ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()),
-                                                      static_cast<int>(p.max_bins), ctx.seed, category_counts)
-                            : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads,
-                                           category_counts);
-    bins = BinnedMatrix(cuts, data.X, train_rows, threads);
+    if (store) {
+        take_store();
+    } else {
+        // Rows spread over ranks: the whole data's sample cuts the bins (the same cuts).
+        cuts = ctx.rows_sharded ? BinCuts::fit_over_ranks(data.X, rows_over_ranks(true, data.rows()),
+                                                          static_cast<int>(p.max_bins), ctx.seed, category_counts)
+                                : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads,
+                                               category_counts);
+        own_bins = BinnedMatrix(cuts, data.X, train_rows, threads);
+    }
     // Per categorical feature, the codes no training row has: prediction sends them the
     // missing way. One list serves every tree, so a continuation needs the same lists.
     if (!category_counts.empty()) {
@@ -500,12 +509,35 @@ void GbdtFit::bin_rows() {
         throw DataError("gbdt: the categories seen in the training data differ from those of the model to continue");
 }
 
+// Rows that came quantized: their cuts are the store's, fit on all the rows (with a hold-out,
+// the doubles' path cuts the training part only: docs/large-data.md), and the training rows'
+// codes are the store's own matrix, not a copy, unless a hold-out takes some away.
+void GbdtFit::take_store() {
+    if (ctx.rows_sharded) throw InternalError("gbdt: rows held quantized on rows spread over ranks");
+    if (old)
+        throw UsageError("gbdt: a model to continue needs the training rows' values (its thresholds fall inside the "
+                         "bins of rows held quantized)");
+    if (store->max_bins() != p.max_bins || store->seed() != ctx.seed)
+        throw UsageError("gbdt: the rows were quantized with max_bins=" + std::to_string(store->max_bins()) +
+                         " and seed " + std::to_string(store->seed()) + ", the fit asks max_bins=" +
+                         std::to_string(p.max_bins) + " and seed " + std::to_string(ctx.seed));
+    if (store->bins().rows() != data.rows() || store->bins().cols() != data.cols())
+        throw InternalError("gbdt: the quantized rows do not have the Dataset's shape");
+    cuts = store->cuts();
+    if (train_rows.empty())
+        bins = &store->bins();
+    else
+        own_bins = store->bins().rows_subset(train_rows);
+}
+
 // The hold-out and the eval sets, binned by the training cuts. One column per (set,
 // metric), XGBoost's "validation_0-logloss"; early stopping watches the last metric of the
 // last set, as XGBoost does.
 void GbdtFit::watch_sets() {
     if (!valid_rows.empty())
-        watched.push_back({"holdout", BinnedMatrix(cuts, data.X, valid_rows, threads), gather(data.y, valid_rows),
+        watched.push_back({"holdout",
+                           store ? store->bins().rows_subset(valid_rows) : BinnedMatrix(cuts, data.X, valid_rows, threads),
+                           gather(data.y, valid_rows),
                            gather(data.weights, valid_rows), {}, ranked_queries(loss, data.qid, valid_rows, "holdout")});
     for (const EvalSet& e : ctx.eval_sets)
         watched.push_back({e.name, BinnedMatrix(cuts, e.data->X, {}, threads), e.data->y, e.data->weights, {},
@@ -517,7 +549,7 @@ void GbdtFit::watch_sets() {
 
 void GbdtFit::check_fit_memory() {
     K = loss.n_outputs(data.n_classes());
-    n = bins.rows();
+    n = bins->rows();
     tp.min_data_in_leaf = min_data_in_leaf(p, rows_over_ranks(ctx.rows_sharded, n).total);
     Index nv = 0;
     for (const Watched& s : watched) nv += s.bins.rows();
@@ -568,7 +600,7 @@ void GbdtFit::boost() {
     per_tree_threads_ = !ctx.rows_sharded && threads > 1 && K >= Index{2} * threads;
     learners_.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < (per_tree_threads_ ? threads : 1); ++i)
-        learners_.emplace_back(bins, cuts, tp, per_tree_threads_ ? 1 : threads);
+        learners_.emplace_back(*bins, cuts, tp, per_tree_threads_ ? 1 : threads);
     round_trees_.resize(static_cast<std::size_t>(K));
     round_cats_.resize(static_cast<std::size_t>(K));
     std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
@@ -627,7 +659,7 @@ void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<
 #pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
         for (Index i = 0; i < n; ++i)
             if (!in_sample_[static_cast<std::size_t>(i)])
-                F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, bins, cuts, i))[0];
+                F[static_cast<std::size_t>(i * K + c)] += g.tree.value(apply_binned(g, *bins, cuts, i))[0];
     }
     for (Watched& s : watched) {
         const Index ns = s.bins.rows();

@@ -46,7 +46,7 @@ void sort_values(std::vector<double>& v) {
 }
 
 // Upper edges of one feature's bins from its non-missing values (sorted here).
-std::vector<double> feature_edges(std::vector<double>& v, int max_bins) {
+std::vector<double> edges_of_values(std::vector<double>& v, int max_bins) {
     constexpr double kTop = std::numeric_limits<double>::max();
     sort_values(v);
     std::vector<double> edges;
@@ -192,24 +192,25 @@ std::vector<std::vector<int>> category_edges(const std::vector<std::vector<Index
     return code_bin;
 }
 
+// Bins of the rows `rows` of X (all when empty), m of them, into rows first .. first + m − 1
+// of `out`, a column-major matrix of n rows.
 template <class Bin>
-void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index n, std::vector<Bin>& out,
-               int threads) {
+void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> rows, Index m, Bin* out, Index n,
+               Index first, int threads) {
     const Index d = X.cols();
-    out.resize(static_cast<std::size_t>(n * d));
     const auto src = [&](Index i) { return rows.empty() ? i : rows[static_cast<std::size_t>(i)]; };
-    const Index blocks = (n + kBinRowBlock - 1) / kBinRowBlock;
+    const Index blocks = (m + kBinRowBlock - 1) / kBinRowBlock;
     if (X.is_sparse()) {
         const SparseMatrix& S = X.sparse_ref();
 #pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
         for (Index b = 0; b < blocks; ++b) {
-            const Index end = std::min(n, (b + 1) * kBinRowBlock);
+            const Index end = std::min(m, (b + 1) * kBinRowBlock);
             for (Index f = 0; f < d; ++f)
-                std::fill(out.begin() + f * n + b * kBinRowBlock, out.begin() + f * n + end,
+                std::fill(out + f * n + first + b * kBinRowBlock, out + f * n + first + end,
                           static_cast<Bin>(cuts.missing_bin(f)));
             for (Index i = b * kBinRowBlock; i < end; ++i)
                 for (SparseMatrix::InnerIterator it(S, src(i)); it; ++it)
-                    out[static_cast<std::size_t>(it.col() * n + i)] = static_cast<Bin>(cuts.bin_of(it.col(), it.value()));
+                    out[it.col() * n + first + i] = static_cast<Bin>(cuts.bin_of(it.col(), it.value()));
         }
         return;
     }
@@ -217,11 +218,11 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
     // A block of rows (in cache) feature by feature: one feature's edges at a time.
 #pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
     for (Index b = 0; b < blocks; ++b) {
-        const Index end = std::min(n, (b + 1) * kBinRowBlock);
+        const Index end = std::min(m, (b + 1) * kBinRowBlock);
         for (Index f = 0; f < d; ++f) {
             const int nb = cuts.n_bins(f);
             const double* e = cuts.edges(f);
-            Bin* o = out.data() + f * n;
+            Bin* o = out + f * n + first;
             if (cuts.is_categorical(f)) {
                 for (Index i = b * kBinRowBlock; i < end; ++i) o[i] = static_cast<Bin>(cuts.bin_of(f, M(src(i), f)));
                 continue;
@@ -232,6 +233,16 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
             }
         }
     }
+}
+
+template <class Bin>
+std::vector<Bin> column_rows(const std::vector<Bin>& from, Index n, Index d, std::span<const Index> rows) {
+    const auto m = static_cast<Index>(rows.size());
+    std::vector<Bin> out(static_cast<std::size_t>(m * d));
+    for (Index f = 0; f < d; ++f)
+        for (Index i = 0; i < m; ++i)
+            out[static_cast<std::size_t>(f * m + i)] = from[static_cast<std::size_t>(f * n + rows[static_cast<std::size_t>(i)])];
+    return out;
 }
 
 }  // namespace
@@ -268,11 +279,28 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
                 if (!std::isnan(x)) v.push_back(x);
             }
         }
-        edges[static_cast<std::size_t>(f)] = feature_edges(v, max_bins);
+        edges[static_cast<std::size_t>(f)] = edges_of_values(v, max_bins);
         std::vector<double>().swap(v);
     }
     std::vector<std::vector<int>> code_bin;
     if (any_categorical) code_bin = category_edges(code_counts, max_bins, edges);
+    BinCuts c = from_edges(edges);
+    c.code_bin_ = std::move(code_bin);
+    return c;
+}
+
+std::vector<Index> BinCuts::sample_rows(Index n_all, std::uint64_t seed) { return sample_of_whole(n_all, seed); }
+
+std::vector<double> BinCuts::feature_edges(std::vector<double>& values, int max_bins) {
+    return edges_of_values(values, max_bins);
+}
+
+BinCuts BinCuts::from_parts(std::vector<std::vector<double>> edges, const std::vector<std::vector<Index>>& code_counts,
+                            int max_bins) {
+    const bool any_categorical =
+        std::any_of(code_counts.begin(), code_counts.end(), [](const std::vector<Index>& c) { return !c.empty(); });
+    if (!any_categorical) return from_edges(edges);
+    std::vector<std::vector<int>> code_bin = category_edges(code_counts, max_bins, edges);
     BinCuts c = from_edges(edges);
     c.code_bin_ = std::move(code_bin);
     return c;
@@ -341,7 +369,7 @@ BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, s
     }
     std::vector<std::vector<double>> edges(static_cast<std::size_t>(d));
     for (std::size_t f = 0; f < values.size(); ++f)
-        if (!categorical(static_cast<Index>(f))) edges[f] = feature_edges(values[f], max_bins);
+        if (!categorical(static_cast<Index>(f))) edges[f] = edges_of_values(values[f], max_bins);
     if (std::none_of(category_counts.begin(), category_counts.end(), [](Index k) { return k > 0; })) return from_edges(edges);
     // Every training row's codes counted (not the sample), summed over the ranks: whole
     // numbers, exact in any order.
@@ -372,10 +400,42 @@ int BinCuts::bin_of(Index f, double x) const {
 
 BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
     : n_(rows.empty() ? X.rows() : static_cast<Index>(rows.size())), d_(X.cols()) {
+    const auto cells = static_cast<std::size_t>(n_ * d_);
+    if (cuts.fits_byte()) {
+        b8_.resize(cells);
+        fill_bins(cuts, X, rows, n_, b8_.data(), n_, 0, threads);
+    } else {
+        b16_.resize(cells);
+        fill_bins(cuts, X, rows, n_, b16_.data(), n_, 0, threads);
+    }
+}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d) : n_(n), d_(d) {
     if (cuts.fits_byte())
-        fill_bins(cuts, X, rows, n_, b8_, threads);
+        b8_.resize(static_cast<std::size_t>(n * d));
     else
-        fill_bins(cuts, X, rows, n_, b16_, threads);
+        b16_.resize(static_cast<std::size_t>(n * d));
+}
+
+void BinnedMatrix::fill_rows(const BinCuts& cuts, const Features& X, Index first, int threads) {
+    if (X.cols() != d_ || first < 0 || first + X.rows() > n_)
+        throw InternalError("BinnedMatrix::fill_rows: rows " + std::to_string(first) + " + " +
+                            std::to_string(X.rows()) + " of " + std::to_string(X.cols()) +
+                            " features outside the matrix");
+    if (b8_.empty() && b16_.empty()) return;  // no cells
+    if (!b8_.empty())
+        fill_bins(cuts, X, {}, X.rows(), b8_.data(), n_, first, threads);
+    else
+        fill_bins(cuts, X, {}, X.rows(), b16_.data(), n_, first, threads);
+}
+
+BinnedMatrix BinnedMatrix::rows_subset(std::span<const Index> rows) const {
+    BinnedMatrix out;
+    out.n_ = static_cast<Index>(rows.size());
+    out.d_ = d_;
+    if (!b8_.empty()) out.b8_ = column_rows(b8_, n_, d_, rows);
+    if (!b16_.empty()) out.b16_ = column_rows(b16_, n_, d_, rows);
+    return out;
 }
 
 }  // namespace kestrel

@@ -295,7 +295,9 @@ Table read_csv_input(const TextInput& in, const std::string& source, const ReadO
     const std::vector<Index> categorical = categorical_features(layout, columns);
     if (!opts.feature_categories) {
         refuse_mistyped_numbers(layout, chunks, columns, opts, source);
-        refuse_empty_columns(layout, chunks, columns, source);
+        // A column empty in one piece of a stream may hold values in the next: the
+        // reader of the whole stream decides (tasks/quantized_training.cpp).
+        if (!opts.piece_of_stream) refuse_empty_columns(layout, chunks, columns, source);
     }
     if (!categorical.empty())
         categorize_csv(in, chunks, layout, columns, categorical, X.data(), opts, source, table.categories);

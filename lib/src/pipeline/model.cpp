@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -231,7 +232,22 @@ void Model::refuse_steps_on_continuation(const Context& ctx) const {
                          step_kinds().front() + ")");
 }
 
+namespace {
+
+// Rows held quantized (docs/large-data.md) have no values in X: only gbdt reads their store,
+// and only as they are (resampling, or a multiclass wrapper's members, would fit on rows or
+// with seeds the store was not made for).
+void refuse_misread_store(const ModelSpec& spec, const Dataset& data) {
+    if (quantized_rows_of(data) == nullptr) return;
+    const Params& p = resolved_params(spec)->values();
+    if (spec.model != "gbdt" || !spec.resample.empty() || p.value("multiclass", std::string("auto")) != "auto")
+        throw InternalError("model " + spec.model + " was given rows held quantized, which only gbdt reads as they are");
+}
+
+}  // namespace
+
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
+    refuse_misread_store(spec_, data);
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);
@@ -244,6 +260,7 @@ void Model::fit_estimator(const Dataset& data, const Context& ctx) {
 }
 
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
+    refuse_misread_store(spec_, data);
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <span>
 
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
@@ -96,6 +97,9 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) 
     // Fits a step on the current columns (a one-hot step names its columns after
     // `names`) and moves them through it.
     const auto apply = [&](const std::string& kind, const CategoryLists& names) {
+        // Rows held quantized have no values in X for a step to transform.
+        if (quantized_rows_of(data) != nullptr)
+            throw InternalError("preprocessing step " + kind + " asked of rows held quantized (docs/large-data.md)");
         auto t = make_transformer(kind);
         if (rows_sharded) {
             refuse_on_shards(*t, kind);

@@ -4,8 +4,11 @@
 #include <optional>
 #include <utility>
 
+#include <filesystem>
+
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/quantized_training.hpp"
 #include "kestrel/tasks/provenance.hpp"
 #include "kestrel/tasks/train_summary.hpp"
 #include "kestrel/tasks/training_shard.hpp"
@@ -18,14 +21,52 @@ struct TrainingRows {
     Dataset data;
     Index total_rows = 0;  // every rank's
     std::string label_name;
+    std::shared_ptr<const QuantizedTable> store;  // X is its shape when set
 };
+
+// Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
+// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
+// resampling or calibration, nothing continued),
+// one process reading one regular file several times (no cache: it holds doubles), and the
+// same cuts as the doubles' path (no hold-out of early stopping, which cuts the training
+// part only). docs/large-data.md lists them.
+bool takes_quantized_store(const TrainRequest& request) {
+    const ModelSpec& spec = request.spec;
+    const TrainingDataOptions& data = request.data;
+    if (!request.quantized_store || spec.model != "gbdt") return false;
+    if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
+    if ((spec.missing != "auto" && spec.missing != "keep") || spec.missing_indicator || spec.encode != "auto" ||
+        spec.max_categories != 0 || spec.min_frequency != 0)
+        return false;
+    if (request.shard || !request.shard_files.empty() || !request.init_model.empty() || in_process_group()) return false;
+    if (!data.read.cache.empty() || !data.weights_column.empty() || !data.group_column.empty()) return false;
+    std::error_code ec;
+    if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;
+    const Params& p = resolved_params(spec)->values();
+    // A multiclass wrapper fits members on relabelled or fewer rows, with seeds of their own.
+    if (p.value("multiclass", std::string("auto")) != "auto") return false;
+    return !(p.value("early_stopping_rounds", 0LL) > 0 && data.validation_files.empty());
+}
+
+TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
+    const Params& p = resolved_params(request.spec)->values();
+    QuantizedTrainingData q = read_quantized_training_data(request.data, request.spec,
+                                                           static_cast<int>(p.value("max_bins", 255LL)), ctx.seed);
+    TrainingRows rows;
+    rows.total_rows = q.data.rows();
+    rows.data = std::move(q.data);
+    rows.label_name = std::move(q.label_name);
+    rows.store = std::move(q.store);
+    return rows;
+}
 
 TrainingRows read_training_rows(const TrainRequest& request, Context& ctx) {
     if (request.shard || !request.shard_files.empty()) {
         ShardedTrainingData part = read_training_shard(request.data, request.shard_files, request.spec);
         ctx.rows_sharded = in_process_group();
-        return {std::move(part.data), part.total_rows, std::move(part.label_name)};
+        return {std::move(part.data), part.total_rows, std::move(part.label_name), nullptr};
     }
+    if (takes_quantized_store(request)) return read_quantized_rows(request, ctx);
     TrainingRows rows;
     rows.data = read_training_data(request.data, request.spec, &rows.label_name);
     rows.total_rows = rows.data.rows();
@@ -54,7 +95,12 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     std::vector<std::string> classes = train.classes;
     ErrorText note = inferred_regression_note(spec, train);
     const auto start = std::chrono::steady_clock::now();
+    std::optional<QuantizedRows> quantized;
+    if (rows.store) quantized.emplace(rows.store);
     Model m = Model::train(spec, std::move(train), ctx);
+    quantized.reset();
+    const bool from_store = rows.store != nullptr;
+    rows.store.reset();  // the codes are not needed past the fit
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string& data_file = !request.shard_files.empty() ? request.shard_files : request.data.path;
     stamp_provenance(m, {data_file, rows.total_rows, ctx.seed, request.init_model});
@@ -73,6 +119,7 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     if (request.reports.trace) r.trace_csv = r.model.report("trace");
     if (request.reports.tree) r.tree_text = r.model.report("tree");
     r.c_search = c_search_report(r.model);
+    r.quantized = from_store;
     return r;
 }
 

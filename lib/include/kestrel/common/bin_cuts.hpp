@@ -56,6 +56,19 @@ public:
     static BinCuts fit_over_ranks(const Features& X, RowSpan span, int max_bins, std::uint64_t seed,
                                   std::span<const Index> category_counts = {});
 
+    // The parts of fit() for rows met one block at a time (the quantized store built while
+    // a file is read, docs/large-data.md), giving fit()'s cuts on all the rows:
+    // the rows whose values fix the cuts, ascending (all n_all rows up to 200000, else the
+    // seeded sample fit() draws);
+    static std::vector<Index> sample_rows(Index n_all, std::uint64_t seed);
+    // a numeric feature's upper edges from the sampled rows' non-missing values (in any
+    // order; `values` is sorted and may be freed after);
+    static std::vector<double> feature_edges(std::vector<double>& values, int max_bins);
+    // the cuts from each numeric feature's edges and each categorical feature's code counts
+    // over every row (empty for a numeric feature; `code_counts` empty: all numeric).
+    static BinCuts from_parts(std::vector<std::vector<double>> edges, const std::vector<std::vector<Index>>& code_counts,
+                              int max_bins);
+
     Index n_features() const { return static_cast<Index>(bin_offset_.size()) - 1; }
     int n_bins(Index f) const { return static_cast<int>(edge_offset_[f + 1] - edge_offset_[f]); }
     int missing_bin(Index f) const { return n_bins(f); }
@@ -97,6 +110,14 @@ public:
     BinnedMatrix() = default;
     // Row i of the matrix is row rows[i] of X (all rows of X in order when `rows` is empty).
     BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads);
+    // n rows of d features, every bin 0, to be filled block by block (fill_rows): the
+    // quantized store written while a file is read (docs/large-data.md).
+    BinnedMatrix(const BinCuts& cuts, Index n, Index d);
+    // Rows first .. first + X.rows() − 1 binned from the rows of X (a block of the input):
+    // the same bins as the constructor from all the rows gives them.
+    void fill_rows(const BinCuts& cuts, const Features& X, Index first, int threads);
+    // The rows given, in that order (the hold-out of early stopping).
+    BinnedMatrix rows_subset(std::span<const Index> rows) const;
 
     Index rows() const { return n_; }
     Index cols() const { return d_; }

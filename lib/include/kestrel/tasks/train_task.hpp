@@ -32,6 +32,9 @@ struct TrainRequest {
     bool shard = false;
     std::string shard_files{};
     TrainReports reports{};
+    // gbdt reads the file straight into its quantized store (docs/large-data.md) when the
+    // request allows it: the same model file in about one byte a cell. False: the doubles.
+    bool quantized_store = true;
 };
 
 // What a fit's summary tells, kept before the rows went to the model.
@@ -52,6 +55,7 @@ struct TrainResult {
     Index categorical_features = 0;
     std::string path_csv{}, trace_csv{}, tree_text{};  // the reports asked for
     Json c_search{};                             // `-p C=auto`'s C path with its scores, or null
+    bool quantized = false;  // the rows were read into gbdt's quantized store, not as doubles
 };
 
 // UsageError, before any file is read, for what the model cannot do with the request: a

@@ -1,0 +1,44 @@
+#pragma once
+// Training data read straight into the quantized store (common/quantized_table.hpp,
+// docs/large-data.md): gbdt's bin codes written while the file is read, its doubles never
+// held whole. The file is read several times (it must be a file, not standard input or a
+// pipe): once for the rows, labels, names and categories; then for the cut sample's
+// values, a group of features at a time within a memory budget; then once for the codes.
+// Every piece goes through the reader of a whole file (TableStream), so a bad cell is the
+// same one-line error naming file:line:column.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "kestrel/common/quantized_table.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "kestrel/tasks/training_data.hpp"
+
+namespace kestrel {
+
+struct QuantizedTrainingData {
+    // The rows as training_dataset gives them, but X the store's shape (shape_only).
+    Dataset data;
+    std::shared_ptr<const QuantizedTable> store;
+    std::string label_name;  // the training file's label header name, or empty
+    int cut_passes = 0;      // reads of the file that gathered the cut sample's values
+};
+
+// How much the reads hold at once. sample_bytes: the cut sample's values (0: one byte a cell
+// of the table, the codes' size, which are allocated after the values are freed; at least
+// kMinCutSampleBytes, since a small table's reads are short);
+// piece_bytes: the text of one piece of the file (its doubles are about as large).
+struct StoreReadSizes {
+    std::uint64_t sample_bytes = 0;
+    std::size_t piece_bytes = std::size_t{4} << 20;
+};
+inline constexpr std::uint64_t kMinCutSampleBytes = std::uint64_t{8} << 20;
+
+// Reads options.path for spec (gbdt) into the store cut with max_bins and seed: the cuts
+// BinCuts::fit gives on all the rows of the table read whole, the codes of every row.
+// UsageError when options name a weights or query column (the store takes neither yet) or
+// the input is not a regular file.
+QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
+                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {});
+
+}  // namespace kestrel

@@ -1,0 +1,224 @@
+// gbdt's quantized store built while the training file is read (tasks/quantized_training.hpp,
+// docs/large-data.md): the codes of a hand-made table, the cuts of the table read whole
+// (beyond the 200,000-row sample too), the same model file as the doubles' path, and the
+// reader's own errors, the file read in pieces of a few rows.
+#include "kestrel/tasks/quantized_training.hpp"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <sstream>
+
+#include "cli/run_tool.hpp"
+#include "kestrel/core/error.hpp"
+#include "kestrel/core/rng.hpp"
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/tasks/train_task.hpp"
+
+using namespace kestrel;
+
+namespace {
+
+struct PinnedDate {
+    PinnedDate() { ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1); }
+    ~PinnedDate() { ::unsetenv("SOURCE_DATE_EPOCH"); }
+};
+
+ModelSpec gbdt_spec(Json params = Json::object()) {
+    ModelSpec spec;
+    spec.model = "gbdt";
+    spec.params = std::move(params);
+    resolve_params(spec);
+    return spec;
+}
+
+TrainingDataOptions data_options(const std::string& path) {
+    TrainingDataOptions o;
+    o.path = path;
+    o.read.missing = MissingPolicy::keep;
+    o.read.threads = 2;
+    return o;
+}
+
+// A table of n rows: a class of three, two normal features (one with missing cells), a
+// feature of few values, and a text column whose first rows are number-like ("7", "8").
+std::string generated_csv(Index n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::ostringstream out;
+    out.precision(17);
+    out << "y,a,b,few,word\n";
+    const char* words[] = {"7", "8", "red", "green", "blue"};
+    for (Index i = 0; i < n; ++i) {
+        const double a = rng.normal(), b = rng.normal();
+        const auto w = static_cast<std::size_t>(i < 40 ? rng.below(2) : rng.below(5));
+        const int cls = (a + (w == 2 ? 1.0 : 0.0) > 0.3) + (b > 0.5);
+        out << "c" << cls << "," << a << ",";
+        if (i % 9 == 0) out << "NA"; else out << b;
+        out << "," << static_cast<int>(rng.below(4)) << "," << words[w] << "\n";
+    }
+    return out.str();
+}
+
+std::string model_text(const Model& m) { return m.to_json().dump(); }
+
+}  // namespace
+
+TEST_SUITE("tasks.quantized") {
+    TEST_CASE("quantized store: the codes of a hand-made table read a row a piece") {
+        const test::ScratchDir dir("quantized_codes");
+        // k is number-like in the first rows and a word in the fourth: categorical in the
+        // whole file, so "7" and "8" are category names, sorted byte-wise before "x".
+        const std::string path = dir.file("t.csv",
+                                          "y,x,c,k\n"
+                                          "1.5,0.5,b,7\n"
+                                          "2.0,1.5,a,7\n"
+                                          "3.0,NA,c,8\n"
+                                          "2.5,2.5,a,x\n"
+                                          "1.0,1.5,,7\n");
+        const QuantizedTrainingData q =
+            read_quantized_training_data(data_options(path), gbdt_spec(), 255, 1, StoreReadSizes{0, 1});
+        const BinnedMatrix& bins = q.store->bins();
+        REQUIRE(bins.rows() == 5);
+        REQUIRE(bins.cols() == 3);
+        // x: three distinct values, edges at the midpoints 1.0 and 2.0; NA is bin 3.
+        CHECK(q.store->cuts().n_bins(0) == 3);
+        CHECK(q.store->cuts().upper(0, 0) == 1.0);
+        CHECK(q.store->cuts().upper(0, 1) == 2.0);
+        const std::vector<int> x{0, 1, 3, 2, 1}, c{1, 0, 2, 0, 3}, k{0, 0, 1, 2, 0};
+        for (Index i = 0; i < 5; ++i) {
+            CAPTURE(i);
+            CHECK(bins.bin(0, i) == x[static_cast<std::size_t>(i)]);
+            CHECK(bins.bin(1, i) == c[static_cast<std::size_t>(i)]);
+            CHECK(bins.bin(2, i) == k[static_cast<std::size_t>(i)]);
+        }
+        CHECK(q.data.categories == CategoryLists{{}, {"a", "b", "c"}, {"7", "8", "x"}});
+        CHECK(q.data.category_counts == std::vector<Index>{0, 3, 3});
+        CHECK(q.data.feature_names == std::vector<std::string>{"x", "c", "k"});
+        CHECK(q.data.y == (Vector(5) << 1.5, 2.0, 3.0, 2.5, 1.0).finished());
+        CHECK(q.data.rows() == 5);
+        // The same codes as the table read whole and binned.
+        const Table whole = read_table(path, data_options(path).read);
+        CHECK(whole.categories == q.data.categories);
+    }
+
+    TEST_CASE("quantized store: the model file of the doubles, read in pieces, one feature a cut pass") {
+        const test::ScratchDir dir("quantized_model");
+        const std::string path = dir.file("t.csv", generated_csv(3000, 5));
+        const ModelSpec spec = gbdt_spec({{"n_estimators", 8}, {"subsample", 0.8}});
+        Context ctx;
+        ctx.threads = 2;
+        const TrainingDataOptions options = data_options(path);
+        const Model doubles = Model::train(spec, read_training_data(options, spec), ctx);
+        // Pieces of 2 kB (about 50 rows), the values of one feature of the sample at a time.
+        QuantizedTrainingData q =
+            read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{3000 * sizeof(double), 2000});
+        CHECK(q.cut_passes == 3);  // a, b and few; word is categorical
+        CHECK(q.data.category_counts == std::vector<Index>{0, 0, 0, 5});
+        const QuantizedRows rows(q.store);
+        const Model store = Model::train(spec, std::move(q.data), ctx);
+        CHECK(model_text(store) == model_text(doubles));
+    }
+
+    TEST_CASE("quantized store: kestrel-train's request takes the store for gbdt, to the same model bytes") {
+        const test::ScratchDir dir("quantized_request");
+        const std::string path = dir.file("t.csv", generated_csv(2000, 6));
+        const PinnedDate pinned;
+        TrainRequest request;
+        request.spec = gbdt_spec({{"n_estimators", 6}});
+        request.data = data_options(path);
+        const TrainResult store = train_model(request, Context{});
+        CHECK(store.quantized);
+        request.quantized_store = false;
+        const TrainResult doubles = train_model(request, Context{});
+        CHECK_FALSE(doubles.quantized);
+        CHECK(model_text(store.model) == model_text(doubles.model));
+        CHECK(store.rows == 2000);
+        // A step that needs doubles, or a hold-out that cuts the training part: the doubles.
+        request.quantized_store = true;
+        request.spec.preprocessing = {"standard"};
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+        request.spec = gbdt_spec({{"n_estimators", 3}, {"early_stopping_rounds", 2}});
+        request.spec.preprocessing.clear();
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+        request.data.validation_files = {path};
+        CHECK(train_model(request, Context{}).quantized);
+        // A multiclass wrapper: the doubles.
+        request.data.validation_files.clear();
+        request.spec = gbdt_spec({{"n_estimators", 2}, {"multiclass", "ecoc"}});
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+    }
+
+    TEST_CASE("quantized store: a LIBSVM file in pieces, absent entries missing, pieces narrower than the file") {
+        const test::ScratchDir dir("quantized_libsvm");
+        Rng rng(12);
+        std::ostringstream text;
+        text.precision(17);
+        for (int i = 0; i < 1500; ++i) {
+            const double a = rng.normal();
+            text << (a + 0.3 * rng.normal() > 0 ? 1 : 0);
+            // Feature 6 only in the last rows: the early pieces are five features wide.
+            for (int j = 1; j <= (i < 1200 ? 5 : 6); ++j)
+                if (rng.uniform() < 0.7) text << " " << j << ":" << (j == 1 ? a : rng.normal());
+            text << "\n";
+        }
+        const std::string path = dir.file("t.libsvm", text.str());
+        const ModelSpec spec = gbdt_spec({{"n_estimators", 6}});
+        Context ctx;
+        ctx.threads = 2;
+        const TrainingDataOptions options = data_options(path);
+        const Model doubles = Model::train(spec, read_training_data(options, spec), ctx);
+        QuantizedTrainingData q = read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{0, 1500});
+        CHECK(q.data.cols() == 6);
+        const QuantizedRows rows(q.store);
+        CHECK(model_text(Model::train(spec, std::move(q.data), ctx)) == model_text(doubles));
+    }
+
+    TEST_CASE("quantized store: beyond 200,000 rows the cuts are BinCuts::fit's on the seeded sample") {
+        const test::ScratchDir dir("quantized_sample");
+        std::ostringstream text;
+        text.precision(17);
+        text << "y,u,v\n";
+        Rng rng(8);
+        for (int i = 0; i < 210000; ++i) text << rng.normal() << "," << rng.uniform() << "," << rng.normal() << "\n";
+        const std::string path = dir.file("t.csv", text.str());
+        const TrainingDataOptions options = data_options(path);
+        const QuantizedTrainingData q = read_quantized_training_data(options, gbdt_spec(), 64, 3);
+        const Table whole = read_table(path, options.read);
+        const BinCuts fit = BinCuts::fit(whole.X, {}, 64, 3, 2);
+        const BinCuts& cuts = q.store->cuts();
+        for (Index f = 0; f < 2; ++f) {
+            REQUIRE(cuts.n_bins(f) == fit.n_bins(f));
+            for (int b = 0; b < fit.n_bins(f); ++b) CHECK(cuts.upper(f, b) == fit.upper(f, b));
+        }
+        const BinnedMatrix codes(fit, whole.X, {}, 2);
+        bool same = true;
+        for (Index f = 0; f < 2; ++f)
+            for (Index i = 0; i < codes.rows(); ++i) same = same && codes.bin(f, i) == q.store->bins().bin(f, i);
+        CHECK(same);
+        // Another seed moves the sample's edges (the comparison has teeth).
+        CHECK(BinCuts::fit(whole.X, {}, 64, 4, 2).upper(0, 10) != cuts.upper(0, 10));
+    }
+
+    TEST_CASE("quantized store: a bad cell in a later piece is the reader's own error") {
+        const test::ScratchDir dir("quantized_error");
+        std::string text = "y,a\n";
+        for (int i = 0; i < 50; ++i) text += std::to_string(i) + "," + std::to_string(i * 2) + "\n";
+        text += "51,NA\n";
+        const std::string path = dir.file("t.csv", text);
+        TrainingDataOptions options = data_options(path);
+        options.read.missing = MissingPolicy::error;
+        std::string whole, pieces;
+        try {
+            (void)read_table(path, options.read);
+        } catch (const DataError& e) {
+            whole = e.what();
+        }
+        try {
+            (void)read_quantized_training_data(options, gbdt_spec(), 255, 1, StoreReadSizes{0, 64});
+        } catch (const DataError& e) {
+            pieces = e.what();
+        }
+        CHECK(whole.find(":52:") != std::string::npos);
+        CHECK(pieces == whole);
+    }
+}
