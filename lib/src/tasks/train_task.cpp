@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "kestrel/core/memory.hpp"
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/quantized_training.hpp"
@@ -33,7 +34,7 @@ struct TrainingRows {
 bool takes_quantized_store(const TrainRequest& request) {
     const ModelSpec& spec = request.spec;
     const TrainingDataOptions& data = request.data;
-    if (!request.quantized_store || spec.model != "gbdt") return false;
+    if (request.quantized_store == TrainRequest::QuantizedStore::never || spec.model != "gbdt") return false;
     if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
     if ((spec.missing != "auto" && spec.missing != "keep") || spec.missing_indicator || spec.encode != "auto" ||
         spec.max_categories != 0 || spec.min_frequency != 0)
@@ -42,6 +43,13 @@ bool takes_quantized_store(const TrainRequest& request) {
     if (!data.read.cache.empty() || !data.weights_column.empty() || !data.group_column.empty()) return false;
     std::error_code ec;
     if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;
+    if (request.quantized_store == TrainRequest::QuantizedStore::automatic) {
+        // The several reads cost about twice the single parse: worth it only where the
+        // doubles (about the file's size, more for a compressed file) press on the memory.
+        const std::uint64_t budget = data.read.max_memory != 0 ? data.read.max_memory : available_memory();
+        const std::uintmax_t size = std::filesystem::file_size(data.path, ec);
+        if (ec || size < budget / 4) return false;
+    }
     const Params& p = resolved_params(spec)->values();
     // A multiclass wrapper fits members on relabelled or fewer rows, with seeds of their own.
     if (p.value("multiclass", std::string("auto")) != "auto") return false;

@@ -16,6 +16,10 @@
 #include "kestrel/core/rng.hpp"
 #include "kestrel/pipeline/model.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_boosting_gbdt_store_test {
+
 using namespace kestrel;
 
 namespace {
@@ -188,3 +192,6 @@ TEST_SUITE("gbdt") {
         CHECK_THROWS_AS(Model::train(gbdt({{"n_estimators", 2}}), shaped, more), UsageError);
     }
 }
+
+}  // namespace unit_boosting_gbdt_store_test
+}  // namespace

@@ -15,6 +15,10 @@
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/tasks/train_task.hpp"
 
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_tasks_quantized_training_test {
+
 using namespace kestrel;
 
 namespace {
@@ -126,15 +130,21 @@ TEST_SUITE("tasks.quantized") {
         TrainRequest request;
         request.spec = gbdt_spec({{"n_estimators", 6}});
         request.data = data_options(path);
+        // By default only a file large beside the memory budget takes the store.
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+        request.data.read.max_memory = 4 * std::filesystem::file_size(path);
+        CHECK(train_model(request, Context{}).quantized);
+        request.data.read.max_memory = 0;
+        request.quantized_store = TrainRequest::QuantizedStore::always;
         const TrainResult store = train_model(request, Context{});
         CHECK(store.quantized);
-        request.quantized_store = false;
+        request.quantized_store = TrainRequest::QuantizedStore::never;
         const TrainResult doubles = train_model(request, Context{});
         CHECK_FALSE(doubles.quantized);
         CHECK(model_text(store.model) == model_text(doubles.model));
         CHECK(store.rows == 2000);
         // A step that needs doubles, or a hold-out that cuts the training part: the doubles.
-        request.quantized_store = true;
+        request.quantized_store = TrainRequest::QuantizedStore::always;
         request.spec.preprocessing = {"standard"};
         CHECK_FALSE(train_model(request, Context{}).quantized);
         request.spec = gbdt_spec({{"n_estimators", 3}, {"early_stopping_rounds", 2}});
@@ -222,3 +232,6 @@ TEST_SUITE("tasks.quantized") {
         CHECK(pieces == whole);
     }
 }
+
+}  // namespace unit_tasks_quantized_training_test
+}  // namespace

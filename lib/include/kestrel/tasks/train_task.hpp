@@ -33,8 +33,13 @@ struct TrainRequest {
     std::string shard_files{};
     TrainReports reports{};
     // gbdt reads the file straight into its quantized store (docs/large-data.md) when the
-    // request allows it: the same model file in about one byte a cell. False: the doubles.
-    bool quantized_store = true;
+    // request allows it: the same model file in about one byte a cell, for about twice the
+    // reading (the file is read once per group of features for the cuts, then for the codes).
+    // automatic: when the file is large beside the memory budget (a quarter of
+    // ReadOptions::max_memory, or of the memory available, or more: its doubles alone would
+    // take about its size); always: whenever the request allows it; never: the doubles.
+    enum class QuantizedStore { automatic, always, never };
+    QuantizedStore quantized_store = QuantizedStore::automatic;
 };
 
 // What a fit's summary tells, kept before the rows went to the model.
