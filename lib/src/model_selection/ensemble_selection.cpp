@@ -43,11 +43,12 @@ void check_candidates(const std::vector<std::vector<Predictions>>& oof) {
             const Predictions& p = oof[c][f];
             const Predictions& first = oof[0][f];
             if (p.task != first.task || p.y_true.size() != first.y_true.size() || p.y_true != first.y_true)
-                throw UsageError("ensemble selection: candidates differ in fold " + std::to_string(f + 1) + "'s rows");
+                throw UsageError("ensemble selection: candidates differ in fold " + std::to_string(f + 1) + "/" +
+                                 std::to_string(folds) + "'s rows");
             if (p.task == Task::classification &&
                 (p.proba.rows() != p.y_true.size() || p.proba.cols() != first.proba.cols() || p.proba.cols() < 2))
                 throw UsageError("ensemble selection: candidate " + std::to_string(c + 1) + " (" + p.model +
-                                 ") gives no probabilities on fold " + std::to_string(f + 1));
+                                 ") gives no probabilities on fold " + std::to_string(f + 1) + "/" + std::to_string(folds));
             if (p.task != Task::classification && p.y_pred.size() != p.y_true.size())
                 throw UsageError("ensemble selection: candidate " + std::to_string(c + 1) + " lacks predictions");
         }
