@@ -153,6 +153,14 @@ Json model_info(const Model& m) {
     return j;
 }
 
+// The model and its -p / preparation assignments as kestrel_model_train and
+// kestrel_cross_validate take them.
+ModelSpec spec_of(const char* model_name, const char* const* params, std::size_t n_params, const char* const* options,
+                  std::size_t n_options, const char* function) {
+    return model_spec_from_assignments(model_name, texts(params, n_params, function, "params"),
+                                       texts(options, n_options, function, "options"));
+}
+
 }  // namespace
 }  // namespace kestrel::capi
 
@@ -167,9 +175,8 @@ int kestrel_model_train(const char* model_name, const char* const* params, size_
         require(model_name, "kestrel_model_train", "model_name");
         require(data, "kestrel_model_train", "data");
         require(out, "kestrel_model_train", "out");
-        const kestrel::ModelSpec spec = kestrel::model_spec_from_assignments(
-            model_name, kestrel::capi::texts(params, n_params, "kestrel_model_train", "params"),
-            kestrel::capi::texts(options, n_options, "kestrel_model_train", "options"));
+        const kestrel::ModelSpec spec =
+            kestrel::capi::spec_of(model_name, params, n_params, options, n_options, "kestrel_model_train");
         *out = new KestrelModel{kestrel::capi::trained(spec, *data, threads, seed)};
     });
 }
@@ -291,9 +298,8 @@ int kestrel_cross_validate(const char* model_name, const char* const* params, si
         require(model_name, "kestrel_cross_validate", "model_name");
         require(data, "kestrel_cross_validate", "data");
         require(json, "kestrel_cross_validate", "json");
-        const kestrel::ModelSpec spec = kestrel::model_spec_from_assignments(
-            model_name, kestrel::capi::texts(params, n_params, "kestrel_cross_validate", "params"),
-            kestrel::capi::texts(options, n_options, "kestrel_cross_validate", "options"));
+        const kestrel::ModelSpec spec =
+            kestrel::capi::spec_of(model_name, params, n_params, options, n_options, "kestrel_cross_validate");
         thread_local std::string text;
         text = kestrel::capi::cross_validated(spec, *data, folds, threads, seed).dump();
         *json = text.c_str();

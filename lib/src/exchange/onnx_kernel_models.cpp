@@ -204,14 +204,17 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
 }
 
+// A double [N, 1] of zeros, one per row of X: what a model without kept rows adds its constant to.
+std::string zero_column(const std::string& X, OnnxGraphBuilder& g) {
+    return g.add("ReduceSum", {g.add("Mul", {X, g.double_scalar(0.0)}), g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});
+}
+
 // svr's prediction: Σ_j coef_j K(x, sv_j) − rho.
 OnnxScores svr_scores(const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
     const Index n_sv = m.sv_coef.cols();
     if (n_sv == 0) {
         // No support vectors (nu = 1 and the like): the constant −rho for every row.
-        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, g.double_scalar(0.0)}), g.int64s({1}, {1})},
-                                       {A::of_int("keepdims", 1)});
-        return OnnxScores{g.add("Sub", {zero, g.double_scalar(m.rho[0])}), false};
+        return OnnxScores{g.add("Sub", {zero_column(X, g), g.double_scalar(m.rho[0])}), false};
     }
     const std::string coef = matrix(g, n_sv, 1, [&](auto set) {
         for (Index j = 0; j < n_sv; ++j) set(j, 0, m.sv_coef(0, j));
@@ -226,9 +229,7 @@ std::string expansion_columns(const KernelExpansion& e, const std::string& X, On
     const std::string intercepts = g.double_row(std::vector<double>(e.intercept.begin(), e.intercept.end()));
     if (rows == 0) {
         // No rows kept (every coefficient zero): the intercepts for every row.
-        const std::string zero = g.add("ReduceSum", {g.add("Mul", {X, g.double_scalar(0.0)}), g.int64s({1}, {1})},
-                                       {A::of_int("keepdims", 1)});
-        return g.add("Add", {zero, intercepts});
+        return g.add("Add", {zero_column(X, g), intercepts});
     }
     const std::string coef = matrix(g, rows, outputs, [&](auto set) {
         for (Index j = 0; j < rows; ++j)

@@ -5,7 +5,6 @@
 #include "kestrel/tasks/quantized_training.hpp"
 
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <sstream>
 
@@ -22,11 +21,6 @@ namespace unit_tasks_quantized_training_test {
 using namespace kestrel;
 
 namespace {
-
-struct PinnedDate {
-    PinnedDate() { ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1); }
-    ~PinnedDate() { ::unsetenv("SOURCE_DATE_EPOCH"); }
-};
 
 ModelSpec gbdt_spec(Json params = Json::object()) {
     ModelSpec spec;
@@ -126,7 +120,7 @@ TEST_SUITE("tasks.quantized") {
     TEST_CASE("quantized store: kestrel-train's request takes the store for gbdt, to the same model bytes") {
         const test::ScratchDir dir("quantized_request");
         const std::string path = dir.file("t.csv", generated_csv(2000, 6));
-        const PinnedDate pinned;
+        const test::PinnedDate pinned;
         TrainRequest request;
         request.spec = gbdt_spec({{"n_estimators", 6}});
         request.data = data_options(path);
