@@ -2,6 +2,7 @@
 #include <string>
 
 #include "c_api_handles.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/pipeline/registry.hpp"
 
 namespace kestrel::capi {
@@ -65,6 +66,8 @@ int kestrel_set_callbacks(KestrelWarningCallback warning, KestrelProgressCallbac
     kestrel::capi::thread_callbacks = {warning, progress, user_data};
     return KESTREL_OK;
 }
+
+void kestrel_interrupt(void) { kestrel::request_interrupt(); }
 
 int kestrel_models_json(const char** json) {
     return guarded([&] {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "c_api_handles.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/io/coded_columns.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/model_selection/cross_validate.hpp"
@@ -35,6 +36,7 @@ Dataset memory_training_rows(const KestrelDataset& data, const TrainRequest& req
 }
 
 Model trained(const ModelSpec& spec, const KestrelDataset& data, int threads, std::uint64_t seed) {
+    const InterruptibleWork interruptible;  // kestrel_interrupt stops it
     Context ctx;
     ctx.seed = seed;
     ctx.threads = threads;
@@ -85,6 +87,7 @@ const Matrix& scored_matrix(const ScoredRows& scored, int output) {
 
 // kestrel-cv --json's object for `folds`-fold cross-validation of `spec` on the data.
 Json cross_validated(const ModelSpec& spec, const KestrelDataset& data, int folds, int threads, std::uint64_t seed) {
+    const InterruptibleWork interruptible;  // kestrel_interrupt stops it
     Context ctx;
     ctx.seed = seed;
     ctx.threads = threads;

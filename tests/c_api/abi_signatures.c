@@ -37,5 +37,6 @@ int (*const check_kestrel_model_contributions)(const KestrelModel*, const Kestre
 int (*const check_kestrel_model_to_string)(KestrelModel*, const char**, size_t*) = kestrel_model_to_string;
 int (*const check_kestrel_model_from_string)(const char*, size_t, KestrelModel**) = kestrel_model_from_string;
 int (*const check_kestrel_cross_validate)(const char*, const char* const*, size_t, const char* const*, size_t, const KestrelDataset*, int, int, uint64_t, const char**) = kestrel_cross_validate;
+void (*const check_kestrel_interrupt)(void) = kestrel_interrupt;
 
 int main(void) { return 0; }

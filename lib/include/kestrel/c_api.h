@@ -5,7 +5,8 @@
  * Every call that can fail returns 0 (KESTREL_OK) or an error class, the exit-code classes
  * of the commands: KESTREL_ERROR_USAGE (an unknown model, a bad parameter or option, a
  * buffer too small), KESTREL_ERROR_BAD_INPUT (an unreadable or malformed file, bad rows),
- * KESTREL_ERROR_INTERNAL (a bug, or out of memory). kestrel_last_error() then gives the
+ * KESTREL_ERROR_INTERNAL (a bug, or out of memory), KESTREL_ERROR_INTERRUPTED (a fit stopped
+ * by kestrel_interrupt). kestrel_last_error() then gives the
  * message, in the library's words (options by their library names: "max_rows", never a
  * command-line flag). No C++ exception ever leaves a call. */
 #ifndef KESTREL_C_API_H
@@ -32,6 +33,7 @@ extern "C" {
 #define KESTREL_ERROR_USAGE 1
 #define KESTREL_ERROR_BAD_INPUT 2
 #define KESTREL_ERROR_INTERNAL 3
+#define KESTREL_ERROR_INTERRUPTED 130 /* as a command ended by SIGINT */
 
 /* The layouts of a dense matrix. */
 #define KESTREL_ROW_MAJOR 0
@@ -66,6 +68,15 @@ typedef void (*KestrelProgressCallback)(const char* label, uint64_t done, uint64
  * warnings are then discarded). */
 KESTREL_API int kestrel_set_callbacks(KestrelWarningCallback warning, KestrelProgressCallback progress,
                                       void* user_data);
+
+/* Stops every kestrel_model_train and kestrel_cross_validate running in the process, from
+ * another thread or from a signal handler (it is async-signal-safe: one lock-free atomic
+ * update). Each returns KESTREL_ERROR_INTERRUPTED ("interrupted") at its next interruption
+ * point (between boosting rounds, trees, solver iterations, folds: well under a second on
+ * any table the library trains on at speed), having made nothing. A request made while no
+ * fit runs is ignored, so a late one never stops the next fit; one made while fits run
+ * also stops a fit started before they have all ended. */
+KESTREL_API void kestrel_interrupt(void);
 
 /* ---- datasets ---- */
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/json_read.hpp"
@@ -72,6 +73,7 @@ void AdaBoost::do_fit(const Dataset& data, const Context& ctx) {
     std::vector<BoostRound> trace;
     double alpha_sum = 0;
     for (Index t = 0; t < rounds; ++t) {
+        interruption_point();
         const Vector weights = D * static_cast<double>(n);  // mean 1: row-count limits keep their meaning
         const Context round = ctx.child(static_cast<std::uint64_t>(t));
         std::unique_ptr<Estimator> h;

@@ -19,6 +19,7 @@
 #include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/rng.hpp"
 
@@ -608,6 +609,7 @@ void GbdtFit::boost() {
     in_sample_.assign(static_cast<std::size_t>(n), 1);
     best_ = maximize_ ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     for (Index t = start; t < start + rounds; ++t) {
+        interruption_point();
         double loss_sum = loss.gradients(F.data(), y, w, K, gh_.data(), threads, queries);
         sum_over_ranks(ctx, std::span<double>(&loss_sum, 1));
         if (t > 0) train_loss.push_back(wsum_ > 0 ? loss_sum / wsum_ : 0.0);

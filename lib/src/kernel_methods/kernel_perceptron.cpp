@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/core/error.hpp"
@@ -63,6 +64,7 @@ void KernelPerceptron::do_fit(const Dataset& data, const Context& ctx) {
         f += scale * Eigen::Map<const Vector>(krow.data(), n);
     };
     for (long long epoch = 0; epoch < max_epochs && !separated; ++epoch) {
+        interruption_point();
         if (shuffle) rng.shuffle(order);
         std::size_t mistakes = 0;
         for (Index i : order) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kestrel/common/logistic_math.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/kernel_methods/spd_solve.hpp"
 
 namespace kestrel {
@@ -25,6 +26,7 @@ KlrNewtonResult solve_klr_newton(const DenseMatrix& K, const Vector& y, const Ve
     r.a = Vector::Zero(n);
     Vector Ka = Vector::Zero(n);
     for (int it = 0; it <= max_iter; ++it) {
+        interruption_point();
         const Vector f = Ka.array() + r.b;
         Vector g(n), W(n);
         for (Index i = 0; i < n; ++i) {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "blas_runtime.hpp"
+#include "kestrel/core/interrupt.hpp"
 
 namespace kestrel {
 
@@ -177,6 +178,7 @@ CgResult conjugate_gradient(const std::function<Vector(const Vector&)>& apply, c
     Vector p = z;
     double rz = r.dot(z);
     for (int it = 0; it < max_iter; ++it) {
+        interruption_point();
         const Vector Ap = apply(p);
         const double pAp = p.dot(Ap);
         if (!(pAp > 0)) break;  // not positive definite to working precision

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_access.hpp"
@@ -59,6 +60,7 @@ PerceptronRun train(const Rows& rows, const Vector& y, const Vector& cost, Index
     double visits = 0;  // t − 1 at the current visit
     double* w = r.w.data();
     while (r.epochs < max_epochs) {
+        interruption_point();
         if (shuffle) rng.shuffle(order);
         bool mistake = false;
         double loss = 0;

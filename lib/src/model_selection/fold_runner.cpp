@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "kestrel/core/interrupt.hpp"
+
 namespace kestrel::detail {
 
 namespace {
@@ -48,6 +50,7 @@ void run_parallel(std::size_t n, const Context& ctx, const std::string& label,
         for (long long i = 0; i < count; ++i) {
             const auto t = static_cast<std::size_t>(i);
             try {
+                interruption_point();  // the folds not yet started are skipped
                 task(t);
             } catch (...) {
                 errors[t] = std::current_exception();

@@ -5,6 +5,7 @@
 
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/optim/centred_gram.hpp"
 
@@ -137,11 +138,13 @@ public:
         const double l1 = lambda * st_.l1_ratio, l2 = lambda * (1.0 - st_.l1_ratio);
         while (true) {
             if (sweeps >= st_.max_iter) return false;
+            interruption_point();
             ++sweeps;
             if (sweep_all(l1, l2) <= threshold_) return true;
             // Cycle on the active set until it settles, then check every coordinate again.
             while (true) {
                 if (sweeps >= st_.max_iter) return false;
+                interruption_point();
                 ++sweeps;
                 if (sweep_active(l1, l2) <= threshold_) break;
             }

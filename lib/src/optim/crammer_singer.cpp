@@ -9,6 +9,7 @@
 
 #include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
@@ -60,6 +61,7 @@ CrammerSingerResult solve(const Rows& rows, const Vector& y, int k, const Vector
 
     auto wrow = [&](Index j) { return w.data() + j * k; };
     while (r.iterations < o.max_iter) {
+        interruption_point();
         double stopping = -std::numeric_limits<double>::infinity();
         for (std::ptrdiff_t s = 0; s < active; ++s)
             std::swap(index[static_cast<std::size_t>(s)],

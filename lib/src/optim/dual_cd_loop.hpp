@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/optim/dual_cd.hpp"
 
@@ -33,6 +34,7 @@ void run(Step& step, std::vector<Index>& index, const DualCdOptions& o, DualCdRe
     std::ptrdiff_t active = total;
     Rng rng(o.seed);
     while (r.iterations < o.max_iter) {
+        interruption_point();
         step.begin_pass();
         for (std::ptrdiff_t s = 0; s < active; ++s)
             std::swap(index[s], index[s + static_cast<std::ptrdiff_t>(rng.below(static_cast<std::uint64_t>(active - s)))]);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/number_text.hpp"
 
 namespace kestrel {
@@ -52,6 +53,7 @@ SolverResult minimize_gradient_descent(Objective& f, const Vector& w0, const Sol
     bool stop = false;
     double decrease = std::numeric_limits<double>::infinity();  // f before − f after the last step
     while (true) {
+        interruption_point();
         r.grad_norm = g.norm();
         const bool at_rounding =
             r.grad_norm <= rounding && decrease <= 8 * std::numeric_limits<double>::epsilon() * std::abs(fw);

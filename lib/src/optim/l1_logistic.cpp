@@ -9,6 +9,7 @@
 
 #include "kestrel/common/logistic_math.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/optim/feature_columns.hpp"
 
@@ -55,6 +56,7 @@ public:
         const double n = static_cast<double>(std::max<Index>(n_, 1));
         double gnorm_init = -1, gmax_old = std::numeric_limits<double>::infinity(), inner_eps = 1;
         for (;;) {
+            interruption_point();
             gradient();
             // Minimum-norm subgradient; shrink the zero weights well inside (−1, 1) for this
             // iteration (the band narrows by the previous iteration's largest violation / n).
@@ -181,6 +183,7 @@ private:
         double gmax_old = std::numeric_limits<double>::infinity();
         int cycles = 0;
         while (cycles < kMaxCycles) {
+            interruption_point();
             rng.shuffle(std::span<Index>(index.data(), static_cast<std::size_t>(live)));
             double gmax = 0, gnorm = 0;
             for (Index s = 0; s < live;) {

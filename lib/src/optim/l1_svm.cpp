@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/optim/feature_columns.hpp"
 
@@ -36,6 +37,7 @@ public:
         double gmax_old = std::numeric_limits<double>::infinity(), gnorm1_init = -1;
         const double l = static_cast<double>(std::max<Index>(n_, 1));
         while (r.iterations < o_.max_iter) {
+            interruption_point();
             double gmax = 0, gnorm1 = 0;
             rng.shuffle(std::span<Index>(index.data(), static_cast<std::size_t>(active)));
             for (std::ptrdiff_t s = 0; s < active; ++s) {

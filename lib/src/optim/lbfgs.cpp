@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 
 namespace kestrel {
 namespace {
@@ -23,6 +24,7 @@ struct BestPointTracker {
     double best_grad_norm = std::numeric_limits<double>::infinity();
 
     double operator()(const Vector& w, Vector& grad) {
+        interruption_point();
         const double v = f.value_gradient(w, grad);
         const double g = grad.norm();
         // Near the optimum f stalls at rounding level while the gradient still

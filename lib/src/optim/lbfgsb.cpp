@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 
 namespace kestrel {
 namespace {
@@ -23,6 +24,7 @@ struct BoundedBestPointTracker {
     double best_pg = std::numeric_limits<double>::infinity();
 
     double operator()(const Vector& x, Vector& grad) {
+        interruption_point();
         const double v = f.value_gradient(x, grad);
         const double pg = projected_gradient_norm(x, grad, lower, upper);
         if (std::isfinite(v) && std::isfinite(pg) && (v < best_value || (v == best_value && pg < best_pg))) {

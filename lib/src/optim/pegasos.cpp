@@ -6,6 +6,7 @@
 
 #include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
@@ -24,6 +25,7 @@ Vector run(const Rows& rows, const Vector& y, const Vector& cost, Index n, Index
     Rng rng(o.seed);
     double t = 0;
     for (int epoch = 0; epoch < o.epochs; ++epoch) {
+        interruption_point();
         rng.shuffle(order);
         for (const Index i : order) {
             t += 1;

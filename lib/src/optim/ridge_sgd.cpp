@@ -6,6 +6,7 @@
 
 #include "kestrel/common/row_access.hpp"
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/rng.hpp"
 
@@ -113,6 +114,7 @@ RidgeSgdResult ridge_sgd(const Features& X, const Vector& s, const Vector& yc, c
         int stalled = 0;
         std::uint64_t t = 0;
         for (int epoch = 1; epoch <= opts.max_iter; ++epoch) {
+            interruption_point();
             rng.shuffle(order);
             for (const Index i : order) {
                 const double eta = eta0 / std::sqrt(1 + static_cast<double>(t++) / static_cast<double>(n));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/interrupt.hpp"
 
 namespace kestrel {
 namespace {
@@ -82,6 +83,7 @@ SolverResult minimize_tron(Objective& f, const Vector& w0, const TronOptions& op
     const char* stall = nullptr;
 
     while (!converged && std::isfinite(fw) && iter < opts.max_iter) {
+        interruption_point();
         const CgResult cg = truncated_cg(f, g, delta, opts.cg_tol);
         const Vector w_new = w + cg.s;
         const double gs = g.dot(cg.s);

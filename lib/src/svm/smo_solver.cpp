@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kestrel/common/simd.hpp"
+#include "kestrel/core/interrupt.hpp"
 
 namespace kestrel {
 
@@ -413,8 +414,10 @@ SmoResult SmoEngine<Policy>::run() {
     long long iter = 0;
     Index counter = std::min<Index>(l_, 1000) + 1;
     bool hit_limit = true;
+    interruption_point();  // then every min(l, 1000) iterations, with the shrinking
     while (iter < max_iter) {
         if (--counter == 0) {
+            interruption_point();
             counter = std::min<Index>(l_, 1000);
             if (opt_.shrinking) shrink();
         }

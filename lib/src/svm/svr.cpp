@@ -13,9 +13,8 @@ namespace kestrel {
 namespace {
 
 Vector row_costs(const Dataset& data, double C) {
-    Vector c = Vector::Constant(data.rows(), C);
-    if (data.has_weights()) c = c.cwiseProduct(data.weights);
-    return c;
+    if (data.has_weights()) return C * data.weights;
+    return Vector::Constant(data.rows(), C);
 }
 
 // Rows with a zero upper bound cannot move; they are left out of the problem.

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "kestrel/common/class_weight.hpp"
+#include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
 #include "kestrel/common/row_scatter.hpp"
@@ -78,6 +79,7 @@ GrownTrees grow_trees(const TreeGrower& grower, const Vector& weights, const Sam
         for (Index t = first; t < last; ++t) {
             const auto slot = static_cast<std::size_t>(t - first);
             try {
+                interruption_point();
                 if (!builder) builder = grower.builder();
                 Rng rng(derive_seed(seed, static_cast<std::uint64_t>(t)));
                 const std::vector<double> w = sample_rows(rng, weights, s.n_draw, s.bootstrap);

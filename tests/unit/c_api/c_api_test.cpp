@@ -7,9 +7,11 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/run_in_process.hpp"
@@ -483,6 +485,55 @@ TEST_CASE("the model list and a model's information are JSON") {
     size_t k = 0;
     require_ok(kestrel_model_n_classes(m.p, &k));
     CHECK(k == 3);
+}
+
+TEST_CASE("kestrel_interrupt stops a running fit or cross-validation; a request while none runs is ignored") {
+    // The progress callback stands for a signal handler: it asks from inside the fit.
+    const auto interrupt_at_third = [](const char*, uint64_t done, uint64_t, void*) {
+        if (done >= 3) kestrel_interrupt();
+    };
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    const char* many_rounds[] = {"n_estimators=100000"};
+    require_ok(kestrel_set_callbacks(nullptr, interrupt_at_third, nullptr));
+    KestrelModel* model = nullptr;
+    CHECK(kestrel_model_train("gbdt", many_rounds, 1, nullptr, 0, train.p, 1, 1, &model) == KESTREL_ERROR_INTERRUPTED);
+    CHECK(std::string(kestrel_last_error()) == "interrupted");
+    CHECK(model == nullptr);
+    // Cross-validation reports its folds: the callback asks at the first report, 0 of 5
+    // done, so no fold runs.
+    const auto interrupt_at_once = [](const char*, uint64_t, uint64_t, void*) { kestrel_interrupt(); };
+    require_ok(kestrel_set_callbacks(nullptr, interrupt_at_once, nullptr));
+    const char* json = nullptr;
+    CHECK(kestrel_cross_validate("logistic", nullptr, 0, nullptr, 0, train.p, 5, 1, 1, &json) ==
+          KESTREL_ERROR_INTERRUPTED);
+    require_ok(kestrel_set_callbacks(nullptr, nullptr, nullptr));
+    // Nothing runs now: the request is dropped, and the next fit runs to its end.
+    kestrel_interrupt();
+    const ModelHandle after = trained("gbdt", {"n_estimators=4"}, train.p);
+    CHECK(after.p != nullptr);
+}
+
+TEST_CASE("kestrel_interrupt from another thread stops a fit that would run for seconds") {
+    static std::atomic<bool> started{false};
+    started = false;
+    const DatasetHandle train = file_dataset(test::repo_path("data/iris/train.csv"));
+    int code = KESTREL_OK;
+    std::string message;
+    std::thread fit([&] {
+        const auto on_progress = [](const char*, uint64_t, uint64_t, void*) { started = true; };
+        kestrel_set_callbacks(nullptr, on_progress, nullptr);
+        const char* rounds[] = {"n_estimators=300000"};  // seconds; the memory check allows it
+        KestrelModel* model = nullptr;
+        code = kestrel_model_train("gbdt", rounds, 1, nullptr, 0, train.p, 1, 1, &model);
+        message = kestrel_last_error();
+        kestrel_model_free(model);
+        kestrel_set_callbacks(nullptr, nullptr, nullptr);
+    });
+    while (!started) std::this_thread::yield();
+    kestrel_interrupt();
+    fit.join();
+    CHECK(code == KESTREL_ERROR_INTERRUPTED);
+    CHECK(message == "interrupted");
 }
 
 TEST_CASE("a fit's warnings and progress reach the callbacks of the thread that started it") {
