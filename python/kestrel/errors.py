@@ -1,6 +1,6 @@
 """The exceptions a failing C call becomes, by its error class (docs/c-api.md, Errors)."""
 
-USAGE, BAD_INPUT, INTERNAL = 1, 2, 3
+USAGE, BAD_INPUT, INTERNAL, INTERRUPTED = 1, 2, 3, 130
 
 
 class KestrelError(ValueError):
@@ -22,4 +22,6 @@ def raise_for(code, message, bad_input_class=None):
         raise ValueError(message)
     if code == BAD_INPUT:
         raise (bad_input_class or KestrelError)(message)
+    if code == INTERRUPTED:
+        raise KeyboardInterrupt
     raise RuntimeError(message)

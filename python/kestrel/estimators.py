@@ -15,6 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_consistent_length, check_is_fitted, column_or_1d
 
 from ._data import Dataset, has_text_columns
+from ._fit_call import StderrProgress
 from .model import Model
 
 # kestrel_model_train's options (docs/c-api.md); a keyword with a dot in its name is written
@@ -24,23 +25,26 @@ OPTIONS = {"scale", "missing", "missing_indicator", "encode", "max_categories", 
            "poly", "poly.interaction_only", "poly.max_width", "calibrate", "calibrate_folds"}
 _OPTION_BY_KEYWORD = {o.replace(".", "_"): o for o in OPTIONS}
 DEFAULT_SEED = 1  # kestrel-train's --seed default: random_state=None trains its model
+_OWN_PARAMS = ("model", "n_jobs", "random_state", "verbose")  # the estimators' own; the rest go to kestrel
 
 
 class _KestrelEstimator(BaseEstimator):
     _task = None
 
-    def __init__(self, model="gbdt", *, n_jobs=None, random_state=None, **params):
+    def __init__(self, model="gbdt", *, n_jobs=None, random_state=None, verbose=0, **params):
         self.model = model
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
         self.params = params
 
     def get_params(self, deep=True):
-        return {"model": self.model, "n_jobs": self.n_jobs, "random_state": self.random_state, **self.params}
+        return {"model": self.model, "n_jobs": self.n_jobs, "random_state": self.random_state,
+                "verbose": self.verbose, **self.params}
 
     def set_params(self, **values):
         for key, value in values.items():
-            if key in ("model", "n_jobs", "random_state"):
+            if key in _OWN_PARAMS:
                 setattr(self, key, value)
             else:
                 self.params[key] = value  # checked by the library at fit
@@ -62,6 +66,14 @@ class _KestrelEstimator(BaseEstimator):
             return int(r) % 2**64
         return int(r.randint(np.iinfo(np.int32).max))  # a numpy RandomState: one draw
 
+    def _progress(self):
+        """verbose=0 (the default) is silent; verbose >= 1 shows the fit's progress on
+        standard error (kestrel-train's progress line)."""
+        return StderrProgress() if self.verbose else None
+
+    def _train(self, data, params, options):
+        return Model.train(self.model, params, options, data, self._threads(), self._seed(), progress=self._progress())
+
     def _split_params(self):
         params, options = {}, {"task": self._task}
         for key, value in self.params.items():
@@ -78,6 +90,8 @@ class _KestrelEstimator(BaseEstimator):
         missing cell. A DataFrame with category, object or string columns goes to the library
         as it is (its text columns coded with their names), after scikit-learn's checks of
         its column names and count."""
+        if not reset and _is_checked_already(self, X):
+            return X
         if has_text_columns(X):
             return self._check_frame(X, reset, y)
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], force_all_finite="allow-nan", reset=reset)
@@ -105,7 +119,7 @@ class _KestrelEstimator(BaseEstimator):
         if hasattr(self, "feature_names_in_"):
             data.set_feature_names(list(self.feature_names_in_))
         params, options = self._split_params()
-        self.model_ = Model.train(self.model, params, options, data, self._threads(), self._seed())
+        self.model_ = self._train(data, params, options)
         self._fitted()
         return self
 
@@ -135,6 +149,20 @@ class _KestrelEstimator(BaseEstimator):
 
     def _more_tags(self):
         return {"allow_nan": True}
+
+
+def _is_checked_already(est, X):
+    """Whether rows to score pass every check scikit-learn's validation would make, found
+    without it: a 2-D float64 or float32 numpy array of the fitted width, not empty, with no
+    infinite cell, to an estimator fitted without column names. Its validation costs about
+    0.1 ms a call, the whole of a small prediction's own work; any other input takes it, for
+    its messages and warnings."""
+    return (type(X) is np.ndarray and X.ndim == 2 and X.dtype in _FAST_DTYPES and X.shape[0] > 0
+            and X.shape[1] == getattr(est, "n_features_in_", -1) and not hasattr(est, "feature_names_in_")
+            and not np.isinf(X).any())
+
+
+_FAST_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def _model_has(what):
@@ -229,7 +257,7 @@ class Ranker(_KestrelEstimator):
             data.set_feature_names(list(self.feature_names_in_))
         params, options = self._split_params()
         params.setdefault("loss", "lambdarank")
-        self.model_ = Model.train(self.model, params, options, data, self._threads(), self._seed())
+        self.model_ = self._train(data, params, options)
         self._fitted()
         return self
 

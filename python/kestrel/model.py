@@ -1,16 +1,14 @@
 """A trained model handle: train, load, save, predict, and the model's own description."""
-import contextlib
 import ctypes
 import json
 import os
-import sys
-import warnings
 
 import numpy as np
 
 from . import _lib
 from ._data import Dataset
-from .errors import KestrelWarning, ModelFileError
+from ._fit_call import run_fit
+from .errors import ModelFileError
 
 
 class Model:
@@ -28,13 +26,14 @@ class Model:
             self._handle = None
 
     @classmethod
-    def train(cls, model_name, params, options, data, threads=0, seed=1):
+    def train(cls, model_name, params, options, data, threads=0, seed=1, progress=None):
+        """kestrel_model_train. Ctrl-C stops the fit (KeyboardInterrupt); its warnings are
+        KestrelWarning; `progress(label, done, total)`, when given, sees its progress."""
         out = ctypes.c_void_p()
         p = [f"{k}={_text(v)}" for k, v in params.items()]
         o = [f"{k}={_text(v)}" for k, v in options.items()]
-        with _warnings_of_the_fit():
-            _lib.call("kestrel_model_train", str(model_name).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
-                      data.handle, int(threads), int(seed), ctypes.byref(out))
+        run_fit("kestrel_model_train", str(model_name).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
+                data.handle, int(threads), int(seed), ctypes.byref(out), progress=progress)
         return cls(out)
 
     def save(self, path):
@@ -116,16 +115,17 @@ def load_model(path):
     return Model(out)
 
 
-def cross_validate(model, data, params=None, options=None, folds=5, threads=0, seed=1):
+def cross_validate(model, data, params=None, options=None, folds=5, threads=0, seed=1, progress=None):
     """kestrel-cv -m MODEL -k FOLDS --seed SEED --json on a Dataset: its JSON object (model,
-    task, rows, seed, scheme, metrics with mean, std and folds, the out-of-fold report)."""
+    task, rows, seed, scheme, metrics with mean, std and folds, the out-of-fold report).
+    Ctrl-C, warnings and `progress` as Model.train."""
     p = [f"{k}={_text(v)}" for k, v in (params or {}).items()]
     o = [f"{k}={_text(v)}" for k, v in (options or {}).items()]
     j = ctypes.c_char_p()
-    with _warnings_of_the_fit():
-        _lib.call("kestrel_cross_validate", str(model).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
-                  data.handle, int(folds), int(threads), int(seed), ctypes.byref(j))
-    return json.loads(j.value.decode("utf-8"))
+    text = run_fit("kestrel_cross_validate", str(model).encode(), _lib.texts(p), len(p), _lib.texts(o), len(o),
+                   data.handle, int(folds), int(threads), int(seed), ctypes.byref(j), progress=progress,
+                   result=lambda: j.value.decode("utf-8"))
+    return json.loads(text)
 
 
 def list_models():
@@ -137,34 +137,3 @@ def list_models():
 
 def library_version():
     return _lib.lib.kestrel_library_version().decode()
-
-
-@contextlib.contextmanager
-def _warnings_of_the_fit():
-    """The fit's warnings as KestrelWarning, one per distinct message, issued in the calling
-    thread once the fit has returned: the library may report from its worker threads, where
-    Python's warning filters and pytest's capture do not see the caller."""
-    messages = []
-
-    def on_warning(message, _user_data):
-        messages.append(message.decode("utf-8", "replace"))  # list.append holds the GIL: thread-safe
-
-    callback = _lib.WARNING_CALLBACK(on_warning)  # kept alive by this frame until reset below
-    _lib.lib.kestrel_set_callbacks(callback, _lib.PROGRESS_CALLBACK(), None)
-    try:
-        yield
-    finally:
-        _lib.lib.kestrel_set_callbacks(_lib.WARNING_CALLBACK(), _lib.PROGRESS_CALLBACK(), None)
-    for message in dict.fromkeys(messages):
-        warnings.warn(message, KestrelWarning, stacklevel=_first_frame_outside_the_package())
-
-
-def _first_frame_outside_the_package():
-    """The stacklevel of the user's line that started the fit, through any of the package's
-    own frames (estimator, Model.train, this context manager)."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith(package)
-                                 or frame.f_code.co_filename == contextlib.__file__):
-        frame, level = frame.f_back, level + 1
-    return level

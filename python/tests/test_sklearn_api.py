@@ -15,7 +15,7 @@ import kestrel
 
 def test_get_params_lists_the_model_parameters_given():
     est = kestrel.Classifier("logistic", C=2, scale="standard")
-    assert est.get_params() == {"model": "logistic", "n_jobs": None, "random_state": None, "C": 2,
+    assert est.get_params() == {"model": "logistic", "n_jobs": None, "random_state": None, "verbose": 0, "C": 2,
                                 "scale": "standard"}
     assert est.set_params(C=3, tol=1e-6) is est and est.get_params()["tol"] == 1e-6
 
