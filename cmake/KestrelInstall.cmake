@@ -1,8 +1,8 @@
 # Install rules (GNUInstallDirs). `cmake --install build --prefix DIR` works without root.
 #   bin/                         kestrel-train, -predict, -cv, -gridsearch, -select, -explain, -auto, -export
 #   lib/libkestrel.a             the C++ library (static: docs/library.md says why)
-#   lib/libkestrel.so.0          the C interface (kestrel/c_api.h, docs/c-api.md)
-#   lib/python3/dist-packages/kestrel/  the Python package (docs/python.md; KESTREL_PYTHON_DIR)
+#   lib/libkestrel.so.0          the C interface (kestrel/c_api.h, docs/c-api.md): component shlib
+#   lib/python3/dist-packages/kestrel/  the Python package (docs/python.md; KESTREL_PYTHON_DIR): component python
 #   include/kestrel/             its public headers, installed by directory
 #   lib/cmake/kestrel/           find_package(kestrel 0.1 CONFIG REQUIRED) -> kestrel::kestrel
 #   lib/pkgconfig/kestrel.pc     pkg-config --cflags --libs kestrel
@@ -21,19 +21,19 @@ install(TARGETS kestrel EXPORT kestrelTargets
 # The C interface's shared library beside the archive: libkestrel.so.0.<minor>.<patch> and
 # its soname link libkestrel.so.0. No libkestrel.so link: `-lkestrel` keeps meaning the
 # C++ archive (pkg-config kestrel); a C program links -l:libkestrel.so.0 (docs/c-api.md).
-# Not in the Debian package yet: a shared library there wants its own libkestrel0 package
-# with a symbols file, which lintian asks for (docs/install.md).
-if(NOT KESTREL_DEBIAN_LAYOUT)
-  install(TARGETS kestrel_shared
-          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
-endif()
+# Its own component: the Debian package libkestrel0 (cmake/KestrelPackaging.cmake).
+install(TARGETS kestrel_shared
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT shlib NAMELINK_SKIP)
 # The Python package over that library, under the prefix at KESTREL_PYTHON_DIR: by default
 # lib/python3/dist-packages, Debian's directory for every Python 3 (on sys.path for prefix
 # /usr; another prefix is added with PYTHONPATH). Relative, so `--prefix` at install time
-# moves it with the library. The package finds the library by the relative path written
-# into kestrel/_install_location.py. Not in the Debian package until the library is.
+# moves it with the library. A plain install writes the library's path relative to the
+# package into kestrel/_install_location.py; the Debian package needs none (the library is
+# in the multiarch directory, on the loader's path). Its own component: python3-kestrel.
 set(KESTREL_PYTHON_DIR lib/python3/dist-packages CACHE STRING
     "where cmake --install puts the Python package: relative to the prefix, or absolute (sysconfig purelib)")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/kestrel/ DESTINATION ${KESTREL_PYTHON_DIR}/kestrel
+        COMPONENT python FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 if(NOT KESTREL_DEBIAN_LAYOUT)
   if(IS_ABSOLUTE "${KESTREL_PYTHON_DIR}")
     set(_kestrel_py_full ${KESTREL_PYTHON_DIR}/kestrel)
@@ -44,10 +44,8 @@ if(NOT KESTREL_DEBIAN_LAYOUT)
   file(WRITE ${PROJECT_BINARY_DIR}/python/_install_location.py
        "# Written by CMake (cmake/KestrelInstall.cmake): the installed libkestrel.so.0, from this directory.\n"
        "LIBRARY_RELATIVE_TO_PACKAGE = \"${_kestrel_lib_from_py}\"\n")
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/kestrel/ DESTINATION ${KESTREL_PYTHON_DIR}/kestrel
-          COMPONENT runtime FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
   install(FILES ${PROJECT_BINARY_DIR}/python/_install_location.py DESTINATION ${KESTREL_PYTHON_DIR}/kestrel
-          COMPONENT runtime)
+          COMPONENT python)
 endif()
 # By directory, not by a list: headers move between folders and the install follows.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/kestrel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
@@ -92,10 +90,23 @@ if(KESTREL_DEBIAN_LAYOUT)
                      COMMAND sh -c "gzip -9n < '${PROJECT_SOURCE_DIR}/packaging/debian/changelog' > '${changelog_gz}'"
                      DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
   add_custom_target(kestrel_man_gz ALL DEPENDS ${KESTREL_MAN_GZ} ${changelog_gz})
-  install(FILES ${changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
-  # The lintian findings kept, each with its reason (docs/install.md).
-  install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/lintian-overrides RENAME kestrel
-          DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides COMPONENT runtime)
+  # Each Debian package has its own copy of the changelog, the copyright file and the
+  # lintian findings kept (each with its reason, docs/install.md), under its own name.
+  foreach(package_component kestrel:runtime libkestrel0:shlib python3-kestrel:python)
+    string(REPLACE ":" ";" pc ${package_component})
+    list(GET pc 0 package)
+    list(GET pc 1 component)
+    install(FILES ${changelog_gz} DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
+    file(READ ${PROJECT_SOURCE_DIR}/packaging/debian/lintian-overrides overrides)
+    string(REGEX REPLACE "(^|\n)kestrel:" "\\1${package}:" overrides "${overrides}")
+    file(WRITE ${PROJECT_BINARY_DIR}/lintian-overrides/${package} "${overrides}")
+    install(FILES ${PROJECT_BINARY_DIR}/lintian-overrides/${package}
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides COMPONENT ${component})
+    if(NOT package STREQUAL "kestrel")
+      install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
+              DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
+    endif()
+  endforeach()
 else()
   install(FILES ${KESTREL_MAN1_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
   install(FILES ${KESTREL_MAN7_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man7 COMPONENT runtime)

@@ -76,18 +76,9 @@ for py in python3 /usr/bin/python3; do
 done
 if [ -n "$python" ]; then
   # From $work, without KESTREL_LIBRARY: only the installed package and its library can be found.
-  (cd "$work" && env -u KESTREL_LIBRARY PYTHONPATH="$(dirname "$(dirname "$pkgfile")")" "$python" - \
-     "$prefix" "$work/c_iris.json" "$src/data/iris/test.csv" >"$work/py_predicted.txt" 2>"$work/py.err" <<'PY'
-import sys
-import numpy as np
-import kestrel
-prefix, model_path, test_path = sys.argv[1:]
-assert kestrel.__file__.startswith(prefix), kestrel.__file__
-model = kestrel.load_model(model_path)
-rows = np.loadtxt(test_path, delimiter=",", skiprows=1, usecols=range(1, 5))
-for i in model.predict(rows):
-    print(model.classes[int(i)])
-PY
+  (cd "$work" && env -u KESTREL_LIBRARY PYTHONPATH="$(dirname "$(dirname "$pkgfile")")" "$python" \
+     "$src/tests/install/python_labels.py" "$prefix" "$work/c_iris.json" "$src/data/iris/test.csv" \
+     >"$work/py_predicted.txt" 2>"$work/py.err"
   ) || { cat "$work/py.err"; fail "import kestrel from the prefix fails"; }
   cmp -s "$work/py_predicted.txt" "$work/c_command.txt" || fail "the installed Python package and kestrel-predict differ: $(diff "$work/py_predicted.txt" "$work/c_command.txt" | head -5)"
 else
