@@ -100,12 +100,13 @@ private:
 };
 
 // One column's categories over all chunks, sorted byte-wise, and each chunk's map
-// from its own codes to their place in that list.
+// from its own codes to their place in that list. The chunks' texts are sorted as views
+// into their dictionaries: only the distinct ones are copied.
 std::vector<std::string> merge_column(const std::vector<std::vector<Dictionary>>& dicts, std::size_t k,
                                       std::vector<std::vector<std::vector<double>>>& remap) {
-    std::vector<std::string> all;
+    std::vector<std::string_view> all;
     for (const auto& chunk : dicts)
-        for (const auto& e : chunk[k].entries()) all.push_back(e.text);
+        for (const auto& e : chunk[k].entries()) all.emplace_back(e.text);
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     for (std::size_t c = 0; c < dicts.size(); ++c) {
@@ -115,7 +116,7 @@ std::vector<std::string> merge_column(const std::vector<std::vector<Dictionary>>
             map[static_cast<std::size_t>(e.code)] =
                 static_cast<double>(std::lower_bound(all.begin(), all.end(), e.text) - all.begin());
     }
-    return all;
+    return {all.begin(), all.end()};
 }
 
 }  // namespace
@@ -163,6 +164,7 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
     run_chunks(to_rescan.size(), resolve_threads(opts.threads, to_rescan.size()), [&](std::size_t t) {
         const std::size_t c = to_rescan[t];
         ChunkCoder(in.text, chunks[c], columns[c], setup, own[c]).run();
+        for (auto& dictionary : own[c]) dictionary.release_index();
         in.done_with(chunks[c].begin, chunks[c].end);
     });
 
@@ -172,9 +174,13 @@ void categorize_csv(const TextInput& in, std::vector<Chunk>& chunks, const CsvLa
     }
     categories.assign(static_cast<std::size_t>(layout.n_features), {});
     std::vector<std::vector<std::vector<double>>> remap(chunks.size(), std::vector<std::vector<double>>(n_cat));
+    // The columns merge in parallel (each writes its own list and maps); the first column
+    // in file order with too many categories is the one named.
+    run_chunks(n_cat, resolve_threads(opts.threads, n_cat), [&](std::size_t k) {
+        categories[static_cast<std::size_t>(features[k])] = merge_column(own, k, remap);
+    });
     for (std::size_t k = 0; k < n_cat; ++k) {
-        auto& list = categories[static_cast<std::size_t>(features[k])];
-        list = merge_column(own, k, remap);
+        const auto& list = categories[static_cast<std::size_t>(features[k])];
         if (static_cast<Index>(list.size()) > opts.max_categories) {
             const auto f = static_cast<std::size_t>(features[k]);
             throw DataError(source + ": column " +

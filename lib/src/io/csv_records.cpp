@@ -42,6 +42,8 @@ public:
         }
         if (seen != chunk_.records) throw InternalError("CSV chunk holds fewer records than counted");
         chunk_.kept = row - chunk_.first_row;
+        // The merge reads only the texts; a chunk scanned again rebuilds its tables.
+        for (auto& dictionary : columns_.dictionaries) dictionary.release_index();
     }
 
 private:
@@ -123,7 +125,8 @@ private:
     // that may be categorical) text that categorize_csv codes in pass 2.
     void scanned_cell(std::size_t j, int target, std::uint64_t field_line, double& out, bool& keep) {
         double v = 0;
-        const FieldKind kind = classify_number(field_.data(), field_.data() + field_.size(), v);
+        const FieldKind kind = surely_text(field_) ? FieldKind::invalid
+                                                   : classify_number(field_.data(), field_.data() + field_.size(), v);
         if (kind == FieldKind::missing) {
             out = std::numeric_limits<double>::quiet_NaN();
             // Counted in kept rows only (a dropped row leaves nothing missing).

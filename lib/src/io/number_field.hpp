@@ -36,6 +36,28 @@ inline FieldKind classify_number(const char* b, const char* e, double& value) {
     return FieldKind::number;
 }
 
+// Whether classify_number would call `s` invalid, decided from its first two bytes
+// alone for most text (a category such as "north_17"): a number starts with a sign, a
+// digit or '.', a missing marker is empty, '?' or starts "NA", "N/", "na" or "nan",
+// an infinity or NaN starts "in" or "na" (either case), and spaces are trimmed first.
+// false means "ask classify_number", never "is a number".
+constexpr bool surely_text(std::string_view s) {
+    if (s.empty()) return false;
+    const char c = s[0];
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == '?' || c == ' ' || c == '\t' ||
+        c == '\r')
+        return false;
+    const char second = s.size() > 1 ? s[1] : '\0';
+    if (c == 'n' || c == 'N') return second != 'a' && second != 'A' && second != '/' && second != '\0';
+    if (c == 'i' || c == 'I') return second != 'n' && second != 'N';
+    return true;
+}
+static_assert([] {
+    for (std::string_view t : kMissingTokens)
+        if (surely_text(t)) return false;
+    return true;
+}(), "surely_text must leave every missing marker to classify_number");
+
 // The common case of data files, parsed without fast_float's generality: at most
 // 19 digits, a decimal exponent within +-22 and a mantissa below 2^53, so that one
 // IEEE multiplication or division by an exact power of ten rounds correctly

@@ -1,9 +1,16 @@
 // Typed CSV columns: numeric or categorical by their cells, --categorical / --numeric /
 // --ignore-cols, category codes in sorted order, missing cells, and predict-time
-// categories from a model. Expected codes are read off the fixtures by hand.
+// categories from a model. Expected codes are read off the fixtures by hand. The
+// "category keys" cases test the lookup of pass 1: each chunk keys a text by its length
+// and two 8-byte words, cells that cannot be numbers skip the number parser, and the
+// chunks' dictionaries merge one column per thread; every category must come back as
+// its own text, with the codes of a plain sorted list, at 1 and 2 threads.
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "io_test_util.hpp"
 
@@ -16,6 +23,36 @@ using io_test::contains;
 using io_test::error_of;
 using io_test::read;
 using io_test::row_of;
+
+// Texts that a careless key would confuse: every length from 1 to 40 (the short and
+// the long keys, the 4- and 8-byte loads overlapping), pairs that differ in one byte at
+// each position, long texts alike in their first and last 8 bytes, quoted texts with
+// delimiters, doubled quotes and spaces, and words starting like "nan", "inf" or "NA".
+std::vector<std::string> tricky_texts() {
+    std::vector<std::string> out;
+    for (std::size_t n = 1; n <= 40; ++n) {
+        std::string base(n, 'a');
+        base[0] = 'w';  // never empty, never a number or a missing marker
+        out.push_back(base);
+        for (std::size_t at = 1; at < n; ++at) {
+            std::string other = base;
+            other[at] = 'b';
+            out.push_back(other);
+        }
+    }
+    for (char mid = 'c'; mid <= 'h'; ++mid) out.push_back("head1234" + std::string(9, mid) + "tail5678");
+    for (const char* s : {"north_17", "inner_3", "nation", "inform", "Nx", "na_region", "i", "n", "Ink", "NAB"})
+        out.emplace_back(s);
+    return out;
+}
+
+// A CSV cell holding `text`: quoted when it holds a delimiter or a quote.
+std::string cell(const std::string& text) {
+    if (text.find_first_of(",\"") == std::string::npos) return text;
+    std::string q = "\"";
+    for (const char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
 
 TEST_SUITE("io") {
 
@@ -167,6 +204,92 @@ TEST_CASE("csv types: --max-categories-hard refuses a column with too many categ
     ReadOptions o;
     o.max_categories = 2;
     CHECK(contains(error_of("label,c\n1,a\n0,b\n1,c\n", o), "column 'c' has 3 categories, more than --max-categories-hard (2)"));
+}
+
+
+TEST_CASE("csv category keys: every text comes back as itself, sorted, in every chunking and thread count") {
+    std::vector<std::string> texts = tricky_texts();
+    texts.emplace_back("a,b");
+    texts.emplace_back("say \"hi\"");
+    texts.emplace_back("x\"\"y");
+    // ~1.5 MB: several chunks. The first half meets the texts in one order, the second half
+    // in reverse, so the chunks' dictionaries give them different codes before the merge.
+    std::ostringstream os;
+    os << "label,t,x,u\n";
+    const std::size_t n = texts.size();
+    const int rows = 60000;
+    std::vector<std::string> t_of(rows), u_of(rows);
+    for (int i = 0; i < rows; ++i) {
+        const auto k = static_cast<std::size_t>(i) % n;
+        t_of[static_cast<std::size_t>(i)] = texts[i < rows / 2 ? k : n - 1 - k];
+        u_of[static_cast<std::size_t>(i)] = texts[(k * 7) % n];
+        os << (i % 2) << "," << cell(t_of[static_cast<std::size_t>(i)]) << "," << i << ","
+           << cell(u_of[static_cast<std::size_t>(i)]) << "\n";
+    }
+    const std::string text = os.str();
+    // The sequential reference: the distinct texts, sorted byte-wise.
+    const std::set<std::string> distinct(texts.begin(), texts.end());
+    const std::vector<std::string> sorted(distinct.begin(), distinct.end());
+    for (const int threads : {1, 2}) {
+        CAPTURE(threads);
+        ReadOptions o;
+        o.threads = threads;
+        const Table t = read(text, o);
+        REQUIRE(t.categories.size() == 3);
+        CHECK(t.categories[0] == sorted);
+        CHECK(t.categories[1].empty());
+        CHECK(t.categories[2] == sorted);
+        const DenseMatrix& X = t.X.dense_ref();
+        for (int i = 0; i < rows; ++i) {
+            const auto r = static_cast<std::size_t>(i);
+            const auto code_t = static_cast<std::size_t>(X(i, 0));
+            const auto code_u = static_cast<std::size_t>(X(i, 2));
+            REQUIRE(code_t < sorted.size());
+            REQUIRE(code_u < sorted.size());
+            if (sorted[code_t] != t_of[r] || sorted[code_u] != u_of[r]) {
+                FAIL_CHECK("row " << i << ": " << sorted[code_t] << " / " << sorted[code_u]);
+                break;
+            }
+            CHECK(X(i, 1) == i);
+        }
+    }
+}
+
+TEST_CASE("csv category keys: cells that look like numbers, missing markers or infinities read as before") {
+    // A numeric column: signs, spaces, exponents and NaN/inf spellings go to the number
+    // parser (the words of the other column do not need it).
+    ReadOptions keep;
+    keep.missing = MissingPolicy::keep;
+    const Table t =
+        read("label,x,w\n1,+1,north\n0, 5 ,nation\n1,1e3,inner\n0,.5,Nx\n1,NA,n\n0,N/A,i\n1,nan,NAB\n0,?,Ink\n"
+             "1,NaN,inf_zone\n0,,na\n",
+             keep);
+    const DenseMatrix& X = t.X.dense_ref();
+    CHECK(X(0, 0) == 1);
+    CHECK(X(1, 0) == 5);
+    CHECK(X(2, 0) == 1000);
+    CHECK(X(3, 0) == 0.5);
+    for (Index i = 4; i < 10; ++i) CHECK(std::isnan(X(i, 0)));
+    REQUIRE(t.categories.size() == 2);
+    CHECK(t.categories[0].empty());
+    // "na" is a word here (the markers are "NA", "N/A", "nan", "NaN", "NAN", "?" and "").
+    CHECK(t.categories[1] ==
+          std::vector<std::string>{"Ink", "NAB", "Nx", "i", "inf_zone", "inner", "n", "na", "nation", "north"});
+    for (const char* inf : {"inf", "-Infinity", "INF", "+inf"})
+        CHECK(contains(error_of(std::string("label,x\n1,") + inf + "\n0,2\n"), "is infinite or out of range"));
+    CHECK(contains(error_of("label,x\n1,nan\n0,2\n"), "missing value in column 'x'"));
+}
+
+TEST_CASE("csv category keys: with two columns over the limit, the first one is named at 1 and 2 threads") {
+    std::ostringstream os;
+    os << "label,a,b,c\n";
+    for (int i = 0; i < 40000; ++i) os << (i % 2) << ",a" << (i % 3) << ",b" << (i % 5) << ",c" << (i % 7) << "\n";
+    for (const int threads : {1, 2}) {
+        ReadOptions o;
+        o.threads = threads;
+        o.max_categories = 4;
+        CHECK(contains(error_of(os.str(), o), "column 'b' has 5 categories, more than --max-categories-hard (4)"));
+    }
 }
 
 }  // TEST_SUITE
