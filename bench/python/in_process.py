@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """kestrel's Python estimators beside scikit-learn's and XGBoost's in one process (issue 47).
 
-    in_process.py DATA_DIR BUILD_DIR [REPEATS]
+    in_process.py DATA_DIR BUILD_DIR [REPEATS] [ONLY]
 
 DATA_DIR holds train.csv and test.csv (label first, numeric features; the shared letter set:
 16,000 x 16, 26 classes). Per row of the table, fit on train and predict test, each timed
-REPEATS times (default 5) in this one process; the medians, and kestrel's median over the
+REPEATS times (default 5) in this one process (ONLY: just the rows whose kestrel model is one of
+these comma-separated names, and no layer rows); the medians, and kestrel's median over the
 anchor's as a ratio. Every estimator gets 2 threads. A last pair of rows is the layer's own
 cost: kestrel.Classifier's fit against kestrel-train's whole process on the same file and
 parameters (the command reads the CSV itself; the estimator is handed numpy arrays), and
@@ -35,7 +36,12 @@ def timed(fn, repeats):
     return statistics.median(times), out
 
 
+ONLY = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
+
+
 def row(name, kestrel_est, anchor_name, anchor_est, data, repeats):
+    if ONLY is not None and kestrel_est.model not in ONLY:
+        return
     Xtr, ytr, Xte, yte = data
     results = []
     for est in (kestrel_est, anchor_est):
@@ -56,6 +62,7 @@ def main():
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
 
     Xtr, ytr = load(os.path.join(data_dir, "train.csv"))
     Xte, yte = load(os.path.join(data_dir, "test.csv"))
@@ -77,7 +84,13 @@ def main():
     row("logistic C=1, standardized", kestrel.Classifier("logistic", C=1.0, scale="standard", n_jobs=2),
         "LogisticRegression lbfgs", make_pipeline(StandardScaler(), LogisticRegression(C=1.0, max_iter=1000)),
         data, repeats)
+    # RBF SVC at LIBSVM's defaults (C=1, gamma=1/features), one-vs-one over the classes.
+    row("svc rbf C=1 gamma=1/features, standardized", kestrel.Classifier("svc", C=1.0, gamma="auto",
+                                                                          scale="standard", n_jobs=2),
+        "SVC rbf", make_pipeline(StandardScaler(), SVC(C=1.0, gamma="auto")), data, repeats)
 
+    if ONLY is not None:
+        return
     # The layer: the estimator's fit against kestrel-train's process on the file.
     est = kestrel.Classifier("gbdt", n_estimators=100, max_depth=6, learning_rate=0.1, n_jobs=2)
     fit_s, _ = timed(lambda: est.fit(Xtr, ytr), repeats)
