@@ -8,7 +8,7 @@
 
 namespace kestrel::detail {
 
-bool auto_keeps_predictions(const AutoOptions& opts) { return opts.ensemble_size > 0; }
+bool auto_keeps_predictions(const AutoOptions& opts) { return opts.ensemble_size > 0 || opts.stack_members > 0; }
 
 bool auto_can_join(const std::vector<Predictions>& oof, const ModelSpec& spec, const AutoOptions& opts) {
     if (opts.ensemble_excludes_absent_missing && registry().capabilities(*resolved_params(spec)).absent_is_missing)
@@ -22,7 +22,9 @@ void trim_auto_pool(std::vector<AutoCandidate>& leaderboard, const AutoOptions& 
     std::vector<AutoCandidate*> holders;
     for (auto& c : leaderboard)
         if (!c.oof.empty()) holders.push_back(&c);
-    if (holders.size() <= static_cast<std::size_t>(opts.ensemble_nbest)) return;
+    // The stack takes each family's best first: a wider pool than its members lets it find them.
+    const int keep = std::max(opts.ensemble_size > 0 ? opts.ensemble_nbest : 0, kAutoStackPoolFactor * opts.stack_members);
+    if (holders.size() <= static_cast<std::size_t>(keep)) return;
     AutoCandidate* worst = holders.front();
     for (AutoCandidate* c : holders)
         if (!better_score(c->score.mean, worst->score.mean, greater)) worst = c;

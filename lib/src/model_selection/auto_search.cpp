@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <limits>
 
 #include "auto_ensemble.hpp"
 #include "auto_portfolio.hpp"
@@ -17,6 +18,7 @@
 #include "kestrel/core/number_text.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/model_selection/auto_stack.hpp"
 #include "kestrel/model_selection/ensemble_selection.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/pipeline/search_spaces.hpp"
@@ -138,6 +140,7 @@ private:
     void confirm();
     bool confirm_on(AutoCandidate& c, const std::vector<Fold>& split, int q);
     void rank();
+    void report_warnings();
 
     std::vector<detail::FitJob> fold_jobs(const std::vector<Fold>& on, std::size_t first_stream, const ModelSpec& spec,
                                           const std::string& label, bool keep_predictions) const;
@@ -155,6 +158,9 @@ private:
     std::vector<Fold> folds_;
     Context quiet_;
     std::map<std::string, double> waited_;  // families never evaluated: the estimate that did not fit
+    // The first layer's share of the time budget: all of it, or with a stack, all but the
+    // second layer's share (opts.stack_time_share). 0 = no time budget.
+    double budget_ = 0;
 };
 
 AutoSearchRun::AutoSearchRun(const Dataset& data, const AutoOptions& opts, const Context& ctx)
@@ -169,8 +175,12 @@ AutoSearchRun::AutoSearchRun(const Dataset& data, const AutoOptions& opts, const
     if (opts.max_evals <= 0 && !(opts.time_budget > 0))
         throw UsageError("the automatic search needs a budget: " + option_named("max_evals") + " N or " +
                          option_named("time_budget") + " T");
+    if (opts.stack_members < 0 || !(opts.stack_time_share >= 0 && opts.stack_time_share < 1))
+        throw UsageError(option_named("stack_members") + " must be at least 0 and the stack's time share in [0, 1)");
     r_.metric = opts.metric;
     r_.greater_is_better = metric.greater_is_better;
+    budget_ = opts.time_budget > 0 && opts.stack_members > 0 ? opts.time_budget * (1 - opts.stack_time_share)
+                                                              : opts.time_budget;
 }
 
 AutoResult AutoSearchRun::run() {
@@ -292,9 +302,9 @@ void AutoSearchRun::schedule() {
                 stop = true;
                 break;
             }
-            if (opts_.time_budget > 0) {
+            if (budget_ > 0) {
                 const double used = elapsed();
-                if (used >= opts_.time_budget) {
+                if (used >= budget_) {
                     r_.stopped_by = "time-budget";
                     stop = true;
                     break;
@@ -331,7 +341,7 @@ bool AutoSearchRun::waits(const AutoFamily& f, double used) {
     const double grow = f.in_portfolio() ? std::max(1.0, detail::auto_rounds_of(f.specs[f.next]) / f.last_rounds) : 1.0;
     const double expected = f.last_seconds > 0 ? f.last_seconds * grow * (screens && !f.last_screened ? 3.0 : 1.0)
                                                : first_evaluation_estimate(f.cost, measured);
-    if (used + expected + confirmation_reserve() <= opts_.time_budget) return false;
+    if (used + expected + confirmation_reserve() <= budget_) return false;
     if (f.last_seconds == 0) waited_[f.model] = expected;
     return true;
 }
@@ -453,9 +463,8 @@ void AutoSearchRun::report_progress() const {
     if (opts_.max_evals > 0) {
         ctx_.report(label, r_.evaluations(), static_cast<std::uint64_t>(opts_.max_evals));
     } else {
-        label += ", " + format_fixed(std::max(0.0, opts_.time_budget - elapsed()), 0) + "s left";
-        ctx_.report(label, static_cast<std::uint64_t>(std::min(elapsed(), opts_.time_budget)),
-                    static_cast<std::uint64_t>(opts_.time_budget));
+        label += ", " + format_fixed(std::max(0.0, budget_ - elapsed()), 0) + "s left";
+        ctx_.report(label, static_cast<std::uint64_t>(std::min(elapsed(), budget_)), static_cast<std::uint64_t>(budget_));
     }
 }
 
@@ -476,10 +485,10 @@ double AutoSearchRun::confirmation_reserve() const {
 void AutoSearchRun::confirm() {
     std::vector<std::size_t> alive = confirmation_leaders(r_.leaderboard, r_.greater_is_better, opts_.confirm_leaders);
     for (int q = 0; q < opts_.confirm_splits && alive.size() >= 2; ++q) {
-        if (q > 0 && opts_.time_budget > 0) {
+        if (q > 0 && budget_ > 0) {
             double need = 0;
             for (std::size_t i : alive) need += r_.leaderboard[i].seconds;
-            if (elapsed() + need > opts_.time_budget) break;
+            if (elapsed() + need > budget_) break;
         }
         const std::vector<Fold> split =
             make_splits(data_, opts_.split, derive_seed(ctx_.seed, kConfirmStream + static_cast<std::uint64_t>(q)));
@@ -488,7 +497,7 @@ void AutoSearchRun::confirm() {
         for (std::size_t i : alive) {
             AutoCandidate& c = r_.leaderboard[i];
             ++done;
-            if (opts_.time_budget > 0 && elapsed() + c.seconds > opts_.time_budget) {
+            if (budget_ > 0 && elapsed() + c.seconds > budget_) {
                 ++r_.unconfirmed;
                 continue;
             }
@@ -528,24 +537,19 @@ bool AutoSearchRun::confirm_on(AutoCandidate& c, const std::vector<Fold>& split,
     return true;
 }
 
-// The search's closing notes (warnings, families that never fitted the budget), then the
-// leaderboard in its final order and the ensemble over it.
+// The search's closing notes (families that never fitted the budget), the leaderboard in its
+// final order, the ensemble and the stack over it, then the warnings of every fit.
 void AutoSearchRun::rank() {
     r_.seconds = since(start_);
-    std::stable_sort(r_.warnings.begin(), r_.warnings.end(), [](const AutoWarning& a, const AutoWarning& b) {
-        return a.count != b.count ? a.count > b.count : a.cause < b.cause;
-    });
-    for (const auto& w : r_.warnings) {
-        const std::string where = w.first.empty() ? "" : " (" + std::string(w.count > 1 ? "the first: " : "") + w.first + ")";
-        ctx_.warning(std::to_string(w.count) + " of the search's fits warned: " + w.cause + where);
-    }
     for (const auto& f : families_)
         if (f.last_seconds == 0 && waited_.count(f.model))
             r_.skipped.push_back({f.model, "its first evaluation (estimated " + format_duration(waited_[f.model]) +
                                                ") did not fit in the time budget left"});
-    if (r_.leaderboard.empty())
+    if (r_.leaderboard.empty()) {
+        report_warnings();
         throw UsageError(option_named("time_budget") + " " + format_number(opts_.time_budget) + "s was spent (" +
                          format_fixed(opts_.seconds_used, 1) + "s reading the data) before any model was evaluated");
+    }
     // The confirmed leaders first, those that stayed in the race longest first, each group by
     // its mean over the fresh splits; then the rest by their search mean.
     std::stable_sort(r_.leaderboard.begin(), r_.leaderboard.end(), [&](const AutoCandidate& a, const AutoCandidate& b) {
@@ -554,6 +558,23 @@ void AutoSearchRun::rank() {
         return better(a.score.mean, b.score.mean, r_.greater_is_better);
     });
     if (opts_.ensemble_size > 0) r_.ensemble = detail::build_auto_ensemble(r_, opts_);
+    if (opts_.stack_members > 0) {
+        const double left = opts_.time_budget > 0 ? opts_.time_budget - elapsed() : std::numeric_limits<double>::infinity();
+        r_.stack = build_auto_stack(data_, r_, opts_, quiet_, left);
+        r_.seconds = since(start_);
+    }
+    report_warnings();
+}
+
+// One line per cause of the fits' warnings (the second layer's included), most frequent first.
+void AutoSearchRun::report_warnings() {
+    std::stable_sort(r_.warnings.begin(), r_.warnings.end(), [](const AutoWarning& a, const AutoWarning& b) {
+        return a.count != b.count ? a.count > b.count : a.cause < b.cause;
+    });
+    for (const auto& w : r_.warnings) {
+        const std::string where = w.first.empty() ? "" : " (" + std::string(w.count > 1 ? "the first: " : "") + w.first + ")";
+        ctx_.warning(std::to_string(w.count) + " of the search's fits warned: " + w.cause + where);
+    }
 }
 
 }  // namespace
