@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/proba_csv.hpp"
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
@@ -37,26 +37,9 @@ test::Captured auto_stack(const std::string& out, const std::string& threads) {
                 "-o", out, "--json"});
 }
 
-// The proba_* columns of kestrel-predict --proba's CSV, row by row (shortest exact text).
-Matrix proba_columns(const std::string& csv) {
-    std::istringstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    std::vector<bool> keep;
-    {
-        std::istringstream h(line);
-        std::string name;
-        while (std::getline(h, name, ',')) keep.push_back(name.rfind("proba_", 0) == 0);
-    }
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::istringstream f(line);
-        std::string cell;
-        std::vector<double> row;
-        for (std::size_t c = 0; std::getline(f, cell, ','); ++c)
-            if (c < keep.size() && keep[c]) row.push_back(std::stod(cell));
-        rows.push_back(row);
-    }
+// kestrel-predict --proba's probabilities as a matrix (printed as shortest exact text).
+Matrix proba_matrix(const std::string& csv) {
+    const std::vector<std::vector<double>> rows = test::proba_columns(csv);
     Matrix m(static_cast<Index>(rows.size()), rows.empty() ? 0 : static_cast<Index>(rows[0].size()));
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (std::size_t c = 0; c < rows[i].size(); ++c) m(static_cast<Index>(i), static_cast<Index>(c)) = rows[i][c];
@@ -110,7 +93,7 @@ TEST_SUITE("cli.auto") {
         ReadOptions read;
         read.label_col = "Status";
         const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
-        const Matrix got = proba_columns(p.out);
+        const Matrix got = proba_matrix(p.out);
         REQUIRE(got.rows() == want.rows());
         REQUIRE(got.cols() == 2);
         CHECK(got == want);  // as shortest exact text
