@@ -25,6 +25,20 @@ std::string ensemble_text(const AutoResult& r) {
     return s;
 }
 
+std::string stack_text(const AutoResult& r) {
+    const AutoStack& st = *r.stack;
+    std::string s = "\nstack (" + std::to_string(st.members.size()) + " first-layer members): " +
+                    auto_stack_verdict(st, r.metric) + "\n";
+    for (const std::size_t m : st.members) {
+        const AutoCandidate& c = r.leaderboard[m];
+        s += "  input  rank " + std::to_string(m + 1) + " " + c.model + " " + auto_point_text(c.point) + "\n";
+    }
+    for (const auto& c : st.candidates)
+        s += "  second layer " + c.model + " " + auto_point_text(c.point) + "  " + r.metric + " = " +
+             format_fixed(c.score.mean, 4) + " +/- " + format_fixed(c.score.std, 4) + "\n";
+    return s;
+}
+
 // The kestrel-train line that refits a candidate: what the report tells a user to run to
 // reproduce the saved model.
 std::string train_command(const AutoCandidate& c, const std::string& input, const std::string& task,
@@ -77,16 +91,22 @@ std::string auto_leaderboard_text(const AutoRun& run, std::uint64_t seed) {
     if (!r.failed.empty())
         o << plural(static_cast<long long>(r.failed.size()), "candidate") << " refused by the table (--report lists them)\n";
     if (r.ensemble) o << ensemble_text(r);
+    if (r.stack) o << stack_text(r);
     o << "\nbest: " << best.model << " " << auto_point_text(best.point) << "  " << metric << " = "
       << format_fixed(best.score.mean, 4) << " +/- " << format_fixed(best.score.std, 4) << "\n";
     if (!run.output.empty()) {
-        if (run.fold_models > 0)
+        if (run.chose_stack())
+            o << "the stack: its " << r.stack->members.size() << " first-layer members and its second layer, "
+              << (run.fold_models > 0 ? "each the average of its " + std::to_string(run.fold_models) + " fold models"
+                                      : std::string("each refit on all rows"))
+              << " -> " << run.output << "\n";
+        else if (run.fold_models > 0)
             o << (run.chose_ensemble() ? "the ensemble's members, each the average of its " : "the average of its ")
               << run.fold_models << " fold models -> " << run.output << "\n";
         else
             o << (run.chose_ensemble() ? "the ensemble's members refit" : "refit") << " on all "
               << plural(run.rows, "row") << " -> " << run.output << "\n";
-        if (run.fold_models == 0 && !run.chose_ensemble() && best.refit_point != best.point)
+        if (run.fold_models == 0 && !run.chose_ensemble() && !run.chose_stack() && best.refit_point != best.point)
             o << auto_refit_rounds_text(best) << "\n";
     }
     return o.str();

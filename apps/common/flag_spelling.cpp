@@ -76,6 +76,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"ensemble", "--ensemble"},
     {"ensemble_size", "--ensemble-size"},
     {"ensemble_nbest", "--ensemble-nbest"},
+    {"stack_members", "--stack-members"},
     // Feature selection and explanations.
     {"method", "--method"},
     {"max_features", "--max-features"},

@@ -23,6 +23,8 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
     AutoOptions& opts = request.search;
     opts.ensemble_size = 50;  // --ensemble-size's default; without --ensemble, no ensemble (0)
     bool ensemble = false;
+    bool stack = false;
+    int stack_members = 5;  // --stack-members' default; without --stack, no stack (0)
     common.add_to(app);
     data.add_to(app);
     app.add_option("TRAIN_FILE", input, "training data (.csv, .tsv, .libsvm; - for stdin)")->type_name("FILE")->required();
@@ -69,6 +71,17 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->needs(ensemble_flag)
         ->check(whole_number(1, 100000))
         ->capture_default_str();
+    CLI::Option* stack_flag = app.add_flag(
+        "--stack", stack,
+        "after the search, fit a second layer (logistic or ridge, and gbdt) on the best candidates' out-of-fold "
+        "predictions, bagged on the same folds (AutoGluon's stack ensembling, num_stack_levels=1); keep it only "
+        "when its own out-of-fold score beats the best single model, the confirmed winner and the ensemble; under "
+        "--time-budget the search stops at 90% of it");
+    app.add_option("--stack-members", stack_members,
+                   "--stack: the first-layer candidates whose predictions are its inputs (each family's best first)")
+        ->needs(stack_flag)
+        ->check(whole_number(1, 1000))
+        ->capture_default_str();
     app.add_option("--folds", opts.split.k, "cross-validation folds every candidate is scored on")
         ->check(whole_number(2, 1000))
         ->capture_default_str();
@@ -92,6 +105,7 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
                          "differ (docs/distributed.md)");
 
     if (!ensemble) opts.ensemble_size = 0;
+    opts.stack_members = stack ? stack_members : 0;
     if (!budget_text.empty()) opts.time_budget = parse_duration(budget_text);
     check_auto_options(opts);  // before the data flags, as before the data is read
 

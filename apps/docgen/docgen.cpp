@@ -167,6 +167,8 @@ const std::vector<CommandText>& commands() {
            "kestrel-auto data/iris/train.csv --models logistic,forest,gbdt --max-evals 20 --seed 7 -o best.json"},
           {"A weighted ensemble of the best candidates, saved when it beats the best single one on the folds:",
            "kestrel-auto data/tables/penguins/train.csv --label-col species --metric log_loss --ensemble -o best.json"},
+          {"A second layer over the best candidates' out-of-fold predictions, saved only when it beats them out of fold:",
+           "kestrel-auto data/tables/penguins/train.csv --label-col species --ensemble --stack -o best.json"},
           {"The chosen model refit on all rows instead, for faster prediction:",
            "kestrel-auto data/iris/train.csv --max-evals 20 --refit-full -o best.json"}}},
         {"kestrel-export",

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/proba_csv.hpp"
 #include "cli/run_in_process.hpp"
 #include "cli/run_tool.hpp"
 #include "common/commands.hpp"
@@ -30,28 +30,7 @@ namespace {
 const std::string ens_train = test::repo_path("data/tables/penguins/train.csv");
 const std::string ens_test = test::repo_path("data/tables/penguins/test.csv");
 
-// The proba_* columns of kestrel-predict --proba's CSV, row by row.
-std::vector<std::vector<double>> proba_columns(const std::string& csv) {
-    std::istringstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    std::vector<bool> keep;
-    {
-        std::istringstream h(line);
-        std::string name;
-        while (std::getline(h, name, ',')) keep.push_back(name.rfind("proba_", 0) == 0);
-    }
-    std::vector<std::vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::istringstream f(line);
-        std::string cell;
-        std::vector<double> row;
-        for (std::size_t c = 0; std::getline(f, cell, ','); ++c)
-            if (c < keep.size() && keep[c]) row.push_back(std::stod(cell));
-        rows.push_back(row);
-    }
-    return rows;
-}
+using test::proba_columns;
 
 // The ensemble on penguins, scored by log loss (averaged probabilities usually lower it).
 test::Captured auto_ensemble(const std::string& out, const std::string& threads, bool refit_full = true) {

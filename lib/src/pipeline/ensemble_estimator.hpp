@@ -5,6 +5,14 @@
 // (nothing trains it from parameters). The ensemble Model has no preprocessing steps of
 // its own: it hands the aligned raw columns to the members, which prepare them as they
 // were trained to.
+//
+// A stack (kestrel-auto --stack, docs/auto.md "Stacking") is the same estimator with a
+// second layer: the members form consecutive groups (`inputs`: each group's size, its
+// weights summing to 1; a group is one first-layer candidate's bag of fold models), each
+// group's weighted average is one input of the `stacker` model (a classifier's
+// probabilities of every class, a regressor's value), and the stacker's prediction on
+// those columns is the stack's.
+#include <memory>
 #include <vector>
 
 #include "kestrel/pipeline/model.hpp"
@@ -14,8 +22,15 @@ namespace kestrel::detail {
 class EnsembleEstimator final : public Estimator {
 public:
     explicit EnsembleEstimator(std::vector<EnsembleMember> members = {});
+    // A stack: members in consecutive groups of the sizes `inputs`, each group's weights
+    // summing to 1, and the second-layer model fitted on their predictions' columns.
+    EnsembleEstimator(std::vector<EnsembleMember> members, std::vector<std::size_t> inputs, Model stacker);
 
     const std::vector<EnsembleMember>& members() const { return members_; }
+    const Model* stacker() const { return stacker_.get(); }
+    // A stack's second-layer input columns for the raw rows X: each group's weighted
+    // average, in group order (a classifier's k probabilities, a regressor's value).
+    DenseMatrix stack_columns(const Features& X) const;
     // After load_state: every member names the envelope's classes and input columns
     // (ModelStateError otherwise; the caller names the file).
     void check_members(const std::vector<std::string>& classes, const std::vector<std::string>& feature_names) const;
@@ -45,6 +60,9 @@ protected:
 
 private:
     std::vector<EnsembleMember> members_;
+    std::vector<std::size_t> inputs_;  // a stack's group sizes; empty for a weighted average
+    std::shared_ptr<const Model> stacker_;
+    Json save_stack(Json members, Json stacker) const;
 };
 
 }  // namespace kestrel::detail

@@ -31,7 +31,8 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = label_column_.known()              ? 6
+    j["version"] = stacker() != nullptr               ? 7
+                   : label_column_.known()            ? 6
                    : ensemble_members()               ? 5
                    : calibration_ || feature_mean_    ? 4
                    : !categories_.empty()             ? 3

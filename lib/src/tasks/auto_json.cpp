@@ -41,6 +41,34 @@ Json auto_ensemble_json(const AutoResult& result) {
     return j;
 }
 
+Json auto_stack_json(const AutoResult& result) {
+    const AutoStack& s = *result.stack;
+    Json j = {{"kept", s.kept}};
+    j["members"] = Json::array();
+    for (const std::size_t m : s.members) {
+        const AutoCandidate& c = result.leaderboard[m];
+        j["members"].push_back({{"rank", m + 1}, {"model", c.model}, {"params", auto_point_json(c.point)}, {"mean", c.score.mean}});
+    }
+    if (s.candidates.empty()) {
+        j["note"] = s.note;
+        return j;
+    }
+    j["second_layer"] = Json::array();
+    for (const auto& c : s.candidates)
+        j["second_layer"].push_back({{"model", c.model},
+                                     {"params", auto_point_json(c.point)},
+                                     {"mean", c.score.mean},
+                                     {"std", c.score.std},
+                                     {"fold_scores", c.fold_scores},
+                                     {"seconds", c.seconds}});
+    j["chosen"] = s.best().model;
+    j["mean"] = s.best().score.mean;
+    j["rival"] = s.rival;
+    j["rival_mean"] = s.rival_mean;
+    j["margin"] = s.margin;
+    return j;
+}
+
 namespace {
 
 Json leaderboard_json(const std::vector<AutoCandidate>& leaderboard) {
@@ -96,6 +124,8 @@ Json auto_run_json(const AutoRun& run) {
     for (const auto& s : r.failed) j["failed"].push_back({{"candidate", s.model}, {"error", s.reason}});
     j["best"] = j["leaderboard"][0];
     if (r.ensemble) j["ensemble"] = auto_ensemble_json(r);
+    if (r.stack) j["stack"] = auto_stack_json(r);
+    j["chosen"] = run.chose_stack() ? "stack" : run.chose_ensemble() ? "ensemble" : "single";
     if (!run.output.empty()) {
         j["output"] = run.output;
         j["fold_models"] = run.fold_models;  // per chosen candidate; 0 = refit on all rows

@@ -67,8 +67,36 @@ void leaderboard_markdown(std::ostream& os, const AutoResult& r) {
     }
 }
 
+std::string stack_markdown(const AutoResult& r) {
+    const AutoStack& s = *r.stack;
+    std::ostringstream os;
+    os << "\n## Stacking\n\nA second layer over the out-of-fold predictions of " << s.members.size()
+       << " first-layer candidates (ranks";
+    for (const std::size_t m : s.members) os << " " << m + 1;
+    os << "), " << auto_stack_verdict(s, r.metric) << ".\n";
+    if (!s.candidates.empty()) {
+        os << "\n| second layer | parameters | cv " << r.metric << " | std | seconds |\n|---|---|---:|---:|---:|\n";
+        for (const auto& c : s.candidates)
+            os << "| " << c.model << " | " << auto_point_text(c.point) << " | " << format_fixed(c.score.mean, 4) << " | "
+               << format_fixed(c.score.std, 4) << " | " << format_fixed(c.seconds, 2) << " |\n";
+    }
+    return os.str();
+}
+
 void choice_markdown(std::ostream& os, const AutoRun& run, const AutoRecipe& recipe) {
     const AutoResult& r = run.result;
+    if (run.chose_stack()) {
+        const AutoStack& s = *r.stack;
+        os << "\n## Chosen model\n\nThe stack above: " << s.best().model << " (" << auto_point_text(s.best().point)
+           << ") over its first-layer members";
+        if (!run.output.empty())
+            os << (run.fold_models > 0 ? ", each layer's models the " + std::to_string(run.fold_models) + " fold models"
+                                       : std::string(", every model refit on all rows"))
+               << ", saved to `" << run.output << "`";
+        os << ". Each first-layer member from " << recipe.tool << ":\n\n";
+        for (std::size_t m : s.members) os << "    " << recipe.line(r.leaderboard[m]) << "\n";
+        return;
+    }
     if (run.chose_ensemble()) {
         os << "\n## Chosen model\n\nThe ensemble above";
         if (!run.output.empty())
@@ -129,6 +157,14 @@ std::string auto_ensemble_verdict(const AutoEnsemble& e, const std::string& metr
            format_fixed(e.best_single, 6) + ")";
 }
 
+std::string auto_stack_verdict(const AutoStack& s, const std::string& metric) {
+    if (s.candidates.empty()) return "no stack: " + s.note;
+    const AutoStackCandidate& b = s.best();
+    return std::string(s.kept ? "kept" : "not kept") + ": the second layer's " + b.model + " scores cv " + metric + " " +
+           format_fixed(b.score.mean, 6) + " out of fold, " + (s.kept ? "beating" : "not beating") + " the " + s.rival +
+           "'s " + format_fixed(s.rival_mean, 6) + " by " + format_fixed(s.margin, 6);
+}
+
 std::string auto_refit_rounds_text(const AutoCandidate& c) {
     std::string rounds;
     for (const long long r : c.fold_rounds) rounds += (rounds.empty() ? "" : ", ") + std::to_string(r);
@@ -170,6 +206,7 @@ std::string auto_report_markdown(const AutoRun& run, const AutoReportOptions& op
     os << ".\n\n![best cv " << r.metric << " against time](" << svg_name << ")\n\n## Leaderboard\n\n";
     leaderboard_markdown(os, r);
     if (r.ensemble) os << ensemble_markdown(r);
+    if (r.stack) os << stack_markdown(r);
     choice_markdown(os, run, options.recipe);
     return os.str();
 }

@@ -31,7 +31,7 @@ void check_auto_options(const AutoOptions& options) {
 AutoOptions auto_options_for(const AutoRequest& request) {
     AutoOptions options = request.search;
     // Standard input is read once: every member is refit on that reading (automatic here).
-    if (options.ensemble_size > 0)
+    if (options.ensemble_size > 0 || options.stack_members > 0)
         options.ensemble_excludes_absent_missing =
             peek_file_format(request.data.path, request.data.read) == FileFormat::libsvm;
     if (options.time_budget <= 0 && options.max_evals == 0) options.time_budget = kDefaultAutoTimeBudget;
@@ -73,7 +73,8 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
     run.rows = d.rows();
     run.output = request.output;
     if (!request.output.empty()) {
-        if (auto_bags(run.result, run.chose_ensemble(), request.refit_full)) run.fold_models = run.result.folds.size();
+        if (auto_bags(run.result, run.chose_ensemble() || run.chose_stack(), request.refit_full))
+            run.fold_models = run.result.folds.size();
         refit_auto_choice(run.result, d, request, ctx).save(request.output);
     }
     return run;
@@ -81,7 +82,7 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
 
 bool auto_bags(const AutoResult& result, bool chose_ensemble, bool refit_full) {
     if (refit_full || result.folds.empty()) return false;
-    if (chose_ensemble) return true;  // its members give probabilities: the pool's rule
+    if (chose_ensemble) return true;  // its members (a stack's inputs) give probabilities: the pool's rule
     const AutoCandidate& best = result.best();
     return best.spec.task != Task::classification ||
            registry().capabilities(*resolved_params(best.spec)).predict_proba;
@@ -91,11 +92,28 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
                         const Context& ctx) {
     const ProvenanceRecord record{request.data.path, -1, ctx.seed, {}};
     const std::string cv = std::to_string(result.n_splits) + "-fold";
-    const bool chose_ensemble = result.ensemble && result.ensemble->kept;
-    const bool bagged = auto_bags(result, chose_ensemble, request.refit_full);
+    const bool chose_stack = result.stack && result.stack->kept;
+    const bool chose_ensemble = !chose_stack && result.ensemble && result.ensemble->kept;
+    const bool bagged = auto_bags(result, chose_ensemble || chose_stack, request.refit_full);
     // How the file's models were fitted: the fold models of the search's K folds, or all rows.
     const Json saved = bagged ? Json{{"bagged", true}, {"fold_models", result.folds.size()}}
                               : Json{{"bagged", false}, {"refit", "all rows"}};
+    if (chose_stack) {
+        const AutoStack& s = *result.stack;
+        Model m = refit_auto_stack(result, data, ctx, bagged);
+        stamp_provenance(m, record);
+        m.provenance()["auto"] = {{"metric", result.metric},
+                                  {"cv", cv},
+                                  {"cv_mean", s.best().score.mean},
+                                  {"cv_std", s.best().score.std},
+                                  {"second_layer", s.best().model},
+                                  {"second_layer_params", auto_point_json(s.best().point)},
+                                  {"rival", s.rival},
+                                  {"rival_mean", s.rival_mean},
+                                  {"evaluations", result.evaluations()},
+                                  {"saved", saved}};
+        return m;
+    }
     if (chose_ensemble) {
         const AutoEnsemble& e = *result.ensemble;
         Model m = refit_auto_ensemble(result, data, ctx, bagged);
@@ -176,6 +194,44 @@ Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const C
         members.push_back({std::move(m), e.weights[i]});
     }
     return Model::ensemble(std::move(members), data, ctx);
+}
+
+Model refit_auto_stack(const AutoResult& result, const Dataset& data, const Context& ctx, bool bagged) {
+    const AutoStack& s = *result.stack;
+    std::vector<std::vector<EnsembleMember>> inputs;
+    for (const std::size_t rank : s.members) {
+        std::vector<EnsembleMember> input;
+        if (bagged) {
+            add_bag(input, result, rank, 1.0, data, ctx);
+        } else {
+            const AutoCandidate& c = result.leaderboard[rank];
+            Model m = Model::train(c.refit_spec, data, ctx);
+            m.provenance()["auto"] = {{"rank", rank + 1},
+                                      {"params", auto_point_json(c.refit_point)},
+                                      {"cv_mean", c.score.mean},
+                                      {"cv_std", c.score.std}};
+            input.push_back({std::move(m), 1.0});
+        }
+        inputs.push_back(std::move(input));
+    }
+    // The second layer as its out-of-fold score was measured: its K fold models on the
+    // members' out-of-fold predictions (or, refit, one model on all of them).
+    const AutoStackCandidate& chosen = s.best();
+    Model stacker;
+    if (bagged) {
+        std::vector<Model> bag = fit_fold_models(s.inputs, result.folds, chosen.spec, ctx,
+                                                 chosen.model + " (second layer) " + auto_point_text(chosen.point));
+        std::vector<EnsembleMember> members;
+        for (auto& model : bag) members.push_back({std::move(model), 1.0 / static_cast<double>(result.folds.size())});
+        stacker = Model::ensemble(std::move(members), s.inputs, ctx);
+    } else {
+        stacker = Model::train(chosen.spec, s.inputs, ctx);
+    }
+    stacker.provenance()["auto"] = {{"second_layer", chosen.model},
+                                    {"params", auto_point_json(chosen.point)},
+                                    {"cv_mean", chosen.score.mean},
+                                    {"cv_std", chosen.score.std}};
+    return Model::stacked(std::move(inputs), std::move(stacker), data, ctx);
 }
 
 AutoProgress auto_best_so_far(const AutoResult& result) {

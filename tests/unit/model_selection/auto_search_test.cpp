@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "auto_tables.hpp"
 #include "command_error.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/model_selection/auto_search.hpp"
@@ -18,41 +19,10 @@ namespace {
 namespace unit_model_selection_auto_search_test {
 
 using namespace kestrel;
+using test::noisy_two_classes;
+using test::xor_classes;
 
 namespace {
-
-// Two noisy interleaved classes on 2 features: no model is perfect, scores differ.
-Dataset two_classes(Index n) {
-    Dataset d;
-    DenseMatrix X(n, 2);
-    d.y.resize(n);
-    for (Index i = 0; i < n; ++i) {
-        const double t = static_cast<double>(i) / static_cast<double>(n);
-        X(i, 0) = std::sin(37.0 * t) + 0.3 * static_cast<double>(i % 3);
-        X(i, 1) = std::cos(23.0 * t) * 2.0 + static_cast<double>(i % 2);
-        d.y[i] = (X(i, 0) + 0.5 * X(i, 1) + 0.4 * std::sin(91.0 * t) > 0.6) ? 1 : 0;
-    }
-    d.X = Features(std::move(X));
-    d.task = Task::classification;
-    d.classes = {"a", "b"};
-    return d;
-}
-
-// XOR of the signs: a tree learns it, a linear model cannot (about 1/2 accuracy).
-Dataset xor_classes(Index n) {
-    Dataset d;
-    DenseMatrix X(n, 2);
-    d.y.resize(n);
-    for (Index i = 0; i < n; ++i) {
-        X(i, 0) = static_cast<double>(i % 10) - 4.5;
-        X(i, 1) = static_cast<double>((i / 10) % 10) - 4.5;
-        d.y[i] = (X(i, 0) > 0) != (X(i, 1) > 0) ? 1 : 0;
-    }
-    d.X = Features(std::move(X));
-    d.task = Task::classification;
-    d.classes = {"a", "b"};
-    return d;
-}
 
 Context context(int threads, std::uint64_t seed = 3) {
     Context c;
@@ -120,7 +90,7 @@ TEST_CASE("parse_duration: seconds by default, ms / s / m / h units; anything el
 }
 
 TEST_CASE("auto_search: --max-evals runs exactly N, the portfolio first in family order, same result at 1 and 2 threads") {
-    const Dataset d = two_classes(150);
+    const Dataset d = noisy_two_classes(150);
     AutoOptions o;
     o.metric = "accuracy";
     o.models = {"logistic", "tree", "knn"};
@@ -165,7 +135,7 @@ TEST_CASE("auto_search: --max-evals runs exactly N, the portfolio first in famil
 }
 
 TEST_CASE("auto_search: the portfolio comes right after the defaults, each evaluated alone, then the draws are screened") {
-    const Dataset d = two_classes(300);
+    const Dataset d = noisy_two_classes(300);
     AutoOptions o;
     o.metric = "accuracy";
     o.split.k = 3;
@@ -213,7 +183,7 @@ TEST_CASE("auto_search: a family's draws depend on the seed and its name, not on
 }
 
 TEST_CASE("auto_search: a one-point space is evaluated once; a table too large for a family skips it with the reason") {
-    Dataset d = two_classes(60);
+    Dataset d = noisy_two_classes(60);
     d.task = Task::regression;
     d.classes.clear();
     AutoOptions o;
@@ -225,7 +195,7 @@ TEST_CASE("auto_search: a one-point space is evaluated once; a table too large f
     CHECK(r.leaderboard.size() == 1);  // fit_intercept=1 is its defaults: nothing else to try
     CHECK(r.stopped_by == "space");
 
-    const Dataset big = two_classes(50001);
+    const Dataset big = noisy_two_classes(50001);
     AutoOptions ob;
     ob.metric = "accuracy";
     ob.models = {"knn"};
@@ -234,7 +204,7 @@ TEST_CASE("auto_search: a one-point space is evaluated once; a table too large f
 }
 
 TEST_CASE("auto_search: bad portfolios and metrics are usage errors naming the flag") {
-    const Dataset d = two_classes(60);
+    const Dataset d = noisy_two_classes(60);
     AutoOptions o;
     o.metric = "accuracy";
     o.max_evals = 2;
@@ -253,7 +223,7 @@ TEST_CASE("auto_search: bad portfolios and metrics are usage errors naming the f
 }
 
 TEST_CASE("auto_search: a wall-clock budget already spent before the search is a clear error") {
-    const Dataset d = two_classes(60);
+    const Dataset d = noisy_two_classes(60);
     AutoOptions o;
     o.metric = "accuracy";
     o.models = {"gbdt"};  // hundreds of distinct draws: the budget, not the space, ends the run
@@ -271,7 +241,7 @@ TEST_CASE("auto_search: a wall-clock budget already spent before the search is a
 }
 
 TEST_CASE("auto_search: a turn after the portfolio screens 9 candidates by halving and evaluates the survivor") {
-    const Dataset d = two_classes(300);
+    const Dataset d = noisy_two_classes(300);
     AutoOptions o;
     o.metric = "accuracy";
     o.split.k = 3;
@@ -308,7 +278,7 @@ TEST_CASE("auto_search: a turn after the portfolio screens 9 candidates by halvi
         CHECK(two.leaderboard[i].fold_scores == one.leaderboard[i].fold_scores);
     }
     // A table too small for halving's first round (2 x folds x classes = 12 rows): no screen.
-    const AutoResult small = auto_search(two_classes(11), o, context(1));
+    const AutoResult small = auto_search(noisy_two_classes(11), o, context(1));
     CHECK(small.screened == 0);
     CHECK(small.evaluations() == static_cast<std::size_t>(portfolio) + 1);
 }
@@ -377,7 +347,7 @@ TEST_CASE("confirmation_survivors: within one standard error of the best fresh m
 }
 
 TEST_CASE("auto_search: the leaders race on fresh splits and rank first by their mean there") {
-    const Dataset d = two_classes(150);
+    const Dataset d = noisy_two_classes(150);
     AutoOptions o;
     o.metric = "accuracy";
     o.models = {"logistic", "tree", "knn"};
@@ -467,7 +437,7 @@ TEST_CASE("auto_search: the leaders race on fresh splits and rank first by their
 TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 + 1 s (docs/auto.md)") {
     // 1500 rows: the trees are quick, svc's defaults on every fold are not; round 0 must
     // not start a family whose first evaluation is estimated not to fit.
-    const Dataset d = two_classes(1500);
+    const Dataset d = noisy_two_classes(1500);
     AutoOptions o;
     o.metric = "accuracy";
     o.models = {"tree", "knn", "forest", "gbdt", "svc"};
@@ -485,7 +455,7 @@ TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 +
 }
 
 TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the rule that keeps it") {
-    const Dataset d = two_classes(300);
+    const Dataset d = noisy_two_classes(300);
     AutoOptions o;
     o.split.k = 3;
     o.metric = "accuracy";

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "auto_tables.hpp"
 #include "kestrel/core/rng.hpp"
 #include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/auto_search.hpp"
@@ -20,6 +21,7 @@ namespace {
 namespace unit_tasks_auto_bag_test {
 
 using namespace kestrel;
+using test::wave;
 
 namespace {
 
@@ -42,22 +44,6 @@ Dataset coin_flips(Index n) {
     return d;
 }
 
-// A smooth regression target: the bag's average differs from any one fold model.
-Dataset wave(Index n) {
-    Dataset d;
-    DenseMatrix X(n, 2);
-    d.y.resize(n);
-    for (Index i = 0; i < n; ++i) {
-        const double t = static_cast<double>(i) / static_cast<double>(n);
-        X(i, 0) = std::sin(17.0 * t);
-        X(i, 1) = std::cos(29.0 * t) + 0.1 * static_cast<double>(i % 3);
-        d.y[i] = 2 * X(i, 0) - X(i, 1) + 0.3 * std::sin(101.0 * t);
-    }
-    d.X = Features(std::move(X));
-    d.task = Task::regression;
-    d.feature_names = {"u", "v"};
-    return d;
-}
 
 Context context(int threads) {
     Context c;

@@ -50,6 +50,12 @@ struct AutoOptions {
     // confirm_leaders < 2 or confirm_splits < 1 = no confirmation.
     int confirm_leaders = 4;
     int confirm_splits = 3;
+    // --stack: > 0 fits a second layer on the out-of-fold predictions of this many first-
+    // layer candidates (each family's best first) and keeps it only when its own out-of-
+    // fold score beats the first layer's choice (docs/auto.md, "Stacking"); 0 = no stack.
+    // Under a time budget the first layer then stops at (1 - stack_time_share) of it.
+    int stack_members = 0;
+    double stack_time_share = 0.1;
 };
 
 struct AutoCandidate {
@@ -103,6 +109,35 @@ struct AutoEnsemble {
     std::string note;                   // why no ensemble was formed (then members is empty)
 };
 
+// One second-layer candidate of the stack, bagged on the search's folds: fold k's model is
+// fitted on fold k's training rows of the stack's inputs and predicts its test rows.
+struct AutoStackCandidate {
+    std::string model;
+    GridPoint point;
+    ModelSpec spec;
+    std::vector<double> fold_scores;  // on the search's folds, out of fold
+    MetricSummary score;
+    double seconds = 0;  // wall time of its K fits
+};
+
+// The stack built after the search (--stack, docs/auto.md "Stacking").
+struct AutoStack {
+    std::vector<std::size_t> members;  // its first-layer inputs: leaderboard indices (0-based), in input order
+    // The second layer's training table: the members' out-of-fold predictions (stack_inputs).
+    Dataset inputs;
+    std::vector<AutoStackCandidate> candidates;  // the second-layer candidates scored, in the order tried
+    std::size_t chosen = 0;                      // the best of them (ties: the first)
+    // What the stack had to beat, and by how much it did (> 0: better, in the metric's
+    // direction): the strongest of the first layer's best single mean on the search's folds,
+    // the confirmed winner's mean on its fresh splits and the ensemble's held-out mean.
+    std::string rival;   // "best single model", "confirmed winner" or "ensemble"
+    double rival_mean = 0;
+    double margin = 0;
+    bool kept = false;
+    std::string note;    // why no stack was fitted (then candidates is empty)
+    const AutoStackCandidate& best() const { return candidates.at(chosen); }
+};
+
 // The warnings the search's fits gave with one cause: the message without the candidate and
 // fold that gave it ("linear_svm: dual coordinate descent reached max_iter=1000; ...").
 struct AutoWarning {
@@ -136,6 +171,7 @@ struct AutoResult {
     std::size_t warning_count = 0;           // warnings the fits gave (non-convergence), over all causes
     std::vector<AutoWarning> warnings;       // grouped by cause, most frequent first (ties: by cause): a line each on stderr
     std::optional<AutoEnsemble> ensemble;    // --ensemble
+    std::optional<AutoStack> stack;          // --stack
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
 };

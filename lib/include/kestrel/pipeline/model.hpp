@@ -25,8 +25,9 @@ inline constexpr const char* kModelFormat = "kestrel-model";
 // "ensemble" (kestrel-auto --ensemble: whole member models and their weights), version 6
 // the optional "label" (the training file's label column and ignored columns); a file is
 // written with the lowest version that holds it, so that older readers keep reading what
-// they can (and refuse an ensemble as a newer format rather than an unknown model).
-inline constexpr int kModelFormatVersion = 6;
+// they can (and refuse an ensemble as a newer format rather than an unknown model);
+// version 7 a stack (an ensemble with a second layer: "inputs" and "stacker" in its state).
+inline constexpr int kModelFormatVersion = 7;
 // The model kind of a weighted average of whole Models (docs/model-format.md). It is not
 // in the registry: nothing trains it from parameters; kestrel-auto --ensemble builds it
 // from members it has fitted (Model::ensemble).
@@ -35,6 +36,9 @@ const char* kestrel_version();
 
 class ResolvedParams;
 struct EnsembleMember;
+namespace detail {
+class EnsembleEstimator;
+}
 
 // What to train: a model name, its parameters as given, and the preprocessing steps to
 // fit first.
@@ -119,8 +123,20 @@ public:
     // sum_m w_m f_m(X). Each member keeps its own preprocessing. The weights must be
     // positive and sum to 1 (UsageError otherwise).
     static Model ensemble(std::vector<EnsembleMember> members, const Dataset& data, const Context& ctx);
-    // An ensemble's members, in the order saved; nullptr for any other model.
+    // A stack (kestrel-auto --stack, docs/auto.md "Stacking"): `inputs` are the first
+    // layer, each the weighted average of its members (a candidate's bag: its K fold models
+    // of weight 1/K), all fitted on `data`; their predictions on a row (a classifier's
+    // probabilities of each class, a regressor's value), input after input, are the
+    // columns the second-layer model `stacker` was fitted on and predicts from (of kind
+    // ensemble itself when it is a bag). Saved as a model of kind ensemble, envelope
+    // version 7. UsageError for weights as Model::ensemble's, per input.
+    static Model stacked(std::vector<std::vector<EnsembleMember>> inputs, Model stacker, const Dataset& data,
+                         const Context& ctx);
+    // An ensemble's members, in the order saved (a stack's first layer, input after input);
+    // nullptr for any other model.
     const std::vector<EnsembleMember>* ensemble_members() const;
+    // A stack's second-layer model; nullptr for any other model.
+    const Model* stacker() const;
 
     // Prediction on raw features (the preprocessing is applied here).
     Vector predict(const Features& X) const;  // class index or value
@@ -228,6 +244,8 @@ private:
     // the task and the resampling first), the preprocessing steps fitted and applied, and
     // the estimator fitted (on resampled rows with --resample).
     static Model untrained(const ModelSpec& spec, const Dataset& data);
+    // An ensemble or a stack over members fitted on `data`: its shape recorded, the members checked.
+    static Model combined(std::shared_ptr<detail::EnsembleEstimator> estimator, const Dataset& data, const Context& ctx);
     // The rows as the estimator sees them after the fitted steps; nullopt when no step
     // applies (the estimator then fits the rows as given). `rows_sharded`: the steps fit
     // on statistics summed over the ranks (Transformer::fit_on_shards), UsageError for a

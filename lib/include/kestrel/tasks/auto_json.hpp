@@ -14,9 +14,14 @@ Json auto_point_json(const GridPoint& point);
 // their weights and scores, or the note saying why none was formed.
 Json auto_ensemble_json(const AutoResult& result);
 
+// The stack of result (result.stack set): its first-layer members, each second-layer
+// candidate's out-of-fold scores, the chosen one, the rival it had to beat, the margin
+// (> 0: the stack is better) and kept, or the note saying why none was fitted.
+Json auto_stack_json(const AutoResult& result);
+
 // The whole run: task, metric, budget and what stopped it, the leaderboard (rank, model,
 // params, fold scores, ...), skipped and failed candidates, the best, the ensemble, the
-// saved model file.
+// stack, the saved model file and what it holds (`chosen`: single, ensemble or stack).
 Json auto_run_json(const AutoRun& run);
 
 }  // namespace kestrel

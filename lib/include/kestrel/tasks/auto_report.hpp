@@ -39,6 +39,9 @@ ErrorText auto_stop_text(const AutoResult& result, const AutoOptions& options);
 // Whether the ensemble was kept, and the scores that decided it.
 std::string auto_ensemble_verdict(const AutoEnsemble& ensemble, const std::string& metric);
 
+// Whether the stack was kept, and the out-of-fold scores that decided it.
+std::string auto_stack_verdict(const AutoStack& stack, const std::string& metric);
+
 // Why the refit's n_estimators differs from the candidate's: early stopping on the folds.
 std::string auto_refit_rounds_text(const AutoCandidate& candidate);
 

@@ -55,8 +55,10 @@ struct AutoRun {
     // folds); 0 when it was refit on all rows (refit_full, or a classifier without
     // probabilities to average) or nothing was saved.
     std::size_t fold_models = 0;
+    // Whether the choice is the kept stack (docs/auto.md, "Stacking"): it beat the ensemble too.
+    bool chose_stack() const { return result.stack && result.stack->kept; }
     // Whether the choice is the kept ensemble (its members refit when saved), not the best candidate.
-    bool chose_ensemble() const { return result.ensemble && result.ensemble->kept; }
+    bool chose_ensemble() const { return !chose_stack() && result.ensemble && result.ensemble->kept; }
 };
 
 // The search's choices a request can get wrong before any data is read: each model of the
@@ -76,7 +78,8 @@ AutoOptions auto_options_for(const AutoRequest& request);
 AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double started = 0);
 
 // Whether the saved choice is bagged (auto_bags): not under refit_full, and a classifier's
-// every chosen candidate gives probabilities (what a bag averages).
+// every chosen candidate gives probabilities (what a bag averages). chose_ensemble: the
+// choice is the kept ensemble or the kept stack.
 bool auto_bags(const AutoResult& result, bool chose_ensemble, bool refit_full);
 
 // The choice fitted on `data` (the table the search ran on), its provenance stamped
@@ -94,6 +97,13 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
 // else each member refit on all rows by Model::train with its candidate's refit spec and
 // `ctx` (the model kestrel-train gives with those parameters and seed), weighted as selected.
 Model refit_auto_ensemble(const AutoResult& result, const Dataset& data, const Context& ctx, bool bagged);
+
+// The kept stack on `data` (Model::stacked): bagged, each first-layer member's K fold
+// models (fit_fold_models) and the second layer's K fold models fitted on the stack's
+// inputs (AutoStack::inputs: the members' out-of-fold predictions), exactly the models
+// whose out-of-fold scores chose it; else each member refit on all rows with its refit
+// spec and the second layer fitted on all the stack's inputs.
+Model refit_auto_stack(const AutoResult& result, const Dataset& data, const Context& ctx, bool bagged);
 
 // The best candidate's bag alone (a model of kind ensemble, K members of weight 1/K).
 Model auto_bag(const AutoResult& result, const AutoCandidate& candidate, const Dataset& data, const Context& ctx);
