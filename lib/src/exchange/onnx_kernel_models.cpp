@@ -186,7 +186,9 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
         const std::string p0 =
             g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
         const std::string p1 = g.add("Sub", {g.double_scalar(1.0), p0});
-        return OnnxScores{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
+        OnnxScores out{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
+        if (model.calibration()) out.decision = g.add("Neg", {pw});  // the node only where it is used
+        return out;
     }
     if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
     // decision_function: votes + conf / (3 (|conf| + 1)), conf a class's summed pair values.
@@ -242,10 +244,11 @@ OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool l
                             OnnxGraphBuilder& g) {
     const Index outputs = e.coef.cols();
     const std::string scores = expansion_columns(e, X, g);
-    if (!logistic || !model.has_predict_proba()) return OnnxScores{scores, false};
-    if (outputs > 1) return OnnxScores{g.add("Softmax", {scores}, {A::of_int("axis", 1)}), true};
-    const std::string negative = g.add("Sigmoid", {g.add("Neg", {scores})});
-    return OnnxScores{g.add("Concat", {negative, g.add("Sigmoid", {scores})}, {A::of_int("axis", 1)}), true};
+    if (!logistic || !model.estimator().has_predict_proba()) return OnnxScores{scores, false};
+    OnnxScores out{outputs > 1 ? g.add("Softmax", {scores}, {A::of_int("axis", 1)}) : onnx_logistic_pair(g, scores),
+                   true};
+    out.decision = scores;
+    return out;
 }
 
 // A wrapper's kernel_perceptron members, each one score column, side by side; nullopt for

@@ -91,18 +91,26 @@ std::string gbdt_raw_scores(const Gbdt& gbdt, bool float_thresholds, const std::
     return nodes.emit(g, X, gbdt.base_score());
 }
 
-std::string gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& X, OnnxGraphBuilder& g) {
+// gbdt's link of the raw scores; a classifier's decision values too (decision_function: the
+// raw scores, or for two classes learned with softmax classes[1]'s minus classes[0]'s).
+OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& X, OnnxGraphBuilder& g) {
     const std::string raw = gbdt_raw_scores(gbdt, steps_keep_input_values(model), X, g);
+    const bool classifier = model.task() == Task::classification;
+    OnnxScores out{raw, classifier};
     switch (gbdt.loss()) {
         case LossKind::logistic: {
             // [1 − p, p] with p = σ(F), as Loss::probabilities.
             const std::string p = g.add("Sigmoid", {raw});
             const std::string q = g.add("Sub", {g.doubles({1.0}, {1, 1}), p});
-            return g.add("Concat", {q, p}, {OnnxAttribute::of_int("axis", 1)});
+            out.tensor = g.add("Concat", {q, p}, {OnnxAttribute::of_int("axis", 1)});
+            break;
         }
-        case LossKind::softmax: return g.add("Softmax", {raw}, {OnnxAttribute::of_int("axis", 1)});
-        default: return has_log_link(gbdt.loss()) ? g.add("Exp", {raw}) : raw;
+        case LossKind::softmax: out.tensor = g.add("Softmax", {raw}, {OnnxAttribute::of_int("axis", 1)}); break;
+        default: out.tensor = has_log_link(gbdt.loss()) ? g.add("Exp", {raw}) : raw;
     }
+    if (classifier && model.calibration())  // the nodes only where they are used
+        out.decision = gbdt.n_outputs() == 2 ? g.add("Sub", {onnx_column(g, raw, 1), onnx_column(g, raw, 0)}) : raw;
+    return out;
 }
 
 }  // namespace
@@ -114,7 +122,7 @@ std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string
         return OnnxScores{tree_models(model, {tree->tree()}, X, g), classifier};
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
         return OnnxScores{tree_models(model, forest->trees(), X, g), classifier};
-    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return OnnxScores{gbdt_scores(model, *gbdt, X, g), classifier};
+    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, X, g);
     return std::nullopt;
 }
 
