@@ -107,6 +107,13 @@ CASES = [
     ("kernel_perceptron heart poly (labels, scores)", ["-m", "kernel_perceptron", "-p", "kernel=poly(degree=2)"], HEART),
     ("kernel_perceptron iris one-vs-rest standard (labels, scores)", ["-m", "kernel_perceptron", "--scale", "standard"],
      IRIS),
+    # adaboost over trees: each tree's α to the class it predicts (decision_function's values).
+    ("adaboost heart stumps (labels, scores)", ["-m", "adaboost"], HEART),
+    ("adaboost iris SAMME, depth 2, standard (labels, scores)",
+     ["-m", "adaboost", "-p", "base=tree(max_depth=2)", "-p", "n_estimators=30", "--scale", "standard"], IRIS),
+    ("adaboost penguins native categories (labels, scores)",
+     ["-m", "adaboost", "-p", "base=tree(max_depth=3)", "-p", "n_estimators=20", "--label-col", "species"], PENGUINS),
+    ("adaboost heart, sigmoid calibration", ["-m", "adaboost", "-p", "n_estimators=20", "--calibrate", "sigmoid"], HEART),
     # Probability calibration (--calibrate) on the estimator's decision values or probabilities.
     ("logistic heart, sigmoid calibration", ["-m", "logistic", "--calibrate", "sigmoid"], HEART),
     ("gbdt heart logistic, isotonic calibration", ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"],
@@ -134,7 +141,7 @@ REFUSED = [
     ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
     ("linear_svm iris (error-correcting output codes)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], IRIS),
     ("knn iris", ["-m", "knn"], IRIS),
-    ("adaboost heart", ["-m", "adaboost"], HEART),
+    ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
     ("calibrated knn heart", ["-m", "knn", "--calibrate", "sigmoid"], HEART),
 ]
 

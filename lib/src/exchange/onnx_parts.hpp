@@ -53,7 +53,8 @@ OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, 
 // Column `c` of a [N, columns] tensor as [N, 1] (c = -1: the last).
 std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c);
 
-// The same for the tree models (tree, forest, gbdt); nullopt for another estimator.
+// The same for the tree models (tree, forest, gbdt, adaboost over trees); nullopt for another
+// estimator.
 std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);

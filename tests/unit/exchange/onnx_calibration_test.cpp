@@ -1,7 +1,7 @@
 // The ONNX graphs of a probability calibration and of a saved decision threshold
 // (onnx_export.cpp): the operators each writes, and the tables of a hand-made isotonic map as
-// bytes in the file; and a refusal under a calibration. The values themselves are checked against ONNX
-// Runtime by tests/exchange/onnx_runtime_test.py.
+// bytes in the file; and the refusals of what stays unexported under them. The values
+// themselves are checked against ONNX Runtime by tests/exchange/onnx_runtime_test.py.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -114,6 +114,14 @@ TEST_SUITE("exchange") {
         spec.calibrate_folds = 2;
         const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
         CHECK_THROWS_AS(onnx_of(m), ExportRefused);
+    }
+
+    TEST_CASE("ONNX adaboost over another weak learner than tree is refused naming it") {
+        ModelSpec spec;
+        spec.model = "adaboost";
+        spec.params = {{"base", "logistic"}, {"n_estimators", "3"}};
+        const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
+        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=logistic"), ExportRefused);
     }
 }
 
