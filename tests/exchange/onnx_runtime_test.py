@@ -114,6 +114,18 @@ CASES = [
     ("adaboost penguins native categories (labels, scores)",
      ["-m", "adaboost", "-p", "base=tree(max_depth=3)", "-p", "n_estimators=20", "--label-col", "species"], PENGUINS),
     ("adaboost heart, sigmoid calibration", ["-m", "adaboost", "-p", "n_estimators=20", "--calibrate", "sigmoid"], HEART),
+    # knn: exact distances to the kept rows, TopK, the weighted vote or mean.
+    ("knn iris standard", ["-m", "knn", "--scale", "standard"], IRIS),
+    ("knn iris", ["-m", "knn", "-p", "n_neighbors=7"], IRIS),
+    ("knn heart distance weights", ["-m", "knn", "-p", "weights=distance"], HEART),
+    ("knn heart manhattan", ["-m", "knn", "-p", "metric=manhattan", "-p", "n_neighbors=9"], HEART),
+    ("knn iris cosine, distance weights", ["-m", "knn", "-p", "metric=cosine", "-p", "weights=distance"], IRIS),
+    ("knn diabetes standard", ["-m", "knn", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("knn diabetes manhattan, distance weights", ["-m", "knn", "-p", "metric=manhattan", "-p", "weights=distance"],
+     DIABETES, FLOAT32_ANCHOR),
+    ("knn penguins onehot, median, standard", ["-m", "knn", "--label-col", "species", "--encode", "onehot", "--missing",
+                                               "median", "--scale", "standard"], PENGUINS),
+    ("knn heart, isotonic calibration", ["-m", "knn", "--calibrate", "isotonic"], HEART),
     # Probability calibration (--calibrate) on the estimator's decision values or probabilities.
     ("logistic heart, sigmoid calibration", ["-m", "logistic", "--calibrate", "sigmoid"], HEART),
     ("gbdt heart logistic, isotonic calibration", ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"],
@@ -140,9 +152,9 @@ CASES = [
 REFUSED = [
     ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
     ("linear_svm iris (error-correcting output codes)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], IRIS),
-    ("knn iris", ["-m", "knn"], IRIS),
+    ("knn iris metric=kernel", ["-m", "knn", "-p", "metric=kernel"], IRIS),
     ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
-    ("calibrated knn heart", ["-m", "knn", "--calibrate", "sigmoid"], HEART),
+    ("calibrated knn heart metric=kernel", ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
 ]
 
 

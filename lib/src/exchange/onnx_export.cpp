@@ -203,8 +203,9 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxG
     if (auto s = onnx_tree_scores(model, X, g)) return *s;
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
     if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
+    if (auto s = onnx_knn_scores(model, X, g)) return *s;
     throw ExportRefused("ONNX export: model " + model.model_name() + " has no ONNX form here (exported: tree, forest, "
-                        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, and the linear models; docs/exchange.md)");
+                        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, knn, and the linear models; docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {

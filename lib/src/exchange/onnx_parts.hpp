@@ -67,6 +67,9 @@ OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& w
 // kernel_perceptron); nullopt for another estimator.
 std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 
+// The same for knn (euclidean, manhattan, cosine); nullopt for another estimator.
+std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+
 // Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
 // finds each row's leaf in every tree (one target per tree, each leaf's weight its index in
 // a table of the leaves: a whole number, exact in its float output), and the leaves'
