@@ -53,7 +53,8 @@ std::string calibration_input(const Model& model, const OnnxScores& scores, Inde
 
 // Platt's sigmoid of every column at once: p = 1 / (1 + exp(a s + b)), a and b per column.
 std::string sigmoid_columns(const Calibration& c, const std::string& s, OnnxGraphBuilder& g) {
-    const std::string f_apb = g.add("Add", {g.add("Mul", {s, g.double_row(c.sigmoid_a())}), g.double_row(c.sigmoid_b())});
+    const std::string f_apb =
+        g.add("Add", {g.add("Mul", {s, g.double_row(c.sigmoid_a())}), g.double_row(c.sigmoid_b())});
     const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
     const std::string numerator =
         g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
@@ -75,10 +76,9 @@ std::string isotonic_column(const IsotonicFit& f, const std::string& s, OnnxGrap
     std::string at_x = g.double_scalar(x_lo[0]), at_y = g.double_scalar(y_lo[0]), at_slope = g.double_scalar(slope[0]);
     if (n > 2) {
         const std::string interior = g.double_row(std::vector<double>(f.x.begin() + 1, f.x.end() - 1));
-        const std::string below = g.add("Cast", {g.add("Less", {interior, clipped})},
-                                        {A::of_int("to", static_cast<int>(OnnxType::int64))});
-        const std::string lo =
-            g.add("ReduceSum", {below, g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});  // [N, 1]
+        const std::string below =
+            g.add("Cast", {g.add("Less", {interior, clipped})}, {A::of_int("to", static_cast<int>(OnnxType::int64))});
+        const std::string lo = g.add("ReduceSum", {below, g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});  // [N, 1]
         const auto knots = static_cast<std::int64_t>(n - 1);
         const auto gather = [&](std::vector<double> table) {
             return g.add("Gather", {g.doubles(std::move(table), {knots}), lo}, {A::of_int("axis", 0)});
@@ -204,8 +204,10 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxG
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
     if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
     if (auto s = onnx_knn_scores(model, X, g)) return *s;
-    throw ExportRefused("ONNX export: model " + model.model_name() + " has no ONNX form here (exported: tree, forest, "
-                        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, knn, and the linear models; docs/exchange.md)");
+    throw ExportRefused(
+        "ONNX export: model " + model.model_name() +
+        " has no ONNX form here (exported: tree, forest, "
+        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, knn, and the linear models; docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {

@@ -303,8 +303,9 @@ std::string knn_ranked_distances(KnnMetric metric, const DenseMatrix& Z, const s
                 return g.add("Abs", {g.add("Sub", {x, z})});
             });
         case KnnMetric::cosine: {
-            const std::string dot =
-                knn_feature_sum(Z, X, g, [&](const std::string& x, const std::string& z) { return g.add("Mul", {x, z}); });
+            const std::string dot = knn_feature_sum(Z, X, g, [&](const std::string& x, const std::string& z) {
+                return g.add("Mul", {x, z});
+            });
             std::string x2;  // ||x||² in feature order [N, 1]
             for (Index j = 0; j < Z.cols(); ++j) {
                 const std::string x = onnx_column(g, X, j);
@@ -320,14 +321,14 @@ std::string knn_ranked_distances(KnnMetric metric, const DenseMatrix& Z, const s
             const std::string zn = g.double_row(std::move(norms)), xn = g.add("Sqrt", {x2});
             const std::string zero = g.double_scalar(0.0);
             const std::string either_zero = g.add("Or", {g.add("Equal", {xn, zero}), g.add("Equal", {zn, zero})});
-            const std::string v =
-                g.add("Sub", {g.double_scalar(1.0), g.add("Div", {dot, g.add("Mul", {xn, zn})})});
+            const std::string v = g.add("Sub", {g.double_scalar(1.0), g.add("Div", {dot, g.add("Mul", {xn, zn})})});
             return g.add("Where", {either_zero, g.double_scalar(1.0), v});
         }
         case KnnMetric::kernel: break;
     }
-    throw ExportRefused("ONNX export: knn with metric=kernel (a kernel-induced distance) has no ONNX form here "
-                        "(euclidean, manhattan and cosine export)");
+    throw ExportRefused(
+        "ONNX export: knn with metric=kernel (a kernel-induced distance) has no ONNX form here "
+        "(euclidean, manhattan and cosine export)");
 }
 
 // Column t of a [N, k, ...] tensor, added up for t = 0..k−1 in order: [N, 1, ...].
@@ -373,19 +374,23 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
     const DenseMatrix Z = knn->index().train().to_dense();
     const auto k = static_cast<Index>(knn->settings().n_neighbors);
     const std::string ranked = knn_ranked_distances(metric, Z, X, g);
-    const std::vector<std::string> top = g.add_outputs("TopK", {ranked, g.int64s({k}, {1})}, 2,
-                                                       {A::of_int("axis", 1), A::of_int("largest", 0), A::of_int("sorted", 1)});
+    const std::vector<std::string> top =
+        g.add_outputs("TopK", {ranked, g.int64s({k}, {1})}, 2,
+                      {A::of_int("axis", 1), A::of_int("largest", 0), A::of_int("sorted", 1)});
     const std::string& rows = top[1];  // [N, k] training row indices, nearest first
     const bool uniform = knn->settings().weights == "uniform";
     std::string w;  // the neighbours' weights [N, k]; empty: uniform
     if (!uniform) {
         std::string distance = top[0];
         if (metric == KnnMetric::euclidean) distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
-        if (metric == KnnMetric::cosine) distance = g.add("Clip", {distance, g.double_scalar(0.0), g.double_scalar(2.0)});
+        if (metric == KnnMetric::cosine)
+            distance = g.add("Clip", {distance, g.double_scalar(0.0), g.double_scalar(2.0)});
         const std::string inverse = g.add("Div", {g.double_scalar(1.0), distance});
-        const std::string infinite = g.add("Cast", {g.add("IsInf", {inverse})}, {A::of_int("to", static_cast<int>(OnnxType::float64))});
-        const std::string any_infinite = g.add("Greater", {g.add("ReduceMax", {infinite}, {A::of_ints("axes", {1}), A::of_int("keepdims", 1)}),
-                                                           g.double_scalar(0.0)});
+        const std::string infinite =
+            g.add("Cast", {g.add("IsInf", {inverse})}, {A::of_int("to", static_cast<int>(OnnxType::float64))});
+        const std::string any_infinite =
+            g.add("Greater", {g.add("ReduceMax", {infinite}, {A::of_ints("axes", {1}), A::of_int("keepdims", 1)}),
+                              g.double_scalar(0.0)});
         w = g.add("Where", {any_infinite, infinite, inverse});
     }
     const Vector& y = knn->targets();
@@ -395,10 +400,12 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
         for (Index i = 0; i < y.size(); ++i) labels.push_back(static_cast<std::int64_t>(y[i]));
         for (std::int64_t c = 0; c < classes; ++c) range.push_back(c);
         const std::string neighbour_class =
-            g.add("Gather", {g.int64s(std::move(labels), {static_cast<std::int64_t>(y.size())}), rows}, {A::of_int("axis", 0)});
+            g.add("Gather", {g.int64s(std::move(labels), {static_cast<std::int64_t>(y.size())}), rows},
+                  {A::of_int("axis", 0)});
         // [N, k, classes]: the neighbour's weight in its class's column.
-        std::string votes = g.add("Cast", {g.add("Equal", {g.add("Unsqueeze", {neighbour_class, g.int64s({2}, {1})}),
-                                                           g.int64s(std::move(range), {1, 1, classes})})},
+        std::string votes = g.add("Cast",
+                                  {g.add("Equal", {g.add("Unsqueeze", {neighbour_class, g.int64s({2}, {1})}),
+                                                   g.int64s(std::move(range), {1, 1, classes})})},
                                   {A::of_int("to", static_cast<int>(OnnxType::float64))});
         if (!uniform) votes = g.add("Mul", {votes, g.add("Unsqueeze", {w, g.int64s({2}, {1})})});
         const std::string per_class = g.add("Squeeze", {knn_sum_over_neighbours(votes, k, g), g.int64s({1}, {1})});
@@ -412,10 +419,11 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
         return OnnxScores{g.add("Div", {per_class, total}), true};
     }
     const std::string neighbour_y =
-        g.add("Gather", {g.doubles(std::vector<double>(y.data(), y.data() + y.size()), {y.size()}), rows}, {A::of_int("axis", 0)});
+        g.add("Gather", {g.doubles(std::vector<double>(y.data(), y.data() + y.size()), {y.size()}), rows},
+              {A::of_int("axis", 0)});
     if (uniform)
-        return OnnxScores{g.add("Div", {knn_sum_over_neighbours(neighbour_y, k, g), g.double_scalar(static_cast<double>(k))}),
-                          false};
+        return OnnxScores{
+            g.add("Div", {knn_sum_over_neighbours(neighbour_y, k, g), g.double_scalar(static_cast<double>(k))}), false};
     const std::string num = knn_sum_over_neighbours(g.add("Mul", {neighbour_y, w}), k, g);
     return OnnxScores{g.add("Div", {num, knn_sum_over_neighbours(w, k, g)}), false};
 }

@@ -152,7 +152,8 @@ std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
         return OnnxScores{tree_models(model, forest->trees(), X, g), classifier};
     if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, X, g);
-    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e)) return OnnxScores{adaboost_scores(model, *ada, X, g), false};
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e))
+        return OnnxScores{adaboost_scores(model, *ada, X, g), false};
     return std::nullopt;
 }
 

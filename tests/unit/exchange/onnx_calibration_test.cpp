@@ -56,16 +56,17 @@ Json isotonic(const std::vector<std::vector<double>>& xs, const std::vector<std:
 }  // namespace
 
 TEST_SUITE("exchange") {
-    TEST_CASE("ONNX isotonic calibration: the knots searched with Less, the interval's knot, value and slope gathered") {
+    TEST_CASE(
+        "ONNX isotonic calibration: the knots searched with Less, the interval's knot, value and slope gathered") {
         // Knots (0, 0), (1, 0.25), (3, 0.75), (4, 1): slopes 0.25, 0.25, 0.25 per unit; the
         // interior knots 1 and 3 are what a score is compared with.
         const std::string file =
             onnx_of(with_calibration("logistic", 2, isotonic({{0, 1, 3, 4}}, {{0, 0.25, 0.75, 1}}, 2)));
         for (const char* op : {"Clip", "Less", "ReduceSum", "Gather", "Concat"}) CHECK(has_op(file, op));
-        CHECK(has_doubles(file, {1, 3}));                // the interior knots
-        CHECK(has_doubles(file, {0, 1, 3}));             // each interval's lower knot
-        CHECK(has_doubles(file, {0, 0.25, 0.75}));       // its value there
-        CHECK(has_doubles(file, {0.25, 0.25, 0.25}));    // its slope
+        CHECK(has_doubles(file, {1, 3}));              // the interior knots
+        CHECK(has_doubles(file, {0, 1, 3}));           // each interval's lower knot
+        CHECK(has_doubles(file, {0, 0.25, 0.75}));     // its value there
+        CHECK(has_doubles(file, {0.25, 0.25, 0.25}));  // its slope
     }
 
     TEST_CASE("ONNX isotonic calibration: two knots need no search, one knot is a constant") {
@@ -79,9 +80,10 @@ TEST_SUITE("exchange") {
     }
 
     TEST_CASE("ONNX sigmoid calibration over three classes: Platt's form per column, then each over the row's sum") {
-        const Json sigmoid = {{"method", "sigmoid"},
-                              {"classes", 3},
-                              {"calibrators", {{{"a", -1.5}, {"b", 0.25}}, {{"a", -2.0}, {"b", 0.5}}, {{"a", -1.0}, {"b", 0}}}}};
+        const Json sigmoid = {
+            {"method", "sigmoid"},
+            {"classes", 3},
+            {"calibrators", {{{"a", -1.5}, {"b", 0.25}}, {{"a", -2.0}, {"b", 0.5}}, {{"a", -1.0}, {"b", 0}}}}};
         const std::string file = onnx_of(with_calibration("logistic", 3, sigmoid));
         for (const char* op : {"Exp", "Abs", "GreaterOrEqual", "Where", "Div", "Equal", "Slice", "And"})
             CHECK(has_op(file, op));
@@ -99,8 +101,7 @@ TEST_SUITE("exchange") {
 
     TEST_CASE("ONNX saved threshold: the label is the score above it, not an argmax") {
         const Json threshold = {{"value", 0.625}, {"score", "proba"}, {"criterion", "user"}};
-        const std::string file =
-            onnx_of(with_calibration("logistic", 2, isotonic({{0, 1}}, {{0, 1}}, 2), threshold));
+        const std::string file = onnx_of(with_calibration("logistic", 2, isotonic({{0, 1}}, {{0, 1}}, 2), threshold));
         CHECK(has_op(file, "Greater"));
         CHECK(has_op(file, "Reshape"));
         CHECK_FALSE(has_op(file, "ArgMax"));
