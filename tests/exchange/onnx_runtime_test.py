@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """kestrel-export --to onnx against ONNX Runtime (issue 48; docs/exchange.md).
 
-For each case: kestrel-train fits a model on a bundled set, kestrel-export writes it as
+For each case: kestrel-train fits a model on a bundled set (kestrel-cv --tune-threshold f1 -o
+for a model with a saved decision threshold), kestrel-export writes it as
 ONNX, onnx.checker.check_model(full_check=True) (Debian's python3-onnx 1.12) accepts the
 file, ONNX Runtime (npm's onnxruntime-node, through ort_score.js) scores the set's test
 rows given as float32 (numeric columns) and strings (categorical ones), and kestrel-predict
@@ -30,6 +31,9 @@ TOLERANCE = 1e-5
 # A case whose 1e-5 is asserted against kestrel-predict on the float32 values ONNX Runtime
 # is given (the export's own error), its difference from the file's doubles only printed.
 FLOAT32_ANCHOR = "float32 anchor"
+# A case fitted by kestrel-cv --tune-threshold f1 -o (the model file keeps the tuned decision
+# threshold, which kestrel-predict applies) instead of kestrel-train.
+TUNED_THRESHOLD = "tuned threshold"
 MISSING = {"", "NA", "N/A", "NaN", "nan", "NAN", "?"}
 
 # name, kestrel-train arguments, train file, test file (relative to the source tree)
@@ -103,12 +107,54 @@ CASES = [
     ("kernel_perceptron heart poly (labels, scores)", ["-m", "kernel_perceptron", "-p", "kernel=poly(degree=2)"], HEART),
     ("kernel_perceptron iris one-vs-rest standard (labels, scores)", ["-m", "kernel_perceptron", "--scale", "standard"],
      IRIS),
+    # adaboost over trees: each tree's α to the class it predicts (decision_function's values).
+    ("adaboost heart stumps (labels, scores)", ["-m", "adaboost"], HEART),
+    ("adaboost iris SAMME, depth 2, standard (labels, scores)",
+     ["-m", "adaboost", "-p", "base=tree(max_depth=2)", "-p", "n_estimators=30", "--scale", "standard"], IRIS),
+    ("adaboost penguins native categories (labels, scores)",
+     ["-m", "adaboost", "-p", "base=tree(max_depth=3)", "-p", "n_estimators=20", "--label-col", "species"], PENGUINS),
+    ("adaboost heart, sigmoid calibration", ["-m", "adaboost", "-p", "n_estimators=20", "--calibrate", "sigmoid"], HEART),
+    # knn: exact distances to the kept rows, TopK, the weighted vote or mean.
+    ("knn iris standard", ["-m", "knn", "--scale", "standard"], IRIS),
+    ("knn iris", ["-m", "knn", "-p", "n_neighbors=7"], IRIS),
+    ("knn heart distance weights", ["-m", "knn", "-p", "weights=distance"], HEART),
+    ("knn heart manhattan", ["-m", "knn", "-p", "metric=manhattan", "-p", "n_neighbors=9"], HEART),
+    ("knn iris cosine, distance weights", ["-m", "knn", "-p", "metric=cosine", "-p", "weights=distance"], IRIS),
+    ("knn diabetes standard", ["-m", "knn", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
+    ("knn diabetes manhattan, distance weights", ["-m", "knn", "-p", "metric=manhattan", "-p", "weights=distance"],
+     DIABETES, FLOAT32_ANCHOR),
+    ("knn penguins onehot, median, standard", ["-m", "knn", "--label-col", "species", "--encode", "onehot", "--missing",
+                                               "median", "--scale", "standard"], PENGUINS),
+    ("knn heart, isotonic calibration", ["-m", "knn", "--calibrate", "isotonic"], HEART),
+    # Probability calibration (--calibrate) on the estimator's decision values or probabilities.
+    ("logistic heart, sigmoid calibration", ["-m", "logistic", "--calibrate", "sigmoid"], HEART),
+    ("gbdt heart logistic, isotonic calibration", ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"],
+     HEART),
+    ("forest heart, sigmoid calibration", ["-m", "forest", "-p", "n_estimators=20", "--calibrate", "sigmoid"], HEART),
+    ("forest iris, isotonic calibration", ["-m", "forest", "-p", "n_estimators=20", "--calibrate", "isotonic"], IRIS),
+    ("gbdt iris softmax, sigmoid calibration", ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "sigmoid"], IRIS),
+    ("linear_svm iris one-vs-rest standard, isotonic calibration",
+     ["-m", "linear_svm", "--scale", "standard", "--calibrate", "isotonic"], IRIS),
+    ("svc iris standard, sigmoid calibration", ["-m", "svc", "--scale", "standard", "--calibrate", "sigmoid"], IRIS),
+    ("svc heart probability=1, isotonic calibration", ["-m", "svc", "-p", "probability=1", "--calibrate", "isotonic"],
+     HEART),
+    ("kernel_logistic heart, isotonic calibration", ["-m", "kernel_logistic", "--calibrate", "isotonic"], HEART),
+    ("logistic credit onehot, median, standard, isotonic calibration",
+     ["-m", "logistic", "--label-col", "Status", "--missing", "median", "--scale", "standard", "--calibrate",
+      "isotonic"], CREDIT),
+    # A saved decision threshold (kestrel-cv --tune-threshold): the label is score > threshold.
+    ("logistic heart, tuned threshold", ["-m", "logistic"], HEART, TUNED_THRESHOLD),
+    ("linear_svm heart, tuned threshold (labels, scores)", ["-m", "linear_svm"], HEART, TUNED_THRESHOLD),
+    ("gbdt heart, isotonic calibration, tuned threshold",
+     ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"], HEART, TUNED_THRESHOLD),
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
     ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
     ("linear_svm iris (error-correcting output codes)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], IRIS),
-    ("calibrated gbdt", ["-m", "gbdt", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
+    ("knn iris metric=kernel", ["-m", "knn", "-p", "metric=kernel"], IRIS),
+    ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
+    ("calibrated knn heart metric=kernel", ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
 ]
 
 
@@ -191,11 +237,15 @@ def compare(case, args, onnx_mod, work):
     thresholds make float32 inputs split as those doubles do), or for a FLOAT32_ANCHOR case
     on the float32 values ONNX Runtime was given; both printed. Labels must agree with both."""
     name, train_args, (train, test) = case[:3]
-    float32_anchor = len(case) > 3 and case[3] == FLOAT32_ANCHOR
+    float32_anchor = FLOAT32_ANCHOR in case[3:]
+    trainer, extra = ("kestrel-cv", ["--tune-threshold", "f1"]) if TUNED_THRESHOLD in case[3:] else ("kestrel-train", [])
     train_path, test_path = os.path.join(args.source, train), os.path.join(args.source, test)
     model_json, model_onnx = os.path.join(work, "model.json"), os.path.join(work, "model.onnx")
-    r = run([os.path.join(args.bin, "kestrel-train"), "-q", *train_args, train_path, "-o", model_json])
-    check(r.returncode == 0, name + ": kestrel-train: " + r.stderr)
+    r = run([os.path.join(args.bin, trainer), "-q", *train_args, *extra, train_path, "-o", model_json])
+    check(r.returncode == 0, f"{name}: {trainer}: {r.stderr}")
+    if extra:
+        with open(model_json) as f:
+            check("threshold" in json.load(f), name + ": the model file keeps no threshold")
     r = run([os.path.join(args.bin, "kestrel-export"), model_json, "--to", "onnx", "-o", model_onnx])
     check(r.returncode == 0, name + ": kestrel-export: " + r.stderr)
     model = onnx_mod.load(model_onnx)

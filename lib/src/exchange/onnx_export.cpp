@@ -1,7 +1,12 @@
 #include "kestrel/exchange/onnx_export.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
 
+#include "kestrel/calibration/calibration.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
@@ -23,29 +28,104 @@ bool integer_classes(const std::vector<std::string>& classes, std::vector<std::i
     return true;
 }
 
+// A probability calibration (kestrel-train --calibrate; calibration.cpp) on top of the
+// estimator's nodes, in double: the scores it maps as Model::uncalibrated_scores takes them
+// (the decision values when the estimator gives them, else its probabilities, of classes[1]
+// for two classes), one calibrator per column, then Calibration::probabilities' combination.
+// sigmoid: 1 / (1 + exp(a s + b)) in the form sigmoid_probability evaluates (e = exp(−|a s +
+// b|), e / (1 + e) where a s + b ≥ 0, else 1 / (1 + e)). isotonic: IsotonicFit's clipped
+// linear interpolation, its interval found by counting the interior knots below the score
+// (std::lower_bound's index) and its knot and slope gathered from tables.
+
+// What the calibrators map [N, columns]: uncalibrated_scores' choice.
+std::string calibration_input(const Model& model, const OnnxScores& scores, Index columns, OnnxGraphBuilder& g) {
+    if (model.estimator().has_decision_function()) {
+        const std::string& d = scores.probabilities ? scores.decision : scores.tensor;
+        if (d.empty())
+            throw ExportRefused("ONNX export: the decision values that the calibration of " + model.model_name() +
+                                " maps have no ONNX form here");
+        return d;
+    }
+    if (!scores.probabilities)
+        throw ExportRefused("ONNX export: model " + model.model_name() + " gives no scores for its calibration");
+    return columns == 1 ? onnx_column(g, scores.tensor, 1) : scores.tensor;
+}
+
+// Platt's sigmoid of every column at once: p = 1 / (1 + exp(a s + b)), a and b per column.
+std::string sigmoid_columns(const Calibration& c, const std::string& s, OnnxGraphBuilder& g) {
+    const std::string f_apb =
+        g.add("Add", {g.add("Mul", {s, g.double_row(c.sigmoid_a())}), g.double_row(c.sigmoid_b())});
+    const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
+    const std::string numerator =
+        g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
+    return g.add("Div", {numerator, g.add("Add", {g.double_scalar(1.0), e})});
+}
+
+// One isotonic map of a score column s [N, 1].
+std::string isotonic_column(const IsotonicFit& f, const std::string& s, OnnxGraphBuilder& g) {
+    const std::size_t n = f.x.size();
+    if (n == 1) return g.add("Expand", {g.double_scalar(f.y[0]), g.add("Shape", {s})});
+    const std::string clipped = g.add("Clip", {s, g.double_scalar(f.x.front()), g.double_scalar(f.x.back())});
+    // The interval [x[lo], x[lo + 1]]: lo counts the interior knots below the score.
+    std::vector<double> x_lo, y_lo, slope;
+    for (std::size_t lo = 0; lo + 1 < n; ++lo) {
+        x_lo.push_back(f.x[lo]);
+        y_lo.push_back(f.y[lo]);
+        slope.push_back((f.y[lo + 1] - f.y[lo]) / (f.x[lo + 1] - f.x[lo]));
+    }
+    std::string at_x = g.double_scalar(x_lo[0]), at_y = g.double_scalar(y_lo[0]), at_slope = g.double_scalar(slope[0]);
+    if (n > 2) {
+        const std::string interior = g.double_row(std::vector<double>(f.x.begin() + 1, f.x.end() - 1));
+        const std::string below =
+            g.add("Cast", {g.add("Less", {interior, clipped})}, {A::of_int("to", static_cast<int>(OnnxType::int64))});
+        const std::string lo = g.add("ReduceSum", {below, g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});  // [N, 1]
+        const auto knots = static_cast<std::int64_t>(n - 1);
+        const auto gather = [&](std::vector<double> table) {
+            return g.add("Gather", {g.doubles(std::move(table), {knots}), lo}, {A::of_int("axis", 0)});
+        };
+        at_x = gather(std::move(x_lo));
+        at_y = gather(std::move(y_lo));
+        at_slope = gather(std::move(slope));
+    }
+    return g.add("Add", {g.add("Mul", {at_slope, g.add("Sub", {clipped, at_x})}), at_y});
+}
+
 void refuse_settings(const Model& model) {
     if (model.ensemble_members()) throw ExportRefused("ONNX export: an ensemble model has no ONNX form (export its members)");
-    if (model.calibration())
-        throw ExportRefused("ONNX export: the probability calibration of the model has no ONNX form");
-    if (model.threshold())
-        throw ExportRefused("ONNX export: the model's decision threshold has no ONNX form (train it without one)");
+}
+
+// A saved decision threshold's label (Model::predict): classes[1] where the score (P(classes[1])
+// or the one decision column: the last column either way) is above the threshold.
+std::string threshold_label_index(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g) {
+    const DecisionThreshold& t = *model.threshold();
+    if ((t.score == "proba") != scores.probabilities)
+        throw ExportRefused("ONNX export: the score the decision threshold of " + model.model_name() +
+                            " applies to ('" + t.score + "') has no ONNX form here");
+    const std::string above = g.add("Greater", {onnx_column(g, scores.tensor, -1), g.double_scalar(t.value)});
+    const std::string index = g.add("Cast", {above}, {A::of_int("to", static_cast<int>(OnnxType::int64))});
+    return g.add("Reshape", {index, g.int64s({-1}, {1})});
 }
 
 // label: the argmax of the scores (the first class on ties, as kestrel predicts; one
-// decision column: classes[1] where it is positive).
+// decision column: classes[1] where it is positive), or a saved threshold's.
 std::string label_output(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g, bool& integers,
                          std::vector<std::int64_t>& int_classes) {
     const auto& classes = model.classes();
     const auto k = static_cast<std::int64_t>(classes.size());
     integers = integer_classes(classes, int_classes);
     const std::string labels = integers ? g.int64s(int_classes, {k}) : g.strings(classes, {k});
-    std::string ranked = scores.label_scores.empty() ? scores.tensor : scores.label_scores;
-    if (scores.label_scores.empty() && !scores.probabilities && k == 2) {
-        // Column 1 wins only where the decision value is above 0 (ArgMax keeps the first on ties).
-        const std::string zero = g.add("Sub", {scores.tensor, scores.tensor});
-        ranked = g.add("Concat", {zero, scores.tensor}, {A::of_int("axis", 1)});
+    std::string best;
+    if (model.threshold()) {
+        best = threshold_label_index(model, scores, g);
+    } else {
+        std::string ranked = scores.label_scores.empty() ? scores.tensor : scores.label_scores;
+        if (scores.label_scores.empty() && !scores.probabilities && k == 2) {
+            // Column 1 wins only where the decision value is above 0 (ArgMax keeps the first on ties).
+            const std::string zero = g.add("Sub", {scores.tensor, scores.tensor});
+            ranked = g.add("Concat", {zero, scores.tensor}, {A::of_int("axis", 1)});
+        }
+        best = g.add("ArgMax", {ranked}, {A::of_int("axis", 1), A::of_int("keepdims", 0)});
     }
-    const std::string best = g.add("ArgMax", {ranked}, {A::of_int("axis", 1), A::of_int("keepdims", 0)});
     g.add_named("Gather", {labels, best}, {"label"}, {A::of_int("axis", 0)});
     g.add_output({.name = "label", .type = integers ? OnnxType::int64 : OnnxType::string, .dims = {-1}});
     return labels;
@@ -82,12 +162,52 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
 
 }  // namespace
 
+std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c) {
+    const std::int64_t end = c == -1 ? std::numeric_limits<std::int64_t>::max() : c + 1;
+    return g.add("Slice", {x, g.int64s({c}, {1}), g.int64s({end}, {1}), g.int64s({1}, {1})});
+}
+
+OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g) {
+    const Calibration& c = *model.calibration();
+    const Index columns = c.n_columns(), k = c.n_classes();
+    const std::string s = calibration_input(model, scores, columns, g);
+    std::vector<std::string> p;  // each column's calibrated score [N, 1]
+    if (c.method() == "sigmoid") {
+        const std::string all = sigmoid_columns(c, s, g);
+        for (Index j = 0; j < columns; ++j) p.push_back(columns == 1 ? all : onnx_column(g, all, j));
+    } else {
+        for (Index j = 0; j < columns; ++j)
+            p.push_back(isotonic_column(c.isotonic_maps()[static_cast<std::size_t>(j)],
+                                        columns == 1 ? s : onnx_column(g, s, j), g));
+    }
+    std::string probabilities;
+    if (k == 2) {
+        probabilities = g.add("Concat", {g.add("Sub", {g.double_scalar(1.0), p[0]}), p[0]}, {A::of_int("axis", 1)});
+    } else {
+        // Each column over the row's sum (added left to right, as Eigen's row sum), 1/k each
+        // where the sum is 0.
+        std::string sum = p[0];
+        for (std::size_t j = 1; j < p.size(); ++j) sum = g.add("Add", {sum, p[j]});
+        const std::string all = g.add("Concat", p, {A::of_int("axis", 1)});
+        probabilities = g.add("Where", {g.add("Equal", {sum, g.double_scalar(0.0)}),
+                                        g.double_scalar(1.0 / static_cast<double>(k)), g.add("Div", {all, sum})});
+    }
+    // Values within 1e-5 above 1 become 1, as scikit-learn.
+    const std::string one = g.double_scalar(1.0);
+    const std::string barely_above = g.add("And", {g.add("Greater", {probabilities, one}),
+                                                   g.add("LessOrEqual", {probabilities, g.double_scalar(1.0 + 1e-5)})});
+    return OnnxScores{g.add("Where", {barely_above, one, probabilities}), true};
+}
+
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     if (auto s = onnx_tree_scores(model, X, g)) return *s;
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
     if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
-    throw ExportRefused("ONNX export: model " + model.model_name() + " has no ONNX form here (exported: tree, forest, "
-                        "gbdt, the kernel SVMs and kernel methods, and the linear models; docs/exchange.md)");
+    if (auto s = onnx_knn_scores(model, X, g)) return *s;
+    throw ExportRefused(
+        "ONNX export: model " + model.model_name() +
+        " has no ONNX form here (exported: tree, forest, "
+        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, knn, and the linear models; docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {
@@ -95,7 +215,8 @@ std::string model_to_onnx(const Model& model, const ExportOptions& options) {
     OnnxGraphBuilder g;
     const std::string raw = onnx_input_matrix(model, g);
     const std::string X = onnx_pipeline_steps(model, raw, g);
-    const OnnxScores scores = onnx_estimator_scores(model, X, g);
+    OnnxScores scores = onnx_estimator_scores(model, X, g);
+    if (model.calibration()) scores = onnx_calibrated_scores(model, scores, g);
     if (model.task() == Task::classification) {
         classifier_outputs(model, scores, options, g);
     } else {

@@ -1,6 +1,6 @@
-// The kernel models (svc, nu_svc, svr, nu_svr; kernel_ridge, kernel_logistic,
-// kernel_perceptron) in standard operators, in double: the kernel matrix K(X, rows) [N, rows]
-// as kestrel's Kernel computes it (dot products by MatMul, the separable kernels by
+// The kernel_methods and svm families' models (svc, nu_svc, svr, nu_svr; kernel_ridge,
+// kernel_logistic, kernel_perceptron; knn, below) in standard operators, in double: the
+// kernel matrix K(X, rows) [N, rows] as kestrel's Kernel computes it (dot products by MatMul, the separable kernels by
 // broadcasting over the features), the decision values as products with the dual
 // coefficients, then what kestrel derives from them. For the SVMs: the one-vs-one votes (the
 // label, ties to the lower class as LIBSVM's), decision_function's scores, and with
@@ -11,6 +11,7 @@
 //
 // Refused: the SVMs' multiclass probabilities (LIBSVM's pairwise coupling is an iterative
 // solve with a per-row stopping rule), one-class SVMs and the precomputed kernel.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 #include "kestrel/kernel_methods/kernel_logistic.hpp"
 #include "kestrel/kernel_methods/kernel_perceptron.hpp"
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
+#include "kestrel/kernel_methods/knn.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -186,7 +188,9 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
         const std::string p0 =
             g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
         const std::string p1 = g.add("Sub", {g.double_scalar(1.0), p0});
-        return OnnxScores{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
+        OnnxScores out{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
+        if (model.calibration()) out.decision = g.add("Neg", {pw});  // the node only where it is used
+        return out;
     }
     if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
     // decision_function: votes + conf / (3 (|conf| + 1)), conf a class's summed pair values.
@@ -242,10 +246,11 @@ OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool l
                             OnnxGraphBuilder& g) {
     const Index outputs = e.coef.cols();
     const std::string scores = expansion_columns(e, X, g);
-    if (!logistic || !model.has_predict_proba()) return OnnxScores{scores, false};
-    if (outputs > 1) return OnnxScores{g.add("Softmax", {scores}, {A::of_int("axis", 1)}), true};
-    const std::string negative = g.add("Sigmoid", {g.add("Neg", {scores})});
-    return OnnxScores{g.add("Concat", {negative, g.add("Sigmoid", {scores})}, {A::of_int("axis", 1)}), true};
+    if (!logistic || !model.estimator().has_predict_proba()) return OnnxScores{scores, false};
+    OnnxScores out{outputs > 1 ? g.add("Softmax", {scores}, {A::of_int("axis", 1)}) : onnx_logistic_pair(g, scores),
+                   true};
+    out.decision = scores;
+    return out;
 }
 
 // A wrapper's kernel_perceptron members, each one score column, side by side; nullopt for
@@ -259,6 +264,81 @@ std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper
         columns.push_back(expansion_columns(perceptron->expansion(), X, g));
     }
     return g.add("Concat", columns, {A::of_int("axis", 1)});
+}
+
+// knn in standard operators, in double, as knn.cpp and knn_search.cpp compute it: the exact
+// distance to every kept training row summed feature by feature in feature order (one Sub and
+// Mul or Abs and Add per feature, so the sums are kestrel's bit for bit; cosine from the
+// products and norms summed alike), the k nearest by TopK (smallest first, the lower training
+// row on ties, as kestrel's (distance, row) order), the reported distance (euclidean's square
+// root, cosine clipped to [0, 2]), the weights (1, or 1/distance with a zero distance taking
+// all the weight), then each class's summed weight over the row's total or the weighted mean
+// target, the neighbours added one after the other as kestrel adds them. Refused:
+// metric=kernel (a kernel-induced distance).
+
+// Σ_j f(x_j, z_j) over the features in order [N, rows]; `term` makes one feature's [N, rows].
+template <class Term>
+std::string knn_feature_sum(const DenseMatrix& Z, const std::string& X, OnnxGraphBuilder& g, Term term) {
+    std::string sum;
+    for (Index j = 0; j < Z.cols(); ++j) {
+        std::vector<double> column(static_cast<std::size_t>(Z.rows()));
+        for (Index i = 0; i < Z.rows(); ++i) column[static_cast<std::size_t>(i)] = Z(i, j);
+        const std::string t = term(onnx_column(g, X, j), g.double_row(std::move(column)));
+        sum = sum.empty() ? t : g.add("Add", {sum, t});
+    }
+    return sum;
+}
+
+// What kestrel ranks the rows by [N, rows]: the squared euclidean distance, the L1 distance,
+// or 1 − cos (1 where either norm is 0).
+std::string knn_ranked_distances(KnnMetric metric, const DenseMatrix& Z, const std::string& X, OnnxGraphBuilder& g) {
+    switch (metric) {
+        case KnnMetric::euclidean:
+            return knn_feature_sum(Z, X, g, [&](const std::string& x, const std::string& z) {
+                const std::string t = g.add("Sub", {x, z});
+                return g.add("Mul", {t, t});
+            });
+        case KnnMetric::manhattan:
+            return knn_feature_sum(Z, X, g, [&](const std::string& x, const std::string& z) {
+                return g.add("Abs", {g.add("Sub", {x, z})});
+            });
+        case KnnMetric::cosine: {
+            const std::string dot = knn_feature_sum(Z, X, g, [&](const std::string& x, const std::string& z) {
+                return g.add("Mul", {x, z});
+            });
+            std::string x2;  // ||x||² in feature order [N, 1]
+            for (Index j = 0; j < Z.cols(); ++j) {
+                const std::string x = onnx_column(g, X, j);
+                const std::string sq = g.add("Mul", {x, x});
+                x2 = x2.empty() ? sq : g.add("Add", {x2, sq});
+            }
+            std::vector<double> norms;
+            for (Index i = 0; i < Z.rows(); ++i) {
+                double s = 0;
+                for (Index j = 0; j < Z.cols(); ++j) s += Z(i, j) * Z(i, j);
+                norms.push_back(std::sqrt(s));
+            }
+            const std::string zn = g.double_row(std::move(norms)), xn = g.add("Sqrt", {x2});
+            const std::string zero = g.double_scalar(0.0);
+            const std::string either_zero = g.add("Or", {g.add("Equal", {xn, zero}), g.add("Equal", {zn, zero})});
+            const std::string v = g.add("Sub", {g.double_scalar(1.0), g.add("Div", {dot, g.add("Mul", {xn, zn})})});
+            return g.add("Where", {either_zero, g.double_scalar(1.0), v});
+        }
+        case KnnMetric::kernel: break;
+    }
+    throw ExportRefused(
+        "ONNX export: knn with metric=kernel (a kernel-induced distance) has no ONNX form here "
+        "(euclidean, manhattan and cosine export)");
+}
+
+// Column t of a [N, k, ...] tensor, added up for t = 0..k−1 in order: [N, 1, ...].
+std::string knn_sum_over_neighbours(const std::string& x, Index k, OnnxGraphBuilder& g) {
+    std::string sum;
+    for (Index t = 0; t < k; ++t) {
+        const std::string c = onnx_column(g, x, t);
+        sum = sum.empty() ? c : g.add("Add", {sum, c});
+    }
+    return sum;
 }
 
 }  // namespace
@@ -285,6 +365,67 @@ std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std
     if (const auto* perceptron = dynamic_cast<const KernelPerceptron*>(estimator))
         return expansion_scores(model, perceptron->expansion(), false, X, g);
     return std::nullopt;
+}
+
+std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
+    const auto* knn = dynamic_cast<const Knn*>(&model.estimator());
+    if (!knn) return std::nullopt;
+    const KnnMetric metric = knn_metric_from_string(knn->settings().metric);
+    const DenseMatrix Z = knn->index().train().to_dense();
+    const auto k = static_cast<Index>(knn->settings().n_neighbors);
+    const std::string ranked = knn_ranked_distances(metric, Z, X, g);
+    const std::vector<std::string> top =
+        g.add_outputs("TopK", {ranked, g.int64s({k}, {1})}, 2,
+                      {A::of_int("axis", 1), A::of_int("largest", 0), A::of_int("sorted", 1)});
+    const std::string& rows = top[1];  // [N, k] training row indices, nearest first
+    const bool uniform = knn->settings().weights == "uniform";
+    std::string w;  // the neighbours' weights [N, k]; empty: uniform
+    if (!uniform) {
+        std::string distance = top[0];
+        if (metric == KnnMetric::euclidean) distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
+        if (metric == KnnMetric::cosine)
+            distance = g.add("Clip", {distance, g.double_scalar(0.0), g.double_scalar(2.0)});
+        const std::string inverse = g.add("Div", {g.double_scalar(1.0), distance});
+        const std::string infinite =
+            g.add("Cast", {g.add("IsInf", {inverse})}, {A::of_int("to", static_cast<int>(OnnxType::float64))});
+        const std::string any_infinite =
+            g.add("Greater", {g.add("ReduceMax", {infinite}, {A::of_ints("axes", {1}), A::of_int("keepdims", 1)}),
+                              g.double_scalar(0.0)});
+        w = g.add("Where", {any_infinite, infinite, inverse});
+    }
+    const Vector& y = knn->targets();
+    if (model.task() == Task::classification) {
+        const auto classes = static_cast<std::int64_t>(model.classes().size());
+        std::vector<std::int64_t> labels, range;
+        for (Index i = 0; i < y.size(); ++i) labels.push_back(static_cast<std::int64_t>(y[i]));
+        for (std::int64_t c = 0; c < classes; ++c) range.push_back(c);
+        const std::string neighbour_class =
+            g.add("Gather", {g.int64s(std::move(labels), {static_cast<std::int64_t>(y.size())}), rows},
+                  {A::of_int("axis", 0)});
+        // [N, k, classes]: the neighbour's weight in its class's column.
+        std::string votes = g.add("Cast",
+                                  {g.add("Equal", {g.add("Unsqueeze", {neighbour_class, g.int64s({2}, {1})}),
+                                                   g.int64s(std::move(range), {1, 1, classes})})},
+                                  {A::of_int("to", static_cast<int>(OnnxType::float64))});
+        if (!uniform) votes = g.add("Mul", {votes, g.add("Unsqueeze", {w, g.int64s({2}, {1})})});
+        const std::string per_class = g.add("Squeeze", {knn_sum_over_neighbours(votes, k, g), g.int64s({1}, {1})});
+        std::string total;
+        for (std::int64_t c = 0; c < classes; ++c) {
+            const std::string col = onnx_column(g, per_class, c);
+            total = total.empty() ? col : g.add("Add", {total, col});
+        }
+        const std::string zero = g.double_scalar(0.0);
+        total = g.add("Where", {g.add("Equal", {total, zero}), g.double_scalar(1.0), total});  // scikit-learn's guard
+        return OnnxScores{g.add("Div", {per_class, total}), true};
+    }
+    const std::string neighbour_y =
+        g.add("Gather", {g.doubles(std::vector<double>(y.data(), y.data() + y.size()), {y.size()}), rows},
+              {A::of_int("axis", 0)});
+    if (uniform)
+        return OnnxScores{
+            g.add("Div", {knn_sum_over_neighbours(neighbour_y, k, g), g.double_scalar(static_cast<double>(k))}), false};
+    const std::string num = knn_sum_over_neighbours(g.add("Mul", {neighbour_y, w}), k, g);
+    return OnnxScores{g.add("Div", {num, knn_sum_over_neighbours(w, k, g)}), false};
 }
 
 }  // namespace kestrel

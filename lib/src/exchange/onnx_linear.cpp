@@ -44,6 +44,11 @@ std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const Multic
 
 }  // namespace
 
+std::string onnx_logistic_pair(OnnxGraphBuilder& g, const std::string& z) {
+    const std::string negative = g.add("Sigmoid", {g.add("Neg", {z})});
+    return g.add("Concat", {negative, g.add("Sigmoid", {z})}, {A::of_int("axis", 1)});
+}
+
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     const Estimator* estimator = &model.estimator();
     // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
@@ -56,13 +61,13 @@ std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::stri
     if (!linear) return std::nullopt;
     const std::string scores = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
     if (model.task() != Task::classification) return OnnxScores{scores, false};
-    if (!model.has_predict_proba()) return OnnxScores{scores, false};
-    if (linear->coef_matrix().rows() > 1)
-        return OnnxScores{g.add("Softmax", {scores}, {A::of_int("axis", 1)}), true};
-    // (σ(−z), σ(z)): each side from its own sign, as logistic_probabilities.
-    const std::string negative = g.add("Sigmoid", {g.add("Neg", {scores})});
-    const std::string positive = g.add("Sigmoid", {scores});
-    return OnnxScores{g.add("Concat", {negative, positive}, {A::of_int("axis", 1)}), true};
+    if (!model.estimator().has_predict_proba()) return OnnxScores{scores, false};
+    // (σ(−z), σ(z)): each side from its own sign, as logistic_probabilities; or the softmax.
+    OnnxScores out{linear->coef_matrix().rows() > 1 ? g.add("Softmax", {scores}, {A::of_int("axis", 1)})
+                                                    : onnx_logistic_pair(g, scores),
+                   true};
+    out.decision = scores;
+    return out;
 }
 
 }  // namespace kestrel

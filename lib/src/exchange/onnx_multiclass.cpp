@@ -43,7 +43,7 @@ OnnxScores one_vs_one(Index k, const std::string& S, OnnxGraphBuilder& g) {
 
 OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
                                   OnnxGraphBuilder& g) {
-    if (model.has_predict_proba())
+    if (model.estimator().has_predict_proba())
         throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " wrapper's probabilities of " +
                             model.model_name() + " have no ONNX form here");
     const auto k = static_cast<Index>(model.classes().size());

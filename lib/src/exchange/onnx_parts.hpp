@@ -37,12 +37,24 @@ struct OnnxScores {
     // What the label's ArgMax ranks, when not `tensor` (the kernel SVMs' one-vs-one votes,
     // [N, classes]: their label is the vote, whatever the probabilities say).
     std::string label_scores;
+    // A classifier's decision values as decision_function gives them, when `tensor` holds its
+    // probabilities and the estimator has both (what a calibration maps; built for a
+    // calibrated model); empty otherwise.
+    std::string decision;
 };
 
 // The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
 // setting of it) ONNX cannot express.
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
-// The same for the tree models (tree, forest, gbdt); nullopt for another estimator.
+// A probability calibration's probabilities [N, classes] on the estimator's scores, as
+// Model::probabilities computes them (the calibration's input as uncalibrated_scores takes
+// it); ExportRefused when the scores it maps are not in the graph.
+OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g);
+// Column `c` of a [N, columns] tensor as [N, 1] (c = -1: the last).
+std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c);
+
+// The same for the tree models (tree, forest, gbdt, adaboost over trees); nullopt for another
+// estimator.
 std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
@@ -54,6 +66,9 @@ OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& w
 // The same for the kernel models (svc, nu_svc, svr, nu_svr, kernel_ridge, kernel_logistic,
 // kernel_perceptron); nullopt for another estimator.
 std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+
+// The same for knn (euclidean, manhattan, cosine); nullopt for another estimator.
+std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 
 // Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
 // finds each row's leaf in every tree (one target per tree, each leaf's weight its index in
@@ -103,6 +118,10 @@ private:
 // Whether the model's steps pass the float32 inputs on unchanged (imputation, one-hot
 // encoding and column selection copy them or make integers): no scaling, no products.
 bool steps_keep_input_values(const Model& model);
+
+// logistic_probabilities' two columns of a decision column z [N, 1]: (σ(−z), σ(z)), each
+// side from its own sign.
+std::string onnx_logistic_pair(OnnxGraphBuilder& g, const std::string& z);
 
 // A double tensor as float (Cast to float32).
 std::string onnx_to_float(OnnxGraphBuilder& g, const std::string& x);

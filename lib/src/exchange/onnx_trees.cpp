@@ -1,10 +1,11 @@
-// tree, forest and gbdt through ai.onnx.ml's TreeEnsembleRegressor (TreeEnsembleNodes):
-// the leaves' outputs summed per output in double, then (gbdt) the loss's link as standard
-// operators. Not TreeEnsembleClassifier: its scores are float, and its post transforms
-// differ from kestrel's in the binary case; here the probabilities and their argmax are
-// computed as kestrel computes them.
+// tree, forest, gbdt and adaboost over trees through ai.onnx.ml's TreeEnsembleRegressor
+// (TreeEnsembleNodes): the leaves' outputs summed per output in double, then (gbdt) the loss's
+// link as standard operators. Not TreeEnsembleClassifier: its scores are float, and its post
+// transforms differ from kestrel's in the binary case; here the probabilities and their argmax
+// are computed as kestrel computes them.
 #include <algorithm>
 
+#include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -91,18 +92,54 @@ std::string gbdt_raw_scores(const Gbdt& gbdt, bool float_thresholds, const std::
     return nodes.emit(g, X, gbdt.base_score());
 }
 
-std::string gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& X, OnnxGraphBuilder& g) {
+// gbdt's link of the raw scores; a classifier's decision values too (decision_function: the
+// raw scores, or for two classes learned with softmax classes[1]'s minus classes[0]'s).
+OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& X, OnnxGraphBuilder& g) {
     const std::string raw = gbdt_raw_scores(gbdt, steps_keep_input_values(model), X, g);
+    const bool classifier = model.task() == Task::classification;
+    OnnxScores out{raw, classifier};
     switch (gbdt.loss()) {
         case LossKind::logistic: {
             // [1 − p, p] with p = σ(F), as Loss::probabilities.
             const std::string p = g.add("Sigmoid", {raw});
             const std::string q = g.add("Sub", {g.doubles({1.0}, {1, 1}), p});
-            return g.add("Concat", {q, p}, {OnnxAttribute::of_int("axis", 1)});
+            out.tensor = g.add("Concat", {q, p}, {OnnxAttribute::of_int("axis", 1)});
+            break;
         }
-        case LossKind::softmax: return g.add("Softmax", {raw}, {OnnxAttribute::of_int("axis", 1)});
-        default: return has_log_link(gbdt.loss()) ? g.add("Exp", {raw}) : raw;
+        case LossKind::softmax: out.tensor = g.add("Softmax", {raw}, {OnnxAttribute::of_int("axis", 1)}); break;
+        default: out.tensor = has_log_link(gbdt.loss()) ? g.add("Exp", {raw}) : raw;
     }
+    if (classifier && model.calibration())  // the nodes only where they are used
+        out.decision = gbdt.n_outputs() == 2 ? g.add("Sub", {onnx_column(g, raw, 1), onnx_column(g, raw, 0)}) : raw;
+    return out;
+}
+
+// adaboost over trees, its decision_function: each tree's leaf gives the tree's α to the class
+// the tree predicts there (its largest value, the lowest class on ties, as DecisionTree
+// predicts): with more than two classes (SAMME) to that class's column, with two as +α
+// (classes[1]) or −α to the one column. Another weak learner is refused naming it.
+std::string adaboost_scores(const Model& model, const AdaBoost& ada, const std::string& X, OnnxGraphBuilder& g) {
+    const auto k = static_cast<Index>(model.classes().size());
+    const bool samme = k > 2;
+    const CategoryLists prepared = model.prepared_categories();
+    TreeEnsembleNodes nodes(samme ? k : 1, steps_keep_input_values(model));
+    for (std::size_t t = 0; t < ada.learners().size(); ++t) {
+        const auto* learner = dynamic_cast<const DecisionTree*>(ada.learners()[t].get());
+        if (!learner)
+            throw ExportRefused("ONNX export: adaboost with base=" + ada.learners()[t]->name() +
+                                " has no ONNX form here (adaboost exports with base=tree)");
+        const double alpha = ada.rounds()[t].alpha;
+        const auto leaf = [alpha, k, samme](const Tree& tree, int i) {
+            const double* v = tree.value(i);
+            Index best = 0;
+            for (Index c = 1; c < k; ++c)
+                if (v[c] > v[best]) best = c;
+            if (samme) return std::vector<std::pair<std::int64_t, double>>{{best, alpha}};
+            return std::vector<std::pair<std::int64_t, double>>{{0, best == 1 ? alpha : -alpha}};
+        };
+        nodes.add_tree(learner->tree(), tree_route(prepared), leaf);
+    }
+    return nodes.emit(g, X, {});
 }
 
 }  // namespace
@@ -114,7 +151,9 @@ std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string
         return OnnxScores{tree_models(model, {tree->tree()}, X, g), classifier};
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
         return OnnxScores{tree_models(model, forest->trees(), X, g), classifier};
-    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return OnnxScores{gbdt_scores(model, *gbdt, X, g), classifier};
+    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, X, g);
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e))
+        return OnnxScores{adaboost_scores(model, *ada, X, g), false};
     return std::nullopt;
 }
 

@@ -35,6 +35,11 @@ public:
     Index n_classes() const { return n_classes_; }
     // The score columns it takes: 1 for two classes, else the class count.
     Index n_columns() const { return n_classes_ == 2 ? 1 : n_classes_; }
+    // The fitted maps, one per column: sigmoid's (a, b) (p = 1 / (1 + exp(a s + b))), or
+    // isotonic's knots (the other method's lists are empty). For writing a model out.
+    const std::vector<double>& sigmoid_a() const { return a_; }
+    const std::vector<double>& sigmoid_b() const { return b_; }
+    const std::vector<IsotonicFit>& isotonic_maps() const { return isotonic_; }
 
     // {"method", "classes", "calibrators": [{"a","b"} | {"x","y"}]}
     Json to_json() const;

@@ -23,6 +23,9 @@ public:
     // The n_neighbors nearest training rows of each row of X (scikit-learn's kneighbors).
     Neighbors kneighbors(const Features& X) const;
     const KnnIndex& index() const { return index_; }
+    // The training rows' class indices (classification) or targets, and the parameters read.
+    const Vector& targets() const { return y_; }
+    const KnnParams& settings() const { return p_; }
 
 protected:
     void on_params(const Params& resolved) override { p_ = knn_params().read(resolved); }
