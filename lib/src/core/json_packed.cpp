@@ -44,7 +44,7 @@ std::optional<PackedKind> feature_rows_kind(std::string_view key) {
 }
 
 // What the value being read is, for packing.
-enum class Context { plain, trees_array, tree_object, feature_rows };
+enum class JsonPlace { plain, trees_array, tree_object, feature_rows };
 
 // A strict reader of RFC 8259 JSON producing what Json::parse produces. It gives up
 // (returns false) on anything unusual; it never reads past the text.
@@ -54,7 +54,7 @@ public:
 
     bool document(Json& out) {
         skip_space();
-        if (!value(out, Context::plain, 0)) return false;
+        if (!value(out, JsonPlace::plain, 0)) return false;
         skip_space();
         return p_ == s_.size();
     }
@@ -82,14 +82,14 @@ private:
         return true;
     }
 
-    bool value(Json& out, Context ctx, int depth) {
+    bool value(Json& out, JsonPlace ctx, int depth) {
         skip_space();
         if (at_end() || depth > kMaxDepth) return false;
         switch (peek()) {
             case '{':
                 return object(out, ctx, depth);
             case '[':
-                return array(out, ctx == Context::trees_array ? Context::tree_object : Context::plain, depth);
+                return array(out, ctx == JsonPlace::trees_array ? JsonPlace::tree_object : JsonPlace::plain, depth);
             case '"': {
                 std::string str;
                 if (!string(str)) return false;
@@ -130,26 +130,26 @@ private:
         }
     }
 
-    bool object(Json& out, Context ctx, int depth) {
+    bool object(Json& out, JsonPlace ctx, int depth) {
         out = Json::object();
         return list('}', [&] {
             std::string key;
             if (at_end() || peek() != '"' || !string(key) || !eat(':')) return false;
             Json& member = out[key];  // a repeated key: the last one wins, as in Json::parse
-            const std::optional<PackedKind> kind = ctx == Context::tree_object    ? node_array_kind(key)
-                                                   : ctx == Context::feature_rows ? feature_rows_kind(key)
+            const std::optional<PackedKind> kind = ctx == JsonPlace::tree_object    ? node_array_kind(key)
+                                                   : ctx == JsonPlace::feature_rows ? feature_rows_kind(key)
                                                                                   : std::nullopt;
             skip_space();
             if (kind && !at_end() && peek() == '[') return packed(member, *kind);
-            const Context inner = key == "trees"                              ? Context::trees_array
-                                  : key == "tree"                             ? Context::tree_object
-                                  : key == "support_vectors" || key == "rows" ? Context::feature_rows
-                                                                              : Context::plain;
+            const JsonPlace inner = key == "trees"                              ? JsonPlace::trees_array
+                                  : key == "tree"                             ? JsonPlace::tree_object
+                                  : key == "support_vectors" || key == "rows" ? JsonPlace::feature_rows
+                                                                              : JsonPlace::plain;
             return value(member, inner, depth + 1);
         });
     }
 
-    bool array(Json& out, Context element, int depth) {
+    bool array(Json& out, JsonPlace element, int depth) {
         out = Json::array();
         return list(']', [&] {
             out.push_back(Json());
