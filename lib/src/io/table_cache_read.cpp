@@ -226,9 +226,13 @@ void check_shape(const CacheMeta& c, const CacheHeader& h, const std::string& na
 void check_csr(const SparseMatrix& X, const std::string& name, std::uint64_t at) {
     const int* outer = X.outerIndexPtr();
     const int* inner = X.innerIndexPtr();
-    if (outer[0] != 0 || outer[X.rows()] != X.nonZeros()) corrupt(name, at, "row starts that do not span the entries");
+    // The entries stored, not X.nonZeros(): that one is computed from the row starts read.
+    const auto stored = static_cast<Index>(X.data().size());
+    if (outer[0] != 0 || outer[X.rows()] != stored) corrupt(name, at, "row starts that do not span the entries");
     for (Index r = 0; r < X.rows(); ++r) {
-        if (outer[r + 1] < outer[r]) corrupt(name, at, "row starts that step back");
+        // Before the row's entries are read: a start past the last entry would read beyond them.
+        if (outer[r + 1] < outer[r] || outer[r + 1] > stored)
+            corrupt(name, at, "row starts that step back or pass the entries");
         for (int k = outer[r]; k < outer[r + 1]; ++k)
             if (inner[k] < 0 || inner[k] >= X.cols() || (k > outer[r] && inner[k] <= inner[k - 1]))
                 corrupt(name, at, "a column index out of order or beyond the width in row " + std::to_string(r));
