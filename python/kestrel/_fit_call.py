@@ -6,7 +6,6 @@ handler only in the main thread and only between bytecodes, never during a forei
 wait on an event is interruptible, so Ctrl-C raises KeyboardInterrupt in the waiting thread,
 which asks the library to stop (kestrel_interrupt), waits for the fit to unwind (it stops at
 its next interruption point, having made nothing) and raises KeyboardInterrupt again."""
-import contextlib
 import os
 import sys
 import threading
@@ -92,8 +91,7 @@ def _first_frame_outside_the_package():
     own frames (estimator, Model.train, this module)."""
     package = os.path.dirname(os.path.abspath(__file__))
     level, frame = 1, sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith(package)
-                                 or frame.f_code.co_filename == contextlib.__file__):
+    while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     return level
 
