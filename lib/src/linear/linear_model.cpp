@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/core/context.hpp"
 #include "kestrel/core/error.hpp"
 
 namespace kestrel {
@@ -20,6 +21,18 @@ void LinearModel::keep(const Vector& coef, double intercept) {
 std::string LinearModel::do_report(const std::string& report_name, const ReportNames& names) const {
     if (report_name == "c_search") return c_search_.dump();
     return Estimator::do_report(report_name, names);
+}
+
+Vector LinearModel::continued_solution(const Context& ctx, double intercept_scale) const {
+    const auto* old = dynamic_cast<const LinearModel*>(ctx.init_model);
+    if (old == nullptr) return {};
+    const Eigen::MatrixXd& W = old->coef_;
+    const Index rows = W.rows(), d = W.cols();
+    const bool intercept = intercept_scale > 0;
+    Vector w((d + (intercept ? 1 : 0)) * rows);
+    for (Index r = 0; r < rows; ++r) w.segment(r * d, d) = W.row(r).transpose();
+    if (intercept) w.tail(rows) = old->intercept_ / intercept_scale;
+    return w;
 }
 
 Matrix LinearModel::scores(const Features& X) const {

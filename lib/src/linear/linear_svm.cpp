@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/common/coef_json.hpp"
@@ -13,7 +14,7 @@
 #include "kestrel/optim/dual_cd.hpp"
 #include "kestrel/optim/l1_svm.hpp"
 #include "kestrel/optim/pegasos.hpp"
-#include "kestrel/optim/objective_over_ranks.hpp"
+#include "kestrel/optim/objective_over_rows.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -150,24 +151,27 @@ BinaryFit solve_binary(const Dataset& data, const LinearSvmParams& p, double C, 
             break;
         }
         case Solver::primal: {
-            SquaredHingeObjective local(data.X, y_pm, cost, bias);
-            // Rows spread over ranks: rank 0's objective carries the penalty, the sums
-            // over rows are summed over the ranks (docs/distributed.md).
-            if (ctx.rows_sharded && process_group()->rank() != 0) local.set_penalty_weight(0);
-            ObjectiveOverRanks whole(local, ctx);
-            Objective& f = ctx.rows_sharded ? static_cast<Objective&>(whole) : local;
-            TronOptions opts;
-            opts.tol = primal_tolerance(eps, y_pm, ctx);
-            opts.max_iter = max_iter;
-            opts.relative_only = true;  // LIBLINEAR's ‖g‖ ≤ eps' ‖g₀‖, g₀ at ŵ = 0 as LIBLINEAR
-            Vector start = Vector::Zero(f.dimension());
-            if (warm.size() == f.dimension()) {
-                Vector g0;
-                f.value_gradient(start, g0);
-                opts.reference_grad_norm = g0.norm();
-                start = warm;
-            }
-            SolverResult r = minimize_tron(f, start, opts);
+            // Rows spread over ranks or read as a stream: the sums over rows are summed over
+            // the ranks or the blocks, one of them carrying the penalty (docs/distributed.md,
+            // docs/large-data.md).
+            const auto make_local = [&](const Features& X, Index first) {
+                return std::make_unique<SquaredHingeObjective>(X, y_pm.segment(first, X.rows()),
+                                                               cost.segment(first, X.rows()), bias);
+            };
+            SolverResult r = minimize_over_rows(data, ctx, make_local, [&](Objective& f) {
+                TronOptions opts;
+                opts.tol = primal_tolerance(eps, y_pm, ctx);
+                opts.max_iter = max_iter;
+                opts.relative_only = true;  // LIBLINEAR's ‖g‖ ≤ eps' ‖g₀‖, g₀ at ŵ = 0 as LIBLINEAR
+                Vector start = Vector::Zero(f.dimension());
+                if (warm.size() == f.dimension()) {
+                    Vector g0;
+                    f.value_gradient(start, g0);
+                    opts.reference_grad_norm = g0.norm();
+                    start = warm;
+                }
+                return minimize_tron(f, start, opts);
+            });
             out.w = std::move(r.w);
             out.objective = r.value;
             if (!r.converged)
@@ -339,6 +343,8 @@ ModelInfo linear_svm_model_info() {
         const bool crammer_singer = resolved.contains("multiclass") && resolved.at("multiclass") == "crammer_singer";
         c.sharded_rows = p.solver == "primal" && p.penalty == "l2" && !p.hinge() && !p.C.is("auto") &&
                          p.class_weight != "balanced" && !crammer_singer;
+        // On a stream the labels are held whole: balanced class weights count them as in memory.
+        c.streamed_rows = p.solver == "primal" && p.penalty == "l2" && !p.hinge() && !p.C.is("auto") && !crammer_singer;
         return c;
     };
     info.search_space = linear_svm_search_space();

@@ -1,6 +1,7 @@
 #include "kestrel/linear/logistic.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include "kestrel/common/class_weight.hpp"
 #include "kestrel/common/coef_json.hpp"
@@ -10,7 +11,7 @@
 #include "kestrel/optim/l1_logistic.hpp"
 #include "kestrel/optim/lbfgs.hpp"
 #include "kestrel/optim/logistic_objective.hpp"
-#include "kestrel/optim/objective_over_ranks.hpp"
+#include "kestrel/optim/objective_over_rows.hpp"
 #include "kestrel/optim/tron.hpp"
 
 namespace kestrel {
@@ -70,38 +71,47 @@ LogisticFit solve_at(const Dataset& data, const LogisticParams& p, double C, con
     // solver) takes Newton steps through Hessian-vector products.
     const bool tron = p.solver == "tron";
     auto minimize = [&](Objective& f) {
-        const Vector start = warm.size() == f.dimension() ? warm : Vector::Zero(f.dimension());
-        if (!tron) return minimize_lbfgs(f, start, opts);
-        TronOptions t;
-        t.tol = opts.tol;
-        t.max_iter = opts.max_iter;
-        if (warm.size() == f.dimension()) {
+        const bool warm_start = warm.size() == f.dimension();
+        const Vector start = warm_start ? warm : Vector::Zero(f.dimension());
+        double reference = 0;
+        if (warm_start) {
             // Stop where a cold start would: the target is relative to the gradient at 0.
             Vector g0;
             f.value_gradient(Vector::Zero(f.dimension()), g0);
-            t.reference_grad_norm = g0.norm();
+            reference = g0.norm();
         }
+        if (!tron) {
+            SolverOptions o = opts;
+            o.reference_grad_norm = reference;
+            return minimize_lbfgs(f, start, o);
+        }
+        TronOptions t;
+        t.tol = opts.tol;
+        t.max_iter = opts.max_iter;
+        t.reference_grad_norm = reference;
         return minimize_tron(f, start, t);
     };
-    // Rows spread over ranks: each rank's objective holds its rows' loss, rank 0's the penalty.
-    const double penalty = ctx.rows_sharded && process_group()->rank() != 0 ? 0.0 : 1.0;
-    auto minimize_here = [&](Objective& local) {
-        if (!ctx.rows_sharded) return minimize(local);
-        ObjectiveOverRanks whole(local, ctx);
-        return minimize(whole);
-    };
+    // Whole, spread over ranks or read as a stream: the same objective, summed where the rows are.
     SolverResult result;
     if (k == 2) {
         const Vector y_pm = plus_minus(data);
-        BinaryLogisticObjective f(data.X, y_pm, cost, fit_intercept);
-        f.set_penalty_weight(penalty);
-        result = minimize_here(f);
+        result = minimize_over_rows(
+            data, ctx,
+            [&](const Features& X, Index first) {
+                return std::make_unique<BinaryLogisticObjective>(X, y_pm.segment(first, X.rows()),
+                                                                 cost.segment(first, X.rows()), fit_intercept);
+            },
+            minimize);
         out.coef = result.w.head(d).transpose();
         out.intercept = Vector::Constant(1, fit_intercept ? result.w[d] : 0.0);
     } else {
-        MultinomialLogisticObjective f(data.X, data.y, k, cost, fit_intercept);
-        f.set_penalty_weight(penalty);
-        result = minimize_here(f);
+        result = minimize_over_rows(
+            data, ctx,
+            [&](const Features& X, Index first) {
+                return std::make_unique<MultinomialLogisticObjective>(X, data.y.segment(first, X.rows()), k,
+                                                                      cost.segment(first, X.rows()), fit_intercept);
+            },
+            minimize);
         out.coef = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();
         out.intercept = fit_intercept ? Vector(result.w.segment(d * k, k)) : Vector::Zero(k);
     }
@@ -141,7 +151,7 @@ void LogisticRegression::do_fit(const Dataset& data, const Context& ctx) {
             return cls;
         });
     const double C = chosen.C;
-    LogisticFit fit = solve_at(data, p, C, Vector(), ctx);
+    LogisticFit fit = solve_at(data, p, C, continued_solution(ctx, p.fit_intercept ? 1.0 : 0.0), ctx);
     keep(std::move(fit.coef), std::move(fit.intercept));
     keep_c_search(std::move(chosen.search));
 }
@@ -218,6 +228,10 @@ ModelInfo logistic_model_info() {
         const LogisticParams p = logistic_params().read(resolved);
         const bool native = !resolved.contains("multiclass") || resolved.at("multiclass") == "auto";
         c.sharded_rows = !p.l1() && !p.C.is("auto") && p.class_weight != "balanced" && native;
+        // On a stream the labels are held whole: balanced class weights count them as in memory.
+        c.streamed_rows = !p.l1() && !p.C.is("auto") && native;
+        // --init-model: the L2 solvers start from the old weights (scikit-learn's warm_start).
+        c.continue_training = c.streamed_rows;
         return c;
     };
     info.search_space = logistic_search_space();

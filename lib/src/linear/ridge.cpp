@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/row_blocks.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -114,6 +115,47 @@ Vector sgd_solve(const RidgeProblem& p, const RidgeParams& prm, const Context& c
     return r.w;
 }
 
+// Rows read as a stream (docs/large-data.md): the weighted moments in one pass, then the
+// d x d normal equations on the whole data's means in a second, each summed over the
+// blocks as the sharded fit sums them over the ranks. Returns the weights and sets the
+// means the intercept needs.
+Vector streamed_primal(const RowBlocks& blocks, const Dataset& data, const RidgeParams& prm, WeightedMoments& m,
+                       const Context& ctx) {
+    const Index n = data.rows(), d = data.cols();
+    const Vector s = data.has_weights() ? data.weights : Vector::Ones(n);
+    Vector sums = Vector::Zero(d + 2);
+    blocks.for_each([&](const Features& X, Index first) {
+        const auto sb = s.segment(first, X.rows());
+        sums[0] += sb.sum();
+        if (!prm.fit_intercept) return;
+        sums.segment(1, d) += X.transpose_multiply(Vector(sb));
+        sums[d + 1] += sb.dot(data.y.segment(first, X.rows()));
+    });
+    m.total = sums[0];
+    m.x_mean = Vector::Zero(d);
+    if (!(m.total > 0)) throw DataError("ridge: the sample weights sum to zero");
+    if (prm.fit_intercept) {
+        m.x_mean = sums.segment(1, d) / m.total;
+        m.y_mean = sums[d + 1] / m.total;
+    }
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(d, d);
+    Vector b = Vector::Zero(d);
+    blocks.for_each([&](const Features& X, Index first) {
+        const Vector sb = s.segment(first, X.rows());
+        const Vector yc = data.y.segment(first, X.rows()).array() - m.y_mean;
+        // A sparse block's Gram is corrected by (its weight) x̄x̄ᵀ: the blocks' corrections sum
+        // to the whole data's S x̄x̄ᵀ.
+        WeightedMoments part = m;
+        part.total = sb.sum();
+        const NormalEquations ne =
+            centred_normal_equations(X, sb, yc, part, prm.fit_intercept, false, ctx.resolved_threads());
+        A += ne.A;
+        b += ne.b;
+    });
+    A.diagonal().array() += prm.alpha;
+    return solve_lower(A, b);
+}
+
 }  // namespace
 
 void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
@@ -123,6 +165,12 @@ void RidgeRegression::do_fit(const Dataset& data, const Context& ctx) {
     const bool centered = prm.fit_intercept;
     const std::string& solver = prm.solver;
     const Index n = data.rows(), d = data.cols();
+    if (const RowBlocks* blocks = streamed_rows_of(data)) {
+        WeightedMoments m;
+        const Vector coef = streamed_primal(*blocks, data, prm, m, ctx);
+        keep(coef, centered ? m.y_mean - m.x_mean.dot(coef) : 0.0);
+        return;
+    }
 
     RidgeProblem p{data.X,
                    data.has_weights() ? data.weights : Vector::Ones(n),
@@ -196,7 +244,7 @@ ModelInfo ridge_model_info() {
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         const std::string solver = ridge_params().read(resolved).solver;
-        c.sharded_rows = solver == "auto" || solver == "cholesky";
+        c.sharded_rows = c.streamed_rows = solver == "auto" || solver == "cholesky";
         return c;
     };
     info.search_space = ridge_search_space();

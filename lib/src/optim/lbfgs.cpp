@@ -63,7 +63,8 @@ SolverResult minimize_lbfgs(Objective& f, const Vector& w0, const SolverOptions&
         return result;
     }
 
-    const double scale = std::max(1.0, result.initial_grad_norm);
+    const double scale =
+        std::max(1.0, opts.reference_grad_norm > 0 ? opts.reference_grad_norm : result.initial_grad_norm);
     const double target = opts.tol * scale;
     // Below this the line search cannot find a decrease any more: f changes by less than
     // its rounding error. A failure there is the optimum reached, not a failure.

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kestrel/common/quantized_table.hpp"
+#include "kestrel/common/row_blocks.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
@@ -178,7 +179,10 @@ namespace {
 
 // The mean of each column over the rows (a sparse row's absent entries count as 0).
 // Over every rank's rows when they are spread over ranks (kestrel-train --shard).
-Vector column_means(const Features& X, const Context& ctx) {
+// Over the rows of a stream, the means its first pass gathered.
+Vector column_means(const Dataset& data, const Context& ctx) {
+    if (const RowBlocks* blocks = streamed_rows_of(data)) return blocks->column_means();
+    const Features& X = data.X;
     if (ctx.rows_sharded) {
         Vector sums(X.cols() + 1);
         sums.head(X.cols()) = X.transpose_multiply(Vector::Ones(X.rows()));
@@ -244,15 +248,31 @@ void refuse_misread_store(const ModelSpec& spec, const Dataset& data) {
         throw InternalError("model " + spec.model + " was given rows held quantized, which only gbdt reads as they are");
 }
 
+// Rows read as a stream (docs/large-data.md) have no values in X either: only a model whose
+// loss sums over parts of its rows reads them, as they are.
+void refuse_misread_stream(const ModelSpec& spec, const Dataset& data) {
+    if (streamed_rows_of(data) == nullptr) return;
+    const Params& p = resolved_params(spec)->values();
+    if (!registry().capabilities(*resolved_params(spec)).streamed_rows || !spec.resample.empty() ||
+        p.value("multiclass", std::string("auto")) != "auto")
+        throw InternalError("model " + spec.model + " was given rows read as a stream, which it cannot sum block by block");
+    // A binary model's one-vs-rest members would fit relabelled copies, perhaps on other threads.
+    if (data.task == Task::classification && data.n_classes() > 2 &&
+        registry().info(spec.model).multiclass == Multiclass::binary_only)
+        throw InternalError("model " + spec.model + " was given " + std::to_string(data.n_classes()) +
+                            " classes read as a stream: its members cannot read the stream");
+}
+
 }  // namespace
 
 void Model::fit_estimator(const Dataset& data, const Context& ctx) {
     refuse_misread_store(spec_, data);
+    refuse_misread_stream(spec_, data);
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
-    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X, ctx) : Vector();
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data, ctx) : Vector();
     if (spec_.resample.empty()) estimator_->fit(data, fit_ctx);
     else estimator_->fit(resampled(data, ctx), fit_ctx);
     if (mean.size() > 0 && estimator_->linear_weights().size() > 0 && mean.allFinite())
@@ -261,11 +281,12 @@ void Model::fit_estimator(const Dataset& data, const Context& ctx) {
 
 void Model::fit_estimator(Dataset&& data, const Context& ctx) {
     refuse_misread_store(spec_, data);
+    refuse_misread_stream(spec_, data);
     warn_on_extreme_magnitudes(data, ctx);
     Context fit_ctx = ctx;
     refuse_steps_on_continuation(ctx);
     const std::vector<Dataset> eval_sets = prepared_eval_sets(ctx, fit_ctx);
-    Vector mean = needs_feature_mean(*estimator_) ? column_means(data.X, ctx) : Vector();
+    Vector mean = needs_feature_mean(*estimator_) ? column_means(data, ctx) : Vector();
     if (spec_.resample.empty()) {
         estimator_->fit(std::move(data), fit_ctx);
     } else {

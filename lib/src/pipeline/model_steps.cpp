@@ -9,6 +9,7 @@
 #include <span>
 
 #include "kestrel/common/quantized_table.hpp"
+#include "kestrel/common/row_blocks.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
@@ -98,8 +99,9 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) 
     // `names`) and moves them through it.
     const auto apply = [&](const std::string& kind, const CategoryLists& names) {
         // Rows held quantized have no values in X for a step to transform.
-        if (quantized_rows_of(data) != nullptr)
-            throw InternalError("preprocessing step " + kind + " asked of rows held quantized (docs/large-data.md)");
+        if (quantized_rows_of(data) != nullptr || streamed_rows_of(data) != nullptr)
+            throw InternalError("preprocessing step " + kind +
+                                " asked of rows held quantized or read as a stream (docs/large-data.md)");
         auto t = make_transformer(kind);
         if (rows_sharded) {
             refuse_on_shards(*t, kind);

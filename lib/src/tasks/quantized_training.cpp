@@ -14,140 +14,17 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_stream.hpp"
-#include "training_shard_categories.hpp"
+#include "table_scan.hpp"
 
 namespace kestrel {
 namespace {
 
-// Each parsed piece of the file with rows, in input order, with the row number of its first
-// row; the stream's end checks (no data rows, every row dropped) as a whole read makes them.
-// Returns the rows dropped (missing policy drop).
-template <class Visit>
-Index each_piece(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, Visit&& visit) {
-    TableStream stream(path, read, piece_bytes);
-    TableStream::Piece piece;
-    Index rows = 0, dropped = 0;
-    while (stream.next(piece)) {
-        Table t = stream.parse(piece, read.threads);
-        stream.learn(t);
-        dropped += t.dropped_rows;
-        if (t.X.rows() == 0) continue;
-        visit(t, rows);
-        rows += t.X.rows();
-    }
-    stream.finish(rows, dropped);
-    return dropped;
-}
+using detail::align_piece;
+using detail::each_piece;
+using detail::refuse_empty_columns;
+using detail::Scan;
+using detail::scan_file;
 
-// What the first read learns: the rows, their labels, the names, the width and each
-// column's categories (the sorted union of the pieces' lists, as the reader merges the
-// dictionaries of a whole file's chunks).
-struct Scan {
-    Index rows = 0, dropped = 0, width = 0;
-    RawLabels labels;
-    bool has_labels = false;
-    std::vector<std::string> feature_names;
-    std::string label_name, source;
-    std::size_t fields = 0;
-    std::uint64_t bytes = 0;
-    CategoryLists categories;  // per column; empty: every column numeric
-    std::vector<Index> categorical;
-    std::vector<Index> missing;  // per column of a dense table: its missing cells
-};
-
-void append_labels(RawLabels& all, RawLabels& piece) {
-    const auto move_in = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
-    move_in(all.text, piece.text);
-    move_in(all.numeric, piece.numeric);
-    move_in(all.line, piece.line);
-    move_in(all.qid, piece.qid);
-    all.source = piece.source;
-}
-
-Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes) {
-    Scan s;
-    std::vector<std::vector<std::string>> words;
-    s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
-        s.rows += t.X.rows();
-        s.width = std::max(s.width, t.X.cols());
-        if (t.labels) {
-            s.has_labels = true;
-            append_labels(s.labels, *t.labels);
-        }
-        if (s.feature_names.empty()) s.feature_names = t.feature_names;
-        if (!t.X.is_sparse()) {
-            const DenseMatrix& m = t.X.dense_ref();
-            s.missing.resize(static_cast<std::size_t>(std::max<Index>(static_cast<Index>(s.missing.size()), m.cols())), 0);
-            for (Index i = 0; i < m.rows(); ++i)
-                for (Index f = 0; f < m.cols(); ++f) s.missing[static_cast<std::size_t>(f)] += std::isnan(m(i, f));
-        }
-        s.label_name = t.label_name;
-        s.source = t.source;
-        s.fields = t.fields;
-        words.resize(std::max(words.size(), t.categories.size()));
-        for (std::size_t f = 0; f < t.categories.size(); ++f)
-            words[f].insert(words[f].end(), t.categories[f].begin(), t.categories[f].end());
-    });
-    s.bytes = std::filesystem::file_size(path);
-    for (std::size_t f = 0; f < words.size(); ++f) {
-        if (words[f].empty()) continue;
-        std::sort(words[f].begin(), words[f].end());
-        words[f].erase(std::unique(words[f].begin(), words[f].end()), words[f].end());
-        if (static_cast<Index>(words[f].size()) > read.max_categories)
-            throw DataError(s.source + ": column " +
-                            (s.feature_names.empty() ? std::to_string(f) : "'" + s.feature_names[f] + "'") + " has " +
-                            std::to_string(words[f].size()) + " categories, more than " +
-                            option_named("read.max_categories") + " (" + std::to_string(read.max_categories) + ")");
-        s.categorical.push_back(static_cast<Index>(f));
-    }
-    if (!s.categorical.empty()) {
-        words.resize(static_cast<std::size_t>(s.width));
-        s.categories = std::move(words);
-    }
-    return s;
-}
-
-// A CSV column missing in every row is refused by the whole-file reader, which a piece
-// cannot know: the first piece is read again as a whole input for the reader's own error.
-void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s) {
-    const auto empty = std::find(s.missing.begin(), s.missing.end(), s.rows);
-    if (empty == s.missing.end()) return;
-    TableStream stream(path, read, piece_bytes);
-    TableStream::Piece piece;
-    if (stream.next(piece)) {
-        ReadOptions whole = read;
-        whole.first_line = piece.first_line;
-        (void)read_table_from_buffer(piece.text, stream.source(), whole);
-    }
-    throw DataError(s.source + ": every cell of feature " + std::to_string(empty - s.missing.begin() + 1) +
-                    " is missing; drop it with " + option_named("ignore_columns"));
-}
-
-// A piece as the whole table has it: as wide, its category codes the union lists' codes.
-void align_piece(Table& t, const Scan& s) {
-    detail::widen_table(t, s.width);
-    if (s.categorical.empty()) return;
-    t.categories.resize(static_cast<std::size_t>(s.width));
-    for (const Index f : s.categorical) {
-        const auto& mine = t.categories[static_cast<std::size_t>(f)];
-        const auto& all = s.categories[static_cast<std::size_t>(f)];
-        std::vector<double> code(mine.size());
-        for (std::size_t c = 0; c < mine.size(); ++c)
-            code[c] = static_cast<double>(std::lower_bound(all.begin(), all.end(), mine[c]) - all.begin());
-        const auto to = [&code](double& x) {
-            if (!std::isnan(x) && x >= 0 && x < static_cast<double>(code.size())) x = code[static_cast<std::size_t>(x)];
-        };
-        if (t.X.is_sparse()) {
-            SparseMatrix& m = t.X.sparse_mut();
-            for (Index i = 0; i < m.outerSize(); ++i)
-                for (SparseMatrix::InnerIterator it(m, i); it; ++it)
-                    if (it.col() == f) to(it.valueRef());
-        } else {
-            DenseMatrix& m = t.X.dense_mut();
-            for (Index r = 0; r < m.rows(); ++r) to(m(r, f));
-        }
-    }
-}
 
 // The reads of the cut sample's values, `group` numeric features at a time (the first read
 // also counts every row's category codes), and the cuts they give.

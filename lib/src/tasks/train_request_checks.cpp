@@ -54,7 +54,7 @@ void check_train_request(const TrainRequest& request) {
     if (!request.init_model.empty() && !can.continue_training)
         throw UsageError(option_named("init_model") + ": model " + spec.model +
                          " cannot continue training (gbdt can, without " + option_named("params") +
-                         " multiclass=ovr|ovo|ecoc)");
+                         " multiclass=ovr|ovo|ecoc; logistic starts from its weights)");
     if (request.shard || !request.shard_files.empty()) check_shard(request);
 }
 

@@ -51,6 +51,11 @@ Json train_summary_json(const TrainResult& r, const std::string& output) {
     Json j = {{"model", r.model_name}, {"task", r.task_label},     {"rows", r.rows},     {"features", r.cols},
               {"classes", r.classes},  {"fit_seconds", r.seconds}, {"output", output}};
     if (!r.c_search.is_null()) j["c_search"] = r.c_search;
+    if (r.quantized) j["rows_read"] = "quantized store";
+    if (r.streamed) {
+        j["rows_read"] = "stream";
+        j["stream_passes"] = r.stream_passes;
+    }
     j["categorical_features"] = r.categorical_features;
     if (const Index best = r.model.estimator().best_iteration(); best >= 0) j["best_iteration"] = best;
     j["preprocessing"] = r.model.step_kinds();

@@ -10,6 +10,7 @@
 #include "kestrel/core/process_group.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/quantized_training.hpp"
+#include "kestrel/tasks/streamed_training.hpp"
 #include "kestrel/tasks/provenance.hpp"
 #include "kestrel/tasks/train_summary.hpp"
 #include "kestrel/tasks/training_shard.hpp"
@@ -23,18 +24,15 @@ struct TrainingRows {
     Index total_rows = 0;  // every rank's
     std::string label_name;
     std::shared_ptr<const QuantizedTable> store;  // X is its shape when set
+    std::shared_ptr<const RowBlocks> blocks;      // X is their shape when set
 };
 
-// Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
-// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
-// resampling or calibration, nothing continued),
-// one process reading one regular file several times (no cache: it holds doubles), and the
-// same cuts as the doubles' path (no hold-out of early stopping, which cuts the training
-// part only). docs/large-data.md lists them.
-bool takes_quantized_store(const TrainRequest& request) {
+// What both ways of reading a file several times need: one process reading one regular file
+// as it is (no cache: it holds doubles; no weights or query column taken out of it; nothing
+// continued), the model's own handling of its columns (no step fitted on doubles).
+bool reads_file_again(const TrainRequest& request) {
     const ModelSpec& spec = request.spec;
     const TrainingDataOptions& data = request.data;
-    if (request.quantized_store == TrainRequest::QuantizedStore::never || spec.model != "gbdt") return false;
     if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
     if ((spec.missing != "auto" && spec.missing != "keep") || spec.missing_indicator || spec.encode != "auto" ||
         spec.max_categories != 0 || spec.min_frequency != 0)
@@ -43,17 +41,42 @@ bool takes_quantized_store(const TrainRequest& request) {
     if (!data.read.cache.empty() || !data.weights_column.empty() || !data.group_column.empty()) return false;
     std::error_code ec;
     if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;
-    if (request.quantized_store == TrainRequest::QuantizedStore::automatic) {
-        // The several reads cost about twice the single parse: worth it only where the
-        // doubles (about the file's size, more for a compressed file) press on the memory.
-        const std::uint64_t budget = data.read.max_memory != 0 ? data.read.max_memory : available_memory();
-        const std::uintmax_t size = std::filesystem::file_size(data.path, ec);
-        if (ec || size < budget / 4) return false;
-    }
-    const Params& p = resolved_params(spec)->values();
     // A multiclass wrapper fits members on relabelled or fewer rows, with seeds of their own.
-    if (p.value("multiclass", std::string("auto")) != "auto") return false;
-    return !(p.value("early_stopping_rounds", 0LL) > 0 && data.validation_files.empty());
+    return resolved_params(spec)->values().value("multiclass", std::string("auto")) == "auto";
+}
+
+// Whether the training file is at least 1 / `share` of the memory budget.
+bool large_beside_memory(const TrainingDataOptions& data, std::uint64_t share) {
+    const std::uint64_t budget = data.read.max_memory != 0 ? data.read.max_memory : available_memory();
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(data.path, ec);
+    return !ec && size >= budget / share;
+}
+
+// Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
+// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
+// resampling or calibration, nothing continued), one process reading one regular file
+// several times, and the same cuts as the doubles' path (no hold-out of early stopping,
+// which cuts the training part only). docs/large-data.md lists them.
+bool takes_quantized_store(const TrainRequest& request) {
+    if (request.quantized_store == TrainRequest::QuantizedStore::never || request.spec.model != "gbdt") return false;
+    if (!reads_file_again(request)) return false;
+    // The several reads cost about twice the single parse: worth it only where the doubles
+    // (about the file's size, more for a compressed file) press on the memory.
+    if (request.quantized_store == TrainRequest::QuantizedStore::automatic && !large_beside_memory(request.data, 4))
+        return false;
+    const Params& p = resolved_params(request.spec)->values();
+    return !(p.value("early_stopping_rounds", 0LL) > 0 && request.data.validation_files.empty());
+}
+
+// Whether the request's rows may be read as a stream: a model that sums its loss over
+// blocks of rows, under the conditions of reading the file again. A pass per evaluation
+// costs far more than one read: automatic takes it only where the doubles would not fit.
+bool takes_row_stream(const TrainRequest& request) {
+    if (request.row_stream == TrainRequest::RowStream::never) return false;
+    if (!registry().capabilities(*resolved_params(request.spec)).streamed_rows || !reads_file_again(request))
+        return false;
+    return request.row_stream == TrainRequest::RowStream::always || large_beside_memory(request.data, 2);
 }
 
 TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
@@ -68,13 +91,37 @@ TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx
     return rows;
 }
 
+// The rows as a stream, or none when the scanned table cannot be streamed and the request
+// leaves the choice (the file is then read whole, as without a stream).
+std::optional<TrainingRows> read_streamed_rows(const TrainRequest& request, const Context& ctx) {
+    StreamedTrainingData streamed = read_streamed_training_data(request.data, request.spec, ctx);
+    if (streamed.refused.empty() && streamed.data.task == Task::classification && streamed.data.n_classes() > 2 &&
+        registry().info(request.spec.model).multiclass == Multiclass::binary_only)
+        streamed.refused = streamed.data.source + ": " + std::to_string(streamed.data.n_classes()) +
+                           " classes, which model " + request.spec.model + " learns one-vs-rest in memory";
+    if (!streamed.refused.empty()) {
+        if (request.row_stream == TrainRequest::RowStream::always)
+            throw UsageError(streamed.refused + "; it cannot be read as a stream (docs/large-data.md)");
+        return std::nullopt;
+    }
+    TrainingRows rows;
+    rows.total_rows = streamed.data.rows();
+    rows.data = std::move(streamed.data);
+    rows.label_name = std::move(streamed.label_name);
+    rows.blocks = std::move(streamed.blocks);
+    return rows;
+}
+
 TrainingRows read_training_rows(const TrainRequest& request, Context& ctx) {
     if (request.shard || !request.shard_files.empty()) {
         ShardedTrainingData part = read_training_shard(request.data, request.shard_files, request.spec);
         ctx.rows_sharded = in_process_group();
-        return {std::move(part.data), part.total_rows, std::move(part.label_name), nullptr};
+        return {std::move(part.data), part.total_rows, std::move(part.label_name), nullptr, nullptr};
     }
     if (takes_quantized_store(request)) return read_quantized_rows(request, ctx);
+    if (takes_row_stream(request)) {
+        if (std::optional<TrainingRows> streamed = read_streamed_rows(request, ctx)) return std::move(*streamed);
+    }
     TrainingRows rows;
     rows.data = read_training_data(request.data, request.spec, &rows.label_name);
     rows.total_rows = rows.data.rows();
@@ -105,8 +152,11 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     const auto start = std::chrono::steady_clock::now();
     std::optional<QuantizedRows> quantized;
     if (rows.store) quantized.emplace(rows.store);
+    std::optional<StreamedRows> streamed;
+    if (rows.blocks) streamed.emplace(*rows.blocks);
     Model m = Model::train(spec, std::move(train), ctx);
     quantized.reset();
+    streamed.reset();
     const bool from_store = rows.store != nullptr;
     rows.store.reset();  // the codes are not needed past the fit
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -128,6 +178,8 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     if (request.reports.tree) r.tree_text = r.model.report("tree");
     r.c_search = c_search_report(r.model);
     r.quantized = from_store;
+    r.streamed = rows.blocks != nullptr;
+    r.stream_passes = rows.blocks ? rows.blocks->passes() : 0;
     return r;
 }
 

@@ -34,8 +34,9 @@ struct Capabilities {
     bool contributions = false;      // per-row feature contributions (Estimator::contributions: TreeSHAP)
     bool eval_sets = false;          // watches Context::eval_sets while fitting (gbdt: metrics per round)
     bool early_stopping = false;     // stops on the last eval set: cv hands it the held-out fold
-    bool continue_training = false;  // a fit adds to Context::init_model's rounds (gbdt: --init-model)
+    bool continue_training = false;  // a fit continues Context::init_model: adds rounds (gbdt), starts from its weights (logistic)
     bool sharded_rows = false;       // fits on rows spread over MPI ranks (Context::rows_sharded)
+    bool streamed_rows = false;      // fits on rows read as a stream, block by block (common/row_blocks.hpp)
     bool explains_rows = false;      // renders a row's path through its trees (Estimator::explain_row)
     bool operator==(const Capabilities&) const = default;
 };

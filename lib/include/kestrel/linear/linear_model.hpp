@@ -40,6 +40,13 @@ protected:
     void keep(const Vector& coef, double intercept);
     void keep_c_search(Json path) { c_search_ = std::move(path); }
 
+    // The solver's starting point for a fit that continues Context::init_model (a fitted
+    // model of the same kind, checked by Estimator::fit): its weights, one row after the
+    // other, then the intercepts divided by `intercept_scale` (the bias feature's value;
+    // ≤ 0: no intercept entry). Empty without a model to continue. scikit-learn's
+    // warm_start: a convex objective has one optimum, which the start only reaches sooner.
+    Vector continued_solution(const Context& ctx, double intercept_scale) const;
+
     // X wᵀ + b, n x rows.
     Matrix scores(const Features& X) const;
     // Regression: the one score; classification: sign / argmax of the scores.

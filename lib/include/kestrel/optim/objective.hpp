@@ -39,6 +39,9 @@ struct SolverOptions {
     double tol = 1e-4;
     int max_iter = 1000;
     int memory = 10;  // L-BFGS: number of correction pairs kept (scikit-learn's default)
+    // > 0: ‖∇f(w₀)‖ of the rule replaced by this norm (a warm start stops where a cold start
+    // from 0 would: pass the gradient's norm at 0).
+    double reference_grad_norm = 0;
 };
 
 // What every iterative solver returns. A solver never warns by itself: the model

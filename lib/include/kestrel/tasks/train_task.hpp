@@ -40,6 +40,15 @@ struct TrainRequest {
     // take about its size); always: whenever the request allows it; never: the doubles.
     enum class QuantizedStore { automatic, always, never };
     QuantizedStore quantized_store = QuantizedStore::automatic;
+    // A model whose loss sums over rows (Capabilities::streamed_rows: logistic, linear_svm's
+    // primal, ridge) reads the file as a stream, one pass per evaluation of its objective,
+    // never holding the features (docs/large-data.md). automatic: when the file is large
+    // beside the memory budget (half of ReadOptions::max_memory, or of the memory available,
+    // or more) and, once scanned, numeric without missing cells (a table that is not is read
+    // whole as before); always: whenever the request allows it (UsageError for such a
+    // table); never: read whole.
+    enum class RowStream { automatic, always, never };
+    RowStream row_stream = RowStream::automatic;
 };
 
 // What a fit's summary tells, kept before the rows went to the model.
@@ -61,6 +70,8 @@ struct TrainResult {
     std::string path_csv{}, trace_csv{}, tree_text{};  // the reports asked for
     Json c_search{};                             // `-p C=auto`'s C path with its scores, or null
     bool quantized = false;  // the rows were read into gbdt's quantized store, not as doubles
+    bool streamed = false;   // the rows were read as a stream, a pass per evaluation (RowStream)
+    int stream_passes = 0;   // the passes over the file a streamed fit made (its scan not counted)
 };
 
 // UsageError, before any file is read, for what the model cannot do with the request: a

@@ -1,0 +1,121 @@
+// The reads of a training file in pieces shared by the quantized store and the stream.
+#include "table_scan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iterator>
+#include <utility>
+
+#include "kestrel/core/error.hpp"
+#include "training_shard_categories.hpp"
+
+namespace kestrel::detail {
+
+namespace {
+
+void append_labels(RawLabels& all, RawLabels& piece) {
+    const auto move_in = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+    move_in(all.text, piece.text);
+    move_in(all.numeric, piece.numeric);
+    move_in(all.line, piece.line);
+    move_in(all.qid, piece.qid);
+    all.source = piece.source;
+}
+
+// Adds X's column sums to `sums`, widened to X's width.
+void add_column_sums(Vector& sums, const Features& X) {
+    if (sums.size() < X.cols()) {
+        Vector wider = Vector::Zero(X.cols());
+        wider.head(sums.size()) = sums;
+        sums = std::move(wider);
+    }
+    sums.head(X.cols()) += X.transpose_multiply(Vector::Ones(X.rows()));
+}
+
+}  // namespace
+
+Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes) {
+    Scan s;
+    std::vector<std::vector<std::string>> words;
+    s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
+        s.rows += t.X.rows();
+        s.width = std::max(s.width, t.X.cols());
+        if (t.labels) {
+            s.has_labels = true;
+            append_labels(s.labels, *t.labels);
+        }
+        if (s.feature_names.empty()) s.feature_names = t.feature_names;
+        add_column_sums(s.column_sums, t.X);
+        if (!t.X.is_sparse()) {
+            const DenseMatrix& m = t.X.dense_ref();
+            s.missing.resize(static_cast<std::size_t>(std::max<Index>(static_cast<Index>(s.missing.size()), m.cols())), 0);
+            for (Index i = 0; i < m.rows(); ++i)
+                for (Index f = 0; f < m.cols(); ++f) s.missing[static_cast<std::size_t>(f)] += std::isnan(m(i, f));
+        }
+        s.label_name = t.label_name;
+        s.source = t.source;
+        s.fields = t.fields;
+        words.resize(std::max(words.size(), t.categories.size()));
+        for (std::size_t f = 0; f < t.categories.size(); ++f)
+            words[f].insert(words[f].end(), t.categories[f].begin(), t.categories[f].end());
+    });
+    s.bytes = std::filesystem::file_size(path);
+    for (std::size_t f = 0; f < words.size(); ++f) {
+        if (words[f].empty()) continue;
+        std::sort(words[f].begin(), words[f].end());
+        words[f].erase(std::unique(words[f].begin(), words[f].end()), words[f].end());
+        if (static_cast<Index>(words[f].size()) > read.max_categories)
+            throw DataError(s.source + ": column " +
+                            (s.feature_names.empty() ? std::to_string(f) : "'" + s.feature_names[f] + "'") + " has " +
+                            std::to_string(words[f].size()) + " categories, more than " +
+                            option_named("read.max_categories") + " (" + std::to_string(read.max_categories) + ")");
+        s.categorical.push_back(static_cast<Index>(f));
+    }
+    if (!s.categorical.empty()) {
+        words.resize(static_cast<std::size_t>(s.width));
+        s.categories = std::move(words);
+    }
+    return s;
+}
+
+void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s) {
+    const auto empty = std::find(s.missing.begin(), s.missing.end(), s.rows);
+    if (empty == s.missing.end()) return;
+    TableStream stream(path, read, piece_bytes);
+    TableStream::Piece piece;
+    if (stream.next(piece)) {
+        ReadOptions whole = read;
+        whole.first_line = piece.first_line;
+        (void)read_table_from_buffer(piece.text, stream.source(), whole);
+    }
+    throw DataError(s.source + ": every cell of feature " + std::to_string(empty - s.missing.begin() + 1) +
+                    " is missing; drop it with " + option_named("ignore_columns"));
+}
+
+void align_piece(Table& t, const Scan& s) {
+    detail::widen_table(t, s.width);
+    if (s.categorical.empty()) return;
+    t.categories.resize(static_cast<std::size_t>(s.width));
+    for (const Index f : s.categorical) {
+        const auto& mine = t.categories[static_cast<std::size_t>(f)];
+        const auto& all = s.categories[static_cast<std::size_t>(f)];
+        std::vector<double> code(mine.size());
+        for (std::size_t c = 0; c < mine.size(); ++c)
+            code[c] = static_cast<double>(std::lower_bound(all.begin(), all.end(), mine[c]) - all.begin());
+        const auto to = [&code](double& x) {
+            if (!std::isnan(x) && x >= 0 && x < static_cast<double>(code.size())) x = code[static_cast<std::size_t>(x)];
+        };
+        if (t.X.is_sparse()) {
+            SparseMatrix& m = t.X.sparse_mut();
+            for (Index i = 0; i < m.outerSize(); ++i)
+                for (SparseMatrix::InnerIterator it(m, i); it; ++it)
+                    if (it.col() == f) to(it.valueRef());
+        } else {
+            DenseMatrix& m = t.X.dense_mut();
+            for (Index r = 0; r < m.rows(); ++r) to(m(r, f));
+        }
+    }
+}
+
+}  // namespace kestrel::detail

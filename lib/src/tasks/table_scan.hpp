@@ -1,0 +1,63 @@
+#pragma once
+// A training file read in pieces, several times (docs/large-data.md): the reads of the
+// quantized store and of a stream share the first one, which learns the rows, labels,
+// names, width and categories, and the way every later piece is made as wide and coded
+// as the whole table. Each piece goes through TableStream, the reader of a whole file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kestrel/io/data_reader.hpp"
+#include "kestrel/io/table_stream.hpp"
+
+namespace kestrel::detail {
+
+// Each parsed piece of the file with rows, in input order, with the row number of its first
+// row; the stream's end checks (no data rows, every row dropped) as a whole read makes them.
+// Returns the rows dropped (missing policy drop).
+template <class Visit>
+Index each_piece(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, Visit&& visit) {
+    TableStream stream(path, read, piece_bytes);
+    TableStream::Piece piece;
+    Index rows = 0, dropped = 0;
+    while (stream.next(piece)) {
+        Table t = stream.parse(piece, read.threads);
+        stream.learn(t);
+        dropped += t.dropped_rows;
+        if (t.X.rows() == 0) continue;
+        visit(t, rows);
+        rows += t.X.rows();
+    }
+    stream.finish(rows, dropped);
+    return dropped;
+}
+
+// What the first read learns: the rows, their labels, the names, the width and each
+// column's categories (the sorted union of the pieces' lists, as the reader merges the
+// dictionaries of a whole file's chunks).
+struct Scan {
+    Index rows = 0, dropped = 0, width = 0;
+    RawLabels labels;
+    bool has_labels = false;
+    std::vector<std::string> feature_names;
+    std::string label_name, source;
+    std::size_t fields = 0;
+    std::uint64_t bytes = 0;
+    CategoryLists categories;  // per column; empty: every column numeric
+    std::vector<Index> categorical;
+    std::vector<Index> missing;  // per column of a dense table: its missing cells
+    Vector column_sums;          // per column: the sum of its cells (absent sparse entries 0)
+};
+
+// The first read of the file (its rows, labels, names, width, categories, missing cells
+// and column sums); DataError for a column with more categories than read.max_categories.
+Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes);
+
+// A CSV column missing in every row is refused by the whole-file reader, which a piece
+// cannot know: the first piece is read again as a whole input for the reader's own error.
+void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s);
+
+// A piece as the whole table has it: as wide, its category codes the union lists' codes.
+void align_piece(Table& t, const Scan& s);
+
+}  // namespace kestrel::detail
