@@ -236,13 +236,10 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
 }
 
 template <class Bin>
-std::vector<Bin> column_rows(const std::vector<Bin>& from, Index n, Index d, std::span<const Index> rows) {
+void column_rows(const Bin* from, Index n, Index d, std::span<const Index> rows, Bin* out) {
     const auto m = static_cast<Index>(rows.size());
-    std::vector<Bin> out(static_cast<std::size_t>(m * d));
     for (Index f = 0; f < d; ++f)
-        for (Index i = 0; i < m; ++i)
-            out[static_cast<std::size_t>(f * m + i)] = from[static_cast<std::size_t>(f * n + rows[static_cast<std::size_t>(i)])];
-    return out;
+        for (Index i = 0; i < m; ++i) out[f * m + i] = from[f * n + rows[static_cast<std::size_t>(i)]];
 }
 
 }  // namespace
@@ -398,23 +395,27 @@ int BinCuts::bin_of(Index f, double x) const {
     return std::min(b, n_bins(f));  // +inf (never in training data) reads as missing
 }
 
-BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
-    : n_(rows.empty() ? X.rows() : static_cast<Index>(rows.size())), d_(X.cols()) {
-    const auto cells = static_cast<std::size_t>(n_ * d_);
-    if (cuts.fits_byte()) {
-        b8_.resize(cells);
-        fill_bins(cuts, X, rows, n_, b8_.data(), n_, 0, threads);
-    } else {
-        b16_.resize(cells);
-        fill_bins(cuts, X, rows, n_, b16_.data(), n_, 0, threads);
-    }
+std::uint64_t BinnedMatrix::code_bytes(const BinCuts& cuts, Index n, Index d) {
+    return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(d) * (cuts.fits_byte() ? 1 : 2);
 }
 
-BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d) : n_(n), d_(d) {
-    if (cuts.fits_byte())
-        b8_.resize(static_cast<std::size_t>(n * d));
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
+    : BinnedMatrix(cuts, rows.empty() ? X.rows() : static_cast<Index>(rows.size()), X.cols()) {
+    if (codes_.size() == 0) return;
+    if (wide_)
+        fill_bins(cuts, X, rows, n_, codes16(), n_, 0, threads);
     else
-        b16_.resize(static_cast<std::size_t>(n * d));
+        fill_bins(cuts, X, rows, n_, codes8(), n_, 0, threads);
+}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d)
+    : BinnedMatrix(cuts, n, d, CodePages::in_memory(static_cast<std::size_t>(code_bytes(cuts, n, d)))) {}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d, CodePages pages)
+    : n_(n), d_(d), wide_(!cuts.fits_byte()), codes_(std::move(pages)) {
+    if (codes_.size() != code_bytes(cuts, n, d))
+        throw InternalError("BinnedMatrix: " + std::to_string(codes_.size()) + " bytes for the codes of " +
+                            std::to_string(n) + " rows x " + std::to_string(d) + " features");
 }
 
 void BinnedMatrix::fill_rows(const BinCuts& cuts, const Features& X, Index first, int threads) {
@@ -422,19 +423,25 @@ void BinnedMatrix::fill_rows(const BinCuts& cuts, const Features& X, Index first
         throw InternalError("BinnedMatrix::fill_rows: rows " + std::to_string(first) + " + " +
                             std::to_string(X.rows()) + " of " + std::to_string(X.cols()) +
                             " features outside the matrix");
-    if (b8_.empty() && b16_.empty()) return;  // no cells
-    if (!b8_.empty())
-        fill_bins(cuts, X, {}, X.rows(), b8_.data(), n_, first, threads);
+    if (codes_.size() == 0) return;  // no cells
+    if (wide_)
+        fill_bins(cuts, X, {}, X.rows(), codes16(), n_, first, threads);
     else
-        fill_bins(cuts, X, {}, X.rows(), b16_.data(), n_, first, threads);
+        fill_bins(cuts, X, {}, X.rows(), codes8(), n_, first, threads);
 }
 
 BinnedMatrix BinnedMatrix::rows_subset(std::span<const Index> rows) const {
     BinnedMatrix out;
     out.n_ = static_cast<Index>(rows.size());
     out.d_ = d_;
-    if (!b8_.empty()) out.b8_ = column_rows(b8_, n_, d_, rows);
-    if (!b16_.empty()) out.b16_ = column_rows(b16_, n_, d_, rows);
+    out.wide_ = wide_;
+    const auto cells = static_cast<std::size_t>(out.n_ * d_);
+    out.codes_ = CodePages::in_memory(codes_.size() == 0 ? 0 : cells * (wide_ ? 2 : 1));
+    if (out.codes_.size() == 0) return out;
+    if (wide_)
+        column_rows(column16(0), n_, d_, rows, out.codes16());
+    else
+        column_rows(column8(0), n_, d_, rows, out.codes8());
     return out;
 }
 
