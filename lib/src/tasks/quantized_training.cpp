@@ -220,10 +220,34 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
     return out;
 }
 
+// The cut sample's values held at once, by default: one byte a cell, the codes' size (freed
+// before the codes are allocated); where the codes do not fit the memory budget (they go to
+// disk), a quarter of the budget instead. The grouping changes the reads, not the cuts.
+std::uint64_t default_sample_bytes(const Scan& s, std::uint64_t max_memory) {
+    const std::uint64_t cells = static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width);
+    if (fits_memory(cells, max_memory)) return cells;
+    const std::uint64_t budget = max_memory != 0 ? max_memory : available_memory();
+    return budget > 0 ? std::min(cells, budget / 4) : cells;
+}
+
+// The store's zero codes, in memory or in the pages of a temporary file as `placement` says:
+// automatic puts them on disk where check_memory would refuse them in memory.
+BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_memory, const StorePlacement& placement) {
+    const std::uint64_t bytes = BinnedMatrix::code_bytes(cuts, s.rows, s.width);
+    const bool disk = placement.pages == StorePages::disk ||
+                      (placement.pages == StorePages::automatic && !fits_memory(bytes, max_memory));
+    if (disk) return {cuts, s.rows, s.width, CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory)};
+    check_memory(bytes, max_memory,
+                 s.source + ": holding " + std::to_string(s.rows) + " rows x " + std::to_string(s.width) +
+                     " features quantized");
+    return {cuts, s.rows, s.width};
+}
+
 }  // namespace
 
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
-                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes) {
+                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes,
+                                                   const StorePlacement& placement) {
     if (!options.weights_column.empty() || !options.group_column.empty())
         throw UsageError("the quantized store takes no weights or query column yet (docs/large-data.md)");
     std::error_code ec;
@@ -247,22 +271,30 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     }
     const Index sampled = std::min<Index>(s.rows, static_cast<Index>(BinCuts::sample_rows(s.rows, seed).size()));
     const std::uint64_t budget =
-        sizes.sample_bytes > 0 ? sizes.sample_bytes
-                         : std::max<std::uint64_t>(kMinCutSampleBytes,
-                                                   static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width));
+        sizes.sample_bytes > 0 ? sizes.sample_bytes : std::max(kMinCutSampleBytes, default_sample_bytes(s, read.max_memory));
     const std::size_t group = std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
     CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group);
-    check_memory(static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width) *
-                         (cuts.cuts.fits_byte() ? 1 : 2),
-                 read.max_memory, s.source + ": holding " + std::to_string(s.rows) + " rows x " +
-                                      std::to_string(s.width) + " features quantized");
-    BinnedMatrix bins(cuts.cuts, s.rows, s.width);
+    BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
+    const bool on_disk = bins.pages().in_file();
+    const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +
+                                            format_bytes(bins.pages().size()) + ")"
+                                      : std::string("quantized store: codes");
+    // Written once, each column front to back: read-ahead, and the pages written are the
+    // first reclaimed under memory pressure.
+    bins.pages().advise(CodePages::Access::sequential);
+    const auto total = static_cast<std::uint64_t>(s.rows);
+    if (placement.progress) placement.progress(label, 0, total);
     each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
         align_piece(t, s);
         bins.fill_rows(cuts.cuts, t.X, first, read.threads);
+        if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
     });
+    // The fit reads each column forward with gaps (a node's rows, ascending): the kernel's
+    // default read-ahead suits it; MADV_RANDOM would fault every skipped-to page alone.
+    bins.pages().advise(CodePages::Access::normal);
     QuantizedTrainingData out;
     out.cut_passes = cuts.passes;
+    out.pages_on_disk = on_disk;
     out.label_name = s.label_name;
     out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed);
     Table shape;

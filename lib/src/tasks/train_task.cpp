@@ -23,6 +23,7 @@ struct TrainingRows {
     Index total_rows = 0;  // every rank's
     std::string label_name;
     std::shared_ptr<const QuantizedTable> store;  // X is its shape when set
+    bool store_on_disk = false;
 };
 
 // Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
@@ -58,13 +59,17 @@ bool takes_quantized_store(const TrainRequest& request) {
 
 TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
     const Params& p = resolved_params(request.spec)->values();
-    QuantizedTrainingData q = read_quantized_training_data(request.data, request.spec,
-                                                           static_cast<int>(p.value("max_bins", 255LL)), ctx.seed);
+    StorePlacement placement;
+    placement.pages = request.store_pages;
+    placement.progress = ctx.progress;
+    QuantizedTrainingData q = read_quantized_training_data(
+        request.data, request.spec, static_cast<int>(p.value("max_bins", 255LL)), ctx.seed, {}, placement);
     TrainingRows rows;
     rows.total_rows = q.data.rows();
     rows.data = std::move(q.data);
     rows.label_name = std::move(q.label_name);
     rows.store = std::move(q.store);
+    rows.store_on_disk = q.pages_on_disk;
     return rows;
 }
 
@@ -128,6 +133,7 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     if (request.reports.tree) r.tree_text = r.model.report("tree");
     r.c_search = c_search_report(r.model);
     r.quantized = from_store;
+    r.store_on_disk = rows.store_on_disk;
     return r;
 }
 

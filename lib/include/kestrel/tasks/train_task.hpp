@@ -10,6 +10,7 @@
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "kestrel/tasks/quantized_training.hpp"  // StorePages
 #include "kestrel/tasks/training_data.hpp"
 
 namespace kestrel {
@@ -40,6 +41,10 @@ struct TrainRequest {
     // take about its size); always: whenever the request allows it; never: the doubles.
     enum class QuantizedStore { automatic, always, never };
     QuantizedStore quantized_store = QuantizedStore::automatic;
+    // Where the store's codes live when it is taken (docs/large-data.md, "Pages on disk"):
+    // automatic: in memory when they fit the memory budget, else in a mapped temporary file
+    // in $TMPDIR (or /tmp); memory: in memory or refused; disk: in the file. The same model.
+    StorePages store_pages = StorePages::automatic;
 };
 
 // What a fit's summary tells, kept before the rows went to the model.
@@ -61,6 +66,7 @@ struct TrainResult {
     std::string path_csv{}, trace_csv{}, tree_text{};  // the reports asked for
     Json c_search{};                             // `-p C=auto`'s C path with its scores, or null
     bool quantized = false;  // the rows were read into gbdt's quantized store, not as doubles
+    bool store_on_disk = false;  // the store's codes were in pages of a temporary file
 };
 
 // UsageError, before any file is read, for what the model cannot do with the request: a
