@@ -1,12 +1,13 @@
 #pragma once
-// Where a BinnedMatrix's codes live (docs/large-data.md, "Pages on disk"): heap memory, or
-// the pages of a temporary file mapped into memory when the quantized store does not fit
-// the memory budget. The file is made in a directory ($TMPDIR, else /tmp, unless one is
-// given) and unlinked at once, so nothing is left behind even when the process is killed;
-// it is mapped shared, so the kernel writes its pages back and evicts them under memory
-// pressure instead of holding them as anonymous memory. Its blocks are allocated up front
-// (posix_fallocate): a full disk is a DataError naming the directory, not a SIGBUS at the
-// first page the fit touches. Both are zero-filled and read through the same pointers.
+// Where a BinnedMatrix's codes live (docs/large-data.md, "Pages on disk"; implemented in
+// common/bin_cuts.cpp): heap memory, or the pages of a temporary file mapped into memory
+// when the quantized store does not fit the memory budget. The file is made in a directory
+// ($TMPDIR, else /tmp, unless one is given) and unlinked at once, so nothing is left behind
+// even when the process is killed; it is mapped shared, so the kernel writes its pages back
+// and evicts them under memory pressure instead of holding them as anonymous memory. Its
+// blocks are allocated up front (posix_fallocate): a full disk is a DataError naming the
+// directory, not a SIGBUS at the first page the fit touches. Both are zero-filled and read
+// through the same pointers.
 #include <cstddef>
 #include <cstdint>
 #include <string>
