@@ -1,7 +1,8 @@
 // kestrel-train -m gbdt with a quantized store beyond --max-memory (docs/large-data.md, "Pages
 // on disk"): the codes go to an unlinked file in $TMPDIR, the model is the default run's byte
-// for byte and nothing is left in the directory; a directory that cannot hold the file is a
-// one-line error naming it (exit 2), which also shows the run took the disk.
+// for byte and nothing is left in the directory; a directory that cannot hold the file (missing,
+// or no room for its blocks) is a one-line error naming it (exit 2), which also shows the run
+// took the disk.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -66,6 +67,17 @@ TEST_SUITE("cli.large_data") {
               std::string::npos);
         CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
         CHECK_FALSE(std::filesystem::exists(dir / "none.json"));
+        // No room for the file's blocks (a file size limit stands in for a full disk: the same
+        // failure of posix_fallocate, EFBIG for ENOSPC; SIGXFSZ ignored, as a full disk sends
+        // none): the one-line error naming the directory, exit 2, no SIGBUS.
+        const auto full = run_tool("sh -c \"trap '' XFSZ; ulimit -f 1024; TMPDIR=" + q(tmp.path.string()) + " " +
+                                   train + "--max-memory 3M " + q(data) + " -o " + q(dir / "full.json") + "\"");
+        CHECK(full.exit_code == 2);
+        CHECK(full.err.find(tmp.path.string() + ": cannot hold the quantized store's codes on disk (") !=
+              std::string::npos);
+        CHECK(full.err.find("no room for its blocks") != std::string::npos);
+        CHECK(std::count(full.err.begin(), full.err.end(), '\n') == 1);
+        CHECK(std::filesystem::is_empty(tmp.path));
     }
 }
 
