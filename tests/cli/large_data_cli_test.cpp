@@ -63,7 +63,7 @@ TEST_SUITE("cli.large_data") {
         const auto missing = run_tool("TMPDIR=/nonexistent-kestrel-tmp " + train + "--max-memory 3M " + q(data) +
                                       " -o " + q(dir / "none.json"));
         CHECK(missing.exit_code == 2);
-        CHECK(missing.err.find("/nonexistent-kestrel-tmp: cannot hold the quantized store's codes on disk (") !=
+        CHECK(missing.err.find("/nonexistent-kestrel-tmp: cannot hold 19.1 MB of the quantized store on disk: ") !=
               std::string::npos);
         CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
         CHECK_FALSE(std::filesystem::exists(dir / "none.json"));
@@ -73,7 +73,7 @@ TEST_SUITE("cli.large_data") {
         const auto full = run_tool("sh -c \"trap '' XFSZ; ulimit -f 1024; TMPDIR=" + q(tmp.path.string()) + " " +
                                    train + "--max-memory 3M " + q(data) + " -o " + q(dir / "full.json") + "\"");
         CHECK(full.exit_code == 2);
-        CHECK(full.err.find(tmp.path.string() + ": cannot hold the quantized store's codes on disk (") !=
+        CHECK(full.err.find(tmp.path.string() + ": cannot hold 19.1 MB of the quantized store on disk: ") !=
               std::string::npos);
         CHECK(full.err.find("no room for its blocks") != std::string::npos);
         CHECK(std::count(full.err.begin(), full.err.end(), '\n') == 1);

@@ -468,8 +468,8 @@ struct CodeFileDescriptor {
 };
 
 [[noreturn]] void refuse_code_file(const std::string& directory, std::size_t bytes, const std::string& why, int err) {
-    throw DataError(directory + ": cannot hold the quantized store's codes on disk (" + format_bytes(bytes) + "): " +
-                    why + ": " + std::strerror(err));
+    throw DataError(directory + ": cannot hold " + format_bytes(bytes) + " of the quantized store on disk: " + why +
+                    ": " + std::strerror(err));
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ struct Scan {
     CategoryLists categories;  // per column; empty: every column numeric
     std::vector<Index> categorical;
     std::vector<Index> missing;  // per column of a dense table: its missing cells
+    bool sparse = false;         // the pieces are sparse rows (LIBSVM)
 };
 
 void append_labels(RawLabels& all, RawLabels& piece) {
@@ -70,6 +71,7 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
     s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
+        s.sparse = s.sparse || t.X.is_sparse();
         if (t.labels) {
             s.has_labels = true;
             append_labels(s.labels, *t.labels);
@@ -149,15 +151,54 @@ void align_piece(Table& t, const Scan& s) {
     }
 }
 
+// The cut sample's values of one read, per feature: in vectors, or spilled to the columns of
+// a mapped temporary file (room for every sampled row in each feature's column), so that a
+// table whose codes go to disk gathers every feature's values in one read without holding
+// them in memory.
+class CutSampleValues {
+public:
+    CutSampleValues(std::size_t d, std::size_t rows, const std::vector<Index>& features,
+                    const std::string* spill_directory)
+        : values_(d) {
+        if (spill_directory == nullptr || rows == 0 || features.empty()) return;
+        column_.assign(d, 0);
+        count_.assign(d, 0);
+        for (std::size_t k = 0; k < features.size(); ++k) column_[static_cast<std::size_t>(features[k])] = k;
+        rows_ = rows;
+        pages_ = CodePages::in_file(rows * features.size() * sizeof(double), *spill_directory);
+    }
+    void put(std::size_t f, double x) {
+        if (pages_.size() == 0)
+            values_[f].push_back(x);
+        else
+            slab()[column_[f] * rows_ + count_[f]++] = x;
+    }
+    // Feature f's values, taken out.
+    std::vector<double> take(std::size_t f) {
+        if (pages_.size() == 0) return std::move(values_[f]);
+        const double* c = slab() + column_[f] * rows_;
+        return {c, c + count_[f]};
+    }
+
+private:
+    double* slab() { return reinterpret_cast<double*>(pages_.data()); }
+
+    std::vector<std::vector<double>> values_;
+    std::vector<std::size_t> column_, count_;
+    std::size_t rows_ = 0;
+    CodePages pages_;
+};
+
 // The reads of the cut sample's values, `group` numeric features at a time (the first read
-// also counts every row's category codes), and the cuts they give.
+// also counts every row's category codes), and the cuts they give; the values spilled to a
+// file in *spill_directory when it is given (CutSampleValues).
 struct CutReads {
     BinCuts cuts;
     int passes = 0;
 };
 
 CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s,
-                   int max_bins, std::uint64_t seed, std::size_t group) {
+                   int max_bins, std::uint64_t seed, std::size_t group, const std::string* spill_directory) {
     const auto d = static_cast<std::size_t>(s.width);
     const std::vector<Index> sample = BinCuts::sample_rows(s.rows, seed);
     std::vector<char> is_categorical(d, 0);
@@ -176,7 +217,9 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
         const bool count_codes = out.passes == 0 && !s.categorical.empty();
         std::vector<char> in_group(d, 0);
         for (std::size_t k = begin; k < end; ++k) in_group[static_cast<std::size_t>(numeric[k])] = 1;
-        std::vector<std::vector<double>> values(d);
+        CutSampleValues values(d, sample.size(), {numeric.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                  numeric.begin() + static_cast<std::ptrdiff_t>(end)},
+                               spill_directory);
         auto next = sample.begin();
         each_piece(path, read, piece_bytes, [&](Table& t, Index first) {
             align_piece(t, s);
@@ -200,19 +243,19 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
                 if (t.X.is_sparse()) {
                     for (SparseMatrix::InnerIterator it(t.X.sparse_ref(), r); it; ++it)
                         if (in_group[static_cast<std::size_t>(it.col())] && !std::isnan(it.value()))
-                            values[static_cast<std::size_t>(it.col())].push_back(it.value());
+                            values.put(static_cast<std::size_t>(it.col()), it.value());
                 } else {
                     for (std::size_t k = begin; k < end; ++k)
                         if (const double x = t.X.dense_ref()(r, numeric[k]); !std::isnan(x))
-                            values[static_cast<std::size_t>(numeric[k])].push_back(x);
+                            values.put(static_cast<std::size_t>(numeric[k]), x);
                 }
             }
         });
         ++out.passes;
         for (std::size_t k = begin; k < end; ++k) {
             const auto f = static_cast<std::size_t>(numeric[k]);
-            edges[f] = BinCuts::feature_edges(values[f], max_bins);
-            std::vector<double>().swap(values[f]);
+            std::vector<double> v = values.take(f);
+            edges[f] = BinCuts::feature_edges(v, max_bins);
         }
         begin = end;
     } while (begin < numeric.size());
@@ -220,10 +263,10 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
     return out;
 }
 
-// The cut sample's values held at once, by default: one byte a cell, the codes' size (freed
-// before the codes are allocated); where the codes do not fit the memory budget (they go to
-// disk), a quarter of the budget instead. The grouping changes the reads, not the cuts.
-std::uint64_t default_sample_bytes(const Scan& s, std::uint64_t max_memory) {
+// The cut sample's values held at once when they stay in memory: one byte a cell, the codes'
+// size (freed before the codes are allocated); where the codes do not fit the memory budget,
+// a quarter of the budget instead. The grouping changes the reads, not the cuts.
+std::uint64_t memory_sample_bytes(const Scan& s, std::uint64_t max_memory) {
     const std::uint64_t cells = static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width);
     if (fits_memory(cells, max_memory)) return cells;
     const std::uint64_t budget = max_memory != 0 ? max_memory : available_memory();
@@ -270,10 +313,21 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
         s = scan_file(options.path, read, sizes.piece_bytes);
     }
     const Index sampled = std::min<Index>(s.rows, static_cast<Index>(BinCuts::sample_rows(s.rows, seed).size()));
-    const std::uint64_t budget =
-        sizes.sample_bytes > 0 ? sizes.sample_bytes : std::max(kMinCutSampleBytes, default_sample_bytes(s, read.max_memory));
-    const std::size_t group = std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
-    CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group);
+    // Where the codes do not fit the memory budget (they go to disk), neither does a sample of
+    // one byte a cell: a dense table's sampled values go to a temporary file too, every feature
+    // in one read (a sparse table's file would have room for every absent cell: its reads are
+    // grouped within a quarter of the budget).
+    const std::uint64_t cells = static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width);
+    const bool spill = sizes.sample_bytes == 0 && !s.sparse && placement.pages != StorePages::memory &&
+                       !fits_memory(cells, read.max_memory);
+    const std::uint64_t budget = sizes.sample_bytes > 0
+                                     ? sizes.sample_bytes
+                                     : std::max(kMinCutSampleBytes, memory_sample_bytes(s, read.max_memory));
+    const std::size_t group =
+        spill ? static_cast<std::size_t>(std::max<Index>(s.width, 1))
+              : std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
+    CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group,
+                              spill ? &placement.directory : nullptr);
     BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
     const bool on_disk = bins.pages().in_file();
     const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +

@@ -270,6 +270,9 @@ TEST_SUITE("tasks.quantized") {
         };
         QuantizedTrainingData disk = read_quantized_training_data(options, spec, 255, ctx.seed, sizes, placement);
         CHECK(disk.pages_on_disk);
+        // The cut sample's values spilled beside the codes: every feature in one read.
+        CHECK(disk.cut_passes == 1);
+        CHECK(memory.cut_passes == 1);
         CHECK(label.find("on disk in " + pages.path.string()) != std::string::npos);
         CHECK(last == 3000);
         CHECK(total == 3000);

@@ -27,9 +27,11 @@ struct QuantizedTrainingData {
 };
 
 // How much the reads hold at once. sample_bytes: the cut sample's values (0: one byte a cell
-// of the table, the codes' size, which are allocated after the values are freed, or a
-// quarter of the memory budget where the codes do not fit it and go to disk; at least
-// kMinCutSampleBytes, since a small table's reads are short);
+// of the table, the codes' size, which are allocated after the values are freed; at least
+// kMinCutSampleBytes, since a small table's reads are short; where the codes do not fit the
+// memory budget, a dense table's values of every feature in one read, in a mapped temporary
+// file beside the codes' (StorePlacement::directory; not with StorePages::memory), and a
+// sparse table's within a quarter of the budget);
 // piece_bytes: the text of one piece of the file (its doubles are about as large).
 struct StoreReadSizes {
     std::uint64_t sample_bytes = 0;
