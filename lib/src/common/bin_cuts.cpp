@@ -535,8 +535,7 @@ CodePages::~CodePages() { release(); }
 
 void CodePages::release() noexcept {
     if (mapped_ && data_ != nullptr) ::munmap(data_, bytes_);
-    heap_.clear();
-    heap_.shrink_to_fit();
+    std::vector<std::uint16_t>().swap(heap_);  // frees the buffer without allocating
     data_ = nullptr;
     bytes_ = 0;
     mapped_ = false;
