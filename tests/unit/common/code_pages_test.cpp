@@ -5,9 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "cli/run_tool.hpp"
 #include "kestrel/common/bin_cuts.hpp"
