@@ -1,7 +1,13 @@
 #include "kestrel/common/bin_cuts.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <cmath>
 #include <limits>
@@ -10,6 +16,7 @@
 #include <utility>
 
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
 #include "kestrel/core/rng.hpp"
 
 namespace kestrel {
@@ -236,13 +243,10 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
 }
 
 template <class Bin>
-std::vector<Bin> column_rows(const std::vector<Bin>& from, Index n, Index d, std::span<const Index> rows) {
+void column_rows(const Bin* from, Index n, Index d, std::span<const Index> rows, Bin* out) {
     const auto m = static_cast<Index>(rows.size());
-    std::vector<Bin> out(static_cast<std::size_t>(m * d));
     for (Index f = 0; f < d; ++f)
-        for (Index i = 0; i < m; ++i)
-            out[static_cast<std::size_t>(f * m + i)] = from[static_cast<std::size_t>(f * n + rows[static_cast<std::size_t>(i)])];
-    return out;
+        for (Index i = 0; i < m; ++i) out[f * m + i] = from[f * n + rows[static_cast<std::size_t>(i)]];
 }
 
 }  // namespace
@@ -398,23 +402,27 @@ int BinCuts::bin_of(Index f, double x) const {
     return std::min(b, n_bins(f));  // +inf (never in training data) reads as missing
 }
 
-BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
-    : n_(rows.empty() ? X.rows() : static_cast<Index>(rows.size())), d_(X.cols()) {
-    const auto cells = static_cast<std::size_t>(n_ * d_);
-    if (cuts.fits_byte()) {
-        b8_.resize(cells);
-        fill_bins(cuts, X, rows, n_, b8_.data(), n_, 0, threads);
-    } else {
-        b16_.resize(cells);
-        fill_bins(cuts, X, rows, n_, b16_.data(), n_, 0, threads);
-    }
+std::uint64_t BinnedMatrix::code_bytes(const BinCuts& cuts, Index n, Index d) {
+    return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(d) * (cuts.fits_byte() ? 1 : 2);
 }
 
-BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d) : n_(n), d_(d) {
-    if (cuts.fits_byte())
-        b8_.resize(static_cast<std::size_t>(n * d));
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, const Features& X, std::span<const Index> rows, int threads)
+    : BinnedMatrix(cuts, rows.empty() ? X.rows() : static_cast<Index>(rows.size()), X.cols()) {
+    if (codes_.size() == 0) return;
+    if (wide_)
+        fill_bins(cuts, X, rows, n_, codes16(), n_, 0, threads);
     else
-        b16_.resize(static_cast<std::size_t>(n * d));
+        fill_bins(cuts, X, rows, n_, codes8(), n_, 0, threads);
+}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d)
+    : BinnedMatrix(cuts, n, d, CodePages::in_memory(static_cast<std::size_t>(code_bytes(cuts, n, d)))) {}
+
+BinnedMatrix::BinnedMatrix(const BinCuts& cuts, Index n, Index d, CodePages pages)
+    : n_(n), d_(d), wide_(!cuts.fits_byte()), codes_(std::move(pages)) {
+    if (codes_.size() != code_bytes(cuts, n, d))
+        throw InternalError("BinnedMatrix: " + std::to_string(codes_.size()) + " bytes for the codes of " +
+                            std::to_string(n) + " rows x " + std::to_string(d) + " features");
 }
 
 void BinnedMatrix::fill_rows(const BinCuts& cuts, const Features& X, Index first, int threads) {
@@ -422,20 +430,123 @@ void BinnedMatrix::fill_rows(const BinCuts& cuts, const Features& X, Index first
         throw InternalError("BinnedMatrix::fill_rows: rows " + std::to_string(first) + " + " +
                             std::to_string(X.rows()) + " of " + std::to_string(X.cols()) +
                             " features outside the matrix");
-    if (b8_.empty() && b16_.empty()) return;  // no cells
-    if (!b8_.empty())
-        fill_bins(cuts, X, {}, X.rows(), b8_.data(), n_, first, threads);
+    if (codes_.size() == 0) return;  // no cells
+    if (wide_)
+        fill_bins(cuts, X, {}, X.rows(), codes16(), n_, first, threads);
     else
-        fill_bins(cuts, X, {}, X.rows(), b16_.data(), n_, first, threads);
+        fill_bins(cuts, X, {}, X.rows(), codes8(), n_, first, threads);
 }
 
 BinnedMatrix BinnedMatrix::rows_subset(std::span<const Index> rows) const {
     BinnedMatrix out;
     out.n_ = static_cast<Index>(rows.size());
     out.d_ = d_;
-    if (!b8_.empty()) out.b8_ = column_rows(b8_, n_, d_, rows);
-    if (!b16_.empty()) out.b16_ = column_rows(b16_, n_, d_, rows);
+    out.wide_ = wide_;
+    const auto cells = static_cast<std::size_t>(out.n_ * d_);
+    out.codes_ = CodePages::in_memory(codes_.size() == 0 ? 0 : cells * (wide_ ? 2 : 1));
+    if (out.codes_.size() == 0) return out;
+    if (wide_)
+        column_rows(column16(0), n_, d_, rows, out.codes16());
+    else
+        column_rows(column8(0), n_, d_, rows, out.codes8());
     return out;
+}
+
+// ---- CodePages (kestrel/common/code_pages.hpp): BinnedMatrix's storage. Here, not in a source of
+// its own: a new source would move every later source into another unity batch.
+namespace {
+
+// The temporary file's descriptor, closed on every way out (the mapping keeps the file).
+struct CodeFileDescriptor {
+    int fd = -1;
+    explicit CodeFileDescriptor(int descriptor) : fd(descriptor) {}
+    CodeFileDescriptor(const CodeFileDescriptor&) = delete;
+    CodeFileDescriptor& operator=(const CodeFileDescriptor&) = delete;
+    ~CodeFileDescriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+[[noreturn]] void refuse_code_file(const std::string& directory, std::size_t bytes, const std::string& why, int err) {
+    throw DataError(directory + ": cannot hold " + format_bytes(bytes) + " of the quantized store on disk: " + why +
+                    ": " + std::strerror(err));
+}
+
+}  // namespace
+
+CodePages CodePages::in_memory(std::size_t bytes) {
+    CodePages p;
+    p.heap_.assign((bytes + 1) / 2, 0);
+    p.data_ = reinterpret_cast<std::byte*>(p.heap_.data());
+    p.bytes_ = bytes;
+    return p;
+}
+
+std::string CodePages::default_directory() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
+}
+
+CodePages CodePages::in_file(std::size_t bytes, const std::string& directory) {
+    CodePages p;
+    p.directory_ = directory.empty() ? default_directory() : directory;
+    p.mapped_ = true;
+    if (bytes == 0) return p;  // nothing to map (mmap refuses a length of 0)
+    std::string name = p.directory_ + "/kestrel-codes-XXXXXX";
+    CodeFileDescriptor file{::mkostemp(name.data(), O_CLOEXEC)};
+    if (file.fd < 0) refuse_code_file(p.directory_, bytes, "cannot make a temporary file", errno);
+    // Unlinked at once: the mapping keeps the blocks until munmap, nothing is left behind.
+    ::unlink(name.c_str());
+    // The blocks allocated now, so that a full disk is this error and not a SIGBUS when the
+    // kernel writes a page back. posix_fallocate returns the error (it does not set errno).
+    const auto length = static_cast<off_t>(bytes);
+    if (const int err = ::posix_fallocate(file.fd, 0, length); err != 0) {
+        // A file system without fallocate: the size only (its blocks allocated as written).
+        if (err != EOPNOTSUPP && err != EINVAL) refuse_code_file(p.directory_, bytes, "no room for its blocks", err);
+        if (::ftruncate(file.fd, length) != 0) refuse_code_file(p.directory_, bytes, "cannot size the file", errno);
+    }
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+    if (m == MAP_FAILED) refuse_code_file(p.directory_, bytes, "cannot map the file", errno);
+    p.data_ = static_cast<std::byte*>(m);
+    p.bytes_ = bytes;
+    return p;
+}
+
+CodePages::CodePages(CodePages&& other) noexcept
+    : heap_(std::move(other.heap_)),
+      data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      mapped_(std::exchange(other.mapped_, false)),
+      directory_(std::move(other.directory_)) {}
+
+CodePages& CodePages::operator=(CodePages&& other) noexcept {
+    if (this != &other) {
+        release();
+        heap_ = std::move(other.heap_);  // the buffer moves with its address: data_ stays valid
+        data_ = std::exchange(other.data_, nullptr);
+        bytes_ = std::exchange(other.bytes_, 0);
+        mapped_ = std::exchange(other.mapped_, false);
+        directory_ = std::move(other.directory_);
+    }
+    return *this;
+}
+
+CodePages::~CodePages() { release(); }
+
+void CodePages::release() noexcept {
+    if (mapped_ && data_ != nullptr) ::munmap(data_, bytes_);
+    std::vector<std::uint16_t>().swap(heap_);  // frees the buffer without allocating
+    data_ = nullptr;
+    bytes_ = 0;
+    mapped_ = false;
+}
+
+void CodePages::advise(Access access) const {
+    if (!mapped_ || data_ == nullptr) return;
+    const int advice = access == Access::sequential ? MADV_SEQUENTIAL
+                       : access == Access::random   ? MADV_RANDOM
+                                                    : MADV_NORMAL;
+    (void)::madvise(data_, bytes_, advice);
 }
 
 }  // namespace kestrel

@@ -152,13 +152,25 @@ std::uint64_t parse_byte_size(const std::string& text, const std::string& flag) 
     return static_cast<std::uint64_t>(bytes);
 }
 
+namespace {
+
+// Reading /proc costs a few microseconds: only worth it for large allocations.
+constexpr std::uint64_t kSmallAllocationBytes = std::uint64_t{64} << 20;
+
+}  // namespace
+
+bool fits_memory(std::uint64_t bytes, std::uint64_t limit) {
+    if (limit > 0 && bytes > limit) return false;
+    if (bytes < kSmallAllocationBytes) return true;
+    const std::uint64_t available = available_memory();
+    return available == 0 || bytes <= available;
+}
+
 void check_memory(std::uint64_t bytes, std::uint64_t limit, const ErrorText& what) {
     if (limit > 0 && bytes > limit)
         throw DataError(what + " needs about " + format_bytes(bytes) + ", more than " + option_named("max_memory") +
                         " " + format_bytes(limit));
-    // Reading /proc costs a few microseconds: only worth it for large allocations.
-    constexpr std::uint64_t kSmall = std::uint64_t{64} << 20;
-    if (bytes < kSmall) return;
+    if (bytes < kSmallAllocationBytes) return;
     const std::uint64_t available = available_memory();
     if (available > 0 && bytes > available)
         throw DataError(what + " needs about " + format_bytes(bytes) + ", more than the " + format_bytes(available) +

@@ -25,16 +25,54 @@ using detail::refuse_empty_columns;
 using detail::Scan;
 using detail::scan_file;
 
+// The cut sample's values of one read, per feature: in vectors, or spilled to the columns of
+// a mapped temporary file (room for every sampled row in each feature's column), so that a
+// table whose codes go to disk gathers every feature's values in one read without holding
+// them in memory.
+class CutSampleValues {
+public:
+    CutSampleValues(std::size_t d, std::size_t rows, const std::vector<Index>& features,
+                    const std::string* spill_directory)
+        : values_(d) {
+        if (spill_directory == nullptr || rows == 0 || features.empty()) return;
+        column_.assign(d, 0);
+        count_.assign(d, 0);
+        for (std::size_t k = 0; k < features.size(); ++k) column_[static_cast<std::size_t>(features[k])] = k;
+        rows_ = rows;
+        pages_ = CodePages::in_file(rows * features.size() * sizeof(double), *spill_directory);
+    }
+    void put(std::size_t f, double x) {
+        if (pages_.size() == 0)
+            values_[f].push_back(x);
+        else
+            slab()[column_[f] * rows_ + count_[f]++] = x;
+    }
+    // Feature f's values, taken out.
+    std::vector<double> take(std::size_t f) {
+        if (pages_.size() == 0) return std::move(values_[f]);
+        const double* c = slab() + column_[f] * rows_;
+        return {c, c + count_[f]};
+    }
+
+private:
+    double* slab() { return reinterpret_cast<double*>(pages_.data()); }
+
+    std::vector<std::vector<double>> values_;
+    std::vector<std::size_t> column_, count_;
+    std::size_t rows_ = 0;
+    CodePages pages_;
+};
 
 // The reads of the cut sample's values, `group` numeric features at a time (the first read
-// also counts every row's category codes), and the cuts they give.
+// also counts every row's category codes), and the cuts they give; the values spilled to a
+// file in *spill_directory when it is given (CutSampleValues).
 struct CutReads {
     BinCuts cuts;
     int passes = 0;
 };
 
 CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s,
-                   int max_bins, std::uint64_t seed, std::size_t group) {
+                   int max_bins, std::uint64_t seed, std::size_t group, const std::string* spill_directory) {
     const auto d = static_cast<std::size_t>(s.width);
     const std::vector<Index> sample = BinCuts::sample_rows(s.rows, seed);
     std::vector<char> is_categorical(d, 0);
@@ -53,7 +91,9 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
         const bool count_codes = out.passes == 0 && !s.categorical.empty();
         std::vector<char> in_group(d, 0);
         for (std::size_t k = begin; k < end; ++k) in_group[static_cast<std::size_t>(numeric[k])] = 1;
-        std::vector<std::vector<double>> values(d);
+        CutSampleValues values(d, sample.size(), {numeric.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                  numeric.begin() + static_cast<std::ptrdiff_t>(end)},
+                               spill_directory);
         auto next = sample.begin();
         each_piece(path, read, piece_bytes, [&](Table& t, Index first) {
             align_piece(t, s);
@@ -77,19 +117,19 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
                 if (t.X.is_sparse()) {
                     for (SparseMatrix::InnerIterator it(t.X.sparse_ref(), r); it; ++it)
                         if (in_group[static_cast<std::size_t>(it.col())] && !std::isnan(it.value()))
-                            values[static_cast<std::size_t>(it.col())].push_back(it.value());
+                            values.put(static_cast<std::size_t>(it.col()), it.value());
                 } else {
                     for (std::size_t k = begin; k < end; ++k)
                         if (const double x = t.X.dense_ref()(r, numeric[k]); !std::isnan(x))
-                            values[static_cast<std::size_t>(numeric[k])].push_back(x);
+                            values.put(static_cast<std::size_t>(numeric[k]), x);
                 }
             }
         });
         ++out.passes;
         for (std::size_t k = begin; k < end; ++k) {
             const auto f = static_cast<std::size_t>(numeric[k]);
-            edges[f] = BinCuts::feature_edges(values[f], max_bins);
-            std::vector<double>().swap(values[f]);
+            std::vector<double> v = values.take(f);
+            edges[f] = BinCuts::feature_edges(v, max_bins);
         }
         begin = end;
     } while (begin < numeric.size());
@@ -97,10 +137,34 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
     return out;
 }
 
+// The cut sample's values held at once when they stay in memory: one byte a cell, the codes'
+// size (freed before the codes are allocated); where the codes do not fit the memory budget,
+// a quarter of the budget instead. The grouping changes the reads, not the cuts.
+std::uint64_t memory_sample_bytes(const Scan& s, std::uint64_t max_memory) {
+    const std::uint64_t cells = static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width);
+    if (fits_memory(cells, max_memory)) return cells;
+    const std::uint64_t budget = max_memory != 0 ? max_memory : available_memory();
+    return budget > 0 ? std::min(cells, budget / 4) : cells;
+}
+
+// The store's zero codes, in memory or in the pages of a temporary file as `placement` says:
+// automatic puts them on disk where check_memory would refuse them in memory.
+BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_memory, const StorePlacement& placement) {
+    const std::uint64_t bytes = BinnedMatrix::code_bytes(cuts, s.rows, s.width);
+    const bool disk = placement.pages == StorePages::disk ||
+                      (placement.pages == StorePages::automatic && !fits_memory(bytes, max_memory));
+    if (disk) return {cuts, s.rows, s.width, CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory)};
+    check_memory(bytes, max_memory,
+                 s.source + ": holding " + std::to_string(s.rows) + " rows x " + std::to_string(s.width) +
+                     " features quantized");
+    return {cuts, s.rows, s.width};
+}
+
 }  // namespace
 
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
-                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes) {
+                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes,
+                                                   const StorePlacement& placement) {
     if (!options.weights_column.empty() || !options.group_column.empty())
         throw UsageError("the quantized store takes no weights or query column yet (docs/large-data.md)");
     std::error_code ec;
@@ -123,23 +187,42 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
         s = scan_file(options.path, read, sizes.piece_bytes);
     }
     const Index sampled = std::min<Index>(s.rows, static_cast<Index>(BinCuts::sample_rows(s.rows, seed).size()));
-    const std::uint64_t budget =
-        sizes.sample_bytes > 0 ? sizes.sample_bytes
-                         : std::max<std::uint64_t>(kMinCutSampleBytes,
-                                                   static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width));
-    const std::size_t group = std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
-    CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group);
-    check_memory(static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width) *
-                         (cuts.cuts.fits_byte() ? 1 : 2),
-                 read.max_memory, s.source + ": holding " + std::to_string(s.rows) + " rows x " +
-                                      std::to_string(s.width) + " features quantized");
-    BinnedMatrix bins(cuts.cuts, s.rows, s.width);
+    // Where the codes do not fit the memory budget (they go to disk), neither does a sample of
+    // one byte a cell: a dense table's sampled values go to a temporary file too, every feature
+    // in one read (a sparse table's file would have room for every absent cell: its reads are
+    // grouped within a quarter of the budget).
+    const std::uint64_t cells = static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.width);
+    const bool spill = sizes.sample_bytes == 0 && !s.sparse && placement.pages != StorePages::memory &&
+                       !fits_memory(cells, read.max_memory);
+    const std::uint64_t budget = sizes.sample_bytes > 0
+                                     ? sizes.sample_bytes
+                                     : std::max(kMinCutSampleBytes, memory_sample_bytes(s, read.max_memory));
+    const std::size_t group =
+        spill ? static_cast<std::size_t>(std::max<Index>(s.width, 1))
+              : std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
+    CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group,
+                              spill ? &placement.directory : nullptr);
+    BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
+    const bool on_disk = bins.pages().in_file();
+    const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +
+                                            format_bytes(bins.pages().size()) + ")"
+                                      : std::string("quantized store: codes");
+    // Written once, each column front to back: read-ahead, and the pages written are the
+    // first reclaimed under memory pressure.
+    bins.pages().advise(CodePages::Access::sequential);
+    const auto total = static_cast<std::uint64_t>(s.rows);
+    if (placement.progress) placement.progress(label, 0, total);
     each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
         align_piece(t, s);
         bins.fill_rows(cuts.cuts, t.X, first, read.threads);
+        if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
     });
+    // The fit reads each column forward with gaps (a node's rows, ascending): the kernel's
+    // default read-ahead suits it; MADV_RANDOM would fault every skipped-to page alone.
+    bins.pages().advise(CodePages::Access::normal);
     QuantizedTrainingData out;
     out.cut_passes = cuts.passes;
+    out.pages_on_disk = on_disk;
     out.label_name = s.label_name;
     out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed);
     Table shape;

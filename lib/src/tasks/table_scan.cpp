@@ -41,6 +41,7 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
     s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
+        s.sparse = s.sparse || t.X.is_sparse();
         if (t.labels) {
             s.has_labels = true;
             append_labels(s.labels, *t.labels);

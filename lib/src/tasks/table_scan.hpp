@@ -47,6 +47,7 @@ struct Scan {
     std::vector<Index> categorical;
     std::vector<Index> missing;  // per column of a dense table: its missing cells
     Vector column_sums;          // per column: the sum of its cells (absent sparse entries 0)
+    bool sparse = false;         // the pieces are sparse rows (LIBSVM)
 };
 
 // The first read of the file (its rows, labels, names, width, categories, missing cells

@@ -25,6 +25,7 @@ struct TrainingRows {
     std::string label_name;
     std::shared_ptr<const QuantizedTable> store;  // X is its shape when set
     std::shared_ptr<const RowBlocks> blocks;      // X is their shape when set
+    bool store_on_disk = false;
 };
 
 // What both ways of reading a file several times need: one process reading one regular file
@@ -81,13 +82,17 @@ bool takes_row_stream(const TrainRequest& request) {
 
 TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
     const Params& p = resolved_params(request.spec)->values();
-    QuantizedTrainingData q = read_quantized_training_data(request.data, request.spec,
-                                                           static_cast<int>(p.value("max_bins", 255LL)), ctx.seed);
+    StorePlacement placement;
+    placement.pages = request.store_pages;
+    placement.progress = ctx.progress;
+    QuantizedTrainingData q = read_quantized_training_data(
+        request.data, request.spec, static_cast<int>(p.value("max_bins", 255LL)), ctx.seed, {}, placement);
     TrainingRows rows;
     rows.total_rows = q.data.rows();
     rows.data = std::move(q.data);
     rows.label_name = std::move(q.label_name);
     rows.store = std::move(q.store);
+    rows.store_on_disk = q.pages_on_disk;
     return rows;
 }
 
@@ -180,6 +185,7 @@ TrainResult fit_training_rows(const TrainRequest& request, TrainingRows rows, st
     r.quantized = from_store;
     r.streamed = rows.blocks != nullptr;
     r.stream_passes = rows.blocks ? rows.blocks->passes() : 0;
+    r.store_on_disk = rows.store_on_disk;
     return r;
 }
 

@@ -6,6 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "cli/run_tool.hpp"
@@ -58,6 +61,13 @@ std::string generated_csv(Index n, std::uint64_t seed) {
 }
 
 std::string model_text(const Model& m) { return m.to_json().dump(); }
+
+// The bytes of the model file `m` saves.
+std::string saved_bytes(const Model& m, const std::string& path) {
+    m.save(path);
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 }  // namespace
 
@@ -201,6 +211,89 @@ TEST_SUITE("tasks.quantized") {
         CHECK(same);
         // Another seed moves the sample's edges (the comparison has teeth).
         CHECK(BinCuts::fit(whole.X, {}, 64, 4, 2).upper(0, 10) != cuts.upper(0, 10));
+    }
+
+    TEST_CASE("quantized store: pages on disk give the model file of the store in memory, one- and two-byte codes") {
+        const test::ScratchDir dir("quantized_pages");
+        const std::string path = dir.file("t.csv", generated_csv(2500, 7));
+        const test::PinnedDate pinned;
+        for (const int max_bins : {255, 1000}) {
+            CAPTURE(max_bins);
+            TrainRequest request;
+            request.spec = gbdt_spec({{"n_estimators", 6}, {"max_bins", max_bins}, {"subsample", 0.8}});
+            request.data = data_options(path);
+            request.quantized_store = TrainRequest::QuantizedStore::always;
+            request.store_pages = StorePages::memory;
+            const TrainResult memory = train_model(request, Context{});
+            CHECK(memory.quantized);
+            CHECK_FALSE(memory.store_on_disk);
+            request.store_pages = StorePages::disk;
+            const TrainResult disk = train_model(request, Context{});
+            CHECK(disk.quantized);
+            CHECK(disk.store_on_disk);
+            const std::string bytes = saved_bytes(disk.model, dir / "disk.json");
+            CHECK(bytes.size() > 1000);
+            CHECK(bytes == saved_bytes(memory.model, dir / "memory.json"));
+            // And the doubles' model, as before.
+            request.quantized_store = TrainRequest::QuantizedStore::never;
+            CHECK(bytes == saved_bytes(train_model(request, Context{}).model, dir / "doubles.json"));
+        }
+        // Two-byte codes are what max_bins 1000 gives on this table.
+        const QuantizedTrainingData wide = read_quantized_training_data(data_options(path), gbdt_spec(), 1000, 1, {},
+                                                                        {StorePages::disk, dir.path.string(), {}});
+        CHECK(wide.pages_on_disk);
+        CHECK(wide.store->bins().wide());
+        CHECK(wide.store->bins().pages().directory() == dir.path.string());
+    }
+
+    TEST_CASE("quantized store: a memory limit alone puts the codes on disk, with progress naming where") {
+        const test::ScratchDir dir("quantized_limit");
+        const test::ScratchDir pages("quantized_limit_pages");
+        const std::string path = dir.file("t.csv", generated_csv(3000, 8));
+        const ModelSpec spec = gbdt_spec({{"n_estimators", 5}});
+        Context ctx;
+        ctx.threads = 2;
+        TrainingDataOptions options = data_options(path);
+        // Pieces of about 8 rows: each piece's doubles within the limit, the codes (3,000 rows
+        // x 4 features, 12,000 bytes) beyond it.
+        const StoreReadSizes sizes{0, 300};
+        QuantizedTrainingData memory = read_quantized_training_data(options, spec, 255, ctx.seed, sizes);
+        CHECK_FALSE(memory.pages_on_disk);
+        options.read.max_memory = 6000;
+        std::string label;
+        std::uint64_t last = 0, total = 0;
+        StorePlacement placement{StorePages::automatic, pages.path.string(), {}};
+        placement.progress = [&](const std::string& l, std::uint64_t done, std::uint64_t all) {
+            label = l;
+            last = done;
+            total = all;
+        };
+        QuantizedTrainingData disk = read_quantized_training_data(options, spec, 255, ctx.seed, sizes, placement);
+        CHECK(disk.pages_on_disk);
+        // The cut sample's values spilled beside the codes: every feature in one read.
+        CHECK(disk.cut_passes == 1);
+        CHECK(memory.cut_passes == 1);
+        CHECK(label.find("on disk in " + pages.path.string()) != std::string::npos);
+        CHECK(last == 3000);
+        CHECK(total == 3000);
+        CHECK(std::filesystem::is_empty(pages.path));  // unlinked while in use
+        std::string memory_model, disk_model;
+        {
+            const QuantizedRows rows(memory.store);
+            memory_model = model_text(Model::train(spec, std::move(memory.data), ctx));
+        }
+        {
+            const QuantizedRows rows(disk.store);
+            disk_model = model_text(Model::train(spec, std::move(disk.data), ctx));
+        }
+        CHECK(disk_model == memory_model);
+        // Held in memory on request, the codes beyond the limit are refused as before.
+        try {
+            (void)read_quantized_training_data(options, spec, 255, ctx.seed, sizes, {StorePages::memory, {}, {}});
+            FAIL("no error");
+        } catch (const DataError& e) {
+            CHECK(std::string(e.what()).find("features quantized needs about") != std::string::npos);
+        }
     }
 
     TEST_CASE("quantized store: a bad cell in a later piece is the reader's own error") {

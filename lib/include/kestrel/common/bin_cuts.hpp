@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/code_pages.hpp"
 #include "kestrel/common/row_shards.hpp"  // RowSpan
 #include "kestrel/common/tree.hpp"  // category_code
 #include "kestrel/core/dataset.hpp"
@@ -104,7 +105,9 @@ private:
 
 // The bins of a set of rows, column-major (feature f's column is contiguous) so that a
 // histogram of one feature is one pass over one column. One byte a bin when every
-// feature has at most 255 bins, else two.
+// feature has at most 255 bins, else two. The codes are in heap memory, or in the pages of
+// a mapped temporary file (common/code_pages.hpp: the quantized store that does not fit
+// the memory budget); every reader sees the same pointers either way.
 class BinnedMatrix {
 public:
     BinnedMatrix() = default;
@@ -113,26 +116,38 @@ public:
     // n rows of d features, every bin 0, to be filled block by block (fill_rows): the
     // quantized store written while a file is read (docs/large-data.md).
     BinnedMatrix(const BinCuts& cuts, Index n, Index d);
+    // The same in `pages`, code_bytes(cuts, n, d) zero bytes (in memory or in a file).
+    BinnedMatrix(const BinCuts& cuts, Index n, Index d, CodePages pages);
+    // The bytes of the codes of n rows of d features under `cuts` (one or two a cell).
+    static std::uint64_t code_bytes(const BinCuts& cuts, Index n, Index d);
     // Rows first .. first + X.rows() − 1 binned from the rows of X (a block of the input):
     // the same bins as the constructor from all the rows gives them.
     void fill_rows(const BinCuts& cuts, const Features& X, Index first, int threads);
-    // The rows given, in that order (the hold-out of early stopping).
+    // The rows given, in that order (the hold-out of early stopping), in memory.
     BinnedMatrix rows_subset(std::span<const Index> rows) const;
 
     Index rows() const { return n_; }
     Index cols() const { return d_; }
-    bool wide() const { return !b16_.empty() || b8_.empty(); }
-    const std::uint8_t* column8(Index f) const { return b8_.data() + f * n_; }
-    const std::uint16_t* column16(Index f) const { return b16_.data() + f * n_; }
-    int bin(Index f, Index i) const {
-        return b8_.empty() ? static_cast<int>(b16_[static_cast<std::size_t>(f * n_ + i)])
-                           : static_cast<int>(b8_[static_cast<std::size_t>(f * n_ + i)]);
+    bool wide() const { return wide_ || codes_.size() == 0; }
+    const std::uint8_t* column8(Index f) const {
+        return reinterpret_cast<const std::uint8_t*>(codes_.data()) + f * n_;
     }
+    const std::uint16_t* column16(Index f) const {
+        return reinterpret_cast<const std::uint16_t*>(codes_.data()) + f * n_;
+    }
+    int bin(Index f, Index i) const {
+        return wide_ ? static_cast<int>(column16(f)[i]) : static_cast<int>(column8(f)[i]);
+    }
+    // Where the codes are: in a mapped file (and its directory), or in memory.
+    const CodePages& pages() const { return codes_; }
 
 private:
+    std::uint8_t* codes8() { return reinterpret_cast<std::uint8_t*>(codes_.data()); }
+    std::uint16_t* codes16() { return reinterpret_cast<std::uint16_t*>(codes_.data()); }
+
     Index n_ = 0, d_ = 0;
-    std::vector<std::uint8_t> b8_;
-    std::vector<std::uint16_t> b16_;
+    bool wide_ = false;  // two bytes a code
+    CodePages codes_;
 };
 
 }  // namespace kestrel

@@ -21,6 +21,10 @@ std::string format_bytes(std::uint64_t bytes);
 // UsageError naming `flag` for anything else.
 std::uint64_t parse_byte_size(const std::string& text, const std::string& flag);
 
+// Whether `bytes` pass check_memory: within `limit` (0 = none) and, from 64 MB, within the
+// memory available (when known).
+bool fits_memory(std::uint64_t bytes, std::uint64_t limit);
+
 // Throws DataError "<what> needs about N, more than <the limit>" when `bytes` exceed
 // `limit` (the user limit ReadOptions::max_memory; 0 = none) or the memory available.
 // The message names the limit as the option max_memory.

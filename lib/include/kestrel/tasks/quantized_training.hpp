@@ -7,6 +7,7 @@
 // Every piece goes through the reader of a whole file (TableStream), so a bad cell is the
 // same one-line error naming file:line:column.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -22,11 +23,15 @@ struct QuantizedTrainingData {
     std::shared_ptr<const QuantizedTable> store;
     std::string label_name;  // the training file's label header name, or empty
     int cut_passes = 0;      // reads of the file that gathered the cut sample's values
+    bool pages_on_disk = false;  // the codes are in a mapped temporary file (StorePages)
 };
 
 // How much the reads hold at once. sample_bytes: the cut sample's values (0: one byte a cell
 // of the table, the codes' size, which are allocated after the values are freed; at least
-// kMinCutSampleBytes, since a small table's reads are short);
+// kMinCutSampleBytes, since a small table's reads are short; where the codes do not fit the
+// memory budget, a dense table's values of every feature in one read, in a mapped temporary
+// file beside the codes' (StorePlacement::directory; not with StorePages::memory), and a
+// sparse table's within a quarter of the budget);
 // piece_bytes: the text of one piece of the file (its doubles are about as large).
 struct StoreReadSizes {
     std::uint64_t sample_bytes = 0;
@@ -34,11 +39,27 @@ struct StoreReadSizes {
 };
 inline constexpr std::uint64_t kMinCutSampleBytes = std::uint64_t{8} << 20;
 
+// Where the store's codes live (common/code_pages.hpp, docs/large-data.md "Pages on disk").
+// automatic: in memory when they fit the memory budget (ReadOptions::max_memory, or the
+// memory available: the rule check_memory applies), else in the pages of a mapped temporary
+// file; memory: in memory, a DataError when they do not fit; disk: in a file whatever their size.
+enum class StorePages { automatic, memory, disk };
+
+struct StorePlacement {
+    StorePages pages = StorePages::automatic;
+    std::string directory{};  // of the temporary file; empty: $TMPDIR, else /tmp
+    // Progress of the read that writes the codes (rows written of all rows), its label
+    // saying where the codes are; a front end sets it when stderr is a terminal.
+    std::function<void(const std::string& label, std::uint64_t done, std::uint64_t total)> progress{};
+};
+
 // Reads options.path for spec (gbdt) into the store cut with max_bins and seed: the cuts
 // BinCuts::fit gives on all the rows of the table read whole, the codes of every row.
+// The codes in memory or on disk as `placement` says.
 // UsageError when options name a weights or query column (the store takes neither yet) or
 // the input is not a regular file.
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
-                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {});
+                                                   int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {},
+                                                   const StorePlacement& placement = {});
 
 }  // namespace kestrel

@@ -10,6 +10,7 @@
 #include "kestrel/core/context.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "kestrel/tasks/quantized_training.hpp"  // StorePages
 #include "kestrel/tasks/training_data.hpp"
 
 namespace kestrel {
@@ -49,6 +50,10 @@ struct TrainRequest {
     // table); never: read whole.
     enum class RowStream { automatic, always, never };
     RowStream row_stream = RowStream::automatic;
+    // Where the store's codes live when it is taken (docs/large-data.md, "Pages on disk"):
+    // automatic: in memory when they fit the memory budget, else in a mapped temporary file
+    // in $TMPDIR (or /tmp); memory: in memory or refused; disk: in the file. The same model.
+    StorePages store_pages = StorePages::automatic;
 };
 
 // What a fit's summary tells, kept before the rows went to the model.
@@ -72,6 +77,7 @@ struct TrainResult {
     bool quantized = false;  // the rows were read into gbdt's quantized store, not as doubles
     bool streamed = false;   // the rows were read as a stream, a pass per evaluation (RowStream)
     int stream_passes = 0;   // the passes over the file a streamed fit made (its scan not counted)
+    bool store_on_disk = false;  // the store's codes were in pages of a temporary file
 };
 
 // UsageError, before any file is read, for what the model cannot do with the request: a

@@ -1,0 +1,58 @@
+#pragma once
+// Where a BinnedMatrix's codes live (docs/large-data.md, "Pages on disk"; implemented in
+// common/bin_cuts.cpp): heap memory, or the pages of a temporary file mapped into memory
+// when the quantized store does not fit the memory budget. The file is made in a directory
+// ($TMPDIR, else /tmp, unless one is given) and unlinked at once, so nothing is left behind
+// even when the process is killed; it is mapped shared, so the kernel writes its pages back
+// and evicts them under memory pressure instead of holding them as anonymous memory. Its
+// blocks are allocated up front (posix_fallocate): a full disk is a DataError naming the
+// directory, not a SIGBUS at the first page the fit touches. Both are zero-filled and read
+// through the same pointers.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kestrel {
+
+class CodePages {
+public:
+    // How the codes are about to be read (madvise on a mapping; nothing in memory).
+    enum class Access { normal, sequential, random };
+
+    CodePages() = default;
+    // `bytes` zero bytes of heap memory.
+    static CodePages in_memory(std::size_t bytes);
+    // `bytes` zero bytes in the pages of a new temporary file in `directory` (empty: $TMPDIR,
+    // else /tmp), unlinked as soon as it is made, its blocks allocated before it is mapped.
+    // DataError naming the directory when the file cannot be made, allocated or mapped.
+    static CodePages in_file(std::size_t bytes, const std::string& directory = {});
+    // $TMPDIR when set and not empty, else /tmp.
+    static std::string default_directory();
+
+    CodePages(CodePages&& other) noexcept;
+    CodePages& operator=(CodePages&& other) noexcept;
+    CodePages(const CodePages&) = delete;
+    CodePages& operator=(const CodePages&) = delete;
+    ~CodePages();
+
+    std::byte* data() { return data_; }
+    const std::byte* data() const { return data_; }
+    std::size_t size() const { return bytes_; }
+    // Whether the bytes are a mapped file, and the directory it was made in.
+    bool in_file() const { return mapped_; }
+    const std::string& directory() const { return directory_; }
+    // Tells the kernel how the pages are about to be read; advice only (errors ignored).
+    void advise(Access access) const;
+
+private:
+    void release() noexcept;
+
+    std::vector<std::uint16_t> heap_;  // in memory: two-byte units, aligned for uint16 codes
+    std::byte* data_ = nullptr;
+    std::size_t bytes_ = 0;
+    bool mapped_ = false;
+    std::string directory_;
+};
+
+}  // namespace kestrel

@@ -1,0 +1,85 @@
+// kestrel-train -m gbdt with a quantized store beyond --max-memory (docs/large-data.md, "Pages
+// on disk"): the codes go to an unlinked file in $TMPDIR, the model is the default run's byte
+// for byte and nothing is left in the directory; a directory that cannot hold the file (missing,
+// or no room for its blocks) is a one-line error naming it (exit 2), which also shows the run
+// took the disk.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/run_tool.hpp"
+#include "kestrel/core/rng.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace cli_large_data_cli_test {
+
+using namespace kestrel::test;
+
+namespace {
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+// 1,000 LIBSVM rows over 20,000 features, 60 entries a row (about 0.9 MB): the codes are
+// 1,000 x 20,000 bytes (19 MB), the file's pieces a few MB of doubles at most.
+std::string wide_sparse_libsvm() {
+    kestrel::Rng rng(50);
+    std::ostringstream out;
+    out.precision(6);
+    for (int i = 0; i < 1000; ++i) {
+        const double a = rng.normal();
+        out << (a > 0 ? 1 : 0) << " 1:" << a;
+        int j = 1;
+        for (int k = 0; k < 60; ++k) {
+            j += 1 + static_cast<int>(rng.below(600));
+            if (j > 20000) break;
+            out << " " << j << ":" << rng.normal();
+        }
+        out << " 20000:" << rng.normal() << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace
+
+TEST_SUITE("cli.large_data") {
+    TEST_CASE("kestrel-train: a store beyond --max-memory is held on disk, to the default run's model") {
+        ScratchDir dir("large_data_cli");
+        ScratchDir tmp("large_data_cli_tmp");
+        const PinnedDate pinned;  // models compared byte for byte
+        const auto data = dir.file("wide.libsvm", wide_sparse_libsvm());
+        const std::string train = "kestrel-train -m gbdt -p n_estimators=3 -p max_depth=3 --threads 2 ";
+        const auto plain = run_tool(train + q(data) + " -o " + q(dir / "plain.json"));
+        REQUIRE_MESSAGE(plain.exit_code == 0, plain.err);
+        const auto disk = run_tool("TMPDIR=" + q(tmp.path.string()) + " " + train + "--max-memory 3M " + q(data) +
+                                   " -o " + q(dir / "disk.json"));
+        REQUIRE_MESSAGE(disk.exit_code == 0, disk.err);
+        CHECK(disk.err.find("quantized store") == std::string::npos);  // no progress off a terminal
+        CHECK(slurp(dir / "disk.json") == slurp(dir / "plain.json"));
+        CHECK(std::filesystem::is_empty(tmp.path));
+        // The disk path taken: a directory that does not exist is its one-line error.
+        const auto missing = run_tool("TMPDIR=/nonexistent-kestrel-tmp " + train + "--max-memory 3M " + q(data) +
+                                      " -o " + q(dir / "none.json"));
+        CHECK(missing.exit_code == 2);
+        CHECK(missing.err.find("/nonexistent-kestrel-tmp: cannot hold 19.1 MB of the quantized store on disk: ") !=
+              std::string::npos);
+        CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+        CHECK_FALSE(std::filesystem::exists(dir / "none.json"));
+        // No room for the file's blocks (a file size limit stands in for a full disk: the same
+        // failure of posix_fallocate, EFBIG for ENOSPC; SIGXFSZ ignored, as a full disk sends
+        // none): the one-line error naming the directory, exit 2, no SIGBUS.
+        const auto full = run_tool("sh -c \"trap '' XFSZ; ulimit -f 1024; TMPDIR=" + q(tmp.path.string()) + " " +
+                                   train + "--max-memory 3M " + q(data) + " -o " + q(dir / "full.json") + "\"");
+        CHECK(full.exit_code == 2);
+        CHECK(full.err.find(tmp.path.string() + ": cannot hold 19.1 MB of the quantized store on disk: ") !=
+              std::string::npos);
+        CHECK(full.err.find("no room for its blocks") != std::string::npos);
+        CHECK(std::count(full.err.begin(), full.err.end(), '\n') == 1);
+        CHECK(std::filesystem::is_empty(tmp.path));
+    }
+}
+
+}  // namespace cli_large_data_cli_test
+}  // namespace
