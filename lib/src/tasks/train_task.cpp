@@ -25,16 +25,19 @@ struct TrainingRows {
     std::shared_ptr<const QuantizedTable> store;  // X is its shape when set
 };
 
-// Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
-// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
-// resampling or calibration, nothing continued),
+// Whether the request's rows may be read into the quantized store: a model that reads it
+// (Capabilities::quantized_rows: gbdt; the forest with tree_method=hist and no permutation
+// importance) as the data reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step
+// needing doubles, no resampling or calibration, nothing continued),
 // one process reading one regular file several times (no cache: it holds doubles), and the
 // same cuts as the doubles' path (no hold-out of early stopping, which cuts the training
 // part only). docs/large-data.md lists them.
 bool takes_quantized_store(const TrainRequest& request) {
     const ModelSpec& spec = request.spec;
     const TrainingDataOptions& data = request.data;
-    if (request.quantized_store == TrainRequest::QuantizedStore::never || spec.model != "gbdt") return false;
+    if (request.quantized_store == TrainRequest::QuantizedStore::never ||
+        !registry().capabilities(*resolved_params(spec)).quantized_rows)
+        return false;
     if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
     if ((spec.missing != "auto" && spec.missing != "keep") || spec.missing_indicator || spec.encode != "auto" ||
         spec.max_categories != 0 || spec.min_frequency != 0)
@@ -56,11 +59,19 @@ bool takes_quantized_store(const TrainRequest& request) {
     return !(p.value("early_stopping_rounds", 0LL) > 0 && data.validation_files.empty());
 }
 
+// The store cut as the model cuts its doubles: its max_bins, the run's seed. A table with a
+// column of categories the model does not split itself (the histogram forest one-hot encodes
+// them) is read again as doubles.
 TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
     const Params& p = resolved_params(request.spec)->values();
     QuantizedTrainingData q = read_quantized_training_data(request.data, request.spec,
                                                            static_cast<int>(p.value("max_bins", 255LL)), ctx.seed);
     TrainingRows rows;
+    if (!q.store) {
+        rows.data = read_training_data(request.data, request.spec, &rows.label_name);
+        rows.total_rows = rows.data.rows();
+        return rows;
+    }
     rows.total_rows = q.data.rows();
     rows.data = std::move(q.data);
     rows.label_name = std::move(q.label_name);

@@ -37,6 +37,9 @@ struct Capabilities {
     bool continue_training = false;  // a fit adds to Context::init_model's rounds (gbdt: --init-model)
     bool sharded_rows = false;       // fits on rows spread over MPI ranks (Context::rows_sharded)
     bool explains_rows = false;      // renders a row's path through its trees (Estimator::explain_row)
+    // Fits from rows held quantized (common/quantized_table.hpp, docs/large-data.md): reads
+    // the store's codes where the rows' X is its shape (gbdt; forest tree_method=hist).
+    bool quantized_rows = false;
     bool operator==(const Capabilities&) const = default;
 };
 
