@@ -26,8 +26,7 @@ struct TrainingRows {
 };
 
 // Whether the request's rows may be read into the quantized store: a model that reads it
-// (Capabilities::quantized_rows: gbdt; the forest with tree_method=hist and no permutation
-// importance) as the data reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step
+// (Capabilities::quantized_rows: gbdt; the forest with tree_method=hist) as the data reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step
 // needing doubles, no resampling or calibration, nothing continued),
 // one process reading one regular file several times (no cache: it holds doubles), and the
 // same cuts as the doubles' path (no hold-out of early stopping, which cuts the training

@@ -198,8 +198,6 @@ const QuantizedTable* forest_store_of(const Dataset& data, const RandomForestPar
     const QuantizedTable* store = quantized_rows_of(data);
     if (store == nullptr) return nullptr;
     if (ctx.rows_sharded) throw InternalError("forest: rows held quantized on rows spread over ranks");
-    if (p.importance == "permutation")
-        throw InternalError("forest: importance=permutation permutes the values of rows held quantized");
     if (store->max_bins() != p.max_bins || store->seed() != ctx.seed)
         throw UsageError("forest: the rows were quantized with max_bins=" + std::to_string(store->max_bins()) +
                          " and seed " + std::to_string(store->seed()) + ", the fit asks max_bins=" +
@@ -280,13 +278,15 @@ void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vec
     const int threads = ctx.resolved_threads();
     oob_score_.reset();
     permutation_importances_.reset();
+    // Rows held quantized are walked as their codes' values (decode_stored_row).
+    const QuantizedTable* store = quantized_rows_of(data);
     if (p_.importance == "permutation")
         permutation_importances_ =
-            oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads, ctx.rows_sharded);
+            store ? oob_permutation_importance(trees, in_bag, *store, data.y, classification, ctx.seed, threads)
+                  : oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads,
+                                               ctx.rows_sharded);
     if (p_.oob) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
-        // Rows held quantized are walked as their codes' values (decode_stored_row).
-        const QuantizedTable* store = quantized_rows_of(data);
         const Index k = classification ? data.n_classes() : 1;
         Matrix sums = Matrix::Zero(n, k);
         std::vector<int> votes(static_cast<std::size_t>(n), 0);
@@ -516,9 +516,8 @@ ModelInfo forest_model_info() {
         c.sharded_rows = p.tree_method != "exact" && p.max_leaf_nodes == 0 && p.class_weight != "balanced";
         // The histogram trees split numeric features only: text columns are one-hot encoded.
         if (p.tree_method == "hist") c.native_categories = false;
-        // On one process, from rows held quantized (docs/large-data.md), unless the
-        // permutation importance needs values to permute.
-        c.quantized_rows = p.tree_method == "hist" && p.max_leaf_nodes == 0 && p.importance != "permutation";
+        // On one process, from rows held quantized (docs/large-data.md).
+        c.quantized_rows = p.tree_method == "hist" && p.max_leaf_nodes == 0;
         return c;
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };

@@ -1,8 +1,9 @@
 // The histogram forest (tree_method=hist) on the quantized store (common/quantized_table.hpp,
 // docs/large-data.md): a fit on the rows' bin codes, without their doubles, writes the model
 // file a fit on the doubles writes, byte for byte, when the store was cut as the forest cuts
-// (its max_bins, the fit's seed, absent sparse entries as zeros). The out-of-bag score walks
-// the trees on the codes. Every table below is trained both ways through Model::train.
+// (its max_bins, the fit's seed, absent sparse entries as zeros). The out-of-bag score and the
+// permutation importances walk the trees on the codes. Every table below is trained both ways
+// through Model::train.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -101,10 +102,12 @@ TEST_SUITE("forest") {
         Context ctx;
         ctx.threads = 2;
         ctx.seed = 31;
-        // oob=1: the out-of-bag score is walked on the codes, and saved in the file.
-        const auto [doubles, store] =
-            both_ways(forest({{"n_estimators", 12}, {"oob", true}, {"max_features", "sqrt"}}), d, ctx);
+        // oob=1 and importance=permutation: walked on the codes, and saved in the file.
+        const auto [doubles, store] = both_ways(
+            forest({{"n_estimators", 12}, {"oob", true}, {"importance", "permutation"}, {"max_features", "sqrt"}}), d,
+            ctx);
         CHECK(doubles.find("oob_score") != std::string::npos);
+        CHECK(doubles.find("permutation_importances") != std::string::npos);
         CHECK(doubles.find("missing_left") != std::string::npos);
         CHECK(store == doubles);
         // Class weights from the labels; rows drawn without replacement.
@@ -119,8 +122,13 @@ TEST_SUITE("forest") {
         Dataset d = table(3000, 4, 0, 22);
         punch_holes(d);
         Context ctx;
-        const auto [doubles, store] = both_ways(
-            forest({{"n_estimators", 8}, {"oob", true}, {"max_depth", 6}, {"min_samples_leaf", 4}}), d, ctx);
+        const auto [doubles, store] = both_ways(forest({{"n_estimators", 8},
+                                                        {"oob", true},
+                                                        {"importance", "permutation"},
+                                                        {"max_depth", 6},
+                                                        {"min_samples_leaf", 4}}),
+                                                d, ctx);
+        CHECK(doubles.find("permutation_importances") != std::string::npos);
         CHECK(doubles.find("oob_score") != std::string::npos);
         CHECK(store == doubles);
     }
@@ -149,8 +157,8 @@ TEST_SUITE("forest") {
         CHECK(registry().capabilities("gbdt", Params::object()).quantized_rows);
         CHECK_FALSE(registry().capabilities("forest", Params::object()).quantized_rows);  // auto: exact here
         CHECK_FALSE(registry().capabilities("forest", {{"tree_method", "exact"}}).quantized_rows);
-        CHECK_FALSE(
-            registry().capabilities("forest", {{"tree_method", "hist"}, {"importance", "permutation"}}).quantized_rows);
+        CHECK(registry().capabilities("forest", {{"tree_method", "hist"}, {"importance", "permutation"}}).quantized_rows);
+        CHECK_FALSE(registry().capabilities("forest", {{"tree_method", "hist"}, {"max_leaf_nodes", 8}}).quantized_rows);
         CHECK_FALSE(registry().capabilities("forest", {{"tree_method", "hist"}, {"multiclass", "ovr"}}).quantized_rows);
         const Dataset d = table(500, 3, 2, 25);
         Context ctx;
@@ -167,9 +175,6 @@ TEST_SUITE("forest") {
         {
             auto [shaped, store] = stored(d, 255, ctx.seed);
             const QuantizedRows rows(store);
-            CHECK_THROWS_AS(
-                (void)Model::train(forest({{"n_estimators", 2}, {"importance", "permutation"}}), shaped, ctx),
-                InternalError);
             ModelSpec exact = forest({{"n_estimators", 2}});
             exact.params["tree_method"] = "exact";
             resolve_params(exact);
