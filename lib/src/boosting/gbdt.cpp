@@ -524,6 +524,8 @@ void GbdtFit::take_store() {
                          std::to_string(p.max_bins) + " and seed " + std::to_string(ctx.seed));
     if (store->bins().rows() != data.rows() || store->bins().cols() != data.cols())
         throw InternalError("gbdt: the quantized rows do not have the Dataset's shape");
+    if (!store->absent_is_missing())
+        throw InternalError("gbdt: the rows were quantized with absent sparse entries as zeros, not missing");
     cuts = store->cuts();
     if (train_rows.empty())
         bins = &store->bins();

@@ -678,7 +678,8 @@ ModelInfo gbdt_model_info() {
          .native_categories = true,
          .contributions = true,
          .eval_sets = true,
-         .continue_training = true});
+         .continue_training = true,
+         .quantized_rows = true});
     info.refine = [](const Capabilities& declared, const Params& resolved) {
         Capabilities c = declared;
         c.early_stopping = resolved.at("early_stopping_rounds").get<long long>() > 0;

@@ -1,5 +1,6 @@
 #include "kestrel/common/quantized_table.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -19,10 +20,14 @@ Features shape_only(Index rows, Index cols) {
 }
 
 std::shared_ptr<const QuantizedTable> quantize(const Features& X, std::span<const Index> category_counts,
-                                               int max_bins, std::uint64_t seed, int threads) {
-    BinCuts cuts = BinCuts::fit(X, {}, max_bins, seed, threads, category_counts);
-    BinnedMatrix bins(cuts, X, {}, threads);
-    return std::make_shared<const QuantizedTable>(std::move(cuts), std::move(bins), max_bins, seed);
+                                               int max_bins, std::uint64_t seed, int threads,
+                                               bool absent_is_missing) {
+    std::optional<Features> densified;
+    if (!absent_is_missing && X.is_sparse()) densified.emplace(X.to_dense());
+    const Features& rows = densified ? *densified : X;
+    BinCuts cuts = BinCuts::fit(rows, {}, max_bins, seed, threads, category_counts);
+    BinnedMatrix bins(cuts, rows, {}, threads);
+    return std::make_shared<const QuantizedTable>(std::move(cuts), std::move(bins), max_bins, seed, absent_is_missing);
 }
 
 QuantizedRows::QuantizedRows(std::shared_ptr<const QuantizedTable> store)

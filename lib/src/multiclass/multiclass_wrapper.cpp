@@ -307,6 +307,7 @@ Capabilities wrapped_capabilities(const std::string& strategy, Capabilities memb
         throw UsageError("unknown multiclass strategy '" + strategy + "' (valid: ovr, ovo, ecoc)");
     Capabilities c = member;
     c.contributions = c.eval_sets = c.early_stopping = c.continue_training = c.explains_rows = false;
+    c.quantized_rows = false;  // members fit on relabelled or fewer rows, with seeds of their own
     if (strategy == "ecoc") {
         c.decision_function = true;
         c.predict_proba = false;

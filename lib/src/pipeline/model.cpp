@@ -238,14 +238,17 @@ void Model::refuse_steps_on_continuation(const Context& ctx) const {
 
 namespace {
 
-// Rows held quantized (docs/large-data.md) have no values in X: only gbdt reads their store,
-// and only as they are (resampling, or a multiclass wrapper's members, would fit on rows or
-// with seeds the store was not made for).
+// Rows held quantized (docs/large-data.md) have no values in X: only a model that reads their
+// store (Capabilities::quantized_rows: gbdt, the histogram forest) fits on them, and only as
+// they are (resampling, or a multiclass wrapper's members, would fit on rows or with seeds the
+// store was not made for).
 void refuse_misread_store(const ModelSpec& spec, const Dataset& data) {
     if (quantized_rows_of(data) == nullptr) return;
-    const Params& p = resolved_params(spec)->values();
-    if (spec.model != "gbdt" || !spec.resample.empty() || p.value("multiclass", std::string("auto")) != "auto")
-        throw InternalError("model " + spec.model + " was given rows held quantized, which only gbdt reads as they are");
+    const std::shared_ptr<const ResolvedParams> resolved = resolved_params(spec);
+    const Params& p = resolved->values();
+    if (!registry().capabilities(*resolved).quantized_rows || !spec.resample.empty() ||
+        p.value("multiclass", std::string("auto")) != "auto")
+        throw InternalError("model " + spec.model + " was given rows held quantized, which it does not read as they are");
 }
 
 // Rows read as a stream (docs/large-data.md) have no values in X either: only a model whose

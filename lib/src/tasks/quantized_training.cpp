@@ -14,6 +14,7 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_stream.hpp"
+#include "kestrel/pipeline/registry.hpp"
 #include "table_scan.hpp"
 
 namespace kestrel {
@@ -71,9 +72,13 @@ struct CutReads {
     int passes = 0;
 };
 
+// The sampled rows' values are those of the rows as the model reads them: an absent sparse
+// entry is missing (absent_is_missing) or the value 0.
 CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s,
-                   int max_bins, std::uint64_t seed, std::size_t group, const std::string* spill_directory) {
+                   int max_bins, std::uint64_t seed, std::size_t group, const std::string* spill_directory,
+                   bool absent_is_missing) {
     const auto d = static_cast<std::size_t>(s.width);
+    std::vector<double> dense_row(absent_is_missing ? 0 : d);
     const std::vector<Index> sample = BinCuts::sample_rows(s.rows, seed);
     std::vector<char> is_categorical(d, 0);
     for (const Index f : s.categorical) is_categorical[static_cast<std::size_t>(f)] = 1;
@@ -114,7 +119,14 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
             }
             for (; next != sample.end() && *next < first + m; ++next) {
                 const Index r = *next - first;
-                if (t.X.is_sparse()) {
+                if (t.X.is_sparse() && !absent_is_missing) {
+                    std::fill(dense_row.begin(), dense_row.end(), 0.0);
+                    for (SparseMatrix::InnerIterator it(t.X.sparse_ref(), r); it; ++it)
+                        dense_row[static_cast<std::size_t>(it.col())] = it.value();
+                    for (std::size_t k = begin; k < end; ++k)
+                        if (const double x = dense_row[static_cast<std::size_t>(numeric[k])]; !std::isnan(x))
+                            values.put(static_cast<std::size_t>(numeric[k]), x);
+                } else if (t.X.is_sparse()) {
                     for (SparseMatrix::InnerIterator it(t.X.sparse_ref(), r); it; ++it)
                         if (in_group[static_cast<std::size_t>(it.col())] && !std::isnan(it.value()))
                             values.put(static_cast<std::size_t>(it.col()), it.value());
@@ -160,6 +172,24 @@ BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_m
     return {cuts, s.rows, s.width};
 }
 
+// A piece's rows binned into the store from `first` on. Sparse rows whose absent entries are
+// the value 0 (absent_is_missing false: the forest's reading) are binned dense, a block of at
+// most kDenseBlockCells cells at a time.
+void fill_piece(BinnedMatrix& bins, const BinCuts& cuts, const Features& X, Index first, int threads,
+                bool absent_is_missing) {
+    if (!X.is_sparse() || absent_is_missing) {
+        bins.fill_rows(cuts, X, first, threads);
+        return;
+    }
+    constexpr Index kDenseBlockCells = Index{1} << 20;
+    const SparseMatrix& S = X.sparse_ref();
+    const Index block = std::max<Index>(1, kDenseBlockCells / std::max<Index>(1, S.cols()));
+    for (Index r = 0; r < S.rows(); r += block) {
+        const Index m = std::min(block, S.rows() - r);
+        bins.fill_rows(cuts, Features(DenseMatrix(S.middleRows(r, m))), first + r, threads);
+    }
+}
+
 }  // namespace
 
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
@@ -170,11 +200,15 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     std::error_code ec;
     if (!std::filesystem::is_regular_file(options.path, ec))
         throw UsageError(options.path + ": the quantized store reads its file several times: it must be a regular file");
+    const Capabilities model = registry().capabilities(*resolved_params(spec));
     ReadOptions read = options.read;
-    read.densify = false;  // gbdt: an absent LIBSVM entry is missing
+    // gbdt: an absent LIBSVM entry is missing; the forest: 0, its rows read dense where cheaper.
+    read.densify = !model.absent_is_missing;
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
     Scan s = scan_file(options.path, read, sizes.piece_bytes);
     if (!s.has_labels) throw DataError(s.source + ": no label column");
+    // Categories the model does not split itself are one-hot encoded, from doubles.
+    if (!s.categorical.empty() && !model.native_categories) return {};
     refuse_empty_columns(options.path, read, sizes.piece_bytes, s);
     if (read.max_rows > 0 && s.rows > read.max_rows)
         throw DataError(s.source + ": " + std::to_string(s.rows) + " data rows, more than " + option_named("max_rows") +
@@ -201,7 +235,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
         spill ? static_cast<std::size_t>(std::max<Index>(s.width, 1))
               : std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
     CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group,
-                              spill ? &placement.directory : nullptr);
+                              spill ? &placement.directory : nullptr, model.absent_is_missing);
     BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
     const bool on_disk = bins.pages().in_file();
     const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +
@@ -214,7 +248,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     if (placement.progress) placement.progress(label, 0, total);
     each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
         align_piece(t, s);
-        bins.fill_rows(cuts.cuts, t.X, first, read.threads);
+        fill_piece(bins, cuts.cuts, t.X, first, read.threads, model.absent_is_missing);
         if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
     });
     // The fit reads each column forward with gaps (a node's rows, ascending): the kernel's
@@ -224,7 +258,8 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     out.cut_passes = cuts.passes;
     out.pages_on_disk = on_disk;
     out.label_name = s.label_name;
-    out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed);
+    out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed,
+                                                       model.absent_is_missing);
     Table shape;
     shape.X = shape_only(s.rows, s.width);
     shape.labels = std::move(s.labels);

@@ -54,13 +54,16 @@ bool large_beside_memory(const TrainingDataOptions& data, std::uint64_t share) {
     return !ec && size >= budget / share;
 }
 
-// Whether the request's rows may be read into gbdt's quantized store: gbdt as the data
-// reaches it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no
-// resampling or calibration, nothing continued), one process reading one regular file
-// several times, and the same cuts as the doubles' path (no hold-out of early stopping,
-// which cuts the training part only). docs/large-data.md lists them.
+// Whether the request's rows may be read into the quantized store: a model that reads it
+// (Capabilities::quantized_rows: gbdt; the forest with tree_method=hist) as the data reaches
+// it (not wrapped one-vs-rest, one-vs-one or ECOC; no step needing doubles, no resampling or
+// calibration, nothing continued), one process reading one regular file several times, and
+// the same cuts as the doubles' path (no hold-out of early stopping, which cuts the training
+// part only). docs/large-data.md lists them.
 bool takes_quantized_store(const TrainRequest& request) {
-    if (request.quantized_store == TrainRequest::QuantizedStore::never || request.spec.model != "gbdt") return false;
+    if (request.quantized_store == TrainRequest::QuantizedStore::never ||
+        !registry().capabilities(*resolved_params(request.spec)).quantized_rows)
+        return false;
     if (!reads_file_again(request)) return false;
     // The several reads cost about twice the single parse: worth it only where the doubles
     // (about the file's size, more for a compressed file) press on the memory.
@@ -80,6 +83,9 @@ bool takes_row_stream(const TrainRequest& request) {
     return request.row_stream == TrainRequest::RowStream::always || large_beside_memory(request.data, 2);
 }
 
+// The store cut as the model cuts its doubles: its max_bins, the run's seed. A table with a
+// column of categories the model does not split itself (the histogram forest one-hot encodes
+// them) is read again as doubles.
 TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx) {
     const Params& p = resolved_params(request.spec)->values();
     StorePlacement placement;
@@ -88,6 +94,11 @@ TrainingRows read_quantized_rows(const TrainRequest& request, const Context& ctx
     QuantizedTrainingData q = read_quantized_training_data(
         request.data, request.spec, static_cast<int>(p.value("max_bins", 255LL)), ctx.seed, {}, placement);
     TrainingRows rows;
+    if (!q.store) {
+        rows.data = read_training_data(request.data, request.spec, &rows.label_name);
+        rows.total_rows = rows.data.rows();
+        return rows;
+    }
     rows.total_rows = q.data.rows();
     rows.data = std::move(q.data);
     rows.label_name = std::move(q.label_name);

@@ -1,5 +1,6 @@
 #include "kestrel/tree/forest_permutation_importance.hpp"
 
+#include <limits>
 #include <span>
 
 #include "kestrel/core/error.hpp"
@@ -124,29 +125,22 @@ Vector tree_importance_over_ranks(const Tree& tree, const std::vector<char>& bag
     return out;
 }
 
-}  // namespace
-
-Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
-                                  const Features& X, const Vector& y, bool classification, std::uint64_t seed,
-                                  int threads, bool rows_sharded) {
-    const Index d = X.cols();
+// The importances of every tree, d features: with_values(walk) calls walk with the rows'
+// value accessor x(i, f).
+template <class WithValues>
+Vector importance_of_trees(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag, Index d,
+                           const Vector& y, bool classification, std::uint64_t seed, int threads, bool rows_sharded,
+                           const WithValues& with_values) {
     const auto n_trees = static_cast<Index>(trees.size());
     std::vector<Vector> per_tree(trees.size());
     const std::uint64_t base_seed = derive_seed(seed, kPermutationStream);
     const auto one_tree = [&](Index t) {
         const auto k = static_cast<std::size_t>(t);
         const std::uint64_t tree_seed = derive_seed(base_seed, static_cast<std::uint64_t>(t));
-        const auto walk = [&](const auto& x) {
+        with_values([&](const auto& x) {
             per_tree[k] = rows_sharded ? tree_importance_over_ranks(trees[k], in_bag[k], x, d, y, classification, tree_seed)
                                        : tree_importance(trees[k], in_bag[k], x, d, y, classification, tree_seed);
-        };
-        if (X.is_sparse()) {
-            const SparseMatrix& S = X.sparse_ref();
-            walk([&](Index i, Index f) { return S.coeff(i, f); });
-        } else {
-            const DenseMatrix& D = X.dense_ref();
-            walk([&](Index i, Index f) { return D(i, f); });
-        }
+        });
     };
     if (rows_sharded) {  // one tree after another: the messages in the same order on every rank
         for (Index t = 0; t < n_trees; ++t) one_tree(t);
@@ -157,6 +151,38 @@ Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vec
     Vector sum = Vector::Zero(d);
     for (const Vector& v : per_tree) sum += v;  // in tree order: the same for any thread count
     return n_trees > 0 ? Vector(sum / static_cast<double>(n_trees)) : sum;
+}
+
+}  // namespace
+
+Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                                  const Features& X, const Vector& y, bool classification, std::uint64_t seed,
+                                  int threads, bool rows_sharded) {
+    return importance_of_trees(trees, in_bag, X.cols(), y, classification, seed, threads, rows_sharded,
+                               [&](const auto& walk) {
+                                   if (X.is_sparse()) {
+                                       const SparseMatrix& S = X.sparse_ref();
+                                       walk([&](Index i, Index f) { return S.coeff(i, f); });
+                                   } else {
+                                       const DenseMatrix& D = X.dense_ref();
+                                       walk([&](Index i, Index f) { return D(i, f); });
+                                   }
+                               });
+}
+
+Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                                  const QuantizedTable& store, const Vector& y, bool classification,
+                                  std::uint64_t seed, int threads) {
+    const BinCuts& cuts = store.cuts();
+    const BinnedMatrix& bins = store.bins();
+    return importance_of_trees(trees, in_bag, bins.cols(), y, classification, seed, threads, false,
+                               [&](const auto& walk) {
+                                   walk([&](Index i, Index f) {
+                                       const int b = bins.bin(f, i);
+                                       return b == cuts.missing_bin(f) ? std::numeric_limits<double>::quiet_NaN()
+                                                                       : cuts.upper(f, b);
+                                   });
+                               });
 }
 
 }  // namespace kestrel

@@ -337,6 +337,21 @@ private:
     std::vector<int> slot_;            // per sampled row, its node's place in the level (−1: in a leaf)
 };
 
+// The forest's trees grown on this rank's rows' codes.
+HistForest grow_binned_forest(const BinCuts& cuts, const BinnedMatrix& bins, const Vector& y, const Vector& weights,
+                              const HistForestSetup& s, RowSpan span) {
+    HistTreeGrower grower(cuts, bins, y, weights, s, span);
+    HistForest out;
+    out.first_row = span.first;
+    out.bag_seeds.resize(static_cast<std::size_t>(s.n_trees));
+    for (Index t = 0; t < s.n_trees; ++t) {
+        const Tree tree = grower.grow(t, &out.bag_seeds[static_cast<std::size_t>(t)]);
+        out.importance.push_back(normalised(tree.impurity_decrease_by_feature()));
+        out.trees.push_back(tree.leaf_values_only());
+    }
+    return out;
+}
+
 }  // namespace
 
 HistForest grow_hist_forest(const Features& X, const Vector& y, const Vector& weights, const HistForestSetup& s) {
@@ -350,16 +365,14 @@ HistForest grow_hist_forest(const Features& X, const Vector& y, const Vector& we
     const BinCuts cuts = s.rows_sharded ? BinCuts::fit_over_ranks(dense, span, s.max_bins, s.seed)
                                         : BinCuts::fit(dense, {}, s.max_bins, s.seed, s.threads);
     const BinnedMatrix bins(cuts, dense, {}, s.threads);
-    HistTreeGrower grower(cuts, bins, y, weights, s, span);
-    HistForest out;
-    out.first_row = span.first;
-    out.bag_seeds.resize(static_cast<std::size_t>(s.n_trees));
-    for (Index t = 0; t < s.n_trees; ++t) {
-        const Tree tree = grower.grow(t, &out.bag_seeds[static_cast<std::size_t>(t)]);
-        out.importance.push_back(normalised(tree.impurity_decrease_by_feature()));
-        out.trees.push_back(tree.leaf_values_only());
-    }
-    return out;
+    return grow_binned_forest(cuts, bins, y, weights, s, span);
+}
+
+HistForest grow_hist_forest(const QuantizedTable& store, const Vector& y, const Vector& weights,
+                            const HistForestSetup& s) {
+    if (s.tree.max_leaf_nodes > 0) throw InternalError("forest: the histogram trees grow level by level");
+    if (s.rows_sharded) throw InternalError("forest: rows held quantized on rows spread over ranks");
+    return grow_binned_forest(store.cuts(), store.bins(), y, weights, s, rows_over_ranks(false, store.bins().rows()));
 }
 
 std::vector<std::vector<char>> hist_in_bag(const HistForest& forest, const Vector& weights, const HistForestSetup& s) {

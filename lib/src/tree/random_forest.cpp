@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "kestrel/core/interrupt.hpp"
 #include "kestrel/core/param_binding.hpp"
 #include "kestrel/common/coef_json.hpp"
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_scatter.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
@@ -189,6 +191,34 @@ double oob_score_of(const Matrix& sums, const std::vector<int>& votes, const Vec
     return ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
 }
 
+// The store of rows held quantized (docs/large-data.md) the histogram forest reads, or null:
+// cut as the forest cuts its doubles (its max_bins, the fit's seed, absent sparse entries as
+// zeros), on one process.
+const QuantizedTable* forest_store_of(const Dataset& data, const RandomForestParams& p, const Context& ctx) {
+    const QuantizedTable* store = quantized_rows_of(data);
+    if (store == nullptr) return nullptr;
+    if (ctx.rows_sharded) throw InternalError("forest: rows held quantized on rows spread over ranks");
+    if (store->max_bins() != p.max_bins || store->seed() != ctx.seed)
+        throw UsageError("forest: the rows were quantized with max_bins=" + std::to_string(store->max_bins()) +
+                         " and seed " + std::to_string(store->seed()) + ", the fit asks max_bins=" +
+                         std::to_string(p.max_bins) + " and seed " + std::to_string(ctx.seed));
+    if (store->absent_is_missing())
+        throw InternalError("forest: the rows were quantized with absent sparse entries missing, not zeros");
+    return store;
+}
+
+// Row i of the store as values that every tree walks as the row's own: a code's bin's
+// upper edge (a split "x <= upper(f, b)" sends it where it sends every value of its bin),
+// the missing code NaN.
+void decode_stored_row(const QuantizedTable& store, Index i, double* row) {
+    const BinCuts& cuts = store.cuts();
+    const BinnedMatrix& bins = store.bins();
+    for (Index f = 0; f < bins.cols(); ++f) {
+        const int b = bins.bin(f, i);
+        row[f] = b == cuts.missing_bin(f) ? std::numeric_limits<double>::quiet_NaN() : cuts.upper(f, b);
+    }
+}
+
 }  // namespace
 
 void RandomForest::do_fit(const Dataset& data, const Context& ctx) {
@@ -248,9 +278,13 @@ void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vec
     const int threads = ctx.resolved_threads();
     oob_score_.reset();
     permutation_importances_.reset();
+    // Rows held quantized are walked as their codes' values (decode_stored_row).
+    const QuantizedTable* store = quantized_rows_of(data);
     if (p_.importance == "permutation")
         permutation_importances_ =
-            oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads, ctx.rows_sharded);
+            store ? oob_permutation_importance(trees, in_bag, *store, data.y, classification, ctx.seed, threads)
+                  : oob_permutation_importance(trees, in_bag, X, data.y, classification, ctx.seed, threads,
+                                               ctx.rows_sharded);
     if (p_.oob) {
         // Summed over the trees in tree order, one row at a time: the same for any thread count.
         const Index k = classification ? data.n_classes() : 1;
@@ -259,10 +293,12 @@ void RandomForest::set_out_of_bag(const std::vector<Tree>& trees, const std::vec
 #pragma omp parallel num_threads(threads)
         {
             RowScatter scatter(X);
+            std::vector<double> decoded(store ? static_cast<std::size_t>(X.cols()) : 0);
 #pragma omp for schedule(static)
             for (Index i = 0; i < n; ++i) {
                 std::vector<double> row(static_cast<std::size_t>(k), 0.0);
-                const double* x = scatter.row(i);
+                if (store) decode_stored_row(*store, i, decoded.data());
+                const double* x = store ? decoded.data() : scatter.row(i);
                 for (Index t = 0; t < n_trees; ++t) {
                     if (in_bag[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]) continue;
                     add_tree_output(trees[static_cast<std::size_t>(t)], x, row.data());
@@ -306,7 +342,8 @@ void RandomForest::fit_hist(const Dataset& data, const Context& ctx, const TreeP
     s.rows_sharded = ctx.rows_sharded;
     check_tree_memory(tp, data.rows(), classification ? data.n_classes() : 1, s.n_trees, "forest");
     const Vector weights = class_weighted_rows(data, p.class_weight, "forest");
-    HistForest grown = grow_hist_forest(data.X, data.y, weights, s);
+    const QuantizedTable* store = forest_store_of(data, p, ctx);
+    HistForest grown = store ? grow_hist_forest(*store, data.y, weights, s) : grow_hist_forest(data.X, data.y, weights, s);
     Vector importance = Vector::Zero(data.cols());
     for (const Vector& v : grown.importance) importance += v;
     importances_ = normalised(importance);
@@ -479,6 +516,8 @@ ModelInfo forest_model_info() {
         c.sharded_rows = p.tree_method != "exact" && p.max_leaf_nodes == 0 && p.class_weight != "balanced";
         // The histogram trees split numeric features only: text columns are one-hot encoded.
         if (p.tree_method == "hist") c.native_categories = false;
+        // On one process, from rows held quantized (docs/large-data.md).
+        c.quantized_rows = p.tree_method == "hist" && p.max_leaf_nodes == 0;
         return c;
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"tree"}; };

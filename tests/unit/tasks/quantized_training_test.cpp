@@ -1,7 +1,7 @@
-// gbdt's quantized store built while the training file is read (tasks/quantized_training.hpp,
-// docs/large-data.md): the codes of a hand-made table, the cuts of the table read whole
-// (beyond the 200,000-row sample too), the same model file as the doubles' path, and the
-// reader's own errors, the file read in pieces of a few rows.
+// The quantized store (gbdt's, the histogram forest's) built while the training file is read
+// (tasks/quantized_training.hpp, docs/large-data.md): the codes of a hand-made table, the cuts
+// of the table read whole (beyond the 200,000-row sample too), the same model file as the
+// doubles' path, and the reader's own errors, the file read in pieces of a few rows.
 #include "kestrel/tasks/quantized_training.hpp"
 
 #include <doctest/doctest.h>
@@ -67,6 +67,23 @@ std::string saved_bytes(const Model& m, const std::string& path) {
     m.save(path);
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+ModelSpec hist_forest_spec(Json params = Json::object()) {
+    ModelSpec spec;
+    spec.model = "forest";
+    spec.params = std::move(params);
+    spec.params["tree_method"] = "hist";
+    resolve_params(spec);
+    return spec;
+}
+
+// generated_csv without its text column: every feature numeric.
+std::string numeric_csv(Index n, std::uint64_t seed) {
+    std::istringstream in(generated_csv(n, seed));
+    std::string out, line;
+    while (std::getline(in, line)) out += line.substr(0, line.rfind(',')) + "\n";
+    return out;
 }
 
 }  // namespace
@@ -160,6 +177,68 @@ TEST_SUITE("tasks.quantized") {
         request.data.validation_files.clear();
         request.spec = gbdt_spec({{"n_estimators", 2}, {"multiclass", "ecoc"}});
         CHECK_FALSE(train_model(request, Context{}).quantized);
+    }
+
+    TEST_CASE("quantized store: kestrel-train's request takes the store for the histogram forest, same model bytes") {
+        const test::ScratchDir dir("quantized_forest_request");
+        const std::string path = dir.file("t.csv", numeric_csv(2000, 7));
+        const test::PinnedDate pinned;
+        TrainRequest request;
+        request.spec = hist_forest_spec({{"n_estimators", 6}, {"oob", true}, {"importance", "permutation"}});
+        request.data = data_options(path);
+        request.data.read.max_memory = 4 * std::filesystem::file_size(path);
+        const TrainResult store = train_model(request, Context{});
+        CHECK(store.quantized);
+        request.quantized_store = TrainRequest::QuantizedStore::never;
+        const TrainResult doubles = train_model(request, Context{});
+        CHECK_FALSE(doubles.quantized);
+        CHECK(model_text(store.model) == model_text(doubles.model));
+        // Params the histogram store does not serve: the doubles, the model as before.
+        request.quantized_store = TrainRequest::QuantizedStore::always;
+        ModelSpec exact = hist_forest_spec({{"n_estimators", 2}});
+        exact.params["tree_method"] = "exact";
+        resolve_params(exact);
+        request.spec = exact;
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+        ModelSpec automatic = hist_forest_spec({{"n_estimators", 2}});
+        automatic.params["tree_method"] = "auto";  // exact on one process
+        resolve_params(automatic);
+        request.spec = automatic;
+        CHECK_FALSE(train_model(request, Context{}).quantized);
+        // A text column, which the histogram forest takes one-hot encoded: read again as doubles.
+        const std::string words = dir.file("w.csv", generated_csv(800, 8));
+        request.data = data_options(words);
+        request.spec = hist_forest_spec({{"n_estimators", 3}});
+        const TrainResult encoded = train_model(request, Context{});
+        CHECK_FALSE(encoded.quantized);
+        request.quantized_store = TrainRequest::QuantizedStore::never;
+        CHECK(model_text(train_model(request, Context{}).model) == model_text(encoded.model));
+    }
+
+    TEST_CASE("quantized store: the histogram forest from a LIBSVM file, absent entries zeros, in pieces") {
+        const test::ScratchDir dir("quantized_forest_libsvm");
+        Rng rng(13);
+        std::ostringstream text;
+        text.precision(17);
+        for (int i = 0; i < 1500; ++i) {
+            const double a = rng.normal();
+            text << (a + 0.3 * rng.normal() > 0 ? 1 : 0);
+            for (int j = 1; j <= (i < 1200 ? 5 : 6); ++j)
+                if (rng.uniform() < 0.6) text << " " << j << ":" << (j == 1 ? a : rng.normal());
+            text << "\n";
+        }
+        const std::string path = dir.file("t.libsvm", text.str());
+        const ModelSpec spec = hist_forest_spec({{"n_estimators", 5}, {"oob", true}});
+        Context ctx;
+        ctx.threads = 2;
+        const TrainingDataOptions options = data_options(path);
+        const Model doubles = Model::train(spec, read_training_data(options, spec), ctx);
+        QuantizedTrainingData q = read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{0, 1500});
+        REQUIRE(q.store);
+        CHECK_FALSE(q.store->absent_is_missing());
+        CHECK(q.data.cols() == 6);
+        const QuantizedRows rows(q.store);
+        CHECK(model_text(Model::train(spec, std::move(q.data), ctx)) == model_text(doubles));
     }
 
     TEST_CASE("quantized store: a LIBSVM file in pieces, absent entries missing, pieces narrower than the file") {

@@ -38,6 +38,9 @@ struct Capabilities {
     bool sharded_rows = false;       // fits on rows spread over MPI ranks (Context::rows_sharded)
     bool streamed_rows = false;      // fits on rows read as a stream, block by block (common/row_blocks.hpp)
     bool explains_rows = false;      // renders a row's path through its trees (Estimator::explain_row)
+    // Fits from rows held quantized (common/quantized_table.hpp, docs/large-data.md): reads
+    // the store's codes where the rows' X is its shape (gbdt; forest tree_method=hist).
+    bool quantized_rows = false;
     bool operator==(const Capabilities&) const = default;
 };
 

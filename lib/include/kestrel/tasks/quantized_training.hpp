@@ -20,6 +20,8 @@ namespace kestrel {
 struct QuantizedTrainingData {
     // The rows as training_dataset gives them, but X the store's shape (shape_only).
     Dataset data;
+    // Null when the table has a categorical column and the model does not split categories
+    // itself (the histogram forest: they are one-hot encoded, from doubles); data is then empty.
     std::shared_ptr<const QuantizedTable> store;
     std::string label_name;  // the training file's label header name, or empty
     int cut_passes = 0;      // reads of the file that gathered the cut sample's values
@@ -53,9 +55,11 @@ struct StorePlacement {
     std::function<void(const std::string& label, std::uint64_t done, std::uint64_t total)> progress{};
 };
 
-// Reads options.path for spec (gbdt) into the store cut with max_bins and seed: the cuts
-// BinCuts::fit gives on all the rows of the table read whole, the codes of every row.
-// The codes in memory or on disk as `placement` says.
+// Reads options.path for spec (a model that reads the store: Capabilities::quantized_rows)
+// into the store cut with max_bins and seed: the cuts BinCuts::fit gives on all the rows of
+// the table read whole, the codes of every row, in memory or on disk as `placement` says. An
+// absent sparse entry is coded as the model reads it (Capabilities::absent_is_missing:
+// missing for gbdt, the value 0 for the forest).
 // UsageError when options name a weights or query column (the store takes neither yet) or
 // the input is not a regular file.
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,

@@ -33,7 +33,8 @@ struct TrainRequest {
     bool shard = false;
     std::string shard_files{};
     TrainReports reports{};
-    // gbdt reads the file straight into its quantized store (docs/large-data.md) when the
+    // gbdt and the histogram forest read the file straight into the quantized store
+    // (docs/large-data.md, Capabilities::quantized_rows) when the
     // request allows it: the same model file in about one byte a cell, for about twice the
     // reading (the file is read once per group of features for the cuts, then for the codes).
     // automatic: when the file is large beside the memory budget (a quarter of
@@ -74,7 +75,7 @@ struct TrainResult {
     Index categorical_features = 0;
     std::string path_csv{}, trace_csv{}, tree_text{};  // the reports asked for
     Json c_search{};                             // `-p C=auto`'s C path with its scores, or null
-    bool quantized = false;  // the rows were read into gbdt's quantized store, not as doubles
+    bool quantized = false;  // the rows were read into the quantized store, not as doubles
     bool streamed = false;   // the rows were read as a stream, a pass per evaluation (RowStream)
     int stream_passes = 0;   // the passes over the file a streamed fit made (its scan not counted)
     bool store_on_disk = false;  // the store's codes were in pages of a temporary file

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
 
@@ -25,5 +26,12 @@ namespace kestrel {
 Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
                                   const Features& X, const Vector& y, bool classification, std::uint64_t seed,
                                   int threads, bool rows_sharded = false);
+// The same of rows held quantized (docs/large-data.md), on one process: a row's value of a
+// feature is its code's bin's upper edge (NaN for the missing code), which every split of a
+// tree cut on the store sends where it sends the row's own value, so the walks, the
+// permutations and the importances are those of the values.
+Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vector<std::vector<char>>& in_bag,
+                                  const QuantizedTable& store, const Vector& y, bool classification,
+                                  std::uint64_t seed, int threads);
 
 }  // namespace kestrel

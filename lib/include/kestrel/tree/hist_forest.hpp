@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/tree.hpp"
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/tree/tree_params.hpp"
@@ -41,6 +42,11 @@ struct HistForest {
 // X: this rank's rows (dense or sparse; NaN is missing, a sparse row's absent entry 0),
 // y: class indices or targets, weights: each row's sample weight (class weights applied).
 HistForest grow_hist_forest(const Features& X, const Vector& y, const Vector& weights, const HistForestSetup& s);
+// The same forest from rows held quantized (docs/large-data.md), one process: the store's
+// cuts are those grow_hist_forest makes when they were cut with s.max_bins and s.seed and
+// absent sparse entries as zeros (the caller checks), so the trees are the same.
+HistForest grow_hist_forest(const QuantizedTable& store, const Vector& y, const Vector& weights,
+                            const HistForestSetup& s);
 
 // in_bag[t][i]: whether this rank's row i was in tree t's sample (a positive count times
 // weight), for the out-of-bag score.
