@@ -35,7 +35,9 @@ std::string train_summary_text(const TrainResult& r, const std::string& output) 
     if (const std::string note = r.inferred_regression_note.respelled(flag_spelling); !note.empty())
         o += "  " + note + "\n";
     if (!r.table_summary.empty()) o += "  " + r.table_summary + "\n";
-    if (r.quantized) o += "  rows read into the quantized store (one byte a cell; docs/large-data.md)\n";
+    if (r.quantized)
+        o += std::string("  rows read into the quantized store") +
+             (r.store_on_disk ? ", its codes in pages on disk" : " (one byte a cell)") + " (docs/large-data.md)\n";
     if (r.streamed)
         o += "  rows read as a stream: " + plural(r.stream_passes, "pass") + " over the file (docs/large-data.md)\n";
     if (const Index best = r.model.estimator().best_iteration(); best >= 0)

@@ -51,7 +51,7 @@ Json train_summary_json(const TrainResult& r, const std::string& output) {
     Json j = {{"model", r.model_name}, {"task", r.task_label},     {"rows", r.rows},     {"features", r.cols},
               {"classes", r.classes},  {"fit_seconds", r.seconds}, {"output", output}};
     if (!r.c_search.is_null()) j["c_search"] = r.c_search;
-    if (r.quantized) j["rows_read"] = "quantized store";
+    if (r.quantized) j["rows_read"] = r.store_on_disk ? "quantized store on disk" : "quantized store";
     if (r.streamed) {
         j["rows_read"] = "stream";
         j["stream_passes"] = r.stream_passes;
