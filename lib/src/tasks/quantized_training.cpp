@@ -22,7 +22,6 @@ namespace {
 
 using detail::align_piece;
 using detail::each_piece;
-using detail::refuse_empty_columns;
 using detail::Scan;
 using detail::scan_file;
 
@@ -206,13 +205,10 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     read.densify = !model.absent_is_missing;
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
     Scan s = scan_file(options.path, read, sizes.piece_bytes);
-    if (!s.has_labels) throw DataError(s.source + ": no label column");
-    // Categories the model does not split itself are one-hot encoded, from doubles.
+    // Categories the model does not split itself are one-hot encoded, from doubles (whose read
+    // makes the checks below).
     if (!s.categorical.empty() && !model.native_categories) return {};
-    refuse_empty_columns(options.path, read, sizes.piece_bytes, s);
-    if (read.max_rows > 0 && s.rows > read.max_rows)
-        throw DataError(s.source + ": " + std::to_string(s.rows) + " data rows, more than " + option_named("max_rows") +
-                        " " + std::to_string(read.max_rows));
+    detail::check_scanned_table(options.path, read, sizes.piece_bytes, s);
     // Later reads type the columns as the whole file types them: a column with a word in any
     // piece is categorical in every piece (its number-like cells read as category names, as
     // the reader names them in a whole file); the lists are read again so, to hold those names.
@@ -260,17 +256,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     out.label_name = s.label_name;
     out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed,
                                                        model.absent_is_missing);
-    Table shape;
-    shape.X = shape_only(s.rows, s.width);
-    shape.labels = std::move(s.labels);
-    shape.feature_names = std::move(s.feature_names);
-    shape.categories = std::move(s.categories);
-    shape.label_name = s.label_name;
-    shape.source = s.source;
-    shape.dropped_rows = s.dropped;
-    shape.bytes = s.bytes;
-    shape.fields = s.fields;
-    out.data = training_dataset(std::move(shape), spec, options);
+    out.data = training_dataset(detail::shape_table(std::move(s)), spec, options);
     return out;
 }
 

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "kestrel/common/quantized_table.hpp"  // shape_only
 #include "kestrel/core/error.hpp"
 #include "table_scan.hpp"
 #include "training_shard_categories.hpp"
@@ -71,11 +70,7 @@ StreamedTrainingData read_streamed_training_data(const TrainingDataOptions& opti
     ReadOptions read = options.read;
     if (read.threads <= 0) read.threads = ctx.resolved_threads();
     detail::Scan s = detail::scan_file(options.path, read, piece_bytes);
-    if (!s.has_labels) throw DataError(s.source + ": no label column");
-    detail::refuse_empty_columns(options.path, read, piece_bytes, s);
-    if (read.max_rows > 0 && s.rows > read.max_rows)
-        throw DataError(s.source + ": " + std::to_string(s.rows) + " data rows, more than " + option_named("max_rows") +
-                        " " + std::to_string(read.max_rows));
+    detail::check_scanned_table(options.path, read, piece_bytes, s);
     StreamedTrainingData out;
     out.refused = why_not_streamed(s);
     if (!out.refused.empty()) return out;
@@ -84,16 +79,7 @@ StreamedTrainingData read_streamed_training_data(const TrainingDataOptions& opti
     out.blocks = std::make_shared<const FileRowBlocks>(options.path, read, piece_bytes, s.rows, s.width,
                                                        std::move(means), ctx.progress);
     out.label_name = s.label_name;
-    Table shape;
-    shape.X = shape_only(s.rows, s.width);
-    shape.labels = std::move(s.labels);
-    shape.feature_names = std::move(s.feature_names);
-    shape.label_name = s.label_name;
-    shape.source = s.source;
-    shape.dropped_rows = s.dropped;
-    shape.bytes = s.bytes;
-    shape.fields = s.fields;
-    out.data = training_dataset(std::move(shape), spec, options);
+    out.data = training_dataset(detail::shape_table(std::move(s)), spec, options);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <utility>
 
+#include "kestrel/common/quantized_table.hpp"  // shape_only
 #include "kestrel/core/error.hpp"
 #include "training_shard_categories.hpp"
 
@@ -92,6 +93,28 @@ void refuse_empty_columns(const std::string& path, const ReadOptions& read, std:
     }
     throw DataError(s.source + ": every cell of feature " + std::to_string(empty - s.missing.begin() + 1) +
                     " is missing; drop it with " + option_named("ignore_columns"));
+}
+
+void check_scanned_table(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s) {
+    if (!s.has_labels) throw DataError(s.source + ": no label column");
+    refuse_empty_columns(path, read, piece_bytes, s);
+    if (read.max_rows > 0 && s.rows > read.max_rows)
+        throw DataError(s.source + ": " + std::to_string(s.rows) + " data rows, more than " + option_named("max_rows") +
+                        " " + std::to_string(read.max_rows));
+}
+
+Table shape_table(Scan&& s) {
+    Table shape;
+    shape.X = shape_only(s.rows, s.width);
+    shape.labels = std::move(s.labels);
+    shape.feature_names = std::move(s.feature_names);
+    shape.categories = std::move(s.categories);
+    shape.label_name = s.label_name;
+    shape.source = s.source;
+    shape.dropped_rows = s.dropped;
+    shape.bytes = s.bytes;
+    shape.fields = s.fields;
+    return shape;
 }
 
 void align_piece(Table& t, const Scan& s) {

@@ -58,6 +58,14 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
 // cannot know: the first piece is read again as a whole input for the reader's own error.
 void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s);
 
+// The checks a whole read makes over the whole table, made on the scan: a label column, no
+// CSV column missing in every row (refuse_empty_columns), at most read.max_rows rows.
+void check_scanned_table(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s);
+
+// The scanned table without its cells: X its shape (shape_only: rows x width, no entries),
+// its labels, names and categories, for training_dataset.
+Table shape_table(Scan&& s);
+
 // A piece as the whole table has it: as wide, its category codes the union lists' codes.
 void align_piece(Table& t, const Scan& s);
 
