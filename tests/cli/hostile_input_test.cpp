@@ -315,6 +315,24 @@ TEST_SUITE("cli.hostile") {
         CHECK_FALSE(fs::exists(dir / "f.json"));
     }
 
+    TEST_CASE("gbdt on a small LIBSVM file of 500000 features says what its bin codes need (exit 2)" *
+              doctest::skip(kSanitizedBuild)) {
+        ScratchDir dir("hostile_wide_codes");
+        {
+            // 1,200 rows of one entry each, the last at feature 500000: 15 kB of text, 600 MB of
+            // one-byte codes (gbdt reads an absent entry as missing: every cell has a code).
+            std::ofstream out(dir / "wide.libsvm");
+            for (int i = 0; i < 1200; ++i) out << i % 2 << " " << (i == 1199 ? 500000 : 1 + i % 7) << ":" << i << "\n";
+        }
+        const auto r = run_tool("true; (ulimit -v 600000; timeout 120 " + tool("kestrel-train") +
+                                " -m gbdt -p n_estimators=2 --threads 1 " + q(dir / "wide.libsvm") + " -o " +
+                                q(dir / "g.json") + ")");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("kestrel-train: gbdt: the bin codes of 1200 rows x 500000 features needs about ") !=
+              std::string::npos);
+        CHECK_FALSE(fs::exists(dir / "g.json"));
+    }
+
     TEST_CASE("a model of 300000 columns is matched to its file by name in linear time") {
         ScratchDir dir("hostile_wide");
         const int n = 300000;

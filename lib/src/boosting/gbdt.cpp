@@ -493,6 +493,12 @@ void GbdtFit::bin_rows() {
                                                           static_cast<int>(p.max_bins), ctx.seed, category_counts)
                                 : BinCuts::fit(data.X, train_rows, static_cast<int>(p.max_bins), ctx.seed, threads,
                                                category_counts);
+        // A wide sparse file is small beside its codes (a byte for every cell, absent ones too):
+        // say what they need rather than run out of memory.
+        const Index binned_rows = train_rows.empty() ? data.rows() : static_cast<Index>(train_rows.size());
+        check_memory(BinnedMatrix::code_bytes(cuts, binned_rows, data.cols()), 0,
+                     "gbdt: the bin codes of " + std::to_string(binned_rows) + " rows x " +
+                         std::to_string(data.cols()) + " features");
         own_bins = BinnedMatrix(cuts, data.X, train_rows, threads);
     }
     // Per categorical feature, the codes no training row has: prediction sends them the
