@@ -25,9 +25,4 @@ const RowBlocks* streamed_rows_of(const Dataset& data) {
     return b;
 }
 
-void for_each_block(const Dataset& data, const RowBlocks::Visit& visit) {
-    if (const RowBlocks* b = streamed_rows_of(data)) return b->for_each(visit);
-    visit(data.X, 0);
-}
-
 }  // namespace kestrel

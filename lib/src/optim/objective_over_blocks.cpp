@@ -20,7 +20,6 @@ double ObjectiveOverBlocks::value_gradient(const Vector& w, Vector& grad) {
         f += local->value_gradient(w, part);
         grad += part;
     });
-    ++passes_;
     last_w_ = w;
     return f;
 }
@@ -31,7 +30,6 @@ double ObjectiveOverBlocks::value(const Vector& w) {
         interruption_point();
         f += make_(X, first, penalty_of_block(first))->value(w);
     });
-    ++passes_;
     return f;
 }
 
@@ -46,7 +44,6 @@ void ObjectiveOverBlocks::hessian_vector(const Vector& v, Vector& out) const {
         local->hessian_vector(v, part);
         out += part;
     });
-    ++passes_;
 }
 
 }  // namespace kestrel

@@ -49,8 +49,4 @@ private:
 // shape subset: a fold, one-vs-one's pairs, rows the blocks do not give).
 const RowBlocks* streamed_rows_of(const Dataset& data);
 
-// The rows of `data` in the blocks' order: (features, first row) per block; `data` itself
-// as one block when it is not streamed. What a fit that sums over rows loops over.
-void for_each_block(const Dataset& data, const RowBlocks::Visit& visit);
-
 }  // namespace kestrel

@@ -32,15 +32,11 @@ public:
     bool has_hessian_vector() const override { return true; }
     void hessian_vector(const Vector& v, Vector& out) const override;
 
-    // Passes over the blocks so far (one per evaluation).
-    int passes() const { return passes_; }
-
 private:
     const RowBlocks& blocks_;
     Index dimension_;
     MakeLocal make_;
     Vector last_w_;  // the point of the last value_gradient, for hessian_vector
-    mutable int passes_ = 0;
 };
 
 }  // namespace kestrel
