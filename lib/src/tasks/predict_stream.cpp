@@ -1,8 +1,11 @@
 #include "kestrel/tasks/predict_stream.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -48,6 +51,7 @@ private:
     ReadOptions read_options() const;
     void run_whole(const ReadOptions& options);
     void run_pieces(const ReadOptions& options, std::size_t chunk_bytes);
+    void score_rest(TableStream& stream);
     void score_piece(const TableStream& stream, const TableStream::Piece& piece, ScoredStreamPiece& out,
                      bool with_header, int piece_threads) const;
     void write_piece(TableStream& stream, ScoredStreamPiece& piece);
@@ -205,32 +209,76 @@ void PredictStreamRun::write_piece(TableStream& stream, ScoredStreamPiece& piece
 void PredictStreamRun::run_pieces(const ReadOptions& options, std::size_t chunk_bytes) {
     TableStream stream(request_.input, options, chunk_bytes);
     result_.source = stream.source();
-    // The first batch is one piece (it settles what later pieces need: the field count
-    // of a CSV without a header); then as many pieces as threads, parsed and scored in
-    // parallel, written in input order.
-    std::size_t batch = 1;
-    std::vector<TableStream::Piece> pieces;
-    for (;;) {
-        pieces.resize(batch);
-        std::size_t n = 0;
-        while (n < batch && stream.next(pieces[n])) ++n;
-        if (n == 0) break;
-        std::vector<ScoredStreamPiece> scored(n);
-        if (n == 1) {
-            score_piece(stream, pieces[0], scored[0], !header_written_, threads_);
-        } else {
-            const auto count = static_cast<std::int64_t>(n);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::min<int>(threads_, static_cast<int>(n)))
-            for (std::int64_t k = 0; k < count; ++k) {
-                const auto i = static_cast<std::size_t>(k);
-                score_piece(stream, pieces[i], scored[i], !header_written_ && i == 0, 1);
-            }
-        }
-        // What comes before a bad piece is written whole, then the error.
-        for (std::size_t k = 0; k < n; ++k) write_piece(stream, scored[k]);
-        batch = static_cast<std::size_t>(threads_);
+    // Pieces are taken one at a time until one holds records: it settles what later
+    // pieces need (the field count of a CSV without a header, TableStream::learn).
+    TableStream::Piece piece;
+    while (rows_ + dropped_ == 0 && stream.next(piece)) {
+        ScoredStreamPiece scored;
+        score_piece(stream, piece, scored, !header_written_, threads_);
+        write_piece(stream, scored);
     }
+    if (rows_ + dropped_ > 0) score_rest(stream);
     stream.finish(rows_, dropped_);
+}
+
+// The rest of the stream in one parallel region: each thread takes the next piece,
+// parses and scores it, and the thread that completes the earliest unwritten piece
+// writes every piece that is then ready, in input order. No thread waits at a barrier
+// between pieces: an OpenMP barrier spins, and a spinning thread takes the core that
+// decompression (its own thread) or a slower piece needs.
+void PredictStreamRun::score_rest(TableStream& stream) {
+    std::mutex take_mutex, write_mutex;
+    std::size_t taken = 0, written = 0;
+    std::map<std::size_t, ScoredStreamPiece> ready;  // completed, waiting for an earlier piece
+    std::exception_ptr error;                        // the first error in input order
+    std::atomic<bool> stop{false};
+#pragma omp parallel num_threads(threads_)
+    for (;;) {
+        TableStream::Piece piece;
+        std::size_t index = 0;
+        {
+            const std::lock_guard<std::mutex> lock(take_mutex);
+            if (stop.load(std::memory_order_relaxed)) break;
+            try {
+                if (!stream.next(piece)) break;
+            } catch (...) {
+                // A read error comes after every piece taken before it: it is recorded
+                // as that place's piece, so the pieces before it are written first.
+                ScoredStreamPiece failed;
+                failed.error = std::current_exception();
+                stop.store(true, std::memory_order_relaxed);
+                const std::lock_guard<std::mutex> wlock(write_mutex);
+                ready.emplace(taken++, std::move(failed));
+                break;
+            }
+            index = taken++;
+        }
+        ScoredStreamPiece scored;
+        score_piece(stream, piece, scored, false, 1);
+        const std::lock_guard<std::mutex> lock(write_mutex);
+        ready.emplace(index, std::move(scored));
+        for (auto next = ready.find(written); next != ready.end() && !error; next = ready.find(written)) {
+            try {
+                write_piece(stream, next->second);
+            } catch (...) {
+                error = std::current_exception();
+                stop.store(true, std::memory_order_relaxed);
+            }
+            ready.erase(next);
+            ++written;
+        }
+    }
+    // A read error taken after the last piece a thread wrote is written by nobody above.
+    for (auto next = ready.find(written); next != ready.end() && !error; next = ready.find(written)) {
+        try {
+            write_piece(stream, next->second);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        ready.erase(next);
+        ++written;
+    }
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace

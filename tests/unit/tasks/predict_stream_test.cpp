@@ -193,6 +193,40 @@ TEST_SUITE("tasks.predict_stream") {
         CHECK(streamed_bytes(m, request, 1, 1) == whole);
     }
 
+    TEST_CASE("a bad record in a later piece: every row before it is written, in order, then its error") {
+        test::ScratchDir dir("tasks_predict_bad_piece");
+        const std::string model = trained_model(dir, {"-m", "logistic", test::repo_path("data/iris/train.csv")});
+        const Model m = Model::load(model);
+        const std::string text = test::slurp(test::repo_path("data/iris/test.csv"));
+        const std::string good = dir.file("good.csv", text);
+        const std::string whole = streamed_bytes(m, command_like_request(model, good, probabilities_only()), 0, 1);
+        const std::vector<std::string> lines = text_lines(text);
+        const std::vector<std::string> expected = text_lines(whole);
+        REQUIRE(lines.size() == 31);  // the header and 30 rows
+        // Row 21 (file line 22) has a word where a number goes.
+        std::string bad_text = lines[0];
+        for (std::size_t i = 1; i < lines.size(); ++i) bad_text += i == 21 ? "setosa,5.1,oops,1.4,0.2\n" : lines[i];
+        const std::string bad = dir.file("bad.csv", bad_text);
+        for (const std::size_t chunk : {std::size_t{1}, std::size_t{64}, std::size_t{300}})
+            for (const int threads : {1, 2, 3}) {
+                CAPTURE(chunk);
+                CAPTURE(threads);
+                std::string written;
+                PredictRequest request = command_like_request(model, bad, probabilities_only());
+                request.chunk_bytes = chunk;
+                request.threads = threads;
+                CHECK_THROWS_WITH_AS((void)predict_stream(m, request, [&written](std::string_view piece) { written += piece; },
+                                                          Context{}),
+                                     doctest::Contains("bad.csv:22:"), DataError);
+                // Whole pieces only: the rows written are a prefix of the good file's, and with
+                // pieces of one record exactly the 20 rows before the bad one.
+                const std::vector<std::string> got = text_lines(written);
+                REQUIRE(got.size() <= 21);
+                for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == expected[i]);
+                if (chunk == 1) CHECK(got.size() == 21);
+            }
+    }
+
     TEST_CASE("issues name the setting; the command spells it as its flag") {
         test::ScratchDir dir("tasks_predict_issues");
         const std::string model = trained_model(dir, {"-m", "logistic", test::repo_path("data/iris/train.csv")});
