@@ -47,28 +47,29 @@ void refuse_binary(std::string_view head, const std::string& source) {
 // more is read, and a NUL byte in any later block ends the read at once: /dev/zero or
 // /dev/urandom is refused after one block, not after filling the memory. The text held
 // is checked against --max-memory or the memory available as it grows.
-std::string read_stream_text(const std::string& path, const std::string& source, const ReadOptions& opts) {
+detail::GrowingText read_stream_text(const std::string& path, const std::string& source, const ReadOptions& opts) {
     constexpr std::size_t kBlock = std::size_t{64} << 10;
     constexpr std::size_t kCheckEvery = std::size_t{64} << 20;
     const std::unique_ptr<detail::ByteSource> in = detail::open_byte_source(path, source);
-    std::string out;
+    detail::GrowingText out;
     bool head_checked = false;
     std::size_t next_check = kCheckEvery;
     for (;;) {
         const std::size_t old = out.size();
-        out.resize(old + kBlock);
-        const std::size_t n = in->read(out.data() + old, kBlock);
-        out.resize(old + n);
-        if (!head_checked && (n == 0 || out.size() >= kBlock)) {
-            refuse_binary(std::string_view(out).substr(0, kBlock), source);
+        const std::size_t n = in->read(out.room(kBlock), kBlock);
+        out.grow(n);
+        const std::string_view text = out.text();
+        if (!head_checked && (n == 0 || text.size() >= kBlock)) {
+            refuse_binary(text.substr(0, kBlock), source);
             head_checked = true;
         } else if (head_checked && n > 0) {
-            if (const void* nul = std::memchr(out.data() + old, '\0', n))
-                refuse_binary(std::string_view(out.data(), static_cast<const char*>(nul) - out.data() + 1), source);
+            if (const void* nul = std::memchr(text.data() + old, '\0', n))
+                refuse_binary(text.substr(0, static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) + 1),
+                              source);
         }
         if (n == 0) return out;
-        if (out.size() >= next_check) {
-            check_memory(out.size(), opts.max_memory, source + ": reading " + format_bytes(out.size()) + " from a stream");
+        if (text.size() >= next_check) {
+            check_memory(text.size(), opts.max_memory, source + ": reading " + format_bytes(text.size()) + " from a stream");
             next_check += kCheckEvery;
         }
     }
@@ -125,21 +126,21 @@ void refuse_binary_text(std::string_view head, const std::string& source) { refu
 Table read_table(const std::string& path, const ReadOptions& opts) {
     if (!opts.cache.empty()) return read_table_through_cache(path, opts);
     if (path == "-") {
-        const std::string buffer = read_stream_text("-", "<stdin>", opts);
-        return read_text(detail::TextInput{buffer, {}}, "", "<stdin>", opts);
+        const detail::GrowingText buffer = read_stream_text("-", "<stdin>", opts);
+        return read_text(detail::TextInput{buffer.text(), {}}, "", "<stdin>", opts);
     }
     // Pipes and process substitutions (`<(zcat x.gz)`) cannot be mapped: read them whole.
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
         !std::filesystem::is_directory(status)) {
-        const std::string buffer = read_stream_text(path, path, opts);
-        return read_text(detail::TextInput{buffer, {}}, path, path, opts);
+        const detail::GrowingText buffer = read_stream_text(path, path, opts);
+        return read_text(detail::TextInput{buffer.text(), {}}, path, path, opts);
     }
     const detail::MappedFile file(path);
     if (detail::compression_of(file.text().substr(0, detail::kCompressionMagicBytes)) != detail::Compression::none) {
-        const std::string buffer = read_stream_text(path, path, opts);
-        return read_text(detail::TextInput{buffer, {}}, path, path, opts);
+        const detail::GrowingText buffer = read_stream_text(path, path, opts);
+        return read_text(detail::TextInput{buffer.text(), {}}, path, path, opts);
     }
     const detail::TextInput in{file.text(), [&file](std::size_t b, std::size_t e) { file.release(b, e); }};
     return read_text(in, path, path, opts);

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
+#include <utility>
 
 #include "kestrel/core/error.hpp"
 
@@ -61,6 +63,27 @@ void MappedFile::release(std::size_t begin, std::size_t end) const {
     const std::size_t b = begin / page * page;
     const std::size_t e = std::min((end + page - 1) / page * page, (size_ + page - 1) / page * page);
     if (e > b) ::madvise(const_cast<char*>(data_) + b, e - b, MADV_DONTNEED);
+}
+
+GrowingText::~GrowingText() {
+    if (data_) ::munmap(data_, capacity_);
+}
+
+GrowingText::GrowingText(GrowingText&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)) {}
+
+char* GrowingText::room(std::size_t bytes) {
+    if (capacity_ - size_ >= bytes) return data_ + size_;
+    constexpr std::size_t kFirst = std::size_t{1} << 20;
+    std::size_t want = std::max(capacity_ ? capacity_ : kFirst, kFirst);
+    while (want - size_ < bytes) want *= 2;
+    void* m = data_ ? ::mremap(data_, capacity_, want, MREMAP_MAYMOVE)
+                    : ::mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<char*>(m);
+    capacity_ = want;
+    return data_ + size_;
 }
 
 }  // namespace kestrel::detail
