@@ -34,12 +34,28 @@ void add_column_sums(Vector& sums, const Features& X) {
     sums.head(X.cols()) += X.transpose_multiply(Vector::Ones(X.rows()));
 }
 
+// Room for the labels of the whole file, estimated from the first piece's rows a byte, so
+// that the O(rows) label arrays, the scan's largest holding, grow without doubling (which
+// holds the old and the new array at once: up to three times their final size).
+void reserve_labels(RawLabels& labels, const Table& first, std::size_t piece_bytes, std::uint64_t file_bytes) {
+    const double piece = static_cast<double>(first.bytes > 0 ? first.bytes : piece_bytes);
+    const auto rows = static_cast<std::size_t>(1.02 * static_cast<double>(first.X.rows()) *
+                                               static_cast<double>(file_bytes) / std::max(piece, 1.0)) + 1024;
+    labels.text.reserve(rows);
+    labels.numeric.reserve(rows);
+    labels.line.reserve(rows);
+    if (!first.labels->qid.empty()) labels.qid.reserve(rows);
+}
+
 }  // namespace
 
 Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes) {
     Scan s;
     std::vector<std::vector<std::string>> words;
+    std::error_code size_error;
+    const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
     s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
+        if (s.rows == 0 && t.labels && !size_error) reserve_labels(s.labels, t, piece_bytes, file_bytes);
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
         s.sparse = s.sparse || t.X.is_sparse();
