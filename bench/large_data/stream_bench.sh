@@ -17,44 +17,7 @@ out="$work/report"
 say() { echo "$*"; echo "$*" >> "$out"; }
 export PATH="$build/apps:$PATH"
 
-# Documented generator: features standard normal, a label from a fixed linear score plus
-# logistic noise (classification: its sign; regression: the score), numpy seed 11, written
-# in blocks of 200,000 rows so that the generator never holds the file.
-gen() {  # rows features task file seed
-    /usr/bin/python3 - "$@" <<'PY'
-import sys, numpy as np
-n, d, task, path, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
-rng = np.random.default_rng(seed)
-w = np.linspace(-1, 1, d)
-with open(path, "w") as f:
-    f.write("label," + ",".join(f"x{j}" for j in range(d)) + "\n")
-    for start in range(0, n, 200000):
-        m = min(200000, n - start)
-        X = rng.standard_normal((m, d))
-        s = X @ w + rng.logistic(size=m)
-        y = s if task == "reg" else (s > 0).astype(int)
-        np.savetxt(f, np.column_stack([y, X]), delimiter=",", fmt=["%.6g" if task == "reg" else "%d"] + ["%.6g"] * d)
-PY
-}
-metric() {  # task test.csv predictions.csv -> accuracy or RMSE
-    /usr/bin/python3 - "$@" <<'PY'
-import sys, numpy as np, pandas as pd
-task, test, pred = sys.argv[1:4]
-y = pd.read_csv(test, usecols=["label"])["label"].to_numpy()
-p = pd.read_csv(pred).iloc[:, 0].to_numpy()
-print(f"{np.mean(y == p):.4f}" if task == "clf" else f"{np.sqrt(np.mean((y - p) ** 2)):.4f}")
-PY
-}
-maxdiff() {  # two prediction files with a score column -> largest absolute difference
-    /usr/bin/python3 - "$@" <<'PY'
-import sys, pandas as pd
-a, b = (pd.read_csv(f).select_dtypes("number") for f in sys.argv[1:3])
-print(f"{(a - b).abs().to_numpy().max():.2e}")
-PY
-}
-rss_wall() {  # time -v output -> "RSS_MB WALL_S"
-    awk '/Maximum resident/ {r=$6/1024} /Elapsed \(wall/ {split($8,t,":"); w=(t[1]*60)+t[2]; if (length(t)==3) w=t[1]*3600+t[2]*60+t[3]} END {printf "%.0f %.1f", r, w}' "$1"
-}
+. "$here/stream_common.sh"
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 gen "$rows" "$features" clf "$work/clf.csv" 11
