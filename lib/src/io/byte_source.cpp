@@ -15,6 +15,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "kestrel/core/error.hpp"
 
@@ -85,7 +86,7 @@ public:
     Compression compression() const override { return format_; }
 
 private:
-    static constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
+    static constexpr std::size_t kBlockBytes = std::size_t{256} << 10;
     static constexpr std::size_t kMaxAheadBlocks = 4;
     static constexpr std::size_t kCompressedReadBytes = std::size_t{256} << 10;
 
@@ -102,6 +103,10 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::string> ready_;  // decompressed blocks not yet read
+    // Blocks the reader is done with, for the worker to fill again: one thread frees and
+    // the other allocates, so fresh blocks each time would spread over both threads'
+    // malloc arenas and grow the resident set over a long input.
+    std::vector<std::string> spare_;
     std::exception_ptr error_;       // after the blocks in ready_
     bool done_ = false;              // the worker has nothing more to add
     bool stop_ = false;              // the reader is gone
@@ -116,6 +121,10 @@ std::size_t DecompressingSource::read(char* buffer, std::size_t size) {
         if (ready_.empty()) {
             if (error_) std::rethrow_exception(error_);
             return 0;
+        }
+        if (current_.capacity() > 0) {
+            current_.clear();
+            spare_.push_back(std::move(current_));
         }
         current_ = std::move(ready_.front());
         ready_.pop_front();
@@ -134,9 +143,13 @@ void DecompressingSource::push(std::string& block) {
     changed_.wait(lock, [&] { return ready_.size() < kMaxAheadBlocks || stop_; });
     if (stop_) throw InternalError("stopped");  // caught in decompress_all: the reader is gone
     ready_.push_back(std::move(block));
+    block.clear();
+    if (!spare_.empty()) {
+        block = std::move(spare_.back());
+        spare_.pop_back();
+    }
     lock.unlock();
     changed_.notify_all();
-    block.clear();
     block.reserve(kBlockBytes + (std::size_t{256} << 10));
 }
 
