@@ -1,6 +1,7 @@
 #include "kestrel/core/dataset.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -197,6 +198,24 @@ void check_query_ids(const Vector& qid, const std::vector<std::uint64_t>& line, 
     }
 }
 
+std::string number_label_text(double v) {
+    if (!std::isfinite(v) || (v == 0 && std::signbit(v))) return {};
+    char buffer[32];
+    const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return std::string(buffer, r.ptr);
+}
+
+std::string RawLabels::text_at(std::size_t i) const {
+    return texts_are_numbers ? number_label_text(numeric[i]) : text[i];
+}
+
+void RawLabels::write_texts() {
+    if (!texts_are_numbers) return;
+    text.resize(numeric.size());
+    for (std::size_t i = 0; i < numeric.size(); ++i) text[i] = number_label_text(numeric[i]);
+    texts_are_numbers = false;
+}
+
 bool RawLabels::all_numeric() const {
     return std::all_of(numeric.begin(), numeric.end(), [](double v) { return std::isfinite(v); });
 }
@@ -248,7 +267,29 @@ std::optional<bool> integer_text_less(const std::string& a, const std::string& b
 
 }  // namespace
 
+namespace {
+
+// encode_classes for labels kept as numbers: each distinct value is a class, in numeric
+// order (the order of their texts' numbers, as encode_classes gives it).
+void encode_number_classes(const RawLabels& labels, Dataset& out) {
+    std::vector<double> values = labels.numeric;
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::unordered_map<double, Index> index;
+    out.classes.clear();
+    for (const double v : values) {
+        index.emplace(v, static_cast<Index>(out.classes.size()));
+        out.classes.push_back(number_label_text(v));
+    }
+    out.y.resize(static_cast<Index>(labels.numeric.size()));
+    for (std::size_t i = 0; i < labels.numeric.size(); ++i)
+        out.y[static_cast<Index>(i)] = static_cast<double>(index.at(labels.numeric[i]));
+}
+
+}  // namespace
+
 void encode_classes(const RawLabels& labels, Dataset& out) {
+    if (labels.texts_are_numbers) return encode_number_classes(labels, out);
     std::vector<std::string> classes;
     {
         std::unordered_map<std::string, std::size_t> seen;
@@ -274,10 +315,11 @@ void encode_classes(const RawLabels& labels, Dataset& out) {
 Vector encode_with_classes(const RawLabels& labels, std::vector<std::string>& classes) {
     std::unordered_map<std::string, Index> index;
     for (std::size_t c = 0; c < classes.size(); ++c) index.emplace(classes[c], static_cast<Index>(c));
-    Vector y(static_cast<Index>(labels.text.size()));
-    for (std::size_t i = 0; i < labels.text.size(); ++i) {
-        auto [it, added] = index.emplace(labels.text[i], static_cast<Index>(classes.size()));
-        if (added) classes.push_back(labels.text[i]);
+    Vector y(static_cast<Index>(labels.size()));
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        std::string text = labels.text_at(i);
+        auto [it, added] = index.emplace(text, static_cast<Index>(classes.size()));
+        if (added) classes.push_back(std::move(text));
         y[static_cast<Index>(i)] = static_cast<double>(it->second);
     }
     return y;
@@ -289,7 +331,7 @@ Vector numeric_targets(const RawLabels& labels, const std::string& source) {
         if (!std::isfinite(labels.numeric[i])) {
             SourceLocation loc = label_location(labels, i);
             if (loc.file.empty()) loc.file = source;
-            throw DataError(loc, "regression target '" + labels.text[i] + "' is not a finite number");
+            throw DataError(loc, "regression target '" + labels.text_at(i) + "' is not a finite number");
         }
         y[static_cast<Index>(i)] = labels.numeric[i];
     }

@@ -15,9 +15,22 @@ namespace kestrel::detail {
 
 namespace {
 
-void append_labels(RawLabels& all, RawLabels& piece) {
+bool texts_are_numbers(const RawLabels& labels) {
+    for (std::size_t i = 0; i < labels.text.size(); ++i)
+        if (labels.text[i] != number_label_text(labels.numeric[i])) return false;
+    return true;
+}
+
+// Appends a piece's labels to the file's. The file's are kept as numbers (their texts not
+// held: RawLabels::texts_are_numbers) for as long as every row's text is its number's; the
+// first piece with one that is not writes the texts of the rows before it.
+void append_labels(RawLabels& all, RawLabels& piece, std::size_t expected_rows) {
     const auto move_in = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
-    move_in(all.text, piece.text);
+    if (all.texts_are_numbers && !texts_are_numbers(piece)) {
+        all.text.reserve(std::max(expected_rows, all.numeric.size() + piece.text.size()));
+        all.write_texts();
+    }
+    if (!all.texts_are_numbers) move_in(all.text, piece.text);
     move_in(all.numeric, piece.numeric);
     move_in(all.line, piece.line);
     move_in(all.qid, piece.qid);
@@ -37,31 +50,34 @@ void add_column_sums(Vector& sums, const Features& X) {
 // Room for the labels of the whole file, estimated from the first piece's rows a byte, so
 // that the O(rows) label arrays, the scan's largest holding, grow without doubling (which
 // holds the old and the new array at once: up to three times their final size).
-void reserve_labels(RawLabels& labels, const Table& first, std::size_t piece_bytes, std::uint64_t file_bytes) {
+// (The texts, when they must be kept, are reserved as they start to be: append_labels.)
+std::size_t reserve_labels(RawLabels& labels, const Table& first, std::size_t piece_bytes, std::uint64_t file_bytes) {
     const double piece = static_cast<double>(first.bytes > 0 ? first.bytes : piece_bytes);
     const auto rows = static_cast<std::size_t>(1.02 * static_cast<double>(first.X.rows()) *
                                                static_cast<double>(file_bytes) / std::max(piece, 1.0)) + 1024;
-    labels.text.reserve(rows);
     labels.numeric.reserve(rows);
     labels.line.reserve(rows);
     if (!first.labels->qid.empty()) labels.qid.reserve(rows);
+    return rows;
 }
 
 }  // namespace
 
 Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes) {
     Scan s;
+    s.labels.texts_are_numbers = true;
     std::vector<std::vector<std::string>> words;
     std::error_code size_error;
     const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
+    std::size_t expected_rows = 0;
     s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
-        if (s.rows == 0 && t.labels && !size_error) reserve_labels(s.labels, t, piece_bytes, file_bytes);
+        if (s.rows == 0 && t.labels && !size_error) expected_rows = reserve_labels(s.labels, t, piece_bytes, file_bytes);
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
         s.sparse = s.sparse || t.X.is_sparse();
         if (t.labels) {
             s.has_labels = true;
-            append_labels(s.labels, *t.labels);
+            append_labels(s.labels, *t.labels, expected_rows);
         }
         if (s.feature_names.empty()) s.feature_names = t.feature_names;
         add_column_sums(s.column_sums, t.X);

@@ -88,7 +88,10 @@ Dataset read_training_data(const TrainingDataOptions& options, const ModelSpec& 
 
 Dataset training_dataset(Table t, const ModelSpec& spec, const TrainingDataOptions& options) {
     take_group_column(t, options);
-    if (!registry().info(spec.model).uses_labels) t.labels->numeric.assign(t.labels->text.size(), 0.0);
+    if (!registry().info(spec.model).uses_labels) {
+        t.labels->write_texts();
+        t.labels->numeric.assign(t.labels->text.size(), 0.0);
+    }
     const Task task = choose_task(spec, *t.labels);
     // The label column as the file had it, for the model file (predict finds it again).
     LabelColumn label = label_column_of(t, options.read);

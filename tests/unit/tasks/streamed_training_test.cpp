@@ -8,8 +8,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "cli/run_tool.hpp"
 #include "kestrel/core/error.hpp"
@@ -186,6 +188,75 @@ TEST_SUITE("tasks.streamed") {
         // linear_svm is created in its one-vs-rest wrapper, which continues nothing.
         CHECK_FALSE(registry().capabilities("linear_svm", {{"solver", "primal"}}).continue_training);
         CHECK_FALSE(registry().capabilities("ridge", Params::object()).continue_training);
+    }
+
+    TEST_CASE("stream: labels kept as numbers give the whole read's classes and targets") {
+        const test::ScratchDir dir("streamed_number_labels");
+        const ModelSpec logistic = spec_of("logistic");
+        // The same rows, their labels written three ways: class numbers in their shortest
+        // form (kept as numbers), the same with one "1.0" in a late piece (the texts are then
+        // written for every row, and "1.0" is a class of its own, as in a whole read), and a
+        // regression target.
+        std::string numbers = "a,b,label\n", late_text = numbers, target = numbers;
+        Rng rng(21);
+        bool written = false;  // the "1.0": the first class-1 row from row 250 on
+        for (int i = 0; i < 300; ++i) {
+            const double a = rng.normal(), b = rng.normal();
+            const int c = a + 0.5 * b > 0.5 ? 2 : (a - b > 0 ? 1 : 0);
+            const std::string row = std::to_string(a) + "," + std::to_string(b) + ",";
+            numbers += row + std::to_string(c) + "\n";
+            const bool odd = i >= 250 && c == 1 && !written;
+            written = written || odd;
+            late_text += row + (odd ? "1.0" : std::to_string(c)) + "\n";
+            target += row + number_label_text(0.25 * c - 3.5) + "\n";
+        }
+        REQUIRE(written);
+        for (const auto& [name, text, model] : {std::tuple{"numbers.csv", numbers, logistic},
+                                               std::tuple{"late_text.csv", late_text, logistic},
+                                               std::tuple{"target.csv", target, spec_of("ridge")}}) {
+            CAPTURE(name);
+            const std::string path = dir.file(name, text);
+            const Dataset whole = read_training_data(data_options(path), model);
+            StreamedTrainingData s = read_streamed_training_data(data_options(path), model, Context{}, 1500);
+            REQUIRE(s.refused.empty());
+            CHECK(s.data.task == whole.task);
+            CHECK(s.data.classes == whole.classes);
+            CHECK(s.data.y == whole.y);
+        }
+        const Dataset late = read_training_data(data_options(dir / "late_text.csv"), logistic);
+        CHECK(late.classes == std::vector<std::string>{"0", "1", "1.0", "2"});
+    }
+
+    TEST_CASE("labels as numbers: their texts are the shortest that read back, -0 and non-finite values none") {
+        CHECK(number_label_text(1) == "1");
+        CHECK(number_label_text(-3) == "-3");
+        CHECK(number_label_text(2.5) == "2.5");
+        CHECK(number_label_text(0.1) == "0.1");
+        CHECK(number_label_text(1e21) == "1e+21");
+        CHECK(number_label_text(0.0).empty() == false);
+        CHECK(number_label_text(-0.0).empty());
+        CHECK(number_label_text(std::nan("")).empty());
+        CHECK(number_label_text(INFINITY).empty());
+        RawLabels labels;
+        labels.numeric = {2, 0.5, -7};
+        labels.texts_are_numbers = true;
+        CHECK(labels.size() == 3);
+        CHECK(labels.text_at(1) == "0.5");
+        labels.write_texts();
+        CHECK_FALSE(labels.texts_are_numbers);
+        CHECK(labels.text == std::vector<std::string>{"2", "0.5", "-7"});
+        Dataset d;
+        labels.numeric = {10, 2, 10};
+        labels.text = {"10", "2", "10"};
+        encode_classes(labels, d);
+        const std::vector<std::string> by_text = d.classes;
+        const Vector y_text = d.y;
+        labels.text.clear();
+        labels.texts_are_numbers = true;
+        encode_classes(labels, d);
+        CHECK(d.classes == by_text);
+        CHECK(d.classes == std::vector<std::string>{"2", "10"});
+        CHECK(d.y == y_text);
     }
 
     TEST_CASE("stream: the train task's choice, and the tables it reads whole instead") {

@@ -140,14 +140,26 @@ struct Dataset {
 
 // The labels column exactly as read, before the task is known.
 struct RawLabels {
-    std::vector<std::string> text;   // as written in the file (quotes removed)
+    std::vector<std::string> text;   // as written in the file (quotes removed); see texts_are_numbers
     std::vector<double> numeric;     // parsed value, NaN when the text is not a number
     std::vector<std::uint64_t> line; // 1-based line of each row in its file, for messages
     std::vector<double> qid;         // LIBSVM `qid:N` of each row; empty when the file has none
     std::string source;              // the file
+    // Every row's text is the shortest form that reads back as its number (std::to_chars:
+    // "0", "1", "2.5", "-3e-07"), so the texts are not kept: `text` is empty and text_at()
+    // writes them from `numeric`. The reads of a large file in pieces (tasks/table_scan) keep
+    // labels this way, 16 bytes a row instead of 48.
+    bool texts_are_numbers = false;
     bool all_numeric() const;
     bool all_integer() const;        // all numeric and integral
+    std::size_t size() const { return numeric.size(); }
+    std::string text_at(std::size_t i) const;
+    void write_texts();  // fills `text` and clears texts_are_numbers
 };
+
+// The text to_chars gives `v` when reading it back gives `v` and it names no other label:
+// empty for a value that is not finite or is -0 (whose text "-0" is a class apart from "0").
+std::string number_label_text(double v);
 
 // The query groups of rows whose query ids are `qid`: the start of each run of equal ids,
 // then the row count (q + 1 offsets; {0} for no rows). Rows of a query are contiguous.
