@@ -3,7 +3,7 @@
 # docs/large-data.md "Pages on disk"): a CSV of about 4 GB (COPIES copies of a generated
 # 100,000 x 400 table, bench/loading/generate.py seed 20240601; 400 M cells at 10 copies:
 # wide, so that the rows' own state, O(rows), fits the limit beside the pages) trained by gbdt
-#   - with its store in memory (--max-memory 16G: the file is over a quarter of it, so the
+#   - with its store in memory (--max-memory 8G: the file is over a quarter of it, so the
 #     store is taken, and its codes fit), no limit;
 #   - inside a cgroup-v1 memory group of LIMIT (memory.limit_in_bytes; the page cache counts
 #     in it) with --max-memory LIMIT, so that the codes go to disk and the page cache cannot
@@ -45,7 +45,7 @@ rss_wall() {  # time -v output -> "RSS_MB WALL_S"
 params="-p n_estimators=$rounds -p max_depth=6 -p learning_rate=0.3 --threads 2"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
-/usr/bin/time -v "$build/apps/kestrel-train" -m gbdt $params --max-memory 16G --json "$work/big.csv" \
+/usr/bin/time -v "$build/apps/kestrel-train" -m gbdt $params --max-memory 8G --json "$work/big.csv" \
     -o "$work/memory.json" > "$work/memory.out" 2> "$work/memory.time"
 in_memory=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('rows_read', 'doubles'))" "$work/memory.out")
 echo 0 > "$cg/memory.max_usage_in_bytes" 2>/dev/null || true
@@ -76,7 +76,7 @@ set -- $(rss_wall "$work/xgb.time"); x_rss=$1; x_wall=$2
     echo
     echo "| run | wall s | peak RSS MB | cgroup peak MB | note |"
     echo "|---|---:|---:|---:|---|"
-    echo "| kestrel, store in memory (--max-memory 16G, no cgroup) | $m_wall | $m_rss | | rows read: $in_memory |"
+    echo "| kestrel, store in memory (--max-memory 8G, no cgroup) | $m_wall | $m_rss | | rows read: $in_memory |"
     echo "| kestrel, store on disk (cgroup ${limit_mb} MB, --max-memory ${limit_mb}M) | $d_wall | $d_rss | $disk_cg_peak | rows read: $on_disk; limit hits (failcnt): $disk_failcnt; model file $same to the in-memory one |"
     echo "| XGBoost 1.7.4 external memory (#cache, hist; same cgroup) | $x_wall | $x_rss | $xgb_cg_peak | $xgb_status |"
     echo
