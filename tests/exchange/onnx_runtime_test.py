@@ -84,6 +84,14 @@ CASES = [
     ("linear_svm iris one-vs-rest standard (labels, scores)", ["-m", "linear_svm", "--scale", "standard"], IRIS),
     ("perceptron iris one-vs-one standard (labels, scores)",
      ["-m", "perceptron", "-p", "multiclass=ovo", "--scale", "standard"], IRIS),
+    # Error-correcting output codes: the members' decision values decoded against each
+    # class's codeword (loss-based, or Hamming); two classes keep their two columns.
+    ("linear_svm iris ecoc standard (labels, scores)",
+     ["-m", "linear_svm", "-p", "multiclass=ecoc", "--scale", "standard"], IRIS),
+    ("perceptron iris ecoc hamming, code_size 3 (labels, scores)",
+     ["-m", "perceptron", "-p", "multiclass=ecoc", "-p", "decoding=hamming", "-p", "code_size=3", "--scale",
+      "standard"], IRIS),
+    ("linear_svm heart ecoc, two classes (labels, scores)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], HEART),
     ("linear_svm penguins one-vs-one, onehot, median (labels, scores)",
      ["-m", "linear_svm", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
     # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
@@ -99,6 +107,10 @@ CASES = [
      FLOAT32_ANCHOR),
     ("nu_svr diabetes minmax, min kernel", ["-m", "nu_svr", "--scale", "minmax", "-p", "kernel=min"], DIABETES,
      FLOAT32_ANCHOR),
+    # one_class: +1 / -1 as kestrel-predict's prediction (`variable`), the decision value beside it.
+    ("one_class heart (prediction, scores)", ["-m", "one_class"], HEART),
+    ("one_class iris standard, nu 0.2 (prediction, scores)", ["-m", "one_class", "--scale", "standard", "-p", "nu=0.2"],
+     IRIS),
     # The kernel expansions: K(X, rows) coef + intercept.
     ("kernel_ridge diabetes standard", ["-m", "kernel_ridge", "--scale", "standard"], DIABETES, FLOAT32_ANCHOR),
     ("kernel_logistic heart", ["-m", "kernel_logistic"], HEART),
@@ -107,6 +119,8 @@ CASES = [
     ("kernel_perceptron heart poly (labels, scores)", ["-m", "kernel_perceptron", "-p", "kernel=poly(degree=2)"], HEART),
     ("kernel_perceptron iris one-vs-rest standard (labels, scores)", ["-m", "kernel_perceptron", "--scale", "standard"],
      IRIS),
+    ("kernel_perceptron iris ecoc standard (labels, scores)",
+     ["-m", "kernel_perceptron", "-p", "multiclass=ecoc", "--scale", "standard"], IRIS),
     # adaboost over trees: each tree's α to the class it predicts (decision_function's values).
     ("adaboost heart stumps (labels, scores)", ["-m", "adaboost"], HEART),
     ("adaboost iris SAMME, depth 2, standard (labels, scores)",
@@ -151,7 +165,6 @@ CASES = [
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
     ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
-    ("linear_svm iris (error-correcting output codes)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], IRIS),
     ("knn iris metric=kernel", ["-m", "knn", "-p", "metric=kernel"], IRIS),
     ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
     ("calibrated knn heart metric=kernel", ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
@@ -218,6 +231,9 @@ def differences(name, ort, header, rows):
         got = ort["variable"]["data"]
         want = [float(r[header.index("prediction")]) for r in rows]
         check(len(got) == len(want), name + ": row counts differ")
+        if "scores" in ort:  # one_class: +1 exactly where its decision value is above 0
+            check(all((s > 0) == (v == 1) for s, v in zip(ort["scores"]["data"], got)),
+                  name + ": the prediction is not the sign of the scores")
         return 0, max(abs(a - b) for a, b in zip(got, want))
     labels = [str(x) for x in ort["label"]["data"]]
     want_labels = [r[header.index("prediction")] for r in rows]

@@ -739,6 +739,7 @@ void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
         for (int i = 0; i < tr.size(); ++i)
             if (!tr.node(i).is_leaf()) gain[tr.node(i).feature] += tr.node(i).impurity;
     loss_ = fit.loss.kind;
+    xgboost_float32_ = false;  // kestrel's trees, kestrel's double sums (a continued XGBoost model too)
     base_score_ = fit.base;
     trees_ = std::move(fit.trees);
     importances_ = normalised(gain);

@@ -9,6 +9,7 @@
 #include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/histogram.hpp"
+#include "kestrel/boosting/xgboost_tree_shap.hpp"
 #include "kestrel/core/json_packed.hpp"
 #include "kestrel/core/json_read.hpp"
 #include "kestrel/common/coef_json.hpp"
@@ -38,6 +39,57 @@ std::vector<long long> integers_from_json(const Json& j, const char* what) {
     return out;
 }
 
+// XGBoost 1.7's links in float32 (src/common/math.h, src/objective/), for the models read
+// from its files (xgboost_float32): its objectives transform the float32 margins in place.
+// count:poisson, reg:gamma, reg:tweedie: expf.
+double xgboost_exp(float margin) {
+    return static_cast<double>(std::exp(margin));
+}
+
+// common::Sigmoid: 1 / (expf(min(−x, 88.7)) + 1 + 1e−16), every step in float.
+float xgboost_sigmoid(float x) {
+    constexpr float kEps = 1e-16F;
+    const float e = std::exp(std::min(-x, 88.7F));
+    const float denom = e + 1.0F + kEps;
+    return 1.0F / denom;
+}
+
+// common::Softmax over one row's K float32 margins: the largest subtracted (fmaxf), each
+// expf in float, their sum in double, each divided by the sum rounded to float.
+void xgboost_softmax(float* f, Index K) {
+    float top = f[0];
+    for (Index c = 1; c < K; ++c) top = std::fmax(f[c], top);
+    double sum = 0;
+    for (Index c = 0; c < K; ++c) {
+        f[c] = std::exp(f[c] - top);
+        sum += static_cast<double>(f[c]);
+    }
+    for (Index c = 0; c < K; ++c) f[c] /= static_cast<float>(sum);
+}
+
+// Loss::probabilities as XGBoost's binary:logistic (P(classes[1]) in float, classes[0]'s
+// 1 − P) and multi:softprob compute them from the float32 margins.
+Matrix xgboost_probabilities(LossKind loss, const Matrix& raw) {
+    const Index n = raw.rows();
+    if (loss == LossKind::logistic) {
+        Matrix p(n, 2);
+        for (Index i = 0; i < n; ++i) {
+            p(i, 1) = static_cast<double>(xgboost_sigmoid(static_cast<float>(raw(i, 0))));
+            p(i, 0) = 1 - p(i, 1);
+        }
+        return p;
+    }
+    const Index K = raw.cols();
+    Matrix p(n, K);
+    std::vector<float> f(static_cast<std::size_t>(K));
+    for (Index i = 0; i < n; ++i) {
+        for (Index c = 0; c < K; ++c) f[static_cast<std::size_t>(c)] = static_cast<float>(raw(i, c));
+        xgboost_softmax(f.data(), K);
+        for (Index c = 0; c < K; ++c) p(i, c) = static_cast<double>(f[static_cast<std::size_t>(c)]);
+    }
+    return p;
+}
+
 }  // namespace
 
 LossKind resolve_loss(const std::string& loss, const Dataset& data) {
@@ -59,13 +111,18 @@ LossKind resolve_loss(const std::string& loss, const Dataset& data) {
 }
 
 Matrix Gbdt::raw_scores(const Features& X) const {
+    return xgboost_float32_ ? sum_trees<float>(X) : sum_trees<double>(X);
+}
+
+template <class Sum>
+Matrix Gbdt::sum_trees(const Features& X) const {
     const Index n = X.rows(), d = X.cols(), K = n_outputs();
     // Sparse rows are expanded into a dense block (absent entries missing): fewer rows
     // per block when the rows are wide, so that the block stays near 256 KB.
     const Index block =
         X.is_sparse() ? std::clamp<Index>(kDenseBlockCells / std::max<Index>(d, 1), 1, kWalkRows) : kWalkRows;
     const Index blocks = (n + block - 1) / block;
-    std::vector<double> out(static_cast<std::size_t>(n * K));
+    std::vector<Sum> out(static_cast<std::size_t>(n * K));
 #pragma omp parallel num_threads(std::max(1, omp_get_max_threads())) if (blocks > 1)
     {
         RowScatter scatter(X, std::numeric_limits<double>::quiet_NaN(), block);
@@ -74,28 +131,31 @@ Matrix Gbdt::raw_scores(const Features& X) const {
         for (Index b = 0; b < blocks; ++b) {
             const Index first = b * block, count = std::min(n, first + block) - first;
             const double* x = scatter.rows(first, count);
-            double* o = out.data() + first * K;
+            Sum* o = out.data() + first * K;
             for (Index r = 0; r < count; ++r)
-                for (Index c = 0; c < K; ++c) o[r * K + c] = base_score_[static_cast<std::size_t>(c)];
+                for (Index c = 0; c < K; ++c) o[r * K + c] = static_cast<Sum>(base_score_[static_cast<std::size_t>(c)]);
             // Each tree in turn over the whole block (XGBoost's predictor walks blocks of 64
             // rows the same way): the tree's nodes stay in cache for the block instead of
             // being fetched again for every row. A row still adds its trees in round order
             // and reaches the leaf Tree::apply finds, so its sum is the row-by-row walk's,
-            // bit for bit.
+            // bit for bit. (XGBoost 1.7's CPU predictor adds each tree's float32 leaf to its
+            // float32 output in tree order: with Sum = float, the same sums bit for bit.)
             for (std::size_t t = 0; t < trees_.size(); ++t) {
-                double* oc = o + static_cast<Index>(t) % K;
+                Sum* oc = o + static_cast<Index>(t) % K;
                 if (!routes_.empty() && !routes_[t].offset.empty()) {
-                    for (Index r = 0; r < count; ++r) oc[r * K] += trees_[t].value(apply_categorical(t, x + r * d))[0];
+                    for (Index r = 0; r < count; ++r)
+                        oc[r * K] += static_cast<Sum>(trees_[t].value(apply_categorical(t, x + r * d))[0]);
                     continue;
                 }
                 walk_.leaves(t, x, d, count, at.data(), block);  // the block in lockstep: trees of equal depths
-                for (Index r = 0; r < count; ++r) oc[r * K] += leaf_value_[static_cast<std::size_t>(at[static_cast<std::size_t>(r)])];
+                for (Index r = 0; r < count; ++r)
+                    oc[r * K] += static_cast<Sum>(leaf_value_[static_cast<std::size_t>(at[static_cast<std::size_t>(r)])]);
             }
         }
     }
     Matrix m(n, K);
     for (Index i = 0; i < n; ++i)
-        for (Index c = 0; c < K; ++c) m(i, c) = out[static_cast<std::size_t>(i * K + c)];
+        for (Index c = 0; c < K; ++c) m(i, c) = static_cast<double>(out[static_cast<std::size_t>(i * K + c)]);
     return m;
 }
 
@@ -190,8 +250,18 @@ std::string Gbdt::dump_categorical_tree(std::size_t t, const std::vector<std::st
 }
 
 Vector Gbdt::do_predict(const Features& X) const {
-    if (task() == Task::classification) return scores_to_classes(do_predict_proba(X));
-    if (has_log_link(loss_)) return raw_scores(X).col(0).array().exp().matrix();
+    if (task() == Task::classification) {
+        // XGBoost's multi:softmax: the first largest float32 margin (a float32 softmax can
+        // round two different margins to one probability).
+        if (xgboost_float32_ && loss_ == LossKind::softmax) return scores_to_classes(do_decision_function(X));
+        return scores_to_classes(do_predict_proba(X));
+    }
+    if (has_log_link(loss_)) {
+        if (!xgboost_float32_) return raw_scores(X).col(0).array().exp().matrix();
+        Vector v = raw_scores(X).col(0);
+        for (Index i = 0; i < v.size(); ++i) v[i] = xgboost_exp(static_cast<float>(v[i]));
+        return v;
+    }
     return raw_scores(X).col(0);
 }
 
@@ -203,10 +273,12 @@ Matrix Gbdt::do_decision_function(const Features& X) const {
 }
 
 Matrix Gbdt::do_predict_proba(const Features& X) const {
+    if (xgboost_float32_) return xgboost_probabilities(loss_, raw_scores(X));
     return Loss{loss_, 1.0}.probabilities(raw_scores(X));
 }
 
 Matrix Gbdt::do_contributions(const Features& X) const {
+    if (xgboost_float32_) return xgboost_contributions(X);
     // XGBoost's cover: each node's Hessian sum, kept as its weight.
     const Index K = n_outputs(), d = n_features();
     std::vector<TreeExplainer> shap;
@@ -229,6 +301,39 @@ Matrix Gbdt::do_contributions(const Features& X) const {
                                     for (std::size_t t = 0; t < shap.size(); ++t)
                                         shap[t].add(row, phi + static_cast<Index>(t) % K * (d + 1));
                                 });
+}
+
+Matrix Gbdt::xgboost_contributions(const Features& X) const {
+    // XGBoost 1.7's PredictContribution: per output, each of its trees' float32 TreeSHAP
+    // in a zeroed vector added to the row's in tree order, then the base margin to the bias.
+    const Index K = n_outputs(), d = n_features();
+    const auto width = static_cast<std::size_t>(d + 1);
+    std::vector<XgboostTreeShap> shap;
+    shap.reserve(trees_.size());
+    for (std::size_t t = 0; t < trees_.size(); ++t) {
+        if (!routes_.empty() && !routes_[t].offset.empty())
+            shap.emplace_back(trees_[t], [this, t](int node, const double* row) {
+                return goes_left_categorical(t, node, row);
+            });
+        else
+            shap.emplace_back(trees_[t], [tree = &trees_[t]](int node, const double* row) {
+                return tree->goes_left(node, row[tree->node(node).feature]);
+            });
+    }
+    const auto add_row = [&](const double* row, double* phi) {
+        std::vector<float> sum(width), one(width);
+        for (Index c = 0; c < K; ++c) {
+            std::fill(sum.begin(), sum.end(), 0.0F);
+            for (auto t = static_cast<std::size_t>(c); t < shap.size(); t += static_cast<std::size_t>(K)) {
+                std::fill(one.begin(), one.end(), 0.0F);
+                shap[t].add(row, one.data());
+                for (std::size_t j = 0; j < width; ++j) sum[j] += one[j];
+            }
+            sum[width - 1] += static_cast<float>(base_score_[static_cast<std::size_t>(c)]);
+            for (std::size_t j = 0; j < width; ++j) phi[static_cast<std::size_t>(c) * width + j] = sum[j];
+        }
+    };
+    return contributions_by_row(X, K * (d + 1), std::numeric_limits<double>::quiet_NaN(), add_row);
 }
 
 std::string Gbdt::do_report(const std::string& report_name, const ReportNames& names) const {
@@ -292,6 +397,7 @@ Json Gbdt::state_without_trees() const {
            {"feature_importances", vector_to_json(importances_)},
            {"train_loss", tl},
            {"validation_loss", vl}};
+    if (xgboost_float32_) s["xgboost_float32"] = true;
     if (!eval_columns_.empty()) s["evaluation"] = Json{{"columns", eval_columns_}, {"values", eval_history_}};
     if (best_iteration_ >= 0) s["best_iteration"] = best_iteration_;
     if (category_counts_.empty()) return s;  // numeric features only: the version 1 layout
@@ -447,6 +553,13 @@ void Gbdt::do_load_state(const Json& state) {
             if (h.size() > static_cast<std::size_t>(tl.size()))
                 throw ModelStateError("gbdt state: an evaluation list is longer than train_loss");
     }
+    // Optional (written only when true): a model read from an XGBoost file.
+    bool xgboost_float32 = false;
+    if (state.contains("xgboost_float32")) {
+        if (!state.at("xgboost_float32").is_boolean())
+            throw ModelStateError("gbdt state: xgboost_float32 must be true or false");
+        xgboost_float32 = state.at("xgboost_float32").get<bool>();
+    }
     const Index best_iteration = state.contains("best_iteration") ? json_integer<Index>(state.at("best_iteration")) : -1;
     if (best_iteration < -1 || best_iteration >= static_cast<Index>(trees.size() / static_cast<std::size_t>(K)))
         throw ModelStateError("gbdt state: best_iteration " + std::to_string(best_iteration) +
@@ -456,6 +569,7 @@ void Gbdt::do_load_state(const Json& state) {
     std::vector<std::vector<CategoricalSplit>> cats;
     load_categorical(state, trees, n_features(), declared_categories(), counts, unseen, cats);
     loss_ = loss;
+    xgboost_float32_ = xgboost_float32;
     base_score_.assign(base.data(), base.data() + base.size());
     trees_ = std::move(trees);
     importances_ = std::move(imp);

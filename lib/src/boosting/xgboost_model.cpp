@@ -445,7 +445,8 @@ XgboostModelFile read_xgboost_model(std::string_view text, const std::string& so
                    {"trees", std::move(json_trees)},
                    {"feature_importances", std::move(importances)},
                    {"train_loss", Json::array()},
-                   {"validation_loss", Json::array()}};
+                   {"validation_loss", Json::array()},
+                   {"xgboost_float32", true}};  // predicted in float32 as XGBoost does (Gbdt::xgboost_float32)
     add_categorical(categorical, place, f.n_features, f);
     f.params = params_of(learner, obj.loss);
     return f;

@@ -143,7 +143,8 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
         if (options.zipmap)
             throw ExportRefused("ONNX export: model " + model.model_name() + " gives no probabilities for ZipMap");
         g.add_named("Identity", {onnx_to_float(g, scores.tensor)}, {"scores"});
-        g.add_output({.name = "scores", .type = OnnxType::float32, .dims = {-1, k == 2 ? 1 : k}});
+        const std::int64_t columns = scores.columns > 0 ? scores.columns : k == 2 ? 1 : k;
+        g.add_output({.name = "scores", .type = OnnxType::float32, .dims = {-1, columns}});
         return;
     }
     const auto& classes = model.classes();
@@ -207,7 +208,8 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxG
     throw ExportRefused(
         "ONNX export: model " + model.model_name() +
         " has no ONNX form here (exported: tree, forest, "
-        "gbdt, adaboost over trees, the kernel SVMs and kernel methods, knn, and the linear models; docs/exchange.md)");
+        "gbdt, adaboost over trees, the kernel SVMs (one_class too) and kernel methods, knn, and the linear models; "
+        "docs/exchange.md)");
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {
@@ -224,6 +226,10 @@ std::string model_to_onnx(const Model& model, const ExportOptions& options) {
         // hundred by up to 1.5e-5, more than the trees' or the coefficients' own error.
         g.add_named("Identity", {scores.tensor}, {"variable"});
         g.add_output({.name = "variable", .type = OnnxType::float64, .dims = {-1, 1}});
+        if (!scores.decision.empty()) {  // one_class's decision values, in double as variable
+            g.add_named("Identity", {scores.decision}, {"scores"});
+            g.add_output({.name = "scores", .type = OnnxType::float64, .dims = {-1, 1}});
+        }
     }
     OnnxModel m{.opsets = {{"", kOnnxDefaultOpset}, {kOnnxMlDomain, kOnnxMlOpset}},
                 .producer_name = "kestrel",

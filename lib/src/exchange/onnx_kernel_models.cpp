@@ -1,4 +1,4 @@
-// The kernel_methods and svm families' models (svc, nu_svc, svr, nu_svr; kernel_ridge,
+// The kernel_methods and svm families' models (svc, nu_svc, svr, nu_svr, one_class; kernel_ridge,
 // kernel_logistic, kernel_perceptron; knn, below) in standard operators, in double: the
 // kernel matrix K(X, rows) [N, rows] as kestrel's Kernel computes it (dot products by MatMul, the separable kernels by
 // broadcasting over the features), the decision values as products with the dual
@@ -9,8 +9,10 @@
 // vote and probability; these nodes keep kestrel's arithmetic. For the kernel expansions
 // (f = K coef + intercept): kernel_logistic's probabilities as the linear logistic's.
 //
+// one_class: +1 where Σ coef K − rho > 0, else −1, and the decision value beside it.
+//
 // Refused: the SVMs' multiclass probabilities (LIBSVM's pairwise coupling is an iterative
-// solve with a per-row stopping rule), one-class SVMs and the precomputed kernel.
+// solve with a per-row stopping rule) and the precomputed kernel.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -358,6 +360,16 @@ std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std
     if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);
     if (dynamic_cast<const Svr*>(estimator) || dynamic_cast<const NuSvr*>(estimator))
         return svr_scores(static_cast<const KernelSvmRegressor*>(estimator)->model(), X, g);
+    if (const auto* one_class = dynamic_cast<const OneClassSvm*>(estimator)) {
+        // OneClassSvm::do_predict: +1 where Σ coef K − rho is above 0, else −1 (its `variable`),
+        // the decision value beside it (`scores`).
+        const std::string f = svr_scores(one_class->model(), X, g).tensor;
+        OnnxScores out{g.add("Where", {g.add("Greater", {f, g.double_scalar(0.0)}), g.double_scalar(1.0),
+                                       g.double_scalar(-1.0)}),
+                       false};
+        out.decision = f;
+        return out;
+    }
     if (const auto* ridge = dynamic_cast<const KernelRidge*>(estimator))
         return expansion_scores(model, ridge->expansion(), false, X, g);
     if (const auto* klr = dynamic_cast<const KernelLogistic*>(estimator))

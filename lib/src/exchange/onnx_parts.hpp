@@ -39,8 +39,12 @@ struct OnnxScores {
     std::string label_scores;
     // A classifier's decision values as decision_function gives them, when `tensor` holds its
     // probabilities and the estimator has both (what a calibration maps; built for a
-    // calibrated model); empty otherwise.
+    // calibrated model); empty otherwise. A regressor's decision values beside its prediction
+    // (one_class: Σ coef K − rho, the `scores` output); empty otherwise.
     std::string decision;
+    // A classifier's decision columns when not the usual (one for two classes, else one per
+    // class): ecoc's k columns for two classes too. 0: the usual.
+    Index columns = 0;
 };
 
 // The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
@@ -58,13 +62,13 @@ std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t 
 std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
-// A multiclass wrapper's scores from its members' [N, members] scores (ovr, ovo; ExportRefused
-// for ecoc and for probabilities).
+// A multiclass wrapper's scores from its members' [N, members] decision values (ovr, ovo,
+// ecoc; ExportRefused for probabilities).
 class MulticlassWrapper;
 OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
                                   OnnxGraphBuilder& g);
-// The same for the kernel models (svc, nu_svc, svr, nu_svr, kernel_ridge, kernel_logistic,
-// kernel_perceptron); nullopt for another estimator.
+// The same for the kernel models (svc, nu_svc, svr, nu_svr, one_class, kernel_ridge,
+// kernel_logistic, kernel_perceptron); nullopt for another estimator.
 std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 
 // The same for knn (euclidean, manhattan, cosine); nullopt for another estimator.

@@ -6,6 +6,7 @@
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "kestrel/pipeline/model_text.hpp"
 #include "model_fixtures.hpp"
 
 // Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
@@ -58,6 +59,30 @@ TEST_SUITE("core.model_file") {
         const Dataset d = test::blobs(40, 3, 3, 99);
         CHECK(back.predict_proba(d.X) == m.predict_proba(d.X));
         fs::remove(path);
+    }
+
+    TEST_CASE("an XGBoost model saved as a kestrel model file keeps its float32 sums") {
+        // One tree: x0 < 0.5 gives 1e-8, else -1; base_score 0.5. In float32 (XGBoost's
+        // sums) 0.5 + 1e-8 is 0.5.
+        const std::string xgboost = R"({"learner": {"attributes": {}, "feature_names": [], "feature_types": [],
+          "gradient_booster": {"model": {"gbtree_model_param": {"num_parallel_tree": "1", "num_trees": "1"},
+            "tree_info": [0], "trees": [{"base_weights": [0, 1, -1], "default_left": [1, 0, 0], "id": 0,
+            "left_children": [1, -1, -1], "loss_changes": [3, 0, 0], "parents": [2147483647, 0, 0],
+            "right_children": [2, -1, -1], "split_conditions": [0.5, 1E-8, -1], "split_indices": [0, 0, 0],
+            "split_type": [0, 0, 0], "sum_hessian": [10, 5, 5]}]}, "name": "gbtree"},
+          "learner_model_param": {"base_score": "5E-1", "num_class": "0", "num_feature": "2", "num_target": "1"},
+          "objective": {"name": "reg:squarederror"}}, "version": [1, 7, 4]})";
+        const Model m = model_from_file_text(xgboost, "m.json");
+        DenseMatrix X(2, 2);
+        X << 0, 0, 1, 0;
+        CHECK(m.predict(Features(X))[0] == 0.5);
+        const std::string text = model_file_text(m);
+        CHECK(text.find("\"xgboost_float32\": true") != std::string::npos);
+        // Read back through the packed reader of model files: the same arithmetic and bytes.
+        const Model back = model_from_file_text(text, "m.kestrel.json");
+        CHECK(back.predict(Features(X)) == m.predict(Features(X)));
+        CHECK(back.contributions(Features(X)) == m.contributions(Features(X)));
+        CHECK(model_file_text(back) == text);
     }
 
     TEST_CASE("bad model files give one clear error each") {

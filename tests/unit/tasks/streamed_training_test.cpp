@@ -16,6 +16,7 @@
 #include "cli/run_tool.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/rng.hpp"
+#include "kestrel/io/data_reader.hpp"
 #include "kestrel/pipeline/registry.hpp"
 #include "kestrel/tasks/train_task.hpp"
 

@@ -81,8 +81,15 @@ public:
     // the last metric on the last set, the model's last round (rounds() − 1); −1 when off.
     Index best_iteration() const override { return best_iteration_; }
 
-    // n x K raw scores: base score plus the sum of the trees' values.
+    // n x K raw scores: base score plus the sum of the trees' values (in double; in float32
+    // when xgboost_float32()).
     Matrix raw_scores(const Features& X) const;
+    // Whether the model predicts as XGBoost 1.7 does: a model read from an XGBoost file
+    // (boosting/xgboost_model.hpp) sums each output's base margin and leaves in float32, in
+    // XGBoost's tree order, and applies the link in float32 with XGBoost's formulas
+    // (docs/exchange.md "Float32 predictions"). False for a model kestrel fitted (a
+    // continued fit clears it).
+    bool xgboost_float32() const { return xgboost_float32_; }
 
     // Categorical features: per feature 0 (numeric) or its k categories; empty when every
     // feature was numeric.
@@ -115,10 +122,14 @@ protected:
     // TreeSHAP of the raw scores: per raw score, its trees' contributions, the base score
     // in the bias.
     Matrix do_contributions(const Features& X) const override;
+    // do_contributions of an xgboost_float32 model: XGBoost's float32 TreeSHAP
+    // (boosting/xgboost_tree_shap.hpp).
+    Matrix xgboost_contributions(const Features& X) const;
     std::string do_report(const std::string& report_name, const ReportNames& names) const override;
     Json do_save_state() const override;
     Json do_save_state_for_file(JsonTextSlots& slots) const override;  // the trees as a text slot
     void do_load_state(const Json& state) override;
+    // (state key "xgboost_float32": true, written only when set, read by version 3)
     // 3: the trees in the boosted layout (common/tree.hpp); 2: categorical features
     // ("categorical_features", "categorical_splits"); 1: numeric only.
     int state_version() const override { return 3; }
@@ -127,6 +138,9 @@ protected:
 private:
     GbdtParams p_;
     Json state_without_trees() const;
+    // raw_scores, the sums kept in Sum (double, or float for xgboost_float32_).
+    template <class Sum>
+    Matrix sum_trees(const Features& X) const;
     int apply_categorical(std::size_t t, const double* row) const;
     // Whether a row goes left at node i of tree t, a tree with categorical splits.
     bool goes_left_categorical(std::size_t t, int i, const double* row) const;
@@ -138,6 +152,7 @@ private:
                                       const CategoryLists* categories) const;
 
     LossKind loss_ = LossKind::squared;
+    bool xgboost_float32_ = false;
     std::vector<double> base_score_;
     std::vector<Tree> trees_;
     Vector importances_;

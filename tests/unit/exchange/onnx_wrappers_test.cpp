@@ -1,0 +1,82 @@
+// The ONNX graphs of error-correcting output codes (onnx_multiclass.cpp) and of the one-class
+// SVM (onnx_kernel_models.cpp): the operators each writes, the code matrix as bytes in the
+// file, the outputs. The values themselves are checked against ONNX Runtime by
+// tests/exchange/onnx_runtime_test.py.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kestrel/exchange/export.hpp"
+#include "kestrel/exchange/onnx_export.hpp"
+#include "kestrel/multiclass/ecoc.hpp"
+#include "kestrel/pipeline/model.hpp"
+#include "model_fixtures.hpp"
+
+// Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
+namespace {
+namespace unit_exchange_onnx_wrappers_test {
+
+using namespace kestrel;
+
+namespace {
+
+Model trained(const std::string& model, const Params& params, const Dataset& data) {
+    ModelSpec spec;
+    spec.model = model;
+    spec.params = params;
+    return Model::train(spec, data, Context{});
+}
+
+std::string onnx_of(const Model& m) { return model_to_onnx(m, ExportOptions{}); }
+
+// Whether the file has a node of this operator: NodeProto's op_type (field 4) as written.
+bool has_op(const std::string& file, const std::string& op) {
+    return file.find(std::string{'\x22', static_cast<char>(op.size())} + op) != std::string::npos;
+}
+
+// Whether the file holds these doubles one after the other (a packed double tensor).
+bool has_doubles(const std::string& file, const std::vector<double>& values) {
+    std::string bytes(values.size() * sizeof(double), '\0');
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return file.find(bytes) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("exchange") {
+    TEST_CASE("ONNX ecoc: the members' decision values decoded against each class's codeword") {
+        for (const Index classes : {3, 2}) {
+            const Model loss = trained("linear_svm", {{"multiclass", "ecoc"}}, test::blobs(40, 2, classes));
+            const auto* ecoc = dynamic_cast<const Ecoc*>(&loss.estimator());
+            REQUIRE(ecoc != nullptr);
+            const std::string file = onnx_of(loss);
+            for (const char* op : {"MatMul", "Unsqueeze", "Max", "Exp", "Log", "ReduceSum", "Neg", "ArgMax"})
+                CHECK(has_op(file, op));
+            CHECK_FALSE(has_op(file, "Sign"));
+            std::vector<double> code;  // [1, k, bits]
+            for (Index c = 0; c < ecoc->code().rows(); ++c)
+                for (Index m = 0; m < ecoc->code().cols(); ++m) code.push_back(ecoc->code()(c, m));
+            CHECK(has_doubles(file, code));
+            const Model hamming =
+                trained("linear_svm", {{"multiclass", "ecoc"}, {"decoding", "hamming"}}, test::blobs(40, 2, classes));
+            const std::string h = onnx_of(hamming);
+            CHECK(has_op(h, "Sign"));
+            CHECK(has_op(h, "Div"));
+        }
+    }
+
+    TEST_CASE("ONNX one_class: +1 where the decision value is above 0, else -1, and the value as scores") {
+        const Model m = trained("one_class", Params::object(), test::linear_regression(40, 2));
+        const std::string file = onnx_of(m);
+        for (const char* op : {"MatMul", "Sub", "Greater", "Where"}) CHECK(has_op(file, op));
+        CHECK(file.find("variable") != std::string::npos);
+        CHECK(file.find("scores") != std::string::npos);
+        CHECK(has_doubles(file, {1.0}));
+        CHECK(has_doubles(file, {-1.0}));
+    }
+}
+
+}  // namespace unit_exchange_onnx_wrappers_test
+}  // namespace
