@@ -35,13 +35,29 @@ DenseMatrix dense_copy(const Value* values, std::size_t n_rows, std::size_t n_co
     return m;
 }
 
+// DataError naming the first infinite cell of `m` in row order (rows and columns from 1,
+// as the readers name a cell), for KESTREL_DENSE_REJECT_INFINITE.
+void reject_infinite(const DenseMatrix& m) {
+    for (Index i = 0; i < m.rows(); ++i)
+        for (Index j = 0; j < m.cols(); ++j)
+            if (std::isinf(m(i, j)))
+                throw DataError(std::string(kMemorySource) + ": row " + std::to_string(i + 1) + ", column " +
+                                std::to_string(j + 1) + ": " + (m(i, j) > 0 ? "+inf" : "-inf") +
+                                " is not a number the rows can hold (NaN is a missing cell)");
+}
+
 template <class Value>
-int from_dense(const Value* values, std::size_t n_rows, std::size_t n_cols, int layout, KestrelDataset** out,
-               const char* function) {
+int from_dense(const Value* values, std::size_t n_rows, std::size_t n_cols, int layout, int flags,
+               KestrelDataset** out, const char* function) {
     return guarded([&] {
         require(out, function, "out");
         if (n_rows * n_cols > 0) require(values, function, "values");
-        give(in_memory(dense_copy(values, n_rows, n_cols, layout)), out);
+        if ((flags & ~KESTREL_DENSE_REJECT_INFINITE) != 0)
+            throw UsageError(std::string(function) + ": flags " + std::to_string(flags) +
+                             ": only KESTREL_DENSE_REJECT_INFINITE is known");
+        DenseMatrix m = dense_copy(values, n_rows, n_cols, layout);
+        if ((flags & KESTREL_DENSE_REJECT_INFINITE) != 0) reject_infinite(m);
+        give(in_memory(std::move(m)), out);
     });
 }
 
@@ -128,12 +144,22 @@ int kestrel_dataset_from_file(const char* path, const char* const* options, size
 }
 
 int kestrel_dataset_from_dense(const double* values, size_t n_rows, size_t n_cols, int layout, KestrelDataset** out) {
-    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, out, "kestrel_dataset_from_dense");
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, 0, out, "kestrel_dataset_from_dense");
+}
+
+int kestrel_dataset_from_dense_ex(const double* values, size_t n_rows, size_t n_cols, int layout, int flags,
+                                  KestrelDataset** out) {
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, flags, out, "kestrel_dataset_from_dense_ex");
 }
 
 int kestrel_dataset_from_dense_f32(const float* values, size_t n_rows, size_t n_cols, int layout,
                                    KestrelDataset** out) {
-    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, out, "kestrel_dataset_from_dense_f32");
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, 0, out, "kestrel_dataset_from_dense_f32");
+}
+
+int kestrel_dataset_from_dense_f32_ex(const float* values, size_t n_rows, size_t n_cols, int layout, int flags,
+                                      KestrelDataset** out) {
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, flags, out, "kestrel_dataset_from_dense_f32_ex");
 }
 
 int kestrel_dataset_from_csr(const int64_t* indptr, const int32_t* indices, const double* values, size_t n_rows,

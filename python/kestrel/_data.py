@@ -11,14 +11,17 @@ from . import _lib
 class Dataset:
     """Owns a KestrelDataset handle; freed when collected."""
 
-    def __init__(self, X):
+    def __init__(self, X, reject_infinite=False):
+        """reject_infinite: the C call refuses an infinite cell of a numpy array
+        (KestrelError naming its row and column), so the caller need not scan for one."""
         self.handle = ctypes.c_void_p()
         self.feature_names = None
         coded = {}
         if is_frame(X):
             self.feature_names = [str(c) for c in X.columns]
             X, coded = _frame_values(X)
-        self.n_rows, self.n_cols = _from_any(X, self.handle)
+        flags = _lib.DENSE_REJECT_INFINITE if reject_infinite else 0
+        self.n_rows, self.n_cols = _from_any(X, self.handle, flags)
         for column, names in coded.items():
             _lib.call("kestrel_dataset_set_categories", self.handle, column, _lib.texts(names), len(names))
 
@@ -85,7 +88,7 @@ def _frame_values(frame):
     return values, coded
 
 
-def _from_any(X, out):
+def _from_any(X, out, flags=0):
     if hasattr(X, "tocsr") and hasattr(X, "nnz"):  # scipy.sparse, any format
         return _from_csr(X.tocsr(), out)
     if is_frame(X):
@@ -98,11 +101,12 @@ def _from_any(X, out):
         raise ValueError(f"kestrel: X must be numeric, got dtype {X.dtype}")
     if X.dtype == np.float32:
         a = np.ascontiguousarray(X)
-        _lib.call("kestrel_dataset_from_dense_f32", a.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
-                  a.shape[0], a.shape[1], _lib.ROW_MAJOR, ctypes.byref(out))
+        _lib.call("kestrel_dataset_from_dense_f32_ex", a.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                  a.shape[0], a.shape[1], _lib.ROW_MAJOR, flags, ctypes.byref(out))
     else:
         a = np.ascontiguousarray(X, dtype=np.float64)
-        _lib.call("kestrel_dataset_from_dense", _dbl(a), a.shape[0], a.shape[1], _lib.ROW_MAJOR, ctypes.byref(out))
+        _lib.call("kestrel_dataset_from_dense_ex", _dbl(a), a.shape[0], a.shape[1], _lib.ROW_MAJOR, flags,
+                  ctypes.byref(out))
     return a.shape
 
 

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -302,6 +303,36 @@ TEST_CASE("rows from a dense matrix, either layout, float64 or float32, train an
     const auto from_floats = c_outputs(from_file.p, by_float.p, KESTREL_OUTPUT_PREDICTION);
     REQUIRE(from_floats.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) CHECK(from_floats[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+}
+
+TEST_CASE("KESTREL_DENSE_REJECT_INFINITE refuses the first infinite cell, naming its row and column") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Row-major 3 x 2: the first infinite cell in row order is row 2, column 2 (from 1).
+    const std::vector<double> values = {1, nan, 3, -inf, inf, 6};
+    DatasetHandle refused;
+    CHECK(kestrel_dataset_from_dense_ex(values.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                        &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(refused.p == nullptr);
+    CHECK(std::string(kestrel_last_error()) ==
+          "<memory>: row 2, column 2: -inf is not a number the rows can hold (NaN is a missing cell)");
+    // Column-major, the same cells: still named in row order.
+    const std::vector<double> by_column = {1, 3, inf, nan, -inf, 6};
+    CHECK(kestrel_dataset_from_dense_ex(by_column.data(), 3, 2, KESTREL_COL_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                        &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()).rfind("<memory>: row 2, column 2: -inf", 0) == 0);
+    const std::vector<float> single = {1, 2, 3, 4, static_cast<float>(inf), 6};
+    CHECK(kestrel_dataset_from_dense_f32_ex(single.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                            &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()).rfind("<memory>: row 3, column 1: +inf", 0) == 0);
+    // NaN is a missing cell, not refused; without the flag infinity is kept as before.
+    const std::vector<double> finite = {1, nan, 3, 4, 5, 6};
+    DatasetHandle kept, unchecked;
+    require_ok(kestrel_dataset_from_dense_ex(finite.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                             &kept.p));
+    require_ok(kestrel_dataset_from_dense_ex(values.data(), 3, 2, KESTREL_ROW_MAJOR, 0, &unchecked.p));
+    CHECK(kestrel_dataset_from_dense_ex(finite.data(), 3, 2, KESTREL_ROW_MAJOR, 64, &refused.p) ==
+          KESTREL_ERROR_USAGE);
 }
 
 // A table's rows with each categorical column coded in reverse order of its names (as an
