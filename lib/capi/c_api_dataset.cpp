@@ -1,8 +1,10 @@
-// The C interface's datasets: a file to read when used, or rows copied from the caller's
-// arrays into the library's matrices with labels, weights, query ids and names.
+// The C interface's datasets: a file to read when used, or rows from the caller's arrays
+// (copied into the library's matrices, or row-major float64 borrowed: read in place) with
+// labels, weights, query ids and names.
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "c_api_handles.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -37,7 +39,7 @@ DenseMatrix dense_copy(const Value* values, std::size_t n_rows, std::size_t n_co
 
 // DataError naming the first infinite cell of `m` in row order (rows and columns from 1,
 // as the readers name a cell), for KESTREL_DENSE_REJECT_INFINITE.
-void reject_infinite(const DenseMatrix& m) {
+void reject_infinite(const DenseView& m) {
     for (Index i = 0; i < m.rows(); ++i)
         for (Index j = 0; j < m.cols(); ++j)
             if (std::isinf(m(i, j)))
@@ -52,12 +54,17 @@ int from_dense(const Value* values, std::size_t n_rows, std::size_t n_cols, int 
     return guarded([&] {
         require(out, function, "out");
         if (n_rows * n_cols > 0) require(values, function, "values");
-        if ((flags & ~KESTREL_DENSE_REJECT_INFINITE) != 0)
+        if ((flags & ~(KESTREL_DENSE_BORROW | KESTREL_DENSE_REJECT_INFINITE)) != 0)
             throw UsageError(std::string(function) + ": flags " + std::to_string(flags) +
-                             ": only KESTREL_DENSE_REJECT_INFINITE is known");
-        DenseMatrix m = dense_copy(values, n_rows, n_cols, layout);
-        if ((flags & KESTREL_DENSE_REJECT_INFINITE) != 0) reject_infinite(m);
-        give(in_memory(std::move(m)), out);
+                             ": only KESTREL_DENSE_BORROW and KESTREL_DENSE_REJECT_INFINITE are known");
+        Features rows;
+        if constexpr (std::is_same_v<Value, double>) {
+            if ((flags & KESTREL_DENSE_BORROW) != 0 && layout == KESTREL_ROW_MAJOR)
+                rows = Features::borrowed(values, static_cast<Index>(n_rows), static_cast<Index>(n_cols));
+        }
+        if (!rows.is_borrowed()) rows = dense_copy(values, n_rows, n_cols, layout);
+        if ((flags & KESTREL_DENSE_REJECT_INFINITE) != 0) reject_infinite(rows.dense_ref());
+        give(in_memory(std::move(rows)), out);
     });
 }
 

@@ -99,8 +99,8 @@ _declare("kestrel_model_free", None, _p)
 _declare("kestrel_cross_validate", _i, _str, _strs, _s, _strs, _s, _p, _i, _i, ctypes.c_uint64, ctypes.POINTER(_str))
 
 OUTPUT_PREDICTION, OUTPUT_PROBA, OUTPUT_DECISION, OUTPUT_CONTRIB = 0, 1, 2, 3
-ROW_MAJOR = 0
-DENSE_REJECT_INFINITE = 2
+ROW_MAJOR, COL_MAJOR = 0, 1
+DENSE_BORROW, DENSE_REJECT_INFINITE = 1, 2
 
 
 def call(name, *args, error=None):
