@@ -1,8 +1,10 @@
-// The C interface's datasets: a file to read when used, or rows copied from the caller's
-// arrays into the library's matrices with labels, weights, query ids and names.
+// The C interface's datasets: a file to read when used, or rows from the caller's arrays
+// (copied into the library's matrices, or row-major float64 borrowed: read in place) with
+// labels, weights, query ids and names.
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "c_api_handles.hpp"
 #include "kestrel/core/number_text.hpp"
@@ -35,13 +37,34 @@ DenseMatrix dense_copy(const Value* values, std::size_t n_rows, std::size_t n_co
     return m;
 }
 
+// DataError naming the first infinite cell of `m` in row order (rows and columns from 1,
+// as the readers name a cell), for KESTREL_DENSE_REJECT_INFINITE.
+void reject_infinite(const DenseView& m) {
+    for (Index i = 0; i < m.rows(); ++i)
+        for (Index j = 0; j < m.cols(); ++j)
+            if (std::isinf(m(i, j)))
+                throw DataError(std::string(kMemorySource) + ": row " + std::to_string(i + 1) + ", column " +
+                                std::to_string(j + 1) + ": " + (m(i, j) > 0 ? "+inf" : "-inf") +
+                                " is not a number the rows can hold (NaN is a missing cell)");
+}
+
 template <class Value>
-int from_dense(const Value* values, std::size_t n_rows, std::size_t n_cols, int layout, KestrelDataset** out,
-               const char* function) {
+int from_dense(const Value* values, std::size_t n_rows, std::size_t n_cols, int layout, int flags,
+               KestrelDataset** out, const char* function) {
     return guarded([&] {
         require(out, function, "out");
         if (n_rows * n_cols > 0) require(values, function, "values");
-        give(in_memory(dense_copy(values, n_rows, n_cols, layout)), out);
+        if ((flags & ~(KESTREL_DENSE_BORROW | KESTREL_DENSE_REJECT_INFINITE)) != 0)
+            throw UsageError(std::string(function) + ": flags " + std::to_string(flags) +
+                             ": only KESTREL_DENSE_BORROW and KESTREL_DENSE_REJECT_INFINITE are known");
+        Features rows;
+        if constexpr (std::is_same_v<Value, double>) {
+            if ((flags & KESTREL_DENSE_BORROW) != 0 && layout == KESTREL_ROW_MAJOR)
+                rows = Features::borrowed(values, static_cast<Index>(n_rows), static_cast<Index>(n_cols));
+        }
+        if (!rows.is_borrowed()) rows = dense_copy(values, n_rows, n_cols, layout);
+        if ((flags & KESTREL_DENSE_REJECT_INFINITE) != 0) reject_infinite(rows.dense_ref());
+        give(in_memory(std::move(rows)), out);
     });
 }
 
@@ -128,12 +151,22 @@ int kestrel_dataset_from_file(const char* path, const char* const* options, size
 }
 
 int kestrel_dataset_from_dense(const double* values, size_t n_rows, size_t n_cols, int layout, KestrelDataset** out) {
-    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, out, "kestrel_dataset_from_dense");
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, 0, out, "kestrel_dataset_from_dense");
+}
+
+int kestrel_dataset_from_dense_ex(const double* values, size_t n_rows, size_t n_cols, int layout, int flags,
+                                  KestrelDataset** out) {
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, flags, out, "kestrel_dataset_from_dense_ex");
 }
 
 int kestrel_dataset_from_dense_f32(const float* values, size_t n_rows, size_t n_cols, int layout,
                                    KestrelDataset** out) {
-    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, out, "kestrel_dataset_from_dense_f32");
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, 0, out, "kestrel_dataset_from_dense_f32");
+}
+
+int kestrel_dataset_from_dense_f32_ex(const float* values, size_t n_rows, size_t n_cols, int layout, int flags,
+                                      KestrelDataset** out) {
+    return kestrel::capi::from_dense(values, n_rows, n_cols, layout, flags, out, "kestrel_dataset_from_dense_f32_ex");
 }
 
 int kestrel_dataset_from_csr(const int64_t* indptr, const int32_t* indices, const double* values, size_t n_rows,

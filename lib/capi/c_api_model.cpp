@@ -21,13 +21,33 @@
 namespace kestrel::capi {
 namespace {
 
+// The table training_dataset takes (one of its own) for an in-memory dataset's: its labels
+// and names copied, its rows a view, so that training reads them in place (the caller's
+// borrowed rows, or the dataset's copy) and no second copy is made. The rows stay the
+// dataset's: what would write them copies them first (Features::dense_mut).
+Table table_to_train(const Table& t) {
+    Table v;
+    v.X = t.X.view();
+    v.labels = t.labels;
+    v.feature_names = t.feature_names;
+    v.categories = t.categories;
+    v.label_name = t.label_name;
+    v.source = t.source;
+    v.dropped_rows = t.dropped_rows;
+    v.bytes = t.bytes;
+    v.fields = t.fields;
+    v.kept = t.kept;
+    v.kept_names = t.kept_names;
+    return v;
+}
+
 // The rows of an in-memory dataset as training_dataset makes a table's, with its weights.
 Dataset memory_training_rows(const KestrelDataset& data, const TrainRequest& request) {
     const Table& t = data.table;
     if (!t.labels || static_cast<Index>(t.labels->text.size()) != t.X.rows())
         throw UsageError("the dataset has no labels to train on (kestrel_dataset_set_labels)");
     if (t.X.rows() == 0) throw DataError(std::string(kMemorySource) + ": no data rows");
-    Dataset rows = training_dataset(t, request.spec, request.data);
+    Dataset rows = training_dataset(table_to_train(t), request.spec, request.data);
     if (data.weights.size() > 0) {
         check_model_takes_weights(request.spec);
         rows.weights = data.weights;

@@ -65,6 +65,8 @@ _declare("kestrel_library_version", _str)
 _declare("kestrel_models_json", _i, ctypes.POINTER(_str))
 _declare("kestrel_dataset_from_dense", _i, _dbl, _s, _s, _i, ctypes.POINTER(_p))
 _declare("kestrel_dataset_from_dense_f32", _i, ctypes.POINTER(ctypes.c_float), _s, _s, _i, ctypes.POINTER(_p))
+_declare("kestrel_dataset_from_dense_ex", _i, _dbl, _s, _s, _i, _i, ctypes.POINTER(_p))
+_declare("kestrel_dataset_from_dense_f32_ex", _i, ctypes.POINTER(ctypes.c_float), _s, _s, _i, _i, ctypes.POINTER(_p))
 _declare("kestrel_dataset_from_csr", _i, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32), _dbl,
          _s, _s, ctypes.POINTER(_p))
 _declare("kestrel_dataset_set_labels", _i, _p, _dbl, _s)
@@ -97,7 +99,8 @@ _declare("kestrel_model_free", None, _p)
 _declare("kestrel_cross_validate", _i, _str, _strs, _s, _strs, _s, _p, _i, _i, ctypes.c_uint64, ctypes.POINTER(_str))
 
 OUTPUT_PREDICTION, OUTPUT_PROBA, OUTPUT_DECISION, OUTPUT_CONTRIB = 0, 1, 2, 3
-ROW_MAJOR = 0
+ROW_MAJOR, COL_MAJOR = 0, 1
+DENSE_BORROW, DENSE_REJECT_INFINITE = 1, 2
 
 
 def call(name, *args, error=None):

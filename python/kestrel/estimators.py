@@ -16,6 +16,7 @@ from sklearn.utils.validation import _check_sample_weight, check_consistent_leng
 
 from ._data import Dataset, has_text_columns
 from ._fit_call import StderrProgress
+from .errors import KestrelError
 from .model import Model
 
 # kestrel_model_train's options (docs/c-api.md); a keyword with a dot in its name is written
@@ -90,8 +91,6 @@ class _KestrelEstimator(BaseEstimator):
         missing cell. A DataFrame with category, object or string columns goes to the library
         as it is (its text columns coded with their names), after scikit-learn's checks of
         its column names and count."""
-        if not reset and _is_checked_already(self, X):
-            return X
         if has_text_columns(X):
             return self._check_frame(X, reset, y)
         kw = dict(accept_sparse="csr", dtype=[np.float64, np.float32], force_all_finite="allow-nan", reset=reset)
@@ -129,6 +128,11 @@ class _KestrelEstimator(BaseEstimator):
 
     def _data(self, X):
         check_is_fitted(self, "model_")
+        if _is_checked_already(self, X):
+            try:
+                return Dataset(X, reject_infinite=True)  # the C call looks for infinity
+            except KestrelError:
+                pass  # an infinite cell: scikit-learn's validation below raises its own message
         return Dataset(self._check_X(X, False))
 
     def save_model(self, path):
@@ -152,14 +156,15 @@ class _KestrelEstimator(BaseEstimator):
 
 
 def _is_checked_already(est, X):
-    """Whether rows to score pass every check scikit-learn's validation would make, found
-    without it: a 2-D float64 or float32 numpy array of the fitted width, not empty, with no
-    infinite cell, to an estimator fitted without column names. Its validation costs about
-    0.1 ms a call, the whole of a small prediction's own work; any other input takes it, for
-    its messages and warnings."""
+    """Whether rows to score pass every check scikit-learn's validation would make but the one
+    for infinity, found without it: a 2-D float64 or float32 numpy array of the fitted width,
+    not empty, to an estimator fitted without column names. Such rows go to the C interface
+    with KESTREL_DENSE_REJECT_INFINITE, which refuses an infinite cell as it copies (no scan of
+    the array here); rows it refuses then take scikit-learn's validation, which raises its own
+    message. Its validation costs about 0.1 ms a call, the whole of a small prediction's own
+    work; any other input takes it, for its messages and warnings."""
     return (type(X) is np.ndarray and X.ndim == 2 and X.dtype in _FAST_DTYPES and X.shape[0] > 0
-            and X.shape[1] == getattr(est, "n_features_in_", -1) and not hasattr(est, "feature_names_in_")
-            and not np.isinf(X).any())
+            and X.shape[1] == getattr(est, "n_features_in_", -1) and not hasattr(est, "feature_names_in_"))
 
 
 _FAST_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))

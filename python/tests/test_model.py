@@ -96,3 +96,40 @@ def test_cross_validate_is_kestrel_cv_json(iris):
     want = json.loads(p.stdout)
     assert got["metrics"] == want["metrics"]
     assert len(got["metrics"]["accuracy"]["folds"]) == 4
+
+
+def test_a_c_contiguous_float64_array_is_read_in_place_and_never_written(iris):
+    """KESTREL_DENSE_BORROW: the C dataset reads the array itself (a change to it shows in
+    the predictions), the Dataset keeps it alive, and a fit with scaling and imputation
+    leaves it as it was."""
+    X, y, Xt, *_ = iris
+    rows = np.array(Xt, dtype=np.float64, order="C")
+    d = Dataset(rows)
+    assert d._borrowed is rows  # no copy
+    train = np.array(X, order="C")
+    train[::9, 2] = np.nan  # missing cells, imputed by the model's preparation
+    before = train.copy()
+    t = Dataset(train)
+    t.set_labels(y)
+    m = kestrel.Model.train("logistic", {"C": 1}, {"task": "classification", "scale": "standard",
+                                                   "missing": "mean"}, t)
+    assert np.array_equal(train, before, equal_nan=True)
+    copied = Dataset(np.asfortranarray(train))  # column-major: copied by the C call
+    assert copied._borrowed is None
+    copied.set_labels(y)
+    again = kestrel.Model.train("logistic", {"C": 1}, {"task": "classification", "scale": "standard",
+                                                       "missing": "mean"}, copied)
+    assert _without_provenance(again.to_text()) == _without_provenance(m.to_text())
+    p = m.predict_proba(d)
+    assert np.array_equal(p, m.predict_proba(np.asfortranarray(Xt)))
+    rows[0] = rows[-1]  # read in place: the dataset sees the change
+    assert np.array_equal(m.predict_proba(d)[0], p[-1])
+    del rows
+    assert np.array_equal(m.predict_proba(d)[0], p[-1])  # the Dataset keeps the array alive
+
+
+def _without_provenance(text):
+    import json
+    j = json.loads(text)
+    j.pop("provenance", None)
+    return j

@@ -81,6 +81,24 @@ def test_nan_is_a_missing_cell_for_gbdt(iris):
     assert kestrel.Classifier("gbdt").fit(X, y).predict(Xt).shape == (len(Xt),)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_an_infinite_cell_to_score_raises_scikit_learns_message(iris, dtype, monkeypatch):
+    """The C call finds the infinity (KESTREL_DENSE_REJECT_INFINITE): finite rows are scored
+    without a numpy scan, and rows with an infinite cell still raise scikit-learn's message."""
+    X, y, Xt, *_ = iris
+    est = kestrel.Classifier("logistic").fit(X, y)
+    scans = []
+    isinf = np.isinf
+    monkeypatch.setattr(np, "isinf", lambda *a, **k: scans.append(1) or isinf(*a, **k))
+    assert est.predict(Xt.astype(dtype)).shape == (len(Xt),)
+    assert scans == []
+    rows = Xt.astype(dtype)
+    rows[3, 2] = -np.inf
+    with pytest.raises(ValueError, match=r"^Input X contains infinity or a value too large for "
+                                         + rf"dtype\('{np.dtype(dtype).name}'\)\.$"):
+        est.predict(rows)
+
+
 def test_n_jobs_and_random_state_map_to_threads_and_seed(iris):
     X, y, Xt, *_ = iris
     a = kestrel.Classifier("forest", n_jobs=1, random_state=5).fit(X, y).predict_proba(Xt)

@@ -38,5 +38,7 @@ int (*const check_kestrel_model_to_string)(KestrelModel*, const char**, size_t*)
 int (*const check_kestrel_model_from_string)(const char*, size_t, KestrelModel**) = kestrel_model_from_string;
 int (*const check_kestrel_cross_validate)(const char*, const char* const*, size_t, const char* const*, size_t, const KestrelDataset*, int, int, uint64_t, const char**) = kestrel_cross_validate;
 void (*const check_kestrel_interrupt)(void) = kestrel_interrupt;
+int (*const check_kestrel_dataset_from_dense_ex)(const double*, size_t, size_t, int, int, KestrelDataset**) = kestrel_dataset_from_dense_ex;
+int (*const check_kestrel_dataset_from_dense_f32_ex)(const float*, size_t, size_t, int, int, KestrelDataset**) = kestrel_dataset_from_dense_f32_ex;
 
 int main(void) { return 0; }

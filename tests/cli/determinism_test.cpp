@@ -34,7 +34,7 @@ std::string to_csv(const Dataset& d) {
     std::string s = "label";
     for (Index j = 0; j < d.cols(); ++j) s += ",x" + std::to_string(j);
     s += '\n';
-    const DenseMatrix& X = d.X.dense_ref();
+    const DenseView X = d.X.dense_ref();
     for (Index i = 0; i < d.rows(); ++i) {
         s += d.task == Task::classification ? d.classes[static_cast<std::size_t>(d.y[i])] : number(d.y[i]);
         for (Index j = 0; j < d.cols(); ++j) s += "," + number(X(i, j));

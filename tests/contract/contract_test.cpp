@@ -4,6 +4,8 @@
 // thread count, predicting before fitting throws.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "kestrel/core/error.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/pipeline/registry.hpp"
@@ -73,6 +75,40 @@ TEST_SUITE("contract") {
                 auto unfitted = registry().create(name, Params::object());
                 CHECK_FALSE(unfitted->fitted());
                 CHECK_THROWS_AS(unfitted->predict(d.X), InternalError);
+            }
+        }
+    }
+
+    // Features::borrowed (the C interface's row-major arrays, read in place): the same
+    // model as on owned rows, the rows never written (not even by preprocessing), and nothing
+    // of them kept: the model predicts the same after the caller's buffer is overwritten.
+    TEST_CASE("every model trains on borrowed rows as on its own copy, and keeps none of them") {
+        for (const auto& name : registry().names()) {
+            for (const bool scaled : {false, true}) {
+                CAPTURE(name);
+                CAPTURE(scaled);
+                const ModelInfo& info = registry().info(name);
+                const Dataset d = data_for(info, info.is_classifier() ? 3 : 2);
+                ModelSpec spec;
+                spec.model = name;
+                if (scaled) spec.preprocessing = {"standard"};
+                const Model owned = Model::train(spec, d, Context{});
+                DenseMatrix caller(d.X.dense_ref());  // the caller's buffer
+                const DenseMatrix before = caller;
+                Dataset lent = d;
+                lent.X = Features::borrowed(caller.data(), caller.rows(), caller.cols());
+                REQUIRE(lent.X.dense_ref().data() == caller.data());
+                const Model by_ref = Model::train(spec, lent, Context{});
+                const Model by_move = Model::train(spec, std::move(lent), Context{});
+                CHECK(caller == before);
+                CHECK(by_ref.to_json().dump() == owned.to_json().dump());
+                CHECK(by_move.to_json().dump() == owned.to_json().dump());
+                // Scoring borrowed rows reads them in place, with the same results.
+                const Features rows = Features::borrowed(caller.data(), caller.rows(), caller.cols());
+                CHECK(owned.predict(rows) == owned.predict(d.X));
+                caller.setConstant(std::nan(""));  // as if the caller freed its buffer
+                CHECK(by_ref.predict(d.X) == owned.predict(d.X));
+                CHECK(by_move.predict(d.X) == owned.predict(d.X));
             }
         }
     }

@@ -155,7 +155,7 @@ void check_table(const Table& t, const ReadOptions& o) {
         const SparseMatrix& s = t.X.sparse_ref();
         for (Index k = 0; k < s.nonZeros(); ++k) check_value(s.valuePtr()[k]);
     } else {
-        const DenseMatrix& d = t.X.dense_ref();
+        const DenseView d = t.X.dense_ref();
         for (Index k = 0; k < d.size(); ++k) check_value(d.data()[k]);
     }
 }

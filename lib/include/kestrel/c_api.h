@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 /* The version of this interface: raised when a function is added (the soname's minor). */
-#define KESTREL_C_API_VERSION 1
+#define KESTREL_C_API_VERSION 2
 
 /* The error classes (kestrel::ExitCode). */
 #define KESTREL_OK 0
@@ -38,6 +38,10 @@ extern "C" {
 /* The layouts of a dense matrix. */
 #define KESTREL_ROW_MAJOR 0
 #define KESTREL_COL_MAJOR 1
+
+/* kestrel_dataset_from_dense_ex's flags, or-ed (0 for none). */
+#define KESTREL_DENSE_BORROW 1          /* read row-major float64 values in place, without a copy (see _ex) */
+#define KESTREL_DENSE_REJECT_INFINITE 2 /* a cell of +-inf is KESTREL_ERROR_BAD_INPUT naming its row and column */
 
 /* What a prediction call writes (kestrel_model_output_shape). */
 #define KESTREL_OUTPUT_PREDICTION 0 /* n_rows x 1: a class index into the classes, or a value */
@@ -97,6 +101,21 @@ KESTREL_API int kestrel_dataset_from_dense(const double* values, size_t n_rows, 
 /* The same from float32 values, converted to float64 as they are copied. */
 KESTREL_API int kestrel_dataset_from_dense_f32(const float* values, size_t n_rows, size_t n_cols, int layout,
                                                KestrelDataset** out);
+/* kestrel_dataset_from_dense and _f32 with `flags` (KESTREL_DENSE_*), flags 0 being the
+ * function without _ex.
+ * KESTREL_DENSE_BORROW: float64 values in KESTREL_ROW_MAJOR order (kestrel's own layout) are
+ * not copied: the dataset reads them where they are, for training and for prediction. The
+ * caller must keep `values` allocated and unchanged until kestrel_dataset_free(*out); the
+ * library never writes them (a step that would, such as re-coding categorical columns, works
+ * on a copy), and a model trained on the dataset keeps nothing of them. Column-major and
+ * float32 values are copied as without the flag (the caller's promise then costs nothing).
+ * KESTREL_DENSE_REJECT_INFINITE: the first infinite cell in row order is
+ * KESTREL_ERROR_BAD_INPUT naming its row and column (from 1), and no dataset is made
+ * (scikit-learn refuses infinity; NaN stays a missing cell). */
+KESTREL_API int kestrel_dataset_from_dense_ex(const double* values, size_t n_rows, size_t n_cols, int layout,
+                                              int flags, KestrelDataset** out);
+KESTREL_API int kestrel_dataset_from_dense_f32_ex(const float* values, size_t n_rows, size_t n_cols, int layout,
+                                                  int flags, KestrelDataset** out);
 /* Compressed sparse rows: row i's entries are indices[indptr[i] .. indptr[i+1]) with
  * values[...]; indices strictly increasing in a row and below n_cols. An absent entry is
  * zero (or missing, for a model that reads it so: gbdt). Copied. */

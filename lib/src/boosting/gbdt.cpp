@@ -57,7 +57,7 @@ void require_no_infinity(const Features& X) {
                 if (std::isinf(it.value())) fail(i, it.col());
         return;
     }
-    const DenseMatrix& M = X.dense_ref();
+    const DenseView M = X.dense_ref();
     for (Index i = 0; i < M.rows(); ++i)
         for (Index j = 0; j < M.cols(); ++j)
             if (std::isinf(M(i, j))) fail(i, j);

@@ -174,7 +174,8 @@ std::vector<std::vector<Index>> count_codes(const Features& X, std::span<const I
         if (X.is_sparse()) {
             for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it) count_code(it.col(), it.value());
         } else {
-            for (Index f = 0; f < d; ++f) count_code(f, X.dense_ref()(r, f));
+            const double* row = X.dense_ref().row(r).data();
+            for (Index f = 0; f < d; ++f) count_code(f, row[f]);
         }
     }
     return code_counts;
@@ -221,7 +222,7 @@ void fill_bins(const BinCuts& cuts, const Features& X, std::span<const Index> ro
         }
         return;
     }
-    const DenseMatrix& M = X.dense_ref();
+    const DenseView M = X.dense_ref();
     // A block of rows (in cache) feature by feature: one feature's edges at a time.
 #pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
     for (Index b = 0; b < blocks; ++b) {
@@ -268,7 +269,6 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
                 if (!std::isnan(it.value())) values[static_cast<std::size_t>(it.col())].push_back(it.value());
     }
     std::vector<std::vector<double>> edges(static_cast<std::size_t>(d));
-    const DenseMatrix* M = X.is_sparse() ? nullptr : &X.dense_ref();
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
     for (Index f = 0; f < d; ++f) {
         std::vector<double>& v = values[static_cast<std::size_t>(f)];
@@ -276,10 +276,11 @@ BinCuts BinCuts::fit(const Features& X, std::span<const Index> rows, int max_bin
             std::vector<double>().swap(v);
             continue;
         }
-        if (M) {
+        if (!X.is_sparse()) {
+            const DenseView M = X.dense_ref();
             v.reserve(sample.size());
             for (Index r : sample) {
-                const double x = (*M)(r, f);
+                const double x = M(r, f);
                 if (!std::isnan(x)) v.push_back(x);
             }
         }
@@ -340,8 +341,9 @@ BinCuts BinCuts::fit_over_ranks(const Features& X, RowSpan span, int max_bins, s
             for (SparseMatrix::InnerIterator it(X.sparse_ref(), r); it; ++it)
                 if (!std::isnan(it.value()) && !categorical(it.col())) mine[static_cast<std::size_t>(it.col())].push_back(it.value());
         } else {
+            const double* row = X.dense_ref().row(r).data();
             for (Index f = 0; f < d; ++f)
-                if (const double x = X.dense_ref()(r, f); !std::isnan(x) && !categorical(f))
+                if (const double x = row[f]; !std::isnan(x) && !categorical(f))
                     mine[static_cast<std::size_t>(f)].push_back(x);
         }
     }

@@ -22,12 +22,45 @@ Task task_from_string(const std::string& s) {
     throw UsageError("unknown task '" + s + "' (valid: classification, regression)");
 }
 
+Features::Storage Features::owned_copy(const Storage& m) {
+    if (const auto* b = std::get_if<Borrowed>(&m)) return DenseMatrix(b->map());
+    return m;
+}
+
+Features Features::borrowed(const double* values, Index rows, Index cols) {
+    Features f;
+    f.m_ = Borrowed{values, rows, cols};
+    return f;
+}
+
+Features Features::view() const {
+    if (is_sparse() || is_borrowed()) {
+        Features f;
+        f.m_ = m_;  // sparse: a copy; borrowed: the same rows
+        return f;
+    }
+    const DenseMatrix& m = std::get<DenseMatrix>(m_);
+    return borrowed(m.data(), m.rows(), m.cols());
+}
+
 Index Features::rows() const {
-    return std::visit([](const auto& m) { return static_cast<Index>(m.rows()); }, m_);
+    if (const auto* b = std::get_if<Borrowed>(&m_)) return b->rows;
+    return is_sparse() ? std::get<SparseMatrix>(m_).rows() : std::get<DenseMatrix>(m_).rows();
 }
 
 Index Features::cols() const {
-    return std::visit([](const auto& m) { return static_cast<Index>(m.cols()); }, m_);
+    if (const auto* b = std::get_if<Borrowed>(&m_)) return b->cols;
+    return is_sparse() ? std::get<SparseMatrix>(m_).cols() : std::get<DenseMatrix>(m_).cols();
+}
+
+DenseView Features::dense_ref() const {
+    if (const auto* b = std::get_if<Borrowed>(&m_)) return b->map();
+    return std::get<DenseMatrix>(m_);
+}
+
+DenseMatrix& Features::dense_mut() {
+    if (const auto* b = std::get_if<Borrowed>(&m_)) m_ = DenseMatrix(b->map());  // never write borrowed rows
+    return std::get<DenseMatrix>(m_);
 }
 
 namespace {
@@ -49,10 +82,10 @@ DenseMatrix Features::to_dense() const {
         check_densify(sparse_ref());
         return DenseMatrix(sparse_ref());
     }
-    return dense_ref();
+    return DenseMatrix(dense_ref());
 }
 
-const DenseMatrix& Features::dense(DenseMatrix& scratch) const {
+DenseView Features::dense(DenseMatrix& scratch) const {
     if (!is_sparse()) return dense_ref();
     check_densify(sparse_ref());
     scratch = DenseMatrix(sparse_ref());
@@ -61,7 +94,7 @@ const DenseMatrix& Features::dense(DenseMatrix& scratch) const {
 
 Features Features::rows_subset(std::span<const Index> rows) const {
     if (!is_sparse()) {
-        const auto& m = dense_ref();
+        const DenseView m = dense_ref();
         DenseMatrix out(static_cast<Index>(rows.size()), m.cols());
         for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Index>(i)) = m.row(rows[i]);
         return out;
@@ -91,7 +124,7 @@ Features Features::rows_subset(std::span<const Index> rows) const {
 Features Features::with_cols(Index n) const {
     if (n == cols()) return *this;
     if (!is_sparse()) {
-        const auto& m = dense_ref();
+        const DenseView m = dense_ref();
         DenseMatrix out = DenseMatrix::Zero(m.rows(), n);
         const Index keep = std::min(n, m.cols());
         out.leftCols(keep) = m.leftCols(keep);

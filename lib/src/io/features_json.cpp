@@ -11,7 +11,7 @@ namespace kestrel {
 
 Json features_to_json(const Features& X) {
     if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         Json rows = Json::array();
         for (Index i = 0; i < m.rows(); ++i) rows.push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
         return {{"format", "dense"}, {"rows", std::move(rows)}};
@@ -68,9 +68,9 @@ void append_numbers(std::string& out, const double* v, Index n) {
 Json features_to_json(const Features& X, JsonTextSlots& slots) {
     if (!all_finite(X) || (X.is_sparse() && !X.sparse_ref().isCompressed())) return features_to_json(X);
     if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         return {{"format", "dense"},
-                {"rows", slots.add(rows_writer(m.rows(), [&m](Index r, std::string& out) {
+                {"rows", slots.add(rows_writer(m.rows(), [m](Index r, std::string& out) {
                      append_numbers(out, m.data() + r * m.cols(), m.cols());
                  }))}};
     }

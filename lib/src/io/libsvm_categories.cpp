@@ -102,7 +102,7 @@ private:
 template <class Visit>
 void for_each_value(const Features& X, Index j, Visit visit) {
     if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         for (Index r = 0; r < m.rows(); ++r) visit(r, m(r, j));
         return;
     }

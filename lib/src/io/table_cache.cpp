@@ -156,7 +156,7 @@ std::vector<std::string_view> arrays_of(const Table& t, const SparseMatrix*& com
         arrays.push_back(bytes_of(compressed->innerIndexPtr(), nnz));
         arrays.push_back(bytes_of(compressed->valuePtr(), nnz));
     } else {
-        const DenseMatrix& X = t.X.dense_ref();
+        const DenseView X = t.X.dense_ref();
         arrays.push_back(bytes_of(X.data(), static_cast<std::size_t>(X.size())));
     }
     if (t.labels) {

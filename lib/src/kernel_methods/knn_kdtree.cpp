@@ -12,10 +12,11 @@ namespace kestrel::knn_detail {
 
 // Not in an anonymous namespace: KdTree::Impl, a class with linkage, holds them.
 struct RowSource {
-    const DenseMatrix* m;
-    std::size_t kdtree_get_point_count() const { return static_cast<std::size_t>(m->rows()); }
+    const double* values = nullptr;  // row-major, `cols` a row
+    Index rows = 0, cols = 0;
+    std::size_t kdtree_get_point_count() const { return static_cast<std::size_t>(rows); }
     double kdtree_get_pt(std::uint32_t i, std::size_t dim) const {
-        return (*m)(static_cast<Index>(i), static_cast<Index>(dim));
+        return values[static_cast<Index>(i) * cols + static_cast<Index>(dim)];
     }
     template <class Bbox>
     bool kdtree_get_bbox(Bbox&) const {
@@ -33,7 +34,7 @@ struct ExactMetric {
     explicit ExactMetric(const RowSource& s) : src(s) {}
     // NOLINTNEXTLINE(readability-identifier-naming): nanoflann calls it by this name
     double evalMetric(const double* a, std::uint32_t b, std::size_t size) const {
-        const double* row = src.m->data() + static_cast<Index>(b) * src.m->cols();
+        const double* row = src.values + static_cast<Index>(b) * src.cols;
         return L1 ? exact_l1(a, row, static_cast<Index>(size)) : exact_sq_l2(a, row, static_cast<Index>(size));
     }
     template <class U, class V>
@@ -90,8 +91,8 @@ struct KdTree::Impl {
     std::unique_ptr<Tree<true>> l1;
 };
 
-KdTree::KdTree(const DenseMatrix& rows, bool l1, Index leaf_size) : impl_(std::make_unique<Impl>()) {
-    impl_->src.m = &rows;
+KdTree::KdTree(const DenseView& rows, bool l1, Index leaf_size) : impl_(std::make_unique<Impl>()) {
+    impl_->src = RowSource{rows.data(), rows.rows(), rows.cols()};
     const nanoflann::KDTreeSingleIndexAdaptorParams params(static_cast<std::size_t>(leaf_size));
     const auto dim = static_cast<int>(rows.cols());
     if (l1)

@@ -10,7 +10,7 @@ namespace kestrel::knn_detail {
 class KdTree {
 public:
     // `rows` must outlive the tree.
-    KdTree(const DenseMatrix& rows, bool l1, Index leaf_size);
+    KdTree(const DenseView& rows, bool l1, Index leaf_size);
     ~KdTree();
     KdTree(const KdTree&) = delete;
     KdTree& operator=(const KdTree&) = delete;

@@ -45,7 +45,7 @@ __attribute__((target("avx2,fma"))) inline void offer(__m256d v0, __m256d v1, In
 
 // 4 queries x 8 training rows per step: 8 accumulators, two panel loads and four
 // broadcasts per feature.
-__attribute__((target("avx2,fma"))) void screen_avx2(const DenseMatrix& Q, Index q0, Index bq, const PackedRows& P,
+__attribute__((target("avx2,fma"))) void screen_avx2(const DenseView& Q, Index q0, Index bq, const PackedRows& P,
                                                      bool cosine, std::vector<CandidateList>& lists) {
     const Index d = P.d, panels = (P.n + 7) / 8;
     const __m256d zero = _mm256_setzero_pd();
@@ -91,7 +91,7 @@ __attribute__((target("avx2,fma"))) void screen_avx2(const DenseMatrix& Q, Index
 
 }  // namespace
 
-PackedRows pack_rows(const DenseMatrix& T, const std::vector<double>& norm, bool cosine) {
+PackedRows pack_rows(const DenseView& T, const std::vector<double>& norm, bool cosine) {
     PackedRows P;
     if (!simd_available() || T.rows() == 0 || T.cols() > kSimdMaxDim) return P;
     P.n = T.rows();
@@ -108,7 +108,7 @@ PackedRows pack_rows(const DenseMatrix& T, const std::vector<double>& norm, bool
     return P;
 }
 
-void DotScreen::run(const DenseMatrix& Q, Index q0, Index bq, const DenseMatrix& T, const std::vector<double>& norm,
+void DotScreen::run(const DenseView& Q, Index q0, Index bq, const DenseView& T, const std::vector<double>& norm,
                     bool cosine, const PackedRows& packed, std::vector<CandidateList>& lists) {
 #ifdef KESTREL_KNN_X86
     if (!packed.empty()) {

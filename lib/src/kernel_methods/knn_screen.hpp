@@ -20,7 +20,7 @@ struct PackedRows {
     bool empty() const { return panels.empty(); }
 };
 // Empty when the CPU lacks AVX2/FMA (the Eigen path is used then).
-PackedRows pack_rows(const DenseMatrix& T, const std::vector<double>& norm, bool cosine);
+PackedRows pack_rows(const DenseView& T, const std::vector<double>& norm, bool cosine);
 
 class DotScreen {
 public:
@@ -28,7 +28,7 @@ public:
     //   euclidean: ||z_j||² - 2 x·z_j           (norm[j] = ||z_j||²)
     //   cosine:    -x·z_j / ||z_j||, 0 if z_j = 0 (norm[j] = ||z_j||)
     // which orders the rows as the exact distance does, up to rounding.
-    void run(const DenseMatrix& Q, Index q0, Index bq, const DenseMatrix& T, const std::vector<double>& norm,
+    void run(const DenseView& Q, Index q0, Index bq, const DenseView& T, const std::vector<double>& norm,
              bool cosine, const PackedRows& packed, std::vector<CandidateList>& lists);
 
 private:

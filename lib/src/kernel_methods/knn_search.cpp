@@ -95,6 +95,7 @@ KnnIndex& KnnIndex::operator=(KnnIndex&&) noexcept = default;
 
 KnnIndex::KnnIndex(Features train, KnnMetric metric, std::optional<KernelSpec> kernel, bool kd_tree, Index leaf_size)
     : train_(std::make_unique<Features>(std::move(train))), metric_(metric) {
+    train_->own();  // the index keeps its rows: its own copy, never a caller's
     const Features& X = *train_;
     const Index n = X.rows(), d = X.cols();
     if (train_->is_sparse()) train_->sparse_mut().makeCompressed();
@@ -143,7 +144,7 @@ Neighbors KnnIndex::query(const Features& Q, Index k, int threads) const {
         return brute_sparse(SparseMatrix(Q.dense_ref().sparseView()), k, nt);
     }
     DenseMatrix scratch;
-    const DenseMatrix& Qd = Q.dense(scratch);
+    const DenseView Qd = Q.dense(scratch);
     if (!tree_) return brute_dense(Qd, k, nt);
     const Index nq = Qd.rows();
     Neighbors out = make_neighbors(nq, k);
@@ -157,8 +158,8 @@ Neighbors KnnIndex::query(const Features& Q, Index k, int threads) const {
     return out;
 }
 
-Neighbors KnnIndex::brute_dense(const DenseMatrix& Q, Index k, int threads) const {
-    const DenseMatrix& T = train_->dense_ref();
+Neighbors KnnIndex::brute_dense(const DenseView& Q, Index k, int threads) const {
+    const DenseView T = train_->dense_ref();
     const Index nq = Q.rows(), n = T.rows(), d = T.cols();
     const Index blocks = (nq + kQueryBlock - 1) / kQueryBlock;
     Neighbors out = make_neighbors(nq, k);

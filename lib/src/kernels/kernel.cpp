@@ -80,7 +80,10 @@ KernelRows::KernelRows(const Features& X) {
         sqnorm_.resize(static_cast<std::size_t>(n));
         for (Index i = 0; i < n; ++i) sqnorm_[static_cast<std::size_t>(i)] = s->row(i).squaredNorm();
     } else {
-        dense_ = X.is_sparse() ? X.to_dense() : X.dense_ref();
+        if (X.is_sparse())
+            dense_ = X.to_dense();
+        else
+            dense_ = X.dense_ref();  // the kernel's rows are its own copy
         sqnorm_.resize(static_cast<std::size_t>(n));
         for (Index i = 0; i < n; ++i) sqnorm_[static_cast<std::size_t>(i)] = dense_.row(i).squaredNorm();
     }

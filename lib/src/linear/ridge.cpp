@@ -39,7 +39,7 @@ Vector solve_lower(const Eigen::MatrixXd& A, const Vector& rhs) {
 // sqrt(s) · (X - 1 x̄ᵀ), materialised: the dense paths centre explicitly, which
 // avoids the cancellation of XᵀX - n x̄x̄ᵀ when the means are large.
 DenseMatrix scaled_centered(const RidgeProblem& p) {
-    DenseMatrix Xs = p.X.dense_ref();
+    DenseMatrix Xs(p.X.dense_ref());
     if (p.centered) Xs.rowwise() -= p.x_mean.transpose();
     return p.sqrt_s.asDiagonal() * Xs;
 }

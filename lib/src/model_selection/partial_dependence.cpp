@@ -78,7 +78,8 @@ std::vector<double> column_grid(const Model& model, const Features& X, Index col
             for (SparseMatrix::InnerIterator it(S, k); it; ++it)
                 if (it.col() == column) values[static_cast<std::size_t>(it.row())] = it.value();
     } else {
-        for (Index i = 0; i < X.rows(); ++i) values[static_cast<std::size_t>(i)] = X.dense_ref()(i, column);
+        const DenseView rows = X.dense_ref();
+        for (Index i = 0; i < X.rows(); ++i) values[static_cast<std::size_t>(i)] = rows(i, column);
     }
     return percentile_grid(std::move(values), resolution);
 }
@@ -128,12 +129,12 @@ PartialDependence partial_dependence(const Model& model, const Features& X, Inde
     out.average = Matrix::Zero(g, k);
     out.ice.assign(static_cast<std::size_t>(k), Matrix::Zero(static_cast<Index>(rows.size()), g));
     DenseMatrix scratch;
-    const DenseMatrix& base = X.dense(scratch);
+    const DenseView base = X.dense(scratch);
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
 #pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : omp_get_num_procs())
     for (Index p = 0; p < g; ++p) {
         try {
-            DenseMatrix set = base;
+            DenseMatrix set(base);
             set.col(column).setConstant(grid[static_cast<std::size_t>(p)]);
             const Features F = X.is_sparse() ? Features(SparseMatrix(set.sparseView())) : Features(std::move(set));
             const Matrix r = response(model, F, out.response);

@@ -22,13 +22,13 @@ PermutationImportance permutation_importance(const Features& X, const ScoreFunct
     const Index d = X.cols(), n = X.rows();
     out.drops = Eigen::MatrixXd::Zero(d, repeats);
     DenseMatrix scratch;
-    const DenseMatrix& base = X.dense(scratch);
+    const DenseView base = X.dense(scratch);
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(d));
 #pragma omp parallel for schedule(dynamic) num_threads(threads > 0 ? threads : omp_get_num_procs())
     for (Index j = 0; j < d; ++j) {
         try {
             Rng rng(derive_seed(seed, static_cast<std::uint64_t>(j)));
-            DenseMatrix shuffled = base;
+            DenseMatrix shuffled(base);
             std::vector<Index> perm(static_cast<std::size_t>(n));
             for (int r = 0; r < repeats; ++r) {
                 std::iota(perm.begin(), perm.end(), 0);

@@ -10,7 +10,7 @@
 
 namespace kestrel {
 
-CentredGram centred_gram(const DenseMatrix& X, const Vector& x_mean, const Vector& sqrt_s, const Vector& rhs,
+CentredGram centred_gram(const DenseView& X, const Vector& x_mean, const Vector& sqrt_s, const Vector& rhs,
                          int threads) {
     const Index n = X.rows(), d = X.cols();
     const bool centred = x_mean.size() > 0;

@@ -19,7 +19,7 @@ void append_row(const Features& X, Index i, double s, LinearProgram& lp) {
                 lp.value.push_back(s * it.value());
             }
     } else {
-        const DenseMatrix& D = X.dense_ref();
+        const DenseView D = X.dense_ref();
         for (Index j = 0; j < D.cols(); ++j)
             if (D(i, j) != 0) {
                 lp.row_index.push_back(static_cast<int>(j));

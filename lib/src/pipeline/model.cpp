@@ -302,7 +302,7 @@ void Model::fit_estimator(Dataset&& data, const Context& ctx) {
 }
 
 Features Model::prepare(const Features& X) const {
-    Features out = X;
+    Features out = X.view();  // no copy: the steps make new rows, and without steps the estimator reads X's
     if (X.cols() != n_features_) {
         // A sparse file may simply not mention the highest features.
         if (X.is_sparse() && X.cols() < n_features_)

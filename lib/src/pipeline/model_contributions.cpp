@@ -68,9 +68,9 @@ Matrix Model::linear_contributions(const Features& P) const {
                                                          : Matrix(estimator_->predict(centre));
     if (at_mean.cols() != K) throw refuse();
     Matrix out(P.rows(), K * (d + 1));
-    const DenseMatrix* dense = P.is_sparse() ? nullptr : &P.dense_ref();
+    const bool dense = !P.is_sparse();
     for (Index i = 0; i < P.rows(); ++i) {
-        Vector x = dense ? Vector(dense->row(i).transpose()) : Vector(Vector::Zero(d));
+        Vector x = dense ? Vector(P.dense_ref().row(i).transpose()) : Vector(Vector::Zero(d));
         if (!dense)
             for (SparseMatrix::InnerIterator it(P.sparse_ref(), i); it; ++it) x[it.col()] = it.value();
         for (Index o = 0; o < K; ++o) {

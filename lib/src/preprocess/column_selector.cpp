@@ -61,7 +61,7 @@ private:
 
 Features select_columns(const Features& X, const std::vector<Index>& cols) {
     if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         DenseMatrix out(m.rows(), static_cast<Index>(cols.size()));
         for (std::size_t j = 0; j < cols.size(); ++j) out.col(static_cast<Index>(j)) = m.col(cols[j]);
         return out;

@@ -57,7 +57,7 @@ std::uint64_t order_key(double x) {
 // The non-missing values of column j, sorted in the order of order_key: −0 before +0, so
 // that which of the two equal zeros a fill takes does not depend on the sort (the ranks'
 // fits, which order by the same keys, take the same one).
-std::vector<double> sorted_values(const DenseMatrix& m, Index j) {
+std::vector<double> sorted_values(const DenseView& m, Index j) {
     std::vector<double> v;
     v.reserve(static_cast<std::size_t>(m.rows()));
     for (Index r = 0; r < m.rows(); ++r)
@@ -73,7 +73,7 @@ double from_order_key(std::uint64_t k) {
 // want[j] (want[j] < 0: none), the same on every rank, and exact: a bisection over the
 // 64-bit order keys, each of its 64 steps counting the values at or below the midpoint of
 // every column on every rank (one sum over the ranks a step). No rank sees another's rows.
-std::vector<double> order_statistics_over_ranks(const DenseMatrix& m, const std::vector<double>& want) {
+std::vector<double> order_statistics_over_ranks(const DenseView& m, const std::vector<double>& want) {
     const auto d = static_cast<std::size_t>(m.cols());
     std::vector<std::uint64_t> lo(d, 0), hi(d, ~std::uint64_t{0});
     std::vector<double> count(d);
@@ -119,7 +119,7 @@ double most_frequent(const std::vector<double>& v) {
 // Per column j with want[j], the most frequent non-missing value of the ranks' rows taken
 // together, as most_frequent gives it on all of them (a collective step). Each rank sends
 // its distinct values with their counts (16 bytes each, and 8 a column) to every rank.
-std::vector<double> most_frequent_over_ranks(const DenseMatrix& m, const std::vector<char>& want) {
+std::vector<double> most_frequent_over_ranks(const DenseView& m, const std::vector<char>& want) {
     const auto d = static_cast<std::size_t>(m.cols());
     std::vector<double> mine;  // per wanted column: n, then n (value, count) pairs
     for (std::size_t j = 0; j < d; ++j) {
@@ -168,7 +168,7 @@ struct CategoryTally {
     std::vector<double> counts;
 };
 
-CategoryTally tally_categories(const DenseMatrix& m, const std::vector<Index>& roles) {
+CategoryTally tally_categories(const DenseView& m, const std::vector<Index>& roles) {
     CategoryTally t;
     t.width = m.cols();
     for (Index j = 0; j < m.cols(); ++j) {
@@ -188,7 +188,7 @@ CategoryTally tally_categories(const DenseMatrix& m, const std::vector<Index>& r
 // Per categorical column (roles[j] = k > 0), its most frequent code over the ranks' rows
 // (the smallest on ties: the first category in the sorted list), from the k counts of each
 // column summed over the ranks. Other columns: 0.
-std::vector<double> category_modes_over_ranks(const DenseMatrix& m, const std::vector<Index>& roles) {
+std::vector<double> category_modes_over_ranks(const DenseView& m, const std::vector<Index>& roles) {
     CategoryTally tally = tally_categories(m, roles);
     sum_over_ranks(true, std::span<double>(tally.counts));
     std::vector<double> modes(static_cast<std::size_t>(m.cols()), 0.0);
@@ -228,7 +228,7 @@ public:
         fill_ = Vector::Zero(in_features_);
         indicator_.clear();
         if (X.is_sparse()) return;  // LIBSVM rows: an absent entry is a zero, never missing
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         for (Index j = 0; j < m.cols(); ++j) {
             const std::vector<double> v = sorted_values(m, j);
             if (static_cast<Index>(v.size()) < m.rows() && indicator_wanted_) indicator_.push_back(j);
@@ -258,7 +258,7 @@ public:
         fill_ = Vector::Zero(in_features_);
         indicator_.clear();
         if (X.is_sparse()) return;
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         const Index d = m.cols();
         Vector sums = Vector::Zero(2 * d + 1);  // per column: count and sum of the values; then the rows
         for (Index j = 0; j < d; ++j)
@@ -308,7 +308,7 @@ public:
                 if (std::isnan(s.valuePtr()[i])) s.valuePtr()[i] = fill_[s.innerIndexPtr()[i]];
             return s;
         }
-        const DenseMatrix& in = X.dense_ref();
+        const DenseView in = X.dense_ref();
         const auto extra = static_cast<Index>(indicator_.size());
         DenseMatrix out(in.rows(), in.cols() + extra);
         for (Index r = 0; r < in.rows(); ++r) {
@@ -420,7 +420,7 @@ public:
     }
     Features transform(const Features& X) const override {
         DenseMatrix scratch;
-        const DenseMatrix& in = X.dense(scratch);
+        const DenseView in = X.dense(scratch);
         check_width(X, in_features_, "onehot");
         if (sparse_) return sparse_rows(in);
         DenseMatrix out = DenseMatrix::Zero(in.rows(), out_width());
@@ -559,7 +559,7 @@ private:
 
     // The encoded rows as a row-major sparse matrix: each numeric cell stored (zeros
     // too, so that a scaler can centre the column in place), one entry per known category.
-    Features sparse_rows(const DenseMatrix& in) const {
+    Features sparse_rows(const DenseView& in) const {
         const Index numeric = in_features_ - static_cast<Index>(blocks_.size());
         const Index width = out_width();
         if (width > std::numeric_limits<int>::max() ||
@@ -579,7 +579,7 @@ private:
     // Calls put(column, value) for the encoded cells of row r, in column order: each
     // numeric cell, and a 1 in the column of a known category.
     template <class Put>
-    void encode_row(const DenseMatrix& in, Index r, Put&& put) const {
+    void encode_row(const DenseView& in, Index r, Put&& put) const {
         Index o = 0;
         std::size_t b = 0;
         for (Index j = 0; j < in.cols(); ++j) {

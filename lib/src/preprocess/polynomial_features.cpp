@@ -101,7 +101,7 @@ void expand_dense_row(const Layout& L, const double* x, Index d, double* out) {
     }
 }
 
-Features expand_dense(const DenseMatrix& X, const Layout& L) {
+Features expand_dense(const DenseView& X, const Layout& L) {
     const Index n = X.rows(), d = X.cols(), w = L.width();
     check_memory(table_bytes(n, w, sizeof(double)), 0,
                  option_named("poly") + " " + std::to_string(L.degree()) + " (" + std::to_string(n) + " x " +

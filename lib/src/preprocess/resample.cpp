@@ -32,7 +32,7 @@ std::vector<std::vector<Index>> rows_by_class(const Dataset& data) {
 Dataset assemble(const Dataset& data, const std::vector<Index>& sources, const DenseMatrix& extra) {
     Dataset out = data.subset(sources);
     DenseMatrix scratch;
-    DenseMatrix X = out.X.dense(scratch);
+    DenseMatrix X(out.X.dense(scratch));
     X.bottomRows(extra.rows()) = extra;
     if (data.X.is_sparse())
         out.X = Features(SparseMatrix(X.sparseView()));
@@ -41,7 +41,7 @@ Dataset assemble(const Dataset& data, const std::vector<Index>& sources, const D
     return out;
 }
 
-Vector feature_sd(const DenseMatrix& X) {
+Vector feature_sd(const DenseView& X) {
     const Vector mean = X.colwise().mean().transpose();
     return ((X.rowwise() - mean.transpose()).array().square().colwise().sum() / static_cast<double>(X.rows()))
         .sqrt()
@@ -49,7 +49,7 @@ Vector feature_sd(const DenseMatrix& X) {
 }
 
 // The k nearest rows (Euclidean) of each row of `members`, among `members`, self excluded.
-std::vector<std::vector<Index>> neighbours(const DenseMatrix& X, const std::vector<Index>& members, int k) {
+std::vector<std::vector<Index>> neighbours(const DenseView& X, const std::vector<Index>& members, int k) {
     const std::size_t n = members.size();
     std::vector<std::vector<Index>> out(n);
     std::vector<std::pair<double, Index>> dist;
@@ -130,7 +130,7 @@ Dataset resample(const Dataset& data, const ResampleSpec& spec, std::uint64_t se
     std::iota(sources.begin(), sources.end(), 0);
     const bool synthetic = spec.kind == ResampleSpec::Kind::smote || spec.jitter > 0;
     DenseMatrix scratch;
-    const DenseMatrix& X = synthetic ? data.X.dense(scratch) : scratch;
+    const DenseView X = synthetic ? data.X.dense(scratch) : DenseView(scratch);
     std::vector<std::vector<double>> added;  // feature rows of the added samples
     const Vector sd = synthetic && spec.kind == ResampleSpec::Kind::over ? feature_sd(X) : Vector();
 

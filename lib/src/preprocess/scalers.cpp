@@ -66,7 +66,7 @@ std::optional<std::vector<Index>> scaled_columns(const Features& X, const std::v
 DenseMatrix gather_columns(const Features& X, const std::vector<Index>& columns) {
     DenseMatrix out(X.rows(), static_cast<Index>(columns.size()));
     if (!X.is_sparse()) {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         for (std::size_t k = 0; k < columns.size(); ++k) out.col(static_cast<Index>(k)) = m.col(columns[k]);
         return out;
     }
@@ -152,7 +152,7 @@ Features affine(const Features& X, const Vector& shift, const Vector& scale, con
             for (SparseMatrix::InnerIterator it(m, r); it; ++it) it.valueRef() *= scale[it.col()];
         return m;
     }
-    DenseMatrix m = X.dense_ref();
+    DenseMatrix m(X.dense_ref());
     m = ((m.rowwise() - shift.transpose()).array().rowwise() * scale.transpose().array()).matrix();
     return m;
 }
@@ -252,7 +252,7 @@ bool has_underflowed(const Features& X, const Vector& sd) {
 // Per-column mean and deviation (or min and max) of the non-missing cells, for a
 // dense table with NaN cells (a model that takes missing values natively): scikit-learn's
 // scalers ignore NaN in fit and keep it in transform, as affine() does.
-void nan_moments(const DenseMatrix& m, Vector& mean, Vector& sd) {
+void nan_moments(const DenseView& m, Vector& mean, Vector& sd) {
     mean = Vector::Zero(m.cols());
     sd = Vector::Zero(m.cols());
     for (Index j = 0; j < m.cols(); ++j) {
@@ -270,7 +270,7 @@ void nan_moments(const DenseMatrix& m, Vector& mean, Vector& sd) {
     }
 }
 
-void nan_range(const DenseMatrix& m, Vector& lo, Vector& hi) {
+void nan_range(const DenseView& m, Vector& lo, Vector& hi) {
     lo = Vector::Zero(m.cols());
     hi = Vector::Zero(m.cols());
     for (Index j = 0; j < m.cols(); ++j) {
@@ -311,7 +311,7 @@ void column_range_over_ranks(const Features& X, Vector& lo, Vector& hi) {
         for (Index j = 0; j < d; ++j)
             if (stored[j] < m.rows()) see(j, 0.0);
     } else {
-        const DenseMatrix& m = X.dense_ref();
+        const DenseView m = X.dense_ref();
         for (Index j = 0; j < d; ++j)
             for (Index r = 0; r < m.rows(); ++r) see(j, m(r, j));
     }
@@ -346,7 +346,7 @@ void column_moments_over_ranks(const Features& X, const Vector& peak, Vector& me
         any_nan = false;
         return;
     }
-    const DenseMatrix& m = X.dense_ref();
+    const DenseView m = X.dense_ref();
     const Vector inverse = peak.cwiseInverse();
     for (Index j = 0; j < d; ++j)
         for (Index r = 0; r < m.rows(); ++r)
@@ -444,15 +444,14 @@ public:
     std::string kind() const override { return "minmax"; }
     void fit(const Features& X) override {
         fitted_dense_ = !X.is_sparse();
-        const DenseMatrix* m = nullptr;
         DenseMatrix scratch;
-        m = &X.dense(scratch);
+        const DenseView m = X.dense(scratch);
         Vector lo, hi;
-        if (m->hasNaN()) {
-            nan_range(*m, lo, hi);
+        if (m.hasNaN()) {
+            nan_range(m, lo, hi);
         } else {
-            lo = m->colwise().minCoeff().transpose();
-            hi = m->colwise().maxCoeff().transpose();
+            lo = m.colwise().minCoeff().transpose();
+            hi = m.colwise().maxCoeff().transpose();
         }
         set_range(lo, hi);
     }
@@ -527,7 +526,7 @@ public:
     Features transform(const Features& X) const override {
         check_width(X, fill_.size(), kind());
         if (X.is_sparse()) return X;
-        DenseMatrix m = X.dense_ref();
+        DenseMatrix m(X.dense_ref());
         for (Index r = 0; r < m.rows(); ++r)
             for (Index c = 0; c < m.cols(); ++c)
                 if (std::isnan(m(r, c))) m(r, c) = fill_[c];

@@ -112,8 +112,9 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
                     for (Index i = 0; i < m; ++i)
                         for (SparseMatrix::InnerIterator it(t.X.sparse_ref(), i); it; ++it) count(it.col(), it.value());
                 } else {
+                    const DenseView rows = t.X.dense_ref();
                     for (Index i = 0; i < m; ++i)
-                        for (const Index f : s.categorical) count(f, t.X.dense_ref()(i, f));
+                        for (const Index f : s.categorical) count(f, rows(i, f));
                 }
             }
             for (; next != sample.end() && *next < first + m; ++next) {
@@ -130,8 +131,9 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
                         if (in_group[static_cast<std::size_t>(it.col())] && !std::isnan(it.value()))
                             values.put(static_cast<std::size_t>(it.col()), it.value());
                 } else {
+                    const double* row = t.X.dense_ref().row(r).data();
                     for (std::size_t k = begin; k < end; ++k)
-                        if (const double x = t.X.dense_ref()(r, numeric[k]); !std::isnan(x))
+                        if (const double x = row[numeric[k]]; !std::isnan(x))
                             values.put(static_cast<std::size_t>(numeric[k]), x);
                 }
             }

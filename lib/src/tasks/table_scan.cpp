@@ -82,7 +82,7 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
         if (s.feature_names.empty()) s.feature_names = t.feature_names;
         add_column_sums(s.column_sums, t.X);
         if (!t.X.is_sparse()) {
-            const DenseMatrix& m = t.X.dense_ref();
+            const DenseView m = t.X.dense_ref();
             s.missing.resize(static_cast<std::size_t>(std::max<Index>(static_cast<Index>(s.missing.size()), m.cols())), 0);
             for (Index i = 0; i < m.rows(); ++i)
                 for (Index f = 0; f < m.cols(); ++f) s.missing[static_cast<std::size_t>(f)] += std::isnan(m(i, f));

@@ -72,7 +72,7 @@ Vector take_training_column(Table& t, const std::string& col, const detail::Opti
         out.setFromTriplets(rest.begin(), rest.end());
         t.X = Features(std::move(out));
     } else {
-        const DenseMatrix& m = t.X.dense_ref();
+        const DenseView m = t.X.dense_ref();
         w = m.col(j);
         DenseMatrix out(n, d - 1);
         out.leftCols(j) = m.leftCols(j);

@@ -13,7 +13,7 @@ namespace {
 // Whether column f of this rank's rows holds a cell that is not missing.
 bool shard_column_has_value(const Features& X, Index f) {
     if (X.is_sparse()) return false;  // LIBSVM: categorical by --categorical on every rank alike
-    const DenseMatrix& m = X.dense_ref();
+    const DenseView m = X.dense_ref();
     for (Index r = 0; r < m.rows(); ++r)
         if (!std::isnan(m(r, f))) return true;
     return false;

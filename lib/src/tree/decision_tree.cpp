@@ -30,7 +30,7 @@ void require_finite_features(const Features& X, const std::string& model, bool s
                 if (nan_refused ? !std::isfinite(it.value()) : std::isinf(it.value())) fail(i, it.col());
         return;
     }
-    const DenseMatrix& D = X.dense_ref();
+    const DenseView D = X.dense_ref();
     for (Index i = 0; i < D.rows(); ++i)
         for (Index j = 0; j < D.cols(); ++j)
             if (std::isinf(D(i, j))) fail(i, j);

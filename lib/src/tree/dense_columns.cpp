@@ -32,7 +32,7 @@ std::vector<double> ranked_values(const double* sorted, const int* order, std::u
 
 }  // namespace
 
-SortedColumns::SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories, bool ranked)
+SortedColumns::SortedColumns(const DenseView& X, int threads, std::span<const Index> categories, bool ranked)
     : rows_(X.rows()), cols_(X.cols()), categories_(static_cast<std::size_t>(X.cols()), 0),
       has_missing_(static_cast<std::size_t>(X.cols()), 0) {
     if (rows_ > std::numeric_limits<int>::max()) throw UsageError("tree: more rows than a tree can index (2^31 - 1)");

@@ -31,7 +31,7 @@ namespace kestrel {
 class SortedColumns {
 public:
     // ranked: find the ranked columns (else none is), for stores that draw few columns.
-    SortedColumns(const DenseMatrix& X, int threads, std::span<const Index> categories, bool ranked);
+    SortedColumns(const DenseView& X, int threads, std::span<const Index> categories, bool ranked);
     Index rows() const { return rows_; }
     Index cols() const { return cols_; }
     Index categories(Index f) const { return categories_[static_cast<std::size_t>(f)]; }

@@ -164,7 +164,7 @@ Vector oob_permutation_importance(const std::vector<Tree>& trees, const std::vec
                                        const SparseMatrix& S = X.sparse_ref();
                                        walk([&](Index i, Index f) { return S.coeff(i, f); });
                                    } else {
-                                       const DenseMatrix& D = X.dense_ref();
+                                       const DenseView D = X.dense_ref();
                                        walk([&](Index i, Index f) { return D(i, f); });
                                    }
                                });

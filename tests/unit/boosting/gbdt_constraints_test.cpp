@@ -62,7 +62,7 @@ Dataset wavy(Index n, Index k = 0, std::uint64_t seed = 7) {
 // The largest step against the sign along feature f: for 40 random rows of X, f swept
 // over a grid of 61 values in [−2.5, 2.5], every raw score compared with the one before.
 // 0 when every score moves the way `sign` says (exactly: no tolerance).
-double worst_violation(const Gbdt& g, const DenseMatrix& X, Index f, int sign) {
+double worst_violation(const Gbdt& g, const DenseView& X, Index f, int sign) {
     Rng rng(99);
     double worst = 0;
     for (int r = 0; r < 40; ++r) {
@@ -191,7 +191,7 @@ TEST_SUITE("gbdt constraints") {
 
     TEST_CASE("gbdt constraints: predictions are monotone along each constrained feature") {
         const Dataset reg = wavy(3000);
-        const DenseMatrix& X = reg.X.dense_ref();
+        const DenseView X = reg.X.dense_ref();
         struct Case {
             const char* what;
             Dataset data;

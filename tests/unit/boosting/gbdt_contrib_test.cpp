@@ -120,7 +120,7 @@ TEST_SUITE("gbdt") {
         // A sparse row's absent entries are missing: the same as NaN cells.
         const Dataset reg = mixed(200, 3, 0, false);
         const auto r = fit_gbdt(reg, {{"n_estimators", 4}});
-        DenseMatrix with_nan = reg.X.dense_ref();
+        DenseMatrix with_nan(reg.X.dense_ref());
         SparseMatrix sparse = with_nan.sparseView();
         for (Index i = 0; i < with_nan.rows(); ++i)
             for (Index j = 0; j < with_nan.cols(); ++j)

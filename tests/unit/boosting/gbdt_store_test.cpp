@@ -128,7 +128,7 @@ TEST_SUITE("gbdt") {
         CHECK(store == doubles);
         // Sparse rows: an absent entry is missing.
         Dataset s = table(2000, 6, 2, 16);
-        DenseMatrix M = s.X.dense_ref();
+        DenseMatrix M(s.X.dense_ref());
         for (Index i = 0; i < M.rows(); ++i)
             for (Index j = 0; j < M.cols(); ++j)
                 if ((i + j) % 3 == 0) M(i, j) = 0;

@@ -386,7 +386,7 @@ TEST_SUITE("gbdt") {
     TEST_CASE("gbdt: raw scores walked tree by tree over blocks of rows are the row-by-row sums, bit for bit") {
         // Each row's base score plus its trees' leaves, added in round order one row at a time.
         const auto by_row = [](const Gbdt& g, const Features& X) {
-            const DenseMatrix dense = X.is_sparse() ? DenseMatrix(X.sparse_ref()) : X.dense_ref();
+            const DenseMatrix dense(X.is_sparse() ? DenseMatrix(X.sparse_ref()) : DenseMatrix(X.dense_ref()));
             Matrix out(X.rows(), g.n_outputs());
             std::vector<double> row(static_cast<std::size_t>(X.cols()));
             for (Index i = 0; i < X.rows(); ++i) {

@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -302,6 +304,110 @@ TEST_CASE("rows from a dense matrix, either layout, float64 or float32, train an
     const auto from_floats = c_outputs(from_file.p, by_float.p, KESTREL_OUTPUT_PREDICTION);
     REQUIRE(from_floats.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) CHECK(from_floats[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+}
+
+TEST_CASE("KESTREL_DENSE_REJECT_INFINITE refuses the first infinite cell, naming its row and column") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Row-major 3 x 2: the first infinite cell in row order is row 2, column 2 (from 1).
+    const std::vector<double> values = {1, nan, 3, -inf, inf, 6};
+    DatasetHandle refused;
+    CHECK(kestrel_dataset_from_dense_ex(values.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                        &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(refused.p == nullptr);
+    CHECK(std::string(kestrel_last_error()) ==
+          "<memory>: row 2, column 2: -inf is not a number the rows can hold (NaN is a missing cell)");
+    // Column-major, the same cells: still named in row order.
+    const std::vector<double> by_column = {1, 3, inf, nan, -inf, 6};
+    CHECK(kestrel_dataset_from_dense_ex(by_column.data(), 3, 2, KESTREL_COL_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                        &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()).rfind("<memory>: row 2, column 2: -inf", 0) == 0);
+    const std::vector<float> single = {1, 2, 3, 4, static_cast<float>(inf), 6};
+    CHECK(kestrel_dataset_from_dense_f32_ex(single.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                            &refused.p) == KESTREL_ERROR_BAD_INPUT);
+    CHECK(std::string(kestrel_last_error()).rfind("<memory>: row 3, column 1: +inf", 0) == 0);
+    // NaN is a missing cell, not refused; without the flag infinity is kept as before.
+    const std::vector<double> finite = {1, nan, 3, 4, 5, 6};
+    DatasetHandle kept, unchecked;
+    require_ok(kestrel_dataset_from_dense_ex(finite.data(), 3, 2, KESTREL_ROW_MAJOR, KESTREL_DENSE_REJECT_INFINITE,
+                                             &kept.p));
+    require_ok(kestrel_dataset_from_dense_ex(values.data(), 3, 2, KESTREL_ROW_MAJOR, 0, &unchecked.p));
+    CHECK(kestrel_dataset_from_dense_ex(finite.data(), 3, 2, KESTREL_ROW_MAJOR, 64, &refused.p) ==
+          KESTREL_ERROR_USAGE);
+}
+
+TEST_CASE("KESTREL_DENSE_BORROW reads row-major float64 rows in place: the same models and predictions, the "
+          "caller's rows never written") {
+    const PinnedModelDate pinned;
+    const DenseRows train = dense_rows(test::repo_path("data/diabetes/train.csv"));
+    const DenseRows test = dense_rows(test::repo_path("data/diabetes/test.csv"));
+    std::vector<double> rows = train.values;
+    rows[3] = std::numeric_limits<double>::quiet_NaN();  // a missing cell, imputed by `missing=mean`
+    const std::vector<double> before = rows;
+    DatasetHandle copied, lent;
+    require_ok(kestrel_dataset_from_dense(rows.data(), train.rows, train.cols, KESTREL_ROW_MAJOR, &copied.p));
+    require_ok(kestrel_dataset_from_dense_ex(rows.data(), train.rows, train.cols, KESTREL_ROW_MAJOR,
+                                             KESTREL_DENSE_BORROW | KESTREL_DENSE_REJECT_INFINITE, &lent.p));
+    for (KestrelDataset* d : {copied.p, lent.p})
+        require_ok(kestrel_dataset_set_labels(d, train.labels.data(), train.labels.size()));
+    const test::ScratchDir dir("c_api_borrow");
+    for (const char* model : {"ridge", "gbdt", "knn"}) {
+        CAPTURE(model);
+        const std::vector<const char*> options = {"scale=standard", "missing=mean"};
+        const ModelHandle a = trained(model, {}, copied.p, 1, options);
+        const ModelHandle b = trained(model, {}, lent.p, 1, options);
+        // The fit and its preparation wrote nothing of the caller's (compared as bytes: NaN too).
+        CHECK(std::memcmp(rows.data(), before.data(), rows.size() * sizeof(double)) == 0);
+        CHECK(saved_bytes(b.p, dir, "lent.json") == saved_bytes(a.p, dir, "copied.json"));
+        std::vector<double> scored = test.values;
+        DatasetHandle rows_copied, rows_lent;
+        require_ok(kestrel_dataset_from_dense(scored.data(), test.rows, test.cols, KESTREL_ROW_MAJOR, &rows_copied.p));
+        require_ok(kestrel_dataset_from_dense_ex(scored.data(), test.rows, test.cols, KESTREL_ROW_MAJOR,
+                                                 KESTREL_DENSE_BORROW, &rows_lent.p));
+        const auto expected = c_outputs(a.p, rows_copied.p, KESTREL_OUTPUT_PREDICTION);
+        CHECK(c_outputs(a.p, rows_lent.p, KESTREL_OUTPUT_PREDICTION) == expected);
+        // Read in place: a change to the caller's rows is what the borrowing dataset scores.
+        for (size_t j = 0; j < test.cols; ++j) scored[j] = scored[(test.rows - 1) * test.cols + j];
+        const auto changed = c_outputs(a.p, rows_lent.p, KESTREL_OUTPUT_PREDICTION);
+        CHECK(changed[0] == expected.back());
+        CHECK(c_outputs(a.p, rows_copied.p, KESTREL_OUTPUT_PREDICTION)[0] == expected[0]);
+    }
+    // Column-major or float32 rows are copied even with the flag.
+    std::vector<double> by_column(test.values.size());
+    for (size_t i = 0; i < test.rows; ++i)
+        for (size_t j = 0; j < test.cols; ++j) by_column[j * test.rows + i] = test.values[i * test.cols + j];
+    DatasetHandle column_rows;
+    require_ok(kestrel_dataset_from_dense_ex(by_column.data(), test.rows, test.cols, KESTREL_COL_MAJOR,
+                                             KESTREL_DENSE_BORROW, &column_rows.p));
+    const ModelHandle m = trained("ridge", {}, lent.p);
+    const auto before_change = c_outputs(m.p, column_rows.p, KESTREL_OUTPUT_PREDICTION);
+    std::fill(by_column.begin(), by_column.end(), 0.0);
+    CHECK(c_outputs(m.p, column_rows.p, KESTREL_OUTPUT_PREDICTION) == before_change);
+}
+
+// A model trained on borrowed rows keeps none of them (the models that keep rows: knn's
+// index, svc's support vectors, kernel_ridge's rows): it predicts the same after the
+// caller's buffer is overwritten.
+TEST_CASE("a model trained on borrowed rows outlives them") {
+    const DenseRows train = dense_rows(test::repo_path("data/iris/train.csv"));
+    std::vector<double> rows = train.values;
+    DatasetHandle lent;
+    require_ok(kestrel_dataset_from_dense_ex(rows.data(), train.rows, train.cols, KESTREL_ROW_MAJOR,
+                                             KESTREL_DENSE_BORROW, &lent.p));
+    std::vector<double> labels(train.rows);
+    for (size_t i = 0; i < train.rows; ++i) labels[i] = static_cast<double>(i % 3);
+    require_ok(kestrel_dataset_set_labels(lent.p, labels.data(), labels.size()));
+    for (const char* model : {"knn", "svc", "kernel_ridge", "forest"}) {
+        CAPTURE(model);
+        const ModelHandle m = trained(model, {}, lent.p);
+        DatasetHandle copy;
+        const std::vector<double> kept = train.values;
+        require_ok(kestrel_dataset_from_dense(kept.data(), train.rows, train.cols, KESTREL_ROW_MAJOR, &copy.p));
+        const auto expected = c_outputs(m.p, copy.p, KESTREL_OUTPUT_PREDICTION);
+        std::fill(rows.begin(), rows.end(), std::numeric_limits<double>::quiet_NaN());  // as if freed
+        CHECK(c_outputs(m.p, copy.p, KESTREL_OUTPUT_PREDICTION) == expected);
+        rows = train.values;  // the same buffer, for the next model
+    }
 }
 
 // A table's rows with each categorical column coded in reverse order of its names (as an

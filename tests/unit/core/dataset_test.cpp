@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "kestrel/core/dataset.hpp"
 #include "kestrel/core/error.hpp"
@@ -144,6 +146,46 @@ TEST_SUITE("core.dataset") {
         CHECK(h.to_dense()(2, 2) == 5.0);
         Features copy = h;  // copies stay copies
         CHECK(copy.sparse_ref().valuePtr() != values);
+    }
+
+    TEST_CASE("borrowed rows are read in place, never written, and owned by every copy") {
+        std::vector<double> caller = {1, 2, 3, 4, 5, std::nan("")};  // 3 x 2, row-major
+        const std::vector<double> before = caller;
+        Features f = Features::borrowed(caller.data(), 3, 2);
+        CHECK(f.is_borrowed());
+        CHECK_FALSE(f.is_sparse());
+        CHECK((f.rows() == 3 && f.cols() == 2));
+        CHECK(f.dense_ref().data() == caller.data());  // no copy
+        DenseMatrix scratch;
+        CHECK(f.dense(scratch).data() == caller.data());
+        CHECK(scratch.size() == 0);
+        CHECK(f.dense_ref()(1, 1) == 4);
+        CHECK(std::isnan(f.dense_ref()(2, 1)));  // NaN stays a missing cell
+        CHECK(f.view().dense_ref().data() == caller.data());
+        const Features moved = std::move(f);
+        CHECK((moved.is_borrowed() && moved.dense_ref().data() == caller.data()));
+
+        const Features copy = moved;  // a copy owns its values
+        CHECK_FALSE(copy.is_borrowed());
+        CHECK(copy.dense_ref().data() != caller.data());
+        CHECK(copy.dense_ref().topRows(2) == moved.dense_ref().topRows(2));
+        CHECK(std::isnan(copy.dense_ref()(2, 1)));
+
+        Features written = moved.view();
+        written.dense_mut()(0, 0) = 42;  // copy on write
+        CHECK_FALSE(written.is_borrowed());
+        CHECK(written.dense_ref()(0, 0) == 42);
+        CHECK(std::memcmp(caller.data(), before.data(), caller.size() * sizeof(double)) == 0);  // NaN too
+        Features own = moved.view();
+        own.own();
+        CHECK((!own.is_borrowed() && own.dense_ref().data() != caller.data()));
+        CHECK(moved.rows_subset(std::vector<Index>{2, 0}).dense_ref()(1, 1) == 2);
+
+        // view() of owned rows borrows them too; of sparse rows it copies.
+        const Features owned(DenseMatrix(DenseMatrix::Ones(2, 2)));
+        CHECK(owned.view().dense_ref().data() == owned.dense_ref().data());
+        const Features sparse(SparseMatrix(DenseMatrix::Ones(2, 2).sparseView()));
+        CHECK(sparse.view().is_sparse());
     }
 }
 

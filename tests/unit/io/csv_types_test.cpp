@@ -239,7 +239,7 @@ TEST_CASE("csv category keys: every text comes back as itself, sorted, in every 
         CHECK(t.categories[0] == sorted);
         CHECK(t.categories[1].empty());
         CHECK(t.categories[2] == sorted);
-        const DenseMatrix& X = t.X.dense_ref();
+        const DenseView X = t.X.dense_ref();
         for (int i = 0; i < rows; ++i) {
             const auto r = static_cast<std::size_t>(i);
             const auto code_t = static_cast<std::size_t>(X(i, 0));
@@ -264,7 +264,7 @@ TEST_CASE("csv category keys: cells that look like numbers, missing markers or i
         read("label,x,w\n1,+1,north\n0, 5 ,nation\n1,1e3,inner\n0,.5,Nx\n1,NA,n\n0,N/A,i\n1,nan,NAB\n0,?,Ink\n"
              "1,NaN,inf_zone\n0,,na\n",
              keep);
-    const DenseMatrix& X = t.X.dense_ref();
+    const DenseView X = t.X.dense_ref();
     CHECK(X(0, 0) == 1);
     CHECK(X(1, 0) == 5);
     CHECK(X(2, 0) == 1000);

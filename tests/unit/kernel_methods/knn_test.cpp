@@ -95,10 +95,10 @@ Dataset knn_random_data(Index n, Index d, std::uint64_t seed, double grid = 0) {
 }
 
 // The reference: every distance in full, sorted by (distance, row).
-Neighbors naive(const DenseMatrix& T, const DenseMatrix& Q, Index k, const std::string& metric, const Kernel* kern) {
+Neighbors naive(const DenseView& T, const DenseView& Q, Index k, const std::string& metric, const Kernel* kern) {
     Neighbors out;
     out.k = k;
-    const Features tf(T), qf(Q);
+    const Features tf{DenseMatrix(T)}, qf{DenseMatrix(Q)};
     const KernelRows tr(tf), qr(qf);
     for (Index i = 0; i < Q.rows(); ++i) {
         std::vector<std::pair<double, Index>> all;
@@ -144,7 +144,7 @@ TEST_SUITE("kernel_methods") {
         for (double grid : {0.0, 0.5}) {
             CAPTURE(grid);
             const Dataset train = knn_random_data(400, 5, 3, grid);
-            const DenseMatrix Q = knn_random_data(70, 5, 4, grid).X.dense_ref();
+            const DenseMatrix Q(knn_random_data(70, 5, 4, grid).X.dense_ref());
             for (const std::string metric : {"euclidean", "manhattan", "cosine", "kernel"}) {
                 CAPTURE(metric);
                 const Index k = 7;
@@ -183,7 +183,7 @@ TEST_SUITE("kernel_methods") {
 
     TEST_CASE("knn: wide rows (the matrix-product screen) match a full sort") {
         const Dataset train = knn_random_data(120, 300, 21);
-        const DenseMatrix Q = knn_random_data(10, 300, 22).X.dense_ref();
+        const DenseMatrix Q(knn_random_data(10, 300, 22).X.dense_ref());
         for (const std::string metric : {"euclidean", "cosine"}) {
             CAPTURE(metric);
             const auto m = fit_knn(train, Params{{"metric", metric}, {"n_neighbors", 6}});
@@ -312,7 +312,7 @@ TEST_SUITE("kernel_methods") {
 
     TEST_CASE("knn: neighbours do not depend on the thread count") {
         const Dataset train = knn_random_data(1500, 6, 9);
-        const DenseMatrix Q = knn_random_data(300, 6, 10).X.dense_ref();
+        const DenseMatrix Q(knn_random_data(300, 6, 10).X.dense_ref());
         Dataset sparse = train;
         sparse.X = Features(SparseMatrix(train.X.dense_ref().sparseView()));
         for (const std::string metric : {"euclidean", "manhattan", "cosine", "kernel"}) {

@@ -37,7 +37,7 @@ Dataset linear_rows(Index n, bool with_row_id = false) {
 
 std::set<Index> row_ids(const Features& X) {
     std::set<Index> ids;
-    const DenseMatrix& m = X.dense_ref();
+    const DenseView m = X.dense_ref();
     for (Index i = 0; i < m.rows(); ++i) ids.insert(static_cast<Index>(m(i, 2)));
     return ids;
 }

@@ -90,7 +90,7 @@ TEST_CASE("onehot: min_frequency and max_categories fold rare categories as OneH
     CHECK(min_freq->output_names({"colour", "size", "weight"}) ==
           std::vector<std::string>{"colour=blue", "colour=red", "colour=infrequent", "size=M", "size=S",
                                    "size=infrequent", "weight"});
-    const DenseMatrix m = min_freq->transform(t.X).dense_ref();
+    const DenseMatrix m(min_freq->transform(t.X).dense_ref());
     CHECK(m(2, 3) == 0);  // row 3: size L
     CHECK(m(2, 5) == 1);
     CHECK(m(1, 3) == 1);  // row 2: size M
@@ -101,7 +101,7 @@ TEST_CASE("onehot: min_frequency and max_categories fold rare categories as OneH
     // red; of size's M and S (3 each) the later, S, stays: L -> [0, 1], M -> [0, 1], S -> [1, 0].
     auto max_cat = make_onehot_step("onehot:max_categories=2");
     max_cat->fit(t.X, roles);
-    const DenseMatrix c = max_cat->transform(t.X).dense_ref();
+    const DenseMatrix c(max_cat->transform(t.X).dense_ref());
     REQUIRE(c.cols() == 2 + 2 + 1);
     CHECK(c(0, 0) == 1);  // red
     CHECK(c(1, 1) == 1);  // blue: infrequent

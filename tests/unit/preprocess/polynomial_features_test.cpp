@@ -55,12 +55,12 @@ DenseMatrix sklearn_interaction3() {
     return E;
 }
 
-Features sparse_of(const DenseMatrix& X) { return Features(SparseMatrix(X.sparseView())); }
+Features sparse_of(const DenseView& X) { return Features(SparseMatrix(X.sparseView())); }
 
 // y = 1 + x0² − 2 x0 x1 + noise: a model that is linear in the degree-2 expansion.
 Dataset quadratic(Index n) {
     Dataset d = test::linear_regression(n, 3, 0.0, 21);
-    const DenseMatrix& X = d.X.dense_ref();
+    const DenseView X = d.X.dense_ref();
     for (Index i = 0; i < n; ++i) d.y[i] = 1 + X(i, 0) * X(i, 0) - 2 * X(i, 0) * X(i, 1) + 0.01 * X(i, 2);
     return d;
 }

@@ -31,7 +31,7 @@ std::map<int, Index> counts(const Vector& y) {
     return c;
 }
 
-bool is_row_of(const DenseMatrix& X, const Vector& y, const Eigen::RowVectorXd& row, double label) {
+bool is_row_of(const DenseView& X, const Vector& y, const Eigen::RowVectorXd& row, double label) {
     for (Index i = 0; i < X.rows(); ++i)
         if (y[i] == label && X.row(i) == row) return true;
     return false;
@@ -93,7 +93,7 @@ TEST_SUITE("preprocess") {
         const int k = 3;
         const Dataset s = resample(d, parse_resample("smote:3"), 9);
         CHECK(counts(s.y) == std::map<int, Index>{{0, 40}, {1, 40}, {2, 40}});
-        const DenseMatrix& X = d.X.dense_ref();
+        const DenseView X = d.X.dense_ref();
         for (Index i = 60; i < s.rows(); ++i) {
             const Eigen::RowVectorXd p = s.X.dense_ref().row(i);
             bool on_segment = false;

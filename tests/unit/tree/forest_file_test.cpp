@@ -61,7 +61,7 @@ std::string load_error(const std::string& path, const std::string& text) {
 TEST_SUITE("tree") {
     TEST_CASE("forest file: the trees written from the nodes are the DOM's text; loading gives the same model") {
         Dataset gaps = diabetes_train();  // gbdt and forest learn missing_left where a feature has NaN
-        DenseMatrix holes = gaps.X.dense_ref();
+        DenseMatrix holes(gaps.X.dense_ref());
         for (Index i = 0; i < holes.rows(); i += 7) holes(i, 2) = std::nan("");
         gaps.X = Features(std::move(holes));
         struct Case {

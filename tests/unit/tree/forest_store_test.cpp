@@ -142,7 +142,7 @@ TEST_SUITE("forest") {
         CHECK(store == doubles);
         // Sparse rows: an absent entry is the value 0 to the forest (binned dense), a stored NaN missing.
         Dataset s = table(2000, 6, 2, 24);
-        DenseMatrix M = s.X.dense_ref();
+        DenseMatrix M(s.X.dense_ref());
         for (Index i = 0; i < M.rows(); ++i)
             for (Index j = 0; j < M.cols(); ++j)
                 if ((i + j) % 3 == 0) M(i, j) = 0;

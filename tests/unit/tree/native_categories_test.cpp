@@ -187,7 +187,7 @@ TEST_SUITE("tree native categories") {
         auto from_sparse = make<RandomForest>(forest_model_info(), hist), from_dense = make<RandomForest>(forest_model_info(), hist);
         from_sparse->fit(d, test::threads(1));
         Dataset dd = d;
-        DenseMatrix holes = dense.dense_ref();
+        DenseMatrix holes(dense.dense_ref());
         holes(1, 0) = kNaN;
         dd.X = Features(std::move(holes));
         from_dense->fit(dd, test::threads(1));

@@ -14,9 +14,9 @@ using namespace kestrel::tree_test;
 
 namespace {
 
-Tree grow(const DenseMatrix& X, const Vector& y, Index n_classes, TreeParams p, Vector w = Vector()) {
+Tree grow(const DenseView& X, const Vector& y, Index n_classes, TreeParams p, Vector w = Vector()) {
     if (w.size() == 0) w = Vector::Ones(X.rows());
-    const Features features(X);
+    const Features features{DenseMatrix(X)};
     const TreeGrower grower(features, y, n_classes, p, 1);
     Rng rng(3);
     return grower.build({w.data(), static_cast<std::size_t>(w.size())}, rng);

@@ -8,7 +8,7 @@
 namespace kestrel::rows {
 
 struct Dense {
-    const DenseMatrix& X;
+    DenseView X;  // the rows, not a copy
     double dot(Index i, const double* w) const {
         const double* x = X.data() + i * X.cols();
         double s = 0;

@@ -18,6 +18,20 @@ using DenseMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 using Vector = Eigen::VectorXd;
 
+// Read-only rows of a dense matrix without a copy: the library's own DenseMatrix, or rows in
+// a caller's memory (Features::borrowed). Eigen's Ref<const> would silently copy anything of
+// another layout into a hidden temporary; this one is made only from row-major double storage
+// (so it never copies), and binding it to a `const DenseMatrix&` does not compile, because
+// that would be a hidden copy: a function that only reads takes a DenseView, and one that
+// needs its own matrix says so (`DenseMatrix m(view)`).
+class DenseView : public Eigen::Ref<const DenseMatrix> {
+public:
+    using Base = Eigen::Ref<const DenseMatrix>;
+    DenseView(const DenseMatrix& m) : Base(m) {}                   // NOLINT(google-explicit-constructor)
+    DenseView(const Eigen::Map<const DenseMatrix>& m) : Base(m) {}  // NOLINT(google-explicit-constructor)
+    operator DenseMatrix() const = delete;  // NOLINT(google-explicit-constructor): implicit, so that it is chosen and refused
+};
+
 enum class Task { classification, regression };
 
 // The categories of each feature column, in code order: an empty list for a numeric
@@ -30,9 +44,16 @@ inline constexpr double kUnknownCategory = -1;
 const char* to_string(Task t);
 Task task_from_string(const std::string& s);  // throws UsageError
 
-// The feature matrix: one of a dense or a sparse row-major matrix. Models that only
-// handle dense data call dense() (a sparse matrix is densified on the fly, so they
-// stay correct); models with a sparse path test is_sparse() first.
+// The feature matrix: one of a dense or a sparse row-major matrix, or dense rows borrowed
+// from memory the library does not own (the C interface's row-major float64 arrays, read
+// in place). Models that only handle dense data call dense() (a sparse matrix is densified
+// on the fly, so they stay correct); models with a sparse path test is_sparse() first.
+//
+// Borrowed rows are read where they are and never written: dense_mut() copies them into an
+// owned matrix first (copy on write), and a copy of borrowed Features owns its values, so
+// what a model keeps (support vectors, knn's index) never points into the caller's memory.
+// A move keeps the borrow (the rows pass from the C dataset through training without a
+// copy); so does view(). Whoever borrows keeps the memory alive and unchanged meanwhile.
 class Features {
 public:
     Features() = default;
@@ -43,24 +64,40 @@ public:
         std::get<SparseMatrix>(m_).swap(m);
     }
     Features(const SparseMatrix& m) : m_(m) {}  // NOLINT(google-explicit-constructor)
-    Features(const Features&) = default;
-    Features& operator=(const Features&) = default;
+    Features(const Features& other) : m_(owned_copy(other.m_)) {}
+    Features& operator=(const Features& other) {
+        if (this != &other) m_ = owned_copy(other.m_);
+        return *this;
+    }
     Features(Features&& other) noexcept { take(other); }
     Features& operator=(Features&& other) noexcept {
         if (this != &other) take(other);
         return *this;
     }
+    // `rows` x `cols` doubles in row-major order at `values`, read in place: no copy. The
+    // caller keeps them alive and unchanged while these Features, or what is moved from
+    // them, live.
+    static Features borrowed(const double* values, Index rows, Index cols);
+    // These rows without a copy, valid while they live unchanged: dense rows borrowed (owned
+    // or already borrowed), sparse rows copied.
+    Features view() const;
+    // Borrowed rows become a copy of their own (nothing happens to owned rows): for what
+    // is kept beyond the borrow.
+    void own() {
+        if (is_borrowed()) dense_mut();
+    }
 
     Index rows() const;
     Index cols() const;
     bool is_sparse() const { return std::holds_alternative<SparseMatrix>(m_); }
-    const DenseMatrix& dense_ref() const { return std::get<DenseMatrix>(m_); }   // requires !is_sparse()
+    bool is_borrowed() const { return std::holds_alternative<Borrowed>(m_); }
+    DenseView dense_ref() const;                                                   // requires !is_sparse()
     const SparseMatrix& sparse_ref() const { return std::get<SparseMatrix>(m_); } // requires is_sparse()
-    DenseMatrix& dense_mut() { return std::get<DenseMatrix>(m_); }
+    DenseMatrix& dense_mut();  // requires !is_sparse(); borrowed rows are copied first
     SparseMatrix& sparse_mut() { return std::get<SparseMatrix>(m_); }
     DenseMatrix to_dense() const;   // a copy when sparse, a copy when dense too
     // Dense view without a copy when already dense; `scratch` holds the densified copy otherwise.
-    const DenseMatrix& dense(DenseMatrix& scratch) const;
+    DenseView dense(DenseMatrix& scratch) const;
 
     Features rows_subset(std::span<const Index> rows) const;
     // Keep columns [0, n) and add zero columns up to n (used to align sparse files
@@ -75,6 +112,15 @@ public:
     Vector transpose_multiply(const Vector& v) const;
 
 private:
+    // Rows in memory the library does not own (row-major, contiguous).
+    struct Borrowed {
+        const double* values = nullptr;
+        Index rows = 0, cols = 0;
+        Eigen::Map<const DenseMatrix> map() const { return {values, rows, cols}; }
+    };
+    using Storage = std::variant<DenseMatrix, SparseMatrix, Borrowed>;
+    static Storage owned_copy(const Storage& m);
+
     void take(Features& other) noexcept {
         if (other.is_sparse()) {
             m_.emplace<SparseMatrix>();
@@ -84,7 +130,7 @@ private:
         }
     }
 
-    std::variant<DenseMatrix, SparseMatrix> m_;
+    Storage m_;
 };
 
 // Where the label was in the data file the rows came from, so that a model trained on

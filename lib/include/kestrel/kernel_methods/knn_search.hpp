@@ -54,7 +54,7 @@ public:
     bool uses_kd_tree() const { return tree_ != nullptr; }
 
 private:
-    Neighbors brute_dense(const DenseMatrix& Q, Index k, int threads) const;
+    Neighbors brute_dense(const DenseView& Q, Index k, int threads) const;
     Neighbors brute_sparse(const SparseMatrix& Q, Index k, int threads) const;
     Neighbors brute_kernel(const Features& Q, Index k, int threads) const;
 

@@ -17,7 +17,7 @@ struct CentredGram {
 // the blocks summed in a fixed order: the result depends on the sizes, never on
 // `threads`. Centring each row before the product avoids the cancellation of
 // XᵀSX − S x̄x̄ᵀ when the means are large.
-CentredGram centred_gram(const DenseMatrix& X, const Vector& x_mean, const Vector& sqrt_s, const Vector& rhs,
+CentredGram centred_gram(const DenseView& X, const Vector& x_mean, const Vector& sqrt_s, const Vector& rhs,
                          int threads);
 
 // S = Σ s_i, x̄ = Σ s_i x_i / S and ȳ = Σ s_i y_i / S over every row, of every rank when

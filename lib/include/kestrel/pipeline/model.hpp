@@ -232,8 +232,13 @@ public:
     std::vector<std::string> input_names() const;
     Index n_features() const { return n_features_; }
     const Estimator& estimator() const { return *estimator_; }
-    // Raw features as the estimator sees them (aligned, preprocessing applied).
-    Features prepared(const Features& X) const { return prepare(X); }
+    // Raw features as the estimator sees them (aligned, preprocessing applied), their own
+    // values (never a view of X's).
+    Features prepared(const Features& X) const {
+        Features p = prepare(X);
+        p.own();
+        return p;
+    }
     // A named report of the fitted estimator ("path", "trace", "tree"), with the
     // model's feature names (or x1..xd) and classes.
     std::string report(const std::string& name) const;
@@ -261,6 +266,8 @@ private:
     // pointing at them; UsageError when the estimator watches none.
     std::vector<Dataset> prepared_eval_sets(const Context& ctx, Context& fit_ctx) const;
     void refuse_steps_on_continuation(const Context& ctx) const;  // UsageError
+    // prepared() for the scoring calls: without steps a view of X's rows (no copy), valid
+    // while X lives.
     Features prepare(const Features& X) const;
     // Calibration (model_calibration.cpp): the calibrators fitted on out-of-fold scores.
     void calibrate(const Dataset& data, const Context& ctx);
