@@ -9,7 +9,8 @@
  * such calls after a first that warms up. Then
  * SMALL_CALLS predictions of the test set's first 10 rows, each with its own dataset (as a
  * Python predict call makes one). Prints "fit S", "predict S" (medians) and "small_call_ms M"
- * (the mean over the calls). */
+ * (the mean over the calls). The datasets borrow the rows (KESTREL_DENSE_BORROW) and the
+ * predictions' refuse infinite cells (KESTREL_DENSE_REJECT_INFINITE), as the Python package's do. */
 #include <kestrel/c_api.h>
 
 #include <stdio.h>
@@ -66,7 +67,9 @@ static double median(double* v, int n) {
 
 static double* predictions(const KestrelModel* model, const double* x, size_t rows, size_t cols) {
     KestrelDataset* d = NULL;
-    if (kestrel_dataset_from_dense(x, rows, cols, KESTREL_ROW_MAJOR, &d)) die("test rows");
+    if (kestrel_dataset_from_dense_ex(x, rows, cols, KESTREL_ROW_MAJOR,
+                                      KESTREL_DENSE_BORROW | KESTREL_DENSE_REJECT_INFINITE, &d))
+        die("test rows");
     size_t out_rows = 0, out_cols = 0;
     if (kestrel_model_output_shape(model, d, KESTREL_OUTPUT_PREDICTION, &out_rows, &out_cols)) die("shape");
     double* out = malloc(out_rows * out_cols * sizeof(double));
@@ -95,7 +98,8 @@ int main(int argc, char** argv) {
         model = NULL;
         double t = now();
         KestrelDataset* d = NULL;
-        if (kestrel_dataset_from_dense(train.x, (size_t)train.rows, (size_t)train.cols, KESTREL_ROW_MAJOR, &d))
+        if (kestrel_dataset_from_dense_ex(train.x, (size_t)train.rows, (size_t)train.cols, KESTREL_ROW_MAJOR,
+                                          KESTREL_DENSE_BORROW, &d))
             die("train rows");
         if (kestrel_dataset_set_labels(d, train.y, (size_t)train.rows)) die("labels");
         if (kestrel_model_train(model_name, params, n_params, options, 1, d, threads, 1, &model)) die("train");
