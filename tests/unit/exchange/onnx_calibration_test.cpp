@@ -12,6 +12,7 @@
 #include "kestrel/exchange/onnx_export.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
+#include "unit/exchange/onnx_bytes.hpp"
 
 // Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
 namespace {
@@ -35,17 +36,8 @@ Model with_calibration(const std::string& model, Index classes, const Json& cali
 
 std::string onnx_of(const Model& m) { return model_to_onnx(m, ExportOptions{}); }
 
-// Whether the file has a node of this operator: NodeProto's op_type (field 4) as written.
-bool has_op(const std::string& file, const std::string& op) {
-    return file.find(std::string{'\x22', static_cast<char>(op.size())} + op) != std::string::npos;
-}
-
-// Whether the file holds these doubles one after the other (a packed double tensor).
-bool has_doubles(const std::string& file, const std::vector<double>& values) {
-    std::string bytes(values.size() * sizeof(double), '\0');
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return file.find(bytes) != std::string::npos;
-}
+using test::has_doubles;
+using test::has_op;
 
 Json isotonic(const std::vector<std::vector<double>>& xs, const std::vector<std::vector<double>>& ys, int classes) {
     Json list = Json::array();
