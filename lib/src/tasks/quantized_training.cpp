@@ -40,6 +40,9 @@ public:
         for (std::size_t k = 0; k < features.size(); ++k) column_[static_cast<std::size_t>(features[k])] = k;
         rows_ = rows;
         pages_ = CodePages::in_file(rows * features.size() * sizeof(double), *spill_directory);
+        // Each piece writes a little into every column: read-ahead on those faults would
+        // bring in (and charge to a memory limit) pages of every column at each piece.
+        pages_.advise(CodePages::Access::random);
     }
     void put(std::size_t f, double x) {
         if (pages_.size() == 0)
@@ -239,9 +242,10 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +
                                             format_bytes(bins.pages().size()) + ")"
                                       : std::string("quantized store: codes");
-    // Written once, each column front to back: read-ahead, and the pages written are the
-    // first reclaimed under memory pressure.
-    bins.pages().advise(CodePages::Access::sequential);
+    // Written once, each column front to back, but a piece writes a little into every
+    // column: no read-ahead on those faults (it would bring in pages of every column at each
+    // piece, which under a memory limit evict the pages being written).
+    bins.pages().advise(CodePages::Access::random);
     const auto total = static_cast<std::uint64_t>(s.rows);
     if (placement.progress) placement.progress(label, 0, total);
     each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
