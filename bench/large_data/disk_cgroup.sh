@@ -13,6 +13,7 @@
 # Whole processes under /usr/bin/time -v, one run each, SOURCE_DATE_EPOCH pinned so that the
 # two kestrel model files can be compared byte for byte. Needs root (the cgroup) and about
 # 2.5 x the CSV's size free in DIR. Writes bench/large_data/disk_cgroup_results.md.
+# XGBoost is stopped after XGB_TIMEOUT seconds (600).
 #   bench/large_data/disk_cgroup.sh BUILD_DIR [COPIES=10] [LIMIT_MB=200] [ROUNDS=20] [DIR]
 set -eu
 build=${1:?usage: disk_cgroup.sh BUILD_DIR [COPIES] [LIMIT_MB] [ROUNDS] [DIR]}
@@ -58,7 +59,7 @@ on_disk=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]
 
 echo 0 > "$cg/memory.max_usage_in_bytes" 2>/dev/null || true
 xgb_status=ok
-in_cgroup timeout 1800 /usr/bin/time -v xgboost /dev/null task=train "data=$work/big.libsvm#$work/dtrain.cache" \
+in_cgroup timeout "${XGB_TIMEOUT:-600}" /usr/bin/time -v xgboost /dev/null task=train "data=$work/big.libsvm#$work/dtrain.cache" \
     tree_method=hist max_depth=6 eta=0.3 num_round="$rounds" nthread=2 "model_out=$work/xgb.model" \
     > "$work/xgb.out" 2> "$work/xgb.time" || xgb_status="failed (exit $?; see below)"
 xgb_cg_peak=$(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 ))
