@@ -81,6 +81,10 @@ set -- $(rss_wall "$work/xgb.time"); x_rss=$1; x_wall=$2
     echo "| kestrel, store on disk (cgroup ${limit_mb} MB, --max-memory ${limit_mb}M) | $d_wall | $d_rss | $disk_cg_peak | rows read: $on_disk; limit hits (failcnt): $disk_failcnt; model file $same to the in-memory one |"
     echo "| XGBoost 1.7.4 external memory (#cache, hist; same cgroup) | $x_wall | $x_rss | $xgb_cg_peak | $xgb_status |"
     echo
-    echo "disk / memory wall time: $(echo "scale=2; $d_wall / $m_wall" | bc)x; kestrel on disk / XGBoost external memory: $(echo "scale=2; $d_wall / $x_wall" | bc)x."
-    if [ "$xgb_status" != ok ]; then echo; echo "XGBoost's last lines:"; echo '```'; tail -5 "$work/xgb.out" "$work/xgb.time" | head -20; echo '```'; fi
+    if [ "$xgb_status" = ok ]; then
+        echo "disk / memory wall time: $(echo "scale=2; $d_wall / $m_wall" | bc)x; kestrel on disk / XGBoost external memory: $(echo "scale=2; $d_wall / $x_wall" | bc)x."
+    else
+        echo "disk / memory wall time: $(echo "scale=2; $d_wall / $m_wall" | bc)x; XGBoost's external memory did not finish in the group (exit 137: killed by the group's OOM killer)."
+        echo; echo "XGBoost's last lines:"; echo '```'; tail -n 5 "$work/xgb.out" "$work/xgb.time" | head -20; echo '```'
+    fi
 } | tee "$here/disk_cgroup_results.md"
