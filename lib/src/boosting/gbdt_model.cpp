@@ -17,6 +17,7 @@
 #include "kestrel/common/tree_shap.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/number_text.hpp"
+#include "xgboost_links.hpp"
 
 namespace kestrel {
 namespace {
@@ -37,57 +38,6 @@ std::vector<long long> integers_from_json(const Json& j, const char* what) {
     if (!j.is_array()) throw ModelStateError(std::string(what) + " is not an array");
     for (const Json& x : j) out.push_back(json_integer<long long>(x));
     return out;
-}
-
-// XGBoost 1.7's links in float32 (src/common/math.h, src/objective/), for the models read
-// from its files (xgboost_float32): its objectives transform the float32 margins in place.
-// count:poisson, reg:gamma, reg:tweedie: expf.
-double xgboost_exp(float margin) {
-    return static_cast<double>(std::exp(margin));
-}
-
-// common::Sigmoid: 1 / (expf(min(−x, 88.7)) + 1 + 1e−16), every step in float.
-float xgboost_sigmoid(float x) {
-    constexpr float kEps = 1e-16F;
-    const float e = std::exp(std::min(-x, 88.7F));
-    const float denom = e + 1.0F + kEps;
-    return 1.0F / denom;
-}
-
-// common::Softmax over one row's K float32 margins: the largest subtracted (fmaxf), each
-// expf in float, their sum in double, each divided by the sum rounded to float.
-void xgboost_softmax(float* f, Index K) {
-    float top = f[0];
-    for (Index c = 1; c < K; ++c) top = std::fmax(f[c], top);
-    double sum = 0;
-    for (Index c = 0; c < K; ++c) {
-        f[c] = std::exp(f[c] - top);
-        sum += static_cast<double>(f[c]);
-    }
-    for (Index c = 0; c < K; ++c) f[c] /= static_cast<float>(sum);
-}
-
-// Loss::probabilities as XGBoost's binary:logistic (P(classes[1]) in float, classes[0]'s
-// 1 − P) and multi:softprob compute them from the float32 margins.
-Matrix xgboost_probabilities(LossKind loss, const Matrix& raw) {
-    const Index n = raw.rows();
-    if (loss == LossKind::logistic) {
-        Matrix p(n, 2);
-        for (Index i = 0; i < n; ++i) {
-            p(i, 1) = static_cast<double>(xgboost_sigmoid(static_cast<float>(raw(i, 0))));
-            p(i, 0) = 1 - p(i, 1);
-        }
-        return p;
-    }
-    const Index K = raw.cols();
-    Matrix p(n, K);
-    std::vector<float> f(static_cast<std::size_t>(K));
-    for (Index i = 0; i < n; ++i) {
-        for (Index c = 0; c < K; ++c) f[static_cast<std::size_t>(c)] = static_cast<float>(raw(i, c));
-        xgboost_softmax(f.data(), K);
-        for (Index c = 0; c < K; ++c) p(i, c) = static_cast<double>(f[static_cast<std::size_t>(c)]);
-    }
-    return p;
 }
 
 }  // namespace
@@ -259,7 +209,7 @@ Vector Gbdt::do_predict(const Features& X) const {
     if (has_log_link(loss_)) {
         if (!xgboost_float32_) return raw_scores(X).col(0).array().exp().matrix();
         Vector v = raw_scores(X).col(0);
-        for (Index i = 0; i < v.size(); ++i) v[i] = xgboost_exp(static_cast<float>(v[i]));
+        for (Index i = 0; i < v.size(); ++i) v[i] = detail::xgboost_exp(static_cast<float>(v[i]));
         return v;
     }
     return raw_scores(X).col(0);
@@ -273,7 +223,7 @@ Matrix Gbdt::do_decision_function(const Features& X) const {
 }
 
 Matrix Gbdt::do_predict_proba(const Features& X) const {
-    if (xgboost_float32_) return xgboost_probabilities(loss_, raw_scores(X));
+    if (xgboost_float32_) return detail::xgboost_probabilities(loss_, raw_scores(X));
     return Loss{loss_, 1.0}.probabilities(raw_scores(X));
 }
 
