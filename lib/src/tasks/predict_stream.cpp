@@ -232,6 +232,20 @@ void PredictStreamRun::score_rest(TableStream& stream) {
     std::map<std::size_t, ScoredStreamPiece> ready;  // completed, waiting for an earlier piece
     std::exception_ptr error;                        // the first error in input order
     std::atomic<bool> stop{false};
+    // Writes every piece that is ready in input order, up to a gap or the first error
+    // (called with write_mutex held, or after the region).
+    const auto write_ready = [&] {
+        for (auto next = ready.find(written); next != ready.end() && !error; next = ready.find(written)) {
+            try {
+                write_piece(stream, next->second);
+            } catch (...) {
+                error = std::current_exception();
+                stop.store(true, std::memory_order_relaxed);
+            }
+            ready.erase(next);
+            ++written;
+        }
+    };
 #pragma omp parallel num_threads(threads_)
     for (;;) {
         TableStream::Piece piece;
@@ -257,27 +271,10 @@ void PredictStreamRun::score_rest(TableStream& stream) {
         score_piece(stream, piece, scored, false, 1);
         const std::lock_guard<std::mutex> lock(write_mutex);
         ready.emplace(index, std::move(scored));
-        for (auto next = ready.find(written); next != ready.end() && !error; next = ready.find(written)) {
-            try {
-                write_piece(stream, next->second);
-            } catch (...) {
-                error = std::current_exception();
-                stop.store(true, std::memory_order_relaxed);
-            }
-            ready.erase(next);
-            ++written;
-        }
+        write_ready();
     }
     // A read error taken after the last piece a thread wrote is written by nobody above.
-    for (auto next = ready.find(written); next != ready.end() && !error; next = ready.find(written)) {
-        try {
-            write_piece(stream, next->second);
-        } catch (...) {
-            error = std::current_exception();
-        }
-        ready.erase(next);
-        ++written;
-    }
+    write_ready();
     if (error) std::rethrow_exception(error);
 }
 
