@@ -14,6 +14,9 @@ namespace {
 constexpr double kMinGain = 1e-6;
 // Below this many histogram cell updates a loop runs on one thread: a fork-join costs more.
 constexpr Index kParallelHistogramWork = 1 << 15;
+// Codes on disk: the columns read ahead of the one being histogrammed, so that the disk
+// reads the next while the cores sum this one (two: one a thread).
+constexpr Index kColumnsAhead = 2;
 
 // Rows whose bins repeat (few distinct values, or sorted runs) make each cell's
 // load-add-store wait on the store before it. With enough rows per cell the even rows
@@ -159,6 +162,18 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const auto nf = static_cast<Index>(features_.size());
     const Index tasks = n_nodes * nf;
     const bool wide = bins_.wide();
+    // Codes in pages on disk: every node of the batch takes a column in turn, so that the
+    // column is read from disk once a level, not once a node (the page cache under a memory
+    // limit holds a few columns, not the store). In memory a node takes every column in
+    // turn, its gradients kept in cache. Each histogram is the same sum either way.
+    const bool feature_major = bins_.pages().in_file();
+    // ... and the columns taken in the opposite order from the last batch's, so that the
+    // columns read last, still in the page cache, are read first (in one order every batch,
+    // the least recently read column, the one evicted first, is always the next one needed).
+    const bool backward = feature_major && (histogram_batches_++ % 2 == 1);
+    const auto column_at = [&](Index i) { return features_[static_cast<std::size_t>(backward ? nf - 1 - i : i)]; };
+    if (feature_major)
+        for (Index i = 0; i < std::min<Index>(kColumnsAhead, nf); ++i) bins_.will_need_column(column_at(i));
     Index work = 0;
     int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
@@ -174,8 +189,11 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     std::vector<BinStat> spare(static_cast<std::size_t>(max_cells));
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
-        const Node* n = nodes[static_cast<std::size_t>(t / nf)];
-        const Index f = features_[static_cast<std::size_t>(t % nf)];
+        const Index j = feature_major ? t % n_nodes : t / nf;
+        const Index i = feature_major ? t / n_nodes : t % nf;
+        const Node* n = nodes[static_cast<std::size_t>(j)];
+        const Index f = column_at(i);
+        if (feature_major && j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
         BinStat* h = hist(n->slot) + cuts_.offset(f);
         const int cells = cuts_.n_bins(f) + 1;
         std::fill(h, h + cells, BinStat{});
@@ -388,6 +406,10 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
     const bool wide = bins_.wide();
     Index moved = 0;
     for (const Node* n : batch) moved += n->end - n->begin;
+    // Codes on disk are read without read-ahead (the histograms ask for each column ahead):
+    // the split columns are asked for at once, before the partitions fault on them.
+    if (bins_.pages().in_file())
+        for (const Node* n : batch) bins_.will_need_column(n->best.feature);
 #pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelHistogramWork)
     for (Index j = 0; j < nb; ++j) {
         const Node& n = *batch[static_cast<std::size_t>(j)];
@@ -509,6 +531,10 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
 }
 
 GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features) {
+    // Codes on disk: every column is asked for before it is read (will_need_column), and the
+    // kernel's read-ahead (8 MB on some disks, eight 1 MB columns) would read past each one
+    // into columns the level has summed already, evicting those it has yet to sum.
+    bins_.pages().advise(CodePages::Access::random);
     features_.assign(features.begin(), features.end());
     rows_.assign(rows.begin(), rows.end());
     sets_.clear();

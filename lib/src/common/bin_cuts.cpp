@@ -551,4 +551,12 @@ void CodePages::advise(Access access) const {
     (void)::madvise(data_, bytes_, advice);
 }
 
+void CodePages::will_need(std::size_t offset, std::size_t bytes) const {
+    if (!mapped_ || data_ == nullptr || offset >= bytes_) return;
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t begin = offset / page * page;  // madvise wants a page-aligned start
+    const std::size_t end = std::min(bytes_, offset + bytes);
+    (void)::madvise(data_ + begin, end - begin, MADV_WILLNEED);
+}
+
 }  // namespace kestrel

@@ -253,8 +253,9 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
         fill_piece(bins, cuts.cuts, t.X, first, read.threads, model.absent_is_missing);
         if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
     });
-    // The fit reads each column forward with gaps (a node's rows, ascending): the kernel's
-    // default read-ahead suits it; MADV_RANDOM would fault every skipped-to page alone.
+    // The forest reads each column forward with gaps (a node's rows, ascending): the kernel's
+    // default read-ahead suits it; MADV_RANDOM would fault every skipped-to page alone (gbdt's
+    // learner asks for its columns ahead itself, and turns read-ahead off: HistTreeLearner::grow).
     bins.pages().advise(CodePages::Access::normal);
     QuantizedTrainingData out;
     out.cut_passes = cuts.passes;

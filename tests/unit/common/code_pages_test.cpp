@@ -47,6 +47,25 @@ TEST_SUITE("common.code_pages") {
         CHECK(CodePages::in_file(0, dir.path.string()).size() == 0);
     }
 
+    TEST_CASE("code pages: will_need is advice only: any range, in a file or in memory, leaves the bytes as written") {
+        const test::ScratchDir dir("code_pages_will_need");
+        for (const bool file : {true, false}) {
+            CodePages pages =
+                file ? CodePages::in_file(3 * 4096 + 100, dir.path.string()) : CodePages::in_memory(3 * 4096 + 100);
+            for (std::size_t i = 0; i < pages.size(); ++i) pages.data()[i] = static_cast<std::byte>(i % 253);
+            pages.advise(CodePages::Access::random);
+            // An unaligned start, a range past the end, a start past the end, an empty range.
+            pages.will_need(4097, 10);
+            pages.will_need(2 * 4096 + 1, 1 << 20);
+            pages.will_need(pages.size() + 5, 100);
+            pages.will_need(0, 0);
+            bool same = true;
+            for (std::size_t i = 0; i < pages.size(); ++i)
+                same = same && pages.data()[i] == static_cast<std::byte>(i % 253);
+            CHECK_MESSAGE(same, (file ? "in a file" : "in memory"));
+        }
+    }
+
     TEST_CASE("code pages: a directory that cannot hold the file is a DataError naming it") {
         const std::string missing = "/nonexistent-kestrel-directory";
         try {

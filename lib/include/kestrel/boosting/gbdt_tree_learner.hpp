@@ -168,6 +168,7 @@ private:
     std::vector<GradPair> ordered_;  // gradient pairs in rows_ order, per built node
     std::vector<int> features_;
     bool contiguous_root_ = false;
+    std::size_t histogram_batches_ = 0;  // build_histograms calls so far (the column order's turn)
     std::vector<std::vector<BinStat>> pool_;
     std::vector<int> free_;
     std::vector<std::vector<std::uint32_t>> sets_;  // left bins of the chosen categorical splits

@@ -140,6 +140,11 @@ public:
     }
     // Where the codes are: in a mapped file (and its directory), or in memory.
     const CodePages& pages() const { return codes_; }
+    // Column f's codes read ahead from disk when they are in a file (CodePages::will_need).
+    void will_need_column(Index f) const {
+        const auto unit = static_cast<std::size_t>(wide_ ? 2 : 1);
+        codes_.will_need(static_cast<std::size_t>(f * n_) * unit, static_cast<std::size_t>(n_) * unit);
+    }
 
 private:
     std::uint8_t* codes8() { return reinterpret_cast<std::uint8_t*>(codes_.data()); }

@@ -44,6 +44,10 @@ public:
     const std::string& directory() const { return directory_; }
     // Tells the kernel how the pages are about to be read; advice only (errors ignored).
     void advise(Access access) const;
+    // Starts reading bytes [offset, offset + bytes) from disk in the background, in large
+    // requests (MADV_WILLNEED), so that the reads which follow find them in the page cache
+    // instead of faulting page by page; advice only, nothing on the heap.
+    void will_need(std::size_t offset, std::size_t bytes) const;
 
 private:
     void release() noexcept;
