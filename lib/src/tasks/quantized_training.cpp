@@ -14,7 +14,9 @@
 #include "kestrel/core/memory.hpp"
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_stream.hpp"
+#include "kestrel/io/table_format.hpp"
 #include "kestrel/pipeline/registry.hpp"
+#include "kestrel/tasks/training_columns.hpp"
 #include "table_scan.hpp"
 
 namespace kestrel {
@@ -103,7 +105,7 @@ CutReads read_cuts(const std::string& path, const ReadOptions& read, std::size_t
                                spill_directory);
         auto next = sample.begin();
         each_piece(path, read, piece_bytes, [&](Table& t, Index first) {
-            align_piece(t, s);
+            align_piece(t, s, first);
             const Index m = t.X.rows();
             if (count_codes) {
                 const auto count = [&](Index f, double x) {
@@ -199,27 +201,33 @@ void fill_piece(BinnedMatrix& bins, const BinCuts& cuts, const Features& X, Inde
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes,
                                                    const StorePlacement& placement) {
-    if (!options.weights_column.empty() || !options.group_column.empty())
-        throw UsageError("the quantized store takes no weights or query column yet (docs/large-data.md)");
+    if (!options.group_column.empty())
+        throw UsageError("the quantized store takes no query column yet (docs/large-data.md)");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(options.path, ec))
         throw UsageError(options.path + ": the quantized store reads its file several times: it must be a regular file");
+    const bool weighted = !options.weights_column.empty();
+    if (weighted) check_model_takes_weights(spec);
+    // A LIBSVM file's pieces are as wide as their own largest index, which may not reach the
+    // weights column's: the doubles (a whole read) take it.
+    if (weighted && peek_file_format(options.path, options.read) == FileFormat::libsvm) return {};
     const Capabilities model = registry().capabilities(*resolved_params(spec));
     ReadOptions read = options.read;
     // gbdt: an absent LIBSVM entry is missing; the forest: 0, its rows read dense where cheaper.
     read.densify = !model.absent_is_missing;
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
-    Scan s = scan_file(options.path, read, sizes.piece_bytes);
+    Scan s = scan_file(options.path, read, sizes.piece_bytes, &options);
     // Categories the model does not split itself are one-hot encoded, from doubles (whose read
-    // makes the checks below).
-    if (!s.categorical.empty() && !model.native_categories) return {};
+    // makes the checks below). With a weights column, the columns typed categorical below
+    // would be counted without it where the reader counts with it: the doubles too.
+    if (!s.categorical.empty() && (!model.native_categories || weighted)) return {};
     detail::check_scanned_table(options.path, read, sizes.piece_bytes, s);
     // Later reads type the columns as the whole file types them: a column with a word in any
     // piece is categorical in every piece (its number-like cells read as category names, as
     // the reader names them in a whole file); the lists are read again so, to hold those names.
     if (!s.categorical.empty()) {
         read.categorical_features = s.categorical;
-        s = scan_file(options.path, read, sizes.piece_bytes);
+        s = scan_file(options.path, read, sizes.piece_bytes, &options);
     }
     const Index sampled = std::min<Index>(s.rows, static_cast<Index>(BinCuts::sample_rows(s.rows, seed).size()));
     // Where the codes do not fit the memory budget (they go to disk), neither does a sample of
@@ -249,7 +257,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     const auto total = static_cast<std::uint64_t>(s.rows);
     if (placement.progress) placement.progress(label, 0, total);
     each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
-        align_piece(t, s);
+        align_piece(t, s, first);
         fill_piece(bins, cuts.cuts, t.X, first, read.threads, model.absent_is_missing);
         if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
     });
@@ -263,7 +271,12 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     out.label_name = s.label_name;
     out.store = std::make_shared<const QuantizedTable>(std::move(cuts.cuts), std::move(bins), max_bins, seed,
                                                        model.absent_is_missing);
-    out.data = training_dataset(detail::shape_table(std::move(s)), spec, options);
+    Vector weights = Eigen::Map<const Vector>(s.weights.data(), static_cast<Index>(s.weights.size()));
+    std::vector<double>().swap(s.weights);
+    TrainingDataOptions taken = options;
+    taken.weights_column.clear();  // already taken out of every piece
+    out.data = training_dataset(detail::shape_table(std::move(s)), spec, taken);
+    out.data.weights = std::move(weights);
     return out;
 }
 

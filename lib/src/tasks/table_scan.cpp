@@ -9,6 +9,7 @@
 
 #include "kestrel/common/quantized_table.hpp"  // shape_only
 #include "kestrel/core/error.hpp"
+#include "kestrel/tasks/training_columns.hpp"
 #include "training_shard_categories.hpp"
 
 namespace kestrel::detail {
@@ -63,15 +64,24 @@ std::size_t reserve_labels(RawLabels& labels, const Table& first, std::size_t pi
 
 }  // namespace
 
-Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes) {
+Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
+               const TrainingDataOptions* columns) {
     Scan s;
     s.labels.texts_are_numbers = true;
+    if (columns != nullptr) s.columns = *columns;
     std::vector<std::vector<std::string>> words;
     std::error_code size_error;
     const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
     std::size_t expected_rows = 0;
-    s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index) {
-        if (s.rows == 0 && t.labels && !size_error) expected_rows = reserve_labels(s.labels, t, piece_bytes, file_bytes);
+    s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index first) {
+        if (s.rows == 0 && t.labels && !size_error) {
+            expected_rows = reserve_labels(s.labels, t, piece_bytes, file_bytes);
+            if (!s.columns.weights_column.empty()) s.weights.reserve(expected_rows);
+        }
+        if (!s.columns.weights_column.empty()) {
+            const Vector w = take_weights_column(t, s.columns, first);
+            s.weights.insert(s.weights.end(), w.data(), w.data() + w.size());
+        }
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
         s.sparse = s.sparse || t.X.is_sparse();
@@ -149,7 +159,8 @@ Table shape_table(Scan&& s) {
     return shape;
 }
 
-void align_piece(Table& t, const Scan& s) {
+void align_piece(Table& t, const Scan& s, Index first) {
+    if (!s.columns.weights_column.empty()) (void)take_weights_column(t, s.columns, first);
     detail::widen_table(t, s.width);
     if (s.categorical.empty()) return;
     t.categories.resize(static_cast<std::size_t>(s.width));

@@ -9,6 +9,7 @@
 
 #include "kestrel/io/data_reader.hpp"
 #include "kestrel/io/table_stream.hpp"
+#include "kestrel/tasks/training_data.hpp"
 
 namespace kestrel::detail {
 
@@ -48,11 +49,17 @@ struct Scan {
     std::vector<Index> missing;  // per column of a dense table: its missing cells
     Vector column_sums;          // per column: the sum of its cells (absent sparse entries 0)
     bool sparse = false;         // the pieces are sparse rows (LIBSVM)
+    // The weights column taken out of every piece (columns.weights_column; empty: none), as
+    // a whole read takes it out of the table, and its values, a row each.
+    TrainingDataOptions columns;
+    std::vector<double> weights;
 };
 
 // The first read of the file (its rows, labels, names, width, categories, missing cells
-// and column sums); DataError for a column with more categories than read.max_categories.
-Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes);
+// and column sums, and the weights of columns->weights_column when given, taken out of the
+// features); DataError for a column with more categories than read.max_categories.
+Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
+               const TrainingDataOptions* columns = nullptr);
 
 // A CSV column missing in every row is refused by the whole-file reader, which a piece
 // cannot know: the first piece is read again as a whole input for the reader's own error.
@@ -66,7 +73,8 @@ void check_scanned_table(const std::string& path, const ReadOptions& read, std::
 // its labels, names and categories, for training_dataset.
 Table shape_table(Scan&& s);
 
-// A piece as the whole table has it: as wide, its category codes the union lists' codes.
-void align_piece(Table& t, const Scan& s);
+// A piece as the whole table has it: its weights column taken out (its first row is data
+// row `first` + 1), as wide, its category codes the union lists' codes.
+void align_piece(Table& t, const Scan& s, Index first);
 
 }  // namespace kestrel::detail

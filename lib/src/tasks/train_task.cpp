@@ -29,9 +29,10 @@ struct TrainingRows {
 };
 
 // What both ways of reading a file several times need: one process reading one regular file
-// as it is (no cache: it holds doubles; no weights or query column taken out of it; nothing
-// continued), the model's own handling of its columns (no step fitted on doubles).
-bool reads_file_again(const TrainRequest& request) {
+// as it is (no cache: it holds doubles; no query column taken out of it, nor a weights
+// column unless `weights` says the reader takes it; nothing continued), the model's own
+// handling of its columns (no step fitted on doubles).
+bool reads_file_again(const TrainRequest& request, bool weights) {
     const ModelSpec& spec = request.spec;
     const TrainingDataOptions& data = request.data;
     if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
@@ -39,7 +40,8 @@ bool reads_file_again(const TrainRequest& request) {
         spec.max_categories != 0 || spec.min_frequency != 0)
         return false;
     if (request.shard || !request.shard_files.empty() || !request.init_model.empty() || in_process_group()) return false;
-    if (!data.read.cache.empty() || !data.weights_column.empty() || !data.group_column.empty()) return false;
+    if (!data.read.cache.empty() || (!weights && !data.weights_column.empty()) || !data.group_column.empty())
+        return false;
     std::error_code ec;
     if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;
     // A multiclass wrapper fits members on relabelled or fewer rows, with seeds of their own.
@@ -64,7 +66,7 @@ bool takes_quantized_store(const TrainRequest& request) {
     if (request.quantized_store == TrainRequest::QuantizedStore::never ||
         !registry().capabilities(*resolved_params(request.spec)).quantized_rows)
         return false;
-    if (!reads_file_again(request)) return false;
+    if (!reads_file_again(request, true)) return false;
     // The several reads cost about twice the single parse: worth it only where the doubles
     // (about the file's size, more for a compressed file) press on the memory.
     if (request.quantized_store == TrainRequest::QuantizedStore::automatic && !large_beside_memory(request.data, 4))
@@ -78,7 +80,7 @@ bool takes_quantized_store(const TrainRequest& request) {
 // costs far more than one read: automatic takes it only where the doubles would not fit.
 bool takes_row_stream(const TrainRequest& request) {
     if (request.row_stream == TrainRequest::RowStream::never) return false;
-    if (!registry().capabilities(*resolved_params(request.spec)).streamed_rows || !reads_file_again(request))
+    if (!registry().capabilities(*resolved_params(request.spec)).streamed_rows || !reads_file_again(request, false))
         return false;
     return request.row_stream == TrainRequest::RowStream::always || large_beside_memory(request.data, 2);
 }

@@ -90,14 +90,14 @@ Vector take_training_column(Table& t, const std::string& col, const detail::Opti
 
 }  // namespace
 
-Vector take_weights_column(Table& t, const TrainingDataOptions& options) {
+Vector take_weights_column(Table& t, const TrainingDataOptions& options, Index first_row) {
     const detail::OptionWording option = detail::weights_wording();
     const Vector w = take_training_column(t, options.weights_column, option, options, false);
     const Index n = w.size();
     for (Index i = 0; i < n; ++i)
         if (!std::isfinite(w[i]) || w[i] < 0)
             throw DataError(t.source + ": " + option.with_value(options.weights_column) + ": the weight of data row " +
-                            std::to_string(i + 1) + " is negative or not a number");
+                            std::to_string(first_row + i + 1) + " is negative or not a number");
     return w;
 }
 

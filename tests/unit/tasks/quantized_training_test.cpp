@@ -86,6 +86,21 @@ std::string numeric_csv(Index n, std::uint64_t seed) {
     return out;
 }
 
+// numeric_csv with a weights column `w` after its first feature (0.5, 0.75, ... 2.0 in turn),
+// its row `bad` (0-based; -1: none) weighing -1.
+std::string weighted_csv(Index n, std::uint64_t seed, Index bad = -1) {
+    std::istringstream in(numeric_csv(n, seed));
+    std::string out, line;
+    Index row = -1;
+    while (std::getline(in, line)) {
+        const std::size_t second = line.find(',', line.find(',') + 1);
+        const std::string w = row < 0 ? "w" : row == bad ? "-1" : std::to_string(0.5 + 0.25 * static_cast<double>(row % 7));
+        out += line.substr(0, second) + "," + w + line.substr(second) + "\n";
+        ++row;
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_SUITE("tasks.quantized") {
@@ -213,6 +228,69 @@ TEST_SUITE("tasks.quantized") {
         CHECK_FALSE(encoded.quantized);
         request.quantized_store = TrainRequest::QuantizedStore::never;
         CHECK(model_text(train_model(request, Context{}).model) == model_text(encoded.model));
+    }
+
+    TEST_CASE("quantized store: a weights column taken out of every piece gives the doubles' model file") {
+        const test::ScratchDir dir("quantized_weights");
+        const std::string path = dir.file("t.csv", weighted_csv(3000, 9));
+        Context ctx;
+        ctx.threads = 2;
+        TrainingDataOptions options = data_options(path);
+        options.weights_column = "w";
+        for (const ModelSpec& spec : {gbdt_spec({{"n_estimators", 8}, {"subsample", 0.8}}),
+                                      hist_forest_spec({{"n_estimators", 4}})}) {
+            CAPTURE(spec.model);
+            const Dataset whole = read_training_data(options, spec);
+            REQUIRE(whole.weights.size() == 3000);
+            const Model doubles = Model::train(spec, whole, ctx);
+            // Pieces of 2 kB (about 40 rows): the weights taken out of each, in row order.
+            QuantizedTrainingData q = read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{0, 2000});
+            REQUIRE(q.store);
+            CHECK(q.data.cols() == 3);  // a, b, few: w is not a feature
+            CHECK(q.data.weights == whole.weights);
+            const QuantizedRows rows(q.store);
+            CHECK(model_text(Model::train(spec, std::move(q.data), ctx)) == model_text(doubles));
+        }
+        // kestrel-train's request takes the store with the weights column, to the same bytes.
+        const test::PinnedDate pinned;
+        TrainRequest request;
+        request.spec = gbdt_spec({{"n_estimators", 5}});
+        request.data = options;
+        request.quantized_store = TrainRequest::QuantizedStore::always;
+        const TrainResult store = train_model(request, Context{});
+        CHECK(store.quantized);
+        request.quantized_store = TrainRequest::QuantizedStore::never;
+        CHECK(model_text(store.model) == model_text(train_model(request, Context{}).model));
+        // A text column beside the weights column: the doubles (the store would count the
+        // categorical columns without the weights column, the reader with it).
+        std::string words_text = generated_csv(500, 3), with_w;
+        std::istringstream in(words_text);
+        std::string line;
+        for (Index row = -1; std::getline(in, line); ++row)
+            with_w += line + "," + (row < 0 ? std::string("w") : std::string("1.5")) + "\n";
+        TrainingDataOptions words = data_options(dir.file("words.csv", with_w));
+        words.weights_column = "w";
+        CHECK_FALSE(read_quantized_training_data(words, gbdt_spec(), 255, 1, StoreReadSizes{0, 2000}).store);
+    }
+
+    TEST_CASE("quantized store: a bad weight in a later piece names its row in the file, as the whole read does") {
+        const test::ScratchDir dir("quantized_bad_weight");
+        const std::string path = dir.file("t.csv", weighted_csv(600, 4, 517));
+        TrainingDataOptions options = data_options(path);
+        options.weights_column = "w";
+        std::string whole, pieces;
+        try {
+            (void)read_training_data(options, gbdt_spec());
+        } catch (const DataError& e) {
+            whole = e.what();
+        }
+        try {
+            (void)read_quantized_training_data(options, gbdt_spec(), 255, 1, StoreReadSizes{0, 1000});
+        } catch (const DataError& e) {
+            pieces = e.what();
+        }
+        CHECK(whole.find("the weight of data row 518 ") != std::string::npos);
+        CHECK(pieces == whole);
     }
 
     TEST_CASE("quantized store: the histogram forest from a LIBSVM file, absent entries zeros, in pieces") {

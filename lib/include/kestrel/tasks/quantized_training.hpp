@@ -60,7 +60,7 @@ struct StorePlacement {
 // the table read whole, the codes of every row, in memory or on disk as `placement` says. An
 // absent sparse entry is coded as the model reads it (Capabilities::absent_is_missing:
 // missing for gbdt, the value 0 for the forest).
-// UsageError when options name a weights or query column (the store takes neither yet) or
+// UsageError when options name a query column (the store takes none yet) or
 // the input is not a regular file.
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {},

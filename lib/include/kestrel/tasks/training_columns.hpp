@@ -10,8 +10,9 @@ namespace kestrel {
 
 // Removes options.weights_column from t.X (and t.feature_names) and returns its values; a
 // missing column or a negative / non-finite weight is a DataError, an unknown name a
-// UsageError.
-Vector take_weights_column(Table& t, const TrainingDataOptions& options);
+// UsageError. `first_row`: the data rows before t's first (t a piece of a file read in
+// pieces), so that a message names the row's number in the file.
+Vector take_weights_column(Table& t, const TrainingDataOptions& options, Index first_row = 0);
 
 // options.group_column taken out of the features as each row's query id (RawLabels::qid;
 // a column of words gives its category codes). DataError "file:line: ..." when a query's
