@@ -27,7 +27,8 @@ std::string ensemble_text(const AutoResult& r) {
 
 std::string stack_text(const AutoResult& r) {
     const AutoStack& st = *r.stack;
-    std::string s = "\nstack (" + std::to_string(st.members.size()) + " first-layer members): " +
+    std::string s = "\nstack (" + std::to_string(st.members.size()) + " first-layer members" +
+                    (st.features ? " and the table's own columns" : "") + "): " +
                     auto_stack_verdict(st, r.metric) + "\n";
     for (const std::size_t m : st.members) {
         const AutoCandidate& c = r.leaderboard[m];

@@ -43,7 +43,7 @@ Json auto_ensemble_json(const AutoResult& result) {
 
 Json auto_stack_json(const AutoResult& result) {
     const AutoStack& s = *result.stack;
-    Json j = {{"kept", s.kept}};
+    Json j = {{"kept", s.kept}, {"features", s.features}};
     j["members"] = Json::array();
     for (const std::size_t m : s.members) {
         const AutoCandidate& c = result.leaderboard[m];

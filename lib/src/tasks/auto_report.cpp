@@ -73,7 +73,7 @@ std::string stack_markdown(const AutoResult& r) {
     os << "\n## Stacking\n\nA second layer over the out-of-fold predictions of " << s.members.size()
        << " first-layer candidates (ranks";
     for (const std::size_t m : s.members) os << " " << m + 1;
-    os << "), " << auto_stack_verdict(s, r.metric) << ".\n";
+    os << ")" << (s.features ? " and the table's own columns" : "") << ", " << auto_stack_verdict(s, r.metric) << ".\n";
     if (!s.candidates.empty()) {
         os << "\n| second layer | parameters | cv " << r.metric << " | std | seconds |\n|---|---|---:|---:|---:|\n";
         for (const auto& c : s.candidates)

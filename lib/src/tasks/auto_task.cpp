@@ -108,6 +108,7 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
                                   {"cv_std", s.best().score.std},
                                   {"second_layer", s.best().model},
                                   {"second_layer_params", auto_point_json(s.best().point)},
+                                  {"stack_features", s.features},
                                   {"rival", s.rival},
                                   {"rival_mean", s.rival_mean},
                                   {"evaluations", result.evaluations()},
@@ -231,7 +232,7 @@ Model refit_auto_stack(const AutoResult& result, const Dataset& data, const Cont
                                     {"params", auto_point_json(chosen.point)},
                                     {"cv_mean", chosen.score.mean},
                                     {"cv_std", chosen.score.std}};
-    return Model::stacked(std::move(inputs), std::move(stacker), data, ctx);
+    return Model::stacked(std::move(inputs), std::move(stacker), data, ctx, s.features);
 }
 
 AutoProgress auto_best_so_far(const AutoResult& result) {

@@ -56,6 +56,10 @@ struct AutoOptions {
     // Under a time budget the first layer then stops at (1 - stack_time_share) of it.
     int stack_members = 0;
     double stack_time_share = 0.1;
+    // The second layer also takes the table's own columns after the members' predictions
+    // (AutoGluon's use_orig_features): it can learn where each member is right, not only
+    // how to weigh them. Only with stack_members > 0.
+    bool stack_features = false;
 };
 
 struct AutoCandidate {
@@ -123,8 +127,10 @@ struct AutoStackCandidate {
 // The stack built after the search (--stack, docs/auto.md "Stacking").
 struct AutoStack {
     std::vector<std::size_t> members;  // its first-layer inputs: leaderboard indices (0-based), in input order
-    // The second layer's training table: the members' out-of-fold predictions (stack_inputs).
+    // The second layer's training table: the members' out-of-fold predictions, then with
+    // `features` the table's own columns (stack_inputs).
     Dataset inputs;
+    bool features = false;
     std::vector<AutoStackCandidate> candidates;  // the second-layer candidates scored, in the order tried
     std::size_t chosen = 0;                      // the best of them (ties: the first)
     // What the stack had to beat, and by how much it did (> 0: better, in the metric's

@@ -17,11 +17,14 @@ namespace kestrel {
 // folds[f].test, in that order (as the search keeps them); row i of the table holds, member
 // after member, its prediction of row i from the fold where i was a test row: a
 // classifier's probability of each of data's classes (columns "<names[m]>:<class>"), a
-// regressor's value (column "<names[m]>"). The labels, weights, classes and task are
-// data's. UsageError when the folds do not cover each row once, or a classifier's
-// predictions hold no probabilities of every class.
+// regressor's value (column "<names[m]>"). With `with_features` (--stack-features,
+// AutoGluon's use_orig_features) data's own columns follow, with their names (by position
+// without a header), categories and missing cells as the first layer was given them. The
+// labels, weights, classes and task are data's. UsageError when the folds do not cover
+// each row once, or a classifier's predictions hold no probabilities of every class.
 Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
-                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names);
+                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names,
+                     bool with_features = false);
 
 // The first-layer members a stack takes: among r's leaderboard entries that kept their
 // out-of-fold predictions, each family's best first, then the others, each pass in
