@@ -110,6 +110,7 @@ std::string auto_leaderboard_text(const AutoRun& run, std::uint64_t seed) {
         if (run.fold_models == 0 && !run.chose_ensemble() && !run.chose_stack() && best.refit_point != best.point)
             o << auto_refit_rounds_text(best) << "\n";
     }
+    o << "time: " << auto_time_text(run) << "\n";
     return o.str();
 }
 

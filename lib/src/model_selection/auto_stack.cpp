@@ -152,7 +152,8 @@ AutoStack build_auto_stack(const Dataset& data, const AutoResult& r, const AutoO
     double last = 0;
     for (std::size_t c = 0; c < points.size(); ++c) {
         const double used = std::chrono::duration<double>(StackClock::now() - start).count();
-        if (used + last > seconds_left) break;
+        // Its fits, and if it is chosen its saved bag's fits again (the same K fits).
+        if (used + 2 * last > seconds_left) break;
         AutoStackCandidate cand;
         cand.model = models[c];
         cand.point = points[c];

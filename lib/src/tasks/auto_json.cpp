@@ -130,6 +130,15 @@ Json auto_run_json(const AutoRun& run) {
         j["output"] = run.output;
         j["fold_models"] = run.fold_models;  // per chosen candidate; 0 = refit on all rows
     }
+    const AutoTimes& t = r.times;
+    j["time"] = {{"reading", t.reading},
+                 {"search", t.search},
+                 {"confirmation", t.confirmation},
+                 {"ensemble", t.ensemble},
+                 {"stack", t.stack},
+                 {"final_fits", t.final_fits},
+                 {"final_fits_reserved", t.final_fits_reserved},
+                 {"total", t.total}};
     return j;
 }
 

@@ -35,6 +35,11 @@ AutoOptions auto_options_for(const AutoRequest& request) {
         options.ensemble_excludes_absent_missing =
             peek_file_format(request.data.path, request.data.read) == FileFormat::libsvm;
     if (options.time_budget <= 0 && options.max_evals == 0) options.time_budget = kDefaultAutoTimeBudget;
+    // The fits that save the choice are inside the budget: the search keeps room for them.
+    using FinalFits = AutoOptions::FinalFits;
+    options.final_fits = request.output.empty() ? FinalFits::none
+                         : request.refit_full   ? FinalFits::refit_full
+                                                : FinalFits::bagged;
     return options;
 }
 
@@ -73,10 +78,13 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
     run.rows = d.rows();
     run.output = request.output;
     if (!request.output.empty()) {
+        const auto fits_start = std::chrono::steady_clock::now();
         if (auto_bags(run.result, run.chose_ensemble() || run.chose_stack(), request.refit_full))
             run.fold_models = run.result.folds.size();
         refit_auto_choice(run.result, d, request, ctx).save(request.output);
+        run.result.times.final_fits = std::chrono::duration<double>(std::chrono::steady_clock::now() - fits_start).count();
     }
+    run.result.times.total = started + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;
 }
 

@@ -40,9 +40,10 @@ std::vector<GridPoint> stack_layer_points(Task task, std::vector<std::string>& m
 // (stack_member_choice of opts.stack_members), their inputs (stack_inputs), each
 // second-layer candidate scored out of fold on r.folds (fold k's fit on stream k, as
 // fit_fold_models fits it again), the best kept when strictly better than every first-layer
-// rival (AutoStack::rival). `seconds_left`: what the time budget leaves (infinity without
-// one); a candidate starts only while the previous one's time still fits, none when
-// nothing is left, and the note then says the budget left no time for the second layer.
+// rival (AutoStack::rival). `seconds_left`: what the time budget leaves after the room kept
+// for saving the first layer (infinity without one); a candidate starts only while twice
+// the previous one's time still fits (its fits, and its saved bag's if it is chosen), none
+// when nothing is left, and the note then says the budget left no time for the second layer.
 AutoStack build_auto_stack(const Dataset& data, const AutoResult& r, const AutoOptions& opts, const Context& ctx,
                            double seconds_left);
 
