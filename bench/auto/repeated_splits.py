@@ -116,6 +116,11 @@ def mean_se(values):
 ANCHORS = ("HistGB", "RF", "linear")
 
 
+def by_table(rows):
+    """The rows of each table, in the order the tables first appear."""
+    return {name: [r for r in rows if r["table"] == name] for name in dict.fromkeys(r["table"] for r in rows)}
+
+
 def fmt_diff(values):
     if not values:
         return "—"
@@ -136,8 +141,7 @@ def against_markdown(rows):
              "runs: `-o` the saved model, `gbdt` the default gbdt; `×` their ratio.", "",
              "| table | stacked | -o − stacked (points) | gbdt | forest | linear | best default | -o − best default (points) | rows | -o µs/row | gbdt µs/row | × |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name in dict.fromkeys(r["table"] for r in rows):
-        rs = [r for r in rows if r["table"] == name]
+    for name, rs in by_table(rows).items():
         st = [r for r in rs if "stacked" in r["anchors"]]
         df = [r for r in rs if "defaults" in r]
         pt = [r for r in rs if "predict" in r]
@@ -166,8 +170,7 @@ def markdown(rows, meta):
              "counts the splits whose ensemble was kept.", "",
              "| table | splits | auto -o | auto | HistGB | RF | tuned linear | best anchor | -o − best (points) | auto − best (points) | strongest | -o − strongest (points) | kept | evals (mean) | auto s (mean) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name in dict.fromkeys(r["table"] for r in rows):
-        rs = [r for r in rows if r["table"] == name]
+    for name, rs in by_table(rows).items():
         best = [max(r["anchors"][k][0] for k in ANCHORS) for r in rs]
         saved = [r["auto"]["saved"] for r in rs]
         single = [r["auto"]["single"] for r in rs]

@@ -47,6 +47,20 @@ Matrix proba_matrix(const std::string& csv) {
         for (std::size_t c = 0; c < rows[i].size(); ++c) m(static_cast<Index>(i), static_cast<Index>(c)) = rows[i][c];
     return m;
 }
+
+// kestrel-predict --proba on the test rows against the loaded model `m` (the file `model`)
+// predicting them in process: the largest difference (0 when the text is exact).
+double predict_cli_gap(const std::string& model, const Model& m) {
+    auto p = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--proba"});
+    REQUIRE_MESSAGE(p.code == 0, p.err);
+    ReadOptions read;
+    read.label_col = "Status";
+    const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
+    const Matrix got = proba_matrix(p.out);
+    REQUIRE(got.rows() == want.rows());
+    REQUIRE(got.cols() == 2);
+    return (got - want).cwiseAbs().maxCoeff();
+}
 }  // namespace
 
 TEST_SUITE("cli.auto") {
@@ -88,17 +102,9 @@ TEST_SUITE("cli.auto") {
         CHECK(saved["provenance"]["auto"]["cv_mean"] == s["mean"]);
         CHECK(saved["provenance"]["auto"]["rival"] == s["rival"]);
 
-        auto p = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--proba"});
-        REQUIRE_MESSAGE(p.code == 0, p.err);
         const Model m = Model::load(model);
         REQUIRE(m.stacker() != nullptr);
-        ReadOptions read;
-        read.label_col = "Status";
-        const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
-        const Matrix got = proba_matrix(p.out);
-        REQUIRE(got.rows() == want.rows());
-        REQUIRE(got.cols() == 2);
-        CHECK(got == want);  // as shortest exact text
+        CHECK(predict_cli_gap(model, m) == 0.0);  // as shortest exact text
 
         // Load and save again: the same bytes.
         const auto again = dir / "again.json";
@@ -155,17 +161,9 @@ TEST_SUITE("cli.auto") {
         // kestrel-predict --proba on the test rows: the chain the search scored, as the
         // model predicts them in process (shortest exact text), and the same after a load
         // and save; and the same file at 1 thread.
-        auto p = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--proba"});
-        REQUIRE_MESSAGE(p.code == 0, p.err);
         const Model m = Model::load(model);
         REQUIRE(m.stacker_takes_features());
-        ReadOptions read;
-        read.label_col = "Status";
-        const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
-        const Matrix got = proba_matrix(p.out);
-        REQUIRE(got.rows() == want.rows());
-        REQUIRE(got.cols() == 2);
-        CHECK((got - want).cwiseAbs().maxCoeff() <= 1e-12);
+        CHECK(predict_cli_gap(model, m) <= 1e-12);
         const auto again = dir / "again.json";
         m.save(again);
         CHECK(test::slurp(again) == test::slurp(model));

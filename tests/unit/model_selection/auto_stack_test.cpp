@@ -180,16 +180,9 @@ TEST_CASE("auto_search --stack: each second-layer score is its fold models' on r
         // Fold k's model (the one the saved stack holds) fitted on fold k's training rows of
         // the inputs; its log loss on fold k's test rows is the fold score.
         const std::vector<Model> bag = fit_fold_models(s.inputs, r.folds, c.spec, context(1), c.model);
-        for (std::size_t k = 0; k < 3; ++k) {
-            const Dataset test = s.inputs.subset(r.folds[k].test);
-            Predictions p;
-            p.task = Task::classification;
-            p.classes = d.classes;
-            p.y_true = test.y;
-            p.proba = bag[k].predict_proba(test.X);
-            p.y_pred = bag[k].predict(test.X);
-            CHECK(c.fold_scores[k] == doctest::Approx(compute_metric("log_loss", p)).epsilon(1e-12));
-        }
+        for (std::size_t k = 0; k < 3; ++k)
+            CHECK(c.fold_scores[k] ==
+                  doctest::Approx(test::held_out_log_loss(bag[k], s.inputs.subset(r.folds[k].test))).epsilon(1e-12));
     }
     // The rival: the best search-fold mean of any candidate (no confirmation, no ensemble).
     double best_single = std::numeric_limits<double>::infinity();
@@ -310,16 +303,9 @@ TEST_CASE("auto_search --stack-features: the inputs' predictions come from fold 
     REQUIRE(s.candidates.size() == 2);
     for (const auto& c : s.candidates) {
         const std::vector<Model> bag = fit_fold_models(s.inputs, r.folds, c.spec, context(1), c.model);
-        for (std::size_t k = 0; k < r.folds.size(); ++k) {
-            const Dataset test = s.inputs.subset(r.folds[k].test);
-            Predictions p;
-            p.task = Task::classification;
-            p.classes = d.classes;
-            p.y_true = test.y;
-            p.proba = bag[k].predict_proba(test.X);
-            p.y_pred = bag[k].predict(test.X);
-            CHECK(c.fold_scores[k] == doctest::Approx(compute_metric("log_loss", p)).epsilon(1e-12));
-        }
+        for (std::size_t k = 0; k < r.folds.size(); ++k)
+            CHECK(c.fold_scores[k] ==
+                  doctest::Approx(test::held_out_log_loss(bag[k], s.inputs.subset(r.folds[k].test))).epsilon(1e-12));
     }
     // Under --max-evals the same stack at 1 thread: inputs, scores and verdict.
     const AutoResult one = auto_search(d, o, context(1));

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "auto_tables.hpp"
-#include "kestrel/metrics/metric_registry.hpp"
 #include "kestrel/model_selection/auto_stack.hpp"
 #include "kestrel/model_selection/fold_models.hpp"
 #include "kestrel/tasks/auto_task.hpp"
@@ -162,16 +161,9 @@ TEST_SUITE("tasks.auto_stack") {
         REQUIRE(m.stacker()->ensemble_members() != nullptr);
         const auto& bag = *m.stacker()->ensemble_members();
         REQUIRE(bag.size() == 3);
-        for (std::size_t k = 0; k < 3; ++k) {
-            const Dataset held_out = s.inputs.subset(r.folds[k].test);
-            Predictions p;
-            p.task = Task::classification;
-            p.classes = d.classes;
-            p.y_true = held_out.y;
-            p.proba = bag[k].model.predict_proba(held_out.X);
-            p.y_pred = bag[k].model.predict(held_out.X);
-            CHECK(compute_metric("log_loss", p) == doctest::Approx(s.best().fold_scores[k]).epsilon(1e-12));
-        }
+        for (std::size_t k = 0; k < 3; ++k)
+            CHECK(test::held_out_log_loss(bag[k].model, s.inputs.subset(r.folds[k].test)) ==
+                  doctest::Approx(s.best().fold_scores[k]).epsilon(1e-12));
 
         // Envelope version 8 (an older reader refuses it as newer), the same bytes and
         // predictions after a load, the same file at 1 thread.
