@@ -1,14 +1,28 @@
 #pragma once
 // Small made-up tables the kestrel-auto tests search (unit/model_selection/auto_*_test.cpp,
 // unit/tasks/auto_*_test.cpp): each built in code, deterministic, and chosen for what
-// the models do on it.
+// the models do on it; and the held-out score the stack tests check fold scores against.
 #include <cmath>
 #include <string>
 #include <utility>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/metrics/metric_registry.hpp"
+#include "kestrel/pipeline/model.hpp"
 
 namespace kestrel::test {
+
+// A classifier's log loss on rows it is given (a fold's held-out rows): what the search
+// records as that fold's score.
+inline double held_out_log_loss(const Model& m, const Dataset& held_out) {
+    Predictions p;
+    p.task = Task::classification;
+    p.classes = held_out.classes;
+    p.y_true = held_out.y;
+    p.proba = m.predict_proba(held_out.X);
+    p.y_pred = m.predict(held_out.X);
+    return compute_metric("log_loss", p);
+}
 
 // Two noisy interleaved classes on 2 features: no model is perfect, scores differ.
 inline Dataset noisy_two_classes(Index n) {

@@ -27,7 +27,8 @@ std::string ensemble_text(const AutoResult& r) {
 
 std::string stack_text(const AutoResult& r) {
     const AutoStack& st = *r.stack;
-    std::string s = "\nstack (" + std::to_string(st.members.size()) + " first-layer members): " +
+    std::string s = "\nstack (" + std::to_string(st.members.size()) + " first-layer members" +
+                    (st.features ? " and the table's own columns" : "") + "): " +
                     auto_stack_verdict(st, r.metric) + "\n";
     for (const std::size_t m : st.members) {
         const AutoCandidate& c = r.leaderboard[m];
@@ -109,6 +110,7 @@ std::string auto_leaderboard_text(const AutoRun& run, std::uint64_t seed) {
         if (run.fold_models == 0 && !run.chose_ensemble() && !run.chose_stack() && best.refit_point != best.point)
             o << auto_refit_rounds_text(best) << "\n";
     }
+    o << "time: " << auto_time_text(run) << "\n";
     return o.str();
 }
 

@@ -77,6 +77,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlagOfOption[] = {
     {"ensemble_size", "--ensemble-size"},
     {"ensemble_nbest", "--ensemble-nbest"},
     {"stack_members", "--stack-members"},
+    {"stack_features", "--stack-features"},
     // Feature selection and explanations.
     {"method", "--method"},
     {"max_features", "--max-features"},

@@ -82,6 +82,10 @@ int run_auto(const std::vector<std::string>& args, Io& io) {
         ->needs(stack_flag)
         ->check(whole_number(1, 1000))
         ->capture_default_str();
+    app.add_flag("--stack-features", opts.stack_features,
+                 "--stack: the second layer also takes the table's own columns after the members' predictions "
+                 "(AutoGluon's use_orig_features)")
+        ->needs(stack_flag);
     app.add_option("--folds", opts.split.k, "cross-validation folds every candidate is scored on")
         ->check(whole_number(2, 1000))
         ->capture_default_str();

@@ -61,19 +61,20 @@ def test_score(bin_dir, model, test, label):
     return j.get("accuracy", j.get("r2"))
 
 
-def kestrel_auto(bin_dir, name, budget, tmp, table_dir=None):
-    """table_dir: where NAME's train.csv and test.csv are (default: the table's own split)."""
+def kestrel_auto(bin_dir, name, budget, tmp, table_dir=None, flags=("--ensemble",)):
+    """table_dir: where NAME's train.csv and test.csv are (default: the table's own split);
+    flags: kestrel-auto's flags beyond the budget, the threads and the outputs."""
     label, task, d = TABLES[name]
     split = table_dir or os.path.join(d, name)
     train, test = os.path.join(split, "train.csv"), os.path.join(split, "test.csv")
     out, report = os.path.join(tmp, "auto.json"), os.path.join(tmp, "report.md")
     start = time.perf_counter()
     j = json.loads(run([os.path.join(bin_dir, "kestrel-auto"), train, "--label-col", label, "--time-budget", budget,
-                        "--threads", "2", "--ensemble", "-o", out, "--report", report, "--json"]))
+                        "--threads", "2", *flags, "-o", out, "--report", report, "--json"]))
     wall = time.perf_counter() - start
     best = j["best"]
     single = out
-    if j.get("ensemble", {}).get("kept"):
+    if j.get("chosen", "ensemble" if j.get("ensemble", {}).get("kept") else "single") != "single":
         # The single winner as the report's kestrel-train line makes it (same parameters, seed 1).
         single = os.path.join(tmp, "single.json")
         cmd = [os.path.join(bin_dir, "kestrel-train"), "-m", best["model"], train, "--label-col", label,
@@ -88,12 +89,15 @@ def kestrel_auto(bin_dir, name, budget, tmp, table_dir=None):
         "confirmed": j.get("confirmed", 0), "best": best["model"], "cv": best["mean"],
         "single": test_score(bin_dir, single, test, label), "saved": test_score(bin_dir, out, test, label),
         "ensemble_kept": bool(e.get("kept")), "ensemble_cv": e.get("mean"),
-        "ensemble_members": len(e.get("members", [])),
+        "ensemble_members": len(e.get("members", [])), "chosen": j.get("chosen"),
+        "stack_kept": bool(j.get("stack", {}).get("kept")), "time": j.get("time"),
     }
 
 
-def anchors(name, table_dir=None):
-    """The three scikit-learn anchors: {name: (test score, fit seconds)}; table_dir as kestrel_auto's."""
+def anchors(name, table_dir=None, stacked=False):
+    """The three scikit-learn anchors: {name: (test score, fit seconds)}; table_dir as kestrel_auto's.
+    stacked: a fourth, "stacked", scikit-learn's StackingClassifier / StackingRegressor over the
+    three (final estimator LogisticRegression / RidgeCV, cv=5)."""
     import numpy as np, pandas as pd
     from sklearn.compose import ColumnTransformer
     from sklearn.pipeline import make_pipeline
@@ -101,7 +105,8 @@ def anchors(name, table_dir=None):
     from sklearn.preprocessing import OneHotEncoder, StandardScaler, OrdinalEncoder
     from sklearn.ensemble import (HistGradientBoostingClassifier, HistGradientBoostingRegressor,
                                   RandomForestClassifier, RandomForestRegressor)
-    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.ensemble import StackingClassifier, StackingRegressor
+    from sklearn.linear_model import LogisticRegression, Ridge, RidgeCV
     from sklearn.model_selection import GridSearchCV
     from sklearn.metrics import accuracy_score, r2_score
     label, task, d = TABLES[name]
@@ -130,6 +135,11 @@ def anchors(name, table_dir=None):
             make_pipeline(onehot(True), LogisticRegression(max_iter=1000) if cls else Ridge()),
             {("logisticregression__C" if cls else "ridge__alpha"): grid}, cv=5, n_jobs=2),
     }
+    if stacked:
+        from sklearn.base import clone
+        base = [(k, clone(m)) for k, m in models.items()]
+        models["stacked"] = (StackingClassifier(base, final_estimator=LogisticRegression(max_iter=1000), cv=5)
+                             if cls else StackingRegressor(base, final_estimator=RidgeCV(), cv=5))
     out = {}
     for k, m in models.items():
         s = time.perf_counter()

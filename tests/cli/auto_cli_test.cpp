@@ -1,10 +1,12 @@
 // kestrel-auto (docs/auto.md) on the raw penguins table (strings, NA cells), run in
 // process: the leaderboard, the refit model, determinism under --max-evals, the report,
-// and refusals as one line with exit 1 (usage) or 2 (data, I/O). Also
+// and refusals as one line with exit 1 (usage) or 2 (data, I/O); the time budget with the
+// saved model's fits inside it and the accounting of where the time went. Also
 // kestrel-gridsearch -m MODEL without -g, which searches the same declared space.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -221,7 +223,12 @@ TEST_SUITE("cli.auto") {
         REQUIRE_MESSAGE(r.code == 0, r.err);
         CHECK(r.out.find("ran 3 evaluations (--max-evals 3)") != std::string::npos);
         CHECK(r.out.find("\nbest: ") != std::string::npos);
-        CHECK(lines(r.out) == 2 + 1 + 3 + 2);  // heading, blank, header, 3 rows, blank, best
+        // heading, blank, header, 3 rows, blank, best, where the time went (no model saved, no budget)
+        CHECK(lines(r.out) == 2 + 1 + 3 + 2 + 1);
+        CHECK(r.out.find("\ntime: ") != std::string::npos);
+        CHECK(r.out.find("confirming the leaders; ") != std::string::npos);
+        CHECK(r.out.find("final fits") == std::string::npos);
+        CHECK(r.out.find("budget") == std::string::npos);
     }
 
     TEST_CASE("kestrel-auto: tied leaders race on fresh splits, in the JSON, the text and the report") {
@@ -350,6 +357,38 @@ TEST_SUITE("cli.auto") {
         auto none = run(run_gridsearch, "kestrel-gridsearch", {"-m", "perceptron", iris_train});
         CHECK(none.code == 1);
         CHECK(none.err.find("perceptron declares no search space; give the axes with -g") != std::string::npos);
+    }
+
+    TEST_CASE("kestrel-auto --time-budget: the final fits are inside it, and --json and the report say where the time went") {
+        test::ScratchDir dir("auto_time");
+        const auto model = dir / "best.json", report = dir / "report.md";
+        const double budget = 4;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = run(run_auto, "kestrel-auto",
+                     {penguins_train, "--time-budget", "4s", "--threads", "2", "--ensemble", "--stack", "-o", model,
+                      "--report", report, "--json"});
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        const Json& t = j["time"];
+        for (const char* part : {"reading", "search", "confirmation", "ensemble", "stack", "final_fits"})
+            CHECK(t[part].get<double>() >= 0);
+        // The model was fitted and written inside the run, and the schedule kept room for it.
+        CHECK(t["final_fits"].get<double>() > 0);
+        CHECK(t["final_fits_reserved"].get<double>() > 0);
+        // The parts add up to the whole (the few steps between them take milliseconds).
+        const double parts = t["reading"].get<double>() + t["search"].get<double>() + t["confirmation"].get<double>() +
+                             t["ensemble"].get<double>() + t["stack"].get<double>() + t["final_fits"].get<double>();
+        CHECK(parts <= t["total"].get<double>() + 1e-6);
+        CHECK(parts >= t["total"].get<double>() - 0.25);
+        // The whole run, the saved model included, within the budget's rule (one evaluation
+        // may overrun an estimate: generous, for a loaded machine).
+        CHECK(t["total"].get<double>() <= wall);
+        CHECK(wall <= budget * 1.5 + 1);
+        const std::string text = test::slurp(report);
+        CHECK(text.find("## Where the time went") != std::string::npos);
+        CHECK(text.find("kept for them") != std::string::npos);
+        CHECK(text.find("of the 4.00 s budget") != std::string::npos);
     }
 }
 

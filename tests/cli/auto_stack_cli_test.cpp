@@ -2,7 +2,8 @@
 // says what the second layer scored out of fold, what it had to beat and by how much; the
 // saved stack is what kestrel-predict scores with (its --proba equals the model's
 // predictions in process, after a load and save round trip too), the same bytes at 1 and
-// 2 threads; a usage error for --stack-members without --stack.
+// 2 threads; the same with --stack-features (the second layer takes the table's columns too,
+// envelope version 8); a usage error for --stack-members or --stack-features without --stack.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -30,11 +31,12 @@ namespace {
 const std::string stack_train = test::repo_path("data/tables/credit_data/train.csv");
 const std::string stack_test = test::repo_path("data/tables/credit_data/test.csv");
 
-test::Captured auto_stack(const std::string& out, const std::string& threads) {
-    return run(run_auto, "kestrel-auto",
-               {stack_train, "--label-col", "Status", "--models", "logistic,tree,knn", "--max-evals", "9", "--folds",
-                "3", "--seed", "5", "--threads", threads, "--stack", "--stack-members", "3", "--confirm-leaders", "0",
-                "-o", out, "--json"});
+test::Captured auto_stack(const std::string& out, const std::string& threads, bool features = false) {
+    std::vector<std::string> args = {stack_train, "--label-col", "Status", "--models", "logistic,tree,knn", "--max-evals",
+                                     "9", "--folds", "3", "--seed", "5", "--threads", threads, "--stack",
+                                     "--stack-members", "3", "--confirm-leaders", "0", "-o", out, "--json"};
+    if (features) args.push_back("--stack-features");
+    return run(run_auto, "kestrel-auto", args);
 }
 
 // kestrel-predict --proba's probabilities as a matrix (printed as shortest exact text).
@@ -44,6 +46,20 @@ Matrix proba_matrix(const std::string& csv) {
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (std::size_t c = 0; c < rows[i].size(); ++c) m(static_cast<Index>(i), static_cast<Index>(c)) = rows[i][c];
     return m;
+}
+
+// kestrel-predict --proba on the test rows against the loaded model `m` (the file `model`)
+// predicting them in process: the largest difference (0 when the text is exact).
+double predict_cli_gap(const std::string& model, const Model& m) {
+    auto p = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--proba"});
+    REQUIRE_MESSAGE(p.code == 0, p.err);
+    ReadOptions read;
+    read.label_col = "Status";
+    const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
+    const Matrix got = proba_matrix(p.out);
+    REQUIRE(got.rows() == want.rows());
+    REQUIRE(got.cols() == 2);
+    return (got - want).cwiseAbs().maxCoeff();
 }
 }  // namespace
 
@@ -86,17 +102,9 @@ TEST_SUITE("cli.auto") {
         CHECK(saved["provenance"]["auto"]["cv_mean"] == s["mean"]);
         CHECK(saved["provenance"]["auto"]["rival"] == s["rival"]);
 
-        auto p = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--proba"});
-        REQUIRE_MESSAGE(p.code == 0, p.err);
         const Model m = Model::load(model);
         REQUIRE(m.stacker() != nullptr);
-        ReadOptions read;
-        read.label_col = "Status";
-        const Matrix want = m.predict_proba(read_table(stack_test, m.align_options(read)).X);
-        const Matrix got = proba_matrix(p.out);
-        REQUIRE(got.rows() == want.rows());
-        REQUIRE(got.cols() == 2);
-        CHECK(got == want);  // as shortest exact text
+        CHECK(predict_cli_gap(model, m) == 0.0);  // as shortest exact text
 
         // Load and save again: the same bytes.
         const auto again = dir / "again.json";
@@ -120,6 +128,56 @@ TEST_SUITE("cli.auto") {
             for (Json& c : (*j)["stack"]["second_layer"]) c.erase("seconds");
         CHECK(ja["stack"] == jb["stack"]);
         CHECK(test::slurp(one) == test::slurp(two));
+    }
+
+    TEST_CASE("kestrel-auto --stack-features: the second layer takes the table's columns too, and kestrel-predict scores it") {
+        test::ScratchDir dir("auto_stack_features");
+        const test::PinnedDate pinned;
+        const auto model = dir / "stack.json";
+        auto r = auto_stack(model, "2", true);
+        REQUIRE_MESSAGE(r.code == 0, r.err);
+        const Json j = Json::parse(r.out);
+        const Json& s = j["stack"];
+        CHECK(s["features"] == true);
+        REQUIRE(s["second_layer"].size() == 2);
+        for (const Json& c : s["second_layer"]) CHECK(c["fold_scores"].size() == 3);
+        REQUIRE_MESSAGE(s["kept"] == true, r.out);
+        CHECK(j["chosen"] == "stack");
+
+        const Json saved = Json::parse(test::slurp(model));
+        CHECK(saved["version"] == 8);
+        CHECK(saved["state"]["stack_features"] == true);
+        CHECK(saved["provenance"]["auto"]["stack_features"] == true);
+        // 3 members x 2 classes, then every column of the table as the stack is given them,
+        // its categories and all.
+        const Json& columns = saved["features"];
+        const Json& stacker = saved["state"]["stacker"]["features"];
+        CHECK(stacker["count"] == 6 + columns["count"].get<int>());
+        const auto names = stacker["names"].get<std::vector<std::string>>();
+        CHECK(std::vector<std::string>(names.begin() + 6, names.end()) == columns["names"].get<std::vector<std::string>>());
+        REQUIRE(columns.contains("categories"));
+        CHECK(stacker["categories"].size() == 6 + columns["categories"].size());
+
+        // kestrel-predict --proba on the test rows: the chain the search scored, as the
+        // model predicts them in process (shortest exact text), and the same after a load
+        // and save; and the same file at 1 thread.
+        const Model m = Model::load(model);
+        REQUIRE(m.stacker_takes_features());
+        CHECK(predict_cli_gap(model, m) <= 1e-12);
+        const auto again = dir / "again.json";
+        m.save(again);
+        CHECK(test::slurp(again) == test::slurp(model));
+        const auto one = dir / "one.json";
+        auto a = auto_stack(one, "1", true);
+        REQUIRE_MESSAGE(a.code == 0, a.err);
+        CHECK(test::slurp(one) == test::slurp(model));
+        auto metrics = run(run_predict, "kestrel-predict", {model, stack_test, "--label-col", "Status", "--metrics", "--json"});
+        REQUIRE_MESSAGE(metrics.code == 0, metrics.err);
+        CHECK(Json::parse(metrics.out)["accuracy"].get<double>() > 0.75);
+        // The flag needs --stack.
+        auto alone = run(run_auto, "kestrel-auto", {stack_train, "--label-col", "Status", "--stack-features", "--max-evals", "1"});
+        CHECK(alone.code == 1);
+        CHECK(alone.err.find("--stack") != std::string::npos);
     }
 
     TEST_CASE("kestrel-auto --stack-members without --stack is a usage error") {

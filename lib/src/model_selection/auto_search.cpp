@@ -148,6 +148,10 @@ private:
     double best_so_far() const;
     void report_progress() const;
     double confirmation_reserve() const;
+    // The room kept for the fits that save the choice (final_fit_estimate); 0 without a time budget.
+    double final_reserve() const {
+        return budget_ > 0 ? final_fit_estimate(r_.leaderboard, opts_, r_.greater_is_better) : 0.0;
+    }
 
     const Clock::time_point start_;
     const Dataset& data_;
@@ -184,14 +188,18 @@ AutoSearchRun::AutoSearchRun(const Dataset& data, const AutoOptions& opts, const
 }
 
 AutoResult AutoSearchRun::run() {
+    r_.times.reading = opts_.seconds_used;
     choose_portfolio();
     folds_ = make_splits(data_, opts_.split, ctx_.seed);
     r_.n_splits = folds_.size();
     r_.folds = folds_;
     quiet_fits();
     schedule();
+    r_.times.search = since(start_);
     if (!r_.leaderboard.empty()) confirm();
+    r_.times.confirmation = since(start_) - r_.times.search;
     rank();
+    r_.times.total = elapsed();
     return std::move(r_);
 }
 
@@ -341,7 +349,7 @@ bool AutoSearchRun::waits(const AutoFamily& f, double used) {
     const double grow = f.in_portfolio() ? std::max(1.0, detail::auto_rounds_of(f.specs[f.next]) / f.last_rounds) : 1.0;
     const double expected = f.last_seconds > 0 ? f.last_seconds * grow * (screens && !f.last_screened ? 3.0 : 1.0)
                                                : first_evaluation_estimate(f.cost, measured);
-    if (used + expected + confirmation_reserve() <= budget_) return false;
+    if (used + expected + confirmation_reserve() + final_reserve() <= budget_) return false;
     if (f.last_seconds == 0) waited_[f.model] = expected;
     return true;
 }
@@ -488,7 +496,7 @@ void AutoSearchRun::confirm() {
         if (q > 0 && budget_ > 0) {
             double need = 0;
             for (std::size_t i : alive) need += r_.leaderboard[i].seconds;
-            if (elapsed() + need > budget_) break;
+            if (elapsed() + need + final_reserve() > budget_) break;
         }
         const std::vector<Fold> split =
             make_splits(data_, opts_.split, derive_seed(ctx_.seed, kConfirmStream + static_cast<std::uint64_t>(q)));
@@ -497,7 +505,7 @@ void AutoSearchRun::confirm() {
         for (std::size_t i : alive) {
             AutoCandidate& c = r_.leaderboard[i];
             ++done;
-            if (budget_ > 0 && elapsed() + c.seconds > budget_) {
+            if (budget_ > 0 && elapsed() + c.seconds + final_reserve() > budget_) {
                 ++r_.unconfirmed;
                 continue;
             }
@@ -557,12 +565,22 @@ void AutoSearchRun::rank() {
             return a.repeat_fold_scores.size() > b.repeat_fold_scores.size();
         return better(a.score.mean, b.score.mean, r_.greater_is_better);
     });
+    const Clock::time_point ensemble_start = Clock::now();
     if (opts_.ensemble_size > 0) r_.ensemble = detail::build_auto_ensemble(r_, opts_);
+    r_.times.ensemble = since(ensemble_start);
+    // The fits that save the choice come after the stack: its time is what they leave.
+    r_.times.final_fits_reserved = final_reserve();
     if (opts_.stack_members > 0) {
-        const double left = opts_.time_budget > 0 ? opts_.time_budget - elapsed() : std::numeric_limits<double>::infinity();
+        const Clock::time_point stack_start = Clock::now();
+        const double left = opts_.time_budget > 0 ? opts_.time_budget - elapsed() - r_.times.final_fits_reserved
+                                                  : std::numeric_limits<double>::infinity();
         r_.stack = build_auto_stack(data_, r_, opts_, quiet_, left);
-        r_.seconds = since(start_);
+        r_.times.stack = since(stack_start);
+        // A kept stack's second layer is saved as its K fold models: its fits again.
+        if (r_.stack->kept && opts_.final_fits != AutoOptions::FinalFits::none && opts_.time_budget > 0)
+            r_.times.final_fits_reserved += r_.stack->best().seconds;
     }
+    r_.seconds = since(start_);
     report_warnings();
 }
 

@@ -43,14 +43,31 @@ std::string stack_member_name(const AutoResult& r, std::size_t m) {
     return "L1_" + std::to_string(m + 1) + "_" + r.leaderboard[m].model;
 }
 
+// The names and categories of data's own columns after the `predicted` columns of the
+// members' predictions (numeric): the second layer splits or encodes a category as the
+// first layer's models do. A table without a header names its columns by position (x1, x2, ...).
+void append_own_columns(Dataset& out, const Dataset& data, Index predicted) {
+    for (Index j = 0; j < data.cols(); ++j)
+        out.feature_names.push_back(static_cast<Index>(data.feature_names.size()) == data.cols()
+                                        ? data.feature_names[static_cast<std::size_t>(j)]
+                                        : "x" + std::to_string(j + 1));
+    if (data.category_counts.empty()) return;
+    out.category_counts.assign(static_cast<std::size_t>(predicted), 0);
+    out.category_counts.insert(out.category_counts.end(), data.category_counts.begin(), data.category_counts.end());
+    out.categories.assign(static_cast<std::size_t>(predicted), {});
+    out.categories.insert(out.categories.end(), data.categories.begin(), data.categories.end());
+}
+
 }  // namespace
 
 Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
-                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names) {
+                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names,
+                     bool with_features) {
     if (oof.size() != names.size() || oof.empty()) throw InternalError("stack_inputs: one name per member, at least one");
     const bool classes = data.task == Task::classification;
     const Index width = classes ? data.n_classes() : 1;
-    DenseMatrix Z = DenseMatrix::Constant(data.rows(), width * static_cast<Index>(oof.size()),
+    const Index predicted = width * static_cast<Index>(oof.size());
+    DenseMatrix Z = DenseMatrix::Constant(data.rows(), predicted + (with_features ? data.cols() : 0),
                                           std::numeric_limits<double>::quiet_NaN());
     std::vector<int> seen(static_cast<std::size_t>(data.rows()), 0);
     for (const auto& fold : folds)
@@ -74,12 +91,17 @@ Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
             }
         }
     }
+    if (with_features) {
+        DenseMatrix scratch;
+        Z.rightCols(data.cols()) = data.X.dense(scratch);
+    }
     Dataset out = data.with_features(Features(std::move(Z)));
     for (std::size_t m = 0; m < names.size(); ++m) {
         if (!classes) out.feature_names.push_back(names[m]);
         else
             for (const auto& c : data.classes) out.feature_names.push_back(names[m] + ":" + c);
     }
+    if (with_features) append_own_columns(out, data, predicted);
     return out;
 }
 
@@ -123,13 +145,15 @@ AutoStack build_auto_stack(const Dataset& data, const AutoResult& r, const AutoO
         oof.push_back(&r.leaderboard[m].oof);
         names.push_back(stack_member_name(r, m));
     }
-    s.inputs = stack_inputs(data, r.folds, oof, names);
+    s.features = opts.stack_features;
+    s.inputs = stack_inputs(data, r.folds, oof, names, s.features);
     std::vector<std::string> models;
     const std::vector<GridPoint> points = stack_layer_points(data.task, models);
     double last = 0;
     for (std::size_t c = 0; c < points.size(); ++c) {
         const double used = std::chrono::duration<double>(StackClock::now() - start).count();
-        if (used + last > seconds_left) break;
+        // Its fits, and if it is chosen its saved bag's fits again (the same K fits).
+        if (used + 2 * last > seconds_left) break;
         AutoStackCandidate cand;
         cand.model = models[c];
         cand.point = points[c];

@@ -31,9 +31,9 @@ void check_weights(const std::vector<EnsembleMember>& members, const std::vector
 }
 
 // The stacker's input columns: a classifier's probabilities of every class per group, a
-// regressor's value per group.
-Index stack_width(Task task, Index n_classes, std::size_t groups) {
-    return static_cast<Index>(groups) * (task == Task::classification ? n_classes : 1);
+// regressor's value per group, then with `features` the ensemble's own n_features columns.
+Index stack_width(Task task, Index n_classes, std::size_t groups, bool features, Index n_features) {
+    return static_cast<Index>(groups) * (task == Task::classification ? n_classes : 1) + (features ? n_features : 0);
 }
 
 }  // namespace
@@ -43,15 +43,23 @@ EnsembleEstimator::EnsembleEstimator(std::vector<EnsembleMember> members) : memb
 }
 
 EnsembleEstimator::EnsembleEstimator(std::vector<EnsembleMember> members, std::vector<std::size_t> inputs,
-                                     Model stacker)
-    : members_(std::move(members)), inputs_(std::move(inputs)), stacker_(std::make_shared<const Model>(std::move(stacker))) {
+                                     Model stacker, bool features)
+    : members_(std::move(members)),
+      inputs_(std::move(inputs)),
+      stacker_(std::make_shared<const Model>(std::move(stacker))),
+      features_(features) {
     set_identity(kEnsembleModel, Params::object());
 }
 
 DenseMatrix EnsembleEstimator::stack_columns(const Features& X) const {
     const bool classes = task() == Task::classification;
     const Index width = classes ? n_classes() : 1;
-    DenseMatrix Z = DenseMatrix::Zero(X.rows(), stack_width(task(), n_classes(), inputs_.size()));
+    const Index groups = stack_width(task(), n_classes(), inputs_.size(), false, 0);
+    DenseMatrix Z = DenseMatrix::Zero(X.rows(), groups + (features_ ? X.cols() : 0));
+    if (features_) {
+        DenseMatrix scratch;
+        Z.rightCols(X.cols()) = X.dense(scratch);
+    }
     std::size_t m = 0;
     for (std::size_t g = 0; g < inputs_.size(); ++g) {
         for (std::size_t end = m + inputs_[g]; m < end; ++m) {
@@ -68,7 +76,8 @@ bool EnsembleEstimator::native_missing() const {
     strict.missing = MissingPolicy::error;
     for (const auto& m : members_)
         if (m.model.align_options(strict).missing != MissingPolicy::keep) return false;
-    return true;
+    // A stacker that takes the raw columns is handed their missing cells too.
+    return !stack_features() || stacker_->align_options(strict).missing == MissingPolicy::keep;
 }
 
 void EnsembleEstimator::do_fit(const Dataset& data, const Context&) {
@@ -86,7 +95,8 @@ void EnsembleEstimator::do_fit(const Dataset& data, const Context&) {
         if (data.task == Task::classification && !m.model.has_predict_proba())
             throw UsageError("ensemble member " + m.model.model_name() + " gives no probabilities to average");
     }
-    if (stacker_ && (stacker_->task() != data.task || stacker_->n_features() != stack_width(data.task, data.n_classes(), inputs_.size()) ||
+    if (stacker_ && (stacker_->task() != data.task ||
+                     stacker_->n_features() != stack_width(data.task, data.n_classes(), inputs_.size(), features_, data.cols()) ||
                      (data.task == Task::classification && stacker_->classes() != data.classes)))
         throw InternalError("a stack's second layer was not fitted on its inputs' columns, task and classes");
 }
@@ -120,6 +130,7 @@ Json EnsembleEstimator::save_stack(Json members, Json stacker) const {
     Json state = {{"members", std::move(members)}};
     if (stacker_) {
         state["inputs"] = inputs_;
+        if (features_) state["stack_features"] = true;
         state["stacker"] = std::move(stacker);
     }
     return state;
@@ -157,6 +168,7 @@ void EnsembleEstimator::do_load_state(const Json& state) {
     }
     std::vector<std::size_t> inputs;
     std::shared_ptr<const Model> stacker;
+    bool features = false;
     if (state.contains("stacker")) {
         const Json& sizes = state.at("inputs");
         if (!sizes.is_array()) throw ModelStateError("a stack's inputs must be an array of group sizes");
@@ -165,12 +177,16 @@ void EnsembleEstimator::do_load_state(const Json& state) {
             inputs.push_back(size.get<std::size_t>());
         }
         if (inputs.empty()) throw ModelStateError("a stack needs at least one input");
+        if (state.contains("stack_features") && !state["stack_features"].is_boolean())
+            throw ModelStateError("a stack's stack_features must be true or false");
+        features = state.value("stack_features", false);
         try {
             stacker = std::make_shared<const Model>(Model::from_json(state.at("stacker"), "the stack's second layer"));
         } catch (const ModelFileError& e) {
             throw ModelStateError(e.what());
         }
-        if (stacker->task() != task() || stacker->n_features() != stack_width(task(), n_classes(), inputs.size()) ||
+        if (stacker->task() != task() ||
+            stacker->n_features() != stack_width(task(), n_classes(), inputs.size(), features, n_features()) ||
             (task() == Task::classification && static_cast<Index>(stacker->classes().size()) != n_classes()))
             throw ModelStateError("the stack's second layer: its task, inputs or classes disagree with the stack's");
     }
@@ -178,6 +194,7 @@ void EnsembleEstimator::do_load_state(const Json& state) {
     members_ = std::move(members);
     inputs_ = std::move(inputs);
     stacker_ = std::move(stacker);
+    features_ = features;
 }
 
 void EnsembleEstimator::check_members(const std::vector<std::string>& classes,

@@ -11,7 +11,9 @@
 // weights summing to 1; a group is one first-layer candidate's bag of fold models), each
 // group's weighted average is one input of the `stacker` model (a classifier's
 // probabilities of every class, a regressor's value), and the stacker's prediction on
-// those columns is the stack's.
+// those columns is the stack's. With `features` (kestrel-auto --stack-features, AutoGluon's
+// use_orig_features) the raw columns the ensemble is given follow the groups' columns, so
+// the stacker sees the row itself beside its members' predictions.
 #include <memory>
 #include <vector>
 
@@ -24,12 +26,16 @@ public:
     explicit EnsembleEstimator(std::vector<EnsembleMember> members = {});
     // A stack: members in consecutive groups of the sizes `inputs`, each group's weights
     // summing to 1, and the second-layer model fitted on their predictions' columns.
-    EnsembleEstimator(std::vector<EnsembleMember> members, std::vector<std::size_t> inputs, Model stacker);
+    EnsembleEstimator(std::vector<EnsembleMember> members, std::vector<std::size_t> inputs, Model stacker,
+                      bool features = false);
 
     const std::vector<EnsembleMember>& members() const { return members_; }
     const Model* stacker() const { return stacker_.get(); }
+    // Whether the stacker also takes the raw input columns (after the groups' columns).
+    bool stack_features() const { return stacker_ && features_; }
     // A stack's second-layer input columns for the raw rows X: each group's weighted
-    // average, in group order (a classifier's k probabilities, a regressor's value).
+    // average, in group order (a classifier's k probabilities, a regressor's value), then
+    // with stack_features() X's own columns (densified).
     DenseMatrix stack_columns(const Features& X) const;
     // After load_state: every member names the envelope's classes and input columns
     // (ModelStateError otherwise; the caller names the file).
@@ -62,6 +68,7 @@ private:
     std::vector<EnsembleMember> members_;
     std::vector<std::size_t> inputs_;  // a stack's group sizes; empty for a weighted average
     std::shared_ptr<const Model> stacker_;
+    bool features_ = false;  // the stacker takes the raw columns too
     Json save_stack(Json members, Json stacker) const;
 };
 

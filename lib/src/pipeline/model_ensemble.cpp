@@ -25,14 +25,14 @@ Model Model::ensemble(std::vector<EnsembleMember> members, const Dataset& data, 
 }
 
 Model Model::stacked(std::vector<std::vector<EnsembleMember>> inputs, Model stacker, const Dataset& data,
-                     const Context& ctx) {
+                     const Context& ctx, bool features) {
     std::vector<EnsembleMember> members;
     std::vector<std::size_t> sizes;
     for (auto& input : inputs) {
         sizes.push_back(input.size());
         for (auto& member : input) members.push_back(std::move(member));
     }
-    return combined(std::make_shared<detail::EnsembleEstimator>(std::move(members), std::move(sizes), std::move(stacker)),
+    return combined(std::make_shared<detail::EnsembleEstimator>(std::move(members), std::move(sizes), std::move(stacker), features),
                     data, ctx);
 }
 
@@ -62,6 +62,11 @@ const std::vector<EnsembleMember>* Model::ensemble_members() const {
 const Model* Model::stacker() const {
     const auto* e = dynamic_cast<const detail::EnsembleEstimator*>(estimator_.get());
     return e ? e->stacker() : nullptr;
+}
+
+bool Model::stacker_takes_features() const {
+    const auto* e = dynamic_cast<const detail::EnsembleEstimator*>(estimator_.get());
+    return e != nullptr && e->stack_features();
 }
 
 }  // namespace kestrel

@@ -31,7 +31,8 @@ Json Model::to_json(JsonTextSlots& slots) const {
 Json Model::to_json(JsonTextSlots* slots) const {
     Json j;
     j["format"] = kModelFormat;
-    j["version"] = stacker() != nullptr               ? 7
+    j["version"] = stacker_takes_features()           ? 8
+                   : stacker() != nullptr             ? 7
                    : label_column_.known()            ? 6
                    : ensemble_members()               ? 5
                    : calibration_ || feature_mean_    ? 4

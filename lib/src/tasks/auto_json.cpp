@@ -43,7 +43,7 @@ Json auto_ensemble_json(const AutoResult& result) {
 
 Json auto_stack_json(const AutoResult& result) {
     const AutoStack& s = *result.stack;
-    Json j = {{"kept", s.kept}};
+    Json j = {{"kept", s.kept}, {"features", s.features}};
     j["members"] = Json::array();
     for (const std::size_t m : s.members) {
         const AutoCandidate& c = result.leaderboard[m];
@@ -130,6 +130,15 @@ Json auto_run_json(const AutoRun& run) {
         j["output"] = run.output;
         j["fold_models"] = run.fold_models;  // per chosen candidate; 0 = refit on all rows
     }
+    const AutoTimes& t = r.times;
+    j["time"] = {{"reading", t.reading},
+                 {"search", t.search},
+                 {"confirmation", t.confirmation},
+                 {"ensemble", t.ensemble},
+                 {"stack", t.stack},
+                 {"final_fits", t.final_fits},
+                 {"final_fits_reserved", t.final_fits_reserved},
+                 {"total", t.total}};
     return j;
 }
 

@@ -73,7 +73,7 @@ std::string stack_markdown(const AutoResult& r) {
     os << "\n## Stacking\n\nA second layer over the out-of-fold predictions of " << s.members.size()
        << " first-layer candidates (ranks";
     for (const std::size_t m : s.members) os << " " << m + 1;
-    os << "), " << auto_stack_verdict(s, r.metric) << ".\n";
+    os << ")" << (s.features ? " and the table's own columns" : "") << ", " << auto_stack_verdict(s, r.metric) << ".\n";
     if (!s.candidates.empty()) {
         os << "\n| second layer | parameters | cv " << r.metric << " | std | seconds |\n|---|---|---:|---:|---:|\n";
         for (const auto& c : s.candidates)
@@ -165,6 +165,20 @@ std::string auto_stack_verdict(const AutoStack& s, const std::string& metric) {
            "'s " + format_fixed(s.rival_mean, 6) + " by " + format_fixed(s.margin, 6);
 }
 
+std::string auto_time_text(const AutoRun& run) {
+    const AutoTimes& t = run.result.times;
+    std::string text = format_duration(t.reading) + " reading, " + format_duration(t.search) + " the search, " +
+                       format_duration(t.confirmation) + " confirming the leaders";
+    if (run.result.ensemble) text += ", " + format_duration(t.ensemble) + " the ensemble";
+    if (run.result.stack) text += ", " + format_duration(t.stack) + " the stack";
+    if (!run.output.empty())
+        text += ", " + format_duration(t.final_fits) + " the final fits and writing the model" +
+                (run.options.time_budget > 0 ? " (" + format_duration(t.final_fits_reserved) + " kept for them)" : "");
+    text += "; " + format_duration(t.total) + " in all";
+    if (run.options.time_budget > 0) text += " of the " + format_duration(run.options.time_budget) + " budget";
+    return text;
+}
+
 std::string auto_refit_rounds_text(const AutoCandidate& c) {
     std::string rounds;
     for (const long long r : c.fold_rounds) rounds += (rounds.empty() ? "" : ", ") + std::to_string(r);
@@ -208,6 +222,7 @@ std::string auto_report_markdown(const AutoRun& run, const AutoReportOptions& op
     if (r.ensemble) os << ensemble_markdown(r);
     if (r.stack) os << stack_markdown(r);
     choice_markdown(os, run, options.recipe);
+    os << "\n## Where the time went\n\n" << auto_time_text(run) << ".\n";
     return os.str();
 }
 

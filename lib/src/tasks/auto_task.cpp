@@ -35,6 +35,11 @@ AutoOptions auto_options_for(const AutoRequest& request) {
         options.ensemble_excludes_absent_missing =
             peek_file_format(request.data.path, request.data.read) == FileFormat::libsvm;
     if (options.time_budget <= 0 && options.max_evals == 0) options.time_budget = kDefaultAutoTimeBudget;
+    // The fits that save the choice are inside the budget: the search keeps room for them.
+    using FinalFits = AutoOptions::FinalFits;
+    options.final_fits = request.output.empty() ? FinalFits::none
+                         : request.refit_full   ? FinalFits::refit_full
+                                                : FinalFits::bagged;
     return options;
 }
 
@@ -73,10 +78,13 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
     run.rows = d.rows();
     run.output = request.output;
     if (!request.output.empty()) {
+        const auto fits_start = std::chrono::steady_clock::now();
         if (auto_bags(run.result, run.chose_ensemble() || run.chose_stack(), request.refit_full))
             run.fold_models = run.result.folds.size();
         refit_auto_choice(run.result, d, request, ctx).save(request.output);
+        run.result.times.final_fits = std::chrono::duration<double>(std::chrono::steady_clock::now() - fits_start).count();
     }
+    run.result.times.total = started + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;
 }
 
@@ -108,6 +116,7 @@ Model refit_auto_choice(const AutoResult& result, const Dataset& data, const Aut
                                   {"cv_std", s.best().score.std},
                                   {"second_layer", s.best().model},
                                   {"second_layer_params", auto_point_json(s.best().point)},
+                                  {"stack_features", s.features},
                                   {"rival", s.rival},
                                   {"rival_mean", s.rival_mean},
                                   {"evaluations", result.evaluations()},
@@ -231,7 +240,7 @@ Model refit_auto_stack(const AutoResult& result, const Dataset& data, const Cont
                                     {"params", auto_point_json(chosen.point)},
                                     {"cv_mean", chosen.score.mean},
                                     {"cv_std", chosen.score.std}};
-    return Model::stacked(std::move(inputs), std::move(stacker), data, ctx);
+    return Model::stacked(std::move(inputs), std::move(stacker), data, ctx, s.features);
 }
 
 AutoProgress auto_best_so_far(const AutoResult& result) {

@@ -325,6 +325,42 @@ TEST_CASE("confirmation_leaders: within one standard error of the best, each fam
     CHECK(confirmation_leaders(e, false, 4) == std::vector<std::size_t>{0, 3, 2});
 }
 
+TEST_CASE("final_fit_estimate: the saved choice's fits again, from the candidates' measured times") {
+    // 5 folds each; seconds = the evaluation's wall time, fit_seconds = its mean fold fit.
+    auto timed = [](const std::string& model, double mean, double std, double seconds, double fit) {
+        AutoCandidate c = scored(model, mean, std);
+        c.seconds = seconds;
+        c.fit_seconds = fit;
+        return c;
+    };
+    // A clear winner (forest, 0.95): its bag costs its evaluation again; refit on all rows,
+    // its mean fold fit on 5/4 of the rows. Nothing saved: nothing kept.
+    const std::vector<AutoCandidate> clear = {timed("tree", 0.80, 0.01, 0.5, 0.1), timed("forest", 0.95, 0.01, 4.0, 1.6),
+                                              timed("gbdt", 0.90, 0.01, 6.0, 2.0)};
+    AutoOptions o;
+    CHECK(final_fit_estimate(clear, o, true) == 0.0);
+    o.final_fits = AutoOptions::FinalFits::bagged;
+    CHECK(final_fit_estimate(clear, o, true) == 4.0);
+    CHECK(final_fit_estimate({}, o, true) == 0.0);
+    o.final_fits = AutoOptions::FinalFits::refit_full;
+    CHECK(final_fit_estimate(clear, o, true) == doctest::Approx(1.6 * 5 / 4));
+    // Leaders tied with the best (gbdt within its standard error): the race may pick either,
+    // so the costlier one is kept for; without confirmation, the best alone.
+    o.final_fits = AutoOptions::FinalFits::bagged;
+    const std::vector<AutoCandidate> tied = {timed("forest", 0.95, 0.02, 4.0, 1.6), timed("gbdt", 0.945, 0.01, 6.0, 2.0),
+                                             timed("tree", 0.80, 0.01, 0.5, 0.1), timed("gbdt", 0.70, 0.01, 9.0, 3.0)};
+    CHECK(final_fit_estimate(tied, o, true) == 6.0);
+    o.confirm_splits = 0;
+    CHECK(final_fit_estimate(tied, o, true) == 4.0);
+    // An ensemble: each family's best (forest 4, gbdt 6, tree 0.5), not gbdt's slower second.
+    o.ensemble_size = 50;
+    CHECK(final_fit_estimate(tied, o, true) == 10.5);
+    // A stack of 2 members alone: the two best families' bests.
+    o.ensemble_size = 0;
+    o.stack_members = 2;
+    CHECK(final_fit_estimate(tied, o, true) == 10.0);
+}
+
 TEST_CASE("confirmation_survivors: within one standard error of the best fresh mean, in the order given") {
     auto fresh = [](const std::string& model, double mean, double std, std::size_t folds) {
         AutoCandidate c = scored(model, mean, std);
@@ -452,6 +488,13 @@ TEST_CASE("auto_search: a short --time-budget is respected within budget x 1.5 +
     int late = 0;
     for (const auto& c : r.leaderboard) late += c.finished_at > o.time_budget ? 1 : 0;
     CHECK(late <= 1);
+    // Where the time went adds up to the search's wall time; nothing is saved, nothing kept.
+    const AutoTimes& t = r.times;
+    CHECK(t.reading == 0.0);
+    CHECK(t.final_fits_reserved == 0.0);
+    CHECK(t.search + t.confirmation + t.ensemble + t.stack == doctest::Approx(r.seconds).epsilon(0.01));
+    CHECK(t.total <= wall);
+    CHECK(t.total >= t.search);
 }
 
 TEST_CASE("kestrel-auto --ensemble in the search: the pool, the weights and the rule that keeps it") {

@@ -1,7 +1,9 @@
 // kestrel-auto --stack's second layer (model_selection/auto_stack.hpp, docs/auto.md
 // "Stacking"): its inputs are exactly the members' out-of-fold predictions, its members each
 // family's best first, its out-of-fold scores those of its fold models on rows they never
-// saw, the keep rule against the strongest first-layer figure, and the budget rule.
+// saw, the keep rule against the strongest first-layer figure, and the budget rule; with
+// --stack-features the table's own columns follow the predictions, which still come from fold
+// models that never saw their rows.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -178,16 +180,9 @@ TEST_CASE("auto_search --stack: each second-layer score is its fold models' on r
         // Fold k's model (the one the saved stack holds) fitted on fold k's training rows of
         // the inputs; its log loss on fold k's test rows is the fold score.
         const std::vector<Model> bag = fit_fold_models(s.inputs, r.folds, c.spec, context(1), c.model);
-        for (std::size_t k = 0; k < 3; ++k) {
-            const Dataset test = s.inputs.subset(r.folds[k].test);
-            Predictions p;
-            p.task = Task::classification;
-            p.classes = d.classes;
-            p.y_true = test.y;
-            p.proba = bag[k].predict_proba(test.X);
-            p.y_pred = bag[k].predict(test.X);
-            CHECK(c.fold_scores[k] == doctest::Approx(compute_metric("log_loss", p)).epsilon(1e-12));
-        }
+        for (std::size_t k = 0; k < 3; ++k)
+            CHECK(c.fold_scores[k] ==
+                  doctest::Approx(test::held_out_log_loss(bag[k], s.inputs.subset(r.folds[k].test))).epsilon(1e-12));
     }
     // The rival: the best search-fold mean of any candidate (no confirmation, no ensemble).
     double best_single = std::numeric_limits<double>::infinity();
@@ -249,6 +244,77 @@ TEST_CASE("auto_search --stack under a time budget: the first layer stops at 90%
     CHECK(last < 1.8 * 1.5 + 1);
     CHECK(wall < 2.0 * 1.5 + 1);
     if (r.stack->candidates.empty()) CHECK(r.stack->note == "the time budget left no time for the second layer");
+}
+
+TEST_CASE("stack_inputs with the table's own columns: they follow the predictions, with their names and categories") {
+    Dataset d = four_rows(Task::classification);
+    DenseMatrix X(4, 2);
+    X << 10, 1, 20, std::numeric_limits<double>::quiet_NaN(), 30, 0, 40, 1;
+    d.X = Features(std::move(X));
+    d.feature_names = {"size", "colour"};
+    d.category_counts = {0, 2};
+    d.categories = {{}, {"red", "blue"}};
+    const std::vector<Predictions> a = {probabilities({0.1, 0.7}), probabilities({0.8, 0.4})};
+    const Dataset z = stack_inputs(d, two_folds(), {&a}, {"A"}, true);
+    CHECK(z.feature_names == std::vector<std::string>{"A:no", "A:yes", "size", "colour"});
+    CHECK(z.category_counts == std::vector<Index>{0, 0, 0, 2});
+    CHECK(z.categories == CategoryLists{{}, {}, {}, {"red", "blue"}});
+    REQUIRE(z.cols() == 4);
+    CHECK(z.X.dense_ref()(1, 1) == 0.8);  // row 1: fold 2's first test row
+    CHECK(z.X.dense_ref()(3, 2) == 40);
+    CHECK(std::isnan(z.X.dense_ref()(1, 3)));  // a missing cell stays missing
+    CHECK(z.X.dense_ref()(2, 3) == 0);
+    // Without a header the columns are named by position; without the flag they are absent.
+    d.feature_names.clear();
+    CHECK(stack_inputs(d, two_folds(), {&a}, {"A"}, true).feature_names ==
+          std::vector<std::string>{"A:no", "A:yes", "x1", "x2"});
+    CHECK(stack_inputs(d, two_folds(), {&a}, {"A"}).cols() == 2);
+}
+
+TEST_CASE("auto_search --stack-features: the inputs' predictions come from fold models that never saw their rows") {
+    const Dataset d = test::noisy_two_classes(240);
+    AutoOptions o = stack_options({"logistic", "tree", "knn"}, 9);
+    o.stack_features = true;
+    const AutoResult r = auto_search(d, o, context(2));
+    REQUIRE(r.stack.has_value());
+    const AutoStack& s = *r.stack;
+    CHECK(s.features);
+    REQUIRE(s.members.size() == 3);
+    REQUIRE(s.inputs.cols() == 3 * 2 + 2);
+    CHECK(s.inputs.X.dense_ref().rightCols(2) == d.X.dense_ref());
+    for (std::size_t g = 0; g < s.members.size(); ++g) {
+        const AutoCandidate& c = r.leaderboard[s.members[g]];
+        CAPTURE(c.model);
+        // Fold k's model of the member, fitted on fold k's training rows alone (none of them
+        // a test row of fold k), gives exactly the inputs of fold k's test rows.
+        const std::vector<Model> bag = fit_fold_models(d, r.folds, c.spec, context(1), c.model);
+        for (std::size_t k = 0; k < r.folds.size(); ++k) {
+            const Fold& fold = r.folds[k];
+            for (const Index i : fold.test)
+                CHECK(std::find(fold.train.begin(), fold.train.end(), i) == fold.train.end());
+            const Matrix p = bag[k].predict_proba(d.subset(fold.test).X);
+            for (std::size_t t = 0; t < fold.test.size(); ++t)
+                for (Index cls = 0; cls < 2; ++cls)
+                    CHECK(s.inputs.X.dense_ref()(fold.test[t], static_cast<Index>(g) * 2 + cls) ==
+                          p(static_cast<Index>(t), cls));
+        }
+    }
+    // Each second-layer score is its fold models' on the held-out rows of the inputs.
+    REQUIRE(s.candidates.size() == 2);
+    for (const auto& c : s.candidates) {
+        const std::vector<Model> bag = fit_fold_models(s.inputs, r.folds, c.spec, context(1), c.model);
+        for (std::size_t k = 0; k < r.folds.size(); ++k)
+            CHECK(c.fold_scores[k] ==
+                  doctest::Approx(test::held_out_log_loss(bag[k], s.inputs.subset(r.folds[k].test))).epsilon(1e-12));
+    }
+    // Under --max-evals the same stack at 1 thread: inputs, scores and verdict.
+    const AutoResult one = auto_search(d, o, context(1));
+    REQUIRE(one.stack.has_value());
+    CHECK(one.stack->inputs.X.dense_ref() == s.inputs.X.dense_ref());
+    CHECK(one.stack->candidates[0].fold_scores == s.candidates[0].fold_scores);
+    CHECK(one.stack->candidates[1].fold_scores == s.candidates[1].fold_scores);
+    CHECK(one.stack->kept == s.kept);
+    CHECK(one.stack->margin == s.margin);
 }
 
 }  // TEST_SUITE

@@ -37,6 +37,7 @@ AutoRun two_candidate_run() {
     r.n_splits = 3;
     r.stopped_by = "max-evals";
     r.seconds = 1.5;
+    r.times = {0.25, 1.0, 0.5, 0, 0, 0, 0.125, 1.87};  // reading, search, confirmation, ..., final fits, total
     r.portfolio = {"logistic", "tree"};
     r.leaderboard = {candidate("logistic", {{"C", "2"}}, 0.9, 0.05, 0.0125), candidate("tree", {}, 0.8, 0.1, 0.002)};
     r.skipped = {{"svc", "no search space for this task"}};
@@ -66,8 +67,23 @@ TEST_SUITE("tasks") {
         CHECK(md.find("\n## Not searched\n\n- svc: no search space for this task\n") != std::string::npos);
         const std::string tail = "\n## Chosen model\n\nlogistic (C=2): accuracy 0.9000 +/- 0.0500.\n"
                                  "Refit on all rows and saved to `best.json`.\n\nThe same model from a tool:\n\n"
-                                 "    fit logistic\n";
+                                 "    fit logistic\n\n## Where the time went\n\n250 ms reading, 1.00 s the search, "
+                                 "500 ms confirming the leaders, 125 ms the final fits and writing the model; 1.87 s in all.\n";
         CHECK(md.substr(md.size() - tail.size()) == tail);
+    }
+
+    TEST_CASE("auto_time_text: the ensemble and the stack when they ran, the room kept and the budget under one") {
+        AutoRun run = two_candidate_run();
+        run.options.time_budget = 2;
+        run.result.ensemble = AutoEnsemble{};
+        run.result.stack = AutoStack{};
+        run.result.times = {0.25, 1.0, 0.125, 0.0625, 0.375, 0.5, 0.125, 1.9375};
+        CHECK(auto_time_text(run) ==
+              "250 ms reading, 1.00 s the search, 125 ms confirming the leaders, 62.5 ms the ensemble, 375 ms the "
+              "stack, 125 ms the final fits and writing the model (500 ms kept for them); 1.94 s in all of the 2.00 s "
+              "budget");
+        run.output.clear();  // nothing saved: no final fits
+        CHECK(auto_time_text(run).find("final fits") == std::string::npos);
     }
 
     TEST_CASE("auto_report_markdown: a bagged choice says it saved the fold models, and how to refit it") {
@@ -77,8 +93,8 @@ TEST_SUITE("tasks") {
         const std::string tail = "\n## Chosen model\n\nlogistic (C=2): accuracy 0.9000 +/- 0.0500.\n"
                                  "Saved to `best.json` as the average of its 3 fold models, the models its "
                                  "cross-validation scored.\n\nThe candidate refit on all rows instead, from a tool:\n\n"
-                                 "    fit logistic\n";
-        CHECK(md.substr(md.size() - tail.size()) == tail);
+                                 "    fit logistic\n\n## Where the time went\n\n";
+        CHECK(md.find(tail) != std::string::npos);
     }
 
     TEST_CASE("auto_report_markdown: the option the stop names is spelled by the front end") {

@@ -1,10 +1,12 @@
 // The saved stack of kestrel-auto --stack (tasks/auto_task.hpp refit_auto_stack,
 // Model::stacked; docs/auto.md "Stacking"): it reproduces the chain its out-of-fold scores
 // measured (each first-layer member's bag of fold models -> their averaged predictions ->
-// the second layer's bag), round-trips through its file, and is the same at 1 and 2 threads.
+// the second layer's bag), round-trips through its file, and is the same at 1 and 2 threads;
+// with --stack-features the row's own columns follow the members' predictions (version 8).
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "auto_tables.hpp"
@@ -49,7 +51,8 @@ Context context(int threads) {
     return c;
 }
 
-AutoResult search(const Dataset& d, const std::string& metric, const std::vector<std::string>& models) {
+AutoResult search(const Dataset& d, const std::string& metric, const std::vector<std::string>& models,
+                  bool features = false) {
     AutoOptions o;
     o.split.k = 3;
     o.metric = metric;
@@ -58,16 +61,19 @@ AutoResult search(const Dataset& d, const std::string& metric, const std::vector
     o.confirm_leaders = 0;
     o.base.missing = "auto";
     o.stack_members = 2;
+    o.stack_features = features;
     return auto_search(d, o, context(1));
 }
 
-// The chain by hand: each member's fold models averaged, their columns side by side, the
-// second layer's fold models averaged on them.
+// The chain by hand: each member's fold models averaged, their columns side by side (then,
+// with --stack-features, the row's own columns), the second layer's fold models averaged on them.
 Matrix chain_by_hand(const AutoResult& r, const Dataset& d, const Features& X) {
     const AutoStack& s = *r.stack;
     const bool classes = d.task == Task::classification;
     const Index width = classes ? d.n_classes() : 1;
-    DenseMatrix Z = DenseMatrix::Zero(X.rows(), width * static_cast<Index>(s.members.size()));
+    const Index predicted = width * static_cast<Index>(s.members.size());
+    DenseMatrix Z = DenseMatrix::Zero(X.rows(), predicted + (s.features ? X.cols() : 0));
+    if (s.features) Z.rightCols(X.cols()) = X.to_dense();
     for (std::size_t g = 0; g < s.members.size(); ++g) {
         const AutoCandidate& c = r.leaderboard[s.members[g]];
         for (const Model& m : fit_fold_models(d, r.folds, c.spec, context(1), c.model)) {
@@ -127,6 +133,51 @@ TEST_SUITE("tasks.auto_stack") {
         // A file whose stacker does not take the inputs' columns is refused.
         Json bad = saved;
         bad["state"]["inputs"] = Json::array({3, 2, 1});
+        CHECK_THROWS(Model::from_json(bad, "bad.json"));
+    }
+
+    TEST_CASE("a stack with the table's own columns (--stack-features) predicts its chain and scores its folds as searched") {
+        const Dataset d = three_classes(240);
+        const AutoResult r = search(d, "log_loss", {"logistic", "tree", "knn"}, true);
+        REQUIRE(r.stack.has_value());
+        const AutoStack& s = *r.stack;
+        REQUIRE(s.features);
+        REQUIRE(s.members.size() == 2);
+        // Two members' 3 probabilities, then the table's a, b, c as they are.
+        REQUIRE(s.inputs.cols() == 9);
+        CHECK(std::vector<std::string>(s.inputs.feature_names.end() - 3, s.inputs.feature_names.end()) ==
+              std::vector<std::string>{"a", "b", "c"});
+        CHECK(s.inputs.X.dense_ref().rightCols(3) == d.X.dense_ref());
+        const Model m = refit_auto_stack(r, d, context(2), true);
+        CHECK(m.stacker_takes_features());
+        REQUIRE(m.stacker() != nullptr);
+        CHECK(m.stacker()->n_features() == 9);
+        CHECK(m.stacker()->feature_names() == s.inputs.feature_names);
+        const Matrix got = m.predict_proba(d.X);
+        CHECK((got - chain_by_hand(r, d, d.X)).cwiseAbs().maxCoeff() <= 1e-12);
+
+        // The saved second layer is the bag the search scored: fold k's model on fold k's
+        // held-out rows of the inputs gives the fold's out-of-fold log loss.
+        REQUIRE(m.stacker()->ensemble_members() != nullptr);
+        const auto& bag = *m.stacker()->ensemble_members();
+        REQUIRE(bag.size() == 3);
+        for (std::size_t k = 0; k < 3; ++k)
+            CHECK(test::held_out_log_loss(bag[k].model, s.inputs.subset(r.folds[k].test)) ==
+                  doctest::Approx(s.best().fold_scores[k]).epsilon(1e-12));
+
+        // Envelope version 8 (an older reader refuses it as newer), the same bytes and
+        // predictions after a load, the same file at 1 thread.
+        const Json saved = m.to_json();
+        CHECK(saved["version"] == 8);
+        CHECK(saved["state"]["stack_features"] == true);
+        const Model loaded = Model::from_json(saved, "stack.json");
+        CHECK(loaded.stacker_takes_features());
+        CHECK(loaded.to_json().dump() == saved.dump());
+        CHECK(loaded.predict_proba(d.X) == got);
+        CHECK(refit_auto_stack(r, d, context(1), true).to_json().dump() == saved.dump());
+        // Without the flag its stacker takes more columns than the members give: refused.
+        Json bad = saved;
+        bad["state"].erase("stack_features");
         CHECK_THROWS(Model::from_json(bad, "bad.json"));
     }
 

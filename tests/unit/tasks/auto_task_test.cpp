@@ -47,6 +47,7 @@ Context library_context(std::uint64_t seed) {
 // The run's JSON without what the clock decides (seconds) and the saved file's name.
 Json without_timings(Json j) {
     j.erase("seconds");
+    j.erase("time");
     j.erase("output");
     for (auto& c : j["leaderboard"]) c.erase("mean_fit_seconds");
     j["best"].erase("mean_fit_seconds");

@@ -56,6 +56,16 @@ struct AutoOptions {
     // Under a time budget the first layer then stops at (1 - stack_time_share) of it.
     int stack_members = 0;
     double stack_time_share = 0.1;
+    // The second layer also takes the table's own columns after the members' predictions
+    // (AutoGluon's use_orig_features): it can learn where each member is right, not only
+    // how to weigh them. Only with stack_members > 0.
+    bool stack_features = false;
+    // How the choice is saved after the search (run_auto_task with an output): each chosen
+    // candidate's K fold models again, or one refit on all rows; none = not saved. Under a
+    // time budget the search keeps room for these fits (final_fit_estimate), so that the
+    // whole run, the saved model included, ends within the budget.
+    enum class FinalFits { none, bagged, refit_full };
+    FinalFits final_fits = FinalFits::none;
 };
 
 struct AutoCandidate {
@@ -123,8 +133,10 @@ struct AutoStackCandidate {
 // The stack built after the search (--stack, docs/auto.md "Stacking").
 struct AutoStack {
     std::vector<std::size_t> members;  // its first-layer inputs: leaderboard indices (0-based), in input order
-    // The second layer's training table: the members' out-of-fold predictions (stack_inputs).
+    // The second layer's training table: the members' out-of-fold predictions, then with
+    // `features` the table's own columns (stack_inputs).
     Dataset inputs;
+    bool features = false;
     std::vector<AutoStackCandidate> candidates;  // the second-layer candidates scored, in the order tried
     std::size_t chosen = 0;                      // the best of them (ties: the first)
     // What the stack had to beat, and by how much it did (> 0: better, in the metric's
@@ -144,6 +156,20 @@ struct AutoWarning {
     std::string cause;
     std::size_t count = 0;
     std::string first;  // the fit that gave the first: "linear_svm C=2e4 scale=standard, fold 2/5" (can depend on --threads)
+};
+
+// Where a run's wall time went (docs/auto.md, "The budget"), in seconds from the command's
+// start: what auto_search measured, then what run_auto_task adds.
+struct AutoTimes {
+    double reading = 0;       // before the search (AutoOptions::seconds_used: reading the table)
+    double search = 0;        // the first layer: the portfolio, the draws and their screening
+    double confirmation = 0;  // the leaders' race on fresh splits
+    double ensemble = 0;      // ensemble selection and its held-out check
+    double stack = 0;         // the second layer's candidates
+    // The room the schedule kept for the final fits when the search ended (final_fit_estimate).
+    double final_fits_reserved = 0;
+    double final_fits = 0;    // the saved model's fold models or refits, and writing it (run_auto_task)
+    double total = 0;         // from the command's start to the model written (or to the search's end)
 };
 
 struct AutoSkip {
@@ -172,6 +198,7 @@ struct AutoResult {
     std::vector<AutoWarning> warnings;       // grouped by cause, most frequent first (ties: by cause): a line each on stderr
     std::optional<AutoEnsemble> ensemble;    // --ensemble
     std::optional<AutoStack> stack;          // --stack
+    AutoTimes times;
     const AutoCandidate& best() const { return leaderboard.front(); }
     std::size_t evaluations() const { return leaderboard.size() + failed.size(); }  // what --max-evals counts
 };
@@ -198,6 +225,15 @@ std::vector<std::size_t> confirmation_survivors(const std::vector<AutoCandidate>
 // of the evaluations measured so far (cost class, seconds), doubled for each cost class
 // the family lies above that one's; 0 when nothing was measured (the first one runs).
 double first_evaluation_estimate(int cost, const std::vector<std::pair<int, double>>& measured);
+
+// The time the fits that save the choice would take if the search ended now (docs/auto.md,
+// "The budget"), from what the candidates' evaluations measured: bagged, a candidate's K
+// fold models cost its evaluation's wall time again; refit, its mean fold fit scaled to all
+// rows (K / (K - 1)). The choice is the costliest of the best candidate and the leaders the
+// race would confirm (confirmation_leaders); with an ensemble, when larger, the sum over
+// each family's best (its likely members); with a stack, over each family's best first, at
+// most stack_members. 0 when nothing is saved or nothing was evaluated.
+double final_fit_estimate(const std::vector<AutoCandidate>& candidates, const AutoOptions& opts, bool greater);
 
 // "60s", "90", "2m", "1.5h", "500ms" -> seconds (> 0). UsageError naming --time-budget.
 double parse_duration(const std::string& text);

@@ -17,11 +17,14 @@ namespace kestrel {
 // folds[f].test, in that order (as the search keeps them); row i of the table holds, member
 // after member, its prediction of row i from the fold where i was a test row: a
 // classifier's probability of each of data's classes (columns "<names[m]>:<class>"), a
-// regressor's value (column "<names[m]>"). The labels, weights, classes and task are
-// data's. UsageError when the folds do not cover each row once, or a classifier's
-// predictions hold no probabilities of every class.
+// regressor's value (column "<names[m]>"). With `with_features` (--stack-features,
+// AutoGluon's use_orig_features) data's own columns follow, with their names (by position
+// without a header), categories and missing cells as the first layer was given them. The
+// labels, weights, classes and task are data's. UsageError when the folds do not cover
+// each row once, or a classifier's predictions hold no probabilities of every class.
 Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
-                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names);
+                     const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names,
+                     bool with_features = false);
 
 // The first-layer members a stack takes: among r's leaderboard entries that kept their
 // out-of-fold predictions, each family's best first, then the others, each pass in
@@ -37,9 +40,10 @@ std::vector<GridPoint> stack_layer_points(Task task, std::vector<std::string>& m
 // (stack_member_choice of opts.stack_members), their inputs (stack_inputs), each
 // second-layer candidate scored out of fold on r.folds (fold k's fit on stream k, as
 // fit_fold_models fits it again), the best kept when strictly better than every first-layer
-// rival (AutoStack::rival). `seconds_left`: what the time budget leaves (infinity without
-// one); a candidate starts only while the previous one's time still fits, none when
-// nothing is left, and the note then says the budget left no time for the second layer.
+// rival (AutoStack::rival). `seconds_left`: what the time budget leaves after the room kept
+// for saving the first layer (infinity without one); a candidate starts only while twice
+// the previous one's time still fits (its fits, and its saved bag's if it is chosen), none
+// when nothing is left, and the note then says the budget left no time for the second layer.
 AutoStack build_auto_stack(const Dataset& data, const AutoResult& r, const AutoOptions& opts, const Context& ctx,
                            double seconds_left);
 

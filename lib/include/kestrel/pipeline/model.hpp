@@ -26,8 +26,9 @@ inline constexpr const char* kModelFormat = "kestrel-model";
 // the optional "label" (the training file's label column and ignored columns); a file is
 // written with the lowest version that holds it, so that older readers keep reading what
 // they can (and refuse an ensemble as a newer format rather than an unknown model);
-// version 7 a stack (an ensemble with a second layer: "inputs" and "stacker" in its state).
-inline constexpr int kModelFormatVersion = 7;
+// version 7 a stack (an ensemble with a second layer: "inputs" and "stacker" in its state);
+// version 8 a stack whose second layer also takes the row's own columns ("stack_features").
+inline constexpr int kModelFormatVersion = 8;
 // The model kind of a weighted average of whole Models (docs/model-format.md). It is not
 // in the registry: nothing trains it from parameters; kestrel-auto --ensemble builds it
 // from members it has fitted (Model::ensemble).
@@ -128,15 +129,19 @@ public:
     // of weight 1/K), all fitted on `data`; their predictions on a row (a classifier's
     // probabilities of each class, a regressor's value), input after input, are the
     // columns the second-layer model `stacker` was fitted on and predicts from (of kind
-    // ensemble itself when it is a bag). Saved as a model of kind ensemble, envelope
-    // version 7. UsageError for weights as Model::ensemble's, per input.
+    // ensemble itself when it is a bag). With `features` (kestrel-auto --stack-features)
+    // the row's own columns, as the stack is given them, follow the inputs' columns: the
+    // stacker was fitted on both. Saved as a model of kind ensemble, envelope version 7
+    // (8 with features). UsageError for weights as Model::ensemble's, per input.
     static Model stacked(std::vector<std::vector<EnsembleMember>> inputs, Model stacker, const Dataset& data,
-                         const Context& ctx);
+                         const Context& ctx, bool features = false);
     // An ensemble's members, in the order saved (a stack's first layer, input after input);
     // nullptr for any other model.
     const std::vector<EnsembleMember>* ensemble_members() const;
     // A stack's second-layer model; nullptr for any other model.
     const Model* stacker() const;
+    // Whether a stack's second layer takes the row's own columns too (--stack-features).
+    bool stacker_takes_features() const;
 
     // Prediction on raw features (the preprocessing is applied here).
     Vector predict(const Features& X) const;  // class index or value

@@ -21,7 +21,8 @@ Json auto_stack_json(const AutoResult& result);
 
 // The whole run: task, metric, budget and what stopped it, the leaderboard (rank, model,
 // params, fold scores, ...), skipped and failed candidates, the best, the ensemble, the
-// stack, the saved model file and what it holds (`chosen`: single, ensemble or stack).
+// stack, the saved model file and what it holds (`chosen`: single, ensemble or stack), and
+// `time`: where the wall time went (AutoTimes).
 Json auto_run_json(const AutoRun& run);
 
 }  // namespace kestrel

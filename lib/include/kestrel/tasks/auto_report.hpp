@@ -42,6 +42,10 @@ std::string auto_ensemble_verdict(const AutoEnsemble& ensemble, const std::strin
 // Whether the stack was kept, and the out-of-fold scores that decided it.
 std::string auto_stack_verdict(const AutoStack& stack, const std::string& metric);
 
+// Where the run's wall time went (AutoTimes), one sentence: "1.20 s reading, 40.1 s the
+// search, ..., 5.02 s the final fits (5.30 s kept for them); 48.9 s in all of the 60.0 s budget".
+std::string auto_time_text(const AutoRun& run);
+
 // Why the refit's n_estimators differs from the candidate's: early stopping on the folds.
 std::string auto_refit_rounds_text(const AutoCandidate& candidate);
 
