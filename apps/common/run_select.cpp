@@ -214,14 +214,14 @@ int run_select(const std::vector<std::string>& args, Io& io) {
         ModelSpec probe;
         probe.model = "tree";
         probe.task = model.task == "auto" ? std::nullopt : std::optional<Task>(task_from_string(model.task));
-        Dataset d = read_training_data(data.training_options(input, ctx), probe);
+        Dataset d = read_rows_to_split(data.training_options(input, ctx), probe);
         model.model = d.task == Task::classification ? "logistic" : "lasso";
         const ModelSpec spec = model.spec(data);
         return run_l1(f, spec, d, opts, common, ctx, io);
     }
     const ModelSpec spec = model.spec(data);
     require_labels_to_score(spec);
-    const Dataset d = read_training_data(data.training_options(input, ctx), spec);
+    const Dataset d = read_rows_to_split(data.training_options(input, ctx), spec);
     if (f.method == "l1") return run_l1(f, spec, d, opts, common, ctx, io);
     return run_sequential(f, spec, d, opts, common, ctx, io);
 }

@@ -80,6 +80,30 @@ TEST_SUITE("cli.large_data") {
         CHECK(std::count(full.err.begin(), full.err.end(), '\n') == 1);
         CHECK(std::filesystem::is_empty(tmp.path));
     }
+
+    TEST_CASE("kestrel-cv, -gridsearch, -select and -auto beyond --max-memory: one line saying a single fit takes the store") {
+        ScratchDir dir("large_data_split_jobs");
+        // 20,000 dense rows of 10 features: 1.6 MB of doubles, beyond a 1 MB budget.
+        kestrel::Rng rng(51);
+        std::ostringstream csv;
+        csv << "y,a,b,c,d,e,f,g,h,i,j\n";
+        for (int r = 0; r < 20000; ++r) {
+            csv << rng.below(2);
+            for (int f = 0; f < 10; ++f) csv << "," << rng.normal();
+            csv << "\n";
+        }
+        const auto data = dir.file("dense.csv", csv.str());
+        for (const std::string job : {"kestrel-cv -m gbdt", "kestrel-gridsearch -m gbdt -g max_depth=2,3",
+                                      "kestrel-select -m gbdt", "kestrel-auto"}) {
+            CAPTURE(job);
+            const auto r = run_tool(job + " --max-memory 1M " + q(data));
+            CHECK(r.exit_code == 2);
+            CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+            CHECK(r.err.find("more than --max-memory 1.0 MB; splitting the rows (folds, grid and automatic searches) "
+                             "holds them as doubles: a single fit of gbdt") != std::string::npos);
+        }
+
+    }
 }
 
 }  // namespace cli_large_data_cli_test

@@ -168,12 +168,12 @@ bool fits_memory(std::uint64_t bytes, std::uint64_t limit) {
 
 void check_memory(std::uint64_t bytes, std::uint64_t limit, const ErrorText& what) {
     if (limit > 0 && bytes > limit)
-        throw DataError(what + " needs about " + format_bytes(bytes) + ", more than " + option_named("max_memory") +
+        throw MemoryLimitError(what + " needs about " + format_bytes(bytes) + ", more than " + option_named("max_memory") +
                         " " + format_bytes(limit));
     if (bytes < kSmallAllocationBytes) return;
     const std::uint64_t available = available_memory();
     if (available > 0 && bytes > available)
-        throw DataError(what + " needs about " + format_bytes(bytes) + ", more than the " + format_bytes(available) +
+        throw MemoryLimitError(what + " needs about " + format_bytes(bytes) + ", more than the " + format_bytes(available) +
                         " of memory available");
 }
 

@@ -64,7 +64,7 @@ AutoRun run_auto_task(const AutoRequest& request, const Context& ctx, double sta
     AutoOptions options = auto_options_for(request);
     check_auto_options(options);
     const ModelSpec reading = auto_reading_spec(request);
-    const Dataset d = read_training_data(request.data, reading);
+    const Dataset d = read_rows_to_split(request.data, reading);
     if (options.metric.empty()) options.metric = default_metric(d.task);
     options.base = reading;
     options.base.task = d.task;  // every candidate learns the task the labels decided

@@ -64,7 +64,12 @@ void keep_queries_whole(const Dataset& d, SplitOptions& s) {
 
 CvData read_cv_data(const CvDataRequest& request, const ModelSpec& spec) {
     const bool all_rows = request.k == 0;
-    CvData out = read_cv_rows(request, spec);
+    CvData out;
+    try {
+        out = read_cv_rows(request, spec);
+    } catch (const MemoryLimitError& e) {
+        refuse_rows_to_split(e);
+    }
     SplitOptions& s = out.split;
     s.repeats = request.repeats;
     if (!all_rows) s.k = request.k;

@@ -73,6 +73,23 @@ void set_validation_labels(Dataset& d, const Table& t, const Dataset& train) {
 
 }  // namespace
 
+void refuse_rows_to_split(const MemoryLimitError& e) {
+    std::string models;
+    for (const std::string& name : registry().names_with(&Capabilities::quantized_rows))
+        models += (models.empty() ? "" : ", ") + name;
+    throw MemoryLimitError(e.text() + "; splitting the rows (folds, grid and automatic searches) holds them as doubles: "
+                           "a single fit of " + (models.empty() ? std::string("gbdt") : models) +
+                           " or the histogram forest reads them one byte a cell (docs/large-data.md)");
+}
+
+Dataset read_rows_to_split(const TrainingDataOptions& options, const ModelSpec& spec) {
+    try {
+        return read_training_data(options, spec);
+    } catch (const MemoryLimitError& e) {
+        refuse_rows_to_split(e);
+    }
+}
+
 Dataset read_training_data(const TrainingDataOptions& options, const ModelSpec& spec, std::string* label_name) {
     if (options.path == "-" && in_process_group())
         throw UsageError(

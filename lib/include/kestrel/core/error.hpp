@@ -116,6 +116,13 @@ public:
         : Error(ExitCode::bad_input, where.to_string() + ": " + what) {}
 };
 
+// Data that does not fit the memory budget (check_memory): a DataError, told apart so that a
+// job can say what it would take instead.
+class MemoryLimitError : public DataError {
+public:
+    using DataError::DataError;
+};
+
 // Bad model file: truncated JSON, wrong format or version, unknown model, invalid state.
 class ModelFileError : public Error {
 public:

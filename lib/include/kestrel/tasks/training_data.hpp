@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kestrel/core/dataset.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/io/read_options.hpp"
 #include "kestrel/pipeline/model.hpp"
 
@@ -38,6 +39,15 @@ struct TrainingDataOptions {
 // process group (only rank 0 would see it).
 Dataset read_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                            std::string* label_name = nullptr);
+
+// For a job that splits the rows (cross-validation, a grid or automatic search): `e` (a table
+// beyond the memory budget) again, saying that such a job holds the rows as doubles and
+// which models a single fit reads one byte a cell instead (docs/large-data.md).
+[[noreturn]] void refuse_rows_to_split(const MemoryLimitError& e);
+
+// read_training_data for a job that splits the rows: beyond the memory budget,
+// refuse_rows_to_split's message.
+Dataset read_rows_to_split(const TrainingDataOptions& options, const ModelSpec& spec);
 
 // The Dataset of a training table for spec: the group and weights columns taken out, the
 // task chosen (choose_task). A model that does not use labels (one_class) gets zeros for
