@@ -97,6 +97,19 @@ CASES = [
     # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
     ("svc iris standard (labels, scores)", ["-m", "svc", "--scale", "standard"], IRIS),
     ("svc heart probability=1", ["-m", "svc", "-p", "probability=1"], HEART),
+    # probability=1 over three classes or more: the pairs' Platt sigmoids coupled by a Loop
+    # (LIBSVM's multiclass_probability as kestrel computes it, each row stopping at kestrel's
+    # iteration: a row stopping one iteration early or late would move by about the stopping
+    # rule's 0.005 / k, far above 1e-5). Five classes: diabetes_classes below. Measured with
+    # ONNX Runtime 1.31.1 (2026-12-07), against the file's doubles / on the float32 values:
+    # svc iris 2.2e-7 / 3.0e-8, nu_svc iris 1.3e-7 / 2.9e-8, svc penguins 3.9e-8 / 3.0e-8;
+    # five classes svc 9.1e-8 / 1.9e-8, nu_svc 6.6e-8 / 1.8e-8 (the float32 outputs' rounding).
+    ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
+    ("nu_svc iris probability=1, laplacian, standard (pairwise coupling)",
+     ["-m", "nu_svc", "-p", "probability=1", "-p", "kernel=laplacian", "--scale", "standard"], IRIS),
+    ("svc penguins probability=1, onehot, median, standard (pairwise coupling)",
+     ["-m", "svc", "-p", "probability=1", "--label-col", "species", "--missing", "median", "--scale", "standard"],
+     PENGUINS),
     ("svc heart poly (labels, scores)", ["-m", "svc", "-p", "kernel=poly(degree=2,coef0=1)"], HEART),
     ("nu_svc iris laplacian standard (labels, scores)", ["-m", "nu_svc", "-p", "kernel=laplacian", "--scale", "standard"],
      IRIS),
@@ -150,6 +163,9 @@ CASES = [
     ("linear_svm iris one-vs-rest standard, isotonic calibration",
      ["-m", "linear_svm", "--scale", "standard", "--calibrate", "isotonic"], IRIS),
     ("svc iris standard, sigmoid calibration", ["-m", "svc", "--scale", "standard", "--calibrate", "sigmoid"], IRIS),
+    # A calibration maps the decision values (no coupling in the file): 3.9e-8 / 3.0e-8 measured.
+    ("svc iris probability=1, sigmoid calibration", ["-m", "svc", "-p", "probability=1", "--calibrate", "sigmoid"],
+     IRIS),
     ("svc heart probability=1, isotonic calibration", ["-m", "svc", "-p", "probability=1", "--calibrate", "isotonic"],
      HEART),
     ("kernel_logistic heart, isotonic calibration", ["-m", "kernel_logistic", "--calibrate", "isotonic"], HEART),
@@ -164,7 +180,6 @@ CASES = [
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
-    ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
     ("knn iris metric=kernel", ["-m", "knn", "-p", "metric=kernel"], IRIS),
     ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
     ("calibrated knn heart metric=kernel", ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
@@ -246,6 +261,23 @@ def differences(name, ort, header, rows):
     got = ort[output]["data"]
     check(len(got) == k * len(rows), name + ": output sizes differ")
     return mismatched, max(abs(got[i * k + c] - float(r[j])) for i, r in enumerate(rows) for c, j in enumerate(proba_columns))
+
+
+def diabetes_classes(args, work, classes=5):
+    """diabetes with its target cut at the training target's quantiles into `classes` classes
+    (c0 ... c4): a set of more than three classes for the pairwise coupling, whose p·Qp Eigen
+    adds in another order from four terms up. Returns the (train, test) paths."""
+    paths = []
+    header, train_rows = read_table(os.path.join(args.source, DIABETES[0]))
+    targets = sorted(float(r[0]) for r in train_rows)
+    cuts = [targets[len(targets) * c // classes] for c in range(1, classes)]
+    for path in DIABETES:
+        _, rows = read_table(os.path.join(args.source, path))
+        out = os.path.join(work, "diabetes_classes_" + os.path.basename(path))
+        with open(out, "w", newline="") as f:
+            csv.writer(f).writerows([header] + [["c%d" % sum(float(r[0]) >= c for c in cuts)] + r[1:] for r in rows])
+        paths.append(out)
+    return tuple(paths)
 
 
 def compare(case, args, onnx_mod, work):
@@ -357,7 +389,13 @@ def main():
         print("onnx_runtime_test: missing " + ", ".join(missing) + " (scripts/setup.sh installs them)")
         sys.exit(1 if ci else 77)
     with tempfile.TemporaryDirectory(prefix="kestrel-onnx-") as work:
-        for case in CASES:
+        five = diabetes_classes(args, work)
+        more = [("svc diabetes, 5 classes, probability=1, standard (pairwise coupling)",
+                 ["-m", "svc", "-p", "probability=1", "--scale", "standard"], five),
+                ("nu_svc diabetes, 5 classes, probability=1, minmax, poly (pairwise coupling)",
+                 ["-m", "nu_svc", "-p", "probability=1", "-p", "nu=0.3", "-p", "kernel=poly(degree=2)", "--scale",
+                  "minmax"], five)]
+        for case in CASES + more:
             compare(case, args, onnx_mod, work)
         zipmap(args, onnx_mod, work)
         for case in REFUSED:

@@ -51,16 +51,6 @@ std::string calibration_input(const Model& model, const OnnxScores& scores, Inde
     return columns == 1 ? onnx_column(g, scores.tensor, 1) : scores.tensor;
 }
 
-// Platt's sigmoid of every column at once: p = 1 / (1 + exp(a s + b)), a and b per column.
-std::string sigmoid_columns(const Calibration& c, const std::string& s, OnnxGraphBuilder& g) {
-    const std::string f_apb =
-        g.add("Add", {g.add("Mul", {s, g.double_row(c.sigmoid_a())}), g.double_row(c.sigmoid_b())});
-    const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
-    const std::string numerator =
-        g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
-    return g.add("Div", {numerator, g.add("Add", {g.double_scalar(1.0), e})});
-}
-
 // One isotonic map of a score column s [N, 1].
 std::string isotonic_column(const IsotonicFit& f, const std::string& s, OnnxGraphBuilder& g) {
     const std::size_t n = f.x.size();
@@ -163,6 +153,14 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
 
 }  // namespace
 
+std::string onnx_platt_sigmoid(OnnxGraphBuilder& g, const std::string& s, const std::string& a, const std::string& b) {
+    const std::string f_apb = g.add("Add", {g.add("Mul", {s, a}), b});
+    const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
+    const std::string numerator =
+        g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
+    return g.add("Div", {numerator, g.add("Add", {g.double_scalar(1.0), e})});
+}
+
 std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c) {
     const std::int64_t end = c == -1 ? std::numeric_limits<std::int64_t>::max() : c + 1;
     return g.add("Slice", {x, g.int64s({c}, {1}), g.int64s({end}, {1}), g.int64s({1}, {1})});
@@ -174,7 +172,7 @@ OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, 
     const std::string s = calibration_input(model, scores, columns, g);
     std::vector<std::string> p;  // each column's calibrated score [N, 1]
     if (c.method() == "sigmoid") {
-        const std::string all = sigmoid_columns(c, s, g);
+        const std::string all = onnx_platt_sigmoid(g, s, g.double_row(c.sigmoid_a()), g.double_row(c.sigmoid_b()));
         for (Index j = 0; j < columns; ++j) p.push_back(columns == 1 ? all : onnx_column(g, all, j));
     } else {
         for (Index j = 0; j < columns; ++j)

@@ -4,15 +4,14 @@
 // broadcasting over the features), the decision values as products with the dual
 // coefficients, then what kestrel derives from them. For the SVMs: the one-vs-one votes (the
 // label, ties to the lower class as LIBSVM's), decision_function's scores, and with
-// probability=1 on two classes Platt's sigmoid. ai.onnx.ml's SVMClassifier / SVMRegressor
+// probability=1 Platt's sigmoids (and their coupling). ai.onnx.ml's SVMClassifier / SVMRegressor
 // compute in float32 throughout, so their decision values would carry float error into every
 // vote and probability; these nodes keep kestrel's arithmetic. For the kernel expansions
 // (f = K coef + intercept): kernel_logistic's probabilities as the linear logistic's.
 //
 // one_class: +1 where Σ coef K − rho > 0, else −1, and the decision value beside it.
 //
-// Refused: the SVMs' multiclass probabilities (LIBSVM's pairwise coupling is an iterative
-// solve with a per-row stopping rule) and the precomputed kernel.
+// Refused: the precomputed kernel.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -149,15 +148,30 @@ std::string matrix(OnnxGraphBuilder& g, Index rows, Index cols, Fill fill) {
     return g.doubles(std::move(v), {rows, cols});
 }
 
-// svc's scores: the pairwise decision values, then votes, decision_function and (two classes,
-// probability=1) Platt's probabilities, as svc.cpp and svm_model.cpp compute them.
+// decision_function's values from the pairwise ones pw [N, pairs] and the votes: two classes
+// −pw; more votes + conf / (3 (|conf| + 1)), conf a class's summed pair values (svc.cpp).
+std::string svc_decision(Index k, const std::string& pw, const std::string& votes, OnnxGraphBuilder& g) {
+    if (k == 2) return g.add("Neg", {pw});
+    const Index pairs = k * (k - 1) / 2;
+    const std::string signs = matrix(g, pairs, k, [&](auto set) {
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p) {
+                set(p, s, 1.0);
+                set(p, t, -1.0);
+            }
+    });
+    const std::string conf = g.add("MatMul", {pw, signs});
+    const std::string shrink =
+        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
+    return g.add("Add", {votes, g.add("Div", {conf, shrink})});
+}
+
+// svc's scores: the pairwise decision values, then votes, decision_function and with
+// probability=1 the probabilities, as svc.cpp and svm_model.cpp compute them.
 OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
     const auto k = static_cast<Index>(m.n_sv.size());
     const Index pairs = k * (k - 1) / 2, n_sv = m.sv_coef.cols();
-    if (m.has_probability() && k > 2)
-        throw ExportRefused("ONNX export: " + model.model_name() +
-                            "'s probabilities over more than two classes (LIBSVM's pairwise coupling, an iterative "
-                            "solve) have no ONNX form here; train with probability=0, or export a two-class model");
     std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
     for (Index c = 0; c < k; ++c)
         start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + m.n_sv[static_cast<std::size_t>(c)];
@@ -184,30 +198,20 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     const std::string lost = g.add("Sub", {g.double_scalar(1.0), won});
     const std::string votes = g.add("Add", {g.add("MatMul", {won, pair_to_class(true)}),
                                             g.add("MatMul", {lost, pair_to_class(false)})});
-    if (m.has_probability()) {
-        // p(classes[0]) = 1 / (1 + exp(A f + B)), clipped to [1e-7, 1 − 1e-7] (LIBSVM's min_prob).
-        const std::string f_apb = g.add("Add", {g.add("Mul", {pw, g.double_scalar(m.prob_a[0])}), g.double_scalar(m.prob_b[0])});
-        const std::string p0 =
-            g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
-        const std::string p1 = g.add("Sub", {g.double_scalar(1.0), p0});
-        OnnxScores out{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
-        if (model.calibration()) out.decision = g.add("Neg", {pw});  // the node only where it is used
-        return out;
-    }
-    if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
-    // decision_function: votes + conf / (3 (|conf| + 1)), conf a class's summed pair values.
-    const std::string signs = matrix(g, pairs, k, [&](auto set) {
-        Index p = 0;
-        for (Index s = 0; s < k; ++s)
-            for (Index t = s + 1; t < k; ++t, ++p) {
-                set(p, s, 1.0);
-                set(p, t, -1.0);
-            }
-    });
-    const std::string conf = g.add("MatMul", {pw, signs});
-    const std::string shrink =
-        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
-    return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
+    // A calibration maps the decision values (Model::uncalibrated_scores), never these
+    // probabilities: without them the graph has no unused coupling.
+    if (!m.has_probability() || model.calibration()) return OnnxScores{svc_decision(k, pw, votes, g), false, votes};
+    // SvmModel::probabilities: each pair's r(s, t) = sigmoid_probability(f, A, B) clipped to
+    // [1e-7, 1 − 1e-7] (LIBSVM's min_prob), r(t, s) = 1 − r(s, t); two classes (r(0, 1),
+    // r(1, 0)), more their pairwise coupling.
+    const std::string r_st = g.add(
+        "Clip", {onnx_platt_sigmoid(g, pw, g.double_row(std::vector<double>(m.prob_a.begin(), m.prob_a.end())),
+                                    g.double_row(std::vector<double>(m.prob_b.begin(), m.prob_b.end()))),
+                 g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
+    const std::string r_ts = g.add("Sub", {g.double_scalar(1.0), r_st});
+    return OnnxScores{k == 2 ? g.add("Concat", {r_st, r_ts}, {A::of_int("axis", 1)})
+                             : onnx_pairwise_coupling(g, k, r_st, r_ts),
+                      true, votes};
 }
 
 // A double [N, 1] of zeros, one per row of X: what a model without kept rows adds its constant to.

@@ -1,6 +1,7 @@
-// The ONNX graphs of error-correcting output codes (onnx_multiclass.cpp) and of the one-class
-// SVM (onnx_kernel_models.cpp): the operators each writes, the code matrix as bytes in the
-// file, the outputs. The values themselves are checked against ONNX Runtime by
+// The ONNX graphs of error-correcting output codes and of the pairwise coupling of svc's
+// probabilities (onnx_multiclass.cpp) and of the one-class SVM (onnx_kernel_models.cpp): the
+// operators each writes, the code matrix and the coupling's constants as bytes in the file,
+// the outputs. The values themselves are checked against ONNX Runtime by
 // tests/exchange/onnx_runtime_test.py.
 #include <doctest/doctest.h>
 
@@ -11,6 +12,7 @@
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/exchange/onnx_export.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
+#include "kestrel/svm/svc.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "model_fixtures.hpp"
 #include "unit/exchange/onnx_bytes.hpp"
@@ -57,6 +59,32 @@ TEST_SUITE("exchange") {
             CHECK(has_op(h, "Sign"));
             CHECK(has_op(h, "Div"));
         }
+    }
+
+    TEST_CASE("ONNX svc probability=1: the pairs' Platt sigmoids, coupled in a Loop from three classes up") {
+        for (const Index classes : {3, 5}) {
+            const Model m = trained("svc", {{"probability", true}}, test::blobs(60, 2, classes));
+            const auto* svc = dynamic_cast<const Svc*>(&m.estimator());
+            REQUIRE(svc != nullptr);
+            const std::string file = onnx_of(m);
+            for (const char* op : {"Loop", "Clip", "ReduceMax", "Less", "Not", "Where", "Expand", "Concat"})
+                CHECK(has_op(file, op));
+            // The Loop's body as a graph attribute: AttributeProto name "body", then field g (6).
+            CHECK(file.find(std::string("\x0a\x04"
+                                        "body\x32")) != std::string::npos);
+            CHECK(has_doubles(file, {0.005 / static_cast<double>(classes)}));  // the stopping rule's eps
+            CHECK(has_doubles(file, {1e-7}));                                   // LIBSVM's min_prob
+            const Vector& a = svc->model().prob_a;
+            CHECK(has_doubles(file, std::vector<double>(a.begin(), a.end())));  // each pair's sigmoid
+        }
+        // Two classes: Platt's sigmoid alone. Calibrated: the decision values, no coupling.
+        CHECK_FALSE(has_op(onnx_of(trained("svc", {{"probability", true}}, test::blobs(60, 2, 2))), "Loop"));
+        ModelSpec spec;
+        spec.model = "svc";
+        spec.params = {{"probability", true}};
+        spec.calibrate = "sigmoid";
+        spec.calibrate_folds = 2;
+        CHECK_FALSE(has_op(onnx_of(Model::train(spec, test::blobs(60, 2, 3), Context{})), "Loop"));
     }
 
     TEST_CASE("ONNX one_class: +1 where the decision value is above 0, else -1, and the value as scores") {
