@@ -204,14 +204,14 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     // SvmModel::probabilities: each pair's r(s, t) = sigmoid_probability(f, A, B) clipped to
     // [1e-7, 1 − 1e-7] (LIBSVM's min_prob), r(t, s) = 1 − r(s, t); two classes (r(0, 1),
     // r(1, 0)), more their pairwise coupling.
-    const std::string r_st = g.add(
-        "Clip", {onnx_platt_sigmoid(g, pw, g.double_row(std::vector<double>(m.prob_a.begin(), m.prob_a.end())),
-                                    g.double_row(std::vector<double>(m.prob_b.begin(), m.prob_b.end()))),
-                 g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
+    const std::string r_st =
+        g.add("Clip", {onnx_platt_sigmoid(g, pw, g.double_row(std::vector<double>(m.prob_a.begin(), m.prob_a.end())),
+                                          g.double_row(std::vector<double>(m.prob_b.begin(), m.prob_b.end()))),
+                       g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
     const std::string r_ts = g.add("Sub", {g.double_scalar(1.0), r_st});
-    return OnnxScores{k == 2 ? g.add("Concat", {r_st, r_ts}, {A::of_int("axis", 1)})
-                             : onnx_pairwise_coupling(g, k, r_st, r_ts),
-                      true, votes};
+    return OnnxScores{
+        k == 2 ? g.add("Concat", {r_st, r_ts}, {A::of_int("axis", 1)}) : onnx_pairwise_coupling(g, k, r_st, r_ts), true,
+        votes};
 }
 
 // A double [N, 1] of zeros, one per row of X: what a model without kept rows adds its constant to.

@@ -143,8 +143,9 @@ std::vector<std::vector<std::string>> coupling_matrix(OnnxGraphBuilder& g, Index
 struct CouplingPass {
     std::string p, qp;
 };
-CouplingPass coupling_pass(OnnxGraphBuilder& body, CouplingPass s, std::string pqp, const std::vector<std::string>& q_tt,
-                           const std::vector<std::string>& q_col, const std::vector<std::string>& is_class) {
+CouplingPass coupling_pass(OnnxGraphBuilder& body, CouplingPass s, std::string pqp,
+                           const std::vector<std::string>& q_tt, const std::vector<std::string>& q_col,
+                           const std::vector<std::string>& is_class) {
     const std::string one = body.double_scalar(1.0), two = body.double_scalar(2.0);
     for (std::size_t t = 0; t < q_tt.size(); ++t) {
         const std::string qp_t = onnx_column(body, s.qp, static_cast<std::int64_t>(t));
@@ -210,9 +211,9 @@ std::string onnx_pairwise_coupling(OnnxGraphBuilder& g, Index k, const std::stri
     const CouplingPass next = coupling_pass(body, {p_in, qp_in}, pqp, q_tt, q_col, is_class);
     const std::string p_out = body.add("Where", {stopped, p_in, next.p});
     const std::string qp_out = body.add("Where", {stopped, qp_in, next.qp});
-    const std::string still_running =
-        body.add("ReduceSum", {body.add("Cast", {body.add("Not", {stopped})}, {A::of_int("to", static_cast<int>(T::float64))})},
-                 {A::of_int("keepdims", 0)});
+    const std::string still_running = body.add(
+        "ReduceSum", {body.add("Cast", {body.add("Not", {stopped})}, {A::of_int("to", static_cast<int>(T::float64))})},
+        {A::of_int("keepdims", 0)});
     const std::string running_out = body.add("Greater", {still_running, body.doubles({0.0}, {})});
     body.add_output({.name = running_out, .type = T::boolean, .dims = {}});
     body.add_output({.name = p_out, .type = T::float64, .dims = {-1, k}});

@@ -54,7 +54,9 @@ ProtoWriter attribute_proto(const OnnxAttribute& a) {
         case K::i: w.add_varint(attribute::kI, a.i); break;
         case K::s: w.add_bytes(attribute::kS, a.s); break;
         case K::t: w.add_message(attribute::kT, tensor_proto(a.t)); break;
-        case K::g: w.add_message(attribute::kG, graph_proto(*a.g)); break;
+        case K::g:
+            w.add_message(attribute::kG, graph_proto(*a.g));
+            break;
         case K::floats: w.add_packed_floats(attribute::kFloats, a.floats); break;
         case K::ints: w.add_packed_varints(attribute::kInts, a.ints); break;
         case K::strings:

@@ -63,7 +63,6 @@ public:
     std::string fresh(const std::string& hint);
 
 private:
-
     OnnxGraph graph_;
     OnnxGraphBuilder* root_ = this;  // whose counter, names and initializers these are
     int counter_ = 0;
