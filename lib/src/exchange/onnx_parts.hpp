@@ -47,9 +47,17 @@ struct OnnxScores {
     Index columns = 0;
 };
 
-// The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
-// setting of it) ONNX cannot express.
-OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// The estimator's scores on the prepared matrix X. `float_inputs`: the model's raw columns
+// are the graph's float32 inputs (not a stack's second-layer columns, computed in double),
+// so that trees seeing them unchanged take thresholds chosen for them. ExportRefused for an
+// estimator (or a setting of it) ONNX cannot express.
+OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool float_inputs, OnnxGraphBuilder& g);
+// A whole model's scores on its raw columns `raw` (double [N, columns]): its fitted steps,
+// its estimator and its calibration, as Model::predict_proba / predict; an ensemble's
+// weighted average of its members' (a stack's second layer on its groups' averages).
+OnnxScores onnx_model_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
+// The same for an ensemble model (kestrel-auto's bags, --ensemble and --stack).
+OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
 // A probability calibration's probabilities [N, classes] on the estimator's scores, as
 // Model::probabilities computes them (the calibration's input as uncalibrated_scores takes
 // it); ExportRefused when the scores it maps are not in the graph.
@@ -63,7 +71,8 @@ std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t 
 
 // The same for the tree models (tree, forest, gbdt, adaboost over trees); nullopt for another
 // estimator.
-std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, bool float_inputs,
+                                           OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // A multiclass wrapper's scores from its members' [N, members] decision values (ovr, ovo,

@@ -28,6 +28,9 @@ public:
 
     const std::vector<EnsembleMember>& members() const { return members_; }
     const Model* stacker() const { return stacker_.get(); }
+    // A stack's group sizes (consecutive members, each group one stacker input); empty for
+    // a weighted average.
+    const std::vector<std::size_t>& inputs() const { return inputs_; }
     // A stack's second-layer input columns for the raw rows X: each group's weighted
     // average, in group order (a classifier's k probabilities, a regressor's value).
     DenseMatrix stack_columns(const Features& X) const;

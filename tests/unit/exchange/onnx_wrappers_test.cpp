@@ -1,7 +1,8 @@
 // The ONNX graphs of error-correcting output codes and of the pairwise coupling of svc's
-// probabilities (onnx_multiclass.cpp) and of the one-class SVM (onnx_kernel_models.cpp): the
-// operators each writes, the code matrix and the coupling's constants as bytes in the file,
-// the outputs. The values themselves are checked against ONNX Runtime by
+// probabilities (onnx_multiclass.cpp), of the one-class SVM (onnx_kernel_models.cpp) and of
+// ensembles and stacks (onnx_export.cpp): the operators each writes, the code matrix, the
+// coupling's constants, the members' weights and a stack's double thresholds as bytes in the
+// file, the outputs. The values themselves are checked against ONNX Runtime by
 // tests/exchange/onnx_runtime_test.py.
 #include <doctest/doctest.h>
 
@@ -9,11 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/exchange/onnx_export.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
-#include "kestrel/svm/svc.hpp"
 #include "kestrel/pipeline/model.hpp"
+#include "kestrel/svm/svc.hpp"
 #include "model_fixtures.hpp"
 #include "unit/exchange/onnx_bytes.hpp"
 
@@ -73,7 +75,7 @@ TEST_SUITE("exchange") {
             CHECK(file.find(std::string("\x0a\x04"
                                         "body\x32")) != std::string::npos);
             CHECK(has_doubles(file, {0.005 / static_cast<double>(classes)}));  // the stopping rule's eps
-            CHECK(has_doubles(file, {1e-7}));                                   // LIBSVM's min_prob
+            CHECK(has_doubles(file, {1e-7}));                                  // LIBSVM's min_prob
             const Vector& a = svc->model().prob_a;
             CHECK(has_doubles(file, std::vector<double>(a.begin(), a.end())));  // each pair's sigmoid
         }
@@ -85,6 +87,37 @@ TEST_SUITE("exchange") {
         spec.calibrate = "sigmoid";
         spec.calibrate_folds = 2;
         CHECK_FALSE(has_op(onnx_of(Model::train(spec, test::blobs(60, 2, 3), Context{})), "Loop"));
+    }
+
+    TEST_CASE("ONNX ensembles: the members' weighted probabilities; a stack's second layer on double columns") {
+        const Dataset data = test::blobs(60, 2, 2);
+        const Model logistic = trained("logistic", Params::object(), data);
+        const Model tree = trained("tree", {{"max_depth", 3}}, data);
+        const std::string average = onnx_of(Model::ensemble({{logistic, 0.25}, {tree, 0.75}}, data, Context{}));
+        for (const char* op : {"MatMul", "Sigmoid", "TreeEnsembleRegressor", "Mul", "Add", "ArgMax"})
+            CHECK(has_op(average, op));
+        CHECK(has_doubles(average, {0.25}));
+        CHECK(has_doubles(average, {0.75}));
+        // A stack: each input's probabilities side by side, a gbdt on them. Its columns are
+        // computed in double, so its thresholds stay the doubles they are, not floats chosen
+        // for float32 inputs as the first layer's tree's are.
+        Dataset z = data;
+        DenseMatrix columns(data.rows(), 4);
+        columns << logistic.predict_proba(data.X), tree.predict_proba(data.X);
+        z.X = Features(std::move(columns));
+        z.feature_names = {"l0", "l1", "t0", "t1"};
+        const Model stacker = trained("gbdt", {{"n_estimators", 5}}, z);
+        const std::string stack = onnx_of(Model::stacked({{{logistic, 1.0}}, {{tree, 1.0}}}, stacker, data, Context{}));
+        const auto* gbdt = dynamic_cast<const Gbdt*>(&stacker.estimator());
+        REQUIRE(gbdt != nullptr);
+        int splits = 0;
+        for (const Tree& t : gbdt->trees())
+            for (int i = 0; i < t.size(); ++i)
+                if (!t.node(i).is_leaf()) {
+                    ++splits;
+                    CHECK(has_doubles(stack, {t.node(i).threshold}));
+                }
+        CHECK(splits > 0);
     }
 
     TEST_CASE("ONNX one_class: +1 where the decision value is above 0, else -1, and the value as scores") {
