@@ -8,6 +8,7 @@
 
 #include "../pipeline/ensemble_estimator.hpp"
 #include "kestrel/calibration/calibration.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
@@ -222,6 +223,10 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool 
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
     if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
     if (auto s = onnx_knn_scores(model, X, g)) return *s;
+    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(&model.estimator()))
+        throw ExportRefused("ONNX export: the " + wrapper->strategy_name() + " wrapper of " + model.model_name() +
+                            " members has no ONNX form here (wrappers export over the linear models and "
+                            "kernel_perceptron)");
     throw ExportRefused(
         "ONNX export: model " + model.model_name() +
         " has no ONNX form here (exported: tree, forest, "

@@ -18,11 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/kernel_methods/kernel_logistic.hpp"
 #include "kestrel/kernel_methods/kernel_perceptron.hpp"
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
 #include "kestrel/kernel_methods/knn.hpp"
+#include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -97,6 +99,12 @@ std::string times_gamma(OnnxGraphBuilder& g, const std::string& t, double gamma)
     return g.add("Mul", {t, g.double_scalar(gamma)});
 }
 
+[[noreturn]] void refuse_precomputed_kernel() {
+    throw ExportRefused(
+        "ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
+        "the training rows)");
+}
+
 // One base kernel's values [N, nSV] (kernel.cpp's factor_values).
 std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraphBuilder& g) {
     const double gamma = k.gamma.value_or(0), coef0 = k.coef0.value_or(0);
@@ -120,8 +128,7 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
         }
         case KernelKind::precomputed: break;
     }
-    throw ExportRefused("ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
-                        "the training rows)");
+    refuse_precomputed_kernel();
 }
 
 // K(X, rows): the spec's weighted sum of products of base kernels.
@@ -132,6 +139,58 @@ std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const st
         std::string product;
         for (const BaseKernel& factor : term.factors) {
             const std::string k = base_kernel(factor, sv, g);
+            product = product.empty() ? k : g.add("Mul", {product, k});
+        }
+        if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
+        total = total.empty() ? product : g.add("Add", {total, product});
+    }
+    return total;
+}
+
+// One base kernel of each row of X with itself [N, 1] (Kernel's k(x, x)): the dot-product
+// kernels from x·x; the distance-based ones at distance 0 (rbf, exponential and laplacian 1,
+// anova one per feature: Kernel computes the same, but for rbf and exponential up to the
+// rounding of ‖x‖² + ‖x‖² − 2x·x); min Σ x.
+std::string self_kernel(const BaseKernel& k, const std::string& X, Index d, OnnxGraphBuilder& g) {
+    const double gamma = k.gamma.value_or(0), coef0 = k.coef0.value_or(0);
+    const auto degree = static_cast<double>(k.degree.value_or(1));
+    const auto row_sum = [&](const std::string& t) {
+        return g.add("ReduceSum", {t, g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});
+    };
+    const auto scaled_dot = [&] {
+        return g.add("Add", {times_gamma(g, row_sum(g.add("Mul", {X, X})), gamma), g.double_scalar(coef0)});
+    };
+    const auto constant = [&](double v) {
+        return g.add("Expand", {g.doubles({v}, {1, 1}), g.add("Shape", {onnx_column(g, X, 0)})});
+    };
+    switch (k.kind) {
+        case KernelKind::linear:
+            return row_sum(g.add("Mul", {X, X}));
+        case KernelKind::poly:
+            return g.add("Pow", {scaled_dot(), g.double_scalar(degree)});
+        case KernelKind::sigmoid:
+            return g.add("Tanh", {scaled_dot()});
+        case KernelKind::rbf:
+        case KernelKind::exponential:
+        case KernelKind::laplacian:
+            return constant(1.0);
+        case KernelKind::anova:
+            return constant(static_cast<double>(d));
+        case KernelKind::min:
+            return row_sum(X);
+        case KernelKind::precomputed:
+            break;
+    }
+    refuse_precomputed_kernel();
+}
+
+// k(x, x) of the spec [N, 1]: its weighted sum of products of base kernels.
+std::string self_kernel_matrix(const KernelSpec& spec, const std::string& X, Index d, OnnxGraphBuilder& g) {
+    std::string total;
+    for (const KernelTerm& term : spec.terms) {
+        std::string product;
+        for (const BaseKernel& factor : term.factors) {
+            const std::string k = self_kernel(factor, X, d, g);
             product = product.empty() ? k : g.add("Mul", {product, k});
         }
         if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
@@ -279,8 +338,8 @@ std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper
 // row on ties, as kestrel's (distance, row) order), the reported distance (euclidean's square
 // root, cosine clipped to [0, 2]), the weights (1, or 1/distance with a zero distance taking
 // all the weight), then each class's summed weight over the row's total or the weighted mean
-// target, the neighbours added one after the other as kestrel adds them. Refused:
-// metric=kernel (a kernel-induced distance).
+// target, the neighbours added one after the other as kestrel adds them. metric=kernel ranks
+// by the distance the kernel induces (knn_kernel_distances).
 
 // Σ_j f(x_j, z_j) over the features in order [N, rows]; `term` makes one feature's [N, rows].
 template <class Term>
@@ -332,9 +391,22 @@ std::string knn_ranked_distances(KnnMetric metric, const DenseMatrix& Z, const s
         }
         case KnnMetric::kernel: break;
     }
-    throw ExportRefused(
-        "ONNX export: knn with metric=kernel (a kernel-induced distance) has no ONNX form here "
-        "(euclidean, manhattan and cosine export)");
+    throw InternalError("knn_ranked_distances: the kernel metric is knn_kernel_distances'");
+}
+
+// metric=kernel (knn_search.cpp brute_kernel): max(0, k(x, x) − 2 k(x, z) + k(z, z)), the
+// squared distance the kernel induces; k(z, z) of each kept row evaluated here by kestrel's
+// Kernel, as KnnIndex keeps it, the kernel values against x in the graph as the SVMs'.
+std::string knn_kernel_distances(const KernelSpec& spec, const Features& train, const std::string& X,
+                                 OnnxGraphBuilder& g) {
+    const Kernel kernel(spec);
+    const KernelRows rows(train);
+    std::vector<double> kzz;
+    for (Index j = 0; j < rows.size(); ++j) kzz.push_back(kernel(rows, j, rows, j));
+    const std::string twice = g.add("Mul", {kernel_matrix(spec, train, X, g), g.double_scalar(2.0)});
+    const std::string v = g.add(
+        "Add", {g.add("Sub", {self_kernel_matrix(spec, X, train.cols(), g), twice}), g.double_row(std::move(kzz))});
+    return g.add("Max", {v, g.double_scalar(0.0)});
 }
 
 // Column t of a [N, k, ...] tensor, added up for t = 0..k−1 in order: [N, 1, ...].
@@ -389,7 +461,9 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
     const KnnMetric metric = knn_metric_from_string(knn->settings().metric);
     const DenseMatrix Z = knn->index().train().to_dense();
     const auto k = static_cast<Index>(knn->settings().n_neighbors);
-    const std::string ranked = knn_ranked_distances(metric, Z, X, g);
+    const std::string ranked = metric == KnnMetric::kernel
+                                   ? knn_kernel_distances(*knn->kernel(), knn->index().train(), X, g)
+                                   : knn_ranked_distances(metric, Z, X, g);
     const std::vector<std::string> top =
         g.add_outputs("TopK", {ranked, g.int64s({k}, {1})}, 2,
                       {A::of_int("axis", 1), A::of_int("largest", 0), A::of_int("sorted", 1)});
@@ -398,7 +472,8 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
     std::string w;  // the neighbours' weights [N, k]; empty: uniform
     if (!uniform) {
         std::string distance = top[0];
-        if (metric == KnnMetric::euclidean) distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
+        if (metric == KnnMetric::euclidean || metric == KnnMetric::kernel)
+            distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
         if (metric == KnnMetric::cosine)
             distance = g.add("Clip", {distance, g.double_scalar(0.0), g.double_scalar(2.0)});
         const std::string inverse = g.add("Div", {g.double_scalar(1.0), distance});

@@ -1,9 +1,9 @@
 // The ONNX graphs of error-correcting output codes and of the pairwise coupling of svc's
 // probabilities (onnx_multiclass.cpp), of the one-class SVM (onnx_kernel_models.cpp) and of
-// ensembles and stacks (onnx_export.cpp): the operators each writes, the code matrix, the
-// coupling's constants, the members' weights and a stack's double thresholds as bytes in the
-// file, the outputs. The values themselves are checked against ONNX Runtime by
-// tests/exchange/onnx_runtime_test.py.
+// ensembles and stacks (onnx_export.cpp), and knn's kernel metric: the operators each writes,
+// the code matrix, the coupling's constants, the members' weights, a stack's double thresholds
+// and the kept rows' k(z, z) as bytes in the file, the outputs. The values themselves are checked against ONNX Runtime
+// by tests/exchange/onnx_runtime_test.py.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -13,6 +13,8 @@
 #include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/exchange/onnx_export.hpp"
+#include "kestrel/kernel_methods/knn.hpp"
+#include "kestrel/kernels/kernel.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/svm/svc.hpp"
@@ -118,6 +120,23 @@ TEST_SUITE("exchange") {
                     CHECK(has_doubles(stack, {t.node(i).threshold}));
                 }
         CHECK(splits > 0);
+    }
+
+    TEST_CASE("ONNX knn metric=kernel: k(x, x) - 2 k(x, z) + k(z, z), the kept rows' k(z, z) from kestrel's Kernel") {
+        const Model m =
+            trained("knn", {{"metric", "kernel"}, {"kernel", "poly(degree=2,coef0=1)"}}, test::blobs(30, 2, 3));
+        const auto* knn = dynamic_cast<const Knn*>(&m.estimator());
+        REQUIRE(knn != nullptr);
+        REQUIRE(knn->kernel().has_value());
+        const Kernel kernel(*knn->kernel());
+        const KernelRows rows(knn->index().train());
+        std::vector<double> kzz;
+        for (Index j = 0; j < rows.size(); ++j) kzz.push_back(kernel(rows, j, rows, j));
+        const std::string file = onnx_of(m);
+        CHECK(has_doubles(file, kzz));
+        for (const char* op : {"MatMul", "Pow", "ReduceSum", "Max", "TopK", "Gather"}) CHECK(has_op(file, op));
+        // The other metrics' files have no kernel.
+        CHECK_FALSE(has_op(onnx_of(trained("knn", Params::object(), test::blobs(30, 2, 3))), "Pow"));
     }
 
     TEST_CASE("ONNX one_class: +1 where the decision value is above 0, else -1, and the value as scores") {
