@@ -97,6 +97,25 @@ CASES = [
     ("linear_svm heart ecoc, two classes (labels, scores)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], HEART),
     ("linear_svm penguins one-vs-one, onehot, median (labels, scores)",
      ["-m", "linear_svm", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
+    # Wrappers with probabilities (logistic, kernel_logistic members): one-vs-rest's P(positive)
+    # over their sum, one-vs-one's pairwise coupling (the svc's Loop); the label stays the
+    # decisions'. Measured with ONNX Runtime 1.31.1 (2026-12-07), against the file's doubles /
+    # on the float32 values: logistic ovr 5.4e-8 / 3.0e-8, ovo 8.3e-8 / 2.9e-8, penguins ovo
+    # 3.0e-7 / 2.9e-8, five classes (below) 1.2e-7 / 2.9e-8; kernel_logistic ovo 6.5e-8 /
+    # 2.8e-8, ovr 6.3e-8 / 3.0e-8.
+    ("logistic iris one-vs-rest standard (probabilities)", ["-m", "logistic", "-p", "multiclass=ovr", "--scale",
+                                                            "standard"], IRIS),
+    ("logistic iris one-vs-one standard (pairwise coupling)", ["-m", "logistic", "-p", "multiclass=ovo", "--scale",
+                                                               "standard"], IRIS),
+    ("logistic penguins one-vs-one, onehot, median (pairwise coupling)",
+     ["-m", "logistic", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
+    ("kernel_logistic iris one-vs-one standard (pairwise coupling)",
+     ["-m", "kernel_logistic", "-p", "multiclass=ovo", "--scale", "standard"], IRIS),
+    ("kernel_logistic iris one-vs-rest standard, laplacian (probabilities)",
+     ["-m", "kernel_logistic", "-p", "multiclass=ovr", "-p", "kernel=laplacian", "--scale", "standard"], IRIS),
+    # Calibrated: the decisions mapped (3.0e-8 / 2.9e-8 measured).
+    ("logistic iris one-vs-one standard, sigmoid calibration",
+     ["-m", "logistic", "-p", "multiclass=ovo", "--scale", "standard", "--calibrate", "sigmoid"], IRIS),
     # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
     ("svc iris standard (labels, scores)", ["-m", "svc", "--scale", "standard"], IRIS),
     ("svc heart probability=1", ["-m", "svc", "-p", "probability=1"], HEART),
@@ -440,7 +459,9 @@ def main():
                  ["-m", "svc", "-p", "probability=1", "--scale", "standard"], five),
                 ("nu_svc diabetes, 5 classes, probability=1, minmax, poly (pairwise coupling)",
                  ["-m", "nu_svc", "-p", "probability=1", "-p", "nu=0.3", "-p", "kernel=poly(degree=2)", "--scale",
-                  "minmax"], five)]
+                  "minmax"], five),
+                ("logistic diabetes, 5 classes, one-vs-one, standard (pairwise coupling)",
+                 ["-m", "logistic", "-p", "multiclass=ovo", "--scale", "standard"], five)]
         for case in CASES + more:
             compare(case, args, onnx_mod, work)
         zipmap(args, onnx_mod, work)

@@ -318,17 +318,22 @@ OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool l
     return out;
 }
 
-// A wrapper's kernel_perceptron members, each one score column, side by side; nullopt for
-// other members.
-std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper, const std::string& X,
-                                                OnnxGraphBuilder& g) {
+// A wrapper's kernel_perceptron or kernel_logistic members, each one score column f, side by
+// side, and (kernel_logistic) their P(positive) = σ(f); nullopt for other members.
+std::optional<OnnxScores> kernel_member_scores(const Model& model, const MulticlassWrapper& wrapper,
+                                               const std::string& X, OnnxGraphBuilder& g) {
     std::vector<std::string> columns;
+    bool logistic = true;
     for (const auto& member : wrapper.fitted_members()) {
         const auto* perceptron = dynamic_cast<const KernelPerceptron*>(member.get());
-        if (!perceptron) return std::nullopt;
-        columns.push_back(expansion_columns(perceptron->expansion(), X, g));
+        const auto* klr = dynamic_cast<const KernelLogistic*>(member.get());
+        if (!perceptron && !klr) return std::nullopt;
+        logistic = logistic && klr;
+        columns.push_back(expansion_columns(perceptron ? perceptron->expansion() : klr->expansion(), X, g));
     }
-    return g.add("Concat", columns, {A::of_int("axis", 1)});
+    const std::string scores = g.add("Concat", columns, {A::of_int("axis", 1)});
+    const bool proba = logistic && model.estimator().has_predict_proba();
+    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
 }
 
 // knn in standard operators, in double, as knn.cpp and knn_search.cpp compute it: the exact
@@ -426,11 +431,7 @@ std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std
     // A multiclass wrapper (kernel_perceptron): its one member with two classes, else its
     // members' scores combined by its strategy.
     if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
-        if (!wrapper->direct_member()) {
-            const auto members = kernel_member_scores(*wrapper, X, g);
-            if (!members) return std::nullopt;
-            return onnx_multiclass_scores(model, *wrapper, *members, g);
-        }
+        if (!wrapper->direct_member()) return kernel_member_scores(model, *wrapper, X, g);
         estimator = wrapper->direct_member();
     }
     if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);

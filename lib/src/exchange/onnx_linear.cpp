@@ -3,10 +3,12 @@
 // probabilities as logistic_probabilities computes them. Standard operators rather than
 // ai.onnx.ml's LinearClassifier / LinearRegressor, whose outputs are float: the scores stay
 // exact in double. A one-vs-rest or one-vs-one wrapper of linear members (linear_svm,
-// perceptron, lp_svm over more than two classes) is the same product with one column per
-// member, then the wrapper's combination (multiclass_wrapper.cpp).
+// perceptron, lp_svm over more than two classes; logistic with multiclass=ovr or ovo, whose
+// probabilities are combined too) is the same product with one column per member, then the
+// wrapper's combination (multiclass_wrapper.cpp).
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/linear/linear_model.hpp"
+#include "kestrel/linear/logistic.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
@@ -32,14 +34,19 @@ std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const Multic
     const auto& members = wrapper.fitted_members();
     Eigen::MatrixXd W;
     Vector b(static_cast<Index>(members.size()));
+    bool logistic = true;
     for (std::size_t m = 0; m < members.size(); ++m) {
         const auto* linear = dynamic_cast<const LinearModel*>(members[m].get());
         if (!linear || linear->coef_matrix().rows() != 1 || !members[m]->has_decision_function()) return std::nullopt;
+        logistic = logistic && dynamic_cast<const LogisticRegression*>(linear) != nullptr;
         if (W.size() == 0) W.resize(static_cast<Index>(members.size()), linear->coef_matrix().cols());
         W.row(static_cast<Index>(m)) = linear->coef_matrix().row(0);
         b[static_cast<Index>(m)] = linear->intercepts()[0];
     }
-    return onnx_multiclass_scores(model, wrapper, linear_scores(W, b, X, g), g);
+    const std::string scores = linear_scores(W, b, X, g);
+    // Binary logistic members: P(positive) = σ(z), logistic_probabilities' second column.
+    const bool proba = logistic && model.estimator().has_predict_proba();
+    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
 }
 
 }  // namespace

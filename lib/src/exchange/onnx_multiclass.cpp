@@ -226,16 +226,41 @@ std::string onnx_pairwise_coupling(OnnxGraphBuilder& g, Index k, const std::stri
 }
 
 OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
-                                  OnnxGraphBuilder& g) {
-    if (model.estimator().has_predict_proba())
+                                  OnnxGraphBuilder& g, const std::string& positive) {
+    const auto k = static_cast<Index>(model.classes().size());
+    OnnxScores out = [&] {
+        if (wrapper.strategy_name() == "ovr") return OnnxScores{members, false};  // the label: their argmax
+        if (wrapper.strategy_name() == "ovo") return one_vs_one(k, members, g);
+        if (const auto* ecoc = dynamic_cast<const Ecoc*>(&wrapper)) return error_correcting_codes(*ecoc, members, g);
+        throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " multiclass strategy of " +
+                            model.model_name() + " has no ONNX form here (ovr, ovo and ecoc export)");
+    }();
+    if (!model.estimator().has_predict_proba()) return out;
+    if (positive.empty())
         throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " wrapper's probabilities of " +
                             model.model_name() + " have no ONNX form here");
-    const auto k = static_cast<Index>(model.classes().size());
-    if (wrapper.strategy_name() == "ovr") return OnnxScores{members, false};  // the label: their argmax
-    if (wrapper.strategy_name() == "ovo") return one_vs_one(k, members, g);
-    if (const auto* ecoc = dynamic_cast<const Ecoc*>(&wrapper)) return error_correcting_codes(*ecoc, members, g);
-    throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " multiclass strategy of " + model.model_name() +
-                        " has no ONNX form here (ovr, ovo and ecoc export)");
+    // The label stays the decisions' (MulticlassWrapper::predict); the probabilities are
+    // combine_probabilities' of the members' P(positive): one-vs-rest each over the row's sum
+    // (added left to right; 1/k each where it is not above 0), one-vs-one their pairwise
+    // coupling with r(i, j) = 1 − p, r(j, i) = p, p clipped to [1e-7, 1 − 1e-7].
+    std::string p;
+    if (wrapper.strategy_name() == "ovr") {
+        std::string sum;
+        for (Index c = 0; c < k; ++c) {
+            const std::string column = onnx_column(g, positive, c);
+            sum = sum.empty() ? column : g.add("Add", {sum, column});
+        }
+        p = g.add("Where", {g.add("Greater", {sum, g.double_scalar(0.0)}), g.add("Div", {positive, sum}),
+                            g.double_scalar(1.0 / static_cast<double>(k))});
+    } else {
+        const std::string clipped = g.add("Clip", {positive, g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
+        p = onnx_pairwise_coupling(g, k, g.add("Sub", {g.double_scalar(1.0), clipped}), clipped);
+    }
+    if (out.label_scores.empty()) out.label_scores = out.tensor;
+    out.decision = out.tensor;
+    out.tensor = p;
+    out.probabilities = true;
+    return out;
 }
 
 }  // namespace kestrel

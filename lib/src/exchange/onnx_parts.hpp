@@ -76,10 +76,11 @@ std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // A multiclass wrapper's scores from its members' [N, members] decision values (ovr, ovo,
-// ecoc; ExportRefused for probabilities).
+// ecoc) and, where the wrapper gives probabilities (ovr, ovo), their P(positive) [N, members]
+// (`positive`; empty: ExportRefused for a wrapper with probabilities).
 class MulticlassWrapper;
 OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
-                                  OnnxGraphBuilder& g);
+                                  OnnxGraphBuilder& g, const std::string& positive = {});
 // Pairwise coupling of k classes' pair probabilities into class probabilities [N, k], as
 // pairwise_coupling computes it (Wu, Lin & Weng 2004, method 2; LIBSVM's
 // multiclass_probability): `upper` [N, pairs] holds r(i, j) and `lower` r(j, i) for the

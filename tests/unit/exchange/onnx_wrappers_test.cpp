@@ -81,6 +81,14 @@ TEST_SUITE("exchange") {
             const Vector& a = svc->model().prob_a;
             CHECK(has_doubles(file, std::vector<double>(a.begin(), a.end())));  // each pair's sigmoid
         }
+        // A wrapper of logistic members: one-vs-one couples their P(positive) in the same Loop,
+        // one-vs-rest divides them by their sum.
+        const Model ovo = trained("logistic", {{"multiclass", "ovo"}}, test::blobs(40, 2, 4));
+        CHECK(has_op(onnx_of(ovo), "Loop"));
+        CHECK(has_doubles(onnx_of(ovo), {0.005 / 4}));
+        const std::string ovr = onnx_of(trained("logistic", {{"multiclass", "ovr"}}, test::blobs(40, 2, 4)));
+        CHECK_FALSE(has_op(ovr, "Loop"));
+        for (const char* op : {"Sigmoid", "Greater", "Div", "Where"}) CHECK(has_op(ovr, op));
         // Two classes: Platt's sigmoid alone. Calibrated: the decision values, no coupling.
         CHECK_FALSE(has_op(onnx_of(trained("svc", {{"probability", true}}, test::blobs(60, 2, 2))), "Loop"));
         ModelSpec spec;
