@@ -131,20 +131,27 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
     refuse_precomputed_kernel();
 }
 
-// K(X, rows): the spec's weighted sum of products of base kernels.
-std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const std::string& X, OnnxGraphBuilder& g) {
-    SupportVectorTensors sv(rows, X, g);
+// The spec's weighted sum of products of base kernels, each factor's values [N, columns]
+// from `factor`.
+template <class Factor>
+std::string kernel_terms(const KernelSpec& spec, OnnxGraphBuilder& g, Factor factor) {
     std::string total;
     for (const KernelTerm& term : spec.terms) {
         std::string product;
-        for (const BaseKernel& factor : term.factors) {
-            const std::string k = base_kernel(factor, sv, g);
+        for (const BaseKernel& f : term.factors) {
+            const std::string k = factor(f);
             product = product.empty() ? k : g.add("Mul", {product, k});
         }
         if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
         total = total.empty() ? product : g.add("Add", {total, product});
     }
     return total;
+}
+
+// K(X, rows) [N, rows].
+std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const std::string& X, OnnxGraphBuilder& g) {
+    SupportVectorTensors sv(rows, X, g);
+    return kernel_terms(spec, g, [&](const BaseKernel& k) { return base_kernel(k, sv, g); });
 }
 
 // One base kernel of each row of X with itself [N, 1] (Kernel's k(x, x)): the dot-product
@@ -184,19 +191,9 @@ std::string self_kernel(const BaseKernel& k, const std::string& X, Index d, Onnx
     refuse_precomputed_kernel();
 }
 
-// k(x, x) of the spec [N, 1]: its weighted sum of products of base kernels.
+// k(x, x) of the spec [N, 1].
 std::string self_kernel_matrix(const KernelSpec& spec, const std::string& X, Index d, OnnxGraphBuilder& g) {
-    std::string total;
-    for (const KernelTerm& term : spec.terms) {
-        std::string product;
-        for (const BaseKernel& factor : term.factors) {
-            const std::string k = self_kernel(factor, X, d, g);
-            product = product.empty() ? k : g.add("Mul", {product, k});
-        }
-        if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
-        total = total.empty() ? product : g.add("Add", {total, product});
-    }
-    return total;
+    return kernel_terms(spec, g, [&](const BaseKernel& k) { return self_kernel(k, X, d, g); });
 }
 
 // A [rows, cols] double constant from a row-major filler.
