@@ -7,6 +7,7 @@
 
 #include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/boosting/gbdt.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/tree/decision_tree.hpp"
@@ -118,7 +119,7 @@ OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, bool float_threshol
 // adaboost over trees, its decision_function: each tree's leaf gives the tree's α to the class
 // the tree predicts there (its largest value, the lowest class on ties, as DecisionTree
 // predicts): with more than two classes (SAMME) to that class's column, with two as +α
-// (classes[1]) or −α to the one column. Another weak learner is refused naming it.
+// (classes[1]) or −α to the one column. (Linear weak learners: onnx_linear.cpp.)
 std::string adaboost_scores(const Model& model, const AdaBoost& ada, bool float_thresholds, const std::string& X,
                             OnnxGraphBuilder& g) {
     const auto k = static_cast<Index>(model.classes().size());
@@ -127,9 +128,7 @@ std::string adaboost_scores(const Model& model, const AdaBoost& ada, bool float_
     TreeEnsembleNodes nodes(samme ? k : 1, float_thresholds);
     for (std::size_t t = 0; t < ada.learners().size(); ++t) {
         const auto* learner = dynamic_cast<const DecisionTree*>(ada.learners()[t].get());
-        if (!learner)
-            throw ExportRefused("ONNX export: adaboost with base=" + ada.learners()[t]->name() +
-                                " has no ONNX form here (adaboost exports with base=tree)");
+        if (!learner) throw InternalError("adaboost_scores: a weak learner is not a tree");
         const double alpha = ada.rounds()[t].alpha;
         const auto leaf = [alpha, k, samme](const Tree& tree, int i) {
             const double* v = tree.value(i);
@@ -157,7 +156,8 @@ std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
         return OnnxScores{tree_models(model, forest->trees(), float_thresholds, X, g), classifier};
     if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, float_thresholds, X, g);
-    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e))
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e);
+        ada && !ada->learners().empty() && dynamic_cast<const DecisionTree*>(ada->learners().front().get()))
         return OnnxScores{adaboost_scores(model, *ada, float_thresholds, X, g), false};
     return std::nullopt;
 }
