@@ -220,6 +220,10 @@ CASES = [
     ("linear_svm heart, tuned threshold (labels, scores)", ["-m", "linear_svm"], HEART, TUNED_THRESHOLD),
     ("gbdt heart, isotonic calibration, tuned threshold",
      ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"], HEART, TUNED_THRESHOLD),
+    # Thresholds over the newly exported: 3.7e-8 and 2.4e-8 measured (2026-12-07).
+    ("adaboost heart base=logistic, tuned threshold (labels, scores)",
+     ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=10"], HEART, TUNED_THRESHOLD),
+    ("knn heart metric=kernel, tuned threshold", ["-m", "knn", "-p", "metric=kernel"], HEART, TUNED_THRESHOLD),
     # kestrel-auto's models (kind ensemble): each member's subgraph on the same inputs, their
     # probabilities or predictions weighted and added in the members' order; a stack's groups
     # side by side, then its second layer. Measured with ONNX Runtime 1.31.1 (2026-12-07),
