@@ -230,8 +230,8 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool 
     throw ExportRefused(
         "ONNX export: model " + model.model_name() +
         " has no ONNX form here (exported: tree, forest, "
-        "gbdt, adaboost over trees, the kernel SVMs (one_class too) and kernel methods, knn, and the linear models; "
-        "docs/exchange.md)");
+        "gbdt, adaboost over trees or linear models, the kernel SVMs (one_class too) and kernel methods, knn, the "
+        "linear models, and ensembles of these; docs/exchange.md)");
 }
 
 OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g) {

@@ -56,7 +56,7 @@ OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool 
 // its estimator and its calibration, as Model::predict_proba / predict; an ensemble's
 // weighted average of its members' (a stack's second layer on its groups' averages).
 OnnxScores onnx_model_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
-// The same for an ensemble model (kestrel-auto's bags, --ensemble and --stack).
+// The same for an ensemble model (kestrel-auto's bags, weighted ensembles and stacks).
 OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
 // A probability calibration's probabilities [N, classes] on the estimator's scores, as
 // Model::probabilities computes them (the calibration's input as uncalibrated_scores takes
