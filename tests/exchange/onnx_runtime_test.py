@@ -34,6 +34,9 @@ FLOAT32_ANCHOR = "float32 anchor"
 # A case fitted by kestrel-cv --tune-threshold f1 -o (the model file keeps the tuned decision
 # threshold, which kestrel-predict applies) instead of kestrel-train.
 TUNED_THRESHOLD = "tuned threshold"
+# A case fitted by kestrel-auto ... -o (a model of kind ensemble: a bag of fold models, an
+# --ensemble's weighted members, or a --stack) instead of kestrel-train.
+AUTO = "kestrel-auto"
 MISSING = {"", "NA", "N/A", "NaN", "nan", "NAN", "?"}
 
 # name, kestrel-train arguments, train file, test file (relative to the source tree)
@@ -94,9 +97,41 @@ CASES = [
     ("linear_svm heart ecoc, two classes (labels, scores)", ["-m", "linear_svm", "-p", "multiclass=ecoc"], HEART),
     ("linear_svm penguins one-vs-one, onehot, median (labels, scores)",
      ["-m", "linear_svm", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
+    # Wrappers with probabilities (logistic, kernel_logistic members): one-vs-rest's P(positive)
+    # over their sum, one-vs-one's pairwise coupling (the svc's Loop); the label stays the
+    # decisions'. Measured with ONNX Runtime 1.31.1 (2026-12-07), against the file's doubles /
+    # on the float32 values: logistic ovr 5.4e-8 / 3.0e-8, ovo 8.3e-8 / 2.9e-8, penguins ovo
+    # 3.0e-7 / 2.9e-8, five classes (below) 1.2e-7 / 2.9e-8; kernel_logistic ovo 6.5e-8 /
+    # 2.8e-8, ovr 6.3e-8 / 3.0e-8.
+    ("logistic iris one-vs-rest standard (probabilities)", ["-m", "logistic", "-p", "multiclass=ovr", "--scale",
+                                                            "standard"], IRIS),
+    ("logistic iris one-vs-one standard (pairwise coupling)", ["-m", "logistic", "-p", "multiclass=ovo", "--scale",
+                                                               "standard"], IRIS),
+    ("logistic penguins one-vs-one, onehot, median (pairwise coupling)",
+     ["-m", "logistic", "-p", "multiclass=ovo", "--label-col", "species", "--missing", "median"], PENGUINS),
+    ("kernel_logistic iris one-vs-one standard (pairwise coupling)",
+     ["-m", "kernel_logistic", "-p", "multiclass=ovo", "--scale", "standard"], IRIS),
+    ("kernel_logistic iris one-vs-rest standard, laplacian (probabilities)",
+     ["-m", "kernel_logistic", "-p", "multiclass=ovr", "-p", "kernel=laplacian", "--scale", "standard"], IRIS),
+    # Calibrated: the decisions mapped (3.0e-8 / 2.9e-8 measured).
+    ("logistic iris one-vs-one standard, sigmoid calibration",
+     ["-m", "logistic", "-p", "multiclass=ovo", "--scale", "standard", "--calibrate", "sigmoid"], IRIS),
     # The kernel SVMs: labels by the one-vs-one votes, as kestrel predicts.
     ("svc iris standard (labels, scores)", ["-m", "svc", "--scale", "standard"], IRIS),
     ("svc heart probability=1", ["-m", "svc", "-p", "probability=1"], HEART),
+    # probability=1 over three classes or more: the pairs' Platt sigmoids coupled by a Loop
+    # (LIBSVM's multiclass_probability as kestrel computes it, each row stopping at kestrel's
+    # iteration: a row stopping one iteration early or late would move by about the stopping
+    # rule's 0.005 / k, far above 1e-5). Five classes: diabetes_classes below. Measured with
+    # ONNX Runtime 1.31.1 (2026-12-07), against the file's doubles / on the float32 values:
+    # svc iris 2.2e-7 / 3.0e-8, nu_svc iris 1.3e-7 / 2.9e-8, svc penguins 3.9e-8 / 3.0e-8;
+    # five classes svc 9.1e-8 / 1.9e-8, nu_svc 6.6e-8 / 1.8e-8 (the float32 outputs' rounding).
+    ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
+    ("nu_svc iris probability=1, laplacian, standard (pairwise coupling)",
+     ["-m", "nu_svc", "-p", "probability=1", "-p", "kernel=laplacian", "--scale", "standard"], IRIS),
+    ("svc penguins probability=1, onehot, median, standard (pairwise coupling)",
+     ["-m", "svc", "-p", "probability=1", "--label-col", "species", "--missing", "median", "--scale", "standard"],
+     PENGUINS),
     ("svc heart poly (labels, scores)", ["-m", "svc", "-p", "kernel=poly(degree=2,coef0=1)"], HEART),
     ("nu_svc iris laplacian standard (labels, scores)", ["-m", "nu_svc", "-p", "kernel=laplacian", "--scale", "standard"],
      IRIS),
@@ -128,6 +163,16 @@ CASES = [
     ("adaboost penguins native categories (labels, scores)",
      ["-m", "adaboost", "-p", "base=tree(max_depth=3)", "-p", "n_estimators=20", "--label-col", "species"], PENGUINS),
     ("adaboost heart, sigmoid calibration", ["-m", "adaboost", "-p", "n_estimators=20", "--calibrate", "sigmoid"], HEART),
+    # adaboost over linear weak learners: each learner's class from its scores (z > 0, or the
+    # first largest), its α to that class. Measured with ONNX Runtime 1.31.1 (2026-12-07),
+    # against the file's doubles: heart 3.7e-8, iris SAMME 7.6e-7 (sums of α of about 10 as
+    # float32 scores), calibrated 2.2e-8.
+    ("adaboost heart base=logistic (labels, scores)", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=10"],
+     HEART),
+    ("adaboost iris SAMME base=logistic, standard (labels, scores)",
+     ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=10", "--scale", "standard"], IRIS),
+    ("adaboost heart base=linear_svm, sigmoid calibration",
+     ["-m", "adaboost", "-p", "base=linear_svm", "-p", "n_estimators=10", "--calibrate", "sigmoid"], HEART),
     # knn: exact distances to the kept rows, TopK, the weighted vote or mean.
     ("knn iris standard", ["-m", "knn", "--scale", "standard"], IRIS),
     ("knn iris", ["-m", "knn", "-p", "n_neighbors=7"], IRIS),
@@ -140,6 +185,17 @@ CASES = [
     ("knn penguins onehot, median, standard", ["-m", "knn", "--label-col", "species", "--encode", "onehot", "--missing",
                                                "median", "--scale", "standard"], PENGUINS),
     ("knn heart, isotonic calibration", ["-m", "knn", "--calibrate", "isotonic"], HEART),
+    # metric=kernel: max(0, k(x, x) - 2 k(x, z) + k(z, z)), k(z, z) as kestrel's Kernel gives it.
+    # Measured with ONNX Runtime 1.31.1 (2026-12-07), against the file's doubles: rbf iris
+    # 2.4e-8, poly heart with distance weights 6.6e-7 (the kernel values' rounding, amplified
+    # by 1/distance), laplacian diabetes 0, calibrated heart 3.0e-8.
+    ("knn iris metric=kernel (rbf), standard", ["-m", "knn", "-p", "metric=kernel", "--scale", "standard"], IRIS),
+    ("knn heart metric=kernel, poly(2), distance weights",
+     ["-m", "knn", "-p", "metric=kernel", "-p", "kernel=poly(degree=2)", "-p", "weights=distance"], HEART),
+    ("knn diabetes metric=kernel, laplacian, standard",
+     ["-m", "knn", "-p", "metric=kernel", "-p", "kernel=laplacian", "--scale", "standard"], DIABETES),
+    ("knn heart metric=kernel, sigmoid calibration",
+     ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
     # Probability calibration (--calibrate) on the estimator's decision values or probabilities.
     ("logistic heart, sigmoid calibration", ["-m", "logistic", "--calibrate", "sigmoid"], HEART),
     ("gbdt heart logistic, isotonic calibration", ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"],
@@ -150,6 +206,9 @@ CASES = [
     ("linear_svm iris one-vs-rest standard, isotonic calibration",
      ["-m", "linear_svm", "--scale", "standard", "--calibrate", "isotonic"], IRIS),
     ("svc iris standard, sigmoid calibration", ["-m", "svc", "--scale", "standard", "--calibrate", "sigmoid"], IRIS),
+    # A calibration maps the decision values (no coupling in the file): 3.9e-8 / 3.0e-8 measured.
+    ("svc iris probability=1, sigmoid calibration", ["-m", "svc", "-p", "probability=1", "--calibrate", "sigmoid"],
+     IRIS),
     ("svc heart probability=1, isotonic calibration", ["-m", "svc", "-p", "probability=1", "--calibrate", "isotonic"],
      HEART),
     ("kernel_logistic heart, isotonic calibration", ["-m", "kernel_logistic", "--calibrate", "isotonic"], HEART),
@@ -161,13 +220,39 @@ CASES = [
     ("linear_svm heart, tuned threshold (labels, scores)", ["-m", "linear_svm"], HEART, TUNED_THRESHOLD),
     ("gbdt heart, isotonic calibration, tuned threshold",
      ["-m", "gbdt", "-p", "n_estimators=20", "--calibrate", "isotonic"], HEART, TUNED_THRESHOLD),
+    # Thresholds over the newly exported: 3.7e-8 and 2.4e-8 measured (2026-12-07).
+    ("adaboost heart base=logistic, tuned threshold (labels, scores)",
+     ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=10"], HEART, TUNED_THRESHOLD),
+    ("knn heart metric=kernel, tuned threshold", ["-m", "knn", "-p", "metric=kernel"], HEART, TUNED_THRESHOLD),
+    # kestrel-auto's models (kind ensemble): each member's subgraph on the same inputs, their
+    # probabilities or predictions weighted and added in the members' order; a stack's groups
+    # side by side, then its second layer. Measured with ONNX Runtime 1.31.1 (2026-12-07),
+    # against the file's doubles (asserted): bag 6.5e-8, heart ensemble 2.9e-8, iris ensemble
+    # 1.1e-7, heart stack 3.1e-8; diabetes ensemble 1.4e-6, stack 2.8e-6 (knn's distance
+    # weights carry the inputs' float32 rounding). On the float32 values the trees' float
+    # ties move them by up to 0.66 (diabetes), as for the trees alone.
+    ("auto bag of 5 fold models (iris)", ["--max-evals", "6", "--models", "logistic,forest,knn"], IRIS, AUTO),
+    ("auto --ensemble, log_loss: logistic, knn, gbdt fold models (heart)",
+     ["--metric", "log_loss", "--max-evals", "12", "--models", "logistic,forest,gbdt,knn,svc", "--ensemble"], HEART,
+     AUTO),
+    ("auto --ensemble, log_loss: logistic, gbdt fold models (iris)",
+     ["--metric", "log_loss", "--max-evals", "12", "--models", "logistic,forest,gbdt,knn,svc", "--ensemble"], IRIS, AUTO),
+    ("auto --stack, log_loss: logistic, forest, knn, gbdt under a bagged logistic (heart)",
+     ["--metric", "log_loss", "--max-evals", "12", "--models", "logistic,forest,gbdt,knn,svc", "--stack"], HEART, AUTO),
+    # Regression: members without the linear models' float32 caveat (which, with the trees'
+    # float ties on the float32 values, would leave neither anchor within 1e-5).
+    ("auto --ensemble: forest, knn fold models (diabetes)",
+     ["--seed", "1", "--max-evals", "12", "--models", "gbdt,knn,forest", "--ensemble"], DIABETES, AUTO),
+    ("auto --stack: forest, knn, gbdt under a bagged ridge (diabetes)",
+     ["--seed", "1", "--max-evals", "12", "--models", "gbdt,knn,forest", "--stack"], DIABETES, AUTO),
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
-    ("svc iris probability=1 (pairwise coupling)", ["-m", "svc", "-p", "probability=1"], IRIS),
-    ("knn iris metric=kernel", ["-m", "knn", "-p", "metric=kernel"], IRIS),
-    ("adaboost heart, base=logistic", ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=5"], HEART),
-    ("calibrated knn heart metric=kernel", ["-m", "knn", "-p", "metric=kernel", "--calibrate", "sigmoid"], HEART),
+    ("adaboost heart, base=svc", ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5"], HEART),
+    ("gbdt iris one-vs-rest (a wrapper of gbdt members)", ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=5"],
+     IRIS),
+    ("calibrated adaboost heart, base=svc",
+     ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
 ]
 
 
@@ -248,6 +333,23 @@ def differences(name, ort, header, rows):
     return mismatched, max(abs(got[i * k + c] - float(r[j])) for i, r in enumerate(rows) for c, j in enumerate(proba_columns))
 
 
+def diabetes_classes(args, work, classes=5):
+    """diabetes with its target cut at the training target's quantiles into `classes` classes
+    (c0 ... c4): a set of more than three classes for the pairwise coupling, whose p·Qp Eigen
+    adds in another order from four terms up. Returns the (train, test) paths."""
+    paths = []
+    header, train_rows = read_table(os.path.join(args.source, DIABETES[0]))
+    targets = sorted(float(r[0]) for r in train_rows)
+    cuts = [targets[len(targets) * c // classes] for c in range(1, classes)]
+    for path in DIABETES:
+        _, rows = read_table(os.path.join(args.source, path))
+        out = os.path.join(work, "diabetes_classes_" + os.path.basename(path))
+        with open(out, "w", newline="") as f:
+            csv.writer(f).writerows([header] + [["c%d" % sum(float(r[0]) >= c for c in cuts)] + r[1:] for r in rows])
+        paths.append(out)
+    return tuple(paths)
+
+
 def compare(case, args, onnx_mod, work):
     """Asserted against kestrel-predict on the file's own doubles (the trees' float
     thresholds make float32 inputs split as those doubles do), or for a FLOAT32_ANCHOR case
@@ -255,6 +357,8 @@ def compare(case, args, onnx_mod, work):
     name, train_args, (train, test) = case[:3]
     float32_anchor = FLOAT32_ANCHOR in case[3:]
     trainer, extra = ("kestrel-cv", ["--tune-threshold", "f1"]) if TUNED_THRESHOLD in case[3:] else ("kestrel-train", [])
+    if AUTO in case[3:]:
+        trainer = AUTO
     train_path, test_path = os.path.join(args.source, train), os.path.join(args.source, test)
     model_json, model_onnx = os.path.join(work, "model.json"), os.path.join(work, "model.onnx")
     r = run([os.path.join(args.bin, trainer), "-q", *train_args, *extra, train_path, "-o", model_json])
@@ -262,6 +366,13 @@ def compare(case, args, onnx_mod, work):
     if extra:
         with open(model_json) as f:
             check("threshold" in json.load(f), name + ": the model file keeps no threshold")
+    if trainer == AUTO:
+        with open(model_json) as f:
+            saved = json.load(f)
+        kinds = sorted({m["model"]["model"] for m in saved["state"]["members"]})
+        check(saved["model"] == "ensemble", name + ": kestrel-auto saved no ensemble")
+        stacker = saved["state"].get("stacker")
+        print(f"{name}: members {kinds}" + (f", stacked by {stacker['model']}" if stacker else ""))
     r = run([os.path.join(args.bin, "kestrel-export"), model_json, "--to", "onnx", "-o", model_onnx])
     check(r.returncode == 0, name + ": kestrel-export: " + r.stderr)
     model = onnx_mod.load(model_onnx)
@@ -357,7 +468,15 @@ def main():
         print("onnx_runtime_test: missing " + ", ".join(missing) + " (scripts/setup.sh installs them)")
         sys.exit(1 if ci else 77)
     with tempfile.TemporaryDirectory(prefix="kestrel-onnx-") as work:
-        for case in CASES:
+        five = diabetes_classes(args, work)
+        more = [("svc diabetes, 5 classes, probability=1, standard (pairwise coupling)",
+                 ["-m", "svc", "-p", "probability=1", "--scale", "standard"], five),
+                ("nu_svc diabetes, 5 classes, probability=1, minmax, poly (pairwise coupling)",
+                 ["-m", "nu_svc", "-p", "probability=1", "-p", "nu=0.3", "-p", "kernel=poly(degree=2)", "--scale",
+                  "minmax"], five),
+                ("logistic diabetes, 5 classes, one-vs-one, standard (pairwise coupling)",
+                 ["-m", "logistic", "-p", "multiclass=ovo", "--scale", "standard"], five)]
+        for case in CASES + more:
             compare(case, args, onnx_mod, work)
         zipmap(args, onnx_mod, work)
         for case in REFUSED:

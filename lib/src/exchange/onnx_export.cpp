@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "../pipeline/ensemble_estimator.hpp"
 #include "kestrel/calibration/calibration.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
 
@@ -51,16 +53,6 @@ std::string calibration_input(const Model& model, const OnnxScores& scores, Inde
     return columns == 1 ? onnx_column(g, scores.tensor, 1) : scores.tensor;
 }
 
-// Platt's sigmoid of every column at once: p = 1 / (1 + exp(a s + b)), a and b per column.
-std::string sigmoid_columns(const Calibration& c, const std::string& s, OnnxGraphBuilder& g) {
-    const std::string f_apb =
-        g.add("Add", {g.add("Mul", {s, g.double_row(c.sigmoid_a())}), g.double_row(c.sigmoid_b())});
-    const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
-    const std::string numerator =
-        g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
-    return g.add("Div", {numerator, g.add("Add", {g.double_scalar(1.0), e})});
-}
-
 // One isotonic map of a score column s [N, 1].
 std::string isotonic_column(const IsotonicFit& f, const std::string& s, OnnxGraphBuilder& g) {
     const std::size_t n = f.x.size();
@@ -90,8 +82,26 @@ std::string isotonic_column(const IsotonicFit& f, const std::string& s, OnnxGrap
     return g.add("Add", {g.add("Mul", {at_slope, g.add("Sub", {clipped, at_x})}), at_y});
 }
 
-void refuse_settings(const Model& model) {
-    if (model.ensemble_members()) throw ExportRefused("ONNX export: an ensemble model has no ONNX form (export its members)");
+// Σ w_m s_m over members [first, first + count): each member's probabilities (a classifier's,
+// as Model::predict_proba gives them) or prediction (a regressor's) on the raw columns, through
+// its own steps; added in the members' order, the first term alone (kestrel adds to zeros).
+std::string weighted_members(const Model& model, const std::vector<EnsembleMember>& members, std::size_t first,
+                             std::size_t count, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g) {
+    std::string sum;
+    for (std::size_t i = first; i < first + count; ++i) {
+        const Model& member = members[i].model;
+        // The members read the envelope's columns, its categories' codes included.
+        if (member.input_names() != model.input_names() || member.categories() != model.categories())
+            throw ExportRefused("ONNX export: a member (" + member.model_name() + ") of " + model.model_name() +
+                                " reads other columns or categories than the ensemble's");
+        const OnnxScores s = onnx_model_scores(member, raw, float_inputs, g);
+        if (model.task() == Task::classification && !s.probabilities)
+            throw ExportRefused("ONNX export: the probabilities of " + member.model_name() + " (a member of " +
+                                model.model_name() + ") have no ONNX form here");
+        const std::string term = g.add("Mul", {g.double_scalar(members[i].weight), s.tensor});
+        sum = sum.empty() ? term : g.add("Add", {sum, term});
+    }
+    return sum;
 }
 
 // A saved decision threshold's label (Model::predict): classes[1] where the score (P(classes[1])
@@ -163,6 +173,14 @@ void classifier_outputs(const Model& model, const OnnxScores& scores, const Expo
 
 }  // namespace
 
+std::string onnx_platt_sigmoid(OnnxGraphBuilder& g, const std::string& s, const std::string& a, const std::string& b) {
+    const std::string f_apb = g.add("Add", {g.add("Mul", {s, a}), b});
+    const std::string e = g.add("Exp", {g.add("Neg", {g.add("Abs", {f_apb})})});
+    const std::string numerator =
+        g.add("Where", {g.add("GreaterOrEqual", {f_apb, g.double_scalar(0.0)}), e, g.double_scalar(1.0)});
+    return g.add("Div", {numerator, g.add("Add", {g.double_scalar(1.0), e})});
+}
+
 std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c) {
     const std::int64_t end = c == -1 ? std::numeric_limits<std::int64_t>::max() : c + 1;
     return g.add("Slice", {x, g.int64s({c}, {1}), g.int64s({end}, {1}), g.int64s({1}, {1})});
@@ -174,7 +192,7 @@ OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, 
     const std::string s = calibration_input(model, scores, columns, g);
     std::vector<std::string> p;  // each column's calibrated score [N, 1]
     if (c.method() == "sigmoid") {
-        const std::string all = sigmoid_columns(c, s, g);
+        const std::string all = onnx_platt_sigmoid(g, s, g.double_row(c.sigmoid_a()), g.double_row(c.sigmoid_b()));
         for (Index j = 0; j < columns; ++j) p.push_back(columns == 1 ? all : onnx_column(g, all, j));
     } else {
         for (Index j = 0; j < columns; ++j)
@@ -200,25 +218,56 @@ OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, 
     return OnnxScores{g.add("Where", {barely_above, one, probabilities}), true};
 }
 
-OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    if (auto s = onnx_tree_scores(model, X, g)) return *s;
+OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool float_inputs, OnnxGraphBuilder& g) {
+    if (auto s = onnx_tree_scores(model, X, float_inputs, g)) return *s;
     if (auto s = onnx_linear_scores(model, X, g)) return *s;
     if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
     if (auto s = onnx_knn_scores(model, X, g)) return *s;
+    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(&model.estimator()))
+        throw ExportRefused("ONNX export: the " + wrapper->strategy_name() + " wrapper of " + model.model_name() +
+                            " members has no ONNX form here (wrappers export over the linear models and "
+                            "kernel_perceptron)");
     throw ExportRefused(
         "ONNX export: model " + model.model_name() +
         " has no ONNX form here (exported: tree, forest, "
-        "gbdt, adaboost over trees, the kernel SVMs (one_class too) and kernel methods, knn, and the linear models; "
-        "docs/exchange.md)");
+        "gbdt, adaboost over trees or linear models, the kernel SVMs (one_class too) and kernel methods, knn, the "
+        "linear models, and ensembles of these; docs/exchange.md)");
+}
+
+OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g) {
+    const auto& e = dynamic_cast<const detail::EnsembleEstimator&>(model.estimator());
+    const auto& members = e.members();
+    if (!e.stacker())
+        return OnnxScores{weighted_members(model, members, 0, members.size(), raw, float_inputs, g),
+                          model.task() == Task::classification};
+    // A stack: each group's average, side by side (EnsembleEstimator::stack_columns), then
+    // the second layer on those columns, computed in double: its trees keep double thresholds.
+    std::vector<std::string> columns;
+    std::size_t first = 0;
+    for (const std::size_t size : e.inputs()) {
+        columns.push_back(weighted_members(model, members, first, size, raw, float_inputs, g));
+        first += size;
+    }
+    // With the table's own columns (kestrel-auto --stack-features): the raw matrix after them.
+    if (e.stack_features()) columns.push_back(raw);
+    const std::string Z = columns.size() == 1 ? columns.front() : g.add("Concat", columns, {A::of_int("axis", 1)});
+    const OnnxScores s = onnx_model_scores(*e.stacker(), Z, false, g);
+    if (model.task() == Task::classification && !s.probabilities)
+        throw ExportRefused("ONNX export: the second layer of " + model.model_name() + " gives no probabilities here");
+    return OnnxScores{s.tensor, model.task() == Task::classification};
+}
+
+OnnxScores onnx_model_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g) {
+    if (model.ensemble_members()) return onnx_ensemble_scores(model, raw, float_inputs, g);
+    const std::string X = onnx_pipeline_steps(model, raw, g);
+    OnnxScores scores = onnx_estimator_scores(model, X, float_inputs, g);
+    if (model.calibration()) scores = onnx_calibrated_scores(model, scores, g);
+    return scores;
 }
 
 std::string model_to_onnx(const Model& model, const ExportOptions& options) {
-    refuse_settings(model);
     OnnxGraphBuilder g;
-    const std::string raw = onnx_input_matrix(model, g);
-    const std::string X = onnx_pipeline_steps(model, raw, g);
-    OnnxScores scores = onnx_estimator_scores(model, X, g);
-    if (model.calibration()) scores = onnx_calibrated_scores(model, scores, g);
+    const OnnxScores scores = onnx_model_scores(model, onnx_input_matrix(model, g), true, g);
     if (model.task() == Task::classification) {
         classifier_outputs(model, scores, options, g);
     } else {

@@ -4,8 +4,8 @@ namespace kestrel {
 
 std::string OnnxGraphBuilder::fresh(const std::string& hint) {
     std::string name;
-    do name = (hint.empty() ? std::string("t") : hint) + "_" + std::to_string(counter_++);
-    while (taken_.count(name));
+    do name = (hint.empty() ? std::string("t") : hint) + "_" + std::to_string(root_->counter_++);
+    while (root_->taken_.count(name));
     return name;
 }
 
@@ -39,22 +39,29 @@ void OnnxGraphBuilder::add_named(const std::string& op_type, std::vector<std::st
 std::string OnnxGraphBuilder::doubles(std::vector<double> values, std::vector<std::int64_t> dims) {
     OnnxTensor t{.name = fresh("c"), .type = OnnxType::float64, .dims = std::move(dims)};
     t.doubles = std::move(values);
-    graph_.initializers.push_back(std::move(t));
-    return graph_.initializers.back().name;
+    root_->graph_.initializers.push_back(std::move(t));
+    return root_->graph_.initializers.back().name;
 }
 
 std::string OnnxGraphBuilder::int64s(std::vector<std::int64_t> values, std::vector<std::int64_t> dims) {
     OnnxTensor t{.name = fresh("c"), .type = OnnxType::int64, .dims = std::move(dims)};
     t.int64s = std::move(values);
-    graph_.initializers.push_back(std::move(t));
-    return graph_.initializers.back().name;
+    root_->graph_.initializers.push_back(std::move(t));
+    return root_->graph_.initializers.back().name;
 }
 
 std::string OnnxGraphBuilder::strings(std::vector<std::string> values, std::vector<std::int64_t> dims) {
     OnnxTensor t{.name = fresh("c"), .type = OnnxType::string, .dims = std::move(dims)};
     t.strings = std::move(values);
-    graph_.initializers.push_back(std::move(t));
-    return graph_.initializers.back().name;
+    root_->graph_.initializers.push_back(std::move(t));
+    return root_->graph_.initializers.back().name;
+}
+
+std::string OnnxGraphBuilder::boolean_scalar(bool v) {
+    OnnxTensor t{.name = fresh("c"), .type = OnnxType::boolean};
+    t.int64s = {v ? 1 : 0};  // bool sits in int32_data
+    root_->graph_.initializers.push_back(std::move(t));
+    return root_->graph_.initializers.back().name;
 }
 
 }  // namespace kestrel

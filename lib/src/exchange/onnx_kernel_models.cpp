@@ -4,26 +4,27 @@
 // broadcasting over the features), the decision values as products with the dual
 // coefficients, then what kestrel derives from them. For the SVMs: the one-vs-one votes (the
 // label, ties to the lower class as LIBSVM's), decision_function's scores, and with
-// probability=1 on two classes Platt's sigmoid. ai.onnx.ml's SVMClassifier / SVMRegressor
+// probability=1 Platt's sigmoids (and their coupling). ai.onnx.ml's SVMClassifier / SVMRegressor
 // compute in float32 throughout, so their decision values would carry float error into every
 // vote and probability; these nodes keep kestrel's arithmetic. For the kernel expansions
 // (f = K coef + intercept): kernel_logistic's probabilities as the linear logistic's.
 //
 // one_class: +1 where Σ coef K − rho > 0, else −1, and the decision value beside it.
 //
-// Refused: the SVMs' multiclass probabilities (LIBSVM's pairwise coupling is an iterative
-// solve with a per-row stopping rule) and the precomputed kernel.
+// Refused: the precomputed kernel.
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "kestrel/core/error.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/kernel_methods/kernel_logistic.hpp"
 #include "kestrel/kernel_methods/kernel_perceptron.hpp"
 #include "kestrel/kernel_methods/kernel_ridge.hpp"
 #include "kestrel/kernel_methods/knn.hpp"
+#include "kestrel/kernels/kernel.hpp"
 #include "kestrel/kernels/kernel_spec.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
@@ -98,6 +99,12 @@ std::string times_gamma(OnnxGraphBuilder& g, const std::string& t, double gamma)
     return g.add("Mul", {t, g.double_scalar(gamma)});
 }
 
+[[noreturn]] void refuse_precomputed_kernel() {
+    throw ExportRefused(
+        "ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
+        "the training rows)");
+}
+
 // One base kernel's values [N, nSV] (kernel.cpp's factor_values).
 std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraphBuilder& g) {
     const double gamma = k.gamma.value_or(0), coef0 = k.coef0.value_or(0);
@@ -121,24 +128,72 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
         }
         case KernelKind::precomputed: break;
     }
-    throw ExportRefused("ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
-                        "the training rows)");
+    refuse_precomputed_kernel();
 }
 
-// K(X, rows): the spec's weighted sum of products of base kernels.
-std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const std::string& X, OnnxGraphBuilder& g) {
-    SupportVectorTensors sv(rows, X, g);
+// The spec's weighted sum of products of base kernels, each factor's values [N, columns]
+// from `factor`.
+template <class Factor>
+std::string kernel_terms(const KernelSpec& spec, OnnxGraphBuilder& g, Factor factor) {
     std::string total;
     for (const KernelTerm& term : spec.terms) {
         std::string product;
-        for (const BaseKernel& factor : term.factors) {
-            const std::string k = base_kernel(factor, sv, g);
+        for (const BaseKernel& f : term.factors) {
+            const std::string k = factor(f);
             product = product.empty() ? k : g.add("Mul", {product, k});
         }
         if (term.weight != 1.0) product = g.add("Mul", {product, g.double_scalar(term.weight)});
         total = total.empty() ? product : g.add("Add", {total, product});
     }
     return total;
+}
+
+// K(X, rows) [N, rows].
+std::string kernel_matrix(const KernelSpec& spec, const Features& rows, const std::string& X, OnnxGraphBuilder& g) {
+    SupportVectorTensors sv(rows, X, g);
+    return kernel_terms(spec, g, [&](const BaseKernel& k) { return base_kernel(k, sv, g); });
+}
+
+// One base kernel of each row of X with itself [N, 1] (Kernel's k(x, x)): the dot-product
+// kernels from x·x; the distance-based ones at distance 0 (rbf, exponential and laplacian 1,
+// anova one per feature: Kernel computes the same, but for rbf and exponential up to the
+// rounding of ‖x‖² + ‖x‖² − 2x·x); min Σ x.
+std::string self_kernel(const BaseKernel& k, const std::string& X, Index d, OnnxGraphBuilder& g) {
+    const double gamma = k.gamma.value_or(0), coef0 = k.coef0.value_or(0);
+    const auto degree = static_cast<double>(k.degree.value_or(1));
+    const auto row_sum = [&](const std::string& t) {
+        return g.add("ReduceSum", {t, g.int64s({1}, {1})}, {A::of_int("keepdims", 1)});
+    };
+    const auto scaled_dot = [&] {
+        return g.add("Add", {times_gamma(g, row_sum(g.add("Mul", {X, X})), gamma), g.double_scalar(coef0)});
+    };
+    const auto constant = [&](double v) {
+        return g.add("Expand", {g.doubles({v}, {1, 1}), g.add("Shape", {onnx_column(g, X, 0)})});
+    };
+    switch (k.kind) {
+        case KernelKind::linear:
+            return row_sum(g.add("Mul", {X, X}));
+        case KernelKind::poly:
+            return g.add("Pow", {scaled_dot(), g.double_scalar(degree)});
+        case KernelKind::sigmoid:
+            return g.add("Tanh", {scaled_dot()});
+        case KernelKind::rbf:
+        case KernelKind::exponential:
+        case KernelKind::laplacian:
+            return constant(1.0);
+        case KernelKind::anova:
+            return constant(static_cast<double>(d));
+        case KernelKind::min:
+            return row_sum(X);
+        case KernelKind::precomputed:
+            break;
+    }
+    refuse_precomputed_kernel();
+}
+
+// k(x, x) of the spec [N, 1].
+std::string self_kernel_matrix(const KernelSpec& spec, const std::string& X, Index d, OnnxGraphBuilder& g) {
+    return kernel_terms(spec, g, [&](const BaseKernel& k) { return self_kernel(k, X, d, g); });
 }
 
 // A [rows, cols] double constant from a row-major filler.
@@ -149,15 +204,30 @@ std::string matrix(OnnxGraphBuilder& g, Index rows, Index cols, Fill fill) {
     return g.doubles(std::move(v), {rows, cols});
 }
 
-// svc's scores: the pairwise decision values, then votes, decision_function and (two classes,
-// probability=1) Platt's probabilities, as svc.cpp and svm_model.cpp compute them.
+// decision_function's values from the pairwise ones pw [N, pairs] and the votes: two classes
+// −pw; more votes + conf / (3 (|conf| + 1)), conf a class's summed pair values (svc.cpp).
+std::string svc_decision(Index k, const std::string& pw, const std::string& votes, OnnxGraphBuilder& g) {
+    if (k == 2) return g.add("Neg", {pw});
+    const Index pairs = k * (k - 1) / 2;
+    const std::string signs = matrix(g, pairs, k, [&](auto set) {
+        Index p = 0;
+        for (Index s = 0; s < k; ++s)
+            for (Index t = s + 1; t < k; ++t, ++p) {
+                set(p, s, 1.0);
+                set(p, t, -1.0);
+            }
+    });
+    const std::string conf = g.add("MatMul", {pw, signs});
+    const std::string shrink =
+        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
+    return g.add("Add", {votes, g.add("Div", {conf, shrink})});
+}
+
+// svc's scores: the pairwise decision values, then votes, decision_function and with
+// probability=1 the probabilities, as svc.cpp and svm_model.cpp compute them.
 OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
     const auto k = static_cast<Index>(m.n_sv.size());
     const Index pairs = k * (k - 1) / 2, n_sv = m.sv_coef.cols();
-    if (m.has_probability() && k > 2)
-        throw ExportRefused("ONNX export: " + model.model_name() +
-                            "'s probabilities over more than two classes (LIBSVM's pairwise coupling, an iterative "
-                            "solve) have no ONNX form here; train with probability=0, or export a two-class model");
     std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
     for (Index c = 0; c < k; ++c)
         start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + m.n_sv[static_cast<std::size_t>(c)];
@@ -184,30 +254,20 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     const std::string lost = g.add("Sub", {g.double_scalar(1.0), won});
     const std::string votes = g.add("Add", {g.add("MatMul", {won, pair_to_class(true)}),
                                             g.add("MatMul", {lost, pair_to_class(false)})});
-    if (m.has_probability()) {
-        // p(classes[0]) = 1 / (1 + exp(A f + B)), clipped to [1e-7, 1 − 1e-7] (LIBSVM's min_prob).
-        const std::string f_apb = g.add("Add", {g.add("Mul", {pw, g.double_scalar(m.prob_a[0])}), g.double_scalar(m.prob_b[0])});
-        const std::string p0 =
-            g.add("Clip", {g.add("Sigmoid", {g.add("Neg", {f_apb})}), g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
-        const std::string p1 = g.add("Sub", {g.double_scalar(1.0), p0});
-        OnnxScores out{g.add("Concat", {p0, p1}, {A::of_int("axis", 1)}), true, votes};
-        if (model.calibration()) out.decision = g.add("Neg", {pw});  // the node only where it is used
-        return out;
-    }
-    if (k == 2) return OnnxScores{g.add("Neg", {pw}), false, votes};
-    // decision_function: votes + conf / (3 (|conf| + 1)), conf a class's summed pair values.
-    const std::string signs = matrix(g, pairs, k, [&](auto set) {
-        Index p = 0;
-        for (Index s = 0; s < k; ++s)
-            for (Index t = s + 1; t < k; ++t, ++p) {
-                set(p, s, 1.0);
-                set(p, t, -1.0);
-            }
-    });
-    const std::string conf = g.add("MatMul", {pw, signs});
-    const std::string shrink =
-        g.add("Mul", {g.add("Add", {g.add("Abs", {conf}), g.double_scalar(1.0)}), g.double_scalar(3.0)});
-    return OnnxScores{g.add("Add", {votes, g.add("Div", {conf, shrink})}), false, votes};
+    // A calibration maps the decision values (Model::uncalibrated_scores), never these
+    // probabilities: without them the graph has no unused coupling.
+    if (!m.has_probability() || model.calibration()) return OnnxScores{svc_decision(k, pw, votes, g), false, votes};
+    // SvmModel::probabilities: each pair's r(s, t) = sigmoid_probability(f, A, B) clipped to
+    // [1e-7, 1 − 1e-7] (LIBSVM's min_prob), r(t, s) = 1 − r(s, t); two classes (r(0, 1),
+    // r(1, 0)), more their pairwise coupling.
+    const std::string r_st =
+        g.add("Clip", {onnx_platt_sigmoid(g, pw, g.double_row(std::vector<double>(m.prob_a.begin(), m.prob_a.end())),
+                                          g.double_row(std::vector<double>(m.prob_b.begin(), m.prob_b.end()))),
+                       g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
+    const std::string r_ts = g.add("Sub", {g.double_scalar(1.0), r_st});
+    return OnnxScores{
+        k == 2 ? g.add("Concat", {r_st, r_ts}, {A::of_int("axis", 1)}) : onnx_pairwise_coupling(g, k, r_st, r_ts), true,
+        votes};
 }
 
 // A double [N, 1] of zeros, one per row of X: what a model without kept rows adds its constant to.
@@ -255,17 +315,22 @@ OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool l
     return out;
 }
 
-// A wrapper's kernel_perceptron members, each one score column, side by side; nullopt for
-// other members.
-std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper, const std::string& X,
-                                                OnnxGraphBuilder& g) {
+// A wrapper's kernel_perceptron or kernel_logistic members, each one score column f, side by
+// side, and (kernel_logistic) their P(positive) = σ(f); nullopt for other members.
+std::optional<OnnxScores> kernel_member_scores(const Model& model, const MulticlassWrapper& wrapper,
+                                               const std::string& X, OnnxGraphBuilder& g) {
     std::vector<std::string> columns;
+    bool logistic = true;
     for (const auto& member : wrapper.fitted_members()) {
         const auto* perceptron = dynamic_cast<const KernelPerceptron*>(member.get());
-        if (!perceptron) return std::nullopt;
-        columns.push_back(expansion_columns(perceptron->expansion(), X, g));
+        const auto* klr = dynamic_cast<const KernelLogistic*>(member.get());
+        if (!perceptron && !klr) return std::nullopt;
+        logistic = logistic && klr;
+        columns.push_back(expansion_columns(perceptron ? perceptron->expansion() : klr->expansion(), X, g));
     }
-    return g.add("Concat", columns, {A::of_int("axis", 1)});
+    const std::string scores = g.add("Concat", columns, {A::of_int("axis", 1)});
+    const bool proba = logistic && model.estimator().has_predict_proba();
+    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
 }
 
 // knn in standard operators, in double, as knn.cpp and knn_search.cpp compute it: the exact
@@ -275,8 +340,8 @@ std::optional<std::string> kernel_member_scores(const MulticlassWrapper& wrapper
 // row on ties, as kestrel's (distance, row) order), the reported distance (euclidean's square
 // root, cosine clipped to [0, 2]), the weights (1, or 1/distance with a zero distance taking
 // all the weight), then each class's summed weight over the row's total or the weighted mean
-// target, the neighbours added one after the other as kestrel adds them. Refused:
-// metric=kernel (a kernel-induced distance).
+// target, the neighbours added one after the other as kestrel adds them. metric=kernel ranks
+// by the distance the kernel induces (knn_kernel_distances).
 
 // Σ_j f(x_j, z_j) over the features in order [N, rows]; `term` makes one feature's [N, rows].
 template <class Term>
@@ -328,9 +393,22 @@ std::string knn_ranked_distances(KnnMetric metric, const DenseMatrix& Z, const s
         }
         case KnnMetric::kernel: break;
     }
-    throw ExportRefused(
-        "ONNX export: knn with metric=kernel (a kernel-induced distance) has no ONNX form here "
-        "(euclidean, manhattan and cosine export)");
+    throw InternalError("knn_ranked_distances: the kernel metric is knn_kernel_distances'");
+}
+
+// metric=kernel (knn_search.cpp brute_kernel): max(0, k(x, x) − 2 k(x, z) + k(z, z)), the
+// squared distance the kernel induces; k(z, z) of each kept row evaluated here by kestrel's
+// Kernel, as KnnIndex keeps it, the kernel values against x in the graph as the SVMs'.
+std::string knn_kernel_distances(const KernelSpec& spec, const Features& train, const std::string& X,
+                                 OnnxGraphBuilder& g) {
+    const Kernel kernel(spec);
+    const KernelRows rows(train);
+    std::vector<double> kzz;
+    for (Index j = 0; j < rows.size(); ++j) kzz.push_back(kernel(rows, j, rows, j));
+    const std::string twice = g.add("Mul", {kernel_matrix(spec, train, X, g), g.double_scalar(2.0)});
+    const std::string v = g.add(
+        "Add", {g.add("Sub", {self_kernel_matrix(spec, X, train.cols(), g), twice}), g.double_row(std::move(kzz))});
+    return g.add("Max", {v, g.double_scalar(0.0)});
 }
 
 // Column t of a [N, k, ...] tensor, added up for t = 0..k−1 in order: [N, 1, ...].
@@ -350,11 +428,7 @@ std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std
     // A multiclass wrapper (kernel_perceptron): its one member with two classes, else its
     // members' scores combined by its strategy.
     if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
-        if (!wrapper->direct_member()) {
-            const auto members = kernel_member_scores(*wrapper, X, g);
-            if (!members) return std::nullopt;
-            return onnx_multiclass_scores(model, *wrapper, *members, g);
-        }
+        if (!wrapper->direct_member()) return kernel_member_scores(model, *wrapper, X, g);
         estimator = wrapper->direct_member();
     }
     if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);
@@ -385,7 +459,9 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
     const KnnMetric metric = knn_metric_from_string(knn->settings().metric);
     const DenseMatrix Z = knn->index().train().to_dense();
     const auto k = static_cast<Index>(knn->settings().n_neighbors);
-    const std::string ranked = knn_ranked_distances(metric, Z, X, g);
+    const std::string ranked = metric == KnnMetric::kernel
+                                   ? knn_kernel_distances(*knn->kernel(), knn->index().train(), X, g)
+                                   : knn_ranked_distances(metric, Z, X, g);
     const std::vector<std::string> top =
         g.add_outputs("TopK", {ranked, g.int64s({k}, {1})}, 2,
                       {A::of_int("axis", 1), A::of_int("largest", 0), A::of_int("sorted", 1)});
@@ -394,7 +470,8 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
     std::string w;  // the neighbours' weights [N, k]; empty: uniform
     if (!uniform) {
         std::string distance = top[0];
-        if (metric == KnnMetric::euclidean) distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
+        if (metric == KnnMetric::euclidean || metric == KnnMetric::kernel)
+            distance = g.add("Sqrt", {g.add("Max", {distance, g.double_scalar(0.0)})});
         if (metric == KnnMetric::cosine)
             distance = g.add("Clip", {distance, g.double_scalar(0.0), g.double_scalar(2.0)});
         const std::string inverse = g.add("Div", {g.double_scalar(1.0), distance});

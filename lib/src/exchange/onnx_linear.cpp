@@ -3,10 +3,14 @@
 // probabilities as logistic_probabilities computes them. Standard operators rather than
 // ai.onnx.ml's LinearClassifier / LinearRegressor, whose outputs are float: the scores stay
 // exact in double. A one-vs-rest or one-vs-one wrapper of linear members (linear_svm,
-// perceptron, lp_svm over more than two classes) is the same product with one column per
-// member, then the wrapper's combination (multiclass_wrapper.cpp).
+// perceptron, lp_svm over more than two classes; logistic with multiclass=ovr or ovo, whose
+// probabilities are combined too) is the same product with one column per member, then the
+// wrapper's combination (multiclass_wrapper.cpp). adaboost over linear weak learners adds
+// each learner's α to the class its scores pick.
+#include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/linear/linear_model.hpp"
+#include "kestrel/linear/logistic.hpp"
 #include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "onnx_parts.hpp"
@@ -32,14 +36,54 @@ std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const Multic
     const auto& members = wrapper.fitted_members();
     Eigen::MatrixXd W;
     Vector b(static_cast<Index>(members.size()));
+    bool logistic = true;
     for (std::size_t m = 0; m < members.size(); ++m) {
         const auto* linear = dynamic_cast<const LinearModel*>(members[m].get());
         if (!linear || linear->coef_matrix().rows() != 1 || !members[m]->has_decision_function()) return std::nullopt;
+        logistic = logistic && dynamic_cast<const LogisticRegression*>(linear) != nullptr;
         if (W.size() == 0) W.resize(static_cast<Index>(members.size()), linear->coef_matrix().cols());
         W.row(static_cast<Index>(m)) = linear->coef_matrix().row(0);
         b[static_cast<Index>(m)] = linear->intercepts()[0];
     }
-    return onnx_multiclass_scores(model, wrapper, linear_scores(W, b, X, g), g);
+    const std::string scores = linear_scores(W, b, X, g);
+    // Binary logistic members: P(positive) = σ(z), logistic_probabilities' second column.
+    const bool proba = logistic && model.estimator().has_predict_proba();
+    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
+}
+
+// adaboost over linear weak learners (AdaBoost::do_decision_function): each learner's class
+// as LinearModel predicts it (scores_to_classes: its one column above 0, else the first
+// largest), the learner's α added to that class's column (SAMME, more than two classes) or
+// ±α to the one column (classes[1] or not), the learners in order from the first (kestrel
+// adds to zeros; a column a learner does not pick adds 0). ExportRefused naming the base when
+// a learner is not linear.
+OnnxScores adaboost_linear_scores(const Model& model, const AdaBoost& ada, const std::string& X, OnnxGraphBuilder& g) {
+    const auto k = static_cast<std::int64_t>(model.classes().size());
+    std::vector<std::int64_t> range;
+    for (std::int64_t c = 0; c < k; ++c) range.push_back(c);
+    std::string F;
+    for (std::size_t t = 0; t < ada.learners().size(); ++t) {
+        const Estimator* e = ada.learners()[t].get();
+        if (const auto* w = dynamic_cast<const MulticlassWrapper*>(e); w && w->direct_member()) e = w->direct_member();
+        const auto* linear = dynamic_cast<const LinearModel*>(e);
+        if (!linear || linear->coef_matrix().rows() != (k > 2 ? k : 1))
+            throw ExportRefused("ONNX export: adaboost with base=" + ada.learners()[t]->name() +
+                                " has no ONNX form here (adaboost exports with base=tree and the linear models)");
+        const std::string z = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
+        const std::string a = g.double_scalar(ada.rounds()[t].alpha);
+        std::string term;
+        if (k > 2) {
+            const std::string best = g.add("ArgMax", {z}, {A::of_int("axis", 1), A::of_int("keepdims", 1)});
+            const std::string picked = g.add("Cast", {g.add("Equal", {best, g.int64s(range, {1, k})})},
+                                             {A::of_int("to", static_cast<int>(OnnxType::float64))});
+            term = g.add("Mul", {picked, a});
+        } else {
+            term = g.add("Where", {g.add("Greater", {z, g.double_scalar(0.0)}), a, g.add("Neg", {a})});
+        }
+        F = F.empty() ? term : g.add("Add", {F, term});
+    }
+    if (F.empty()) throw ExportRefused("ONNX export: adaboost without weak learners has no ONNX form here");
+    return OnnxScores{F, false};
 }
 
 }  // namespace
@@ -51,6 +95,8 @@ std::string onnx_logistic_pair(OnnxGraphBuilder& g, const std::string& z) {
 
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
     const Estimator* estimator = &model.estimator();
+    // adaboost whose weak learners are not trees (those are onnx_tree_scores').
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(estimator)) return adaboost_linear_scores(model, *ada, X, g);
     // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
     // it is. A wrapper of several members: their scores side by side, then its combination.
     if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {

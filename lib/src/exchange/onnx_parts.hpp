@@ -47,26 +47,47 @@ struct OnnxScores {
     Index columns = 0;
 };
 
-// The estimator's scores on the prepared matrix X. ExportRefused for an estimator (or a
-// setting of it) ONNX cannot express.
-OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// The estimator's scores on the prepared matrix X. `float_inputs`: the model's raw columns
+// are the graph's float32 inputs (not a stack's second-layer columns, computed in double),
+// so that trees seeing them unchanged take thresholds chosen for them. ExportRefused for an
+// estimator (or a setting of it) ONNX cannot express.
+OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool float_inputs, OnnxGraphBuilder& g);
+// A whole model's scores on its raw columns `raw` (double [N, columns]): its fitted steps,
+// its estimator and its calibration, as Model::predict_proba / predict; an ensemble's
+// weighted average of its members' (a stack's second layer on its groups' averages).
+OnnxScores onnx_model_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
+// The same for an ensemble model (kestrel-auto's bags, weighted ensembles and stacks).
+OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g);
 // A probability calibration's probabilities [N, classes] on the estimator's scores, as
 // Model::probabilities computes them (the calibration's input as uncalibrated_scores takes
 // it); ExportRefused when the scores it maps are not in the graph.
 OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g);
+// Platt's sigmoid 1 / (1 + exp(a s + b)) of every column of s at once (a, b: [1, columns]
+// rows or scalars), in the form sigmoid_probability evaluates it: e = exp(−|a s + b|), then
+// e / (1 + e) where a s + b ≥ 0, else 1 / (1 + e).
+std::string onnx_platt_sigmoid(OnnxGraphBuilder& g, const std::string& s, const std::string& a, const std::string& b);
 // Column `c` of a [N, columns] tensor as [N, 1] (c = -1: the last).
 std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t c);
 
 // The same for the tree models (tree, forest, gbdt, adaboost over trees); nullopt for another
 // estimator.
-std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, bool float_inputs,
+                                           OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
 std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
 // A multiclass wrapper's scores from its members' [N, members] decision values (ovr, ovo,
-// ecoc; ExportRefused for probabilities).
+// ecoc) and, where the wrapper gives probabilities (ovr, ovo), their P(positive) [N, members]
+// (`positive`; empty: ExportRefused for a wrapper with probabilities).
 class MulticlassWrapper;
 OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
-                                  OnnxGraphBuilder& g);
+                                  OnnxGraphBuilder& g, const std::string& positive = {});
+// Pairwise coupling of k classes' pair probabilities into class probabilities [N, k], as
+// pairwise_coupling computes it (Wu, Lin & Weng 2004, method 2; LIBSVM's
+// multiclass_probability): `upper` [N, pairs] holds r(i, j) and `lower` r(j, i) for the
+// pairs i < j in order (0,1), (0,2), ..., (1,2), .... An opset-15 Loop of at most
+// max(100, k) iterations whose body updates every row at once, a row keeping its values from
+// the iteration its stopping rule holds on, as kestrel's loop breaks there.
+std::string onnx_pairwise_coupling(OnnxGraphBuilder& g, Index k, const std::string& upper, const std::string& lower);
 // The same for the kernel models (svc, nu_svc, svr, nu_svr, one_class, kernel_ridge,
 // kernel_logistic, kernel_perceptron); nullopt for another estimator.
 std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);

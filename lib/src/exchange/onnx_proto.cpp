@@ -10,7 +10,7 @@ namespace tensor {
 constexpr int kDims = 1, kDataType = 2, kFloatData = 4, kInt32Data = 5, kStringData = 6, kInt64Data = 7, kName = 8, kDoubleData = 10;
 }
 namespace attribute {
-constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kT = 5, kFloats = 7, kInts = 8, kStrings = 9, kType = 20;
+constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kT = 5, kG = 6, kFloats = 7, kInts = 8, kStrings = 9, kType = 20;
 }
 namespace node {
 constexpr int kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5, kDomain = 7;
@@ -43,6 +43,8 @@ ProtoWriter tensor_proto(const OnnxTensor& t) {
     return w;
 }
 
+ProtoWriter graph_proto(const OnnxGraph& g);  // a graph attribute holds one
+
 ProtoWriter attribute_proto(const OnnxAttribute& a) {
     using K = OnnxAttribute::Kind;
     ProtoWriter w;
@@ -52,6 +54,9 @@ ProtoWriter attribute_proto(const OnnxAttribute& a) {
         case K::i: w.add_varint(attribute::kI, a.i); break;
         case K::s: w.add_bytes(attribute::kS, a.s); break;
         case K::t: w.add_message(attribute::kT, tensor_proto(a.t)); break;
+        case K::g:
+            w.add_message(attribute::kG, graph_proto(*a.g));
+            break;
         case K::floats: w.add_packed_floats(attribute::kFloats, a.floats); break;
         case K::ints: w.add_packed_varints(attribute::kInts, a.ints); break;
         case K::strings:
@@ -141,6 +146,11 @@ OnnxAttribute OnnxAttribute::of_string(std::string name, std::string v) {
 OnnxAttribute OnnxAttribute::of_tensor(std::string name, OnnxTensor v) {
     OnnxAttribute a{.name = std::move(name), .kind = Kind::t};
     a.t = std::move(v);
+    return a;
+}
+OnnxAttribute OnnxAttribute::of_graph(std::string name, OnnxGraph v) {
+    OnnxAttribute a{.name = std::move(name), .kind = Kind::g};
+    a.g = std::make_shared<const OnnxGraph>(std::move(v));
     return a;
 }
 OnnxAttribute OnnxAttribute::of_ints(std::string name, std::vector<std::int64_t> v) {

@@ -7,6 +7,7 @@
 
 #include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/boosting/gbdt.hpp"
+#include "kestrel/core/error.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/tree/decision_tree.hpp"
@@ -47,10 +48,10 @@ LeafOutputs cart_leaf() {
     };
 }
 
-std::string tree_models(const Model& model, const std::vector<Tree>& trees, const std::string& X,
+std::string tree_models(const Model& model, const std::vector<Tree>& trees, bool float_thresholds, const std::string& X,
                         OnnxGraphBuilder& g) {
     const CategoryLists prepared = model.prepared_categories();
-    TreeEnsembleNodes nodes(trees.front().n_outputs(), steps_keep_input_values(model));
+    TreeEnsembleNodes nodes(trees.front().n_outputs(), float_thresholds);
     const LeafOutputs leaf = cart_leaf();
     for (const Tree& t : trees) nodes.add_tree(t, tree_route(prepared), leaf);
     const std::string sums = nodes.emit(g, X, {});
@@ -94,8 +95,9 @@ std::string gbdt_raw_scores(const Gbdt& gbdt, bool float_thresholds, const std::
 
 // gbdt's link of the raw scores; a classifier's decision values too (decision_function: the
 // raw scores, or for two classes learned with softmax classes[1]'s minus classes[0]'s).
-OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& X, OnnxGraphBuilder& g) {
-    const std::string raw = gbdt_raw_scores(gbdt, steps_keep_input_values(model), X, g);
+OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, bool float_thresholds, const std::string& X,
+                       OnnxGraphBuilder& g) {
+    const std::string raw = gbdt_raw_scores(gbdt, float_thresholds, X, g);
     const bool classifier = model.task() == Task::classification;
     OnnxScores out{raw, classifier};
     switch (gbdt.loss()) {
@@ -117,17 +119,16 @@ OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, const std::string& 
 // adaboost over trees, its decision_function: each tree's leaf gives the tree's α to the class
 // the tree predicts there (its largest value, the lowest class on ties, as DecisionTree
 // predicts): with more than two classes (SAMME) to that class's column, with two as +α
-// (classes[1]) or −α to the one column. Another weak learner is refused naming it.
-std::string adaboost_scores(const Model& model, const AdaBoost& ada, const std::string& X, OnnxGraphBuilder& g) {
+// (classes[1]) or −α to the one column. (Linear weak learners: onnx_linear.cpp.)
+std::string adaboost_scores(const Model& model, const AdaBoost& ada, bool float_thresholds, const std::string& X,
+                            OnnxGraphBuilder& g) {
     const auto k = static_cast<Index>(model.classes().size());
     const bool samme = k > 2;
     const CategoryLists prepared = model.prepared_categories();
-    TreeEnsembleNodes nodes(samme ? k : 1, steps_keep_input_values(model));
+    TreeEnsembleNodes nodes(samme ? k : 1, float_thresholds);
     for (std::size_t t = 0; t < ada.learners().size(); ++t) {
         const auto* learner = dynamic_cast<const DecisionTree*>(ada.learners()[t].get());
-        if (!learner)
-            throw ExportRefused("ONNX export: adaboost with base=" + ada.learners()[t]->name() +
-                                " has no ONNX form here (adaboost exports with base=tree)");
+        if (!learner) throw InternalError("adaboost_scores: a weak learner is not a tree");
         const double alpha = ada.rounds()[t].alpha;
         const auto leaf = [alpha, k, samme](const Tree& tree, int i) {
             const double* v = tree.value(i);
@@ -144,16 +145,20 @@ std::string adaboost_scores(const Model& model, const AdaBoost& ada, const std::
 
 }  // namespace
 
-std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
+std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, bool float_inputs,
+                                           OnnxGraphBuilder& g) {
     const Estimator& e = model.estimator();
     const bool classifier = model.task() == Task::classification;
+    // Thresholds chosen for float32 inputs only where the trees see them unchanged.
+    const bool float_thresholds = float_inputs && steps_keep_input_values(model);
     if (const auto* tree = dynamic_cast<const DecisionTree*>(&e))
-        return OnnxScores{tree_models(model, {tree->tree()}, X, g), classifier};
+        return OnnxScores{tree_models(model, {tree->tree()}, float_thresholds, X, g), classifier};
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
-        return OnnxScores{tree_models(model, forest->trees(), X, g), classifier};
-    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, X, g);
-    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e))
-        return OnnxScores{adaboost_scores(model, *ada, X, g), false};
+        return OnnxScores{tree_models(model, forest->trees(), float_thresholds, X, g), classifier};
+    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, float_thresholds, X, g);
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(&e);
+        ada && !ada->learners().empty() && dynamic_cast<const DecisionTree*>(ada->learners().front().get()))
+        return OnnxScores{adaboost_scores(model, *ada, float_thresholds, X, g), false};
     return std::nullopt;
 }
 

@@ -33,6 +33,9 @@ public:
     const Model* stacker() const { return stacker_.get(); }
     // Whether the stacker also takes the raw input columns (after the groups' columns).
     bool stack_features() const { return stacker_ && features_; }
+    // A stack's group sizes (consecutive members, each group one stacker input); empty for
+    // a weighted average.
+    const std::vector<std::size_t>& inputs() const { return inputs_; }
     // A stack's second-layer input columns for the raw rows X: each group's weighted
     // average, in group order (a classifier's k probabilities, a regressor's value), then
     // with stack_features() X's own columns (densified).

@@ -102,20 +102,33 @@ TEST_SUITE("exchange") {
 
     TEST_CASE("ONNX calibration of a model ONNX cannot express is refused naming the model") {
         ModelSpec spec;
-        spec.model = "knn";
-        spec.params = {{"metric", "kernel"}};
+        spec.model = "adaboost";
+        spec.params = {{"base", "svc"}, {"n_estimators", "3"}};
         spec.calibrate = "sigmoid";
         spec.calibrate_folds = 2;
         const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
-        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("metric=kernel"), ExportRefused);
+        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=svc"), ExportRefused);
     }
 
-    TEST_CASE("ONNX adaboost over another weak learner than tree is refused naming it") {
+    TEST_CASE("ONNX adaboost over linear weak learners: each learner's class from its scores, its alpha there") {
+        for (const Index classes : {2, 3}) {
+            ModelSpec spec;
+            spec.model = "adaboost";
+            spec.params = {{"base", "logistic"}, {"n_estimators", "4"}};
+            const Model m = Model::train(spec, test::blobs(40, 2, classes), Context{});
+            const std::string file = onnx_of(m);
+            for (const char* op : {"MatMul", "Add"}) CHECK(has_op(file, op));
+            CHECK(has_op(file, classes > 2 ? "ArgMax" : "Greater"));
+            CHECK_FALSE(has_op(file, "TreeEnsembleRegressor"));
+        }
+    }
+
+    TEST_CASE("ONNX adaboost over a weak learner neither a tree nor linear is refused naming it") {
         ModelSpec spec;
         spec.model = "adaboost";
-        spec.params = {{"base", "logistic"}, {"n_estimators", "3"}};
+        spec.params = {{"base", "svc"}, {"n_estimators", "3"}};
         const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
-        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=logistic"), ExportRefused);
+        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=svc"), ExportRefused);
     }
 }
 

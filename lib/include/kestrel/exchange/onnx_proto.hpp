@@ -4,6 +4,7 @@
 // TensorProto, ValueInfoProto with its TypeProto, OperatorSetIdProto. Only the fields an
 // exported model needs are here; the field numbers are onnx.proto's.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,15 +26,19 @@ struct OnnxTensor {
     std::vector<std::string> strings{};
 };
 
+struct OnnxGraph;
+
 struct OnnxAttribute {
     // AttributeProto.AttributeType.
-    enum class Kind : int { f = 1, i = 2, s = 3, t = 4, floats = 6, ints = 7, strings = 8 };
+    enum class Kind : int { f = 1, i = 2, s = 3, t = 4, g = 5, floats = 6, ints = 7, strings = 8 };
     std::string name{};
     Kind kind = Kind::i;
     float f = 0;
     std::int64_t i = 0;
     std::string s{};
     OnnxTensor t{};
+    // A subgraph (Loop's body); shared, as OnnxGraph is not complete here.
+    std::shared_ptr<const OnnxGraph> g{};
     std::vector<float> floats{};
     std::vector<std::int64_t> ints{};
     std::vector<std::string> strings{};
@@ -42,6 +47,7 @@ struct OnnxAttribute {
     static OnnxAttribute of_float(std::string name, float v);
     static OnnxAttribute of_string(std::string name, std::string v);
     static OnnxAttribute of_tensor(std::string name, OnnxTensor v);
+    static OnnxAttribute of_graph(std::string name, OnnxGraph v);
     static OnnxAttribute of_ints(std::string name, std::vector<std::int64_t> v);
     static OnnxAttribute of_floats(std::string name, std::vector<float> v);
     static OnnxAttribute of_strings(std::string name, std::vector<std::string> v);

@@ -26,6 +26,8 @@ public:
     // The training rows' class indices (classification) or targets, and the parameters read.
     const Vector& targets() const { return y_; }
     const KnnParams& settings() const { return p_; }
+    // The resolved kernel of metric=kernel; nullopt for the other metrics.
+    const std::optional<KernelSpec>& kernel() const { return kernel_; }
 
 protected:
     void on_params(const Params& resolved) override { p_ = knn_params().read(resolved); }
