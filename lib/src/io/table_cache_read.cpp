@@ -11,14 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <string>
-#include <string_view>
-#include <thread>
-#include <tuple>
-#include <utility>
 #include <vector>
-
-#include <omp.h>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/table_cache.hpp"
@@ -124,18 +117,6 @@ public:
         for (std::uint64_t i = 0; i < n; ++i) list.push_back(get_string());
         return list;
     }
-    // A list of strings checked and stepped over, to be made later (strings_at): where its
-    // first string starts in the block, and how many there are.
-    std::pair<std::size_t, std::uint64_t> skip_strings() {
-        const std::uint64_t n = count(sizeof(std::uint32_t), "strings");
-        const std::size_t first = at_;
-        for (std::uint64_t i = 0; i < n; ++i) {
-            const auto bytes = get<std::uint32_t>();
-            need(bytes, "a string of " + std::to_string(bytes) + " bytes");
-            at_ += bytes;
-        }
-        return {first, n};
-    }
     // A count of items that take at least `each` bytes of what is left.
     std::uint64_t count(std::size_t each, const char* what) {
         const auto n = get<std::uint64_t>();
@@ -186,19 +167,6 @@ CacheHeader read_header(const CacheBytes& in, const std::string& name) {
     return c;
 }
 
-// The n strings from byte `at` of a meta block whose list skip_strings has checked.
-std::vector<std::string> strings_at(std::string_view block, std::size_t at, std::uint64_t n) {
-    std::vector<std::string> list;
-    list.reserve(n);
-    for (std::uint64_t i = 0; i < n; ++i) {
-        std::uint32_t bytes = 0;
-        std::memcpy(&bytes, block.data() + at, sizeof bytes);
-        list.emplace_back(block.data() + at + sizeof bytes, bytes);
-        at += sizeof bytes + bytes;
-    }
-    return list;
-}
-
 // The table's shape and strings, and the key it was written with.
 struct CacheMeta {
     std::string kestrel_version;
@@ -206,12 +174,7 @@ struct CacheMeta {
     Index rows = 0, cols = 0;
     bool sparse = false, has_labels = false;
     std::uint64_t nnz = 0, numeric = 0, lines = 0, qids = 0;
-    Table table;  // everything but the arrays and the labels' texts
-    // The meta block, and where in it the labels' texts are (a string a row: made while the
-    // arrays are read, label_texts_of).
-    std::string block;
-    std::size_t label_texts_at = 0;
-    std::uint64_t label_texts = 0;
+    Table table;  // everything but the arrays
 };
 
 CacheMeta read_meta(const CacheBytes& in, const CacheHeader& h, const std::string& name) {
@@ -245,13 +208,12 @@ CacheMeta read_meta(const CacheBytes& in, const CacheHeader& h, const std::strin
     if (c.has_labels) {
         RawLabels& L = t.labels.emplace();
         L.source = m.get_string();
-        std::tie(c.label_texts_at, c.label_texts) = m.skip_strings();
+        L.text = m.get_strings();
         c.numeric = m.get<std::uint64_t>();
         c.lines = m.get<std::uint64_t>();
         c.qids = m.get<std::uint64_t>();
     }
     if (!m.done()) corrupt(name, m.offset(), "bytes after the end of the meta block's fields");
-    c.block = std::move(block);
     return c;
 }
 
@@ -272,7 +234,7 @@ void check_shape(const CacheMeta& c, const CacheHeader& h, const std::string& na
     const auto array = [](std::uint64_t n, std::uint64_t each) { return detail::aligned_up(n * each); };
     std::uint64_t need = c.sparse ? array(rows + 1, 4) + array(c.nnz, 4) + array(c.nnz, 8) : array(rows * cols, 8);
     if (c.has_labels) {
-        if (c.numeric > rows || c.lines > rows || c.qids > rows || c.label_texts != rows)
+        if (c.numeric > rows || c.lines > rows || c.qids > rows || c.table.labels->text.size() != rows)
             corrupt(name, detail::kTableCacheHeaderBytes, "label columns longer than the table");
         need += array(c.numeric, 8) + array(c.lines, 8) + array(c.qids, 8);
     }
@@ -332,39 +294,6 @@ Table read_arrays(const CacheBytes& in, const CacheHeader& h, CacheMeta& c, cons
     return t;
 }
 
-// The arrays read, and the labels' texts made from the meta block beside them on a thread of
-// their own: a string a row is the one part of a table's read that is not a copy of bytes.
-Table with_label_texts(const CacheBytes& in, const CacheHeader& h, CacheMeta& c, const std::string& name) {
-    std::vector<std::string> texts;
-    const auto make_texts = [&] { texts = strings_at(c.block, c.label_texts_at, c.label_texts); };
-    constexpr std::uint64_t kTextsWorthAThread = 10000;
-    if (c.label_texts < kTextsWorthAThread || omp_get_max_threads() < 2) {
-        make_texts();
-        Table t = read_arrays(in, h, c, name);
-        if (t.labels) t.labels->text = std::move(texts);
-        return t;
-    }
-    std::exception_ptr failed;
-    std::thread maker([&] {
-        try {
-            make_texts();
-        } catch (...) {
-            failed = std::current_exception();
-        }
-    });
-    Table t;
-    try {
-        t = read_arrays(in, h, c, name);
-    } catch (...) {
-        maker.join();
-        throw;
-    }
-    maker.join();
-    if (failed) std::rethrow_exception(failed);
-    t.labels->text = std::move(texts);
-    return t;
-}
-
 Table decode(const CacheBytes& in, const std::string& name, const TableCacheKey* key, std::string* why_not) {
     const CacheHeader h = read_header(in, name);
     if (key && h.version != kTableCacheVersion) {
@@ -382,7 +311,7 @@ Table decode(const CacheBytes& in, const std::string& name, const TableCacheKey*
         if (!why_not->empty()) return {};
     }
     check_shape(c, h, name);
-    return with_label_texts(in, h, c, name);
+    return read_arrays(in, h, c, name);
 }
 
 }  // namespace
