@@ -207,6 +207,27 @@ TEST_SUITE("io") {
                              DataError);
     }
 
+    TEST_CASE("table cache: the labels' texts of a long table read back in row order; a damaged length names its byte") {
+        std::string text = "label,x\n";
+        for (int i = 0; i < 12000; ++i) text += "class_" + std::to_string(i % 37) + "_" + std::string(static_cast<std::size_t>(i % 19), 'z') + "," + std::to_string(i) + "\n";
+        ReadOptions keep;
+        keep.missing = MissingPolicy::keep;
+        const Table t = read_table_from_buffer(text, "long.csv", keep);
+        REQUIRE(t.labels->text.size() == 12000);
+        const std::string bytes = encode_table_cache(TableCacheKey{}, t);
+        const Table back = decode_table_cache(bytes, "c");
+        check_same_table(back, t);
+        CHECK(back.labels->text[11999] == "class_11_" + std::string(10, 'z'));
+        // A label's length past the meta block is still the byte it is at, not a crash.
+        std::string cut = bytes;
+        const std::string last = back.labels->text[11999];
+        const auto at = cut.find(last);
+        REQUIRE(at != std::string::npos);
+        const std::uint32_t huge = 1u << 30;
+        std::memcpy(cut.data() + at - 4, &huge, 4);
+        CHECK_THROWS_AS(decode_table_cache(cut, "c"), DataError);
+    }
+
     TEST_CASE("table cache: refused for standard input and for the data file itself; limits still apply") {
         test::ScratchDir dir("table_cache_refuse");
         const std::string data = dir.file("mixed.csv", kMixed);
