@@ -610,6 +610,8 @@ void GbdtFit::boost() {
     learners_.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < (per_tree_threads_ ? threads : 1); ++i)
         learners_.emplace_back(*bins, cuts, tp, per_tree_threads_ ? 1 : threads);
+    // The trees of a round past a multiple of the threads grow one at a time on all of them.
+    if (per_tree_threads_ && K % threads != 0) learners_.emplace_back(*bins, cuts, tp, threads);
     round_trees_.resize(static_cast<std::size_t>(K));
     round_cats_.resize(static_cast<std::size_t>(K));
     std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
@@ -637,13 +639,17 @@ void GbdtFit::boost() {
 }
 
 // One tree per raw score. With many scores (softmax) the trees of a round grow in
-// parallel, one thread each; else one at a time, each on all threads. Either way a tree is
+// parallel, one thread each, as many as fill every thread, and the rest (K mod threads) one
+// at a time on all threads: 5 classes on 2 threads would otherwise leave a thread idle for a
+// third of each round. Else one at a time, each on all threads. Either way a tree is
 // computed the same, so the model does not depend on the thread count.
 void GbdtFit::grow_round(std::span<const int> rows, const std::vector<int>& features) {
     if (per_tree_threads_) {
+        const Index filled = K - K % threads;
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
-        for (Index c = 0; c < K; ++c)
+        for (Index c = 0; c < filled; ++c)
             grow_tree(c, learners_[static_cast<std::size_t>(omp_get_thread_num())], 1, rows, features);
+        for (Index c = filled; c < K; ++c) grow_tree(c, learners_.back(), threads, rows, features);
     } else {
         for (Index c = 0; c < K; ++c) grow_tree(c, learners_.front(), threads, rows, features);
     }
