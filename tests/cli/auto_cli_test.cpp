@@ -380,11 +380,17 @@ TEST_SUITE("cli.auto") {
         const double parts = t["reading"].get<double>() + t["search"].get<double>() + t["confirmation"].get<double>() +
                              t["ensemble"].get<double>() + t["stack"].get<double>() + t["final_fits"].get<double>();
         CHECK(parts <= t["total"].get<double>() + 1e-6);
-        CHECK(parts >= t["total"].get<double>() - 0.25);
+        CHECK(parts >= t["total"].get<double>() - 0.5);
         // The whole run, the saved model included, within the budget's rule (one evaluation
-        // may overrun an estimate: generous, for a loaded machine).
+        // may overrun an estimate: generous, for a loaded machine running the suites side by
+        // side, and more so under the sanitizers, whose fits are several times slower than
+        // the estimates the schedule made from the first ones; bench/auto measures the 5 %).
         CHECK(t["total"].get<double>() <= wall);
-        CHECK(wall <= budget * 1.5 + 1);
+#if defined(__SANITIZE_ADDRESS__)
+        CHECK(wall <= budget * 4 + 4);
+#else
+        CHECK(wall <= budget * 2 + 2);
+#endif
         const std::string text = test::slurp(report);
         CHECK(text.find("## Where the time went") != std::string::npos);
         CHECK(text.find("kept for them") != std::string::npos);
