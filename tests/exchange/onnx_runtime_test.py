@@ -224,6 +224,41 @@ CASES = [
     ("adaboost heart base=logistic, tuned threshold (labels, scores)",
      ["-m", "adaboost", "-p", "base=logistic", "-p", "n_estimators=10"], HEART, TUNED_THRESHOLD),
     ("knn heart metric=kernel, tuned threshold", ["-m", "knn", "-p", "metric=kernel"], HEART, TUNED_THRESHOLD),
+    # Multiclass wrappers of members of any family (onnx_wrapper_scores): each member's nodes as
+    # its family exports it alone, its decision value (else P(positive) - 1/2) and its
+    # P(positive) side by side, then the wrapper's combination as for the linear members.
+    ("gbdt iris one-vs-rest (probabilities)", ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=20"], IRIS),
+    ("gbdt penguins one-vs-one, native categories (pairwise coupling)",
+     ["-m", "gbdt", "-p", "multiclass=ovo", "-p", "n_estimators=15", "--label-col", "species"], PENGUINS),
+    ("forest iris one-vs-rest (probabilities)", ["-m", "forest", "-p", "multiclass=ovr", "-p", "n_estimators=15"], IRIS),
+    ("tree penguins one-vs-one, native categories (pairwise coupling)",
+     ["-m", "tree", "-p", "multiclass=ovo", "-p", "max_depth=4", "--label-col", "species"], PENGUINS),
+    ("svc iris one-vs-one probability=1, standard (pairwise coupling of svc members)",
+     ["-m", "svc", "-p", "multiclass=ovo", "-p", "probability=1", "--scale", "standard"], IRIS),
+    ("svc iris one-vs-rest probability=1, standard (probabilities)",
+     ["-m", "svc", "-p", "multiclass=ovr", "-p", "probability=1", "--scale", "standard"], IRIS),
+    ("nu_svc iris one-vs-rest, laplacian, standard (labels, scores)",
+     ["-m", "nu_svc", "-p", "multiclass=ovr", "-p", "kernel=laplacian", "--scale", "standard"], IRIS),
+    ("knn iris one-vs-rest standard (probabilities)", ["-m", "knn", "-p", "multiclass=ovr", "--scale", "standard"],
+     IRIS),
+    # Distance weights on iris, whose test rows repeat training rows: on the file's doubles a
+    # zero distance takes all the weight, on the float32 inputs a distance of ~1e-7 nearly all
+    # (0.11 apart, as knn alone); asserted on the float32 values (FLOAT32_ANCHOR).
+    ("knn iris one-vs-one, distance weights (pairwise coupling)",
+     ["-m", "knn", "-p", "multiclass=ovo", "-p", "weights=distance"], IRIS, FLOAT32_ANCHOR),
+    ("adaboost iris one-vs-rest, stumps (labels, scores)", ["-m", "adaboost", "-p", "multiclass=ovr"], IRIS),
+    ("gbdt iris ecoc (labels, scores)", ["-m", "gbdt", "-p", "multiclass=ecoc", "-p", "n_estimators=15"], IRIS),
+    ("forest iris ecoc hamming (labels, scores: the members' logits)",
+     ["-m", "forest", "-p", "multiclass=ecoc", "-p", "decoding=hamming", "-p", "n_estimators=15"], IRIS),
+    ("gbdt iris one-vs-rest, sigmoid calibration",
+     ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=20", "--calibrate", "sigmoid"], IRIS),
+    # adaboost over weak learners of other families: each learner's class from its own
+    # nodes (onnx_label_index: svc's votes, gbdt's first most probable class), its α there.
+    ("adaboost heart base=svc (labels, scores)", ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5"], HEART),
+    ("adaboost iris SAMME base=gbdt (labels, scores)",
+     ["-m", "adaboost", "-p", "base=gbdt(n_estimators=5)", "-p", "n_estimators=5"], IRIS),
+    ("adaboost heart base=svc, sigmoid calibration",
+     ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
     # kestrel-auto's models (kind ensemble): each member's subgraph on the same inputs, their
     # probabilities or predictions weighted and added in the members' order; a stack's groups
     # side by side, then its second layer. Measured with ONNX Runtime 1.31.1 (2026-12-07),
@@ -258,11 +293,7 @@ CASES = [
 ]
 # Models or settings ONNX cannot express (yet): kestrel-export refuses them.
 REFUSED = [
-    ("adaboost heart, base=svc", ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5"], HEART),
-    ("gbdt iris one-vs-rest (a wrapper of gbdt members)", ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=5"],
-     IRIS),
-    ("calibrated adaboost heart, base=svc",
-     ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
+    ("linear_svm iris --zipmap (no probabilities to map)", ["-m", "linear_svm"], IRIS, ["--zipmap"]),
 ]
 
 
@@ -360,6 +391,21 @@ def diabetes_classes(args, work, classes=5):
     return tuple(paths)
 
 
+def precomputed_iris(args, work):
+    """iris's training rows in the precomputed-kernel layout (docs/models/svc.md): the label, the
+    row's serial number, then its linear kernel values against every training row. Returns the
+    (train, test) paths (the test file unused: such models are refused)."""
+    header, rows = read_table(os.path.join(args.source, IRIS[0]))
+    x = [[float(v) for v in r[1:]] for r in rows]
+    out = os.path.join(work, "iris_precomputed.csv")
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([header[0], "serial"] + ["k%d" % (j + 1) for j in range(len(x))])
+        for i, r in enumerate(rows):
+            w.writerow([r[0], i + 1] + [repr(sum(a * b for a, b in zip(x[i], z))) for z in x])
+    return out, out
+
+
 def compare(case, args, onnx_mod, work):
     """Asserted against kestrel-predict on the file's own doubles (the trees' float
     thresholds make float32 inputs split as those doubles do), or for a FLOAT32_ANCHOR case
@@ -412,11 +458,12 @@ def compare(case, args, onnx_mod, work):
 
 
 def refused(case, args, work):
-    name, train_args, (train, _) = case
+    name, train_args, (train, _) = case[:3]
+    export_args = case[3] if len(case) > 3 else []
     model_json, out = os.path.join(work, "refused.json"), os.path.join(work, "refused.onnx")
     r = run([os.path.join(args.bin, "kestrel-train"), "-q", *train_args, os.path.join(args.source, train), "-o", model_json])
     check(r.returncode == 0, name + ": kestrel-train: " + r.stderr)
-    r = run([os.path.join(args.bin, "kestrel-export"), model_json, "--to", "onnx", "-o", out])
+    r = run([os.path.join(args.bin, "kestrel-export"), model_json, "--to", "onnx", "-o", out, *export_args])
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 2, f"{name}: exit {r.returncode}, expected 2 ({r.stderr.strip()})")
     check(len(lines) == 1 and "ONNX" in lines[0], f"{name}: expected one line naming ONNX, got {r.stderr!r}")
@@ -490,7 +537,11 @@ def main():
         for case in CASES + more:
             compare(case, args, onnx_mod, work)
         zipmap(args, onnx_mod, work)
-        for case in REFUSED:
+        pre = precomputed_iris(args, work)
+        refused_more = [("svc iris kernel=precomputed", ["-m", "svc", "-p", "kernel=precomputed"], pre),
+                        ("svc iris one-vs-rest over precomputed-kernel members",
+                         ["-m", "svc", "-p", "kernel=precomputed", "-p", "multiclass=ovr"], pre)]
+        for case in REFUSED + refused_more:
             refused(case, args, work)
     print("onnx_runtime_test: every exported model agrees with kestrel-predict")
 

@@ -124,18 +124,7 @@ std::string label_output(const Model& model, const OnnxScores& scores, OnnxGraph
     const auto k = static_cast<std::int64_t>(classes.size());
     integers = integer_classes(classes, int_classes);
     const std::string labels = integers ? g.int64s(int_classes, {k}) : g.strings(classes, {k});
-    std::string best;
-    if (model.threshold()) {
-        best = threshold_label_index(model, scores, g);
-    } else {
-        std::string ranked = scores.label_scores.empty() ? scores.tensor : scores.label_scores;
-        if (scores.label_scores.empty() && !scores.probabilities && k == 2) {
-            // Column 1 wins only where the decision value is above 0 (ArgMax keeps the first on ties).
-            const std::string zero = g.add("Sub", {scores.tensor, scores.tensor});
-            ranked = g.add("Concat", {zero, scores.tensor}, {A::of_int("axis", 1)});
-        }
-        best = g.add("ArgMax", {ranked}, {A::of_int("axis", 1), A::of_int("keepdims", 0)});
-    }
+    const std::string best = model.threshold() ? threshold_label_index(model, scores, g) : onnx_label_index(scores, k, g);
     g.add_named("Gather", {labels, best}, {"label"}, {A::of_int("axis", 0)});
     g.add_output({.name = "label", .type = integers ? OnnxType::int64 : OnnxType::string, .dims = {-1}});
     return labels;
@@ -186,6 +175,29 @@ std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t 
     return g.add("Slice", {x, g.int64s({c}, {1}), g.int64s({end}, {1}), g.int64s({1}, {1})});
 }
 
+std::string onnx_label_index(const OnnxScores& scores, Index classes, OnnxGraphBuilder& g) {
+    std::string ranked = scores.label_scores.empty() ? scores.tensor : scores.label_scores;
+    if (scores.label_scores.empty() && !scores.probabilities && classes == 2) {
+        // Column 1 wins only where the decision value is above 0 (ArgMax keeps the first on ties).
+        const std::string zero = g.add("Sub", {scores.tensor, scores.tensor});
+        ranked = g.add("Concat", {zero, scores.tensor}, {A::of_int("axis", 1)});
+    }
+    return g.add("ArgMax", {ranked}, {A::of_int("axis", 1), A::of_int("keepdims", 0)});
+}
+
+OnnxEstimator OnnxEstimator::of(const Model& model) {
+    return OnnxEstimator{.model = model,
+                         .estimator = model.estimator(),
+                         .classes = model.task() == Task::classification ? static_cast<Index>(model.classes().size()) : 0,
+                         .wants_decision = model.calibration().has_value(),
+                         .nested = false};
+}
+
+OnnxEstimator OnnxEstimator::member(const OnnxEstimator& parent, const Estimator& e, Index classes, bool decision) {
+    return OnnxEstimator{
+        .model = parent.model, .estimator = e, .classes = classes, .wants_decision = decision, .nested = true};
+}
+
 OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, OnnxGraphBuilder& g) {
     const Calibration& c = *model.calibration();
     const Index columns = c.n_columns(), k = c.n_classes();
@@ -219,19 +231,32 @@ OnnxScores onnx_calibrated_scores(const Model& model, const OnnxScores& scores, 
 }
 
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool float_inputs, OnnxGraphBuilder& g) {
-    if (auto s = onnx_tree_scores(model, X, float_inputs, g)) return *s;
-    if (auto s = onnx_linear_scores(model, X, g)) return *s;
-    if (auto s = onnx_kernel_model_scores(model, X, g)) return *s;
-    if (auto s = onnx_knn_scores(model, X, g)) return *s;
-    if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(&model.estimator()))
-        throw ExportRefused("ONNX export: the " + wrapper->strategy_name() + " wrapper of " + model.model_name() +
-                            " members has no ONNX form here (wrappers export over the linear models and "
-                            "kernel_perceptron)");
+    return onnx_estimator_scores(OnnxEstimator::of(model), X, float_inputs, g);
+}
+
+OnnxScores onnx_estimator_scores(const OnnxEstimator& e, const std::string& X, bool float_inputs, OnnxGraphBuilder& g) {
+    const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(&e.estimator);
+    // Two classes under a wrapper: its one member, used as it is.
+    if (wrapper && wrapper->direct_member()) {
+        const OnnxEstimator direct{.model = e.model,
+                                   .estimator = *wrapper->direct_member(),
+                                   .classes = e.classes,
+                                   .wants_decision = e.wants_decision,
+                                   .nested = e.nested};
+        return onnx_estimator_scores(direct, X, float_inputs, g);
+    }
+    if (auto s = onnx_tree_scores(e, X, float_inputs, g)) return *s;
+    if (auto s = onnx_linear_scores(e, X, float_inputs, g)) return *s;
+    if (auto s = onnx_kernel_model_scores(e, X, g)) return *s;
+    if (auto s = onnx_knn_scores(e, X, g)) return *s;
+    // A wrapper of members of another family: each member as its family exports it alone.
+    if (wrapper) return onnx_wrapper_scores(e, *wrapper, X, float_inputs, g);
     throw ExportRefused(
-        "ONNX export: model " + model.model_name() +
+        "ONNX export: " + (e.nested ? "a member (" + e.estimator.name() + ") of model " : std::string("model ")) +
+        e.model.model_name() +
         " has no ONNX form here (exported: tree, forest, "
-        "gbdt, adaboost over trees or linear models, the kernel SVMs (one_class too) and kernel methods, knn, the "
-        "linear models, and ensembles of these; docs/exchange.md)");
+        "gbdt, adaboost, the kernel SVMs (one_class too) and kernel methods, knn, the linear models, their "
+        "multiclass wrappers, and ensembles of these; docs/exchange.md)");
 }
 
 OnnxScores onnx_ensemble_scores(const Model& model, const std::string& raw, bool float_inputs, OnnxGraphBuilder& g) {

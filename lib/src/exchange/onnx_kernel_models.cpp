@@ -225,7 +225,7 @@ std::string svc_decision(Index k, const std::string& pw, const std::string& vote
 
 // svc's scores: the pairwise decision values, then votes, decision_function and with
 // probability=1 the probabilities, as svc.cpp and svm_model.cpp compute them.
-OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
+OnnxScores svc_scores(const OnnxEstimator& e, const SvmModel& m, const std::string& X, OnnxGraphBuilder& g) {
     const auto k = static_cast<Index>(m.n_sv.size());
     const Index pairs = k * (k - 1) / 2, n_sv = m.sv_coef.cols();
     std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
@@ -255,8 +255,12 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
     const std::string votes = g.add("Add", {g.add("MatMul", {won, pair_to_class(true)}),
                                             g.add("MatMul", {lost, pair_to_class(false)})});
     // A calibration maps the decision values (Model::uncalibrated_scores), never these
-    // probabilities: without them the graph has no unused coupling.
-    if (!m.has_probability() || model.calibration()) return OnnxScores{svc_decision(k, pw, votes, g), false, votes};
+    // probabilities: without them the graph has no unused coupling. A wrapper's member gives
+    // both (its decision value to the wrapper's decisions, its probabilities to its coupling).
+    // A weak learner gives its class only: the votes.
+    if (e.nested && !e.wants_decision) return OnnxScores{votes, false, votes};
+    if (!m.has_probability() || (e.wants_decision && !e.nested))
+        return OnnxScores{svc_decision(k, pw, votes, g), false, votes};
     // SvmModel::probabilities: each pair's r(s, t) = sigmoid_probability(f, A, B) clipped to
     // [1e-7, 1 − 1e-7] (LIBSVM's min_prob), r(t, s) = 1 − r(s, t); two classes (r(0, 1),
     // r(1, 0)), more their pairwise coupling.
@@ -265,9 +269,11 @@ OnnxScores svc_scores(const Model& model, const SvmModel& m, const std::string& 
                                           g.double_row(std::vector<double>(m.prob_b.begin(), m.prob_b.end()))),
                        g.double_scalar(1e-7), g.double_scalar(1 - 1e-7)});
     const std::string r_ts = g.add("Sub", {g.double_scalar(1.0), r_st});
-    return OnnxScores{
+    OnnxScores out{
         k == 2 ? g.add("Concat", {r_st, r_ts}, {A::of_int("axis", 1)}) : onnx_pairwise_coupling(g, k, r_st, r_ts), true,
         votes};
+    if (e.wants_decision) out.decision = svc_decision(k, pw, votes, g);
+    return out;
 }
 
 // A double [N, 1] of zeros, one per row of X: what a model without kept rows adds its constant to.
@@ -304,11 +310,11 @@ std::string expansion_columns(const KernelExpansion& e, const std::string& X, On
     return g.add("Add", {g.add("MatMul", {kernel_matrix(e.kernel_spec, e.rows, X, g), coef}), intercepts});
 }
 
-OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool logistic, const std::string& X,
+OnnxScores expansion_scores(const OnnxEstimator& est, const KernelExpansion& e, bool logistic, const std::string& X,
                             OnnxGraphBuilder& g) {
     const Index outputs = e.coef.cols();
     const std::string scores = expansion_columns(e, X, g);
-    if (!logistic || !model.estimator().has_predict_proba()) return OnnxScores{scores, false};
+    if (!logistic || !est.estimator.has_predict_proba()) return OnnxScores{scores, false};
     OnnxScores out{outputs > 1 ? g.add("Softmax", {scores}, {A::of_int("axis", 1)}) : onnx_logistic_pair(g, scores),
                    true};
     out.decision = scores;
@@ -317,7 +323,7 @@ OnnxScores expansion_scores(const Model& model, const KernelExpansion& e, bool l
 
 // A wrapper's kernel_perceptron or kernel_logistic members, each one score column f, side by
 // side, and (kernel_logistic) their P(positive) = σ(f); nullopt for other members.
-std::optional<OnnxScores> kernel_member_scores(const Model& model, const MulticlassWrapper& wrapper,
+std::optional<OnnxScores> kernel_member_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper,
                                                const std::string& X, OnnxGraphBuilder& g) {
     std::vector<std::string> columns;
     bool logistic = true;
@@ -329,8 +335,8 @@ std::optional<OnnxScores> kernel_member_scores(const Model& model, const Multicl
         columns.push_back(expansion_columns(perceptron ? perceptron->expansion() : klr->expansion(), X, g));
     }
     const std::string scores = g.add("Concat", columns, {A::of_int("axis", 1)});
-    const bool proba = logistic && model.estimator().has_predict_proba();
-    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
+    const bool proba = logistic && wrapper.has_predict_proba();
+    return onnx_multiclass_scores(e, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
 }
 
 // knn in standard operators, in double, as knn.cpp and knn_search.cpp compute it: the exact
@@ -423,15 +429,15 @@ std::string knn_sum_over_neighbours(const std::string& x, Index k, OnnxGraphBuil
 
 }  // namespace
 
-std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    const Estimator* estimator = &model.estimator();
+std::optional<OnnxScores> onnx_kernel_model_scores(const OnnxEstimator& e, const std::string& X, OnnxGraphBuilder& g) {
+    const Estimator* estimator = &e.estimator;
     // A multiclass wrapper (kernel_perceptron): its one member with two classes, else its
     // members' scores combined by its strategy.
     if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
-        if (!wrapper->direct_member()) return kernel_member_scores(model, *wrapper, X, g);
+        if (!wrapper->direct_member()) return kernel_member_scores(e, *wrapper, X, g);
         estimator = wrapper->direct_member();
     }
-    if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(model, svc->model(), X, g);
+    if (const auto* svc = dynamic_cast<const Svc*>(estimator)) return svc_scores(e, svc->model(), X, g);
     if (dynamic_cast<const Svr*>(estimator) || dynamic_cast<const NuSvr*>(estimator))
         return svr_scores(static_cast<const KernelSvmRegressor*>(estimator)->model(), X, g);
     if (const auto* one_class = dynamic_cast<const OneClassSvm*>(estimator)) {
@@ -445,16 +451,16 @@ std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std
         return out;
     }
     if (const auto* ridge = dynamic_cast<const KernelRidge*>(estimator))
-        return expansion_scores(model, ridge->expansion(), false, X, g);
+        return expansion_scores(e, ridge->expansion(), false, X, g);
     if (const auto* klr = dynamic_cast<const KernelLogistic*>(estimator))
-        return expansion_scores(model, klr->expansion(), true, X, g);
+        return expansion_scores(e, klr->expansion(), true, X, g);
     if (const auto* perceptron = dynamic_cast<const KernelPerceptron*>(estimator))
-        return expansion_scores(model, perceptron->expansion(), false, X, g);
+        return expansion_scores(e, perceptron->expansion(), false, X, g);
     return std::nullopt;
 }
 
-std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    const auto* knn = dynamic_cast<const Knn*>(&model.estimator());
+std::optional<OnnxScores> onnx_knn_scores(const OnnxEstimator& e, const std::string& X, OnnxGraphBuilder& g) {
+    const auto* knn = dynamic_cast<const Knn*>(&e.estimator);
     if (!knn) return std::nullopt;
     const KnnMetric metric = knn_metric_from_string(knn->settings().metric);
     const DenseMatrix Z = knn->index().train().to_dense();
@@ -483,8 +489,8 @@ std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string&
         w = g.add("Where", {any_infinite, infinite, inverse});
     }
     const Vector& y = knn->targets();
-    if (model.task() == Task::classification) {
-        const auto classes = static_cast<std::int64_t>(model.classes().size());
+    if (e.classifier()) {
+        const auto classes = static_cast<std::int64_t>(e.classes);
         std::vector<std::int64_t> labels, range;
         for (Index i = 0; i < y.size(); ++i) labels.push_back(static_cast<std::int64_t>(y[i]));
         for (std::int64_t c = 0; c < classes; ++c) range.push_back(c);

@@ -6,7 +6,8 @@
 // perceptron, lp_svm over more than two classes; logistic with multiclass=ovr or ovo, whose
 // probabilities are combined too) is the same product with one column per member, then the
 // wrapper's combination (multiclass_wrapper.cpp). adaboost over linear weak learners adds
-// each learner's α to the class its scores pick.
+// each learner's α to the class its scores pick (over learners of another family, to the
+// class their own nodes give).
 #include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/linear/linear_model.hpp"
@@ -31,7 +32,7 @@ std::string linear_scores(const Eigen::MatrixXd& W, const Vector& b, const std::
 }
 
 // A wrapper of several linear members; nullopt when its members are not linear.
-std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const MulticlassWrapper& wrapper,
+std::optional<OnnxScores> wrapped_linear_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper,
                                                 const std::string& X, OnnxGraphBuilder& g) {
     const auto& members = wrapper.fitted_members();
     Eigen::MatrixXd W;
@@ -47,18 +48,20 @@ std::optional<OnnxScores> wrapped_linear_scores(const Model& model, const Multic
     }
     const std::string scores = linear_scores(W, b, X, g);
     // Binary logistic members: P(positive) = σ(z), logistic_probabilities' second column.
-    const bool proba = logistic && model.estimator().has_predict_proba();
-    return onnx_multiclass_scores(model, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
+    const bool proba = logistic && wrapper.has_predict_proba();
+    return onnx_multiclass_scores(e, wrapper, scores, g, proba ? g.add("Sigmoid", {scores}) : std::string());
 }
 
-// adaboost over linear weak learners (AdaBoost::do_decision_function): each learner's class
-// as LinearModel predicts it (scores_to_classes: its one column above 0, else the first
-// largest), the learner's α added to that class's column (SAMME, more than two classes) or
-// ±α to the one column (classes[1] or not), the learners in order from the first (kestrel
-// adds to zeros; a column a learner does not pick adds 0). ExportRefused naming the base when
-// a learner is not linear.
-OnnxScores adaboost_linear_scores(const Model& model, const AdaBoost& ada, const std::string& X, OnnxGraphBuilder& g) {
-    const auto k = static_cast<std::int64_t>(model.classes().size());
+// adaboost over weak learners other than trees (AdaBoost::do_decision_function): each
+// learner's class as it predicts it, the learner's α added to that class's column (SAMME,
+// more than two classes) or ±α to the one column (classes[1] or not), the learners in order
+// from the first (kestrel adds to zeros; a column a learner does not pick adds 0). A linear
+// learner's class from its scores (scores_to_classes: its one column above 0, else the first
+// largest); another's from its nodes as its family exports it alone (onnx_label_index), or
+// ExportRefused naming the base when that family does not export.
+OnnxScores adaboost_linear_scores(const OnnxEstimator& est, const AdaBoost& ada, const std::string& X,
+                                  bool float_inputs, OnnxGraphBuilder& g) {
+    const auto k = static_cast<std::int64_t>(est.classes);
     std::vector<std::int64_t> range;
     for (std::int64_t c = 0; c < k; ++c) range.push_back(c);
     std::string F;
@@ -66,11 +69,25 @@ OnnxScores adaboost_linear_scores(const Model& model, const AdaBoost& ada, const
         const Estimator* e = ada.learners()[t].get();
         if (const auto* w = dynamic_cast<const MulticlassWrapper*>(e); w && w->direct_member()) e = w->direct_member();
         const auto* linear = dynamic_cast<const LinearModel*>(e);
-        if (!linear || linear->coef_matrix().rows() != (k > 2 ? k : 1))
-            throw ExportRefused("ONNX export: adaboost with base=" + ada.learners()[t]->name() +
-                                " has no ONNX form here (adaboost exports with base=tree and the linear models)");
-        const std::string z = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
         const std::string a = g.double_scalar(ada.rounds()[t].alpha);
+        if (!linear || linear->coef_matrix().rows() != (k > 2 ? k : 1)) {
+            // The learner's predicted class [N, 1] from its family's nodes.
+            const OnnxEstimator learner = OnnxEstimator::member(est, *ada.learners()[t], k, false);
+            const OnnxScores s = onnx_estimator_scores(learner, X, float_inputs, g);
+            const std::string label =
+                g.add("Unsqueeze", {onnx_label_index(s, k, g), g.int64s({1}, {1})});  // [N, 1] int64
+            std::string term;
+            if (k > 2) {
+                const std::string picked = g.add("Cast", {g.add("Equal", {label, g.int64s(range, {1, k})})},
+                                                 {A::of_int("to", static_cast<int>(OnnxType::float64))});
+                term = g.add("Mul", {picked, a});
+            } else {
+                term = g.add("Where", {g.add("Equal", {label, g.int64s({1}, {1, 1})}), a, g.add("Neg", {a})});
+            }
+            F = F.empty() ? term : g.add("Add", {F, term});
+            continue;
+        }
+        const std::string z = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
         std::string term;
         if (k > 2) {
             const std::string best = g.add("ArgMax", {z}, {A::of_int("axis", 1), A::of_int("keepdims", 1)});
@@ -93,21 +110,23 @@ std::string onnx_logistic_pair(OnnxGraphBuilder& g, const std::string& z) {
     return g.add("Concat", {negative, g.add("Sigmoid", {z})}, {A::of_int("axis", 1)});
 }
 
-std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g) {
-    const Estimator* estimator = &model.estimator();
+std::optional<OnnxScores> onnx_linear_scores(const OnnxEstimator& e, const std::string& X, bool float_inputs,
+                                             OnnxGraphBuilder& g) {
+    const Estimator* estimator = &e.estimator;
     // adaboost whose weak learners are not trees (those are onnx_tree_scores').
-    if (const auto* ada = dynamic_cast<const AdaBoost*>(estimator)) return adaboost_linear_scores(model, *ada, X, g);
+    if (const auto* ada = dynamic_cast<const AdaBoost*>(estimator))
+        return adaboost_linear_scores(e, *ada, X, float_inputs, g);
     // Two classes under a multiclass wrapper (linear_svm, perceptron): its one member, used as
     // it is. A wrapper of several members: their scores side by side, then its combination.
     if (const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(estimator)) {
-        if (!wrapper->direct_member()) return wrapped_linear_scores(model, *wrapper, X, g);
+        if (!wrapper->direct_member()) return wrapped_linear_scores(e, *wrapper, X, g);
         estimator = wrapper->direct_member();
     }
     const auto* linear = dynamic_cast<const LinearModel*>(estimator);
     if (!linear) return std::nullopt;
     const std::string scores = linear_scores(linear->coef_matrix(), linear->intercepts(), X, g);
-    if (model.task() != Task::classification) return OnnxScores{scores, false};
-    if (!model.estimator().has_predict_proba()) return OnnxScores{scores, false};
+    if (!e.classifier()) return OnnxScores{scores, false};
+    if (!e.estimator.has_predict_proba()) return OnnxScores{scores, false};
     // (σ(−z), σ(z)): each side from its own sign, as logistic_probabilities; or the softmax.
     OnnxScores out{linear->coef_matrix().rows() > 1 ? g.add("Softmax", {scores}, {A::of_int("axis", 1)})
                                                     : onnx_logistic_pair(g, scores),

@@ -3,6 +3,8 @@
 // them as the class scores (the label their argmax), one-vs-one its votes and decision values,
 // error-correcting output codes the decoding of them against each class's codeword; and the
 // pairwise coupling of pair probabilities into class probabilities (pairwise_coupling.cpp).
+// Members of a family without a combined form of its own (gbdt, forest, tree, svc, knn,
+// adaboost) give their columns through onnx_wrapper_scores, each member exported as alone.
 #include <algorithm>
 
 #include "kestrel/exchange/export.hpp"
@@ -225,9 +227,10 @@ std::string onnx_pairwise_coupling(OnnxGraphBuilder& g, Index k, const std::stri
     return out[0];
 }
 
-OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
+OnnxScores onnx_multiclass_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper, const std::string& members,
                                   OnnxGraphBuilder& g, const std::string& positive) {
-    const auto k = static_cast<Index>(model.classes().size());
+    const Model& model = e.model;
+    const Index k = e.classes;
     OnnxScores out = [&] {
         if (wrapper.strategy_name() == "ovr") return OnnxScores{members, false};  // the label: their argmax
         if (wrapper.strategy_name() == "ovo") return one_vs_one(k, members, g);
@@ -235,7 +238,7 @@ OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& w
         throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " multiclass strategy of " +
                             model.model_name() + " has no ONNX form here (ovr, ovo and ecoc export)");
     }();
-    if (!model.estimator().has_predict_proba()) return out;
+    if (!wrapper.has_predict_proba()) return out;
     if (positive.empty())
         throw ExportRefused("ONNX export: the " + wrapper.strategy_name() + " wrapper's probabilities of " +
                             model.model_name() + " have no ONNX form here");
@@ -261,6 +264,47 @@ OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& w
     out.tensor = p;
     out.probabilities = true;
     return out;
+}
+
+OnnxScores onnx_wrapper_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper, const std::string& X,
+                               bool float_inputs, OnnxGraphBuilder& g) {
+    const bool proba = wrapper.has_predict_proba();
+    const bool ecoc = dynamic_cast<const Ecoc*>(&wrapper) != nullptr;
+    std::vector<std::string> decisions, positives;
+    for (const auto& member : wrapper.fitted_members()) {
+        const OnnxScores s = onnx_estimator_scores(OnnxEstimator::member(e, *member, 2), X, float_inputs, g);
+        const auto refuse = [&](const std::string& what) {
+            return ExportRefused("ONNX export: the " + what + " of " + member->name() + " as a member of the " +
+                                 wrapper.strategy_name() + " wrapper of " + e.model.model_name() +
+                                 " have no ONNX form here");
+        };
+        // MulticlassWrapper::member_scores: the member's decision value (its one column), else
+        // its P(positive) − ½.
+        if (member->has_decision_function()) {
+            const std::string& d = s.probabilities ? s.decision : s.tensor;
+            if (d.empty() || s.columns > 1) throw refuse("decision values");
+            decisions.push_back(d);
+        } else {
+            if (!s.probabilities) throw refuse("probabilities");
+            std::string score = g.add("Sub", {onnx_column(g, s.tensor, 1), g.double_scalar(0.5)});
+            if (ecoc) {
+                // Ecoc::combine_decisions: the margin is the logit of (score + ½) clipped to
+                // [1e-12, 1 − 1e-12].
+                const std::string p = g.add("Clip", {g.add("Add", {score, g.double_scalar(0.5)}),
+                                                     g.double_scalar(1e-12), g.double_scalar(1 - 1e-12)});
+                score = g.add("Log", {g.add("Div", {p, g.add("Sub", {g.double_scalar(1.0), p})})});
+            }
+            decisions.push_back(score);
+        }
+        if (!proba) continue;
+        if (!s.probabilities) throw refuse("probabilities");
+        positives.push_back(onnx_column(g, s.tensor, 1));
+    }
+    const auto side_by_side = [&](const std::vector<std::string>& columns) {
+        return columns.size() == 1 ? columns.front() : g.add("Concat", columns, {A::of_int("axis", 1)});
+    };
+    return onnx_multiclass_scores(e, wrapper, side_by_side(decisions), g,
+                                  proba ? side_by_side(positives) : std::string());
 }
 
 }  // namespace kestrel

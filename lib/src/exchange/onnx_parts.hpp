@@ -47,11 +47,38 @@ struct OnnxScores {
     Index columns = 0;
 };
 
+// The estimator one family's exporter turns into nodes: the model's own, or one nested in it
+// (a multiclass wrapper's member, adaboost's weak learner), which reads the same prepared
+// matrix as the model and was fitted on `classes` classes (2 for a wrapper's member).
+class Estimator;
+struct OnnxEstimator {
+    const Model& model;  // the envelope: its name, categories and steps
+    const Estimator& estimator;
+    Index classes = 0;  // 0: a regressor
+    // The decision values are wanted beside the probabilities (OnnxScores::decision): the
+    // model's calibration maps them, or a wrapper combines its members' decision values.
+    bool wants_decision = false;
+    // A member or weak learner: no calibration or threshold of its own. Nested without
+    // wants_decision (adaboost's weak learners): only its label is read (onnx_label_index).
+    bool nested = false;
+    bool classifier() const { return classes > 0; }
+    // The model's own estimator.
+    static OnnxEstimator of(const Model& model);
+    // A member of `parent`'s estimator fitted on `classes` classes; `decision`: its decision
+    // values wanted beside its probabilities.
+    static OnnxEstimator member(const OnnxEstimator& parent, const Estimator& e, Index classes, bool decision = true);
+};
+
 // The estimator's scores on the prepared matrix X. `float_inputs`: the model's raw columns
 // are the graph's float32 inputs (not a stack's second-layer columns, computed in double),
 // so that trees seeing them unchanged take thresholds chosen for them. ExportRefused for an
 // estimator (or a setting of it) ONNX cannot express.
 OnnxScores onnx_estimator_scores(const Model& model, const std::string& X, bool float_inputs, OnnxGraphBuilder& g);
+// The same for a model's own estimator or one nested in it.
+OnnxScores onnx_estimator_scores(const OnnxEstimator& e, const std::string& X, bool float_inputs, OnnxGraphBuilder& g);
+// The class index an estimator's predict gives from its scores [N] (int64): the argmax of
+// its label scores (the first on ties), one decision column: 1 where it is above 0.
+std::string onnx_label_index(const OnnxScores& scores, Index classes, OnnxGraphBuilder& g);
 // A whole model's scores on its raw columns `raw` (double [N, columns]): its fitted steps,
 // its estimator and its calibration, as Model::predict_proba / predict; an ensemble's
 // weighted average of its members' (a stack's second layer on its groups' averages).
@@ -71,16 +98,23 @@ std::string onnx_column(OnnxGraphBuilder& g, const std::string& x, std::int64_t 
 
 // The same for the tree models (tree, forest, gbdt, adaboost over trees); nullopt for another
 // estimator.
-std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, bool float_inputs,
+std::optional<OnnxScores> onnx_tree_scores(const OnnxEstimator& e, const std::string& X, bool float_inputs,
                                            OnnxGraphBuilder& g);
 // The same for the linear family; nullopt for another estimator.
-std::optional<OnnxScores> onnx_linear_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+// (adaboost's weak learners of another family through onnx_estimator_scores: `float_inputs`.)
+std::optional<OnnxScores> onnx_linear_scores(const OnnxEstimator& e, const std::string& X, bool float_inputs,
+                                             OnnxGraphBuilder& g);
 // A multiclass wrapper's scores from its members' [N, members] decision values (ovr, ovo,
 // ecoc) and, where the wrapper gives probabilities (ovr, ovo), their P(positive) [N, members]
-// (`positive`; empty: ExportRefused for a wrapper with probabilities).
+// (`positive`; empty: ExportRefused for a wrapper with probabilities). `e`: the wrapper.
 class MulticlassWrapper;
-OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& wrapper, const std::string& members,
+OnnxScores onnx_multiclass_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper, const std::string& members,
                                   OnnxGraphBuilder& g, const std::string& positive = {});
+// A wrapper whose members are of any family that exports: each member's nodes as that family
+// exports the member alone (OnnxEstimator::member), its score column as member_scores takes
+// it (the decision value, else P(positive) − ½) and its P(positive), then the combination.
+OnnxScores onnx_wrapper_scores(const OnnxEstimator& e, const MulticlassWrapper& wrapper, const std::string& X,
+                               bool float_inputs, OnnxGraphBuilder& g);
 // Pairwise coupling of k classes' pair probabilities into class probabilities [N, k], as
 // pairwise_coupling computes it (Wu, Lin & Weng 2004, method 2; LIBSVM's
 // multiclass_probability): `upper` [N, pairs] holds r(i, j) and `lower` r(j, i) for the
@@ -90,10 +124,10 @@ OnnxScores onnx_multiclass_scores(const Model& model, const MulticlassWrapper& w
 std::string onnx_pairwise_coupling(OnnxGraphBuilder& g, Index k, const std::string& upper, const std::string& lower);
 // The same for the kernel models (svc, nu_svc, svr, nu_svr, one_class, kernel_ridge,
 // kernel_logistic, kernel_perceptron); nullopt for another estimator.
-std::optional<OnnxScores> onnx_kernel_model_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+std::optional<OnnxScores> onnx_kernel_model_scores(const OnnxEstimator& e, const std::string& X, OnnxGraphBuilder& g);
 
 // The same for knn (euclidean, manhattan, cosine); nullopt for another estimator.
-std::optional<OnnxScores> onnx_knn_scores(const Model& model, const std::string& X, OnnxGraphBuilder& g);
+std::optional<OnnxScores> onnx_knn_scores(const OnnxEstimator& e, const std::string& X, OnnxGraphBuilder& g);
 
 // Tree ensembles through ai.onnx.ml's TreeEnsembleRegressor, exact in double: the operator
 // finds each row's leaf in every tree (one target per tree, each leaf's weight its index in

@@ -95,10 +95,10 @@ std::string gbdt_raw_scores(const Gbdt& gbdt, bool float_thresholds, const std::
 
 // gbdt's link of the raw scores; a classifier's decision values too (decision_function: the
 // raw scores, or for two classes learned with softmax classes[1]'s minus classes[0]'s).
-OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, bool float_thresholds, const std::string& X,
+OnnxScores gbdt_scores(const OnnxEstimator& e, const Gbdt& gbdt, bool float_thresholds, const std::string& X,
                        OnnxGraphBuilder& g) {
     const std::string raw = gbdt_raw_scores(gbdt, float_thresholds, X, g);
-    const bool classifier = model.task() == Task::classification;
+    const bool classifier = e.classifier();
     OnnxScores out{raw, classifier};
     switch (gbdt.loss()) {
         case LossKind::logistic: {
@@ -111,7 +111,7 @@ OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, bool float_threshol
         case LossKind::softmax: out.tensor = g.add("Softmax", {raw}, {OnnxAttribute::of_int("axis", 1)}); break;
         default: out.tensor = has_log_link(gbdt.loss()) ? g.add("Exp", {raw}) : raw;
     }
-    if (classifier && model.calibration())  // the nodes only where they are used
+    if (classifier && e.wants_decision)  // the nodes only where they are used
         out.decision = gbdt.n_outputs() == 2 ? g.add("Sub", {onnx_column(g, raw, 1), onnx_column(g, raw, 0)}) : raw;
     return out;
 }
@@ -120,11 +120,11 @@ OnnxScores gbdt_scores(const Model& model, const Gbdt& gbdt, bool float_threshol
 // the tree predicts there (its largest value, the lowest class on ties, as DecisionTree
 // predicts): with more than two classes (SAMME) to that class's column, with two as +α
 // (classes[1]) or −α to the one column. (Linear weak learners: onnx_linear.cpp.)
-std::string adaboost_scores(const Model& model, const AdaBoost& ada, bool float_thresholds, const std::string& X,
+std::string adaboost_scores(const OnnxEstimator& e, const AdaBoost& ada, bool float_thresholds, const std::string& X,
                             OnnxGraphBuilder& g) {
-    const auto k = static_cast<Index>(model.classes().size());
+    const Index k = e.classes;
     const bool samme = k > 2;
-    const CategoryLists prepared = model.prepared_categories();
+    const CategoryLists prepared = e.model.prepared_categories();
     TreeEnsembleNodes nodes(samme ? k : 1, float_thresholds);
     for (std::size_t t = 0; t < ada.learners().size(); ++t) {
         const auto* learner = dynamic_cast<const DecisionTree*>(ada.learners()[t].get());
@@ -145,20 +145,21 @@ std::string adaboost_scores(const Model& model, const AdaBoost& ada, bool float_
 
 }  // namespace
 
-std::optional<OnnxScores> onnx_tree_scores(const Model& model, const std::string& X, bool float_inputs,
+std::optional<OnnxScores> onnx_tree_scores(const OnnxEstimator& est, const std::string& X, bool float_inputs,
                                            OnnxGraphBuilder& g) {
-    const Estimator& e = model.estimator();
-    const bool classifier = model.task() == Task::classification;
+    const Estimator& e = est.estimator;
+    const Model& model = est.model;
+    const bool classifier = est.classifier();
     // Thresholds chosen for float32 inputs only where the trees see them unchanged.
     const bool float_thresholds = float_inputs && steps_keep_input_values(model);
     if (const auto* tree = dynamic_cast<const DecisionTree*>(&e))
         return OnnxScores{tree_models(model, {tree->tree()}, float_thresholds, X, g), classifier};
     if (const auto* forest = dynamic_cast<const RandomForest*>(&e))
         return OnnxScores{tree_models(model, forest->trees(), float_thresholds, X, g), classifier};
-    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(model, *gbdt, float_thresholds, X, g);
+    if (const auto* gbdt = dynamic_cast<const Gbdt*>(&e)) return gbdt_scores(est, *gbdt, float_thresholds, X, g);
     if (const auto* ada = dynamic_cast<const AdaBoost*>(&e);
         ada && !ada->learners().empty() && dynamic_cast<const DecisionTree*>(ada->learners().front().get()))
-        return OnnxScores{adaboost_scores(model, *ada, float_thresholds, X, g), false};
+        return OnnxScores{adaboost_scores(est, *ada, float_thresholds, X, g), false};
     return std::nullopt;
 }
 

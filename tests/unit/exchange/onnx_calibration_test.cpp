@@ -1,6 +1,7 @@
 // The ONNX graphs of a probability calibration and of a saved decision threshold
 // (onnx_export.cpp): the operators each writes, and the tables of a hand-made isotonic map as
-// bytes in the file; and the refusals of what stays unexported under them. The values
+// bytes in the file; adaboost's weak learners; and the refusals of what stays unexported
+// under them. The values
 // themselves are checked against ONNX Runtime by tests/exchange/onnx_runtime_test.py.
 #include <doctest/doctest.h>
 
@@ -35,6 +36,22 @@ Model with_calibration(const std::string& model, Index classes, const Json& cali
 }
 
 std::string onnx_of(const Model& m) { return model_to_onnx(m, ExportOptions{}); }
+
+// `classes` blobs in the precomputed-kernel layout: the row's serial number, then its linear
+// kernel values against every row.
+Dataset precomputed_blobs(Index classes) {
+    Dataset data = test::blobs(40, 2, classes);
+    const DenseMatrix X = data.X.to_dense();
+    DenseMatrix K(X.rows(), X.rows() + 1);
+    for (Index i = 0; i < X.rows(); ++i) {
+        K(i, 0) = static_cast<double>(i + 1);
+        for (Index j = 0; j < X.rows(); ++j) K(i, j + 1) = X.row(i).dot(X.row(j));
+    }
+    data.X = Features(std::move(K));
+    data.feature_names = {"serial"};
+    for (Index j = 0; j < X.rows(); ++j) data.feature_names.push_back("k" + std::to_string(j + 1));
+    return data;
+}
 
 using test::has_doubles;
 using test::has_op;
@@ -100,14 +117,14 @@ TEST_SUITE("exchange") {
         CHECK(has_doubles(file, {0.625}));
     }
 
-    TEST_CASE("ONNX calibration of a model ONNX cannot express is refused naming the model") {
+    TEST_CASE("ONNX calibration of a model ONNX cannot express is refused naming what") {
         ModelSpec spec;
-        spec.model = "adaboost";
-        spec.params = {{"base", "svc"}, {"n_estimators", "3"}};
+        spec.model = "svc";
+        spec.params = {{"kernel", "precomputed"}};
         spec.calibrate = "sigmoid";
         spec.calibrate_folds = 2;
-        const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
-        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=svc"), ExportRefused);
+        const Model m = Model::train(spec, precomputed_blobs(2), Context{});
+        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("precomputed kernel"), ExportRefused);
     }
 
     TEST_CASE("ONNX adaboost over linear weak learners: each learner's class from its scores, its alpha there") {
@@ -123,12 +140,21 @@ TEST_SUITE("exchange") {
         }
     }
 
-    TEST_CASE("ONNX adaboost over a weak learner neither a tree nor linear is refused naming it") {
+    TEST_CASE("ONNX adaboost over svc: each learner's class from its votes; a refused learner refuses the model") {
         ModelSpec spec;
         spec.model = "adaboost";
         spec.params = {{"base", "svc"}, {"n_estimators", "3"}};
-        const Model m = Model::train(spec, test::blobs(40, 2, 2), Context{});
-        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("base=svc"), ExportRefused);
+        const std::string file = onnx_of(Model::train(spec, test::blobs(40, 2, 2), Context{}));
+        for (const char* op : {"MatMul", "Exp", "ArgMax", "Equal", "Where"}) CHECK(has_op(file, op));
+        // A wrapper or adaboost over precomputed-kernel members is refused as they are.
+        spec.params = {{"base", "svc(kernel=precomputed)"}, {"n_estimators", "3"}};
+        CHECK_THROWS_WITH_AS(onnx_of(Model::train(spec, precomputed_blobs(2), Context{})),
+                             doctest::Contains("precomputed kernel"), ExportRefused);
+        ModelSpec wrapped;
+        wrapped.model = "svc";
+        wrapped.params = {{"kernel", "precomputed"}, {"multiclass", "ovr"}};
+        CHECK_THROWS_WITH_AS(onnx_of(Model::train(wrapped, precomputed_blobs(3), Context{})),
+                             doctest::Contains("precomputed kernel"), ExportRefused);
     }
 }
 

@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "kestrel/boosting/adaboost.hpp"
 #include "kestrel/boosting/gbdt.hpp"
 #include "kestrel/exchange/export.hpp"
 #include "kestrel/exchange/onnx_export.hpp"
 #include "kestrel/kernel_methods/knn.hpp"
 #include "kestrel/kernels/kernel.hpp"
 #include "kestrel/multiclass/ecoc.hpp"
+#include "kestrel/multiclass/multiclass_wrapper.hpp"
 #include "kestrel/pipeline/model.hpp"
 #include "kestrel/svm/svc.hpp"
 #include "model_fixtures.hpp"
@@ -97,6 +99,48 @@ TEST_SUITE("exchange") {
         spec.calibrate = "sigmoid";
         spec.calibrate_folds = 2;
         CHECK_FALSE(has_op(onnx_of(Model::train(spec, test::blobs(60, 2, 3), Context{})), "Loop"));
+    }
+
+    TEST_CASE("ONNX wrappers and adaboost over any family: each member's nodes as its family exports it alone") {
+        const auto count_op = [](const std::string& file, const std::string& op) {
+            const std::string node = std::string{'\x22', static_cast<char>(op.size())} + op;
+            int n = 0;
+            for (auto at = file.find(node); at != std::string::npos; at = file.find(node, at + 1)) ++n;
+            return n;
+        };
+        const Dataset data = test::blobs(60, 2, 3);
+        // One-vs-rest over gbdt: a tree ensemble per member, σ of each raw score, their sum.
+        const std::string gbdt = onnx_of(trained("gbdt", {{"multiclass", "ovr"}, {"n_estimators", 5}}, data));
+        CHECK(count_op(gbdt, "TreeEnsembleRegressor") == 3);
+        for (const char* op : {"Sigmoid", "Concat", "Div", "Where", "ArgMax"}) CHECK(has_op(gbdt, op));
+        CHECK_FALSE(has_op(gbdt, "Loop"));
+        // One-vs-one over svc with probability=1: each pair's member its own kernel and Platt
+        // sigmoid, their P(positive) coupled in the Loop, the label the members' votes.
+        const Model svc = trained("svc", {{"multiclass", "ovo"}, {"probability", true}}, data);
+        const auto* wrapper = dynamic_cast<const MulticlassWrapper*>(&svc.estimator());
+        REQUIRE(wrapper != nullptr);
+        REQUIRE(wrapper->fitted_members().size() == 3);
+        const std::string pairs = onnx_of(svc);
+        CHECK(count_op(pairs, "Loop") == 1);
+        for (const auto& member : wrapper->fitted_members()) {
+            const auto* binary = dynamic_cast<const Svc*>(member.get());
+            REQUIRE(binary != nullptr);
+            const Vector& a = binary->model().prob_a;
+            CHECK(has_doubles(pairs, std::vector<double>(a.begin(), a.end())));
+        }
+        // ecoc over forest: the members' P(positive) − ½ as ecoc's logits, clipped at 1e-12.
+        const std::string forest = onnx_of(trained("forest", {{"multiclass", "ecoc"}, {"n_estimators", 5}}, data));
+        for (const char* op : {"TreeEnsembleRegressor", "Clip", "Log", "ReduceSum"}) CHECK(has_op(forest, op));
+        CHECK(has_doubles(forest, {1e-12}));
+        // knn one-vs-rest: a TopK per member.
+        CHECK(count_op(onnx_of(trained("knn", {{"multiclass", "ovr"}}, data)), "TopK") == 3);
+        // adaboost over svc: each learner's votes ranked (ArgMax), its α to that class.
+        const Model ada = trained("adaboost", {{"base", "svc"}, {"n_estimators", 3}}, data);
+        const auto* boost = dynamic_cast<const AdaBoost*>(&ada.estimator());
+        REQUIRE(boost != nullptr);
+        const std::string learners = onnx_of(ada);
+        CHECK(count_op(learners, "ArgMax") == static_cast<int>(boost->learners().size()) + 1);  // + the label's
+        for (const auto& round : boost->rounds()) CHECK(has_doubles(learners, {round.alpha}));
     }
 
     TEST_CASE("ONNX ensembles: the members' weighted probabilities; a stack's second layer on double columns") {
