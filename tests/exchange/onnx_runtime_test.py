@@ -258,6 +258,16 @@ CASES = [
      ["-m", "forest", "-p", "multiclass=ecoc", "-p", "decoding=hamming", "-p", "n_estimators=15"], IRIS),
     ("gbdt iris one-vs-rest, sigmoid calibration",
      ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=20", "--calibrate", "sigmoid"], IRIS),
+    # Two classes: the wrapper's one member as it is (2.97e-8); knn under ecoc, whose members'
+    # probabilities of 0 or 1 become logits of ±27.6 and decoded scores of tens (3.8e-6: their
+    # float32 rounding); a calibration over a wrapper with probabilities (1.1e-7).
+    ("gbdt credit one-vs-rest, two classes, native categories",
+     ["-m", "gbdt", "-p", "multiclass=ovr", "-p", "n_estimators=10", "--label-col", "Status"], CREDIT),
+    ("knn penguins ecoc, onehot, median, standard (labels, scores)",
+     ["-m", "knn", "-p", "multiclass=ecoc", "--label-col", "species", "--encode", "onehot", "--missing", "median",
+      "--scale", "standard"], PENGUINS),
+    ("svc iris one-vs-one probability=1, isotonic calibration",
+     ["-m", "svc", "-p", "multiclass=ovo", "-p", "probability=1", "--calibrate", "isotonic"], IRIS),
     # adaboost over weak learners of other families: each learner's class from its own
     # nodes (onnx_label_index: svc's votes, gbdt's first most probable class), its α there.
     ("adaboost heart base=svc (labels, scores)", ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5"], HEART),
@@ -265,6 +275,12 @@ CASES = [
      ["-m", "adaboost", "-p", "base=gbdt(n_estimators=5)", "-p", "n_estimators=5"], IRIS),
     ("adaboost heart base=svc, sigmoid calibration",
      ["-m", "adaboost", "-p", "base=svc", "-p", "n_estimators=5", "--calibrate", "sigmoid"], HEART),
+    # A forest learner (3.9e-7), and learners that are themselves one-vs-rest wrappers of svc
+    # members (3.5e-7).
+    ("adaboost iris SAMME base=forest (labels, scores)",
+     ["-m", "adaboost", "-p", "base=forest(n_estimators=5,max_depth=2)", "-p", "n_estimators=4"], IRIS),
+    ("adaboost iris SAMME base=svc(multiclass=ovr), standard (labels, scores)",
+     ["-m", "adaboost", "-p", "base=svc(multiclass=ovr)", "-p", "n_estimators=4", "--scale", "standard"], IRIS),
     # kestrel-auto's models (kind ensemble): each member's subgraph on the same inputs, their
     # probabilities or predictions weighted and added in the members' order; a stack's groups
     # side by side, then its second layer. Measured with ONNX Runtime 1.31.1 (2026-12-07),
