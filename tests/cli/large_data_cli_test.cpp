@@ -2,7 +2,7 @@
 // on disk"): the codes go to an unlinked file in $TMPDIR, the model is the default run's byte
 // for byte and nothing is left in the directory; a directory that cannot hold the file (missing,
 // or no room for its blocks) is a one-line error naming it (exit 2), which also shows the run
-// took the disk.
+// took the disk. A query column goes into the store too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -42,9 +42,44 @@ std::string wide_sparse_libsvm() {
     return out.str();
 }
 
+// A ranking CSV of `queries` queries of 5 to 14 rows: grade,x1,query,x2,x3, the query ids
+// numbers (101, 102, ...).
+std::string ranking_csv(int queries) {
+    kestrel::Rng rng(52);
+    std::ostringstream out;
+    out.precision(17);
+    out << "grade,x1,query,x2,x3\n";
+    for (int k = 0; k < queries; ++k) {
+        const int m = 5 + static_cast<int>(rng.below(10));
+        for (int i = 0; i < m; ++i) {
+            const double x1 = rng.normal(), x2 = rng.normal(), x3 = rng.normal();
+            const double u = x1 + x2 + 0.3 * rng.normal();
+            out << (u > 1 ? 2 : u > 0 ? 1 : 0) << "," << x1 << "," << 101 + k << "," << x2 << "," << x3 << "\n";
+        }
+    }
+    return out.str();
+}
+
 }  // namespace
 
 TEST_SUITE("cli.large_data") {
+    TEST_CASE("kestrel-train --group-col: a query column read into the store, to the doubles' ranking model") {
+        ScratchDir dir("large_data_cli_queries");
+        const PinnedDate pinned;  // models compared byte for byte
+        const auto data = dir.file("rank.csv", ranking_csv(220));  // about 150 KB
+        REQUIRE(std::filesystem::file_size(data) > 100 * 1024);
+        const std::string train =
+            "kestrel-train -m gbdt -p loss=lambdarank -p n_estimators=5 --threads 2 --group-col query " + q(data);
+        const auto plain = run_tool(train + " -o " + q(dir / "plain.json"));
+        REQUIRE_MESSAGE(plain.exit_code == 0, plain.err);
+        CHECK(plain.err.find("quantized store") == std::string::npos);
+        // The file a quarter of the budget or more: the store, its codes in memory.
+        const auto store = run_tool(train + " --max-memory 400K -o " + q(dir / "store.json"));
+        REQUIRE_MESSAGE(store.exit_code == 0, store.err);
+        CHECK(store.err.find("rows read into the quantized store (one byte a cell)") != std::string::npos);
+        CHECK(slurp(dir / "store.json") == slurp(dir / "plain.json"));
+    }
+
     TEST_CASE("kestrel-train: a store beyond --max-memory is held on disk, to the default run's model") {
         ScratchDir dir("large_data_cli");
         ScratchDir tmp("large_data_cli_tmp");

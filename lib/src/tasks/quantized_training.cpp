@@ -201,16 +201,14 @@ void fill_piece(BinnedMatrix& bins, const BinCuts& cuts, const Features& X, Inde
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes,
                                                    const StorePlacement& placement) {
-    if (!options.group_column.empty())
-        throw UsageError("the quantized store takes no query column yet (docs/large-data.md)");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(options.path, ec))
         throw UsageError(options.path + ": the quantized store reads its file several times: it must be a regular file");
-    const bool weighted = !options.weights_column.empty();
+    const bool weighted = !options.weights_column.empty(), grouped = !options.group_column.empty();
     if (weighted) check_model_takes_weights(spec);
     // A LIBSVM file's pieces are as wide as their own largest index, which may not reach the
-    // weights column's: the doubles (a whole read) take it.
-    if (weighted && peek_file_format(options.path, options.read) == FileFormat::libsvm) return {};
+    // weights or query column's: the doubles (a whole read) take it.
+    if ((weighted || grouped) && peek_file_format(options.path, options.read) == FileFormat::libsvm) return {};
     const Capabilities model = registry().capabilities(*resolved_params(spec));
     ReadOptions read = options.read;
     // gbdt: an absent LIBSVM entry is missing; the forest: 0, its rows read dense where cheaper.
@@ -218,9 +216,11 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
     Scan s = scan_file(options.path, read, sizes.piece_bytes, &options);
     // Categories the model does not split itself are one-hot encoded, from doubles (whose read
-    // makes the checks below). With a weights column, the columns typed categorical below
-    // would be counted without it where the reader counts with it: the doubles too.
-    if (!s.categorical.empty() && (!model.native_categories || weighted)) return {};
+    // makes the checks below). With a weights or query column, the columns typed categorical
+    // below would be counted without it where the reader counts with it: the doubles too; and
+    // a query column of words, whose ids each piece codes on its own.
+    if (!s.categorical.empty() && (!model.native_categories || weighted || grouped)) return {};
+    if (s.query_words) return {};
     detail::check_scanned_table(options.path, read, sizes.piece_bytes, s);
     // Later reads type the columns as the whole file types them: a column with a word in any
     // piece is categorical in every piece (its number-like cells read as category names, as
@@ -274,7 +274,8 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     Vector weights = Eigen::Map<const Vector>(s.weights.data(), static_cast<Index>(s.weights.size()));
     std::vector<double>().swap(s.weights);
     TrainingDataOptions taken = options;
-    taken.weights_column.clear();  // already taken out of every piece
+    taken.weights_column.clear();  // already taken out of every piece, as the query column
+    taken.group_column.clear();    // (its ids in the scanned labels)
     out.data = training_dataset(detail::shape_table(std::move(s)), spec, taken);
     out.data.weights = std::move(weights);
     return out;

@@ -60,8 +60,9 @@ struct StorePlacement {
 // the table read whole, the codes of every row, in memory or on disk as `placement` says. An
 // absent sparse entry is coded as the model reads it (Capabilities::absent_is_missing:
 // missing for gbdt, the value 0 for the forest).
-// UsageError when options name a query column (the store takes none yet) or
-// the input is not a regular file.
+// A weights or query column is taken out of every piece of every read (the doubles are read
+// instead, `store` null, from a LIBSVM file, beside a column of words, or for a query column
+// of words). UsageError when the input is not a regular file.
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {},
                                                    const StorePlacement& placement = {});
