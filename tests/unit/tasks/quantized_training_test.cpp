@@ -394,6 +394,27 @@ TEST_SUITE("tasks.quantized") {
         CHECK(pieces_na == whole_na);
     }
 
+    TEST_CASE("quantized store: the pieces shrink with the memory budget, within 64 KB and 4 MB") {
+        CHECK(store_piece_bytes(std::uint64_t{1} << 30) == std::size_t{4} << 20);
+        CHECK(store_piece_bytes(std::uint64_t{16} << 20) == std::size_t{1} << 20);
+        CHECK(store_piece_bytes(std::uint64_t{1} << 20) == std::size_t{64} << 10);
+        CHECK(store_piece_bytes(std::uint64_t{100} << 10) == kMinPieceBytes);
+        CHECK(store_piece_bytes(0) >= kMinPieceBytes);  // the memory available
+        CHECK(store_piece_bytes(0) <= kMaxPieceBytes);
+        // The pieces from the budget (StoreReadSizes{}): a budget without room for the
+        // smallest pieces beside the labels of every row is refused in one message.
+        const test::ScratchDir dir("quantized_piece_room");
+        TrainingDataOptions options = data_options(dir.file("t.csv", numeric_csv(3000, 2)));
+        options.read.max_memory = 150 * 1024;
+        const std::string error = data_error_of([&] { (void)read_quantized_training_data(options, gbdt_spec(), 255, 1); });
+        CHECK(error.find("t.csv: reading in pieces of 64.0 KB beside the labels of 3000 rows needs about ") !=
+              std::string::npos);
+        CHECK(error.find("; the quantized store reads a sixteenth of the budget at a time, at least 64.0 KB") !=
+              std::string::npos);
+        options.read.max_memory = 300 * 1024;
+        CHECK(read_quantized_training_data(options, gbdt_spec(), 255, 1).store);
+    }
+
     TEST_CASE("quantized store: the histogram forest from a LIBSVM file, absent entries zeros, in pieces") {
         const test::ScratchDir dir("quantized_forest_libsvm");
         Rng rng(13);
