@@ -2,7 +2,8 @@
 // on disk"): the codes go to an unlinked file in $TMPDIR, the model is the default run's byte
 // for byte and nothing is left in the directory; a directory that cannot hold the file (missing,
 // or no room for its blocks) is a one-line error naming it (exit 2), which also shows the run
-// took the disk.
+// took the disk. The read's pieces shrink with the budget (a 6.6 MB CSV under --max-memory 1M),
+// and a query column goes into the store too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -42,9 +43,99 @@ std::string wide_sparse_libsvm() {
     return out.str();
 }
 
+// `rows` dense rows of `cols` features printed with two decimals (about 5.5 bytes a cell), a
+// class 0 / 1 label: 30,000 x 40 is a 6.6 MB file whose codes (1.2 MB) exceed 1 MB.
+std::string dense_csv(int rows, int cols, std::uint64_t seed) {
+    kestrel::Rng rng(seed);
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(2);
+    out << "y";
+    for (int f = 0; f < cols; ++f) out << ",x" << f;
+    out << "\n";
+    for (int r = 0; r < rows; ++r) {
+        std::ostringstream row;
+        row << std::fixed;
+        row.precision(2);
+        double sum = 0;
+        for (int f = 0; f < cols; ++f) {
+            const double x = rng.normal();
+            if (f < 3) sum += x;
+            row << "," << x;
+        }
+        out << (sum + 0.5 * rng.normal() > 0 ? 1 : 0) << row.str() << "\n";
+    }
+    return out.str();
+}
+
+// A ranking CSV of `queries` queries of 5 to 14 rows: grade,x1,query,x2,x3, the query ids
+// numbers (101, 102, ...).
+std::string ranking_csv(int queries) {
+    kestrel::Rng rng(52);
+    std::ostringstream out;
+    out.precision(17);
+    out << "grade,x1,query,x2,x3\n";
+    for (int k = 0; k < queries; ++k) {
+        const int m = 5 + static_cast<int>(rng.below(10));
+        for (int i = 0; i < m; ++i) {
+            const double x1 = rng.normal(), x2 = rng.normal(), x3 = rng.normal();
+            const double u = x1 + x2 + 0.3 * rng.normal();
+            out << (u > 1 ? 2 : u > 0 ? 1 : 0) << "," << x1 << "," << 101 + k << "," << x2 << "," << x3 << "\n";
+        }
+    }
+    return out.str();
+}
+
 }  // namespace
 
 TEST_SUITE("cli.large_data") {
+    TEST_CASE("kestrel-train --group-col: a query column read into the store, to the doubles' ranking model") {
+        ScratchDir dir("large_data_cli_queries");
+        const PinnedDate pinned;  // models compared byte for byte
+        const auto data = dir.file("rank.csv", ranking_csv(220));  // about 150 KB
+        REQUIRE(std::filesystem::file_size(data) > 100 * 1024);
+        const std::string train =
+            "kestrel-train -m gbdt -p loss=lambdarank -p n_estimators=5 --threads 2 --group-col query " + q(data);
+        const auto plain = run_tool(train + " -o " + q(dir / "plain.json"));
+        REQUIRE_MESSAGE(plain.exit_code == 0, plain.err);
+        CHECK(plain.err.find("quantized store") == std::string::npos);
+        // The file a quarter of the budget or more: the store, its codes in memory.
+        const auto store = run_tool(train + " --max-memory 400K -o " + q(dir / "store.json"));
+        REQUIRE_MESSAGE(store.exit_code == 0, store.err);
+        CHECK(store.err.find("rows read into the quantized store (one byte a cell)") != std::string::npos);
+        CHECK(slurp(dir / "store.json") == slurp(dir / "plain.json"));
+    }
+
+    TEST_CASE("kestrel-train --max-memory 1M on a 6.6 MB CSV: pieces shrunk to the budget, the unlimited run's model") {
+        ScratchDir dir("large_data_cli_small_budget");
+        ScratchDir tmp("large_data_cli_small_budget_tmp");
+        const PinnedDate pinned;
+        const auto data = dir.file("dense.csv", dense_csv(30000, 40, 53));
+        REQUIRE(std::filesystem::file_size(data) > 6 * 1024 * 1024);
+        const std::string train = "kestrel-train -m gbdt -p n_estimators=3 -p max_depth=3 --threads 2 ";
+        const auto plain = run_tool(train + q(data) + " -o " + q(dir / "plain.json"));
+        REQUIRE_MESSAGE(plain.exit_code == 0, plain.err);
+        // Pieces of 64 KB (a sixteenth of the budget), not 4 MB whose doubles alone exceed it;
+        // the codes (1.2 MB) and the cut sample's values in pages on disk.
+        const auto small = run_tool("TMPDIR=" + q(tmp.path.string()) + " " + train + "--max-memory 1M " + q(data) +
+                                    " -o " + q(dir / "small.json"));
+        REQUIRE_MESSAGE(small.exit_code == 0, small.err);
+        CHECK(small.err.find("rows read into the quantized store, its codes in pages on disk") != std::string::npos);
+        CHECK(slurp(dir / "small.json") == slurp(dir / "plain.json"));
+        CHECK(std::filesystem::is_empty(tmp.path));
+        // A budget that cannot hold the smallest pieces beside the labels of every row: one line.
+        const auto tiny = run_tool("TMPDIR=" + q(tmp.path.string()) + " " + train + "--max-memory 200K " + q(data) +
+                                   " -o " + q(dir / "tiny.json"));
+        CHECK(tiny.exit_code == 2);
+        CHECK(std::count(tiny.err.begin(), tiny.err.end(), '\n') == 1);
+        CHECK(tiny.err.find("dense.csv: reading in pieces of 64.0 KB beside the labels of 30000 rows needs about ") !=
+              std::string::npos);
+        CHECK(tiny.err.find("more than --max-memory 200.0 KB; the quantized store reads a sixteenth of the budget") !=
+              std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir / "tiny.json"));
+    }
+
+
     TEST_CASE("kestrel-train: a store beyond --max-memory is held on disk, to the default run's model") {
         ScratchDir dir("large_data_cli");
         ScratchDir tmp("large_data_cli_tmp");

@@ -196,38 +196,82 @@ void fill_piece(BinnedMatrix& bins, const BinCuts& cuts, const Features& X, Inde
     }
 }
 
+// The bytes the scan holds a row: its labels (as numbers, or as text) and the weights and
+// query ids taken out of the pieces.
+std::uint64_t scan_row_bytes(const Scan& s) {
+    std::uint64_t bytes = 2 * sizeof(double);  // RawLabels::numeric, line
+    if (!s.labels.texts_are_numbers) bytes += sizeof(std::string);
+    if (!s.columns.weights_column.empty()) bytes += sizeof(double);
+    if (!s.columns.group_column.empty()) bytes += sizeof(double);
+    return bytes;
+}
+
+// One piece of `piece_bytes` (or the whole file, when smaller), with what the scan keeps of
+// every row, within the budget.
+void check_piece_room(std::size_t piece_bytes, std::uint64_t row_bytes, const Scan& s, std::uint64_t max_memory) {
+    const std::uint64_t piece = std::min<std::uint64_t>(piece_bytes, s.bytes);
+    check_memory(piece + row_bytes * static_cast<std::uint64_t>(s.rows), max_memory,
+                 s.source + ": reading in pieces of " + format_bytes(piece_bytes) + " beside the labels of " +
+                     std::to_string(s.rows) + " rows");
+}
+
 }  // namespace
+
+std::size_t store_piece_bytes(std::uint64_t max_memory) {
+    const std::uint64_t budget = max_memory != 0 ? max_memory : available_memory();
+    if (budget == 0) return kMaxPieceBytes;
+    return static_cast<std::size_t>(
+        std::clamp<std::uint64_t>(budget / 16, kMinPieceBytes, kMaxPieceBytes));
+}
 
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes,
                                                    const StorePlacement& placement) {
-    if (!options.group_column.empty())
-        throw UsageError("the quantized store takes no query column yet (docs/large-data.md)");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(options.path, ec))
         throw UsageError(options.path + ": the quantized store reads its file several times: it must be a regular file");
-    const bool weighted = !options.weights_column.empty();
+    const bool weighted = !options.weights_column.empty(), grouped = !options.group_column.empty();
     if (weighted) check_model_takes_weights(spec);
     // A LIBSVM file's pieces are as wide as their own largest index, which may not reach the
-    // weights column's: the doubles (a whole read) take it.
-    if (weighted && peek_file_format(options.path, options.read) == FileFormat::libsvm) return {};
+    // weights or query column's: the doubles (a whole read) take it.
+    if ((weighted || grouped) && peek_file_format(options.path, options.read) == FileFormat::libsvm) return {};
     const Capabilities model = registry().capabilities(*resolved_params(spec));
     ReadOptions read = options.read;
     // gbdt: an absent LIBSVM entry is missing; the forest: 0, its rows read dense where cheaper.
     read.densify = !model.absent_is_missing;
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
-    Scan s = scan_file(options.path, read, sizes.piece_bytes, &options);
+    const bool budget_pieces = sizes.piece_bytes == 0;
+    const std::size_t piece_bytes = budget_pieces ? store_piece_bytes(read.max_memory) : sizes.piece_bytes;
+    Scan s;
+    try {
+        s = scan_file(options.path, read, piece_bytes, &options);
+    } catch (const MemoryLimitError& e) {
+        // A piece's doubles beyond the budget: only a budget below the pieces' floor.
+        if (!budget_pieces || read.max_memory == 0) throw;
+        throw MemoryLimitError(e.text() + "; the quantized store reads a sixteenth of the budget at a time, at least " +
+                               format_bytes(kMinPieceBytes) + " (docs/large-data.md)");
+    }
+    if (budget_pieces && read.max_memory != 0) {
+        try {
+            check_piece_room(piece_bytes, scan_row_bytes(s), s, read.max_memory);
+        } catch (const MemoryLimitError& e) {
+            throw MemoryLimitError(e.text() + "; the quantized store reads a sixteenth of the budget at a time, at least " +
+                                   format_bytes(kMinPieceBytes) + " (docs/large-data.md)");
+        }
+    }
     // Categories the model does not split itself are one-hot encoded, from doubles (whose read
-    // makes the checks below). With a weights column, the columns typed categorical below
-    // would be counted without it where the reader counts with it: the doubles too.
-    if (!s.categorical.empty() && (!model.native_categories || weighted)) return {};
-    detail::check_scanned_table(options.path, read, sizes.piece_bytes, s);
+    // makes the checks below). With a weights or query column, the columns typed categorical
+    // below would be counted without it where the reader counts with it: the doubles too; and
+    // a query column of words, whose ids each piece codes on its own.
+    if (!s.categorical.empty() && (!model.native_categories || weighted || grouped)) return {};
+    if (s.query_words) return {};
+    detail::check_scanned_table(options.path, read, piece_bytes, s);
     // Later reads type the columns as the whole file types them: a column with a word in any
     // piece is categorical in every piece (its number-like cells read as category names, as
     // the reader names them in a whole file); the lists are read again so, to hold those names.
     if (!s.categorical.empty()) {
         read.categorical_features = s.categorical;
-        s = scan_file(options.path, read, sizes.piece_bytes, &options);
+        s = scan_file(options.path, read, piece_bytes, &options);
     }
     const Index sampled = std::min<Index>(s.rows, static_cast<Index>(BinCuts::sample_rows(s.rows, seed).size()));
     // Where the codes do not fit the memory budget (they go to disk), neither does a sample of
@@ -243,7 +287,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     const std::size_t group =
         spill ? static_cast<std::size_t>(std::max<Index>(s.width, 1))
               : std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
-    CutReads cuts = read_cuts(options.path, read, sizes.piece_bytes, s, max_bins, seed, group,
+    CutReads cuts = read_cuts(options.path, read, piece_bytes, s, max_bins, seed, group,
                               spill ? &placement.directory : nullptr, model.absent_is_missing);
     BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
     const bool on_disk = bins.pages().in_file();
@@ -256,7 +300,7 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     bins.pages().advise(CodePages::Access::random);
     const auto total = static_cast<std::uint64_t>(s.rows);
     if (placement.progress) placement.progress(label, 0, total);
-    each_piece(options.path, read, sizes.piece_bytes, [&](Table& t, Index first) {
+    each_piece(options.path, read, piece_bytes, [&](Table& t, Index first) {
         align_piece(t, s, first);
         fill_piece(bins, cuts.cuts, t.X, first, read.threads, model.absent_is_missing);
         if (placement.progress) placement.progress(label, static_cast<std::uint64_t>(first + t.X.rows()), total);
@@ -274,7 +318,8 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     Vector weights = Eigen::Map<const Vector>(s.weights.data(), static_cast<Index>(s.weights.size()));
     std::vector<double>().swap(s.weights);
     TrainingDataOptions taken = options;
-    taken.weights_column.clear();  // already taken out of every piece
+    taken.weights_column.clear();  // already taken out of every piece, as the query column
+    taken.group_column.clear();    // (its ids in the scanned labels)
     out.data = training_dataset(detail::shape_table(std::move(s)), spec, taken);
     out.data.weights = std::move(weights);
     return out;

@@ -62,6 +62,15 @@ std::size_t reserve_labels(RawLabels& labels, const Table& first, std::size_t pi
     return rows;
 }
 
+// A piece's query and weights columns taken out as a whole read takes them out of the table
+// (the query column first, as training_dataset does), its query ids into t.labels->qid,
+// unchecked (the scan checks every piece's together); returns the weights (none without a
+// weights column) and whether the query column held words in this piece.
+Vector take_piece_columns(Table& t, const TrainingDataOptions& columns, Index first, bool& query_words) {
+    query_words = take_group_column(t, columns, QueryIdCheck::caller);
+    return columns.weights_column.empty() ? Vector() : take_weights_column(t, columns, first);
+}
+
 }  // namespace
 
 Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
@@ -74,14 +83,14 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
     const std::uint64_t file_bytes = std::filesystem::file_size(path, size_error);
     std::size_t expected_rows = 0;
     s.dropped = each_piece(path, read, piece_bytes, [&](Table& t, Index first) {
+        bool query_words = false;
+        const Vector w = take_piece_columns(t, s.columns, first, query_words);
+        s.query_words = s.query_words || query_words;
         if (s.rows == 0 && t.labels && !size_error) {
             expected_rows = reserve_labels(s.labels, t, piece_bytes, file_bytes);
             if (!s.columns.weights_column.empty()) s.weights.reserve(expected_rows);
         }
-        if (!s.columns.weights_column.empty()) {
-            const Vector w = take_weights_column(t, s.columns, first);
-            s.weights.insert(s.weights.end(), w.data(), w.data() + w.size());
-        }
+        s.weights.insert(s.weights.end(), w.data(), w.data() + w.size());
         s.rows += t.X.rows();
         s.width = std::max(s.width, t.X.cols());
         s.sparse = s.sparse || t.X.is_sparse();
@@ -105,6 +114,12 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
             words[f].insert(words[f].end(), t.categories[f].begin(), t.categories[f].end());
     });
     s.bytes = std::filesystem::file_size(path);
+    // The query ids of every piece checked together, as a whole read checks the table's (a
+    // query's rows may span pieces); the lines are the file's. A column of words is coded
+    // by each piece on its own: the caller reads such a file as doubles instead.
+    if (!s.columns.group_column.empty() && !s.query_words)
+        check_query_ids(Eigen::Map<const Vector>(s.labels.qid.data(), static_cast<Index>(s.labels.qid.size())),
+                        s.labels.line, s.source);
     for (std::size_t f = 0; f < words.size(); ++f) {
         if (words[f].empty()) continue;
         std::sort(words[f].begin(), words[f].end());
@@ -160,7 +175,8 @@ Table shape_table(Scan&& s) {
 }
 
 void align_piece(Table& t, const Scan& s, Index first) {
-    if (!s.columns.weights_column.empty()) (void)take_weights_column(t, s.columns, first);
+    bool words = false;
+    (void)take_piece_columns(t, s.columns, first, words);
     detail::widen_table(t, s.width);
     if (s.categorical.empty()) return;
     t.categories.resize(static_cast<std::size_t>(s.width));

@@ -49,15 +49,21 @@ struct Scan {
     std::vector<Index> missing;  // per column of a dense table: its missing cells
     Vector column_sums;          // per column: the sum of its cells (absent sparse entries 0)
     bool sparse = false;         // the pieces are sparse rows (LIBSVM)
-    // The weights column taken out of every piece (columns.weights_column; empty: none), as
-    // a whole read takes it out of the table, and its values, a row each.
+    // The query and weights columns taken out of every piece (columns.group_column and
+    // weights_column; empty: none), as a whole read takes them out of the table: the query
+    // ids kept in labels.qid, the weights here, a row each. query_words: the query column
+    // held words in some piece (its ids are then each piece's own category codes).
     TrainingDataOptions columns;
     std::vector<double> weights;
+    bool query_words = false;
 };
 
 // The first read of the file (its rows, labels, names, width, categories, missing cells
-// and column sums, and the weights of columns->weights_column when given, taken out of the
-// features); DataError for a column with more categories than read.max_categories.
+// and column sums, and the query ids and weights of columns->group_column and
+// weights_column when given, taken out of the features); DataError for a column with more
+// categories than read.max_categories, and the whole read's DataError "file:line: ..." for
+// a query id that is not a number or a query whose rows are not contiguous (unless the
+// query column held words).
 Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
                const TrainingDataOptions* columns = nullptr);
 
@@ -73,8 +79,8 @@ void check_scanned_table(const std::string& path, const ReadOptions& read, std::
 // its labels, names and categories, for training_dataset.
 Table shape_table(Scan&& s);
 
-// A piece as the whole table has it: its weights column taken out (its first row is data
-// row `first` + 1), as wide, its category codes the union lists' codes.
+// A piece as the whole table has it: its query and weights columns taken out (its first
+// row is data row `first` + 1), as wide, its category codes the union lists' codes.
 void align_piece(Table& t, const Scan& s, Index first);
 
 }  // namespace kestrel::detail

@@ -29,10 +29,10 @@ struct TrainingRows {
 };
 
 // What both ways of reading a file several times need: one process reading one regular file
-// as it is (no cache: it holds doubles; no query column taken out of it, nor a weights
-// column unless `weights` says the reader takes it; nothing continued), the model's own
-// handling of its columns (no step fitted on doubles).
-bool reads_file_again(const TrainRequest& request, bool weights) {
+// as it is (no cache: it holds doubles; no weights or query column taken out of it unless
+// `columns` says the reader takes them; nothing continued), the model's own handling of its
+// columns (no step fitted on doubles).
+bool reads_file_again(const TrainRequest& request, bool columns) {
     const ModelSpec& spec = request.spec;
     const TrainingDataOptions& data = request.data;
     if (!spec.preprocessing.empty() || !spec.resample.empty() || !spec.calibrate.empty()) return false;
@@ -40,7 +40,7 @@ bool reads_file_again(const TrainRequest& request, bool weights) {
         spec.max_categories != 0 || spec.min_frequency != 0)
         return false;
     if (request.shard || !request.shard_files.empty() || !request.init_model.empty() || in_process_group()) return false;
-    if (!data.read.cache.empty() || (!weights && !data.weights_column.empty()) || !data.group_column.empty())
+    if (!data.read.cache.empty() || (!columns && (!data.weights_column.empty() || !data.group_column.empty())))
         return false;
     std::error_code ec;
     if (data.path == "-" || !std::filesystem::is_regular_file(data.path, ec)) return false;

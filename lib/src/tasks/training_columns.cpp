@@ -101,15 +101,18 @@ Vector take_weights_column(Table& t, const TrainingDataOptions& options, Index f
     return w;
 }
 
-void take_group_column(Table& t, const TrainingDataOptions& options) {
-    if (options.group_column.empty() || !t.labels) return;
+bool take_group_column(Table& t, const TrainingDataOptions& options, QueryIdCheck check) {
+    if (options.group_column.empty() || !t.labels) return false;
     const detail::OptionWording option = detail::group_wording();
     if (!t.labels->qid.empty())
         throw UsageError(option.with_value(options.group_column) + ": " + t.source +
                          " already gives each row's query (qid:N)");
+    const Index j = resolve_training_column(t, options.group_column, option, options);
+    const bool words = static_cast<std::size_t>(j) < t.categories.size() && !t.categories[static_cast<std::size_t>(j)].empty();
     const Vector ids = take_training_column(t, options.group_column, option, options, true);
-    check_query_ids(ids, t.labels->line, t.source);
+    if (check == QueryIdCheck::here) check_query_ids(ids, t.labels->line, t.source);
     t.labels->qid.assign(ids.data(), ids.data() + ids.size());
+    return words;
 }
 
 void check_model_takes_weights(const ModelSpec& spec) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "cli/run_tool.hpp"
 #include "kestrel/core/error.hpp"
@@ -99,6 +100,40 @@ std::string weighted_csv(Index n, std::uint64_t seed, Index bad = -1) {
         ++row;
     }
     return out;
+}
+
+// A ranking table of `queries` queries of 5 to 14 rows each: a grade 0-3 from a + b with
+// noise, the query column `q` after the first feature (ids 101, 102, ...; `words`: "q101",
+// ...). Row `bad` (0-based; -1: none) takes the text `bad_id` for its query id.
+std::string ranked_csv(int queries, std::uint64_t seed, Index bad = -1, const std::string& bad_id = "",
+                       bool words = false) {
+    Rng rng(seed);
+    std::ostringstream out;
+    out.precision(17);
+    out << "y,a,q,b,c\n";
+    Index row = 0;
+    for (int k = 0; k < queries; ++k) {
+        const int m = 5 + static_cast<int>(rng.below(10));
+        for (int i = 0; i < m; ++i, ++row) {
+            const double a = rng.normal(), b = rng.normal(), c = rng.normal();
+            const double u = a + b + 0.5 * rng.normal();
+            const int grade = u > 1.5 ? 3 : u > 0.5 ? 2 : u > -0.5 ? 1 : 0;
+            const std::string id = row == bad ? bad_id : (words ? "q" : "") + std::to_string(101 + k);
+            out << grade << "," << a << "," << id << "," << b << "," << c << "\n";
+        }
+    }
+    return out.str();
+}
+
+// The DataError message of `read`, or empty.
+template <class Read>
+std::string data_error_of(Read&& read) {
+    try {
+        read();
+    } catch (const DataError& e) {
+        return e.what();
+    }
+    return {};
 }
 
 }  // namespace
@@ -291,6 +326,93 @@ TEST_SUITE("tasks.quantized") {
         }
         CHECK(whole.find("the weight of data row 518 ") != std::string::npos);
         CHECK(pieces == whole);
+    }
+
+    TEST_CASE("quantized store: a query column taken out of every piece gives the doubles' ranking model file") {
+        const test::ScratchDir dir("quantized_queries");
+        const std::string path = dir.file("t.csv", ranked_csv(250, 17));
+        Context ctx;
+        ctx.threads = 2;
+        TrainingDataOptions options = data_options(path);
+        options.group_column = "q";
+        for (const std::string loss : {"lambdarank", "rank_pairwise"}) {
+            CAPTURE(loss);
+            const ModelSpec spec = gbdt_spec({{"loss", loss}, {"n_estimators", 8}, {"subsample", 0.8}});
+            const Dataset whole = read_training_data(options, spec);
+            REQUIRE(whole.qid.size() == whole.rows());
+            const Model doubles = Model::train(spec, whole, ctx);
+            // Pieces of 2 kB (about 40 rows, a query's rows often in two pieces): the ids
+            // taken out of each, in row order.
+            QuantizedTrainingData q = read_quantized_training_data(options, spec, 255, ctx.seed, StoreReadSizes{0, 2000});
+            REQUIRE(q.store);
+            CHECK(q.data.cols() == 3);  // a, b, c: q is not a feature
+            CHECK(q.data.task == whole.task);
+            CHECK(q.data.qid == whole.qid);
+            const QuantizedRows rows(q.store);
+            CHECK(model_text(Model::train(spec, std::move(q.data), ctx)) == model_text(doubles));
+        }
+        // The histogram forest takes the query column out of its features too.
+        const ModelSpec forest = hist_forest_spec({{"n_estimators", 3}});
+        QuantizedTrainingData f = read_quantized_training_data(options, forest, 255, ctx.seed, StoreReadSizes{0, 2000});
+        REQUIRE(f.store);
+        const QuantizedRows forest_rows(f.store);
+        CHECK(model_text(Model::train(forest, std::move(f.data), ctx)) ==
+              model_text(Model::train(forest, read_training_data(options, forest), ctx)));
+        // kestrel-train's request takes the store with the query column, to the same bytes.
+        const test::PinnedDate pinned;
+        TrainRequest request;
+        request.spec = gbdt_spec({{"loss", "lambdarank"}, {"n_estimators", 5}});
+        request.data = options;
+        request.quantized_store = TrainRequest::QuantizedStore::always;
+        const TrainResult store = train_model(request, Context{});
+        CHECK(store.quantized);
+        request.quantized_store = TrainRequest::QuantizedStore::never;
+        CHECK(model_text(store.model) == model_text(train_model(request, Context{}).model));
+        // A query column of words: each piece would code its words on its own, the doubles.
+        TrainingDataOptions words = data_options(dir.file("words.csv", ranked_csv(60, 3, -1, "", true)));
+        words.group_column = "q";
+        CHECK_FALSE(read_quantized_training_data(words, request.spec, 255, 1, StoreReadSizes{0, 2000}).store);
+    }
+
+    TEST_CASE("quantized store: a bad query id in a later piece is the whole read's error, naming its line") {
+        const test::ScratchDir dir("quantized_bad_query");
+        const auto errors = [&](const std::string& name, Index bad, const std::string& id) {
+            TrainingDataOptions options = data_options(dir.file(name, ranked_csv(80, 5, bad, id)));
+            options.group_column = "q";
+            const ModelSpec spec = gbdt_spec({{"loss", "lambdarank"}});
+            return std::pair{data_error_of([&] { (void)read_training_data(options, spec); }),
+                             data_error_of([&] {
+                                 (void)read_quantized_training_data(options, spec, 255, 1, StoreReadSizes{0, 1000});
+                             })};
+        };
+        // Row 517 (line 519) back in the first query, many pieces after it ended.
+        const auto [whole, pieces] = errors("again.csv", 517, "101");
+        CHECK(whole.find("again.csv:519: query 101 reappears after other queries (first on line 2)") != std::string::npos);
+        CHECK(pieces == whole);
+        const auto [whole_na, pieces_na] = errors("missing.csv", 600, "NA");
+        CHECK(whole_na.find("missing.csv:602: the query id is missing or not a number") != std::string::npos);
+        CHECK(pieces_na == whole_na);
+    }
+
+    TEST_CASE("quantized store: the pieces shrink with the memory budget, within 64 KB and 4 MB") {
+        CHECK(store_piece_bytes(std::uint64_t{1} << 30) == std::size_t{4} << 20);
+        CHECK(store_piece_bytes(std::uint64_t{16} << 20) == std::size_t{1} << 20);
+        CHECK(store_piece_bytes(std::uint64_t{1} << 20) == std::size_t{64} << 10);
+        CHECK(store_piece_bytes(std::uint64_t{100} << 10) == kMinPieceBytes);
+        CHECK(store_piece_bytes(0) >= kMinPieceBytes);  // the memory available
+        CHECK(store_piece_bytes(0) <= kMaxPieceBytes);
+        // The pieces from the budget (StoreReadSizes{}): a budget without room for the
+        // smallest pieces beside the labels of every row is refused in one message.
+        const test::ScratchDir dir("quantized_piece_room");
+        TrainingDataOptions options = data_options(dir.file("t.csv", numeric_csv(3000, 2)));
+        options.read.max_memory = 150 * 1024;
+        const std::string error = data_error_of([&] { (void)read_quantized_training_data(options, gbdt_spec(), 255, 1); });
+        CHECK(error.find("t.csv: reading in pieces of 64.0 KB beside the labels of 3000 rows needs about ") !=
+              std::string::npos);
+        CHECK(error.find("; the quantized store reads a sixteenth of the budget at a time, at least 64.0 KB") !=
+              std::string::npos);
+        options.read.max_memory = 300 * 1024;
+        CHECK(read_quantized_training_data(options, gbdt_spec(), 255, 1).store);
     }
 
     TEST_CASE("quantized store: the histogram forest from a LIBSVM file, absent entries zeros, in pieces") {

@@ -34,12 +34,28 @@ struct QuantizedTrainingData {
 // memory budget, a dense table's values of every feature in one read, in a mapped temporary
 // file beside the codes' (StorePlacement::directory; not with StorePages::memory), and a
 // sparse table's within a quarter of the budget);
-// piece_bytes: the text of one piece of the file (its doubles are about as large).
+// piece_bytes: the text of one piece of the file (its doubles are about as large); 0: as
+// store_piece_bytes says for the memory budget, which must then hold a piece and the scan's
+// O(rows) state (below).
 struct StoreReadSizes {
     std::uint64_t sample_bytes = 0;
-    std::size_t piece_bytes = std::size_t{4} << 20;
+    std::size_t piece_bytes = 0;
 };
 inline constexpr std::uint64_t kMinCutSampleBytes = std::uint64_t{8} << 20;
+
+// The pieces the file is read in shrink with the memory budget (ReadOptions::max_memory, or
+// the memory available when it is 0): a sixteenth of it, at least kMinPieceBytes and at most
+// kMaxPieceBytes (4 MB; also the size where the budget is not known). A piece is held a few
+// times over while it is read (the stream's block, the piece's text, its doubles, about as
+// large or up to four times larger, and their copy when a weights or query column is taken
+// out of them), which a sixteenth leaves room for. The piece size changes where the file is
+// cut, not the model. With the size from the budget, read_quantized_training_data refuses
+// (MemoryLimitError, exit 2) a budget that cannot hold one piece's text (or the whole file,
+// when smaller) beside the scan's O(rows) state: the labels, 16 bytes a row as numbers, 48 as
+// text; 8 more for weights, 8 for query ids.
+inline constexpr std::size_t kMinPieceBytes = std::size_t{64} << 10;
+inline constexpr std::size_t kMaxPieceBytes = std::size_t{4} << 20;
+std::size_t store_piece_bytes(std::uint64_t max_memory);
 
 // Where the store's codes live (common/code_pages.hpp, docs/large-data.md "Pages on disk").
 // automatic: in memory when they fit the memory budget (ReadOptions::max_memory, or the
@@ -60,8 +76,9 @@ struct StorePlacement {
 // the table read whole, the codes of every row, in memory or on disk as `placement` says. An
 // absent sparse entry is coded as the model reads it (Capabilities::absent_is_missing:
 // missing for gbdt, the value 0 for the forest).
-// UsageError when options name a query column (the store takes none yet) or
-// the input is not a regular file.
+// A weights or query column is taken out of every piece of every read (the doubles are read
+// instead, `store` null, from a LIBSVM file, beside a column of words, or for a query column
+// of words). UsageError when the input is not a regular file.
 QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
                                                    int max_bins, std::uint64_t seed, const StoreReadSizes& sizes = {},
                                                    const StorePlacement& placement = {});

@@ -16,8 +16,13 @@ Vector take_weights_column(Table& t, const TrainingDataOptions& options, Index f
 
 // options.group_column taken out of the features as each row's query id (RawLabels::qid;
 // a column of words gives its category codes). DataError "file:line: ..." when a query's
-// rows are not contiguous. Nothing when no group column is given.
-void take_group_column(Table& t, const TrainingDataOptions& options);
+// rows are not contiguous or an id is not a number; QueryIdCheck::caller leaves that check
+// to the caller (t a piece of a file read in pieces: the rows of a query may span pieces,
+// so the ids of every piece are checked together, with check_query_ids). Nothing when no
+// group column is given. Returns whether the column held words (its ids are then t's own
+// category codes, which a piece of a file numbers apart from the others).
+enum class QueryIdCheck { here, caller };
+bool take_group_column(Table& t, const TrainingDataOptions& options, QueryIdCheck check = QueryIdCheck::here);
 
 // UsageError naming the weights column when spec's model cannot learn from sample weights.
 void check_model_takes_weights(const ModelSpec& spec);
