@@ -18,6 +18,25 @@ bool auto_can_join(const std::vector<Predictions>& oof, const ModelSpec& spec, c
     return !oof.empty();
 }
 
+namespace {
+
+// Whether c is the best holder of predictions of its family (the earlier on ties).
+bool family_best_holder(const std::vector<AutoCandidate>& leaderboard, const AutoCandidate& c, bool greater) {
+    bool before = true;
+    for (const auto& o : leaderboard) {
+        if (&o == &c) {
+            before = false;
+            continue;
+        }
+        if (o.oof.empty() || o.model != c.model) continue;
+        if (better_score(o.score.mean, c.score.mean, greater)) return false;
+        if (before && !better_score(c.score.mean, o.score.mean, greater)) return false;  // a tie: the earlier
+    }
+    return true;
+}
+
+}  // namespace
+
 void trim_auto_pool(std::vector<AutoCandidate>& leaderboard, const AutoOptions& opts, bool greater) {
     std::vector<AutoCandidate*> holders;
     for (auto& c : leaderboard)
@@ -25,10 +44,15 @@ void trim_auto_pool(std::vector<AutoCandidate>& leaderboard, const AutoOptions& 
     // The stack takes each family's best first: a wider pool than its members lets it find them.
     const int keep = std::max(opts.ensemble_size > 0 ? opts.ensemble_nbest : 0, kAutoStackPoolFactor * opts.stack_members);
     if (holders.size() <= static_cast<std::size_t>(keep)) return;
-    AutoCandidate* worst = holders.front();
+    // Each family's best keeps its predictions beyond the pool's size: a search that drew
+    // many near copies of one family would otherwise leave the ensemble and the stack
+    // nothing else to combine.
+    AutoCandidate* worst = nullptr;
     for (AutoCandidate* c : holders)
-        if (!better_score(c->score.mean, worst->score.mean, greater)) worst = c;
-    std::vector<Predictions>().swap(worst->oof);
+        if ((worst == nullptr || !better_score(c->score.mean, worst->score.mean, greater)) &&
+            !family_best_holder(leaderboard, *c, greater))
+            worst = c;
+    if (worst != nullptr) std::vector<Predictions>().swap(worst->oof);
 }
 
 AutoEnsemble build_auto_ensemble(const AutoResult& r, const AutoOptions& opts) {
@@ -37,8 +61,11 @@ AutoEnsemble build_auto_ensemble(const AutoResult& r, const AutoOptions& opts) {
     e.best_single = summarize(r.leaderboard.front().fold_scores).mean;  // on the folds the ensemble is scored on
     std::vector<std::size_t> pool;
     std::vector<std::vector<Predictions>> oof;
-    for (std::size_t i = 0; i < r.leaderboard.size() && pool.size() < static_cast<std::size_t>(opts.ensemble_nbest); ++i) {
+    for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
         if (r.leaderboard[i].oof.empty()) continue;
+        if (pool.size() >= static_cast<std::size_t>(opts.ensemble_nbest) &&
+            !family_best_holder(r.leaderboard, r.leaderboard[i], r.greater_is_better))
+            continue;
         pool.push_back(i);
         oof.push_back(r.leaderboard[i].oof);
     }
@@ -62,13 +89,11 @@ AutoEnsemble build_auto_ensemble(const AutoResult& r, const AutoOptions& opts) {
         e.held_out_single_scores = held_out_best_scores(single, r.greater_is_better);
         e.held_out = summarize(e.held_out_scores);
         e.held_out_single = summarize(e.held_out_single_scores);
-        e.kept = better_score(e.held_out.mean, e.held_out_single.mean, r.greater_is_better);
-        const AutoCandidate& winner = r.leaderboard.front();
-        if (winner.confirmed()) {
-            e.against_confirmed = true;
-            e.confirmed_single = winner.score.mean;
-            e.kept = e.kept && better_score(e.held_out.mean, e.confirmed_single, r.greater_is_better);
-        }
+        // Also against the winner's own mean on these folds: a paired comparison (its mean on a
+        // confirmation's fresh folds would be on other rows), and one the winner's curse
+        // flatters, so an ensemble must be clearly better to replace it.
+        e.kept = better_score(e.held_out.mean, e.held_out_single.mean, r.greater_is_better) &&
+                 better_score(e.held_out.mean, e.best_single, r.greater_is_better);
     } else {
         e.kept = better_score(e.score.mean, e.best_single, r.greater_is_better);
     }

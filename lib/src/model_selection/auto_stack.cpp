@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "auto_ensemble.hpp"
 #include "fit_jobs.hpp"
 #include "kestrel/core/error.hpp"
 #include "search_run.hpp"
@@ -106,13 +107,22 @@ Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
 }
 
 std::vector<std::size_t> stack_member_choice(const AutoResult& r, int at_most) {
+    // The first kAutoStackPoolFactor x at_most holders only, not the families' bests the pool
+    // keeps beyond them for the ensemble: a weak family's best (a single tree, k-NN) in a
+    // linear second layer's few inputs cost the stack on credit_data and attrition, where a
+    // strong family's next candidates served it (docs/auto.md, "Stacking").
+    std::vector<std::size_t> holders;
+    for (std::size_t i = 0; i < r.leaderboard.size(); ++i)
+        if (!r.leaderboard[i].oof.empty() &&
+            holders.size() < static_cast<std::size_t>(detail::kAutoStackPoolFactor) * static_cast<std::size_t>(std::max(at_most, 0)))
+            holders.push_back(i);
     std::vector<std::size_t> members;
     std::vector<bool> taken(r.leaderboard.size(), false);
     std::set<std::string> families;
     for (int pass = 0; pass < 2; ++pass)
-        for (std::size_t i = 0; i < r.leaderboard.size(); ++i) {
+        for (const std::size_t i : holders) {
             if (members.size() >= static_cast<std::size_t>(std::max(at_most, 0))) return members;
-            if (taken[i] || r.leaderboard[i].oof.empty()) continue;
+            if (taken[i]) continue;
             if (pass == 0 && !families.insert(r.leaderboard[i].model).second) continue;
             taken[i] = true;
             members.push_back(i);

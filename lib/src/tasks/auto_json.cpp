@@ -36,7 +36,6 @@ Json auto_ensemble_json(const AutoResult& result) {
         j["held_out_single_mean"] = e.held_out_single.mean;
         j["held_out_single_std"] = e.held_out_single.std;
         j["held_out_single_fold_scores"] = e.held_out_single_scores;
-        if (e.against_confirmed) j["confirmed_single_mean"] = e.confirmed_single;
     }
     return j;
 }

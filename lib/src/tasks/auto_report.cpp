@@ -35,8 +35,7 @@ std::string ensemble_markdown(const AutoResult& r) {
         os << " Held out (each fold scored by a selection made on the other folds): " << format_fixed(e.held_out.mean, 4)
            << " +/- " << format_fixed(e.held_out.std, 4) << ", against " << format_fixed(e.held_out_single.mean, 4)
            << " +/- " << format_fixed(e.held_out_single.std, 4) << " for the single model chosen the same way";
-        if (e.against_confirmed)
-            os << ", and " << format_fixed(e.confirmed_single, 4) << " for the confirmed winner on its fresh splits";
+        os << ", and " << format_fixed(e.best_single, 4) << " for the leaderboard's winner on the same folds";
         os << ".";
     }
     os << "\n";
@@ -149,12 +148,10 @@ std::string auto_ensemble_verdict(const AutoEnsemble& e, const std::string& metr
     if (e.held_out_scores.empty())
         return kept + ": cv " + metric + " " + format_fixed(e.score.mean, 6) + (e.kept ? " beats " : " does not beat ") +
                "the best single model's " + format_fixed(e.best_single, 6);
-    const std::string confirmed =
-        e.against_confirmed ? " and the confirmed winner's " + format_fixed(e.confirmed_single, 6) + " on its fresh splits" : "";
     return kept + ": on folds its selection did not see, cv " + metric + " " + format_fixed(e.held_out.mean, 6) +
            (e.kept ? " beats " : " does not beat ") + "the best single model's " + format_fixed(e.held_out_single.mean, 6) +
-           confirmed + " (on the folds it was selected on: " + format_fixed(e.score.mean, 6) + " against " +
-           format_fixed(e.best_single, 6) + ")";
+           " and the winner's own " + format_fixed(e.best_single, 6) + " on the same folds (on the folds it was selected on: " +
+           format_fixed(e.score.mean, 6) + ")";
 }
 
 std::string auto_stack_verdict(const AutoStack& s, const std::string& metric) {

@@ -96,19 +96,19 @@ TEST_SUITE("tasks.auto_task") {
         test::ScratchDir dir("tasks_auto_ensemble");
         const std::string input = test::repo_path("data/tables/penguins/train.csv");
         const auto command = test::run(cli::run_auto, "kestrel-auto",
-                                       {input, "--label-col", "species", "--models", "logistic,forest,knn", "--metric",
-                                        "log_loss", "--max-evals", "9", "--folds", "3", "--seed", "5", "--threads", "1",
+                                       {input, "--label-col", "species", "--models", "tree,forest", "--metric",
+                                        "log_loss", "--max-evals", "9", "--folds", "3", "--seed", "1", "--threads", "1",
                                         "--ensemble", "--ensemble-size", "10", "--confirm-leaders", "0", "-o",
                                         dir / "command.json", "--json", "-q"});
         REQUIRE_MESSAGE(command.code == 0, command.err);
 
         AutoRequest request = command_like_request(input, dir / "library.json", 9);
         request.data.read.label_col = "species";
-        request.search.models = {"logistic", "forest", "knn"};
+        request.search.models = {"tree", "forest"};
         request.search.metric = "log_loss";
         request.search.ensemble_size = 10;
         request.search.confirm_leaders = 0;
-        const AutoRun run = run_auto_task(request, library_context(5));
+        const AutoRun run = run_auto_task(request, library_context(1));
         REQUIRE(run.chose_ensemble());
         CHECK(test::slurp(dir / "library.json") == test::slurp(dir / "command.json"));
         CHECK(without_timings(auto_run_json(run)) == without_timings(Json::parse(command.out)));

@@ -103,18 +103,15 @@ struct AutoEnsemble {
     std::vector<double> weights;        // per member: its picks / rounds
     std::vector<double> fold_scores;
     MetricSummary score;
-    double best_single = 0;             // the leaderboard's best mean
+    double best_single = 0;             // the leaderboard winner's mean on these folds
     // The keep rule (docs/auto.md): each fold scored by a selection made on the other folds,
     // against the single candidate best on the other folds; kept when the first mean is
-    // strictly better. Empty with one fold (then the in-sample rule: score vs best_single).
+    // strictly better than that and than best_single, the winner's own mean on the same folds.
+    // Empty with one fold (then the in-sample rule: score vs best_single).
     std::vector<double> held_out_scores;
     std::vector<double> held_out_single_scores;
     MetricSummary held_out;
     MetricSummary held_out_single;
-    // With a confirmed winner (--confirm-leaders), the ensemble's held-out mean must also
-    // beat that winner's mean on its fresh splits, the unbiased figure of the model it replaces.
-    bool against_confirmed = false;
-    double confirmed_single = 0;
     bool kept = false;
     std::string note;                   // why no ensemble was formed (then members is empty)
 };

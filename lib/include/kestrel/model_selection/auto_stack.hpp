@@ -26,9 +26,9 @@ Dataset stack_inputs(const Dataset& data, const std::vector<Fold>& folds,
                      const std::vector<const std::vector<Predictions>*>& oof, const std::vector<std::string>& names,
                      bool with_features = false);
 
-// The first-layer members a stack takes: among r's leaderboard entries that kept their
-// out-of-fold predictions, each family's best first, then the others, each pass in
-// leaderboard order, at most `at_most`. Leaderboard indices, in input order.
+// The first-layer members a stack takes: among the first 4 x `at_most` of r's leaderboard
+// entries that kept their out-of-fold predictions, each family's best first, then the
+// others, each pass in leaderboard order, at most `at_most`. Leaderboard indices, in input order.
 std::vector<std::size_t> stack_member_choice(const AutoResult& r, int at_most);
 
 // The second layer's candidates for a task, tried in this order: a regularized linear
