@@ -11,7 +11,9 @@
 //
 // one_class: +1 where Σ coef K − rho > 0, else −1, and the decision value beside it.
 //
-// Refused: the precomputed kernel.
+// The precomputed kernel reads its values from the input, as kestrel does: K(x, sv) is x's
+// column at sv's serial number (`Gather`).
+//
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -84,6 +86,14 @@ public:
         }
         return sv3_;
     }
+    // The precomputed kernel's K(x, sv) = x[serial(sv)] (kernel.cpp, LIBSVM's
+    // kernel_precomputed): the input's columns at the support vectors' serials [N, nSV].
+    std::string precomputed_values() {
+        std::vector<std::int64_t> serials;
+        for (Index i = 0; i < sv_.rows(); ++i) serials.push_back(static_cast<std::int64_t>(sv_(i, 0)));
+        const auto n = static_cast<std::int64_t>(serials.size());
+        return g_.add("Gather", {X_, g_.int64s(std::move(serials), {n})}, {A::of_int("axis", 1)});
+    }
     std::string sum_over_features(const std::string& t) {
         return g_.add("ReduceSum", {t, g_.int64s({2}, {1})}, {A::of_int("keepdims", 0)});
     }
@@ -97,12 +107,6 @@ private:
 
 std::string times_gamma(OnnxGraphBuilder& g, const std::string& t, double gamma) {
     return g.add("Mul", {t, g.double_scalar(gamma)});
-}
-
-[[noreturn]] void refuse_precomputed_kernel() {
-    throw ExportRefused(
-        "ONNX export: the precomputed kernel has no ONNX form (its features are kernel values against "
-        "the training rows)");
 }
 
 // One base kernel's values [N, nSV] (kernel.cpp's factor_values).
@@ -126,9 +130,9 @@ std::string base_kernel(const BaseKernel& k, SupportVectorTensors& sv, OnnxGraph
             const std::string e = g.add("Exp", {times_gamma(g, g.add("Mul", {d, d}), -gamma)});
             return sv.sum_over_features(g.add("Pow", {e, g.double_scalar(degree)}));
         }
-        case KernelKind::precomputed: break;
+        case KernelKind::precomputed: return sv.precomputed_values();
     }
-    refuse_precomputed_kernel();
+    throw InternalError("ONNX export: an unknown kernel");
 }
 
 // The spec's weighted sum of products of base kernels, each factor's values [N, columns]
@@ -185,10 +189,9 @@ std::string self_kernel(const BaseKernel& k, const std::string& X, Index d, Onnx
             return constant(static_cast<double>(d));
         case KernelKind::min:
             return row_sum(X);
-        case KernelKind::precomputed:
-            break;
+        case KernelKind::precomputed: break;  // knn's kernel metric, the one user, refuses it
     }
-    refuse_precomputed_kernel();
+    throw InternalError("ONNX export: no k(x, x) for this kernel");
 }
 
 // k(x, x) of the spec [N, 1].

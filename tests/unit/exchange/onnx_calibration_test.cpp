@@ -117,14 +117,14 @@ TEST_SUITE("exchange") {
         CHECK(has_doubles(file, {0.625}));
     }
 
-    TEST_CASE("ONNX calibration of a model ONNX cannot express is refused naming what") {
+    TEST_CASE("ONNX calibration of a precomputed-kernel svc: the kernel values gathered from the input") {
         ModelSpec spec;
         spec.model = "svc";
         spec.params = {{"kernel", "precomputed"}};
         spec.calibrate = "sigmoid";
         spec.calibrate_folds = 2;
-        const Model m = Model::train(spec, precomputed_blobs(2), Context{});
-        CHECK_THROWS_WITH_AS(onnx_of(m), doctest::Contains("precomputed kernel"), ExportRefused);
+        const std::string file = onnx_of(Model::train(spec, precomputed_blobs(2), Context{}));
+        CHECK(has_op(file, "Gather"));  // K(x, sv): x's column at sv's serial
     }
 
     TEST_CASE("ONNX adaboost over linear weak learners: each learner's class from its scores, its alpha there") {
@@ -140,21 +140,19 @@ TEST_SUITE("exchange") {
         }
     }
 
-    TEST_CASE("ONNX adaboost over svc: each learner's class from its votes; a refused learner refuses the model") {
+    TEST_CASE("ONNX adaboost over svc: each learner's class from its votes") {
         ModelSpec spec;
         spec.model = "adaboost";
         spec.params = {{"base", "svc"}, {"n_estimators", "3"}};
         const std::string file = onnx_of(Model::train(spec, test::blobs(40, 2, 2), Context{}));
         for (const char* op : {"MatMul", "Exp", "ArgMax", "Equal", "Where"}) CHECK(has_op(file, op));
-        // A wrapper or adaboost over precomputed-kernel members is refused as they are.
+        // Over precomputed-kernel members too: each member's kernel gathered from the input.
         spec.params = {{"base", "svc(kernel=precomputed)"}, {"n_estimators", "3"}};
-        CHECK_THROWS_WITH_AS(onnx_of(Model::train(spec, precomputed_blobs(2), Context{})),
-                             doctest::Contains("precomputed kernel"), ExportRefused);
+        CHECK(has_op(onnx_of(Model::train(spec, precomputed_blobs(2), Context{})), "Gather"));
         ModelSpec wrapped;
         wrapped.model = "svc";
         wrapped.params = {{"kernel", "precomputed"}, {"multiclass", "ovr"}};
-        CHECK_THROWS_WITH_AS(onnx_of(Model::train(wrapped, precomputed_blobs(3), Context{})),
-                             doctest::Contains("precomputed kernel"), ExportRefused);
+        CHECK(has_op(onnx_of(Model::train(wrapped, precomputed_blobs(3), Context{})), "Gather"));
     }
 }
 
