@@ -14,7 +14,8 @@ under bench/data/tables/NAME, the same lists as bench/tables/), on the table's t
 Scores on test.csv: accuracy, or R^2 for a numeric label (kestrel-auto's default metrics).
 The table is rewritten after every row, so a run cut short keeps the rows it finished.
 
-Usage: auto_bench.py BIN_DIR [--tables a,b] [--budget 60s] [--curve TABLE,TABLE] [--out FILE] [--note TEXT]
+Usage: auto_bench.py BIN_DIR [--tables a,b] [--budget 60s] [--curve TABLE,TABLE] [--auto-flags "--ensemble"]
+                       [--out FILE] [--note TEXT]
 """
 import argparse, json, os, subprocess, sys, tempfile, time
 
@@ -174,7 +175,7 @@ def markdown(rows, curve, meta):
                      f"{k['wall']:.1f} | {a['HistGB'][1]:.2f} | {a['RF'][1]:.2f} | {a['linear'][1]:.2f} | "
                      f"{k['evaluations']} | {k['best']} | {r['load']:.1f} |")
     if curve:
-        lines += ["", "## Budget curve", "", "kestrel-auto at three `--time-budget`s (`--threads 2 --ensemble`, as "
+        lines += ["", "## Budget curve", "", "kestrel-auto at three `--time-budget`s (`--threads 2` and `--auto-flags`, as "
                   "above), on the table's train.csv; test scores on its test.csv.", "",
                   "| table | budget | test score (auto -o) | single best | cv mean | evaluations | wall s | load |",
                   "|---|---|---|---|---|---|---|---|"]
@@ -200,6 +201,7 @@ def main():
     ap.add_argument("--budget", default="60s")
     ap.add_argument("--curve", default="credit_data,ames")
     ap.add_argument("--curve-budgets", default="10s,60s,300s")
+    ap.add_argument("--auto-flags", default="--ensemble", help="kestrel-auto's flags beyond the budget and outputs")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "auto", "results.md"))
     ap.add_argument("--note", default="", help="a sentence for the report (which tables were seen before the run)")
     ap.add_argument("--render", action="store_true", help="only rewrite --out from the raw rows beside it (.json)")
@@ -214,13 +216,13 @@ def main():
         return
     import sklearn
     meta = (f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {os.cpu_count()} cores, scikit-learn "
-            f"{sklearn.__version__}, budget {a.budget}, 2 threads each. {a.note}").strip()
+            f"{sklearn.__version__}, budget {a.budget}, `--auto-flags \"{a.auto_flags}\"`, 2 threads each. {a.note}").strip()
     rows, curve = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for name in [t for t in a.tables.split(",") if t]:
             load = os.getloadavg()[0]
             try:
-                k = kestrel_auto(a.bin_dir, name, a.budget, tmp)
+                k = kestrel_auto(a.bin_dir, name, a.budget, tmp, flags=a.auto_flags.split())
                 rows.append({"table": name, "auto": k, "anchors": anchors(name), "load": load})
             except Exception as e:  # a table that fails is reported, the others still run
                 print(f"{name}: {e}", file=sys.stderr)
@@ -231,7 +233,7 @@ def main():
             for budget in a.curve_budgets.split(","):
                 load = os.getloadavg()[0]
                 prior = next((r for r in rows if r["table"] == name), None) if budget == a.budget else None
-                k = prior["auto"] if prior else kestrel_auto(a.bin_dir, name, budget, tmp)
+                k = prior["auto"] if prior else kestrel_auto(a.bin_dir, name, budget, tmp, flags=a.auto_flags.split())
                 curve.append({"table": name, "budget": budget, "auto": k, "load": prior["load"] if prior else load})
                 print(json.dumps(curve[-1]), flush=True)
                 save(a.out, raw, rows, curve, meta)
