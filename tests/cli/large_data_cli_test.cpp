@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/run_tool.hpp"
+#include "kestrel/core/params.hpp"  // Json
 #include "kestrel/core/rng.hpp"
 
 // Each test file in a namespace of its own: the tests build in unity batches (tests/CMakeLists.txt).
@@ -135,6 +136,35 @@ TEST_SUITE("cli.large_data") {
         CHECK_FALSE(std::filesystem::exists(dir / "tiny.json"));
     }
 
+
+    TEST_CASE("kestrel-train -m logistic --max-memory 1M on a 6.6 MB CSV: a stream in pieces shrunk to the budget") {
+        ScratchDir dir("large_data_cli_stream_budget");
+        const PinnedDate pinned;
+        const auto data = dir.file("dense.csv", dense_csv(30000, 40, 53));
+        const std::string train = "kestrel-train -m logistic --threads 2 " + q(data);
+        const auto whole = run_tool(train + " -o " + q(dir / "whole.json"));
+        REQUIRE_MESSAGE(whole.exit_code == 0, whole.err);
+        CHECK(whole.err.find("as a stream") == std::string::npos);
+        // Pieces of 64 KB, not 4 MB whose doubles alone exceed the budget (refused before).
+        const auto small = run_tool(train + " --max-memory 1M -o " + q(dir / "small.json"));
+        REQUIRE_MESSAGE(small.exit_code == 0, small.err);
+        CHECK(small.err.find("rows read as a stream: ") != std::string::npos);
+        // The same optimum, its sums rounded in other blocks: the same test accuracy.
+        const auto accuracy = [&](const std::string& model) {
+            const auto r = run_tool("kestrel-predict " + q(dir / model) + " " + q(data) + " --metrics --json -o /dev/null");
+            REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+            return kestrel::Json::parse(r.out).at("accuracy").get<double>();
+        };
+        CHECK(accuracy("small.json") == accuracy("whole.json"));
+        // A budget that cannot hold the smallest pieces beside the labels of every row: one line.
+        const auto tiny = run_tool(train + " --max-memory 200K -o " + q(dir / "tiny.json"));
+        CHECK(tiny.exit_code == 2);
+        CHECK(std::count(tiny.err.begin(), tiny.err.end(), '\n') == 1);
+        CHECK(tiny.err.find("dense.csv: reading in pieces of 64.0 KB beside the labels of 30000 rows needs about ") !=
+              std::string::npos);
+        CHECK(tiny.err.find("; a stream of rows reads a sixteenth of the budget") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir / "tiny.json"));
+    }
 
     TEST_CASE("kestrel-train: a store beyond --max-memory is held on disk, to the default run's model") {
         ScratchDir dir("large_data_cli");

@@ -196,25 +196,6 @@ void fill_piece(BinnedMatrix& bins, const BinCuts& cuts, const Features& X, Inde
     }
 }
 
-// The bytes the scan holds a row: its labels (as numbers, or as text) and the weights and
-// query ids taken out of the pieces.
-std::uint64_t scan_row_bytes(const Scan& s) {
-    std::uint64_t bytes = 2 * sizeof(double);  // RawLabels::numeric, line
-    if (!s.labels.texts_are_numbers) bytes += sizeof(std::string);
-    if (!s.columns.weights_column.empty()) bytes += sizeof(double);
-    if (!s.columns.group_column.empty()) bytes += sizeof(double);
-    return bytes;
-}
-
-// One piece of `piece_bytes` (or the whole file, when smaller), with what the scan keeps of
-// every row, within the budget.
-void check_piece_room(std::size_t piece_bytes, std::uint64_t row_bytes, const Scan& s, std::uint64_t max_memory) {
-    const std::uint64_t piece = std::min<std::uint64_t>(piece_bytes, s.bytes);
-    check_memory(piece + row_bytes * static_cast<std::uint64_t>(s.rows), max_memory,
-                 s.source + ": reading in pieces of " + format_bytes(piece_bytes) + " beside the labels of " +
-                     std::to_string(s.rows) + " rows");
-}
-
 }  // namespace
 
 std::size_t store_piece_bytes(std::uint64_t max_memory) {
@@ -240,25 +221,10 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
     // gbdt: an absent LIBSVM entry is missing; the forest: 0, its rows read dense where cheaper.
     read.densify = !model.absent_is_missing;
     if (read.threads <= 0) read.threads = Context{}.resolved_threads();
-    const bool budget_pieces = sizes.piece_bytes == 0;
-    const std::size_t piece_bytes = budget_pieces ? store_piece_bytes(read.max_memory) : sizes.piece_bytes;
-    Scan s;
-    try {
-        s = scan_file(options.path, read, piece_bytes, &options);
-    } catch (const MemoryLimitError& e) {
-        // A piece's doubles beyond the budget: only a budget below the pieces' floor.
-        if (!budget_pieces || read.max_memory == 0) throw;
-        throw MemoryLimitError(e.text() + "; the quantized store reads a sixteenth of the budget at a time, at least " +
-                               format_bytes(kMinPieceBytes) + " (docs/large-data.md)");
-    }
-    if (budget_pieces && read.max_memory != 0) {
-        try {
-            check_piece_room(piece_bytes, scan_row_bytes(s), s, read.max_memory);
-        } catch (const MemoryLimitError& e) {
-            throw MemoryLimitError(e.text() + "; the quantized store reads a sixteenth of the budget at a time, at least " +
-                                   format_bytes(kMinPieceBytes) + " (docs/large-data.md)");
-        }
-    }
+    detail::BudgetScan scanned =
+        detail::scan_in_budget_pieces(options.path, read, sizes.piece_bytes, &options, "the quantized store");
+    Scan s = std::move(scanned.scan);
+    const std::size_t piece_bytes = scanned.piece_bytes;
     // Categories the model does not split itself are one-hot encoded, from doubles (whose read
     // makes the checks below). With a weights or query column, the columns typed categorical
     // below would be counted without it where the reader counts with it: the doubles too; and

@@ -69,7 +69,10 @@ StreamedTrainingData read_streamed_training_data(const TrainingDataOptions& opti
         throw UsageError(options.path + ": a stream of rows reads its file once per pass: it must be a regular file");
     ReadOptions read = options.read;
     if (read.threads <= 0) read.threads = ctx.resolved_threads();
-    detail::Scan s = detail::scan_file(options.path, read, piece_bytes);
+    detail::BudgetScan scanned =
+        detail::scan_in_budget_pieces(options.path, read, piece_bytes, nullptr, "a stream of rows");
+    detail::Scan s = std::move(scanned.scan);
+    piece_bytes = scanned.piece_bytes;
     detail::check_scanned_table(options.path, read, piece_bytes, s);
     StreamedTrainingData out;
     out.refused = why_not_streamed(s);

@@ -9,6 +9,8 @@
 
 #include "kestrel/common/quantized_table.hpp"  // shape_only
 #include "kestrel/core/error.hpp"
+#include "kestrel/core/memory.hpp"
+#include "kestrel/tasks/quantized_training.hpp"  // store_piece_bytes
 #include "kestrel/tasks/training_columns.hpp"
 #include "training_shard_categories.hpp"
 
@@ -136,6 +138,55 @@ Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t pie
         s.categories = std::move(words);
     }
     return s;
+}
+
+namespace {
+
+// The bytes the scan holds a row: its labels (as numbers, or as text) and the weights and
+// query ids taken out of the pieces.
+std::uint64_t scan_row_bytes(const Scan& s) {
+    std::uint64_t bytes = 2 * sizeof(double);  // RawLabels::numeric, line
+    if (!s.labels.texts_are_numbers) bytes += sizeof(std::string);
+    if (!s.columns.weights_column.empty()) bytes += sizeof(double);
+    if (!s.columns.group_column.empty()) bytes += sizeof(double);
+    return bytes;
+}
+
+// One piece of `piece_bytes` (or the whole file, when smaller), with what the scan keeps of
+// every row, within the budget.
+void check_piece_room(std::size_t piece_bytes, const Scan& s, std::uint64_t max_memory) {
+    const std::uint64_t piece = std::min<std::uint64_t>(piece_bytes, s.bytes);
+    check_memory(piece + scan_row_bytes(s) * static_cast<std::uint64_t>(s.rows), max_memory,
+                 s.source + ": reading in pieces of " + format_bytes(piece_bytes) + " beside the labels of " +
+                     std::to_string(s.rows) + " rows");
+}
+
+}  // namespace
+
+BudgetScan scan_in_budget_pieces(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
+                                 const TrainingDataOptions* columns, const std::string& reader) {
+    const bool budget_pieces = piece_bytes == 0;
+    BudgetScan out;
+    out.piece_bytes = budget_pieces ? store_piece_bytes(read.max_memory) : piece_bytes;
+    const auto why = [&](const MemoryLimitError& e) {
+        return MemoryLimitError(e.text() + "; " + reader + " reads a sixteenth of the budget at a time, at least " +
+                                format_bytes(kMinPieceBytes) + " (docs/large-data.md)");
+    };
+    try {
+        out.scan = scan_file(path, read, out.piece_bytes, columns);
+    } catch (const MemoryLimitError& e) {
+        // A piece's doubles beyond the budget: only a budget below the pieces' floor.
+        if (!budget_pieces || read.max_memory == 0) throw;
+        throw why(e);
+    }
+    if (budget_pieces && read.max_memory != 0) {
+        try {
+            check_piece_room(out.piece_bytes, out.scan, read.max_memory);
+        } catch (const MemoryLimitError& e) {
+            throw why(e);
+        }
+    }
+    return out;
 }
 
 void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s) {

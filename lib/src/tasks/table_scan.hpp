@@ -67,6 +67,18 @@ struct Scan {
 Scan scan_file(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
                const TrainingDataOptions* columns = nullptr);
 
+// The first read in pieces of `piece_bytes`, or, when it is 0, in pieces sized by the memory
+// budget (store_piece_bytes: a sixteenth of read.max_memory, 64 KB to 4 MB); then one piece
+// beside what the scan keeps of every row (its labels, weights and query ids) must fit
+// read.max_memory, and a MemoryLimitError adds that `reader` reads a sixteenth of the budget at
+// a time. `piece_bytes` in the result is the size read.
+struct BudgetScan {
+    Scan scan;
+    std::size_t piece_bytes = 0;
+};
+BudgetScan scan_in_budget_pieces(const std::string& path, const ReadOptions& read, std::size_t piece_bytes,
+                                 const TrainingDataOptions* columns, const std::string& reader);
+
 // A CSV column missing in every row is refused by the whole-file reader, which a piece
 // cannot know: the first piece is read again as a whole input for the reader's own error.
 void refuse_empty_columns(const std::string& path, const ReadOptions& read, std::size_t piece_bytes, const Scan& s);

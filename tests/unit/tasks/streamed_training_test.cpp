@@ -260,6 +260,38 @@ TEST_SUITE("tasks.streamed") {
         CHECK(d.y == y_text);
     }
 
+    TEST_CASE("stream: pieces sized by the memory budget, and a budget too small for one piece") {
+        const test::ScratchDir dir("streamed_budget");
+        const std::string path = dir.file("t.csv", generated_csv(20000, 2, 13));
+        REQUIRE(std::filesystem::file_size(path) > (std::uintmax_t{1} << 20));
+        const ModelSpec spec = spec_of("logistic", {{"tol", 1e-8}});
+        Context ctx;
+        ctx.threads = 2;
+        TrainingDataOptions options = data_options(path);
+        options.read.max_memory = std::uint64_t{2} << 20;  // a sixteenth: pieces of 128 KB, not 4 MB
+        const auto fit = [&](std::size_t piece_bytes, Index* blocks) {
+            StreamedTrainingData s = read_streamed_training_data(options, spec, ctx, piece_bytes);
+            REQUIRE(s.refused.empty());
+            REQUIRE(s.blocks);
+            if (blocks) s.blocks->for_each([&](const Features&, Index) { ++*blocks; });
+            const StreamedRows rows(*s.blocks);
+            return Model::train(spec, std::move(s.data), ctx).to_json();
+        };
+        Index blocks = 0;
+        const Json budget = fit(0, &blocks);
+        // About 1.6 MB of text in pieces of 128 KB; the same blocks as asked for by size.
+        CHECK(blocks >= 10);
+        CHECK(budget == fit(std::size_t{128} << 10, nullptr));
+        // Under 320 KB the labels of 20,000 rows (16 bytes each) and a 64 KB piece do not fit.
+        options.read.max_memory = 300 << 10;
+        CHECK_THROWS_WITH_AS(read_streamed_training_data(options, spec, ctx),
+                             doctest::Contains("t.csv: reading in pieces of 64.0 KB beside the labels of 20000 rows"),
+                             MemoryLimitError);
+        CHECK_THROWS_WITH_AS(read_streamed_training_data(options, spec, ctx),
+                             doctest::Contains("; a stream of rows reads a sixteenth of the budget at a time, at least 64.0 KB"),
+                             MemoryLimitError);
+    }
+
     TEST_CASE("stream: the train task's choice, and the tables it reads whole instead") {
         const test::ScratchDir dir("streamed_request");
         const std::string path = dir.file("t.csv", generated_csv(800, 2, 10));

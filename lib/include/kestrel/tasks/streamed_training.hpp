@@ -30,10 +30,13 @@ struct StreamedTrainingData {
 
 // Reads options.path once for spec and gives its rows as blocks of about piece_bytes of
 // text that read the file again at every pass (progress reported through ctx, one unit a
-// row). UsageError when options name a weights or query column (not yet taken) or the
-// input is not a regular file (it is read several times).
+// row). piece_bytes 0: sized by the memory budget, as the quantized store's pieces
+// (store_piece_bytes: a sixteenth of options.read.max_memory, 64 KB to 4 MB), and a budget
+// that cannot hold one piece beside the labels of every row is a MemoryLimitError. The
+// blocks are the sums' blocks, so another piece size changes the model by the rounding of
+// its sums only. UsageError when options name a weights or query column (not yet taken) or
+// the input is not a regular file (it is read several times).
 StreamedTrainingData read_streamed_training_data(const TrainingDataOptions& options, const ModelSpec& spec,
-                                                 const Context& ctx,
-                                                 std::size_t piece_bytes = std::size_t{4} << 20);
+                                                 const Context& ctx, std::size_t piece_bytes = 0);
 
 }  // namespace kestrel
