@@ -48,6 +48,21 @@ SCRIPT_REPORTS = [
      "bench/auto/repeated_splits.py --tables (the tables of bench/tables/make_fresh_tables.sh) --out bench/auto/fresh_splits.md"),
     ("auto: kestrel-auto's budget curve (issue 22)", "bench/auto/budget_curve.md",
      "bench/auto/auto_bench.py --tables '' --out bench/auto/budget_curve.md"),
+    ("auto: --ensemble --stack over repeated splits, the shared tables (issue 49)", "bench/auto/pool_splits_a.md",
+     "bench/auto/repeated_splits.py --tables penguins,credit_data,ames --auto-flags '--ensemble --stack' "
+     "--out bench/auto/pool_splits_a.md"),
+    ("auto: --ensemble --stack over repeated splits, Debian tables 1 (issue 49)", "bench/auto/pool_splits_b.md",
+     "bench/auto/repeated_splits.py --auto-flags '--ensemble --stack' --out bench/auto/pool_splits_b.md"),
+    ("auto: --ensemble --stack over repeated splits, Debian tables 2 (issue 49)", "bench/auto/pool_splits_c.md",
+     "bench/auto/repeated_splits.py --auto-flags '--ensemble --stack' --out bench/auto/pool_splits_c.md"),
+    ("auto: --ensemble --stack over repeated splits, Debian tables 3 (issue 49)", "bench/auto/pool_splits_d.md",
+     "bench/auto/repeated_splits.py --auto-flags '--ensemble --stack' --out bench/auto/pool_splits_d.md"),
+    ("auto: --ensemble --stack on the held-back tables, the closing run (issue 49)", "bench/auto/fresh_stack_splits.md",
+     "bench/auto/repeated_splits.py --tables (the tables of bench/tables/make_fresh_tables.sh) "
+     "--auto-flags '--ensemble --stack' --out bench/auto/fresh_stack_splits.md"),
+    ("auto: the budget curve with --ensemble --stack (issue 49)", "bench/auto/budget_curve_stack.md",
+     "bench/auto/auto_bench.py --tables '' --auto-flags '--ensemble --stack' --out bench/auto/budget_curve_stack.md"),
+    ("auto: what --refit-full costs (issue 49)", "bench/auto/refit_full_cost.md", "bench/auto/refit_full_cost.py"),
     ("ranking: gbdt lambdarank against XGBoost rank:ndcg (issue 19)", "bench/quality/gbdt_ranking.md",
      "bench/quality/gbdt_ranking.py"),
 ]
