@@ -136,11 +136,14 @@ bool HistTreeLearner::may_split(const Node& n) const {
 
 // min_data_in_leaf: the histograms hold Σg and Σh, not row counts, so the left child's rows
 // are estimated from its Hessian (LightGBM's cnt_factor) and the right child has the rest.
-bool HistTreeLearner::rows_allow(const Node& n, double hl) const {
-    if (p_.min_data_in_leaf <= 0) return true;
-    const double rows_per_h = n.h > 0 ? static_cast<double>(n.count) / n.h : 0.0;
-    const auto left = static_cast<Index>(std::llround(hl * rows_per_h));
-    return left >= p_.min_data_in_leaf && n.count - left >= p_.min_data_in_leaf;
+HistTreeLearner::RowsRule HistTreeLearner::rows_rule(const Node& n) const {
+    RowsRule r;
+    if (p_.min_data_in_leaf <= 0) return r;
+    r.on = true;
+    r.rows_per_h = n.h > 0 ? static_cast<double>(n.count) / n.h : 0.0;
+    r.lo = static_cast<double>(p_.min_data_in_leaf) - 0.5;
+    r.hi = static_cast<double>(n.count - p_.min_data_in_leaf) + 0.5;
+    return r;
 }
 
 void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
@@ -242,12 +245,13 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
     const double g = n.g, h = n.h;
     const double parent = parent_score(n);
     const int sign = sign_of(f);
+    const RowsRule rows = rows_rule(n);
     Split best;
     // The missing rows go with either side; the monotone order is checked on the weights
     // as they are (XGBoost's rule), which orders the non-missing values of the two sides.
     const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
         const double hr = h - hl;
-        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return;
+        if (hl < mcw || hr < mcw || !rows.allows(hl)) return;
         const double gr = g - gl;
         double wl = 0, wr = 0;
         const double gain = split_gain(n, sign, parent, gl, hl, gr, hr, wl, wr);
@@ -282,13 +286,14 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
     const Index count = n.count;
     const double parent = parent_score(n);
     const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
+    const RowsRule rows = rows_rule(n);
     Split best;
     // The best candidate's left set: one bin (one against the rest), or the first `len`
     // of `order` read from the front (dir > 0) or the back; len 0: no category left.
     int best_one = -1, best_dir = 0, best_len = 0;
     const auto consider = [&](double gl, double hl, bool missing_left) {
         const double hr = h - hl;
-        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return false;
+        if (hl < mcw || hr < mcw || !rows.allows(hl)) return false;
         const double gr = g - gl;
         double wl = 0, wr = 0;  // a categorical feature has no monotone sign: only the bounds clamp
         const double gain = split_gain(n, 0, parent, gl, hl, gr, hr, wl, wr);

@@ -144,8 +144,22 @@ private:
         return score_at(gl, hl, wl) + score_at(gr, hr, wr) - parent;
     }
     int sign_of(Index f) const { return constrained_ ? p_.monotone[static_cast<std::size_t>(f)] : 0; }
+    // min_data_in_leaf over one node's candidate splits, its numbers worked out once a node
+    // (rows_rule): the left child's rows are hl·rows_per_h rounded to the nearest (halves
+    // away from zero) and both children need min_data_in_leaf of the node's count, which for
+    // that rounding is lo <= hl·rows_per_h < hi, lo = min_data_in_leaf − ½ and
+    // hi = count − min_data_in_leaf + ½ (exact: both are integers plus ½). A NaN or an
+    // infinite product fails it, as it failed the rounding to an integer.
+    struct RowsRule {
+        bool on = false;
+        double rows_per_h = 0, lo = 0, hi = 0;
+        bool allows(double hl) const {
+            const double x = hl * rows_per_h;
+            return !on || (x >= lo && x < hi);
+        }
+    };
     bool may_split(const Node& n) const;
-    bool rows_allow(const Node& n, double hl) const;
+    RowsRule rows_rule(const Node& n) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void sum_histograms_over_ranks(std::span<Node* const> nodes);
