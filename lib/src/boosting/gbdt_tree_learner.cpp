@@ -5,6 +5,10 @@
 #include <queue>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "kestrel/boosting/gbdt_constraints.hpp"
 
 namespace kestrel {
@@ -237,25 +241,81 @@ void HistTreeLearner::sum_histograms_over_ranks(std::span<Node* const> nodes) {
         }
 }
 
-HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n) const {
-    const int nb = cuts_.n_bins(f);
-    const BinStat miss = hist[nb];
-    const bool has_missing = miss.h != 0 || miss.g != 0;
+// Every candidate's gain at once, -inf where min_child_weight or min_data_in_leaf forbids
+// it: without constraints a loop the compiler runs two candidates a vector, each gain the
+// same IEEE operations in the same order as split_gain's.
+void HistTreeLearner::candidate_gains(const Node& n, int sign, Candidates& c, int count) const {
     const double mcw = p_.min_child_weight;
     const double g = n.g, h = n.h;
     const double parent = parent_score(n);
-    const int sign = sign_of(f);
     const RowsRule rows = rows_rule(n);
-    Split best;
+    constexpr double kNone = -std::numeric_limits<double>::infinity();
+    const double* cgl = c.gl.data();
+    const double* chl = c.hl.data();
+    double* gain = c.gain.data();
+    int i = 0;
+    if (!constrained_ && p_.max_delta_step <= 0) {
+        const double lambda = p_.lambda;
+        const double rows_per_h = rows.rows_per_h, lo = rows.lo, hi = rows.hi;
+#if defined(__SSE2__)
+        // Two candidates a vector (compare masks for the branches the scalar loop would take:
+        // with trapping math the compiler does not turn them into selects itself).
+        const __m128d vg = _mm_set1_pd(g), vh = _mm_set1_pd(h), vmcw = _mm_set1_pd(mcw), vlambda = _mm_set1_pd(lambda);
+        const __m128d vparent = _mm_set1_pd(parent), vrows = _mm_set1_pd(rows_per_h), vlo = _mm_set1_pd(lo);
+        const __m128d vhi = _mm_set1_pd(hi), vnone = _mm_set1_pd(kNone);
+        const __m128d no_rule = rows.on ? _mm_setzero_pd() : _mm_castsi128_pd(_mm_set1_epi32(-1));
+        for (; i + 2 <= count; i += 2) {
+            const __m128d gl = _mm_loadu_pd(cgl + i), hl = _mm_loadu_pd(chl + i);
+            const __m128d gr = _mm_sub_pd(vg, gl), hr = _mm_sub_pd(vh, hl);
+            const __m128d x = _mm_mul_pd(hl, vrows);
+            const __m128d light = _mm_or_pd(_mm_cmplt_pd(hl, vmcw), _mm_cmplt_pd(hr, vmcw));
+            const __m128d rows_ok = _mm_or_pd(no_rule, _mm_and_pd(_mm_cmpge_pd(x, vlo), _mm_cmplt_pd(x, vhi)));
+            const __m128d ok = _mm_andnot_pd(light, rows_ok);
+            const __m128d left = _mm_div_pd(_mm_mul_pd(gl, gl), _mm_add_pd(hl, vlambda));
+            const __m128d right = _mm_div_pd(_mm_mul_pd(gr, gr), _mm_add_pd(hr, vlambda));
+            const __m128d v = _mm_sub_pd(_mm_add_pd(left, right), vparent);
+            _mm_storeu_pd(gain + i, _mm_or_pd(_mm_and_pd(ok, v), _mm_andnot_pd(ok, vnone)));
+        }
+#endif
+        for (; i < count; ++i) {
+            const double gl = cgl[i], hl = chl[i];
+            const double gr = g - gl, hr = h - hl;
+            const double x = hl * rows_per_h;
+            const bool ok = !(hl < mcw || hr < mcw) && (!rows.on || (x >= lo && x < hi));
+            gain[i] = ok ? gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent : kNone;
+        }
+        return;
+    }
+    for (; i < count; ++i) {
+        const double gl = cgl[i], hl = chl[i];
+        const double hr = h - hl;
+        double wl = 0, wr = 0;
+        gain[i] = hl < mcw || hr < mcw || !rows.allows(hl) ? kNone : split_gain(n, sign, parent, gl, hl, g - gl, hr, wl, wr);
+    }
+}
+
+HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n, Candidates& c) const {
+    const int nb = cuts_.n_bins(f);
+    const BinStat miss = hist[nb];
+    const bool has_missing = miss.h != 0 || miss.g != 0;
+    const int sign = sign_of(f);
+    const auto most = static_cast<std::size_t>(2 * nb + 1);
+    if (c.gl.size() < most) {
+        c.gl.resize(most);
+        c.hl.resize(most);
+        c.gain.resize(most);
+        c.bin_side.resize(most);
+    }
+    double* cgl = c.gl.data();
+    double* chl = c.hl.data();
+    int* bin_side = c.bin_side.data();
+    int count = 0;
     // The missing rows go with either side; the monotone order is checked on the weights
     // as they are (XGBoost's rule), which orders the non-missing values of the two sides.
-    const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
-        const double hr = h - hl;
-        if (hl < mcw || hr < mcw || !rows.allows(hl)) return;
-        const double gr = g - gl;
-        double wl = 0, wr = 0;
-        const double gain = split_gain(n, sign, parent, gl, hl, gr, hr, wl, wr);
-        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1, wl, wr};
+    const auto put = [&](double gl, double hl, int bin, bool missing_left) {
+        cgl[count] = gl;
+        chl[count] = hl;
+        bin_side[count++] = 2 * bin + static_cast<int>(missing_left);
     };
     double gl = 0, hl = 0;
     for (int b = 0; b + 1 < nb; ++b) {
@@ -263,11 +323,26 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
         if (hist[b].h == 0 && hist[b].g == 0 && b > 0) continue;
         gl += hist[b].g;
         hl += hist[b].h;
-        consider(gl, hl, b, false);
-        if (has_missing) consider(gl + miss.g, hl + miss.h, b, true);
+        put(gl, hl, b, false);
+        if (has_missing) put(gl + miss.g, hl + miss.h, b, true);
     }
     // Every value left, the missing ones right.
-    if (has_missing) consider(gl + hist[nb - 1].g, hl + hist[nb - 1].h, nb - 1, false);
+    if (has_missing) put(gl + hist[nb - 1].g, hl + hist[nb - 1].h, nb - 1, false);
+    candidate_gains(n, sign, c, count);
+    // The first of the largest gains, as a scan keeping the best so far.
+    const double* gain = c.gain.data();
+    int at = -1;
+    double best_gain = 0;
+    for (int i = 0; i < count; ++i)
+        if (gain[i] > best_gain) {
+            best_gain = gain[i];
+            at = i;
+        }
+    if (at < 0) return Split{};
+    const auto i = static_cast<std::size_t>(at);
+    Split best{best_gain, cgl[i], chl[i], static_cast<int>(f), bin_side[i] / 2, bin_side[i] % 2 != 0, -1, 0, 0};
+    // Under constraints the children's clamped weights, as the gain computed them.
+    if (constrained_) split_gain(n, sign, parent_score(n), best.gl, best.hl, n.g - best.gl, n.h - best.hl, best.wl, best.wr);
     return best;
 }
 
@@ -364,7 +439,10 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     std::vector<std::vector<char>> allowed(p_.interactions.empty() ? 0 : nodes.size());
     for (std::size_t j = 0; j < allowed.size(); ++j)
         allowed_features(p_.interactions, nodes[j]->path, cuts_.n_features(), allowed[j]);
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
+#pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
+    {
+    Candidates candidates;
+#pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
         Node* n = nodes[static_cast<std::size_t>(t / nf)];
         const Index f = features_[static_cast<std::size_t>(t % nf)];
@@ -380,7 +458,8 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
         // After the subtraction: a child's histogram is built from this one.
         if (!allowed.empty() && !allowed[static_cast<std::size_t>(t / nf)][static_cast<std::size_t>(f)]) continue;
         found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, *n, found_sets[ut])
-                                            : best_split_of(h, f, *n);
+                                            : best_split_of(h, f, *n, candidates);
+    }
     }
     // Features in order, the first of equal gains: the same split for any thread count.
     const double threshold = std::max(p_.gamma, kMinGain);

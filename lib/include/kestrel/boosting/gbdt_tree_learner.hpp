@@ -164,7 +164,13 @@ private:
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void sum_histograms_over_ranks(std::span<Node* const> nodes);
     void find_splits(std::span<Node* const> nodes);
-    Split best_split_of(const BinStat* hist, Index f, const Node& n) const;
+    // A numeric feature's candidate splits in the order the scan meets them (per thread).
+    struct Candidates {
+        std::vector<double> gl, hl, gain;
+        std::vector<int> bin_side;  // 2 · bin + (1 when the missing rows go left)
+    };
+    Split best_split_of(const BinStat* hist, Index f, const Node& n, Candidates& c) const;
+    void candidate_gains(const Node& n, int sign, Candidates& c, int count) const;
     Split best_categorical_split(const BinStat* hist, Index f, const Node& n,
                                  std::vector<std::uint32_t>& left_bins) const;
     std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
