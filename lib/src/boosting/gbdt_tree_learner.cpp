@@ -71,6 +71,64 @@ void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist, 
     accumulate_rows(col, [](Index k) { return k; }, gh, 0, n, hist, spare, cells);
 }
 
+// Up to this many features of a node summed in one pass over its rows, each row's index and
+// gradient pair read once for all of them (in memory; codes on disk go a column at a time).
+constexpr int kBlockFeatures = 4;
+
+// The columns of one pass: each feature's codes, cells, histogram and spare cells.
+template <class Bin>
+struct BlockColumns {
+    const Bin* col[kBlockFeatures];
+    BinStat* hist[kBlockFeatures];
+    BinStat* spare[kBlockFeatures];
+    int cells[kBlockFeatures];
+};
+
+// F features at once over rows begin..end, every feature of the block with two chains or
+// every one with one (the caller groups them so): each cell gets the same rows in the same
+// order, and so the same sum, as accumulate_rows gives it feature by feature.
+template <int F, class Bin, class RowOf>
+void accumulate_block(const BlockColumns<Bin>& c, RowOf row_of, const GradPair* gh, Index begin, Index end,
+                      bool two_chains) {
+    Index k = begin;
+    if (two_chains) {
+        for (int f = 0; f < F; ++f) std::fill(c.spare[f], c.spare[f] + c.cells[f], BinStat{});
+        for (; k + 1 < end; k += 2) {
+            const Index r0 = row_of(k), r1 = row_of(k + 1);
+            const double g0 = gh[k].g, h0 = gh[k].h, g1 = gh[k + 1].g, h1 = gh[k + 1].h;
+            for (int f = 0; f < F; ++f) {
+                BinStat& a = c.hist[f][c.col[f][r0]];
+                a.g += g0;
+                a.h += h0;
+                BinStat& b = c.spare[f][c.col[f][r1]];
+                b.g += g1;
+                b.h += h1;
+            }
+        }
+        for (int f = 0; f < F; ++f) add_spare(c.hist[f], c.spare[f], c.cells[f]);
+    }
+    for (; k < end; ++k) {
+        const Index r = row_of(k);
+        const double g = gh[k].g, h = gh[k].h;
+        for (int f = 0; f < F; ++f) {
+            BinStat& a = c.hist[f][c.col[f][r]];
+            a.g += g;
+            a.h += h;
+        }
+    }
+}
+
+template <class Bin, class RowOf>
+void accumulate_block(const BlockColumns<Bin>& c, int features, RowOf row_of, const GradPair* gh, Index begin,
+                      Index end, bool two_chains) {
+    switch (features) {
+        case 1: accumulate_block<1>(c, row_of, gh, begin, end, two_chains); break;
+        case 2: accumulate_block<2>(c, row_of, gh, begin, end, two_chains); break;
+        case 3: accumulate_block<3>(c, row_of, gh, begin, end, two_chains); break;
+        default: accumulate_block<kBlockFeatures>(c, row_of, gh, begin, end, two_chains); break;
+    }
+}
+
 template <class Bin>
 Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missing_left, int* rows, int* tmp,
                      Index begin, Index end) {
@@ -171,8 +229,9 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const bool wide = bins_.wide();
     // Codes in pages on disk: every node of the batch takes a column in turn, so that the
     // column is read from disk once a level, not once a node (the page cache under a memory
-    // limit holds a few columns, not the store). In memory a node takes every column in
-    // turn, its gradients kept in cache. Each histogram is the same sum either way.
+    // limit holds a few columns, not the store). In memory a node takes its columns a few at
+    // a time (accumulate_block), its gradients kept in cache and each row's read once for
+    // those columns. Each histogram is the same sum either way.
     const bool feature_major = bins_.pages().in_file();
     // ... and the columns taken in the opposite order from the last batch's, so that the
     // columns read last, still in the page cache, are read first (in one order every batch,
@@ -185,6 +244,27 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
     for (const int f : features_) max_cells = std::max(max_cells, cuts_.n_bins(f) + 1);
+    // In memory: per node, runs of up to kBlockFeatures consecutive features that take one
+    // or two chains alike, each run one task.
+    struct Block {
+        Index node = 0, first = 0;
+        int count = 0;
+        bool two_chains = false;
+    };
+    std::vector<Block> blocks;
+    if (!feature_major)
+        for (Index j = 0; j < n_nodes; ++j) {
+            const Node* n = nodes[static_cast<std::size_t>(j)];
+            for (Index i = 0; i < nf; ++i) {
+                const int cells = cuts_.n_bins(features_[static_cast<std::size_t>(i)]) + 1;
+                const bool two = n->end - n->begin >= kRowsPerCellForTwoChains * cells;
+                if (blocks.empty() || blocks.back().node != j || blocks.back().count == kBlockFeatures ||
+                    blocks.back().two_chains != two)
+                    blocks.push_back({j, i, 0, two});
+                ++blocks.back().count;
+            }
+        }
+    const auto n_blocks = static_cast<Index>(blocks.size());
 #pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
 #pragma omp for schedule(dynamic)
@@ -193,14 +273,15 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         if (whole(n)) continue;
         for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
     }
-    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells));
+    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells) * (feature_major ? 1 : kBlockFeatures));
+    if (feature_major) {
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
-        const Index j = feature_major ? t % n_nodes : t / nf;
-        const Index i = feature_major ? t / n_nodes : t % nf;
+        const Index j = t % n_nodes;
+        const Index i = t / n_nodes;
         const Node* n = nodes[static_cast<std::size_t>(j)];
         const Index f = column_at(i);
-        if (feature_major && j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
+        if (j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
         BinStat* h = hist(n->slot) + cuts_.offset(f);
         const int cells = cuts_.n_bins(f) + 1;
         std::fill(h, h + cells, BinStat{});
@@ -212,6 +293,41 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         } else {
             accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
         }
+    }
+    } else {
+    BlockColumns<std::uint8_t> c8{};
+    BlockColumns<std::uint16_t> c16{};
+#pragma omp for schedule(dynamic)
+    for (Index t = 0; t < n_blocks; ++t) {
+        const Block& bk = blocks[static_cast<std::size_t>(t)];
+        const Node* n = nodes[static_cast<std::size_t>(bk.node)];
+        for (int q = 0; q < bk.count; ++q) {
+            const Index f = features_[static_cast<std::size_t>(bk.first + q)];
+            BinStat* h = hist(n->slot) + cuts_.offset(f);
+            const int cells = cuts_.n_bins(f) + 1;
+            std::fill(h, h + cells, BinStat{});
+            BinStat* sp = spare.data() + static_cast<std::ptrdiff_t>(q) * max_cells;
+            const auto set = [&](auto& c, const auto* col) {
+                c.col[q] = col;
+                c.hist[q] = h;
+                c.spare[q] = sp;
+                c.cells[q] = cells;
+            };
+            if (wide) set(c16, bins_.column16(f));
+            else set(c8, bins_.column8(f));
+        }
+        const auto all = [](Index k) { return k; };
+        const int* r = rows_.data();
+        const auto listed = [r](Index k) { return r[k]; };
+        if (whole(n)) {
+            if (wide) accumulate_block(c16, bk.count, all, gh, 0, m, bk.two_chains);
+            else accumulate_block(c8, bk.count, all, gh, 0, m, bk.two_chains);
+        } else if (wide) {
+            accumulate_block(c16, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
+        } else {
+            accumulate_block(c8, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
+        }
+    }
     }
     }
     if (p_.rows_sharded) sum_histograms_over_ranks(nodes);
