@@ -415,7 +415,7 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
     const BinStat miss = hist[nb];
     const bool has_missing = miss.h != 0 || miss.g != 0;
     const int sign = sign_of(f);
-    const auto most = static_cast<std::size_t>(2 * nb + 1);
+    const std::size_t most = 2 * static_cast<std::size_t>(nb) + 1;
     if (c.gl.size() < most) {
         c.gl.resize(most);
         c.hl.resize(most);
