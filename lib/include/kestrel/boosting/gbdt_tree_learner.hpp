@@ -12,9 +12,10 @@
 //
 // Speed: the rows of a node are one range of a partitioned row list; a node's histogram
 // (per feature and bin, Σg and Σh) is built for the smaller child only, the larger being
-// parent − smaller (the subtraction trick); histograms are built and splits searched
-// feature by feature in parallel, each feature summed by one thread in row order, so the
-// tree is the same for any number of threads.
+// parent − smaller (the subtraction trick); histograms are built (in memory up to four
+// features of a node a task, one pass over its rows) and splits searched in parallel, each
+// feature summed by one thread in row order, so the tree is the same for any number of
+// threads.
 //
 // Constraints (docs/models/gbdt.md, "Constraints"), as XGBoost's TreeEvaluator and
 // FeatureInteractionConstraintHost: with monotone constraints every node carries bounds
