@@ -5,6 +5,10 @@
 #include <queue>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "kestrel/boosting/gbdt_constraints.hpp"
 
 namespace kestrel {
@@ -65,6 +69,64 @@ void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin
 template <class Bin>
 void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist, BinStat* spare, int cells) {
     accumulate_rows(col, [](Index k) { return k; }, gh, 0, n, hist, spare, cells);
+}
+
+// Up to this many features of a node summed in one pass over its rows, each row's index and
+// gradient pair read once for all of them (in memory; codes on disk go a column at a time).
+constexpr int kBlockFeatures = 4;
+
+// The columns of one pass: each feature's codes, cells, histogram and spare cells.
+template <class Bin>
+struct BlockColumns {
+    const Bin* col[kBlockFeatures];
+    BinStat* hist[kBlockFeatures];
+    BinStat* spare[kBlockFeatures];
+    int cells[kBlockFeatures];
+};
+
+// F features at once over rows begin..end, every feature of the block with two chains or
+// every one with one (the caller groups them so): each cell gets the same rows in the same
+// order, and so the same sum, as accumulate_rows gives it feature by feature.
+template <int F, class Bin, class RowOf>
+void accumulate_block(const BlockColumns<Bin>& c, RowOf row_of, const GradPair* gh, Index begin, Index end,
+                      bool two_chains) {
+    Index k = begin;
+    if (two_chains) {
+        for (int f = 0; f < F; ++f) std::fill(c.spare[f], c.spare[f] + c.cells[f], BinStat{});
+        for (; k + 1 < end; k += 2) {
+            const Index r0 = row_of(k), r1 = row_of(k + 1);
+            const double g0 = gh[k].g, h0 = gh[k].h, g1 = gh[k + 1].g, h1 = gh[k + 1].h;
+            for (int f = 0; f < F; ++f) {
+                BinStat& a = c.hist[f][c.col[f][r0]];
+                a.g += g0;
+                a.h += h0;
+                BinStat& b = c.spare[f][c.col[f][r1]];
+                b.g += g1;
+                b.h += h1;
+            }
+        }
+        for (int f = 0; f < F; ++f) add_spare(c.hist[f], c.spare[f], c.cells[f]);
+    }
+    for (; k < end; ++k) {
+        const Index r = row_of(k);
+        const double g = gh[k].g, h = gh[k].h;
+        for (int f = 0; f < F; ++f) {
+            BinStat& a = c.hist[f][c.col[f][r]];
+            a.g += g;
+            a.h += h;
+        }
+    }
+}
+
+template <class Bin, class RowOf>
+void accumulate_block(const BlockColumns<Bin>& c, int features, RowOf row_of, const GradPair* gh, Index begin,
+                      Index end, bool two_chains) {
+    switch (features) {
+        case 1: accumulate_block<1>(c, row_of, gh, begin, end, two_chains); break;
+        case 2: accumulate_block<2>(c, row_of, gh, begin, end, two_chains); break;
+        case 3: accumulate_block<3>(c, row_of, gh, begin, end, two_chains); break;
+        default: accumulate_block<kBlockFeatures>(c, row_of, gh, begin, end, two_chains); break;
+    }
 }
 
 template <class Bin>
@@ -136,11 +198,14 @@ bool HistTreeLearner::may_split(const Node& n) const {
 
 // min_data_in_leaf: the histograms hold Σg and Σh, not row counts, so the left child's rows
 // are estimated from its Hessian (LightGBM's cnt_factor) and the right child has the rest.
-bool HistTreeLearner::rows_allow(const Node& n, double hl) const {
-    if (p_.min_data_in_leaf <= 0) return true;
-    const double rows_per_h = n.h > 0 ? static_cast<double>(n.count) / n.h : 0.0;
-    const auto left = static_cast<Index>(std::llround(hl * rows_per_h));
-    return left >= p_.min_data_in_leaf && n.count - left >= p_.min_data_in_leaf;
+HistTreeLearner::RowsRule HistTreeLearner::rows_rule(const Node& n) const {
+    RowsRule r;
+    if (p_.min_data_in_leaf <= 0) return r;
+    r.on = true;
+    r.rows_per_h = n.h > 0 ? static_cast<double>(n.count) / n.h : 0.0;
+    r.lo = static_cast<double>(p_.min_data_in_leaf) - 0.5;
+    r.hi = static_cast<double>(n.count - p_.min_data_in_leaf) + 0.5;
+    return r;
 }
 
 void HistTreeLearner::add_tree_node(Node& n, GrownTree& out) const {
@@ -164,8 +229,9 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const bool wide = bins_.wide();
     // Codes in pages on disk: every node of the batch takes a column in turn, so that the
     // column is read from disk once a level, not once a node (the page cache under a memory
-    // limit holds a few columns, not the store). In memory a node takes every column in
-    // turn, its gradients kept in cache. Each histogram is the same sum either way.
+    // limit holds a few columns, not the store). In memory a node takes its columns a few at
+    // a time (accumulate_block), its gradients kept in cache and each row's read once for
+    // those columns. Each histogram is the same sum either way.
     const bool feature_major = bins_.pages().in_file();
     // ... and the columns taken in the opposite order from the last batch's, so that the
     // columns read last, still in the page cache, are read first (in one order every batch,
@@ -178,6 +244,27 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
     for (const int f : features_) max_cells = std::max(max_cells, cuts_.n_bins(f) + 1);
+    // In memory: per node, runs of up to kBlockFeatures consecutive features that take one
+    // or two chains alike, each run one task.
+    struct Block {
+        Index node = 0, first = 0;
+        int count = 0;
+        bool two_chains = false;
+    };
+    std::vector<Block> blocks;
+    if (!feature_major)
+        for (Index j = 0; j < n_nodes; ++j) {
+            const Node* n = nodes[static_cast<std::size_t>(j)];
+            for (Index i = 0; i < nf; ++i) {
+                const int cells = cuts_.n_bins(features_[static_cast<std::size_t>(i)]) + 1;
+                const bool two = n->end - n->begin >= kRowsPerCellForTwoChains * cells;
+                if (blocks.empty() || blocks.back().node != j || blocks.back().count == kBlockFeatures ||
+                    blocks.back().two_chains != two)
+                    blocks.push_back({j, i, 0, two});
+                ++blocks.back().count;
+            }
+        }
+    const auto n_blocks = static_cast<Index>(blocks.size());
 #pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
 #pragma omp for schedule(dynamic)
@@ -186,14 +273,15 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         if (whole(n)) continue;
         for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
     }
-    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells));
+    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells) * (feature_major ? 1 : kBlockFeatures));
+    if (feature_major) {
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
-        const Index j = feature_major ? t % n_nodes : t / nf;
-        const Index i = feature_major ? t / n_nodes : t % nf;
+        const Index j = t % n_nodes;
+        const Index i = t / n_nodes;
         const Node* n = nodes[static_cast<std::size_t>(j)];
         const Index f = column_at(i);
-        if (feature_major && j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
+        if (j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
         BinStat* h = hist(n->slot) + cuts_.offset(f);
         const int cells = cuts_.n_bins(f) + 1;
         std::fill(h, h + cells, BinStat{});
@@ -205,6 +293,41 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         } else {
             accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
         }
+    }
+    } else {
+    BlockColumns<std::uint8_t> c8{};
+    BlockColumns<std::uint16_t> c16{};
+#pragma omp for schedule(dynamic)
+    for (Index t = 0; t < n_blocks; ++t) {
+        const Block& bk = blocks[static_cast<std::size_t>(t)];
+        const Node* n = nodes[static_cast<std::size_t>(bk.node)];
+        for (int q = 0; q < bk.count; ++q) {
+            const Index f = features_[static_cast<std::size_t>(bk.first + q)];
+            BinStat* h = hist(n->slot) + cuts_.offset(f);
+            const int cells = cuts_.n_bins(f) + 1;
+            std::fill(h, h + cells, BinStat{});
+            BinStat* sp = spare.data() + static_cast<std::ptrdiff_t>(q) * max_cells;
+            const auto set = [&](auto& c, const auto* col) {
+                c.col[q] = col;
+                c.hist[q] = h;
+                c.spare[q] = sp;
+                c.cells[q] = cells;
+            };
+            if (wide) set(c16, bins_.column16(f));
+            else set(c8, bins_.column8(f));
+        }
+        const auto all = [](Index k) { return k; };
+        const int* r = rows_.data();
+        const auto listed = [r](Index k) { return r[k]; };
+        if (whole(n)) {
+            if (wide) accumulate_block(c16, bk.count, all, gh, 0, m, bk.two_chains);
+            else accumulate_block(c8, bk.count, all, gh, 0, m, bk.two_chains);
+        } else if (wide) {
+            accumulate_block(c16, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
+        } else {
+            accumulate_block(c8, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
+        }
+    }
     }
     }
     if (p_.rows_sharded) sum_histograms_over_ranks(nodes);
@@ -234,24 +357,81 @@ void HistTreeLearner::sum_histograms_over_ranks(std::span<Node* const> nodes) {
         }
 }
 
-HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n) const {
-    const int nb = cuts_.n_bins(f);
-    const BinStat miss = hist[nb];
-    const bool has_missing = miss.h != 0 || miss.g != 0;
+// Every candidate's gain at once, -inf where min_child_weight or min_data_in_leaf forbids
+// it: without constraints a loop the compiler runs two candidates a vector, each gain the
+// same IEEE operations in the same order as split_gain's.
+void HistTreeLearner::candidate_gains(const Node& n, int sign, Candidates& c, int count) const {
     const double mcw = p_.min_child_weight;
     const double g = n.g, h = n.h;
     const double parent = parent_score(n);
+    const RowsRule rows = rows_rule(n);
+    constexpr double kNone = -std::numeric_limits<double>::infinity();
+    const double* cgl = c.gl.data();
+    const double* chl = c.hl.data();
+    double* gain = c.gain.data();
+    int i = 0;
+    if (!constrained_ && p_.max_delta_step <= 0) {
+        const double lambda = p_.lambda;
+        const double rows_per_h = rows.rows_per_h, lo = rows.lo, hi = rows.hi;
+#if defined(__SSE2__)
+        // Two candidates a vector (compare masks for the branches the scalar loop would take:
+        // with trapping math the compiler does not turn them into selects itself).
+        const __m128d vg = _mm_set1_pd(g), vh = _mm_set1_pd(h), vmcw = _mm_set1_pd(mcw), vlambda = _mm_set1_pd(lambda);
+        const __m128d vparent = _mm_set1_pd(parent), vrows = _mm_set1_pd(rows_per_h), vlo = _mm_set1_pd(lo);
+        const __m128d vhi = _mm_set1_pd(hi), vnone = _mm_set1_pd(kNone);
+        const __m128d no_rule = rows.on ? _mm_setzero_pd() : _mm_castsi128_pd(_mm_set1_epi32(-1));
+        for (; i + 2 <= count; i += 2) {
+            const __m128d gl = _mm_loadu_pd(cgl + i), hl = _mm_loadu_pd(chl + i);
+            const __m128d gr = _mm_sub_pd(vg, gl), hr = _mm_sub_pd(vh, hl);
+            const __m128d x = _mm_mul_pd(hl, vrows);
+            const __m128d light = _mm_or_pd(_mm_cmplt_pd(hl, vmcw), _mm_cmplt_pd(hr, vmcw));
+            const __m128d rows_ok = _mm_or_pd(no_rule, _mm_and_pd(_mm_cmpge_pd(x, vlo), _mm_cmplt_pd(x, vhi)));
+            const __m128d ok = _mm_andnot_pd(light, rows_ok);
+            const __m128d left = _mm_div_pd(_mm_mul_pd(gl, gl), _mm_add_pd(hl, vlambda));
+            const __m128d right = _mm_div_pd(_mm_mul_pd(gr, gr), _mm_add_pd(hr, vlambda));
+            const __m128d v = _mm_sub_pd(_mm_add_pd(left, right), vparent);
+            _mm_storeu_pd(gain + i, _mm_or_pd(_mm_and_pd(ok, v), _mm_andnot_pd(ok, vnone)));
+        }
+#endif
+        for (; i < count; ++i) {
+            const double gl = cgl[i], hl = chl[i];
+            const double gr = g - gl, hr = h - hl;
+            const double x = hl * rows_per_h;
+            const bool ok = !(hl < mcw || hr < mcw) && (!rows.on || (x >= lo && x < hi));
+            gain[i] = ok ? gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent : kNone;
+        }
+        return;
+    }
+    for (; i < count; ++i) {
+        const double gl = cgl[i], hl = chl[i];
+        const double hr = h - hl;
+        double wl = 0, wr = 0;
+        gain[i] = hl < mcw || hr < mcw || !rows.allows(hl) ? kNone : split_gain(n, sign, parent, gl, hl, g - gl, hr, wl, wr);
+    }
+}
+
+HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index f, const Node& n, Candidates& c) const {
+    const int nb = cuts_.n_bins(f);
+    const BinStat miss = hist[nb];
+    const bool has_missing = miss.h != 0 || miss.g != 0;
     const int sign = sign_of(f);
-    Split best;
+    const std::size_t most = 2 * static_cast<std::size_t>(nb) + 1;
+    if (c.gl.size() < most) {
+        c.gl.resize(most);
+        c.hl.resize(most);
+        c.gain.resize(most);
+        c.bin_side.resize(most);
+    }
+    double* cgl = c.gl.data();
+    double* chl = c.hl.data();
+    int* bin_side = c.bin_side.data();
+    int count = 0;
     // The missing rows go with either side; the monotone order is checked on the weights
     // as they are (XGBoost's rule), which orders the non-missing values of the two sides.
-    const auto consider = [&](double gl, double hl, int bin, bool missing_left) {
-        const double hr = h - hl;
-        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return;
-        const double gr = g - gl;
-        double wl = 0, wr = 0;
-        const double gain = split_gain(n, sign, parent, gl, hl, gr, hr, wl, wr);
-        if (gain > best.gain) best = Split{gain, gl, hl, static_cast<int>(f), bin, missing_left, -1, wl, wr};
+    const auto put = [&](double gl, double hl, int bin, bool missing_left) {
+        cgl[count] = gl;
+        chl[count] = hl;
+        bin_side[count++] = 2 * bin + static_cast<int>(missing_left);
     };
     double gl = 0, hl = 0;
     for (int b = 0; b + 1 < nb; ++b) {
@@ -259,11 +439,26 @@ HistTreeLearner::Split HistTreeLearner::best_split_of(const BinStat* hist, Index
         if (hist[b].h == 0 && hist[b].g == 0 && b > 0) continue;
         gl += hist[b].g;
         hl += hist[b].h;
-        consider(gl, hl, b, false);
-        if (has_missing) consider(gl + miss.g, hl + miss.h, b, true);
+        put(gl, hl, b, false);
+        if (has_missing) put(gl + miss.g, hl + miss.h, b, true);
     }
     // Every value left, the missing ones right.
-    if (has_missing) consider(gl + hist[nb - 1].g, hl + hist[nb - 1].h, nb - 1, false);
+    if (has_missing) put(gl + hist[nb - 1].g, hl + hist[nb - 1].h, nb - 1, false);
+    candidate_gains(n, sign, c, count);
+    // The first of the largest gains, as a scan keeping the best so far.
+    const double* gain = c.gain.data();
+    int at = -1;
+    double best_gain = 0;
+    for (int i = 0; i < count; ++i)
+        if (gain[i] > best_gain) {
+            best_gain = gain[i];
+            at = i;
+        }
+    if (at < 0) return Split{};
+    const auto i = static_cast<std::size_t>(at);
+    Split best{best_gain, cgl[i], chl[i], static_cast<int>(f), bin_side[i] / 2, bin_side[i] % 2 != 0, -1, 0, 0};
+    // Under constraints the children's clamped weights, as the gain computed them.
+    if (constrained_) split_gain(n, sign, parent_score(n), best.gl, best.hl, n.g - best.gl, n.h - best.hl, best.wl, best.wr);
     return best;
 }
 
@@ -282,13 +477,14 @@ HistTreeLearner::Split HistTreeLearner::best_categorical_split(const BinStat* hi
     const Index count = n.count;
     const double parent = parent_score(n);
     const double rows_per_h = h > 0 ? static_cast<double>(count) / h : 0.0;
+    const RowsRule rows = rows_rule(n);
     Split best;
     // The best candidate's left set: one bin (one against the rest), or the first `len`
     // of `order` read from the front (dir > 0) or the back; len 0: no category left.
     int best_one = -1, best_dir = 0, best_len = 0;
     const auto consider = [&](double gl, double hl, bool missing_left) {
         const double hr = h - hl;
-        if (hl < mcw || hr < mcw || !rows_allow(n, hl)) return false;
+        if (hl < mcw || hr < mcw || !rows.allows(hl)) return false;
         const double gr = g - gl;
         double wl = 0, wr = 0;  // a categorical feature has no monotone sign: only the bounds clamp
         const double gain = split_gain(n, 0, parent, gl, hl, gr, hr, wl, wr);
@@ -359,7 +555,10 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
     std::vector<std::vector<char>> allowed(p_.interactions.empty() ? 0 : nodes.size());
     for (std::size_t j = 0; j < allowed.size(); ++j)
         allowed_features(p_.interactions, nodes[j]->path, cuts_.n_features(), allowed[j]);
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
+#pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
+    {
+    Candidates candidates;
+#pragma omp for schedule(dynamic)
     for (Index t = 0; t < tasks; ++t) {
         Node* n = nodes[static_cast<std::size_t>(t / nf)];
         const Index f = features_[static_cast<std::size_t>(t % nf)];
@@ -375,7 +574,8 @@ void HistTreeLearner::find_splits(std::span<Node* const> nodes) {
         // After the subtraction: a child's histogram is built from this one.
         if (!allowed.empty() && !allowed[static_cast<std::size_t>(t / nf)][static_cast<std::size_t>(f)]) continue;
         found[ut] = cuts_.is_categorical(f) ? best_categorical_split(h, f, *n, found_sets[ut])
-                                            : best_split_of(h, f, *n);
+                                            : best_split_of(h, f, *n, candidates);
+    }
     }
     // Features in order, the first of equal gains: the same split for any thread count.
     const double threshold = std::max(p_.gamma, kMinGain);

@@ -12,9 +12,10 @@
 //
 // Speed: the rows of a node are one range of a partitioned row list; a node's histogram
 // (per feature and bin, Σg and Σh) is built for the smaller child only, the larger being
-// parent − smaller (the subtraction trick); histograms are built and splits searched
-// feature by feature in parallel, each feature summed by one thread in row order, so the
-// tree is the same for any number of threads.
+// parent − smaller (the subtraction trick); histograms are built (in memory up to four
+// features of a node a task, one pass over its rows) and splits searched in parallel, each
+// feature summed by one thread in row order, so the tree is the same for any number of
+// threads.
 //
 // Constraints (docs/models/gbdt.md, "Constraints"), as XGBoost's TreeEvaluator and
 // FeatureInteractionConstraintHost: with monotone constraints every node carries bounds
@@ -144,13 +145,33 @@ private:
         return score_at(gl, hl, wl) + score_at(gr, hr, wr) - parent;
     }
     int sign_of(Index f) const { return constrained_ ? p_.monotone[static_cast<std::size_t>(f)] : 0; }
+    // min_data_in_leaf over one node's candidate splits, its numbers worked out once a node
+    // (rows_rule): the left child's rows are hl·rows_per_h rounded to the nearest (halves
+    // away from zero) and both children need min_data_in_leaf of the node's count, which for
+    // that rounding is lo <= hl·rows_per_h < hi, lo = min_data_in_leaf − ½ and
+    // hi = count − min_data_in_leaf + ½ (exact: both are integers plus ½). A NaN or an
+    // infinite product fails it, as it failed the rounding to an integer.
+    struct RowsRule {
+        bool on = false;
+        double rows_per_h = 0, lo = 0, hi = 0;
+        bool allows(double hl) const {
+            const double x = hl * rows_per_h;
+            return !on || (x >= lo && x < hi);
+        }
+    };
     bool may_split(const Node& n) const;
-    bool rows_allow(const Node& n, double hl) const;
+    RowsRule rows_rule(const Node& n) const;
     void add_tree_node(Node& n, GrownTree& out) const;
     void build_histograms(std::span<Node* const> nodes, const GradPair* gh);
     void sum_histograms_over_ranks(std::span<Node* const> nodes);
     void find_splits(std::span<Node* const> nodes);
-    Split best_split_of(const BinStat* hist, Index f, const Node& n) const;
+    // A numeric feature's candidate splits in the order the scan meets them (per thread).
+    struct Candidates {
+        std::vector<double> gl, hl, gain;
+        std::vector<int> bin_side;  // 2 · bin + (1 when the missing rows go left)
+    };
+    Split best_split_of(const BinStat* hist, Index f, const Node& n, Candidates& c) const;
+    void candidate_gains(const Node& n, int sign, Candidates& c, int count) const;
     Split best_categorical_split(const BinStat* hist, Index f, const Node& n,
                                  std::vector<std::uint32_t>& left_bins) const;
     std::vector<Node> expand(std::span<Node* const> batch, const GradPair* gh, GrownTree& out);
