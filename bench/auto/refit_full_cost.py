@@ -109,11 +109,7 @@ def main():
                 rows.append({"table": name, "split": s, "chosen": jb.get("chosen"), "evaluations": jb["evaluations"],
                              "bags": bags, "full": full, "predict": predict, "load": os.getloadavg()[0],
                              "same_search": searched(jb) == searched(jf)})
-                print(json.dumps(rows[-1]), flush=True)
-                with open(raw, "w") as fh:
-                    json.dump({"meta": meta, "rows": rows}, fh, indent=1)
-                with open(a.out, "w") as fh:
-                    fh.write(markdown(rows, meta))
+                rs.save_rows(rows, meta, raw, a.out, markdown)
 
 
 if __name__ == "__main__":

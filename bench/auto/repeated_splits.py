@@ -189,6 +189,15 @@ def markdown(rows, meta):
     return "\n".join(lines + against_markdown(rows)) + "\n"
 
 
+def save_rows(rows, meta, raw, out, render):
+    """Prints the newest row, then rewrites the raw rows (.json) and their report (render(rows, meta))."""
+    print(json.dumps(rows[-1]), flush=True)
+    with open(raw, "w") as fh:
+        json.dump({"meta": meta, "rows": rows}, fh, indent=1)
+    with open(out, "w") as fh:
+        fh.write(render(rows, meta))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin_dir")
@@ -234,11 +243,7 @@ def main():
                 except Exception as e:  # reported; the other splits still run
                     print(f"{name} split {s}: {e}", file=sys.stderr)
                     continue
-                print(json.dumps(rows[-1]), flush=True)
-                with open(raw, "w") as fh:
-                    json.dump({"meta": meta, "rows": rows}, fh, indent=1)
-                with open(a.out, "w") as fh:
-                    fh.write(markdown(rows, meta))
+                save_rows(rows, meta, raw, a.out, markdown)
 
 
 if __name__ == "__main__":
