@@ -35,42 +35,6 @@ inline void add_spare(BinStat* hist, const BinStat* spare, int cells) {
     }
 }
 
-// Rows begin..end of a node: row_of(k) the k-th row's index into the bin column.
-template <class Bin, class RowOf>
-void accumulate_rows(const Bin* col, RowOf row_of, const GradPair* gh, Index begin, Index end, BinStat* hist,
-                     BinStat* spare, int cells) {
-    Index k = begin;
-    if (end - begin >= kRowsPerCellForTwoChains * cells) {
-        std::fill(spare, spare + cells, BinStat{});
-        for (; k + 1 < end; k += 2) {
-            BinStat& a = hist[col[row_of(k)]];
-            BinStat& b = spare[col[row_of(k + 1)]];
-            a.g += gh[k].g;
-            a.h += gh[k].h;
-            b.g += gh[k + 1].g;
-            b.h += gh[k + 1].h;
-        }
-        add_spare(hist, spare, cells);
-    }
-    for (; k < end; ++k) {
-        BinStat& s = hist[col[row_of(k)]];
-        s.g += gh[k].g;
-        s.h += gh[k].h;
-    }
-}
-
-template <class Bin>
-void accumulate(const Bin* col, const int* rows, const GradPair* gh, Index begin, Index end, BinStat* hist,
-                BinStat* spare, int cells) {
-    accumulate_rows(col, [rows](Index k) { return rows[k]; }, gh, begin, end, hist, spare, cells);
-}
-
-// The root over every row in order: no indirection.
-template <class Bin>
-void accumulate_all(const Bin* col, const GradPair* gh, Index n, BinStat* hist, BinStat* spare, int cells) {
-    accumulate_rows(col, [](Index k) { return k; }, gh, 0, n, hist, spare, cells);
-}
-
 // Up to this many features of a node summed in one pass over its rows, each row's index and
 // gradient pair read once for all of them (in memory; codes on disk go a column at a time).
 constexpr int kBlockFeatures = 4;
@@ -84,9 +48,10 @@ struct BlockColumns {
     int cells[kBlockFeatures];
 };
 
-// F features at once over rows begin..end, every feature of the block with two chains or
-// every one with one (the caller groups them so): each cell gets the same rows in the same
-// order, and so the same sum, as accumulate_rows gives it feature by feature.
+// F features at once over rows begin..end (row_of(k): the k-th row's index into the bin
+// columns), every feature of the block with two chains or every one with one (the caller
+// groups them so): each cell gets the same rows in the same order, and so the same sum, as
+// the feature alone (F = 1, the tasks of codes on disk) gives it.
 template <int F, class Bin, class RowOf>
 void accumulate_block(const BlockColumns<Bin>& c, RowOf row_of, const GradPair* gh, Index begin, Index end,
                       bool two_chains) {
@@ -244,26 +209,34 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
     for (const int f : features_) max_cells = std::max(max_cells, cuts_.n_bins(f) + 1);
-    // In memory: per node, runs of up to kBlockFeatures consecutive features that take one
-    // or two chains alike, each run one task.
+    // The tasks: on disk one column of one node each, column by column (column_at's order);
+    // in memory, per node, runs of up to kBlockFeatures consecutive features that take one or
+    // two chains alike. `first` is the run's first position in column_at's order.
     struct Block {
         Index node = 0, first = 0;
         int count = 0;
         bool two_chains = false;
     };
+    const auto two_chains = [&](const Node* n, Index i) {
+        return n->end - n->begin >= kRowsPerCellForTwoChains * (cuts_.n_bins(column_at(i)) + 1);
+    };
     std::vector<Block> blocks;
-    if (!feature_major)
+    blocks.reserve(static_cast<std::size_t>(tasks));
+    if (feature_major) {
+        for (Index i = 0; i < nf; ++i)
+            for (Index j = 0; j < n_nodes; ++j) blocks.push_back({j, i, 1, two_chains(nodes[static_cast<std::size_t>(j)], i)});
+    } else {
         for (Index j = 0; j < n_nodes; ++j) {
             const Node* n = nodes[static_cast<std::size_t>(j)];
             for (Index i = 0; i < nf; ++i) {
-                const int cells = cuts_.n_bins(features_[static_cast<std::size_t>(i)]) + 1;
-                const bool two = n->end - n->begin >= kRowsPerCellForTwoChains * cells;
+                const bool two = two_chains(n, i);
                 if (blocks.empty() || blocks.back().node != j || blocks.back().count == kBlockFeatures ||
                     blocks.back().two_chains != two)
                     blocks.push_back({j, i, 0, two});
                 ++blocks.back().count;
             }
         }
+    }
     const auto n_blocks = static_cast<Index>(blocks.size());
 #pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
@@ -273,36 +246,17 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         if (whole(n)) continue;
         for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
     }
-    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells) * (feature_major ? 1 : kBlockFeatures));
-    if (feature_major) {
-#pragma omp for schedule(dynamic)
-    for (Index t = 0; t < tasks; ++t) {
-        const Index j = t % n_nodes;
-        const Index i = t / n_nodes;
-        const Node* n = nodes[static_cast<std::size_t>(j)];
-        const Index f = column_at(i);
-        if (j == 0 && i + kColumnsAhead < nf) bins_.will_need_column(column_at(i + kColumnsAhead));
-        BinStat* h = hist(n->slot) + cuts_.offset(f);
-        const int cells = cuts_.n_bins(f) + 1;
-        std::fill(h, h + cells, BinStat{});
-        if (whole(n)) {
-            if (wide) accumulate_all(bins_.column16(f), gh, m, h, spare.data(), cells);
-            else accumulate_all(bins_.column8(f), gh, m, h, spare.data(), cells);
-        } else if (wide) {
-            accumulate(bins_.column16(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
-        } else {
-            accumulate(bins_.column8(f), rows_.data(), ordered_.data(), n->begin, n->end, h, spare.data(), cells);
-        }
-    }
-    } else {
+    std::vector<BinStat> spare(static_cast<std::size_t>(max_cells) * kBlockFeatures);
     BlockColumns<std::uint8_t> c8{};
     BlockColumns<std::uint16_t> c16{};
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < n_blocks; ++t) {
         const Block& bk = blocks[static_cast<std::size_t>(t)];
         const Node* n = nodes[static_cast<std::size_t>(bk.node)];
+        if (feature_major && bk.node == 0 && bk.first + kColumnsAhead < nf)
+            bins_.will_need_column(column_at(bk.first + kColumnsAhead));
         for (int q = 0; q < bk.count; ++q) {
-            const Index f = features_[static_cast<std::size_t>(bk.first + q)];
+            const Index f = column_at(bk.first + q);
             BinStat* h = hist(n->slot) + cuts_.offset(f);
             const int cells = cuts_.n_bins(f) + 1;
             std::fill(h, h + cells, BinStat{});
@@ -327,7 +281,6 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         } else {
             accumulate_block(c8, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
         }
-    }
     }
     }
     if (p_.rows_sharded) sum_histograms_over_ranks(nodes);
