@@ -27,18 +27,32 @@ namespace kestrel {
 namespace {
 
 // What the fit holds per raw score: scores of the training and validation rows,
-// gradient pairs, and K trees a round at their largest. Softmax on thousands of
+// gradient pairs, and K trees a round at their largest; and its learners' rows. Softmax on thousands of
 // classes (a label column of ids) is refused by check_memory before it is allocated,
 // rather than found by the kernel's out-of-memory killer.
-std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, Index rounds) {
+std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, Index rounds, Index learners,
+                        bool sampled) {
     const double k = static_cast<double>(K);
     double leaves = static_cast<double>(std::max<Index>(n, 1));
     if (tp.max_leaves > 0) leaves = std::min(leaves, static_cast<double>(tp.max_leaves));
     if (tp.max_depth > 0) leaves = std::min(leaves, std::ldexp(1.0, std::min(tp.max_depth, 62)));
     const double per_tree = (2 * leaves - 1) * static_cast<double>(sizeof(TreeNode) + sizeof(double));
+    // Each learner's row lists (the rows by node and the partition's scratch) and gradient
+    // pairs in node order; a subsample's row list and membership flags.
+    const double learner_row = 2 * sizeof(int) + sizeof(GradPair);
+    const double sample_row = sampled ? sizeof(int) + sizeof(char) : 0;
     const double bytes = k * (static_cast<double>(n + nv) * sizeof(double) + static_cast<double>(n) * sizeof(GradPair) +
-                              static_cast<double>(rounds) * per_tree);
+                              static_cast<double>(rounds) * per_tree) +
+                         static_cast<double>(n) * (static_cast<double>(learners) * learner_row + sample_row);
     return bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes);
+}
+
+// The learners a fit of K raw scores runs on `threads` threads: one, or with at least two
+// trees per thread one per thread and one more for the trees past a multiple of them
+// (GbdtFit::boost).
+Index learner_count(Index K, int threads) {
+    if (threads <= 1 || K < Index{2} * threads) return 1;
+    return threads + (K % threads != 0 ? 1 : 0);
 }
 
 // Below this many rows a loop over rows runs on one thread: a fork-join costs more.
@@ -354,7 +368,10 @@ struct GbdtFit {
     Index start = 0;                     // rounds already made (XGBoost's xgb_model)
     std::vector<EvalMetric> metrics;
     std::vector<Index> train_rows, valid_rows;
-    Vector y, w;
+    // The training rows' labels and weights: the data's own, or their copies for the rows
+    // kept from a hold-out (a copy of every row would be 16 bytes a row for nothing).
+    const Vector* y = nullptr;
+    const Vector* w = nullptr;
     std::vector<Index> queries;
     const QuantizedTable* store = nullptr;  // the rows' codes when they came quantized
     BinCuts cuts;
@@ -382,6 +399,7 @@ private:
     void take_store();
     void watch_sets();
     void check_fit_memory();
+    // `rows`: the round's sample when subsample < 1; unread otherwise (every row).
     void grow_round(std::span<const int> rows, const std::vector<int>& features);
     void grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<const int> rows,
                    const std::vector<int>& features);
@@ -397,6 +415,7 @@ private:
     std::vector<char> in_sample_;
     bool maximize_ = false;
     double best_ = 0;
+    Vector kept_y_, kept_w_;  // the hold-out's training rows' labels and weights
 };
 
 GbdtFit::GbdtFit(const GbdtParams& params, const Dataset& training, const Context& context)
@@ -479,8 +498,14 @@ void GbdtFit::hold_out() {
         else
             holdout_split(data, p.validation_fraction, ctx.seed, train_rows, valid_rows);
     }
-    y = gather(data.y, train_rows);
-    w = gather(data.weights, train_rows);
+    y = &data.y;
+    w = &data.weights;
+    if (!train_rows.empty()) {
+        kept_y_ = gather(data.y, train_rows);
+        kept_w_ = gather(data.weights, train_rows);
+        y = &kept_y_;
+        w = &kept_w_;
+    }
     queries = ranked_queries(loss, data.qid, train_rows, "the training data");
 }
 
@@ -562,14 +587,14 @@ void GbdtFit::check_fit_memory() {
     tp.min_data_in_leaf = min_data_in_leaf(p, rows_over_ranks(ctx.rows_sharded, n).total);
     Index nv = 0;
     for (const Watched& s : watched) nv += s.bins.rows();
-    check_memory(fit_bytes(tp, n, nv, K, rounds), 0,
+    check_memory(fit_bytes(tp, n, nv, K, rounds, learner_count(ctx.rows_sharded ? 1 : K, threads), subsample < 1), 0,
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
     if (old && old->n_outputs() != K) throw InternalError("gbdt: the model to continue has another number of raw scores");
 }
 
 void GbdtFit::start_scores() {
-    base = old ? old->base_score() : initial_scores(p, loss, y, w, K, ctx.rows_sharded);
+    base = old ? old->base_score() : initial_scores(p, loss, *y, *w, K, ctx.rows_sharded);
     F.resize(static_cast<std::size_t>(n * K));
     for (std::size_t i = 0; i < F.size(); ++i) F[i] = base[i % static_cast<std::size_t>(K)];
     for (Watched& s : watched) {
@@ -601,7 +626,7 @@ void GbdtFit::start_scores() {
 void GbdtFit::boost() {
     maximize_ = metrics.back().maximize;
     gh_.resize(static_cast<std::size_t>(n * K));
-    local_wsum_ = w.size() ? w.sum() : static_cast<double>(n);
+    local_wsum_ = w->size() ? w->sum() : static_cast<double>(n);
     wsum_ = local_wsum_;
     sum_over_ranks(ctx, std::span<double>(&wsum_, 1));
     // Softmax with at least two trees per thread: the trees of a round in parallel.
@@ -614,19 +639,17 @@ void GbdtFit::boost() {
     if (per_tree_threads_ && K % threads != 0) learners_.emplace_back(*bins, cuts, tp, threads);
     round_trees_.resize(static_cast<std::size_t>(K));
     round_cats_.resize(static_cast<std::size_t>(K));
-    std::vector<int> all_rows(static_cast<std::size_t>(n)), sample;
-    std::iota(all_rows.begin(), all_rows.end(), 0);
-    in_sample_.assign(static_cast<std::size_t>(n), 1);
+    std::vector<int> sample;
+    if (subsample < 1) in_sample_.assign(static_cast<std::size_t>(n), 1);
     best_ = maximize_ ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     for (Index t = start; t < start + rounds; ++t) {
         interruption_point();
-        double loss_sum = loss.gradients(F.data(), y, w, K, gh_.data(), threads, queries);
+        double loss_sum = loss.gradients(F.data(), *y, *w, K, gh_.data(), threads, queries);
         sum_over_ranks(ctx, std::span<double>(&loss_sum, 1));
         if (t > 0) train_loss.push_back(wsum_ > 0 ? loss_sum / wsum_ : 0.0);
         Rng rng(derive_seed(ctx.seed, static_cast<std::uint64_t>(t) + 1));
         if (subsample < 1) draw_rows(n, subsample, rng, sample, in_sample_);
-        const std::span<const int> rows = subsample < 1 ? std::span<const int>(sample) : std::span<const int>(all_rows);
-        grow_round(rows, draw_features(data.cols(), colsample, rng));
+        grow_round(sample, draw_features(data.cols(), colsample, rng));
         for (Tree& tr : round_trees_) trees.push_back(std::move(tr));
         if (cuts.any_categorical())
             for (auto& cs : round_cats_) cats.push_back(std::exchange(cs, {}));
@@ -659,11 +682,12 @@ void GbdtFit::grow_round(std::span<const int> rows, const std::vector<int>& feat
 // scores of the training rows (in the sample or not) and of the watched sets.
 void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<const int> rows,
                         const std::vector<int>& features) {
-    GrownTree g = learner.grow(rows, gh_.data() + c * n, features);
+    GrownTree g = subsample < 1 ? learner.grow(rows, gh_.data() + c * n, features)
+                                : learner.grow_all(gh_.data() + c * n, features);
     const std::span<const int> grouped = learner.rows();
     const auto n_leaves = static_cast<Index>(g.leaves.size());
     if (loss.renews_leaves())
-        renew_leaf_values(loss, g, grouped, y, w, F.data() + c, K, tp.learning_rate,
+        renew_leaf_values(loss, g, grouped, *y, *w, F.data() + c, K, tp.learning_rate,
                           inner > 1 && n >= kParallelRows ? inner : 1);
 #pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
     for (Index l = 0; l < n_leaves; ++l) {
@@ -718,7 +742,7 @@ bool GbdtFit::watch_round(Index t) {
 }
 
 void GbdtFit::finish() {
-    double last_loss = loss.mean(F.data(), y, w, K, threads, queries);
+    double last_loss = loss.mean(F.data(), *y, *w, K, threads, queries);
     if (ctx.rows_sharded) {  // the mean over every rank's rows
         last_loss *= local_wsum_;
         sum_over_ranks(ctx, std::span<double>(&last_loss, 1));
@@ -734,6 +758,19 @@ void GbdtFit::finish() {
 }
 
 }  // namespace
+
+std::uint64_t gbdt_fit_bytes(const GbdtParams& p, Index rows, Index classes, int threads) {
+    const bool softmax = p.loss == "softmax" || (p.loss == "auto" && classes > 2);
+    const Index K = softmax ? std::max<Index>(classes, 1) : 1;
+    // A hold-out of early stopping (without eval sets): its rows are scored, not fitted.
+    const Index valid =
+        p.early_stopping_rounds > 0 ? static_cast<Index>(std::ceil(p.validation_fraction * static_cast<double>(rows))) : 0;
+    HistTreeParams tp;
+    tp.max_depth = static_cast<int>(p.max_depth);
+    tp.max_leaves = static_cast<int>(p.max_leaves);
+    return fit_bytes(tp, rows - std::min(valid, rows), std::min(valid, rows), K, static_cast<Index>(p.n_estimators),
+                     learner_count(K, threads), p.subsample < 1);
+}
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {
     GbdtFit fit(p_, data, ctx);

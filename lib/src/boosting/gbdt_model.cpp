@@ -759,6 +759,9 @@ ModelInfo gbdt_model_info() {
         return loss != "auto" && is_ranking_loss(loss_from_string(loss));
     };
     info.reports = [](const Params&) { return std::vector<std::string>{"trace", "tree"}; };
+    info.fit_bytes = [](const Params& resolved, std::int64_t rows, std::int64_t classes, int threads) {
+        return gbdt_fit_bytes(gbdt_params().read(resolved), rows, classes, threads);
+    };
     info.search_space = gbdt_search_space();
     return info;
 }

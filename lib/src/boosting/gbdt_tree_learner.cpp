@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <queue>
 #include <utility>
 
@@ -572,15 +573,15 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
             const std::uint32_t* left = sets_[static_cast<std::size_t>(s.set)].data();
             mid[static_cast<std::size_t>(j)] =
                 wide ? partition_rows_cat(bins_.column16(s.feature), left, miss, s.missing_left, rows_.data(),
-                                          tmp_.data(), n.begin, n.end)
+                                          partition_scratch(), n.begin, n.end)
                      : partition_rows_cat(bins_.column8(s.feature), left, miss, s.missing_left, rows_.data(),
-                                          tmp_.data(), n.begin, n.end);
+                                          partition_scratch(), n.begin, n.end);
             continue;
         }
         mid[static_cast<std::size_t>(j)] =
-            wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), tmp_.data(),
+            wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
                                   n.begin, n.end)
-                 : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), tmp_.data(),
+                 : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
                                   n.begin, n.end);
     }
 
@@ -684,15 +685,24 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
 }
 
 GrownTree HistTreeLearner::grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features) {
+    rows_.assign(rows.begin(), rows.end());
+    return grow_listed(gh, features);
+}
+
+GrownTree HistTreeLearner::grow_all(const GradPair* gh, std::span<const int> features) {
+    rows_.resize(static_cast<std::size_t>(bins_.rows()));
+    std::iota(rows_.begin(), rows_.end(), 0);
+    return grow_listed(gh, features);
+}
+
+GrownTree HistTreeLearner::grow_listed(const GradPair* gh, std::span<const int> features) {
     // Codes on disk: every column is asked for before it is read (will_need_column), and the
     // kernel's read-ahead (8 MB on some disks, eight 1 MB columns) would read past each one
     // into columns the level has summed already, evicting those it has yet to sum.
     bins_.pages().advise(CodePages::Access::random);
     features_.assign(features.begin(), features.end());
-    rows_.assign(rows.begin(), rows.end());
     sets_.clear();
     const auto m = static_cast<Index>(rows_.size());
-    tmp_.resize(rows_.size());
     ordered_.resize(rows_.size());
     contiguous_root_ = m == bins_.rows();  // ascending distinct rows: every row, in order
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -165,12 +166,57 @@ std::uint64_t memory_sample_bytes(const Scan& s, std::uint64_t max_memory) {
     return budget > 0 ? std::min(cells, budget / 4) : cells;
 }
 
+// The label's classes for a classification target (0 for regression), counted up to
+// kMaxCountedClasses: what the fit's arrays of a raw score per class need. Most rows repeat
+// the class before them, and a sorted list of the classes seen finds the rest.
+constexpr std::size_t kMaxCountedClasses = 1 << 16;
+template <class Label>
+Index distinct_labels(const std::vector<Label>& labels) {
+    std::vector<Label> seen;
+    const Label* last = nullptr;
+    for (const Label& v : labels) {
+        if (last && *last == v) continue;
+        const auto at = std::lower_bound(seen.begin(), seen.end(), v);
+        if (at == seen.end() || !(*at == v)) {
+            if (seen.size() == kMaxCountedClasses) break;
+            seen.insert(at, v);
+        }
+        last = &v;
+    }
+    return static_cast<Index>(seen.size());
+}
+
+Index class_count(const ModelSpec& spec, const RawLabels& labels) {
+    if (choose_task(spec, labels) != Task::classification) return 0;
+    return labels.text.empty() ? distinct_labels(labels.numeric) : distinct_labels(labels.text);
+}
+
+// What the rows hold beside the codes once the store is read: the Dataset's labels and
+// shape (12 bytes a row), its weights and query ids (8 bytes a row each), and the fit's own
+// arrays (ModelInfo::fit_bytes, as the model declares them; none: not counted).
+std::uint64_t bytes_beside_codes(const Scan& s, const ModelSpec& spec, int threads) {
+    const auto rows = static_cast<std::uint64_t>(s.rows);
+    std::uint64_t bytes = rows * (sizeof(double) + sizeof(int));
+    if (!s.weights.empty()) bytes += rows * sizeof(double);
+    if (!s.labels.qid.empty()) bytes += rows * sizeof(double);
+    const ModelInfo& info = registry().info(spec.model);
+    if (!info.fit_bytes) return bytes;
+    const std::uint64_t fit = info.fit_bytes(resolved_params(spec)->values(), s.rows, class_count(spec, s.labels), threads);
+    return fit > std::numeric_limits<std::uint64_t>::max() - bytes ? std::numeric_limits<std::uint64_t>::max()
+                                                                     : bytes + fit;
+}
+
 // The store's zero codes, in memory or in the pages of a temporary file as `placement` says:
-// automatic puts them on disk where check_memory would refuse them in memory.
-BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_memory, const StorePlacement& placement) {
+// automatic puts them on disk where they and `beside` (what the rows and the fit hold
+// besides) would not fit the memory budget together, or check_memory would refuse them.
+BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_memory, std::uint64_t beside,
+                         const StorePlacement& placement) {
     const std::uint64_t bytes = BinnedMatrix::code_bytes(cuts, s.rows, s.width);
+    const std::uint64_t together = beside > std::numeric_limits<std::uint64_t>::max() - bytes
+                                       ? std::numeric_limits<std::uint64_t>::max()
+                                       : bytes + beside;
     const bool disk = placement.pages == StorePages::disk ||
-                      (placement.pages == StorePages::automatic && !fits_memory(bytes, max_memory));
+                      (placement.pages == StorePages::automatic && !fits_memory(together, max_memory));
     if (disk) return {cuts, s.rows, s.width, CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory)};
     check_memory(bytes, max_memory,
                  s.source + ": holding " + std::to_string(s.rows) + " rows x " + std::to_string(s.width) +
@@ -255,7 +301,8 @@ QuantizedTrainingData read_quantized_training_data(const TrainingDataOptions& op
               : std::max<std::size_t>(1, budget / (static_cast<std::uint64_t>(std::max<Index>(sampled, 1)) * sizeof(double)));
     CutReads cuts = read_cuts(options.path, read, piece_bytes, s, max_bins, seed, group,
                               spill ? &placement.directory : nullptr, model.absent_is_missing);
-    BinnedMatrix bins = store_codes(cuts.cuts, s, read.max_memory, placement);
+    BinnedMatrix bins =
+        store_codes(cuts.cuts, s, read.max_memory, bytes_beside_codes(s, spec, read.threads), placement);
     const bool on_disk = bins.pages().in_file();
     const std::string label = on_disk ? "quantized store: codes on disk in " + bins.pages().directory() + " (" +
                                             format_bytes(bins.pages().size()) + ")"

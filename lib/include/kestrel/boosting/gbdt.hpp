@@ -54,6 +54,12 @@ struct GbdtParams {
 };
 const ParamBinding<GbdtParams>& gbdt_params();
 
+// The bytes gbdt's fit holds beside its training data for `rows` rows of `classes` classes
+// (0: regression) on `threads` threads: its scores and gradient pairs, its learners' row
+// lists, a subsample's, a hold-out's scores, and its trees at their largest
+// (ModelInfo::fit_bytes).
+std::uint64_t gbdt_fit_bytes(const GbdtParams& p, Index rows, Index classes, int threads);
+
 class Gbdt : public Estimator {
 public:
     // The most categories a categorical feature may have (the codes are read as int).

@@ -90,9 +90,14 @@ public:
     // gradient pairs gh[0..n) of every row, trying only the features in `features`
     // (ascending). After the call, rows() lists the rows grouped by leaf.
     GrownTree grow(std::span<const int> rows, const GradPair* gh, std::span<const int> features);
+    // grow on every row of the binned matrix, without a list of them from the caller (4
+    // bytes a row fewer held through the fit).
+    GrownTree grow_all(const GradPair* gh, std::span<const int> features);
     std::span<const int> rows() const { return rows_; }
 
 private:
+    GrownTree grow_listed(const GradPair* gh, std::span<const int> features);  // on the rows in rows_
+
     struct Split {
         double gain = 0, gl = 0, hl = 0;
         int feature = -1, bin = -1;
@@ -185,8 +190,13 @@ private:
     int threads_;
     bool constrained_ = false;  // some feature has a monotone constraint
 
-    std::vector<int> rows_, tmp_;
+    std::vector<int> rows_;
     std::vector<GradPair> ordered_;  // gradient pairs in rows_ order, per built node
+    // The partition's scratch rows (expand) live in ordered_'s bytes: ordered_ is written and
+    // read only while a level's histograms are built, the scratch only while its nodes are
+    // partitioned, so one buffer of 8 bytes a row serves both (4 bytes a row fewer through
+    // the fit, docs/large-data.md).
+    int* partition_scratch() { return reinterpret_cast<int*>(ordered_.data()); }
     std::vector<int> features_;
     bool contiguous_root_ = false;
     std::size_t histogram_batches_ = 0;  // build_histograms calls so far (the column order's turn)

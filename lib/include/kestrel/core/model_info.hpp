@@ -3,6 +3,7 @@
 // tasks it learns, how it handles k > 2 classes, what it can do (Capabilities) and how
 // to make one. Each family returns its models' ModelInfo; the pipeline's Registry
 // collects them. Callers ask these declarations, never a throwaway estimator.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -75,6 +76,11 @@ struct ModelInfo {
     // Where kestrel-gridsearch (without a grid) and kestrel-auto search the model; none
     // (SearchSpace::declared() false) by default.
     SearchSpace search_space;
+    // The bytes a fit with these resolved parameters holds beside its training data (its
+    // own arrays, a row each and at their largest) for `rows` rows of a label of `classes`
+    // classes (0: regression) on `threads` threads. The quantized store counts them with its
+    // codes when it chooses memory or disk (docs/large-data.md). None by default: not counted.
+    std::function<std::uint64_t(const Params& resolved, std::int64_t rows, std::int64_t classes, int threads)> fit_bytes;
     std::function<std::unique_ptr<Estimator>()> factory;
 
     bool supports(Task t) const;
