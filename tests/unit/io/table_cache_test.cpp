@@ -231,14 +231,13 @@ TEST_SUITE("io") {
                              DataError);
     }
 
-    TEST_CASE("table cache: a table of 19 MB comes back from the file bit for bit (pieces on every thread, 2 MB pages)") {
+    TEST_CASE("table cache: a table of 19 MB comes back from the file bit for bit (arrays advised to 2 MB pages)") {
         test::ScratchDir dir("table_cache_large");
         const std::string data = dir.file("small.csv", kMixed), cache = dir / "large.cache";
         std::vector<std::string> notes;
         const ReadOptions o = cached(cache, notes);
-        // Made here rather than parsed: the matrix is above the reader's 16 MB for reading in
-        // pieces, and each array and the label texts' vector above 4 MB, so each holds whole
-        // 2 MB pages to advise.
+        // Made here rather than parsed (faster): the matrix and the label texts' vector are
+        // above 4 MB, so each holds whole 2 MB pages to advise before pread fills them.
         constexpr Index kRows = 300000, kCols = 8;
         Table big;
         DenseMatrix X(kRows, kCols);
