@@ -71,7 +71,9 @@ if [ "$which" = kestrel ] || [ "$which" = both ]; then
     set -- $(rss_wall "$work/kestrel.time")
     read_as=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('rows_read', 'doubles'))" \
         "$work/kestrel.out" 2>/dev/null || echo "?")
-    echo "| kestrel-train --max-memory ${limit_mb}M | $when | $commit | $load | $2 | $1 | $status; rows read: $read_as; $(tail -n 1 "$work/kestrel.out" | head -c 200 | tr '|' '/') |" >> "$results"
+    fit_s=$(/usr/bin/python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['fit_seconds'], 1))" \
+        "$work/kestrel.out" 2>/dev/null || echo "?")
+    echo "| kestrel-train --max-memory ${limit_mb}M | $when | $commit | $load | $2 | $1 | $status; rows read: $read_as; fit ${fit_s} s |" >> "$results"
 fi
 
 if [ "$which" = xgboost ] || [ "$which" = both ]; then
