@@ -37,9 +37,9 @@ std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, In
     if (tp.max_leaves > 0) leaves = std::min(leaves, static_cast<double>(tp.max_leaves));
     if (tp.max_depth > 0) leaves = std::min(leaves, std::ldexp(1.0, std::min(tp.max_depth, 62)));
     const double per_tree = (2 * leaves - 1) * static_cast<double>(sizeof(TreeNode) + sizeof(double));
-    // Each learner's row lists (the rows by node and the partition's scratch) and gradient
-    // pairs in node order; a subsample's row list and membership flags.
-    const double learner_row = 2 * sizeof(int) + sizeof(GradPair);
+    // Each learner's rows by node and gradient pairs in node order (whose bytes the
+    // partition's scratch rows share); a subsample's row list and membership flags.
+    const double learner_row = sizeof(int) + sizeof(GradPair);
     const double sample_row = sampled ? sizeof(int) + sizeof(char) : 0;
     const double bytes = k * (static_cast<double>(n + nv) * sizeof(double) + static_cast<double>(n) * sizeof(GradPair) +
                               static_cast<double>(rounds) * per_tree) +

@@ -586,10 +586,10 @@ TEST_SUITE("tasks.quantized") {
         const StoreReadSizes sizes{0, 300};
         // 3,000 rows x 4 features: 12,000 bytes of codes. Beside them the rows' labels and
         // shape (12 bytes a row) and gbdt's fit of 3 classes (softmax, K = 3) on one learner:
-        // scores and gradient pairs 16 bytes a row per class, the learner's row lists and
-        // ordered gradients 16 bytes a row, and 15 trees of at most 127 nodes.
+        // scores and gradient pairs 16 bytes a row per class, the learner's row list and
+        // ordered gradients 12 bytes a row, and 15 trees of at most 127 nodes.
         const std::uint64_t fit = gbdt_fit_bytes(gbdt_params().read(resolved_params(spec)->values()), 3000, 3, 2);
-        CHECK(fit == 3000 * (3 * 16 + 16) + 15 * 127 * (sizeof(TreeNode) + sizeof(double)));
+        CHECK(fit == 3000 * (3 * 16 + 12) + 15 * 127 * (sizeof(TreeNode) + sizeof(double)));
         // A limit the codes fit alone, but not with the fit's arrays: on disk.
         options.read.max_memory = 100000;
         CHECK(read_quantized_training_data(options, spec, 255, 1, sizes).pages_on_disk);
@@ -599,11 +599,11 @@ TEST_SUITE("tasks.quantized") {
         // Softmax's arrays grow with the classes; one raw score for two classes or a regression.
         const GbdtParams defaults = gbdt_params().read(resolved_params(gbdt_spec())->values());
         const std::uint64_t trees = 100 * 127 * (sizeof(TreeNode) + sizeof(double));
-        CHECK(gbdt_fit_bytes(defaults, 1000, 10, 1) == 1000 * (10 * 16 + 16) + 10 * trees);
-        CHECK(gbdt_fit_bytes(defaults, 1000, 2, 1) == 1000 * (16 + 16) + trees);
-        CHECK(gbdt_fit_bytes(defaults, 1000, 0, 1) == 1000 * (16 + 16) + trees);
+        CHECK(gbdt_fit_bytes(defaults, 1000, 10, 1) == 1000 * (10 * 16 + 12) + 10 * trees);
+        CHECK(gbdt_fit_bytes(defaults, 1000, 2, 1) == 1000 * (16 + 12) + trees);
+        CHECK(gbdt_fit_bytes(defaults, 1000, 0, 1) == 1000 * (16 + 12) + trees);
         // Ten classes on two threads: a learner per thread, each with its row lists.
-        CHECK(gbdt_fit_bytes(defaults, 1000, 10, 2) == 1000 * (10 * 16 + 2 * 16) + 10 * trees);
+        CHECK(gbdt_fit_bytes(defaults, 1000, 10, 2) == 1000 * (10 * 16 + 2 * 12) + 10 * trees);
     }
 
     TEST_CASE("quantized store: a bad cell in a later piece is the reader's own error") {
