@@ -196,7 +196,7 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         // as many runs as make a multiple of the threads: 20 features in five runs of four left
         // one of two threads idle for a fifth of the node; in six (3, 3, 4, 3, 3, 4) neither.
         Index parts = (nf + kBlockFeatures - 1) / kBlockFeatures;
-        if (threads_ > 1 && n_nodes < 2 * threads_) parts = std::min(nf, (parts + threads_ - 1) / threads_ * threads_);
+        if (threads_ > 1 && n_nodes < Index{2} * threads_) parts = std::min(nf, (parts + threads_ - 1) / threads_ * threads_);
         for (Index j = 0; j < n_nodes; ++j) {
             const Node* n = nodes[static_cast<std::size_t>(j)];
             for (Index i = 0, part = 0; i < nf; ++i) {
