@@ -11,6 +11,7 @@
 #endif
 
 #include "kestrel/boosting/gbdt_constraints.hpp"
+#include "kestrel/boosting/histogram_kernels.hpp"
 
 namespace kestrel {
 namespace {
@@ -22,78 +23,10 @@ constexpr Index kParallelHistogramWork = 1 << 15;
 // Codes on disk: the columns read ahead of the one being histogrammed, so that the disk
 // reads the next while the cores sum this one (two: one a thread).
 constexpr Index kColumnsAhead = 2;
-
-// Rows whose bins repeat (few distinct values, or sorted runs) make each cell's
-// load-add-store wait on the store before it. With enough rows per cell the even rows
-// go to `hist` and the odd ones to `spare`, two independent chains, added at the end;
-// the choice depends only on the node's rows and the feature's bins, never on threads.
-constexpr Index kRowsPerCellForTwoChains = 4;
-
-inline void add_spare(BinStat* hist, const BinStat* spare, int cells) {
-    for (int b = 0; b < cells; ++b) {
-        hist[b].g += spare[b].g;
-        hist[b].h += spare[b].h;
-    }
-}
-
-// Up to this many features of a node summed in one pass over its rows, each row's index and
-// gradient pair read once for all of them (in memory; codes on disk go a column at a time).
-constexpr int kBlockFeatures = 4;
-
-// The columns of one pass: each feature's codes, cells, histogram and spare cells.
-template <class Bin>
-struct BlockColumns {
-    const Bin* col[kBlockFeatures];
-    BinStat* hist[kBlockFeatures];
-    BinStat* spare[kBlockFeatures];
-    int cells[kBlockFeatures];
-};
-
-// F features at once over rows begin..end (row_of(k): the k-th row's index into the bin
-// columns), every feature of the block with two chains or every one with one (the caller
-// groups them so): each cell gets the same rows in the same order, and so the same sum, as
-// the feature alone (F = 1, the tasks of codes on disk) gives it.
-template <int F, class Bin, class RowOf>
-void accumulate_block(const BlockColumns<Bin>& c, RowOf row_of, const GradPair* gh, Index begin, Index end,
-                      bool two_chains) {
-    Index k = begin;
-    if (two_chains) {
-        for (int f = 0; f < F; ++f) std::fill(c.spare[f], c.spare[f] + c.cells[f], BinStat{});
-        for (; k + 1 < end; k += 2) {
-            const Index r0 = row_of(k), r1 = row_of(k + 1);
-            const double g0 = gh[k].g, h0 = gh[k].h, g1 = gh[k + 1].g, h1 = gh[k + 1].h;
-            for (int f = 0; f < F; ++f) {
-                BinStat& a = c.hist[f][c.col[f][r0]];
-                a.g += g0;
-                a.h += h0;
-                BinStat& b = c.spare[f][c.col[f][r1]];
-                b.g += g1;
-                b.h += h1;
-            }
-        }
-        for (int f = 0; f < F; ++f) add_spare(c.hist[f], c.spare[f], c.cells[f]);
-    }
-    for (; k < end; ++k) {
-        const Index r = row_of(k);
-        const double g = gh[k].g, h = gh[k].h;
-        for (int f = 0; f < F; ++f) {
-            BinStat& a = c.hist[f][c.col[f][r]];
-            a.g += g;
-            a.h += h;
-        }
-    }
-}
-
-template <class Bin, class RowOf>
-void accumulate_block(const BlockColumns<Bin>& c, int features, RowOf row_of, const GradPair* gh, Index begin,
-                      Index end, bool two_chains) {
-    switch (features) {
-        case 1: accumulate_block<1>(c, row_of, gh, begin, end, two_chains); break;
-        case 2: accumulate_block<2>(c, row_of, gh, begin, end, two_chains); break;
-        case 3: accumulate_block<3>(c, row_of, gh, begin, end, two_chains); break;
-        default: accumulate_block<kBlockFeatures>(c, row_of, gh, begin, end, two_chains); break;
-    }
-}
+// Rows of a node whose gradient pairs one task gathers into the node's order.
+constexpr Index kGatherPiece = 1 << 14;
+// From this many rows a lone node's partition is shared by the threads (partition_in_pieces).
+constexpr Index kParallelPartitionRows = 1 << 16;
 
 template <class Bin>
 Index partition_rows(const Bin* col, int split_bin, int missing_bin, bool missing_left, int* rows, int* tmp,
@@ -131,6 +64,38 @@ Index partition_rows_cat(const Bin* col, const std::uint32_t* left_bins, int mis
     }
     std::copy(tmp + begin, tmp + r, rows + l);
     return l;
+}
+
+// Rows begin..end partitioned stably (the left rows first, each side in its order) as
+// partition(b, e) partitions a range in place, in `pieces` ranges at once, their left parts
+// then joined in order and their right parts after them: the order partition(begin, end)
+// gives, and so the same rows in every child whatever the threads. tmp: scratch over the range.
+template <class Partition>
+Index partition_in_pieces(Partition partition, int* rows, int* tmp, Index begin, Index end, int pieces) {
+    std::vector<Index> from(static_cast<std::size_t>(pieces) + 1), mid(static_cast<std::size_t>(pieces));
+    for (int p = 0; p <= pieces; ++p) from[static_cast<std::size_t>(p)] = begin + (end - begin) * p / pieces;
+    const auto at = [&](int p) { return static_cast<std::size_t>(p); };
+#pragma omp parallel num_threads(pieces)
+    {
+#pragma omp for schedule(static)
+        for (int p = 0; p < pieces; ++p) mid[at(p)] = partition(from[at(p)], from[at(p + 1)]);
+#pragma omp for schedule(static)
+        for (int p = 0; p < pieces; ++p) {
+            Index left = begin, right = begin;
+            for (int u = 0; u < pieces; ++u) right += mid[at(u)] - from[at(u)];
+            for (int u = 0; u < p; ++u) {
+                left += mid[at(u)] - from[at(u)];
+                right += from[at(u + 1)] - mid[at(u)];
+            }
+            std::copy(rows + from[at(p)], rows + mid[at(p)], tmp + left);
+            std::copy(rows + mid[at(p)], rows + from[at(p + 1)], tmp + right);
+        }
+#pragma omp for schedule(static)
+        for (int p = 0; p < pieces; ++p) std::copy(tmp + from[at(p)], tmp + from[at(p + 1)], rows + from[at(p)]);
+    }
+    Index left = begin;
+    for (int p = 0; p < pieces; ++p) left += mid[at(p)] - from[at(p)];
+    return left;
 }
 
 inline bool bit(const std::vector<std::uint32_t>& words, int b) {
@@ -227,29 +192,44 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         for (Index i = 0; i < nf; ++i)
             for (Index j = 0; j < n_nodes; ++j) blocks.push_back({j, i, 1, two_chains(nodes[static_cast<std::size_t>(j)], i)});
     } else {
+        // A node's features in `parts` runs of nearly equal length (at most kBlockFeatures).
+        // With fewer nodes than two a thread (the root, the first level, leaf-wise growth),
+        // as many runs as make a multiple of the threads: 20 features in five runs of four left
+        // one of two threads idle for a fifth of the node; in six (3, 3, 4, 3, 3, 4) neither.
+        Index parts = (nf + kBlockFeatures - 1) / kBlockFeatures;
+        if (threads_ > 1 && n_nodes < Index{2} * threads_) parts = std::min(nf, (parts + threads_ - 1) / threads_ * threads_);
         for (Index j = 0; j < n_nodes; ++j) {
             const Node* n = nodes[static_cast<std::size_t>(j)];
-            for (Index i = 0; i < nf; ++i) {
+            for (Index i = 0, part = 0; i < nf; ++i) {
                 const bool two = two_chains(n, i);
-                if (blocks.empty() || blocks.back().node != j || blocks.back().count == kBlockFeatures ||
-                    blocks.back().two_chains != two)
+                const bool next_part = i == part * nf / parts;
+                if (next_part) ++part;
+                if (blocks.empty() || blocks.back().node != j || next_part || blocks.back().two_chains != two ||
+                    blocks.back().count == kBlockFeatures)
                     blocks.push_back({j, i, 0, two});
                 ++blocks.back().count;
             }
         }
     }
     const auto n_blocks = static_cast<Index>(blocks.size());
+    // The nodes' gradient pairs in their rows' order, in pieces, so that one large node (the
+    // first level's) is not gathered by one thread while the others wait.
+    std::vector<std::pair<Index, Index>> gather;
+    for (const Node* n : nodes)
+        if (!whole(n))
+            for (Index k = n->begin; k < n->end; k += kGatherPiece) gather.emplace_back(k, std::min(n->end, k + kGatherPiece));
 #pragma omp parallel num_threads(threads_) if (threads_ > 1 && work >= kParallelHistogramWork)
     {
 #pragma omp for schedule(dynamic)
-    for (Index j = 0; j < n_nodes; ++j) {
-        const Node* n = nodes[static_cast<std::size_t>(j)];
-        if (whole(n)) continue;
-        for (Index k = n->begin; k < n->end; ++k) ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
-    }
+    for (std::size_t c = 0; c < gather.size(); ++c)
+        for (Index k = gather[c].first; k < gather[c].second; ++k)
+            ordered_[static_cast<std::size_t>(k)] = gh[rows_[static_cast<std::size_t>(k)]];
     std::vector<BinStat> spare(static_cast<std::size_t>(max_cells) * kBlockFeatures);
     BlockColumns<std::uint8_t> c8{};
     BlockColumns<std::uint16_t> c16{};
+    const auto all = [](Index k) { return k; };
+    const int* r = rows_.data();
+    const auto listed = [r](Index k) { return r[k]; };
 #pragma omp for schedule(dynamic)
     for (Index t = 0; t < n_blocks; ++t) {
         const Block& bk = blocks[static_cast<std::size_t>(t)];
@@ -271,9 +251,6 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
             if (wide) set(c16, bins_.column16(f));
             else set(c8, bins_.column8(f));
         }
-        const auto all = [](Index k) { return k; };
-        const int* r = rows_.data();
-        const auto listed = [r](Index k) { return r[k]; };
         if (whole(n)) {
             if (wide) accumulate_block(c16, bk.count, all, gh, 0, m, bk.two_chains);
             else accumulate_block(c8, bk.count, all, gh, 0, m, bk.two_chains);
@@ -564,25 +541,33 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
     // the split columns are asked for at once, before the partitions fault on them.
     if (bins_.pages().in_file())
         for (const Node* n : batch) bins_.will_need_column(n->best.feature);
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelHistogramWork)
-    for (Index j = 0; j < nb; ++j) {
-        const Node& n = *batch[static_cast<std::size_t>(j)];
+    // Node n's rows begin..end (a part of its range) partitioned by its split.
+    const auto partition = [&](const Node& n, Index begin, Index end) {
         const Split& s = n.best;
         const int miss = cuts_.missing_bin(s.feature);
         if (s.set >= 0) {
             const std::uint32_t* left = sets_[static_cast<std::size_t>(s.set)].data();
-            mid[static_cast<std::size_t>(j)] =
-                wide ? partition_rows_cat(bins_.column16(s.feature), left, miss, s.missing_left, rows_.data(),
-                                          partition_scratch(), n.begin, n.end)
-                     : partition_rows_cat(bins_.column8(s.feature), left, miss, s.missing_left, rows_.data(),
-                                          partition_scratch(), n.begin, n.end);
-            continue;
+            return wide ? partition_rows_cat(bins_.column16(s.feature), left, miss, s.missing_left, rows_.data(),
+                                             partition_scratch(), begin, end)
+                        : partition_rows_cat(bins_.column8(s.feature), left, miss, s.missing_left, rows_.data(),
+                                             partition_scratch(), begin, end);
         }
-        mid[static_cast<std::size_t>(j)] =
-            wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
-                                  n.begin, n.end)
-                 : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
-                                  n.begin, n.end);
+        return wide ? partition_rows(bins_.column16(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
+                                     begin, end)
+                    : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
+                                     begin, end);
+    };
+    if (threads_ > 1 && nb == 1 && moved >= kParallelPartitionRows) {
+        // One node (the root, leaf-wise growth): its range in a piece a thread, then joined.
+        const Node& n = *batch.front();
+        mid.front() = partition_in_pieces([&](Index b, Index e) { return partition(n, b, e); }, rows_.data(),
+                                          partition_scratch(), n.begin, n.end, threads_);
+    } else {
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelHistogramWork)
+        for (Index j = 0; j < nb; ++j) {
+            const Node& n = *batch[static_cast<std::size_t>(j)];
+            mid[static_cast<std::size_t>(j)] = partition(n, n.begin, n.end);
+        }
     }
 
     std::vector<Node> kids;

@@ -46,6 +46,35 @@ double block_sum(Index n, int threads, RowFn&& row_value) {
     return std::accumulate(partial.begin(), partial.end(), 0.0);
 }
 
+// Loss::gradients of the logistic loss (one raw score): Loss::derivatives' operations in its
+// order, without its switch, its per-row output vectors and its loop over outputs, which cost
+// as much as exp and log1p together (callgrind: about 120 instructions a row of 230).
+double logistic_gradients(const double* F, const Vector& y, const Vector& w, double pos_scale, GradPair* out,
+                          int threads) {
+    const Index n = y.size();
+    const bool weighted = w.size() > 0;
+    const Index blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
+#pragma omp parallel for schedule(static) num_threads(std::max(1, threads)) if (blocks > 2)
+    for (Index b = 0; b < blocks; ++b) {
+        double s = 0;
+        const Index end = std::min(n, (b + 1) * kBlock);
+        for (Index i = b * kBlock; i < end; ++i) {
+            const double f = F[i], yi = y[i];
+            const double e = std::exp(-std::abs(f));
+            const double p = f >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+            const double g = p - yi;
+            const double h = std::max(p * (1 - p), kMinHessian);
+            const double wi = weighted ? w[i] : 1.0;
+            s += wi * (std::log1p(e) + std::max(f, 0.0) - yi * f);
+            const double ws = pos_scale != 1.0 && yi == 1 ? wi * pos_scale : wi;
+            out[i] = {static_cast<float>(ws * g), static_cast<float>(ws * h)};
+        }
+        partial[static_cast<std::size_t>(b)] = s;
+    }
+    return std::accumulate(partial.begin(), partial.end(), 0.0);
+}
+
 }  // namespace
 
 const char* to_string(LossKind k) {
@@ -179,6 +208,7 @@ double Loss::derivatives(double y, const double* F, Index K, double* g, double* 
 double Loss::gradients(const double* F, const Vector& y, const Vector& w, Index K, GradPair* out, int threads,
                        std::span<const Index> queries) const {
     if (is_ranking_loss(kind)) return rank_gradients(*this, F, y, queries, out, threads);
+    if (kind == LossKind::logistic && K == 1) return logistic_gradients(F, y, w, scale_pos_weight, out, threads);
     const Index n = y.size();
     const bool weighted = w.size() > 0;
     const double pos_scale = kind == LossKind::logistic ? scale_pos_weight : 1.0;
