@@ -91,11 +91,11 @@ public:
     Compression compression() const override { return format_; }
 
 private:
-    // Four blocks ahead of 128 KB keep the reader fed as four of 256 KB did
-    // (bench/loading/results_compressed.md) in half the memory.
-    static constexpr std::size_t kBlockBytes = std::size_t{128} << 10;
+    // Blocks of 128 KB cost the .zst stream 5-10% of its wall on a quiet machine
+    // (bench/loading/results_compressed.md): the 768 KB they save is not worth it.
+    static constexpr std::size_t kBlockBytes = std::size_t{256} << 10;
     static constexpr std::size_t kMaxAheadBlocks = 4;
-    static constexpr std::size_t kCompressedReadBytes = std::size_t{128} << 10;
+    static constexpr std::size_t kCompressedReadBytes = std::size_t{256} << 10;
 
     void decompress_all(const std::string& head) noexcept;
     bool wait_readable();      // false when the reader is gone

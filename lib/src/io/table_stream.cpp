@@ -47,7 +47,7 @@ bool TableStream::fill() {
     if (eof_) return false;
     const std::size_t old = buffer_.size();
     // Up to block_ bytes in all, not block_ more: a source that gives less than asked (a
-    // decompressing one hands out 128 KB at a time, a pipe 64 KB) would otherwise have the
+    // decompressing one hands out 256 KB at a time, a pipe 64 KB) would otherwise have the
     // buffer grown, and zero-filled, to twice block_ before each cut.
     constexpr std::size_t kMinFillBytes = std::size_t{64} << 10;
     const std::size_t want = old < block_ ? block_ - old : std::min(block_, kMinFillBytes);
