@@ -187,7 +187,7 @@ TEST_CASE("compressed input: several members, frames or streams read as their co
 }
 
 TEST_CASE("compressed input: the pieces are cut where the plain file's are, though reads come shorter") {
-    // The decompressing source hands out at most 128 KB a read: the pieces must not depend on it.
+    // The decompressing source hands out at most 256 KB a read: the pieces must not depend on it.
     const std::string text = sample_csv();
     const TempFile plain("pieces.csv", text);
     const auto pieces = [](const std::string& path, std::size_t block) {
