@@ -67,7 +67,12 @@ private:
 class DecompressingSource final : public ByteSource {
 public:
     DecompressingSource(int fd, bool own_fd, const std::string& source, std::string head, Compression c)
-        : fd_(fd), own_(own_fd), format_(c), decompressor_(c, source), source_(source) {
+        : fd_(fd), own_(own_fd), format_(c), decompressor_(c, source), source_(source),
+          compressed_(kCompressedReadBytes, '\0') {
+        // Every block is made here, on the reading thread: made by the worker they would
+        // live in a malloc arena of its own, resident beside the reader's.
+        spare_.resize(kMaxAheadBlocks + 2);
+        for (auto& b : spare_) b.reserve(kBlockBytes);
         worker_ = std::thread([this, head = std::move(head)] { decompress_all(head); });
     }
     ~DecompressingSource() override {
@@ -86,6 +91,8 @@ public:
     Compression compression() const override { return format_; }
 
 private:
+    // Blocks of 128 KB cost the .zst stream 5-10% of its wall on a quiet machine
+    // (bench/loading/results_compressed.md): the 768 KB they save is not worth it.
     static constexpr std::size_t kBlockBytes = std::size_t{256} << 10;
     static constexpr std::size_t kMaxAheadBlocks = 4;
     static constexpr std::size_t kCompressedReadBytes = std::size_t{256} << 10;
@@ -107,6 +114,7 @@ private:
     // the other allocates, so fresh blocks each time would spread over both threads'
     // malloc arenas and grow the resident set over a long input.
     std::vector<std::string> spare_;
+    std::string compressed_;         // the worker's read of the input
     std::exception_ptr error_;       // after the blocks in ready_
     bool done_ = false;              // the worker has nothing more to add
     bool stop_ = false;              // the reader is gone
@@ -143,14 +151,11 @@ void DecompressingSource::push(std::string& block) {
     changed_.wait(lock, [&] { return ready_.size() < kMaxAheadBlocks || stop_; });
     if (stop_) throw InternalError("stopped");  // caught in decompress_all: the reader is gone
     ready_.push_back(std::move(block));
-    block.clear();
-    if (!spare_.empty()) {
-        block = std::move(spare_.back());
-        spare_.pop_back();
-    }
+    // kMaxAheadBlocks ready, one read and this one: a spare is always left.
+    block = std::move(spare_.back());
+    spare_.pop_back();
     lock.unlock();
     changed_.notify_all();
-    block.reserve(kBlockBytes + (std::size_t{256} << 10));
 }
 
 // A pipe may stay silent for ever: wait for it in slices, so that a reader that stops
@@ -169,20 +174,29 @@ bool DecompressingSource::wait_readable() {
 
 void DecompressingSource::decompress_all(const std::string& head) noexcept {
     std::string block;
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        block = std::move(spare_.back());
+        spare_.pop_back();
+    }
     std::exception_ptr error;
     try {
-        block.reserve(kBlockBytes + (std::size_t{256} << 10));
+        // Blocks are filled to kBlockBytes exactly, so that one never outgrows what the
+        // reading thread reserved.
         const auto emit = [&](std::string_view text) {
-            block.append(text);
-            if (block.size() >= kBlockBytes) push(block);
+            while (!text.empty()) {
+                const std::size_t n = std::min(text.size(), kBlockBytes - block.size());
+                block.append(text.substr(0, n));
+                text.remove_prefix(n);
+                if (block.size() == kBlockBytes) push(block);
+            }
         };
         decompressor_.feed(head, emit);
-        std::string compressed(kCompressedReadBytes, '\0');
         for (;;) {
             if (!wait_readable()) return;
-            const std::size_t n = read_fd(fd_, compressed.data(), compressed.size(), source_);
+            const std::size_t n = read_fd(fd_, compressed_.data(), compressed_.size(), source_);
             if (n == 0) break;
-            decompressor_.feed(std::string_view(compressed.data(), n), emit);
+            decompressor_.feed(std::string_view(compressed_.data(), n), emit);
         }
         decompressor_.finish(emit);
         if (!block.empty()) push(block);

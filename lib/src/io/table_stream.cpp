@@ -46,8 +46,13 @@ TableStream::~TableStream() = default;
 bool TableStream::fill() {
     if (eof_) return false;
     const std::size_t old = buffer_.size();
-    buffer_.resize(old + block_);
-    const std::size_t n = input_->read(buffer_.data() + old, block_);
+    // Up to block_ bytes in all, not block_ more: a source that gives less than asked (a
+    // decompressing one hands out 256 KB at a time, a pipe 64 KB) would otherwise have the
+    // buffer grown, and zero-filled, to twice block_ before each cut.
+    constexpr std::size_t kMinFillBytes = std::size_t{64} << 10;
+    const std::size_t want = old < block_ ? block_ - old : std::min(block_, kMinFillBytes);
+    buffer_.resize(old + want);
+    const std::size_t n = input_->read(buffer_.data() + old, want);
     buffer_.resize(old + n);
     // After the start (looked at whole by start()), a NUL byte anywhere ends the read:
     // binary input is refused at its first block, never accumulated in search of a line end.

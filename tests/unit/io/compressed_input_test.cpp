@@ -12,6 +12,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/io/data_reader.hpp"
@@ -181,6 +183,29 @@ TEST_CASE("compressed input: several members, frames or streams read as their co
                             f.compress(text.substr(0, half)) + f.compress(text.substr(half)));
         check_same_table(read_table(file.str(), ReadOptions{}), expected);
         CHECK(streamed_text(file.str(), 1000) == text);
+    }
+}
+
+TEST_CASE("compressed input: the pieces are cut where the plain file's are, though reads come shorter") {
+    // The decompressing source hands out at most 256 KB a read: the pieces must not depend on it.
+    const std::string text = sample_csv();
+    const TempFile plain("pieces.csv", text);
+    const auto pieces = [](const std::string& path, std::size_t block) {
+        TableStream stream(path, ReadOptions{}, block);
+        TableStream::Piece piece;
+        std::vector<std::pair<std::uint64_t, std::size_t>> at;  // first line, bytes
+        while (stream.next(piece)) at.emplace_back(piece.first_line, piece.text.size());
+        return at;
+    };
+    for (const std::size_t block : {std::size_t{1000}, std::size_t{100000}, std::size_t{200000}}) {
+        CAPTURE(block);
+        const auto expected = pieces(plain.str(), block);
+        CHECK(expected.size() > 2);  // several pieces, so cuts are compared
+        for (const Format& f : kFormats) {
+            CAPTURE(f.name);
+            const TempFile file(std::string("pieces") + f.suffix, f.compress(text));
+            CHECK(pieces(file.str(), block) == expected);
+        }
     }
 }
 
