@@ -51,28 +51,18 @@ double block_sum(Index n, int threads, RowFn&& row_value) {
 // as much as exp and log1p together (callgrind: about 120 instructions a row of 230).
 double logistic_gradients(const double* F, const Vector& y, const Vector& w, double pos_scale, GradPair* out,
                           int threads) {
-    const Index n = y.size();
     const bool weighted = w.size() > 0;
-    const Index blocks = (n + kBlock - 1) / kBlock;
-    std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
-#pragma omp parallel for schedule(static) num_threads(std::max(1, threads)) if (blocks > 2)
-    for (Index b = 0; b < blocks; ++b) {
-        double s = 0;
-        const Index end = std::min(n, (b + 1) * kBlock);
-        for (Index i = b * kBlock; i < end; ++i) {
-            const double f = F[i], yi = y[i];
-            const double e = std::exp(-std::abs(f));
-            const double p = f >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-            const double g = p - yi;
-            const double h = std::max(p * (1 - p), kMinHessian);
-            const double wi = weighted ? w[i] : 1.0;
-            s += wi * (std::log1p(e) + std::max(f, 0.0) - yi * f);
-            const double ws = pos_scale != 1.0 && yi == 1 ? wi * pos_scale : wi;
-            out[i] = {static_cast<float>(ws * g), static_cast<float>(ws * h)};
-        }
-        partial[static_cast<std::size_t>(b)] = s;
-    }
-    return std::accumulate(partial.begin(), partial.end(), 0.0);
+    return block_sum(y.size(), threads, [&](Index i) {
+        const double f = F[i], yi = y[i];
+        const double e = std::exp(-std::abs(f));
+        const double p = f >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        const double g = p - yi;
+        const double h = std::max(p * (1 - p), kMinHessian);
+        const double wi = weighted ? w[i] : 1.0;
+        const double ws = pos_scale != 1.0 && yi == 1 ? wi * pos_scale : wi;
+        out[i] = {static_cast<float>(ws * g), static_cast<float>(ws * h)};
+        return wi * (std::log1p(e) + std::max(f, 0.0) - yi * f);
+    });
 }
 
 }  // namespace
