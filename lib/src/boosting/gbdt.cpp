@@ -47,11 +47,12 @@ std::uint64_t fit_bytes(const HistTreeParams& tp, Index n, Index nv, Index K, In
     return bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes);
 }
 
-// The learners a fit of K raw scores runs on `threads` threads: one, or with at least two
-// trees per thread one per thread and one more for the trees past a multiple of them
-// (GbdtFit::boost).
-Index learner_count(Index K, int threads) {
-    if (threads <= 1 || K < Index{2} * threads) return 1;
+// The learners a fit of K raw scores runs on `threads` threads: one, or, with at least two
+// trees per thread, one per thread (the trees of a round in parallel) and one more for the
+// trees past a multiple of them. Not on rows spread over ranks: each tree's sums over ranks
+// must come in one order.
+Index learner_count(Index K, int threads, bool rows_sharded) {
+    if (rows_sharded || threads <= 1 || K < Index{2} * threads) return 1;
     return threads + (K % threads != 0 ? 1 : 0);
 }
 
@@ -587,7 +588,7 @@ void GbdtFit::check_fit_memory() {
     tp.min_data_in_leaf = min_data_in_leaf(p, rows_over_ranks(ctx.rows_sharded, n).total);
     Index nv = 0;
     for (const Watched& s : watched) nv += s.bins.rows();
-    check_memory(fit_bytes(tp, n, nv, K, rounds, learner_count(ctx.rows_sharded ? 1 : K, threads), subsample < 1), 0,
+    check_memory(fit_bytes(tp, n, nv, K, rounds, learner_count(K, threads, ctx.rows_sharded), subsample < 1), 0,
                  "gbdt with " + std::to_string(K) + " raw scores per row (one per class) over " + std::to_string(rounds) +
                      " rounds");
     if (old && old->n_outputs() != K) throw InternalError("gbdt: the model to continue has another number of raw scores");
@@ -629,9 +630,7 @@ void GbdtFit::boost() {
     local_wsum_ = w->size() ? w->sum() : static_cast<double>(n);
     wsum_ = local_wsum_;
     sum_over_ranks(ctx, std::span<double>(&wsum_, 1));
-    // Softmax with at least two trees per thread: the trees of a round in parallel.
-    // (Not on rows spread over ranks: each tree's sums over ranks must come in one order.)
-    per_tree_threads_ = !ctx.rows_sharded && threads > 1 && K >= Index{2} * threads;
+    per_tree_threads_ = learner_count(K, threads, ctx.rows_sharded) > 1;
     learners_.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < (per_tree_threads_ ? threads : 1); ++i)
         learners_.emplace_back(*bins, cuts, tp, per_tree_threads_ ? 1 : threads);
@@ -769,7 +768,7 @@ std::uint64_t gbdt_fit_bytes(const GbdtParams& p, Index rows, Index classes, int
     tp.max_depth = static_cast<int>(p.max_depth);
     tp.max_leaves = static_cast<int>(p.max_leaves);
     return fit_bytes(tp, rows - std::min(valid, rows), std::min(valid, rows), K, static_cast<Index>(p.n_estimators),
-                     learner_count(K, threads), p.subsample < 1);
+                     learner_count(K, threads, false), p.subsample < 1);
 }
 
 void Gbdt::do_fit(const Dataset& data, const Context& ctx) {

@@ -191,6 +191,10 @@ Index class_count(const ModelSpec& spec, const RawLabels& labels) {
     return labels.text.empty() ? distinct_labels(labels.numeric) : distinct_labels(labels.text);
 }
 
+std::uint64_t add_saturated(std::uint64_t a, std::uint64_t b) {
+    return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
 // What the rows hold beside the codes once the store is read: the Dataset's labels and
 // shape (12 bytes a row), its weights and query ids (8 bytes a row each), and the fit's own
 // arrays (ModelInfo::fit_bytes, as the model declares them; none: not counted).
@@ -201,9 +205,8 @@ std::uint64_t bytes_beside_codes(const Scan& s, const ModelSpec& spec, int threa
     if (!s.labels.qid.empty()) bytes += rows * sizeof(double);
     const ModelInfo& info = registry().info(spec.model);
     if (!info.fit_bytes) return bytes;
-    const std::uint64_t fit = info.fit_bytes(resolved_params(spec)->values(), s.rows, class_count(spec, s.labels), threads);
-    return fit > std::numeric_limits<std::uint64_t>::max() - bytes ? std::numeric_limits<std::uint64_t>::max()
-                                                                     : bytes + fit;
+    const Index classes = class_count(spec, s.labels);
+    return add_saturated(bytes, info.fit_bytes(resolved_params(spec)->values(), s.rows, classes, threads));
 }
 
 // The store's zero codes, in memory or in the pages of a temporary file as `placement` says:
@@ -212,11 +215,8 @@ std::uint64_t bytes_beside_codes(const Scan& s, const ModelSpec& spec, int threa
 BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_memory, std::uint64_t beside,
                          const StorePlacement& placement) {
     const std::uint64_t bytes = BinnedMatrix::code_bytes(cuts, s.rows, s.width);
-    const std::uint64_t together = beside > std::numeric_limits<std::uint64_t>::max() - bytes
-                                       ? std::numeric_limits<std::uint64_t>::max()
-                                       : bytes + beside;
-    const bool disk = placement.pages == StorePages::disk ||
-                      (placement.pages == StorePages::automatic && !fits_memory(together, max_memory));
+    const bool too_large = !fits_memory(add_saturated(bytes, beside), max_memory);
+    const bool disk = placement.pages == StorePages::disk || (placement.pages == StorePages::automatic && too_large);
     if (disk) return {cuts, s.rows, s.width, CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory)};
     check_memory(bytes, max_memory,
                  s.source + ": holding " + std::to_string(s.rows) + " rows x " + std::to_string(s.width) +
