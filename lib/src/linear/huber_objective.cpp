@@ -4,15 +4,9 @@
 #include <cmath>
 
 #include "kestrel/common/row_access.hpp"
+#include "kestrel/optim/row_block_sums.hpp"
 
 namespace kestrel {
-namespace {
-
-// Rows per block of the parallel sum: fixed, so that the partial sums and their order
-// are the same for every thread count.
-constexpr Index kHuberSumBlockRows = 2048;
-
-}  // namespace
 
 HuberObjective::HuberObjective(const Features& X, const Vector& y, const Vector& weights, double epsilon, double alpha,
                                bool fit_intercept, int threads)
@@ -36,17 +30,11 @@ double HuberObjective::value_gradient(const Vector& theta, Vector& grad) {
     const double b = fit_intercept_ ? theta[d_] : 0.0;
     const double sigma = theta[dim - 1];
     const double eps = epsilon_;
-    const Index blocks = (n + kHuberSumBlockRows - 1) / kHuberSumBlockRows;
-    // Per block: [loss, ∂w (d), ∂b, ∂σ].
-    Eigen::MatrixXd partial = Eigen::MatrixXd::Zero(d_ + 3, std::max<Index>(blocks, 1));
-
+    // Per row: [loss, ∂w (d), ∂b, ∂σ].
     const auto run = [&](const auto& rows) {
-#pragma omp parallel for schedule(static) num_threads(threads_)
-        for (Index k = 0; k < blocks; ++k) {
-            double* out = partial.col(k).data();
+        return sum_over_row_blocks(n, d_ + 3, threads_, [&](Index first, Index end, double* out) {
             double* gw = out + 1;
-            const Index end = std::min(n, (k + 1) * kHuberSumBlockRows);
-            for (Index i = k * kHuberSumBlockRows; i < end; ++i) {
+            for (Index i = first; i < end; ++i) {
                 const double si = s_[i];
                 const double r = y_[i] - rows.dot(i, w) - b;
                 double dr;  // ∂loss_i/∂r
@@ -63,22 +51,17 @@ double HuberObjective::value_gradient(const Vector& theta, Vector& grad) {
                 rows.axpy(i, -dr, gw);
                 out[d_ + 1] -= dr;
             }
-        }
+        });
     };
-    if (!X_.is_sparse())
-        run(rows::Dense{X_.dense_ref()});
-    else
-        run(rows::Sparse{X_.sparse_ref().isCompressed() ? X_.sparse_ref() : scratch_});
+    const Vector sums = X_.is_sparse() ? run(rows::Sparse{X_.sparse_ref().isCompressed() ? X_.sparse_ref() : scratch_})
+                                       : run(rows::Dense{X_.dense_ref()});
 
     const double total = s_.sum();
     grad.setZero(dim);
-    double loss = 0;
-    for (Index k = 0; k < partial.cols(); ++k) {
-        loss += partial(0, k);
-        grad.head(d_) += partial.col(k).segment(1, d_);
-        if (fit_intercept_) grad[d_] += partial(d_ + 1, k);
-        grad[dim - 1] += partial(d_ + 2, k);
-    }
+    double loss = sums[0];
+    grad.head(d_) = sums.segment(1, d_);
+    if (fit_intercept_) grad[d_] = sums[d_ + 1];
+    grad[dim - 1] = sums[d_ + 2];
     const Eigen::Map<const Vector> wv(w, d_);
     loss += total * sigma + alpha_ * wv.squaredNorm();
     grad.head(d_) += 2 * alpha_ * wv;
