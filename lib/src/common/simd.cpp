@@ -49,6 +49,14 @@ void dot_rows_generic(const double* x, const double* rows, Index n, Index d, dou
     for (Index j = 0; j < n; ++j) out[j] = dot_portable(x, rows + j * d, d);
 }
 
+void add_weighted_rows_generic(const double* a, const double* rows, Index n, Index d, double* out) {
+    for (Index j = 0; j < n; ++j) {
+        const double aj = a[j];
+        const double* x = rows + j * d;
+        for (Index c = 0; c < d; ++c) out[c] += aj * x[c];
+    }
+}
+
 void signed_gather_generic(const float* data, const std::int32_t* index, const float* sign, float s, Index n,
                            float* out) {
     for (Index j = 0; j < n; ++j) out[j] = s * sign[j] * data[index[j]];
@@ -71,7 +79,7 @@ void smo_gradient_update_generic(double* G, const float* Qi, const float* Qj, do
 
 const SimdLoops kGenericLoops{dot_generic,         dot_rows_generic,           signed_gather_generic,
                               exp_inplace_generic, smo_gradient_update_generic, smo_pick_i_generic,
-                              smo_pick_j_generic,  nullptr, nullptr};
+                              smo_pick_j_generic,  nullptr, nullptr, add_weighted_rows_generic};
 #ifdef KESTREL_SIMD_X86
 constexpr SimdLoops kAvx2Loops{simd_detail::dot_avx2,
                                simd_detail::dot_rows_avx2,
@@ -81,7 +89,8 @@ constexpr SimdLoops kAvx2Loops{simd_detail::dot_avx2,
                                simd_detail::smo_pick_i_avx2,
                                simd_detail::smo_pick_j_avx2,
                                nullptr,
-                               nullptr};
+                               nullptr,
+                               simd_detail::add_weighted_rows_avx2};
 // AVX2's loops and the AVX-512 walk of the trees' top levels.
 constexpr SimdLoops with_avx512_walk(SimdLoops loops) {
     loops.walk_levels = simd_detail::walk_levels_avx512;

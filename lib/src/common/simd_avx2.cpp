@@ -72,6 +72,49 @@ __attribute__((target("avx2"))) void dot_rows_avx2(const double* x, const double
     for (; j < n; ++j) out[j] = dot16(x, rows + j * d, d);
 }
 
+namespace {
+
+// Columns c0 .. c0 + 4R of add_weighted_rows, held in R registers across all n rows.
+template <int R>
+__attribute__((target("avx2"), always_inline)) inline void add_weighted_columns(const double* a, const double* rows,
+                                                                                 Index n, Index d, Index c0,
+                                                                                 double* out) {
+    __m256d acc[R];
+    for (int k = 0; k < R; ++k) acc[k] = _mm256_loadu_pd(out + c0 + 4 * k);
+    for (Index j = 0; j < n; ++j) {
+        const __m256d aj = _mm256_set1_pd(a[j]);
+        const double* x = rows + j * d + c0;
+        for (int k = 0; k < R; ++k) acc[k] = _mm256_add_pd(acc[k], _mm256_mul_pd(aj, _mm256_loadu_pd(x + 4 * k)));
+    }
+    for (int k = 0; k < R; ++k) _mm256_storeu_pd(out + c0 + 4 * k, acc[k]);
+}
+
+}  // namespace
+
+// Up to 32 columns at a time in registers (the rows are read once per 32 columns); the last
+// one to three columns each as a scalar running sum. Every column's sum is the portable
+// loop's: the rows in order, a product rounded, then added.
+__attribute__((target("avx2"))) void add_weighted_rows_avx2(const double* a, const double* rows, Index n, Index d,
+                                                            double* out) {
+    Index c = 0;
+    for (; c + 32 <= d; c += 32) add_weighted_columns<8>(a, rows, n, d, c, out);
+    switch ((d - c) / 4) {
+        case 7: add_weighted_columns<7>(a, rows, n, d, c, out); break;
+        case 6: add_weighted_columns<6>(a, rows, n, d, c, out); break;
+        case 5: add_weighted_columns<5>(a, rows, n, d, c, out); break;
+        case 4: add_weighted_columns<4>(a, rows, n, d, c, out); break;
+        case 3: add_weighted_columns<3>(a, rows, n, d, c, out); break;
+        case 2: add_weighted_columns<2>(a, rows, n, d, c, out); break;
+        case 1: add_weighted_columns<1>(a, rows, n, d, c, out); break;
+        default: break;
+    }
+    for (c += 4 * ((d - c) / 4); c < d; ++c) {
+        double s = out[c];
+        for (Index j = 0; j < n; ++j) s += a[j] * rows[j * d + c];
+        out[c] = s;
+    }
+}
+
 // Eight entries a step: a gather of data[index[j..j+7]] times (s · sign[j..j+7]), the
 // two multiplies in the portable loop's order; the tail one at a time.
 __attribute__((target("avx2"))) void signed_gather_avx2(const float* data, const std::int32_t* index,

@@ -129,6 +129,7 @@ inline SmoPickJ smo_pick_j_range(const double* G, const std::int8_t* y, const st
 #define KESTREL_SIMD_X86 1
 double dot_avx2(const double* a, const double* b, Index d);
 void dot_rows_avx2(const double* x, const double* rows, Index n, Index d, double* out);
+void add_weighted_rows_avx2(const double* a, const double* rows, Index n, Index d, double* out);
 void signed_gather_avx2(const float* data, const std::int32_t* index, const float* sign, float s, Index n, float* out);
 SmoPickI smo_pick_i_avx2(const double* G, const std::int8_t* y, const std::int8_t* status, Index n);
 SmoPickJ smo_pick_j_avx2(const double* G, const std::int8_t* y, const std::int8_t* status, const double* QD,

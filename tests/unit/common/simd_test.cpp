@@ -115,6 +115,34 @@ TEST_SUITE("unit") {
         }
     }
 
+    TEST_CASE("simd: every path of add_weighted_rows gives the running sums of the rows in order") {
+        if (!simd_supported(SimdPath::avx2)) MESSAGE("this CPU has no AVX2: only the generic path is checked");
+        Rng rng(29);
+        for (Index d : {0, 1, 3, 4, 5, 7, 16, 20, 31, 32, 33, 35, 50, 64, 67, 130}) {
+            CAPTURE(d);
+            for (Index n : {0, 1, 5, 70}) {
+                CAPTURE(n);
+                const std::vector<double> a = random_row(rng, n, 0.2);
+                const std::vector<double> rows = random_row(rng, n * d, 0.3);
+                const std::vector<double> start = random_row(rng, d, 0.0);
+                // The definition: each column a running sum over the rows, product then add.
+                std::vector<double> want = start;
+                for (Index j = 0; j < n; ++j)
+                    for (Index c = 0; c < d; ++c) {
+                        const double p = a[static_cast<std::size_t>(j)] * rows[static_cast<std::size_t>(j * d + c)];
+                        want[static_cast<std::size_t>(c)] = want[static_cast<std::size_t>(c)] + p;
+                    }
+                for (SimdPath path : runnable_paths()) {
+                    CAPTURE(to_string(path));
+                    std::vector<double> got = start;
+                    simd_loops(path).add_weighted_rows(a.data(), rows.data(), n, d, got.data());
+                    for (Index c = 0; c < d; ++c)
+                        CHECK(bits(got[static_cast<std::size_t>(c)]) == bits(want[static_cast<std::size_t>(c)]));
+                }
+            }
+        }
+    }
+
     TEST_CASE("simd: non-finite values propagate alike on every path") {
         std::vector<double> a(21, 1.0), b(21, 2.0);
         a[19] = INFINITY;  // in the tail, in the last partial sum register

@@ -93,6 +93,10 @@ struct SimdLoops {
     // x + offsets[i] (TreeWalk::leaves' rows sorted by the subtree they reached).
     void (*walk_levels_rows)(const WalkLevels& levels, const double* x, const std::int64_t* offsets, Index m,
                              std::int32_t* out);
+    // out[c] += a[j]·rows[j·d + c] for j < n in order, for each c < d: n consecutive rows of
+    // length d, weighted and added in (Xᵀa over a block of rows). Each out[c] is a running sum
+    // over the rows, every product rounded and then added, so every path gives the same bits.
+    void (*add_weighted_rows)(const double* a, const double* rows, Index n, Index d, double* out);
 };
 
 const SimdLoops& simd_loops();                // the path in use
