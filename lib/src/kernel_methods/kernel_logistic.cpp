@@ -55,12 +55,12 @@ void KernelLogistic::do_fit(const Dataset& data, const Context& ctx) {
         SolverResult res;
         Eigen::MatrixXd W;
         if (q == 1) {
-            BinaryLogisticObjective f(phi, y_pm, cost, true);
+            BinaryLogisticObjective f(phi, y_pm, cost, true, threads);
             res = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
             W = res.w.head(r);
             model_.intercept = Vector::Constant(1, res.w[r]);
         } else {
-            MultinomialLogisticObjective f(phi, data.y, k, cost, true);
+            MultinomialLogisticObjective f(phi, data.y, k, cost, true, threads);
             res = minimize_lbfgs(f, Vector::Zero(f.dimension()), opts);
             W = Eigen::Map<const Eigen::MatrixXd>(res.w.data(), r, k);
             model_.intercept = res.w.segment(r * k, k);

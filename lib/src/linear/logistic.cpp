@@ -99,7 +99,8 @@ LogisticFit solve_at(const Dataset& data, const LogisticParams& p, double C, con
             data, ctx,
             [&](const Features& X, Index first) {
                 return std::make_unique<BinaryLogisticObjective>(X, y_pm.segment(first, X.rows()),
-                                                                 cost.segment(first, X.rows()), fit_intercept);
+                                                                 cost.segment(first, X.rows()), fit_intercept,
+                                                                 ctx.resolved_threads());
             },
             minimize);
         out.coef = result.w.head(d).transpose();
@@ -109,7 +110,8 @@ LogisticFit solve_at(const Dataset& data, const LogisticParams& p, double C, con
             data, ctx,
             [&](const Features& X, Index first) {
                 return std::make_unique<MultinomialLogisticObjective>(X, data.y.segment(first, X.rows()), k,
-                                                                      cost.segment(first, X.rows()), fit_intercept);
+                                                                      cost.segment(first, X.rows()), fit_intercept,
+                                                                      ctx.resolved_threads());
             },
             minimize);
         out.coef = Eigen::Map<const Eigen::MatrixXd>(result.w.data(), d, k).transpose();

@@ -74,6 +74,58 @@ TEST_CASE("logistic objective: stable log(1+e^t) and sigmoid at the extremes") {
     CHECK(sigmoid(-40.0) == doctest::Approx(std::exp(-40.0)).epsilon(1e-15));
 }
 
+TEST_CASE("logistic objective: the one-exp loss terms are log1p_exp(-t) and sigmoid(-t) bit for bit") {
+    for (double t : {-800.0, -40.0, -3.5, -1e-300, -0.0, 0.0, 1e-300, 0.25, 2.0, 37.0, 800.0}) {
+        CAPTURE(t);
+        const LogisticLossTerms terms = logistic_loss_terms(t);
+        CHECK(terms.loss == log1p_exp(-t));
+        CHECK(terms.p_wrong == sigmoid(-t));
+    }
+}
+
+// Rows over several of the sums' blocks (2048 rows each), the last one partial.
+DenseMatrix tall_X(Index n, Index d) {
+    DenseMatrix X(n, d);
+    for (Index i = 0; i < n; ++i)
+        for (Index j = 0; j < d; ++j)
+            X(i, j) = std::sin(0.37 * static_cast<double>(i * (j + 1)) + 0.11 * static_cast<double>(j));
+    return X;
+}
+
+TEST_CASE("logistic objective: dense sums have the same bits on 1, 2 and 3 threads") {
+    const Index n = 5000, d = 6;
+    const Features X(tall_X(n, d));
+    Vector y(n), cost(n);
+    for (Index i = 0; i < n; ++i) {
+        y[i] = std::cos(1.7 * static_cast<double>(i)) > 0 ? 1.0 : -1.0;
+        cost[i] = 0.5 + 0.25 * static_cast<double>(i % 3);
+    }
+    const Vector w = point(d + 1, 0.6), v = point(d + 1, 1.1).reverse();
+    Vector g1, hv1;
+    BinaryLogisticObjective one(X, y, cost, true, 1);
+    const double f1 = one.value_gradient(w, g1);
+    one.hessian_vector(v, hv1);
+    for (int threads : {2, 3}) {
+        CAPTURE(threads);
+        BinaryLogisticObjective f(X, y, cost, true, threads);
+        Vector g, hv;
+        CHECK(f.value_gradient(w, g) == f1);
+        CHECK(g == g1);
+        f.hessian_vector(v, hv);
+        CHECK(hv == hv1);
+        CHECK(f.value(w) == one.value(w));
+    }
+    // The sparse path (Eigen's products, another order of additions) agrees to rounding.
+    const Features sparse_X(SparseMatrix(tall_X(n, d).sparseView()));
+    BinaryLogisticObjective sparse(sparse_X, y, cost, true);
+    Vector gs, hvs;
+    CHECK(sparse.value_gradient(w, gs) == doctest::Approx(f1).epsilon(1e-13));
+    CHECK(relative_error(gs, g1) < 1e-12);
+    sparse.hessian_vector(v, hvs);
+    CHECK(relative_error(hvs, hv1) < 1e-12);
+    check_gradient_and_hessian(one, w);
+}
+
 TEST_CASE("logistic objective: binary value at w = 0 is log 2 times the summed costs") {
     const Features X(small_X());
     const Vector y{{1, -1, 1, 1, -1, -1, 1}};

@@ -15,6 +15,18 @@ inline double sigmoid(double t) {
     const double e = std::exp(t);
     return e / (1.0 + e);
 }
+// log(1 + e^-t) and σ(-t) from one exp, e^-|t|: the same bits as log1p_exp(-t) and
+// sigmoid(-t), which compute the same e^-|t| each (the logistic loss of a margin t and
+// its derivative's weight, for the sums over rows that need both).
+struct LogisticLossTerms {
+    double loss;     // log(1 + e^-t)
+    double p_wrong;  // σ(-t): the probability given to the other class
+};
+inline LogisticLossTerms logistic_loss_terms(double t) {
+    const double e = std::exp(-std::abs(t));
+    const double log1p_e = std::log1p(e);
+    return {t < 0 ? -t + log1p_e : log1p_e, t <= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e)};
+}
 // Class probabilities from decision scores: one column z gives (σ(−z), σ(z)), each side
 // from its own sign (1 − σ(z) would lose the small one); k columns give their softmax.
 Eigen::MatrixXd logistic_probabilities(const Eigen::MatrixXd& z);

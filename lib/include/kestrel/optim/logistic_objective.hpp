@@ -11,6 +11,8 @@
 // from the parameters when fit_intercept is false.
 //
 // Both keep a reference to X: it must outlive the objective.
+#include <memory>
+
 #include "kestrel/common/logistic_math.hpp"
 #include "kestrel/optim/objective.hpp"
 
@@ -18,8 +20,9 @@ namespace kestrel {
 
 class BinaryLogisticObjective : public Objective {
 public:
-    // y: +1 / -1 per row; cost: per-row loss weight (>= 0).
-    BinaryLogisticObjective(const Features& X, Vector y, Vector cost, bool fit_intercept);
+    // y: +1 / -1 per row; cost: per-row loss weight (>= 0); threads: for the sums over
+    // dense rows (the result does not depend on it).
+    BinaryLogisticObjective(const Features& X, Vector y, Vector cost, bool fit_intercept, int threads = 1);
 
     Index dimension() const override { return d_ + (fit_intercept_ ? 1 : 0); }
     double value_gradient(const Vector& w, Vector& grad) override;
@@ -32,19 +35,26 @@ public:
 
 private:
     Vector margins(const Vector& w) const;  // X w + b
+    // Dense rows [first, end): z_i = x_iᵀw + b (entry i − first).
+    std::unique_ptr<double[]> block_margins(const Vector& w, Index first, Index end) const;
+    // out[0 .. d) += Σ a_i x_i and out[d] += Σ a_i over the dense rows [first, end).
+    void add_block_rows(Index first, Index end, const double* a, double* out) const;
 
     const Features& X_;
     Vector y_, cost_;
     Index d_;
     bool fit_intercept_;
+    int threads_;
     Vector curvature_;  // cost_i σ(t_i) σ(-t_i) at the last point, for hessian_vector
     double penalty_ = 1;
 };
 
 class MultinomialLogisticObjective : public Objective {
 public:
-    // y: class index 0..k-1 per row; cost: per-row loss weight (>= 0).
-    MultinomialLogisticObjective(const Features& X, Vector y, Index k, Vector cost, bool fit_intercept);
+    // y: class index 0..k-1 per row; cost: per-row loss weight (>= 0); threads: for the
+    // sums over dense rows (the result does not depend on it).
+    MultinomialLogisticObjective(const Features& X, Vector y, Index k, Vector cost, bool fit_intercept,
+                                 int threads = 1);
 
     Index dimension() const override { return (d_ + (fit_intercept_ ? 1 : 0)) * k_; }
     double value_gradient(const Vector& w, Vector& grad) override;
@@ -56,11 +66,18 @@ public:
 private:
     Eigen::MatrixXd scores(const Vector& w) const;  // n x k: X W + 1 bᵀ
     void pack_gradient(const Vector& w, const Eigen::MatrixXd& R, Vector& grad) const;
+    double softmax_row(Index i, double* z) const;
+    // Over dense rows, a block of rows at a time: block_terms(first, Z, out) gets the block's
+    // scores Z (rows x k, row-major; X W + b), may add its own values into out's first
+    // width − (d+1)k entries, and leaves R in Z; Xᵀ R and R's column sums go to the rest.
+    template <class BlockTerms>
+    Vector sum_dense(const Vector& w, Index width, BlockTerms&& block_terms) const;
 
     const Features& X_;
     Vector y_, cost_;
     Index d_, k_;
     bool fit_intercept_;
+    int threads_;
     Eigen::MatrixXd proba_;  // softmax at the last point, for hessian_vector
     double penalty_ = 1;
 };
