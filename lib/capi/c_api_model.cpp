@@ -44,7 +44,7 @@ Table table_to_train(const Table& t) {
 // The rows of an in-memory dataset as training_dataset makes a table's, with its weights.
 Dataset memory_training_rows(const KestrelDataset& data, const TrainRequest& request) {
     const Table& t = data.table;
-    if (!t.labels || static_cast<Index>(t.labels->text.size()) != t.X.rows())
+    if (!t.labels || static_cast<Index>(t.labels->size()) != t.X.rows())
         throw UsageError("the dataset has no labels to train on (kestrel_dataset_set_labels)");
     if (t.X.rows() == 0) throw DataError(std::string(kMemorySource) + ": no data rows");
     Dataset rows = training_dataset(table_to_train(t), request.spec, request.data);

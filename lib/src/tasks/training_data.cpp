@@ -66,7 +66,7 @@ void set_validation_labels(Dataset& d, const Table& t, const Dataset& train) {
             const auto r = static_cast<std::size_t>(i);
             throw DataError(t.source + ":" +
                             std::to_string(r < t.labels->line.size() ? t.labels->line[r] : std::uint64_t(i + 1)) +
-                            ": label '" + t.labels->text[r] + "' is not a class of the training data");
+                            ": label '" + t.labels->text_at(r) + "' is not a class of the training data");
         }
     d.classes = train.classes;
 }
