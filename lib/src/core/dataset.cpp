@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "kestrel/core/error.hpp"
 #include "kestrel/core/memory.hpp"
@@ -304,21 +305,41 @@ namespace {
 
 // encode_classes for labels kept as numbers: each distinct value is a class, in numeric
 // order (the order of their texts' numbers, as encode_classes gives it).
+// Class labels are few: up to this many distinct values are found by a scan of those seen so
+// far, and a row's class by a binary search of the sorted values (a hash map per row cost more
+// than the rest of a small fit's preparation); past it, by a hash map.
+constexpr std::size_t kFewLabelValues = 32;
+
+// The distinct values of `v` (each once, in no particular order).
+std::vector<double> distinct_values(const std::vector<double>& v) {
+    std::vector<double> seen;
+    for (const double x : v) {
+        if (std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+        if (seen.size() == kFewLabelValues) {
+            const std::unordered_set<double> all(v.begin(), v.end());
+            return {all.begin(), all.end()};
+        }
+        seen.push_back(x);
+    }
+    return seen;
+}
+
 void encode_number_classes(const RawLabels& labels, Dataset& out) {
-    // The distinct values first (a class per value), then only those sorted: sorting every
-    // row's label cost more than the rest of the encoding.
-    std::unordered_map<double, Index> index;
-    for (const double v : labels.numeric) index.emplace(v, 0);
-    std::vector<double> values;
-    values.reserve(index.size());
-    for (const auto& [v, unused] : index) values.push_back(v);
+    std::vector<double> values = distinct_values(labels.numeric);
     std::sort(values.begin(), values.end());
     out.classes.clear();
-    for (const double v : values) {
-        index[v] = static_cast<Index>(out.classes.size());
-        out.classes.push_back(number_label_text(v));
-    }
+    for (const double v : values) out.classes.push_back(number_label_text(v));
     out.y.resize(static_cast<Index>(labels.numeric.size()));
+    const auto class_of_sorted = [&](double v) {
+        return static_cast<double>(std::lower_bound(values.begin(), values.end(), v) - values.begin());
+    };
+    if (values.size() <= kFewLabelValues) {
+        for (std::size_t i = 0; i < labels.numeric.size(); ++i)
+            out.y[static_cast<Index>(i)] = class_of_sorted(labels.numeric[i]);
+        return;
+    }
+    std::unordered_map<double, Index> index;
+    for (std::size_t c = 0; c < values.size(); ++c) index.emplace(values[c], static_cast<Index>(c));
     for (std::size_t i = 0; i < labels.numeric.size(); ++i)
         out.y[static_cast<Index>(i)] = static_cast<double>(index.at(labels.numeric[i]));
 }
