@@ -169,16 +169,27 @@ double MultinomialLogisticObjective::softmax_row(Index i, double* z) const {
 template <class BlockTerms>
 Vector MultinomialLogisticObjective::sum_dense(const Vector& w, Index width, BlockTerms&& block_terms) const {
     const DenseView X = X_.dense_ref();
-    const Eigen::Map<const Eigen::MatrixXd> W(w.data(), d_, k_);
+    const SimdLoops& loops = simd_loops();
+    // W (d x k, column-major) is Wᵀ row-major: class c's weights are the d values at c·d.
+    const double* Wt = w.data();
     return sum_over_row_blocks(X.rows(), width, threads_, [&](Index first, Index end, double* out) {
-        const auto rows = X.middleRows(first, end - first);
+        const Index m = end - first;
+        const double* rows = X.data() + first * d_;
         // Row-major so that each row's k scores are contiguous.
-        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Z = rows * W;
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Z(m, k_);
+        for (Index r = 0; r < m; ++r) loops.dot_rows(rows + r * d_, Wt, k_, d_, Z.row(r).data());
         if (fit_intercept_) Z.rowwise() += w.segment(d_ * k_, k_).transpose();
         block_terms(first, Z, out);
-        // out = [ (block's own values), ∂W (d x k column-major), ∂b (k) ] from the block's R = Z.
-        Eigen::Map<Eigen::MatrixXd>(out + width - d_ * k_ - k_, d_, k_).noalias() += rows.transpose() * Z;
-        Eigen::Map<Vector>(out + width - k_, k_) += Z.colwise().sum().transpose();
+        // out = [ (block's own values), ∂W (d x k column-major), ∂b (k) ] from the block's R = Z:
+        // class c's gradient is Σ_r R_rc x_r.
+        double* dW = out + width - d_ * k_ - k_;
+        double* db = out + width - k_;
+        Vector a(m);
+        for (Index c = 0; c < k_; ++c) {
+            a = Z.col(c);
+            loops.add_weighted_rows(a.data(), rows, m, d_, dW + c * d_);
+            for (Index r = 0; r < m; ++r) db[c] += a[r];
+        }
     });
 }
 
@@ -205,17 +216,9 @@ double MultinomialLogisticObjective::value_gradient(const Vector& w, Vector& gra
     Eigen::MatrixXd R(n, k_);
     double loss = 0;
     for (Index i = 0; i < n; ++i) {
-        // log-sum-exp shifted by the row maximum: exp never overflows.
-        auto z = proba_.row(i);
-        const auto yi = static_cast<Index>(y_[i]);
-        const double z_true = z[yi];
-        const double m = z.maxCoeff();
-        z.array() = (z.array() - m).exp();
-        const double s = z.sum();
-        loss += cost_[i] * (m + std::log(s) - z_true);
-        z /= s;
-        R.row(i) = cost_[i] * z;
-        R(i, yi) -= cost_[i];
+        loss += softmax_row(i, proba_.row(i).data());
+        R.row(i) = cost_[i] * proba_.row(i);
+        R(i, static_cast<Index>(y_[i])) -= cost_[i];
     }
     pack_gradient(w, R, grad);
     return 0.5 * penalty_ * w.head(d_ * k_).squaredNorm() + loss;

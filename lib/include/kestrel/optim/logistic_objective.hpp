@@ -78,7 +78,8 @@ private:
     Index d_, k_;
     bool fit_intercept_;
     int threads_;
-    Eigen::MatrixXd proba_;  // softmax at the last point, for hessian_vector
+    // softmax at the last point, for hessian_vector; row-major: each row is read and written whole
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> proba_;
     double penalty_ = 1;
 };
 
