@@ -11,6 +11,7 @@
 #include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_blocks.hpp"
 #include "kestrel/common/row_shards.hpp"
+#include "kestrel/core/cell_scans.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -38,7 +39,7 @@ bool has_missing_cells(const Features& X, bool rows_sharded) {
         const SparseMatrix& m = X.sparse_ref();
         missing = std::any_of(m.valuePtr(), m.valuePtr() + m.nonZeros(), [](double v) { return std::isnan(v); });
     } else {
-        missing = X.dense_ref().hasNaN();
+        missing = has_nan_cell(X.dense_ref());
     }
     sum_over_ranks(rows_sharded, std::span<double>(&missing, 1));
     return missing > 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kestrel/common/row_shards.hpp"
+#include "kestrel/core/cell_scans.hpp"
 #include "kestrel/core/error.hpp"
 #include "kestrel/preprocess/column_selector.hpp"
 #include "kestrel/preprocess/encoders.hpp"
@@ -299,7 +300,7 @@ void nan_range(const DenseView& m, Vector& lo, Vector& hi) {
     }
 }
 
-bool dense_with_nan(const Features& X) { return !X.is_sparse() && X.dense_ref().hasNaN(); }
+bool dense_with_nan(const Features& X) { return !X.is_sparse() && has_nan_cell(X.dense_ref()); }
 
 // ---- the same statistics over rows spread over MPI ranks (Transformer::fit_on_shards) ----
 
@@ -461,7 +462,7 @@ public:
         DenseMatrix scratch;
         const DenseView m = X.dense(scratch);
         Vector lo, hi;
-        if (m.hasNaN()) {
+        if (has_nan_cell(m)) {
             nan_range(m, lo, hi);
         } else {
             lo = m.colwise().minCoeff().transpose();
