@@ -48,6 +48,14 @@ std::unique_ptr<double[]> BinaryLogisticObjective::block_margins(const Vector& w
     return z;
 }
 
+std::unique_ptr<double[]> BinaryLogisticObjective::exp_minus_abs_margins(Index first, Index end,
+                                                                         const double* z) const {
+    auto e = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(end - first));
+    for (Index r = 0; r < end - first; ++r) e[r] = -std::abs(y_[first + r] * z[r]);
+    simd_loops().exp_inplace(e.get(), end - first);
+    return e;
+}
+
 void BinaryLogisticObjective::add_block_rows(Index first, Index end, const double* a, double* out) const {
     simd_loops().add_weighted_rows(a, X_.dense_ref().data() + first * d_, end - first, d_, out);
     for (Index r = 0; r < end - first; ++r) out[d_] += a[r];
@@ -62,9 +70,10 @@ double BinaryLogisticObjective::value_gradient(const Vector& w, Vector& grad) {
         // Per block: [∂w (d), ∂b, loss].
         const Vector sums = sum_over_row_blocks(n, d_ + 2, threads_, [&](Index first, Index end, double* out) {
             const std::unique_ptr<double[]> a = block_margins(w, first, end);
+            const std::unique_ptr<double[]> e = exp_minus_abs_margins(first, end, a.get());
             for (Index i = first; i < end; ++i) {
                 double& ai = a[i - first];
-                const LogisticLossTerms terms = logistic_loss_terms(y_[i] * ai);
+                const LogisticLossTerms terms = logistic_loss_terms(y_[i] * ai, e[i - first]);
                 out[d_ + 1] += cost_[i] * terms.loss;
                 curvature_[i] = cost_[i] * terms.p_wrong * (1.0 - terms.p_wrong);
                 ai = -y_[i] * cost_[i] * terms.p_wrong;  // ∂loss_i/∂z_i
@@ -94,7 +103,8 @@ double BinaryLogisticObjective::value(const Vector& w) {
     if (!X_.is_sparse()) {
         loss = sum_over_row_blocks(X_.rows(), 1, threads_, [&](Index first, Index end, double* out) {
             const std::unique_ptr<double[]> z = block_margins(w, first, end);
-            for (Index i = first; i < end; ++i) out[0] += cost_[i] * log1p_exp(-y_[i] * z[i - first]);
+            const std::unique_ptr<double[]> e = exp_minus_abs_margins(first, end, z.get());
+            for (Index i = first; i < end; ++i) out[0] += cost_[i] * logistic_loss_terms(y_[i] * z[i - first], e[i - first]).loss;
         })[0];
     } else {
         const Vector z = margins(w);

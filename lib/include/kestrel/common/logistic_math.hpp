@@ -22,11 +22,12 @@ struct LogisticLossTerms {
     double loss;     // log(1 + e^-t)
     double p_wrong;  // σ(-t): the probability given to the other class
 };
-inline LogisticLossTerms logistic_loss_terms(double t) {
-    const double e = std::exp(-std::abs(t));
+// The same from e = e^-|t| computed elsewhere (a vector exp over a block of rows).
+inline LogisticLossTerms logistic_loss_terms(double t, double e) {
     const double log1p_e = std::log1p(e);
     return {t < 0 ? -t + log1p_e : log1p_e, t <= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e)};
 }
+inline LogisticLossTerms logistic_loss_terms(double t) { return logistic_loss_terms(t, std::exp(-std::abs(t))); }
 // Class probabilities from decision scores: one column z gives (σ(−z), σ(z)), each side
 // from its own sign (1 − σ(z) would lose the small one); k columns give their softmax.
 Eigen::MatrixXd logistic_probabilities(const Eigen::MatrixXd& z);
