@@ -16,6 +16,7 @@
 #include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/gbdt_tree_learner.hpp"
 #include "kestrel/boosting/histogram.hpp"
+#include "kestrel/boosting/leaf_values.hpp"
 #include "kestrel/common/quantized_table.hpp"
 #include "kestrel/common/row_shards.hpp"
 #include "kestrel/core/error.hpp"
@@ -688,12 +689,7 @@ void GbdtFit::grow_tree(Index c, HistTreeLearner& learner, int inner, std::span<
     if (loss.renews_leaves())
         renew_leaf_values(loss, g, grouped, *y, *w, F.data() + c, K, tp.learning_rate,
                           inner > 1 && n >= kParallelRows ? inner : 1);
-#pragma omp parallel for schedule(dynamic) num_threads(inner) if (inner > 1 && n_leaves > 1 && n >= kParallelRows)
-    for (Index l = 0; l < n_leaves; ++l) {
-        const double v = g.tree.value(g.leaves[static_cast<std::size_t>(l)])[0];
-        for (Index k = g.leaf_begin[static_cast<std::size_t>(l)]; k < g.leaf_end[static_cast<std::size_t>(l)]; ++k)
-            F[static_cast<std::size_t>(grouped[static_cast<std::size_t>(k)] * K + c)] += v;
-    }
+    add_leaf_values(g, grouped, F.data() + c, K, n, inner > 1 && n_leaves > 1 && n >= kParallelRows ? inner : 1);
     if (subsample < 1) {
 #pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && n >= kParallelRows)
         for (Index i = 0; i < n; ++i)

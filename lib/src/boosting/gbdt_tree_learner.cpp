@@ -557,17 +557,26 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
                     : partition_rows(bins_.column8(s.feature), s.bin, miss, s.missing_left, rows_.data(), partition_scratch(),
                                      begin, end);
     };
-    if (threads_ > 1 && nb == 1 && moved >= kParallelPartitionRows) {
-        // One node (the root, leaf-wise growth): its range in a piece a thread, then joined.
-        const Node& n = *batch.front();
-        mid.front() = partition_in_pieces([&](Index b, Index e) { return partition(n, b, e); }, rows_.data(),
-                                          partition_scratch(), n.begin, n.end, threads_);
-    } else {
-#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (threads_ > 1 && nb > 1 && moved >= kParallelHistogramWork)
-        for (Index j = 0; j < nb; ++j) {
-            const Node& n = *batch[static_cast<std::size_t>(j)];
-            mid[static_cast<std::size_t>(j)] = partition(n, n.begin, n.end);
-        }
+    // A node with more than a thread's share of the level's rows (the root, the larger child
+    // on the first level, leaf-wise growth) would keep the other threads waiting: its range in
+    // a piece a thread, then joined. The other nodes take a thread each.
+    std::vector<Index> whole;
+    for (Index j = 0; j < nb; ++j) {
+        const Node& n = *batch[static_cast<std::size_t>(j)];
+        const Index size = n.end - n.begin;
+        if (threads_ > 1 && size >= kParallelPartitionRows && size * threads_ > moved)
+            mid[static_cast<std::size_t>(j)] = partition_in_pieces([&](Index b, Index e) { return partition(n, b, e); },
+                                                                   rows_.data(), partition_scratch(), n.begin, n.end,
+                                                                   threads_);
+        else
+            whole.push_back(j);
+    }
+    const auto n_whole = static_cast<Index>(whole.size());
+    const bool parallel = threads_ > 1 && n_whole > 1 && moved >= kParallelHistogramWork;
+#pragma omp parallel for schedule(dynamic) num_threads(threads_) if (parallel)
+    for (Index i = 0; i < n_whole; ++i) {
+        const auto j = static_cast<std::size_t>(whole[static_cast<std::size_t>(i)]);
+        mid[j] = partition(*batch[j], batch[j]->begin, batch[j]->end);
     }
 
     std::vector<Node> kids;
