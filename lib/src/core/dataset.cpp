@@ -1,8 +1,10 @@
 #include "kestrel/core/dataset.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -344,20 +346,47 @@ void encode_number_classes(const RawLabels& labels, Dataset& out) {
         out.y[static_cast<Index>(i)] = static_cast<double>(index.at(labels.numeric[i]));
 }
 
+// Whether rows i and j have the same label text: the same bits of their numbers when the
+// texts are written from the numbers (the same number, the same text), else the same text.
+bool same_label(const RawLabels& labels, std::size_t i, std::size_t j) {
+    if (!labels.texts_are_numbers) return labels.text[i] == labels.text[j];
+    return std::bit_cast<std::uint64_t>(labels.numeric[i]) == std::bit_cast<std::uint64_t>(labels.numeric[j]);
+}
+
+// The rows of the last two distinct labels met: a row's label compared with theirs before
+// any hash (a hash of every row's text was most of the encoding of 200,000 labels).
+struct RecentLabels {
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::size_t row[2] = {kNone, kNone};
+    // A recent row with row i's label, or kNone.
+    std::size_t find(const RawLabels& labels, std::size_t i) const {
+        for (const std::size_t r : row)
+            if (r != kNone && same_label(labels, i, r)) return r;
+        return kNone;
+    }
+    void add(std::size_t i) {
+        row[1] = row[0];
+        row[0] = i;
+    }
+};
+
 }  // namespace
 
 void encode_classes(const RawLabels& labels, Dataset& out) {
     if (labels.texts_are_numbers) return encode_number_classes(labels, out);
     std::vector<std::string> classes;
-    {
-        std::unordered_map<std::string, std::size_t> seen;
-        for (std::size_t i = 0; i < labels.text.size(); ++i)
-            if (seen.emplace(labels.text[i], i).second) classes.push_back(labels.text[i]);
+    std::unordered_map<std::string, std::size_t> seen;  // each class's first row
+    RecentLabels recent;
+    for (std::size_t i = 0; i < labels.text.size(); ++i) {
+        if (recent.find(labels, i) != RecentLabels::kNone) continue;  // seen: no hash
+        recent.add(i);
+        if (seen.emplace(labels.text[i], i).second) classes.push_back(labels.text[i]);
     }
     if (labels.all_numeric()) {
         // Numeric order ("2" before "10"); equal values written differently keep text order.
+        // A class's value is its first row's.
         std::map<std::string, double> value;
-        for (std::size_t i = 0; i < labels.text.size(); ++i) value.emplace(labels.text[i], labels.numeric[i]);
+        for (const std::string& c : classes) value.emplace(c, labels.numeric[seen.at(c)]);
         std::stable_sort(classes.begin(), classes.end(), [&](const std::string& a, const std::string& b) {
             const double va = value[a], vb = value[b];
             if (va != vb) return va < vb;
@@ -374,7 +403,15 @@ Vector encode_with_classes(const RawLabels& labels, std::vector<std::string>& cl
     std::unordered_map<std::string, Index> index;
     for (std::size_t c = 0; c < classes.size(); ++c) index.emplace(classes[c], static_cast<Index>(c));
     Vector y(static_cast<Index>(labels.size()));
+    RecentLabels recent;
     for (std::size_t i = 0; i < labels.size(); ++i) {
+        // A row with the label of one of the last two distinct labels' rows takes its class
+        // without a text or a hash (two classes: every row).
+        if (const std::size_t r = recent.find(labels, i); r != RecentLabels::kNone) {
+            y[static_cast<Index>(i)] = y[static_cast<Index>(r)];
+            continue;
+        }
+        recent.add(i);
         std::string text = labels.text_at(i);
         auto [it, added] = index.emplace(text, static_cast<Index>(classes.size()));
         if (added) classes.push_back(std::move(text));
