@@ -12,6 +12,7 @@
 
 #include "kestrel/boosting/gbdt_constraints.hpp"
 #include "kestrel/boosting/histogram_kernels.hpp"
+#include "kestrel/common/column_reads.hpp"
 
 namespace kestrel {
 namespace {
@@ -20,9 +21,6 @@ namespace {
 constexpr double kMinGain = 1e-6;
 // Below this many histogram cell updates a loop runs on one thread: a fork-join costs more.
 constexpr Index kParallelHistogramWork = 1 << 15;
-// Codes on disk: the columns read ahead of the one being histogrammed, so that the disk
-// reads the next while the cores sum this one (two: one a thread).
-constexpr Index kColumnsAhead = 2;
 // Rows of a node whose gradient pairs one task gathers into the node's order.
 constexpr Index kGatherPiece = 1 << 14;
 // From this many rows a lone node's partition is shared by the threads (partition_in_pieces).
@@ -106,7 +104,14 @@ inline bool bit(const std::vector<std::uint32_t>& words, int b) {
 
 HistTreeLearner::HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads)
     : bins_(bins), cuts_(cuts), p_(std::move(params)), threads_(std::max(1, threads)),
-      constrained_(!p_.monotone.empty()) {}
+      constrained_(!p_.monotone.empty()) {
+    if (!bins_.pages().in_file()) return;
+    reads_ = std::make_unique<ColumnReads>(bins_);
+    bins_.pages().drop_cached();  // the written pages leave the cache: the histograms read past it
+}
+
+HistTreeLearner::HistTreeLearner(HistTreeLearner&&) noexcept = default;
+HistTreeLearner::~HistTreeLearner() = default;
 
 int HistTreeLearner::acquire_slot() {
     if (!free_.empty()) {
@@ -159,18 +164,21 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     const Index tasks = n_nodes * nf;
     const bool wide = bins_.wide();
     // Codes in pages on disk: every node of the batch takes a column in turn, so that the
-    // column is read from disk once a level, not once a node (the page cache under a memory
-    // limit holds a few columns, not the store). In memory a node takes its columns a few at
+    // column is read from disk once a level, not once a node (the learner's buffers hold a
+    // few columns, not the store). In memory a node takes its columns a few at
     // a time (accumulate_block), its gradients kept in cache and each row's read once for
     // those columns. Each histogram is the same sum either way.
-    const bool feature_major = bins_.pages().in_file();
+    const bool feature_major = reads_ != nullptr;
     // ... and the columns taken in the opposite order from the last batch's, so that the
-    // columns read last, still in the page cache, are read first (in one order every batch,
-    // the least recently read column, the one evicted first, is always the next one needed).
+    // columns read last, still in the buffers, are read first (in one order every batch, the
+    // least recently read column, the one replaced first, is always the next one needed).
     const bool backward = feature_major && (histogram_batches_++ % 2 == 1);
     const auto column_at = [&](Index i) { return features_[static_cast<std::size_t>(backward ? nf - 1 - i : i)]; };
-    if (feature_major)
-        for (Index i = 0; i < std::min<Index>(kColumnsAhead, nf); ++i) bins_.will_need_column(column_at(i));
+    if (feature_major) {  // read in that order into the learner's buffers while the threads sum
+        std::vector<Index> order(static_cast<std::size_t>(nf));
+        for (Index i = 0; i < nf; ++i) order[static_cast<std::size_t>(i)] = column_at(i);
+        reads_->start(std::move(order), std::vector<int>(static_cast<std::size_t>(nf), static_cast<int>(n_nodes)));
+    }
     Index work = 0;
     int max_cells = 0;
     for (const Node* n : nodes) work += (n->end - n->begin) * nf;
@@ -234,8 +242,8 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
     for (Index t = 0; t < n_blocks; ++t) {
         const Block& bk = blocks[static_cast<std::size_t>(t)];
         const Node* n = nodes[static_cast<std::size_t>(bk.node)];
-        if (feature_major && bk.node == 0 && bk.first + kColumnsAhead < nf)
-            bins_.will_need_column(column_at(bk.first + kColumnsAhead));
+        const std::byte* read = feature_major ? reads_->acquire(bk.first) : nullptr;  // one column a task
+        if (feature_major && read == nullptr) continue;  // a failed read: finish() throws its error
         for (int q = 0; q < bk.count; ++q) {
             const Index f = column_at(bk.first + q);
             BinStat* h = hist(n->slot) + cuts_.offset(f);
@@ -248,8 +256,8 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
                 c.spare[q] = sp;
                 c.cells[q] = cells;
             };
-            if (wide) set(c16, bins_.column16(f));
-            else set(c8, bins_.column8(f));
+            if (wide) set(c16, read ? reinterpret_cast<const std::uint16_t*>(read) : bins_.column16(f));
+            else set(c8, read ? reinterpret_cast<const std::uint8_t*>(read) : bins_.column8(f));
         }
         if (whole(n)) {
             if (wide) accumulate_block(c16, bk.count, all, gh, 0, m, bk.two_chains);
@@ -259,8 +267,10 @@ void HistTreeLearner::build_histograms(std::span<Node* const> nodes, const GradP
         } else {
             accumulate_block(c8, bk.count, listed, ordered_.data(), n->begin, n->end, bk.two_chains);
         }
+        if (feature_major) reads_->release(bk.first);
     }
     }
+    if (feature_major) reads_->finish();
     if (p_.rows_sharded) sum_histograms_over_ranks(nodes);
 }
 
@@ -537,8 +547,8 @@ std::vector<HistTreeLearner::Node> HistTreeLearner::expand(std::span<Node* const
     const bool wide = bins_.wide();
     Index moved = 0;
     for (const Node* n : batch) moved += n->end - n->begin;
-    // Codes on disk are read without read-ahead (the histograms ask for each column ahead):
-    // the split columns are asked for at once, before the partitions fault on them.
+    // Codes on disk: the partitions are the mapping's only readers, without read-ahead; their
+    // split columns are asked for at once, before they fault on them.
     if (bins_.pages().in_file())
         for (const Node* n : batch) bins_.will_need_column(n->best.feature);
     // Node n's rows begin..end (a part of its range) partitioned by its split.
@@ -690,9 +700,9 @@ GrownTree HistTreeLearner::grow_all(const GradPair* gh, std::span<const int> fea
 }
 
 GrownTree HistTreeLearner::grow_listed(const GradPair* gh, std::span<const int> features) {
-    // Codes on disk: every column is asked for before it is read (will_need_column), and the
-    // kernel's read-ahead (8 MB on some disks, eight 1 MB columns) would read past each one
-    // into columns the level has summed already, evicting those it has yet to sum.
+    // Codes on disk: the partitions' split columns are asked for before they are read
+    // (will_need_column), and the kernel's read-ahead (8 MB on some disks, eight 1 MB
+    // columns) would read past each into columns no partition reads.
     bins_.pages().advise(CodePages::Access::random);
     features_.assign(features.begin(), features.end());
     sets_.clear();

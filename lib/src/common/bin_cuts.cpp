@@ -1,4 +1,5 @@
 #include "kestrel/common/bin_cuts.hpp"
+#include "kestrel/common/column_reads.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -538,12 +539,31 @@ struct CodeFileDescriptor {
     CodeFileDescriptor& operator=(const CodeFileDescriptor&) = delete;
     ~CodeFileDescriptor() {
         if (fd >= 0) ::close(fd);
-    }
+    }    // The descriptor kept past this scope (CodePages::read reads through it).
+    int keep() { return std::exchange(fd, -1); }
 };
 
 [[noreturn]] void refuse_code_file(const std::string& directory, std::size_t bytes, const std::string& why, int err) {
     throw DataError(directory + ": cannot hold " + format_bytes(bytes) + " of the quantized store on disk: " + why +
                     ": " + std::strerror(err));
+}
+
+[[noreturn]] void cannot_read_codes(const std::string& name, const std::string& why) {
+    throw DataError(name + ": cannot read the quantized store's codes back from disk: " + why);
+}
+
+// Whether `fd` reads past the page cache: O_DIRECT set, and a first aligned read taken.
+// Some file systems (tmpfs before Linux 6.6) refuse O_DIRECT at the read, with EINVAL:
+// the descriptor then reads through the cache (CodePages::read drops what it read).
+bool read_direct(int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) return false;
+    constexpr std::size_t unit = CodePages::kReadAlignment;
+    void* probe = std::aligned_alloc(unit, unit);
+    const bool ok = probe != nullptr && ::pread(fd, probe, unit, 0) >= 0;
+    std::free(probe);
+    if (!ok) (void)::fcntl(fd, F_SETFL, flags);
+    return ok;
 }
 
 }  // namespace
@@ -561,10 +581,11 @@ std::string CodePages::default_directory() {
     return tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp");
 }
 
-CodePages CodePages::in_file(std::size_t bytes, const std::string& directory) {
+CodePages CodePages::in_file(std::size_t bytes, const std::string& directory, std::size_t read_budget) {
     CodePages p;
     p.directory_ = directory.empty() ? default_directory() : directory;
     p.mapped_ = true;
+    p.read_budget_ = read_budget;
     if (bytes == 0) return p;  // nothing to map (mmap refuses a length of 0)
     std::string name = p.directory_ + "/kestrel-codes-XXXXXX";
     CodeFileDescriptor file{::mkostemp(name.data(), O_CLOEXEC)};
@@ -573,7 +594,8 @@ CodePages CodePages::in_file(std::size_t bytes, const std::string& directory) {
     ::unlink(name.c_str());
     // The blocks allocated now, so that a full disk is this error and not a SIGBUS when the
     // kernel writes a page back. posix_fallocate returns the error (it does not set errno).
-    const auto length = static_cast<off_t>(bytes);
+    // Rounded up to read()'s unit, so that the last column's aligned read is in the file.
+    const auto length = static_cast<off_t>((bytes + kReadAlignment - 1) / kReadAlignment * kReadAlignment);
     if (const int err = ::posix_fallocate(file.fd, 0, length); err != 0) {
         // A file system without fallocate: the size only (its blocks allocated as written).
         if (err != EOPNOTSUPP && err != EINVAL) refuse_code_file(p.directory_, bytes, "no room for its blocks", err);
@@ -583,6 +605,9 @@ CodePages CodePages::in_file(std::size_t bytes, const std::string& directory) {
     if (m == MAP_FAILED) refuse_code_file(p.directory_, bytes, "cannot map the file", errno);
     p.data_ = static_cast<std::byte*>(m);
     p.bytes_ = bytes;
+    p.direct_ = read_direct(file.fd);
+    p.name_ = std::move(name);
+    p.fd_ = file.keep();
     return p;
 }
 
@@ -591,7 +616,11 @@ CodePages::CodePages(CodePages&& other) noexcept
       data_(std::exchange(other.data_, nullptr)),
       bytes_(std::exchange(other.bytes_, 0)),
       mapped_(std::exchange(other.mapped_, false)),
-      directory_(std::move(other.directory_)) {}
+      directory_(std::move(other.directory_)),
+      name_(std::move(other.name_)),
+      fd_(std::exchange(other.fd_, -1)),
+      direct_(std::exchange(other.direct_, false)),
+      read_budget_(std::exchange(other.read_budget_, 0)) {}
 
 CodePages& CodePages::operator=(CodePages&& other) noexcept {
     if (this != &other) {
@@ -601,6 +630,10 @@ CodePages& CodePages::operator=(CodePages&& other) noexcept {
         bytes_ = std::exchange(other.bytes_, 0);
         mapped_ = std::exchange(other.mapped_, false);
         directory_ = std::move(other.directory_);
+        name_ = std::move(other.name_);
+        fd_ = std::exchange(other.fd_, -1);
+        direct_ = std::exchange(other.direct_, false);
+        read_budget_ = std::exchange(other.read_budget_, 0);
     }
     return *this;
 }
@@ -609,6 +642,8 @@ CodePages::~CodePages() { release(); }
 
 void CodePages::release() noexcept {
     if (mapped_ && data_ != nullptr) ::munmap(data_, bytes_);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
     std::vector<std::uint16_t>().swap(heap_);  // frees the buffer without allocating
     data_ = nullptr;
     bytes_ = 0;
@@ -629,6 +664,182 @@ void CodePages::will_need(std::size_t offset, std::size_t bytes) const {
     const std::size_t begin = offset / page * page;  // madvise wants a page-aligned start
     const std::size_t end = std::min(bytes_, offset + bytes);
     (void)::madvise(data_ + begin, end - begin, MADV_WILLNEED);
+}
+
+void CodePages::read(std::size_t offset, std::size_t bytes, std::byte* into) const {
+    if (bytes == 0) return;
+    if (fd_ < 0) throw InternalError("CodePages::read: the codes are not in a file");
+    for (std::size_t done = 0; done < bytes;) {
+        const ssize_t got = ::pread(fd_, into + done, bytes - done, static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) cannot_read_codes(name_, std::strerror(errno));
+        if (got == 0)
+            cannot_read_codes(name_, "the file ended after " + std::to_string(done) + " of " + std::to_string(bytes) +
+                                         " bytes at offset " + std::to_string(offset));
+        done += static_cast<std::size_t>(got);
+    }
+    // Read through the cache: its pages dropped, they would hold the memory a limit counts.
+    if (!direct_) (void)::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(bytes), POSIX_FADV_DONTNEED);
+}
+
+void CodePages::drop_cached() const {
+    if (fd_ < 0 || data_ == nullptr) return;
+    // Advice only: a page that cannot be written back now fails the read that needs it.
+    (void)::msync(data_, bytes_, MS_SYNC);
+    (void)::madvise(data_, bytes_, MADV_DONTNEED);  // a shared mapping: the file keeps the bytes
+    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+}  // namespace kestrel
+
+namespace kestrel {
+// ---- ColumnReads (kestrel/common/column_reads.hpp): gbdt's reads of the codes in a file. Here,
+// beside CodePages, for the same reason.
+namespace {
+
+constexpr std::size_t kReadUnit = CodePages::kReadAlignment;
+
+std::size_t round_up_to_reads(std::size_t bytes) { return (bytes + kReadUnit - 1) / kReadUnit * kReadUnit; }
+
+}  // namespace
+
+ColumnReads::ColumnReads(const BinnedMatrix& bins) : bins_(bins) {
+    column_bytes_ = static_cast<std::size_t>(bins.rows()) * (bins.wide() ? 2 : 1);
+    // A column's aligned read starts up to one alignment unit before its first code.
+    const std::size_t capacity = round_up_to_reads(column_bytes_) + kReadUnit;
+    const std::size_t budgeted = bins.pages().read_budget() / capacity;
+    const auto count = static_cast<std::size_t>(
+        std::clamp<Index>(static_cast<Index>(std::min<std::size_t>(budgeted, 1u << 20)), kMinBuffers,
+                          std::max<Index>(kMinBuffers, bins.cols())));
+    memory_.resize(count * capacity + kReadUnit);
+    const auto base = reinterpret_cast<std::uintptr_t>(memory_.data());
+    std::byte* aligned = memory_.data() + (round_up_to_reads(base) - base);
+    slots_.resize(count);
+    for (std::size_t s = 0; s < count; ++s) {
+        slots_[s].bytes = aligned + s * capacity;
+        free_.push_back(static_cast<int>(s));
+    }
+}
+
+ColumnReads::~ColumnReads() { stop_pass(); }
+
+void ColumnReads::stop_pass() noexcept {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    if (reader_.joinable()) reader_.join();
+}
+
+void ColumnReads::start(std::vector<Index> columns, std::vector<int> uses) {
+    stop_pass();  // a pass left unfinished (an exception in its takers' caller)
+    for (Slot& s : slots_) s.uses = 0;
+    free_.clear();
+    for (int s = 0; s < buffers(); ++s) free_.push_back(s);
+    columns_ = std::move(columns);
+    uses_ = std::move(uses);
+    slot_of_.assign(columns_.size(), -1);
+    const Index widest = columns_.empty() ? 0 : *std::max_element(columns_.begin(), columns_.end()) + 1;
+    position_.assign(static_cast<std::size_t>(std::max<Index>(widest, bins_.cols())), -1);
+    for (std::size_t k = 0; k < columns_.size(); ++k) position_[static_cast<std::size_t>(columns_[k])] = static_cast<Index>(k);
+    failed_ = stopping_ = false;
+    error_ = nullptr;
+    reader_ = std::thread([this] { read_pass(); });
+}
+
+// A free slot for the pass's k-th column: the one holding it still (cached), else the one
+// whose column the pass needs latest, none (Belady's rule: the order is known). Waits while
+// every slot is held; -1 when the pass is stopped.
+int ColumnReads::take_slot(std::size_t k, std::unique_lock<std::mutex>& lock, bool& cached) {
+    changed_.wait(lock, [&] { return stopping_ || !free_.empty(); });
+    if (stopping_) return -1;
+    const auto later = [&](Index column) {  // its next position in the pass, past k
+        const Index at = column < 0 ? -1 : position_[static_cast<std::size_t>(column)];
+        return at > static_cast<Index>(k) ? at : std::numeric_limits<Index>::max();
+    };
+    std::size_t best = 0;
+    Index best_later = -1;
+    for (std::size_t i = 0; i < free_.size(); ++i) {
+        const Index held = slots_[static_cast<std::size_t>(free_[i])].column;
+        cached = held == columns_[k];
+        if (cached) {
+            best = i;
+            break;
+        }
+        if (later(held) > best_later) best = i, best_later = later(held);
+    }
+    const int slot = free_[best];
+    free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(best));
+    return slot;
+}
+
+// The helper thread: each column of the pass in order, read into a slot unless still held.
+void ColumnReads::read_pass() {
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+        const Index column = columns_[k];
+        bool cached = false;
+        int slot = -1;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            slot = take_slot(k, lock, cached);
+            if (slot < 0) return;
+        }
+        Slot& s = slots_[static_cast<std::size_t>(slot)];
+        if (!cached) {
+            s.column = -1;  // its bytes are overwritten: it holds no column until read
+            const std::size_t begin = static_cast<std::size_t>(column) * column_bytes_;
+            const std::size_t from = begin / kReadUnit * kReadUnit;
+            try {
+                bins_.pages().read(from, round_up_to_reads(begin + column_bytes_) - from, s.bytes);
+            } catch (...) {
+                {
+                    const std::lock_guard<std::mutex> lock(mutex_);
+                    error_ = std::current_exception();
+                    failed_ = true;
+                    free_.push_back(slot);
+                }
+                changed_.notify_all();
+                return;
+            }
+            ++reads_;
+        }
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            s.column = column;
+            s.uses = uses_[k];
+            slot_of_[k] = slot;
+            if (s.uses == 0) free_.push_back(slot);
+        }
+        changed_.notify_all();
+    }
+}
+
+const std::byte* ColumnReads::acquire(Index k) {
+    const auto at = static_cast<std::size_t>(k);
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return slot_of_[at] >= 0 || failed_ || stopping_; });
+    if (slot_of_[at] < 0) return nullptr;
+    const std::size_t begin = static_cast<std::size_t>(columns_[at]) * column_bytes_;
+    return slots_[static_cast<std::size_t>(slot_of_[at])].bytes + (begin - begin / kReadUnit * kReadUnit);
+}
+
+void ColumnReads::release(Index k) {
+    bool freed = false;
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const int slot = slot_of_[static_cast<std::size_t>(k)];
+        if (slot < 0) return;  // never read (a failed pass)
+        Slot& s = slots_[static_cast<std::size_t>(slot)];
+        freed = --s.uses == 0;
+        if (freed) free_.push_back(slot);
+    }
+    if (freed) changed_.notify_all();
+}
+
+void ColumnReads::finish() {
+    stop_pass();  // every column taken: the reader is done, or past its last read
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 }  // namespace kestrel

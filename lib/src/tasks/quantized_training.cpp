@@ -209,6 +209,15 @@ std::uint64_t bytes_beside_codes(const Scan& s, const ModelSpec& spec, int threa
     return add_saturated(bytes, info.fit_bytes(resolved_params(spec)->values(), s.rows, classes, threads));
 }
 
+// The codes read back from a file on disk at once (CodePages::read_budget): a quarter of what
+// the budget leaves beside the fit's arrays (the histograms and the process are not counted
+// in `beside`), at most 64 MB, where more columns held save few reads; the reader holds at
+// least two columns whatever this says.
+std::size_t read_buffer_bytes(std::uint64_t budget, std::uint64_t beside) {
+    constexpr std::uint64_t kMaxReadBuffers = std::uint64_t{64} << 20;
+    return static_cast<std::size_t>(budget > beside ? std::min(kMaxReadBuffers, (budget - beside) / 4) : 0);
+}
+
 // The store's zero codes, in memory or in the pages of a temporary file as `placement` says:
 // automatic puts them on disk where they and `beside` (what the rows and the fit hold
 // besides) would not fit the memory budget together, or check_memory would refuse them.
@@ -217,7 +226,11 @@ BinnedMatrix store_codes(const BinCuts& cuts, const Scan& s, std::uint64_t max_m
     const std::uint64_t bytes = BinnedMatrix::code_bytes(cuts, s.rows, s.width);
     const bool too_large = !fits_memory(add_saturated(bytes, beside), max_memory);
     const bool disk = placement.pages == StorePages::disk || (placement.pages == StorePages::automatic && too_large);
-    if (disk) return {cuts, s.rows, s.width, CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory)};
+    if (disk) {
+        const std::uint64_t budget = max_memory != 0 ? max_memory : available_memory();
+        return {cuts, s.rows, s.width,
+                CodePages::in_file(static_cast<std::size_t>(bytes), placement.directory, read_buffer_bytes(budget, beside))};
+    }
     check_memory(bytes, max_memory,
                  s.source + ": holding " + std::to_string(s.rows) + " rows x " + std::to_string(s.width) +
                      " features quantized");

@@ -500,25 +500,32 @@ TEST_SUITE("tasks.quantized") {
         const std::string path = dir.file("t.csv", generated_csv(2500, 7));
         const test::PinnedDate pinned;
         for (const int max_bins : {255, 1000}) {
-            CAPTURE(max_bins);
-            TrainRequest request;
-            request.spec = gbdt_spec({{"n_estimators", 6}, {"max_bins", max_bins}, {"subsample", 0.8}});
-            request.data = data_options(path);
-            request.quantized_store = TrainRequest::QuantizedStore::always;
-            request.store_pages = StorePages::memory;
-            const TrainResult memory = train_model(request, Context{});
-            CHECK(memory.quantized);
-            CHECK_FALSE(memory.store_on_disk);
-            request.store_pages = StorePages::disk;
-            const TrainResult disk = train_model(request, Context{});
-            CHECK(disk.quantized);
-            CHECK(disk.store_on_disk);
-            const std::string bytes = saved_bytes(disk.model, dir / "disk.json");
-            CHECK(bytes.size() > 1000);
-            CHECK(bytes == saved_bytes(memory.model, dir / "memory.json"));
-            // And the doubles' model, as before.
-            request.quantized_store = TrainRequest::QuantizedStore::never;
-            CHECK(bytes == saved_bytes(train_model(request, Context{}).model, dir / "doubles.json"));
+            for (const int threads : {1, 2}) {
+                CAPTURE(max_bins);
+                CAPTURE(threads);
+                Context ctx;
+                ctx.threads = threads;
+                TrainRequest request;
+                request.spec = gbdt_spec({{"n_estimators", 6}, {"max_bins", max_bins}, {"subsample", 0.8}});
+                request.data = data_options(path);
+                request.quantized_store = TrainRequest::QuantizedStore::always;
+                request.store_pages = StorePages::memory;
+                const TrainResult memory = train_model(request, ctx);
+                CHECK(memory.quantized);
+                CHECK_FALSE(memory.store_on_disk);
+                // On disk without a limit: the learner holds every column in its buffers (the
+                // budget's 64 MB), read once and then taken from them (ColumnReads).
+                request.store_pages = StorePages::disk;
+                const TrainResult disk = train_model(request, ctx);
+                CHECK(disk.quantized);
+                CHECK(disk.store_on_disk);
+                const std::string bytes = saved_bytes(disk.model, dir / "disk.json");
+                CHECK(bytes.size() > 1000);
+                CHECK(bytes == saved_bytes(memory.model, dir / "memory.json"));
+                // And the doubles' model, as before.
+                request.quantized_store = TrainRequest::QuantizedStore::never;
+                CHECK(bytes == saved_bytes(train_model(request, ctx).model, dir / "doubles.json"));
+            }
         }
         // Two-byte codes are what max_bins 1000 gives on this table.
         const QuantizedTrainingData wide = read_quantized_training_data(data_options(path), gbdt_spec(), 1000, 1, {},
@@ -526,6 +533,7 @@ TEST_SUITE("tasks.quantized") {
         CHECK(wide.pages_on_disk);
         CHECK(wide.store->bins().wide());
         CHECK(wide.store->bins().pages().directory() == dir.path.string());
+        CHECK(wide.store->bins().pages().read_budget() > 0);
     }
 
     TEST_CASE("quantized store: a memory limit alone puts the codes on disk, with progress naming where") {
@@ -552,6 +560,9 @@ TEST_SUITE("tasks.quantized") {
         };
         QuantizedTrainingData disk = read_quantized_training_data(options, spec, 255, ctx.seed, sizes, placement);
         CHECK(disk.pages_on_disk);
+        // Nothing of the budget left beside the fit: the learner reads its columns into the
+        // fewest buffers (ColumnReads::kMinBuffers), one summed while the next is read.
+        CHECK(disk.store->bins().pages().read_budget() == 0);
         // The cut sample's values spilled beside the codes: every feature in one read.
         CHECK(disk.cut_passes == 1);
         CHECK(memory.cut_passes == 1);
@@ -569,6 +580,13 @@ TEST_SUITE("tasks.quantized") {
             disk_model = model_text(Model::train(spec, std::move(disk.data), ctx));
         }
         CHECK(disk_model == memory_model);
+        {  // and on one thread
+            Context one = ctx;
+            one.threads = 1;
+            QuantizedTrainingData again = read_quantized_training_data(options, spec, 255, ctx.seed, sizes, placement);
+            const QuantizedRows rows(again.store);
+            CHECK(model_text(Model::train(spec, std::move(again.data), one)) == memory_model);
+        }
         // Held in memory on request, the codes beyond the limit are refused as before.
         try {
             (void)read_quantized_training_data(options, spec, 255, ctx.seed, sizes, {StorePages::memory, {}, {}});

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -81,10 +82,14 @@ struct GrownTree {
     std::vector<double> leaf_lower, leaf_upper;
 };
 
+class ColumnReads;
+
 class HistTreeLearner {
 public:
     // All arguments are borrowed and must outlive the learner.
     HistTreeLearner(const BinnedMatrix& bins, const BinCuts& cuts, HistTreeParams params, int threads);
+    HistTreeLearner(HistTreeLearner&&) noexcept;
+    ~HistTreeLearner();
 
     // Grows a tree on the rows `rows` (ascending indices into the binned matrix) from the
     // gradient pairs gh[0..n) of every row, trying only the features in `features`
@@ -200,6 +205,8 @@ private:
     std::vector<int> features_;
     bool contiguous_root_ = false;
     std::size_t histogram_batches_ = 0;  // build_histograms calls so far (the column order's turn)
+    // Codes on disk: the columns a histogram pass sums, read into buffers of the learner's.
+    std::unique_ptr<ColumnReads> reads_;
     std::vector<std::vector<BinStat>> pool_;
     std::vector<int> free_;
     std::vector<std::vector<std::uint32_t>> sets_;  // left bins of the chosen categorical splits
