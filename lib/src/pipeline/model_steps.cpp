@@ -153,7 +153,12 @@ std::optional<Dataset> Model::fit_steps(const Dataset& data, bool rows_sharded) 
     d.classes = data.classes;
     d.task = data.task;
     d.source = data.source;
-    d.X = X == &data.X ? data.X : std::move(current);
+    // Not one conditional expression: `cond ? data.X : std::move(current)` is a const xvalue,
+    // whose assignment copies the transformed rows instead of moving them.
+    if (X == &data.X)
+        d.X = data.X;
+    else
+        d.X = std::move(current);
     // What stays categorical after the steps (a model with native categories).
     if (spec_.encode != "ordinal" && std::any_of(roles.begin(), roles.end(), [](Index r) { return r > 0; })) {
         for (std::size_t j = 0; j < roles.size(); ++j) {

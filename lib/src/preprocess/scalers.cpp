@@ -111,6 +111,10 @@ bool fit_numeric_columns(Scaler& self, const Features& X, const std::vector<Inde
             if (roles[j] != kNumericColumn) shift[static_cast<Index>(j)] = 0, scale[static_cast<Index>(j)] = 1;
         return false;
     }
+    if (!X.is_sparse() && numeric->size() == static_cast<std::size_t>(X.cols())) {
+        fit(self, X);  // every column numeric: the gathered copy would be X itself
+        return true;
+    }
     Scaler part;
     fit(part, Features(gather_columns(X, *numeric)));
     const auto [part_shift, part_scale] = members(part);
