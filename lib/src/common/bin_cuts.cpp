@@ -558,9 +558,9 @@ struct CodeFileDescriptor {
 bool read_direct(int fd) {
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) return false;
-    constexpr std::size_t unit = CodePages::kReadAlignment;
-    void* probe = std::aligned_alloc(unit, unit);
-    const bool ok = probe != nullptr && ::pread(fd, probe, unit, 0) >= 0;
+    constexpr std::size_t kUnit = CodePages::kReadAlignment;
+    void* probe = std::aligned_alloc(kUnit, kUnit);
+    const bool ok = probe != nullptr && ::pread(fd, probe, kUnit, 0) >= 0;
     std::free(probe);
     if (!ok) (void)::fcntl(fd, F_SETFL, flags);
     return ok;

@@ -80,13 +80,13 @@ __attribute__((target("avx2"), always_inline)) inline void add_weighted_columns(
                                                                                  Index n, Index d, Index c0,
                                                                                  double* out) {
     __m256d acc[R];
-    for (int k = 0; k < R; ++k) acc[k] = _mm256_loadu_pd(out + c0 + 4 * k);
+    for (Index k = 0; k < R; ++k) acc[k] = _mm256_loadu_pd(out + c0 + 4 * k);
     for (Index j = 0; j < n; ++j) {
         const __m256d aj = _mm256_set1_pd(a[j]);
         const double* x = rows + j * d + c0;
-        for (int k = 0; k < R; ++k) acc[k] = _mm256_add_pd(acc[k], _mm256_mul_pd(aj, _mm256_loadu_pd(x + 4 * k)));
+        for (Index k = 0; k < R; ++k) acc[k] = _mm256_add_pd(acc[k], _mm256_mul_pd(aj, _mm256_loadu_pd(x + 4 * k)));
     }
-    for (int k = 0; k < R; ++k) _mm256_storeu_pd(out + c0 + 4 * k, acc[k]);
+    for (Index k = 0; k < R; ++k) _mm256_storeu_pd(out + c0 + 4 * k, acc[k]);
 }
 
 }  // namespace
